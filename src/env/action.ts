@@ -1,0 +1,132 @@
+/**
+ * @module env/action
+ * Turning assistant output into an `Action`: the final answer from `\boxed{...}` or
+ * `<answer>...</answer>`, tool calls from OpenAI `tool_calls` or `<tool_call>{json}</tool_call>`
+ * text, nested argument objects kept intact.
+ */
+import type { Action, JsonObject, OracleAction, ToolCall } from "./types.js";
+
+/**
+ * The final answer in `text`, or null.
+ *
+ * Rule: the content of the **last** `\boxed{...}` wins, with nested braces balanced
+ * (`\boxed{\frac{1}{2}}` gives `\frac{1}{2}`); an unclosed `\boxed{` is ignored. Without a
+ * boxed answer, the content of the last `<answer>...</answer>` is used. Both are trimmed.
+ */
+export function extractAnswer(text: string): string | null {
+  const boxed = lastBoxed(text);
+  if (boxed !== null) return boxed.trim();
+  const re = /<answer>([\s\S]*?)<\/answer>/g;
+  let last: string | null = null;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) last = m[1] ?? "";
+  return last === null ? null : last.trim();
+}
+
+function lastBoxed(text: string): string | null {
+  const marker = "\\boxed{";
+  let from = text.lastIndexOf(marker);
+  while (from !== -1) {
+    const start = from + marker.length;
+    let depth = 1;
+    for (let i = start; i < text.length; i++) {
+      const ch = text[i];
+      if (ch === "{") depth++;
+      else if (ch === "}" && --depth === 0) return text.slice(start, i);
+    }
+    // Unclosed: try the previous occurrence.
+    from = from === 0 ? -1 : text.lastIndexOf(marker, from - 1);
+  }
+  return null;
+}
+
+/** Tool calls parsed from a source, plus the raw pieces that could not be parsed. */
+export interface ParsedToolCalls {
+  calls: ToolCall[];
+  /** Raw text of each call that was not valid JSON of the expected shape. */
+  malformed: string[];
+}
+
+/** Parses arguments given as an object or as a JSON string of an object. */
+function parseArguments(raw: unknown): JsonObject | null {
+  let value = raw;
+  if (typeof raw === "string") {
+    if (raw.trim() === "") return {};
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      return null;
+    }
+  }
+  if (value === undefined || value === null) return {};
+  if (typeof value !== "object" || Array.isArray(value)) return null;
+  return value as JsonObject;
+}
+
+/** Parses one `{name, arguments}` object (the Hermes/Qwen form; `parameters` is accepted too). */
+function toToolCall(value: unknown, index: number): ToolCall | null {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
+  const obj = value as Record<string, unknown>;
+  if (typeof obj.name !== "string" || obj.name === "") return null;
+  const args = parseArguments(obj.arguments ?? obj.parameters);
+  if (args === null) return null;
+  const id = typeof obj.id === "string" && obj.id !== "" ? obj.id : `call_${index}`;
+  return { id, name: obj.name, arguments: args };
+}
+
+/** Tool calls written as `<tool_call>{"name": ..., "arguments": {...}}</tool_call>` in text. */
+export function parseToolCallText(text: string): ParsedToolCalls {
+  const calls: ToolCall[] = [];
+  const malformed: string[] = [];
+  const re = /<tool_call>([\s\S]*?)<\/tool_call>/g;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const body = (m[1] ?? "").trim();
+    let call: ToolCall | null = null;
+    try {
+      call = toToolCall(JSON.parse(body), calls.length);
+    } catch {
+      call = null;
+    }
+    if (call) calls.push(call);
+    else malformed.push(body);
+  }
+  return { calls, malformed };
+}
+
+/** The OpenAI chat-completions shape of one tool call. */
+export interface OpenAIToolCall {
+  id?: string;
+  type?: string;
+  function: { name: string; arguments: string };
+}
+
+/** Tool calls from an OpenAI `tool_calls` array (arguments arrive as JSON strings). */
+export function parseOpenAIToolCalls(toolCalls: readonly OpenAIToolCall[]): ParsedToolCalls {
+  const calls: ToolCall[] = [];
+  const malformed: string[] = [];
+  toolCalls.forEach((tc, index) => {
+    const call = toToolCall({ id: tc.id, name: tc.function?.name, arguments: tc.function?.arguments }, index);
+    if (call) calls.push(call);
+    else malformed.push(JSON.stringify(tc));
+  });
+  return { calls, malformed };
+}
+
+/**
+ * Builds an `Action` from assistant text and, when the server returned them, structured tool
+ * calls. Without structured calls, `<tool_call>` blocks in the text are parsed.
+ */
+export function makeAction(text: string, toolCalls?: readonly ToolCall[]): Action {
+  const calls = toolCalls && toolCalls.length > 0 ? [...toolCalls] : parseToolCallText(text).calls;
+  return { text, answer: extractAnswer(text), toolCalls: calls };
+}
+
+/** Fills an oracle's partial action into a full `Action` (ids `oracle_<i>` where missing). */
+export function actionFromOracle(oracle: OracleAction): Action {
+  const text = typeof oracle.text === "string" ? oracle.text : "";
+  const toolCalls = (oracle.toolCalls ?? []).map((tc, i) => ({
+    id: tc.id ?? `oracle_${i}`,
+    name: tc.name,
+    arguments: tc.arguments ?? {},
+  }));
+  return { text, answer: extractAnswer(text), toolCalls };
+}

@@ -1,0 +1,59 @@
+/**
+ * @module errors
+ * The one error hierarchy of SPADE. Every error thrown on purpose carries a stable string code
+ * (documented in docs/errors.md) and a message that says what to do next.
+ */
+
+/** Stable error codes. Never rename one: runs, tests and users match on them. */
+export const ERROR_CODES = {
+  /** A configuration value or command-line flag is invalid. */
+  E_CONFIG: "invalid configuration or flag",
+  /** A file could not be read or written. */
+  E_IO: "file could not be read or written",
+  /** An environment broke the contract (shape, bounds, call order). */
+  E_ENV_CONTRACT: "environment broke the contract",
+  /** A sandboxed program did not compile or does not define `Environment`. */
+  E_SANDBOX_COMPILE: "program did not compile",
+  /** A sandboxed call ran past its CPU deadline. */
+  E_SANDBOX_TIMEOUT: "sandboxed call timed out",
+  /** A sandboxed program ran past its memory cap (or its stack). */
+  E_SANDBOX_MEMORY: "sandboxed program ran out of memory",
+  /** A sandboxed call returned more bytes than allowed. */
+  E_SANDBOX_OUTPUT_SIZE: "sandboxed call returned too much data",
+  /** A sandboxed call threw an error inside the guest. */
+  E_SANDBOX_THROW: "sandboxed program threw",
+  /** A sandboxed instance was used after it was disposed or broken. */
+  E_SANDBOX_DISPOSED: "sandboxed instance is no longer usable",
+  /** An unknown sandbox backend or environment name. */
+  E_NOT_FOUND: "not found",
+} as const;
+
+/** One of the stable error codes. */
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The base of every error SPADE throws on purpose. */
+export class SpadeError extends Error {
+  /** Stable machine-readable code. */
+  readonly code: ErrorCode;
+  /** What the user can do about it, when something useful can be said. */
+  readonly nextStep: string | undefined;
+
+  constructor(code: ErrorCode, message: string, options: { nextStep?: string; cause?: unknown } = {}) {
+    super(options.nextStep ? `${message} (${options.nextStep})` : message, { cause: options.cause });
+    this.name = "SpadeError";
+    this.code = code;
+    this.nextStep = options.nextStep;
+  }
+}
+
+/** True when `err` is a SpadeError, optionally with the given code. */
+export function isSpadeError(err: unknown, code?: ErrorCode): err is SpadeError {
+  return err instanceof SpadeError && (code === undefined || err.code === code);
+}
+
+/** A short description of any thrown value, for recording failures as data. */
+export function describeError(err: unknown): string {
+  if (err instanceof SpadeError) return `${err.code}: ${err.message}`;
+  if (err instanceof Error) return err.message;
+  return String(err);
+}

@@ -1,0 +1,68 @@
+/**
+ * @module sandbox/types
+ * The `Sandbox` interface: running one untrusted environment program with hard limits.
+ * Backends (isolated-vm, QuickJS) implement `SandboxBackend`; `ProgramEnv` turns an instance
+ * into an `Env`.
+ */
+
+/** Hard limits for one environment instance. */
+export interface SandboxLimits {
+  /** Guest heap cap. Default 64 MiB. */
+  memoryBytes: number;
+  /** CPU deadline for compiling the program and reading `meta`. Default 1000 ms. */
+  compileTimeoutMs: number;
+  /** CPU deadline for `reset(seed)`. Default 500 ms. */
+  resetTimeoutMs: number;
+  /** CPU deadline for `step(action)`. Default 200 ms. */
+  stepTimeoutMs: number;
+  /** CPU deadline for `hint()`. Default 200 ms. */
+  hintTimeoutMs: number;
+  /** CPU deadline for `solve()`. Default 200 ms. */
+  solveTimeoutMs: number;
+  /** Largest JSON answer of one call, in bytes (UTF-8). Default 1 MiB. */
+  outputBytes: number;
+  /** Largest accepted program source, in bytes. Default 256 KiB. */
+  sourceBytes: number;
+}
+
+/** The defaults of `SandboxLimits`. */
+export const DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
+  memoryBytes: 64 * 1024 * 1024,
+  compileTimeoutMs: 1000,
+  resetTimeoutMs: 500,
+  stepTimeoutMs: 200,
+  hintTimeoutMs: 200,
+  solveTimeoutMs: 200,
+  outputBytes: 1024 * 1024,
+  sourceBytes: 256 * 1024,
+});
+
+/** Names of the sandbox backends. `isolated-vm` is the default. */
+export type SandboxBackendName = "isolated-vm" | "quickjs";
+
+/** The guest methods the host may call. */
+export type GuestMethod = "meta" | "reset" | "step" | "hint" | "solve";
+
+/**
+ * One live guest: its own isolate/runtime holding one `Environment` instance.
+ * `call` passes a JSON string in and gets the JSON string the guest produced back; it rejects
+ * with a coded `SpadeError` (E_SANDBOX_TIMEOUT, E_SANDBOX_MEMORY, E_SANDBOX_OUTPUT_SIZE,
+ * E_SANDBOX_THROW, E_SANDBOX_DISPOSED). After a timeout or memory error the instance is
+ * disposed and every later call rejects with E_SANDBOX_DISPOSED.
+ */
+export interface SandboxInstance {
+  call(method: GuestMethod, argJson: string | null, timeoutMs: number): Promise<string>;
+  /** True once disposed (explicitly or after a fatal error). */
+  readonly disposed: boolean;
+  dispose(): void;
+}
+
+/** A sandbox implementation. */
+export interface SandboxBackend {
+  readonly name: SandboxBackendName;
+  /**
+   * Compiles `source` in a fresh guest and instantiates `Environment`.
+   * Rejects with E_SANDBOX_COMPILE (or a limit code) when that fails.
+   */
+  create(source: string, limits: SandboxLimits): Promise<SandboxInstance>;
+}
