@@ -1,0 +1,120 @@
+import { describe, expect, it } from "vitest";
+import { SpadeError } from "../errors.js";
+import { makeAction } from "./action.js";
+import { checkEnv } from "./check.js";
+import { makeTestEnv, type TestEnvOverrides } from "./testing/test-env.js";
+
+const check = (overrides: TestEnvOverrides = {}) => checkEnv(async () => makeTestEnv(overrides));
+const win = { observation: "won", reward: 1, terminated: true, truncated: false, info: {} };
+
+describe("checkEnv on native environments", () => {
+  it("accepts a valid environment and reports every check", async () => {
+    const report = await check();
+    expect(report.ok).toBe(true);
+    expect(report.failures).toEqual([]);
+    expect(report.checks.map((c) => c.code)).toEqual([
+      "E_COMPILE", "E_META", "E_RESET", "E_HINT", "E_STEP", "E_ORACLE", "E_NONDETERMINISTIC", "E_TRIVIAL", "E_TIMEOUT", "E_MEMORY", "E_OUTPUT_SIZE",
+    ]);
+    expect(report.meta?.name).toBe("guess-number");
+  });
+
+  it("reports E_COMPILE when the environment cannot be opened", async () => {
+    const report = await checkEnv(async () => {
+      throw new SpadeError("E_SANDBOX_COMPILE", "SyntaxError: Unexpected end of input");
+    });
+    expect(report).toEqual({
+      ok: false,
+      failures: ["E_COMPILE"],
+      checks: [{ code: "E_COMPILE", ok: false, message: "loading the program: SyntaxError: Unexpected end of input" }],
+      meta: null,
+    });
+  });
+
+  it("reports both the limit and E_COMPILE when opening times out", async () => {
+    const report = await checkEnv(async () => {
+      throw new SpadeError("E_SANDBOX_TIMEOUT", "compile ran past 1000 ms");
+    });
+    expect(report.failures).toEqual(["E_COMPILE", "E_TIMEOUT"]);
+  });
+
+  it("reports E_META with every problem", async () => {
+    const report = await check({ meta: { name: "Bad Name", maxTurns: 0 } });
+    expect(report.failures).toEqual(["E_META"]);
+    expect(report.checks[1]?.message).toContain("meta.name must be lowercase-kebab");
+    expect(report.checks[1]?.message).toContain("meta.maxTurns must be an integer from 1 to 200 (got 0)");
+  });
+
+  it("reports E_RESET for a malformed observation", async () => {
+    const report = await check({ reset: () => ({ observation: 42, info: {} }) });
+    expect(report.failures).toContain("E_RESET");
+    expect(report.checks.find((c) => c.code === "E_RESET")?.message).toMatch(/^reset\(0\): reset\(\)\.observation must be a non-empty string/);
+  });
+
+  it("reports E_HINT for an empty or oversized hint", async () => {
+    expect((await check({ hint: () => "" })).failures).toEqual(["E_HINT"]);
+    expect((await check({ hint: () => "x".repeat(2001) })).failures).toEqual(["E_HINT"]);
+  });
+
+  it("reports E_STEP for a reward out of bounds on a probe", async () => {
+    const report = await check({ step: (a, s) => (a.answer === String(s.secret) ? win : { ...win, reward: a.text === "" ? 5 : 0, terminated: false }) });
+    expect(report.failures).toEqual(["E_STEP"]);
+    expect(report.checks.find((c) => c.code === "E_STEP")?.message).toMatch(/^probe "empty text": step\(\)\.reward must be in \[-1, 1\] \(got 5\)/);
+  });
+
+  it("reports E_STEP where the contract breaks during the oracle run, and E_ORACLE too", async () => {
+    const report = await check({ step: (a, s) => (a.answer === String(s.secret) ? { ...win, reward: Number.NaN } : { ...win, reward: 0, terminated: false }) });
+    expect(report.failures).toEqual(["E_STEP", "E_ORACLE"]);
+  });
+
+  it("reports E_ORACLE when following solve() does not succeed", async () => {
+    const report = await check({ solve: () => makeAction("\\boxed{5}") });
+    expect(report.failures).toEqual(["E_ORACLE"]);
+    expect(report.checks.find((c) => c.code === "E_ORACLE")?.message).toBe(
+      "seed 0: following solve() gave return 0 after 8 turns (success needs 0.99 within maxTurns 8) (and 3 more)",
+    );
+  });
+
+  it("reports E_NONDETERMINISTIC when reset depends on what the instance did before", async () => {
+    const report = await check({
+      reset: (seed, s) => {
+        s.secret = 10 + ((seed + s.resets) % 90);
+        return { observation: "Guess a number from 10 to 99.", info: {} };
+      },
+    });
+    expect(report.failures).toEqual(["E_NONDETERMINISTIC"]);
+  });
+
+  it("reports E_NONDETERMINISTIC when a fresh instance plays differently", async () => {
+    let instances = 0;
+    const report = await checkEnv(async () => {
+      const offset = instances++;
+      return makeTestEnv({ reset: (seed, s) => ((s.secret = 10 + seed + offset), { observation: `Guess (${offset === 0 ? "a" : "b"}).`, info: {} }) });
+    });
+    expect(report.failures).toEqual(["E_NONDETERMINISTIC"]);
+    expect(report.checks.find((c) => c.code === "E_NONDETERMINISTIC")?.message).toBe("replaying on a fresh instance of seed 0: the first observation differs");
+  });
+
+  it("reports E_TRIVIAL when empty answers win", async () => {
+    const report = await check({ step: () => win });
+    expect(report.failures).toEqual(["E_TRIVIAL"]);
+    expect(report.checks.find((c) => c.code === "E_TRIVIAL")?.message).toContain('the trivial policy "empty answers" succeeds on 5 of 5 seeds');
+  });
+
+  it("maps sandbox limit errors to their codes and stops after three", async () => {
+    const report = await check({
+      step: (a) => {
+        if (a.text === "") throw new SpadeError("E_SANDBOX_TIMEOUT", "step ran past 200 ms");
+        return { ...win, reward: 0, terminated: false };
+      },
+    });
+    expect(report.failures).toEqual(["E_STEP", "E_ORACLE", "E_TIMEOUT"]);
+    expect(report.checks.map((c) => c.code)).not.toContain("E_TRIVIAL");
+  });
+
+  it("maps memory and output-size errors to E_MEMORY and E_OUTPUT_SIZE", async () => {
+    const mem = await check({ hint: () => { throw new SpadeError("E_SANDBOX_MEMORY", "heap limit"); } });
+    expect(mem.failures).toEqual(["E_HINT", "E_MEMORY"]);
+    const big = await check({ step: () => { throw new SpadeError("E_SANDBOX_OUTPUT_SIZE", "2000000 bytes"); } });
+    expect(big.failures).toEqual(["E_STEP", "E_OUTPUT_SIZE"]);
+  });
+});

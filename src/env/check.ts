@@ -1,0 +1,291 @@
+/**
+ * @module env/check
+ * The validator: `checkEnv` proves an environment usable before it may enter the pool. A failed
+ * design is data: the report lists each check with a stable code, never throws for the env's sake.
+ */
+import { episodeReturn, isSuccess } from "./returns.js";
+import { probeActions, trivialPolicies } from "./probes.js";
+import { hintProblems, metaProblems, resetProblems, stepProblems } from "./shape.js";
+import type { Action, Env, EnvMeta, StepResult } from "./types.js";
+
+/** The validator's check codes, in the order the checks run. Stable: documented in docs/validation.md. */
+export const CHECK_CODES = [
+  "E_COMPILE",
+  "E_META",
+  "E_RESET",
+  "E_HINT",
+  "E_STEP",
+  "E_ORACLE",
+  "E_NONDETERMINISTIC",
+  "E_TRIVIAL",
+  "E_TIMEOUT",
+  "E_MEMORY",
+  "E_OUTPUT_SIZE",
+] as const;
+
+/** One validator check code. */
+export type CheckCode = (typeof CHECK_CODES)[number];
+
+/** The outcome of one check. */
+export interface CheckResult {
+  code: CheckCode;
+  ok: boolean;
+  message: string;
+}
+
+/** The validator's report. Checks that could not run (after a fatal failure) are absent. */
+export interface CheckReport {
+  ok: boolean;
+  /** Codes of the failed checks, in check order. */
+  failures: CheckCode[];
+  checks: CheckResult[];
+  /** The environment's meta when it could be read. */
+  meta: EnvMeta | null;
+}
+
+/** Validator settings. */
+export interface CheckOptions {
+  /** Seeds for reset, hint, oracle and replay checks. Default [0, 1, 2, 3]. */
+  seeds?: readonly number[];
+  /** Seeds for each trivial policy. Default [0, 1, 2, 3, 4]. */
+  trivialSeeds?: readonly number[];
+  /** Stop running further checks after this many limit errors (timeout/memory/size). Default 3. */
+  maxLimitErrors?: number;
+}
+
+/** Opens a fresh instance of the environment under test (compiles it, for programs). */
+export type EnvOpener = () => Promise<Env>;
+
+/** Thrown inside the validator to stop after too many limit errors. */
+class StopChecking extends Error {}
+
+const LIMIT_CODES: Record<string, CheckCode> = {
+  E_SANDBOX_TIMEOUT: "E_TIMEOUT",
+  E_SANDBOX_MEMORY: "E_MEMORY",
+  E_SANDBOX_OUTPUT_SIZE: "E_OUTPUT_SIZE",
+};
+const METHOD_CODES: Record<string, CheckCode> = { open: "E_COMPILE", reset: "E_RESET", step: "E_STEP", hint: "E_HINT", solve: "E_ORACLE" };
+
+/** Collects check outcomes: the first failure message of a code wins; counts the rest. */
+class Recorder {
+  private readonly failed = new Map<CheckCode, { message: string; more: number }>();
+  private readonly passed = new Map<CheckCode, string>();
+  limitErrors = 0;
+
+  constructor(private readonly maxLimitErrors: number) {}
+
+  fail(code: CheckCode, message: string): void {
+    const prev = this.failed.get(code);
+    if (prev) prev.more++;
+    else this.failed.set(code, { message, more: 0 });
+  }
+
+  pass(code: CheckCode, message: string): void {
+    if (!this.passed.has(code)) this.passed.set(code, message);
+  }
+
+  /** Records a thrown error of `method` under its codes; stops checking after too many limit errors. */
+  error(err: unknown, method: string, context: string): void {
+    const code = typeof err === "object" && err !== null && "code" in err ? String((err as { code: unknown }).code) : "";
+    const message = `${context}: ${err instanceof Error ? err.message : String(err)}`;
+    const limit = LIMIT_CODES[code];
+    if (limit) this.fail(limit, message);
+    if (method === "open" && code === "E_ENV_CONTRACT") this.fail("E_META", message);
+    else this.fail(METHOD_CODES[method] ?? "E_STEP", message);
+    if (limit && ++this.limitErrors >= this.maxLimitErrors) throw new StopChecking();
+  }
+
+  report(meta: EnvMeta | null): CheckReport {
+    const checks: CheckResult[] = [];
+    for (const code of CHECK_CODES) {
+      const f = this.failed.get(code);
+      if (f) checks.push({ code, ok: false, message: f.more ? `${f.message} (and ${f.more} more)` : f.message });
+      else if (this.passed.has(code)) checks.push({ code, ok: true, message: this.passed.get(code) as string });
+    }
+    const failures = checks.filter((c) => !c.ok).map((c) => c.code);
+    return { ok: failures.length === 0, failures, checks, meta };
+  }
+}
+
+/** One recorded episode: what the agent did and what the environment answered. */
+interface Trace {
+  firstObservation: string;
+  actions: Action[];
+  steps: StepResult[];
+}
+
+/** Calls `fn`, recording a thrown error under `method`; returns undefined when it threw. */
+async function guarded<T>(rec: Recorder, method: string, context: string, fn: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof StopChecking) throw err;
+    rec.error(err, method, context);
+    return undefined;
+  }
+}
+
+/**
+ * Plays one episode from `reset(seed)` with `nextAction`, checking every result's shape.
+ * Returns the trace, or undefined when a call failed or broke the contract (already recorded).
+ */
+async function playEpisode(
+  env: Env,
+  rec: Recorder,
+  seed: number,
+  context: string,
+  nextAction: (observation: string) => Promise<Action | undefined>,
+  maxSteps = env.meta.maxTurns,
+): Promise<Trace | undefined> {
+  const reset = await guarded(rec, "reset", `${context}, reset(${seed})`, () => env.reset(seed));
+  if (!reset) return undefined;
+  const problems = resetProblems(reset);
+  if (problems.length) return void rec.fail("E_RESET", `${context}, reset(${seed}): ${problems[0]}`);
+  const trace: Trace = { firstObservation: reset.observation, actions: [], steps: [] };
+  let observation = reset.observation;
+  for (let turn = 0; turn < maxSteps; turn++) {
+    const action = await nextAction(observation);
+    if (!action) return undefined;
+    const result = await guarded(rec, "step", `${context}, seed ${seed}, turn ${turn + 1}`, () => env.step(action));
+    if (!result) return undefined;
+    const stepIssues = stepProblems(result, action);
+    if (stepIssues.length) return void rec.fail("E_STEP", `${context}, seed ${seed}, turn ${turn + 1}: ${stepIssues[0]}`);
+    trace.actions.push(action);
+    trace.steps.push(result);
+    observation = result.observation;
+    if (result.terminated || result.truncated) break;
+  }
+  return trace;
+}
+
+function traceReturn(trace: Trace): number {
+  return episodeReturn(trace.steps.map((s) => s.reward));
+}
+
+/** The first difference between two traces of the same actions, or null. */
+function traceDifference(a: Trace, b: Trace): string | null {
+  if (a.firstObservation !== b.firstObservation) return "the first observation differs";
+  if (a.steps.length !== b.steps.length) return `the episode lasted ${a.steps.length} then ${b.steps.length} turns`;
+  for (let i = 0; i < a.steps.length; i++) {
+    const x = a.steps[i] as StepResult;
+    const y = b.steps[i] as StepResult;
+    if (x.observation !== y.observation) return `turn ${i + 1}: the observation differs`;
+    if (x.reward !== y.reward) return `turn ${i + 1}: reward ${x.reward} then ${y.reward}`;
+    if (x.terminated !== y.terminated || x.truncated !== y.truncated) return `turn ${i + 1}: termination differs`;
+  }
+  return null;
+}
+
+/** Replays `trace`'s actions from `reset(seed)` and records any difference as nondeterminism. */
+async function replay(env: Env, rec: Recorder, seed: number, trace: Trace, context: string): Promise<void> {
+  const actions = [...trace.actions];
+  const again = await playEpisode(env, rec, seed, context, async () => actions.shift(), trace.actions.length);
+  if (!again) return;
+  const diff = traceDifference(trace, again);
+  if (diff) rec.fail("E_NONDETERMINISTIC", `${context} of seed ${seed}: ${diff}`);
+}
+
+/**
+ * Validates an environment. `open` must return a fresh instance each call; the validator opens
+ * two (the second to check determinism across instances) and closes both.
+ */
+export async function checkEnv(open: EnvOpener, options: CheckOptions = {}): Promise<CheckReport> {
+  const seeds = options.seeds ?? [0, 1, 2, 3];
+  const trivialSeeds = options.trivialSeeds ?? [0, 1, 2, 3, 4];
+  const rec = new Recorder(options.maxLimitErrors ?? 3);
+  const opened: Env[] = [];
+  let meta: EnvMeta | null = null;
+  try {
+    const env = await guarded(rec, "open", "loading the program", open);
+    if (!env) return rec.report(null);
+    opened.push(env);
+    rec.pass("E_COMPILE", "the program compiles and defines Environment");
+    const metaIssues = metaProblems(env.meta);
+    if (metaIssues.length) {
+      rec.fail("E_META", metaIssues.join("; "));
+      return rec.report(null);
+    }
+    meta = env.meta;
+    rec.pass("E_META", "meta is valid");
+    await runChecks(env, open, opened, rec, seeds, trivialSeeds);
+  } catch (err) {
+    // The limit failures are recorded; the checks that did not run are absent from the report.
+    if (!(err instanceof StopChecking)) throw err;
+  } finally {
+    for (const env of opened) await env.close().catch(() => undefined);
+  }
+  return rec.report(meta);
+}
+
+async function runChecks(env: Env, open: EnvOpener, opened: Env[], rec: Recorder, seeds: readonly number[], trivialSeeds: readonly number[]): Promise<void> {
+  const meta = env.meta;
+  // Reset and hint on every seed; the hint must not change when the same seed is reset again.
+  const hints = new Map<number, string>();
+  for (const seed of seeds) {
+    const reset = await guarded(rec, "reset", `reset(${seed})`, () => env.reset(seed));
+    if (!reset) continue;
+    const problems = resetProblems(reset);
+    if (problems.length) rec.fail("E_RESET", `reset(${seed}): ${problems[0]}`);
+    const hint = await guarded(rec, "hint", `hint() after reset(${seed})`, () => env.hint());
+    if (hint === undefined) continue;
+    const hintIssues = hintProblems(hint);
+    if (hintIssues.length) rec.fail("E_HINT", `seed ${seed}: ${hintIssues[0]}`);
+    else hints.set(seed, hint);
+  }
+  rec.pass("E_RESET", `reset returns a valid observation on seeds ${seeds.join(", ")}`);
+  rec.pass("E_HINT", "hint() returns a non-empty string within 2,000 characters");
+
+  // Probe actions, each from a fresh reset.
+  const firstSeed = seeds[0] ?? 0;
+  for (const probe of probeActions(meta)) {
+    const reset = await guarded(rec, "reset", `probe "${probe.label}", reset`, () => env.reset(firstSeed));
+    if (!reset) continue;
+    const result = await guarded(rec, "step", `probe "${probe.label}"`, () => env.step(probe.action));
+    if (!result) continue;
+    const problems = stepProblems(result, probe.action);
+    if (problems.length) rec.fail("E_STEP", `probe "${probe.label}": ${problems[0]}`);
+  }
+  rec.pass("E_STEP", `probe actions (${probeActions(meta).length}) return valid results`);
+
+  // The oracle reaches success on every seed; its episode replays identically on the same instance.
+  const oracleTraces = new Map<number, Trace>();
+  for (const seed of seeds) {
+    const trace = await playEpisode(env, rec, seed, "oracle", () => guarded(rec, "solve", `solve() on seed ${seed}`, () => env.solve()));
+    if (!trace) {
+      rec.fail("E_ORACLE", `seed ${seed}: the oracle episode did not complete`);
+      continue;
+    }
+    const ret = traceReturn(trace);
+    if (!isSuccess(ret)) rec.fail("E_ORACLE", `seed ${seed}: following solve() gave return ${ret} after ${trace.steps.length} turns (success needs 0.99 within maxTurns ${meta.maxTurns})`);
+    oracleTraces.set(seed, trace);
+    const hint = await guarded(rec, "reset", `reset(${seed}) for the hint`, async () => (await env.reset(seed), env.hint()));
+    if (hint !== undefined && hints.has(seed) && hint !== hints.get(seed)) rec.fail("E_NONDETERMINISTIC", `seed ${seed}: hint() differs after resetting the same seed again`);
+    await replay(env, rec, seed, trace, "replaying the oracle");
+  }
+  const turns = [...oracleTraces.values()].map((t) => t.steps.length);
+  rec.pass("E_ORACLE", `solve() reaches success on seeds ${seeds.join(", ")} in ${turns.join("/")} turns`);
+
+  // A second instance gives the same episodes.
+  const second = await guarded(rec, "open", "opening a second instance", open);
+  if (second) {
+    opened.push(second);
+    const [seed, trace] = [...oracleTraces.entries()][0] ?? [];
+    if (seed !== undefined && trace) await replay(second, rec, seed, trace, "replaying on a fresh instance");
+  }
+  rec.pass("E_NONDETERMINISTIC", "the same seed and actions give the same episode, on one instance and on a fresh one");
+
+  // Trivial policies must not succeed on a majority of seeds.
+  for (const policy of trivialPolicies(meta)) {
+    let wins = 0;
+    for (const seed of trivialSeeds) {
+      const act = policy.start(seed);
+      const trace = await playEpisode(env, rec, seed, `trivial policy "${policy.name}"`, async (obs) => act(obs));
+      if (trace && isSuccess(traceReturn(trace))) wins++;
+    }
+    if (wins * 2 > trivialSeeds.length) rec.fail("E_TRIVIAL", `the trivial policy "${policy.name}" succeeds on ${wins} of ${trivialSeeds.length} seeds`);
+  }
+  rec.pass("E_TRIVIAL", "no trivial policy succeeds on a majority of seeds");
+  rec.pass("E_TIMEOUT", "every call finished within its deadline");
+  rec.pass("E_MEMORY", "every call stayed within the memory cap");
+  rec.pass("E_OUTPUT_SIZE", "every answer stayed within the size limit");
+}
