@@ -1,0 +1,53 @@
+/**
+ * @module cli/common
+ * What every command shares: parsing numeric flags, printing JSON, opening programs in the
+ * sandbox named by `--sandbox`.
+ */
+import { SpadeError } from "../errors.js";
+import { resolveProgram, type ProgramSource } from "../envs/index.js";
+import { loadProgram, SANDBOX_BACKENDS, type SandboxBackendName } from "../sandbox/index.js";
+import type { Env } from "../env/index.js";
+
+/** The `--sandbox` flag, shared by commands that run programs. */
+export const sandboxArg = {
+  type: "string",
+  description: `sandbox backend: ${SANDBOX_BACKENDS.join(" | ")}`,
+  default: "isolated-vm",
+} as const;
+
+/** The `--json` flag. */
+export const jsonArg = { type: "boolean", description: "print machine-readable JSON", default: false } as const;
+
+/** Parses an integer flag, or throws E_CONFIG naming the flag. */
+export function intFlag(name: string, value: unknown, min = 0): number {
+  const n = typeof value === "number" ? value : Number(value);
+  if (!Number.isInteger(n) || n < min) {
+    throw new SpadeError("E_CONFIG", `--${name} must be an integer >= ${min} (got ${JSON.stringify(value)})`);
+  }
+  return n;
+}
+
+/** Checks `--sandbox`. */
+export function sandboxFlag(value: unknown): SandboxBackendName {
+  if (!(SANDBOX_BACKENDS as readonly string[]).includes(String(value))) {
+    throw new SpadeError("E_CONFIG", `--sandbox must be one of ${SANDBOX_BACKENDS.join(", ")} (got ${JSON.stringify(value)})`);
+  }
+  return value as SandboxBackendName;
+}
+
+/** Prints a value as pretty JSON on stdout. */
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** A program resolved from FILE|NAME, with an opener for fresh sandboxed instances. */
+export interface OpenableProgram extends ProgramSource {
+  open: () => Promise<Env>;
+}
+
+/** Resolves FILE|NAME and returns an opener that compiles it in the chosen sandbox. */
+export function openableProgram(ref: string, sandbox: unknown): OpenableProgram {
+  const backend = sandboxFlag(sandbox);
+  const program = resolveProgram(ref);
+  return { ...program, open: () => loadProgram(program.source, { backend }) };
+}

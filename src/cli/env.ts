@@ -1,0 +1,141 @@
+/**
+ * @module cli/env
+ * `spade env check | list | run | play`: validating, listing, playing environments.
+ */
+import { defineCommand } from "citty";
+import { checkEnv, type CheckReport } from "../env/index.js";
+import { SpadeError } from "../errors.js";
+import { libraryNames, libraryPath, resolveProgram } from "../envs/index.js";
+import { oracleAgent, randomAgent, runEpisode, type Agent, type Episode } from "../rollout/index.js";
+import { loadProgram } from "../sandbox/index.js";
+import { intFlag, jsonArg, openableProgram, printJson, sandboxArg, sandboxFlag } from "./common.js";
+import { playInteractive } from "./play.js";
+
+const programArg = { type: "positional", description: "a program file, or a library name (see `spade env list`)", required: true } as const;
+
+function printReport(report: CheckReport, path: string): void {
+  const name = report.meta?.name ?? path;
+  process.stdout.write(`${report.ok ? "valid" : "INVALID"}: ${name}\n`);
+  for (const c of report.checks) process.stdout.write(`  ${c.ok ? "ok  " : "FAIL"} ${c.code.padEnd(18)} ${c.message}\n`);
+}
+
+const check = defineCommand({
+  meta: { name: "check", description: "Validate an environment program (exit 0 valid, 1 invalid, 2 usage or I/O error)" },
+  args: { program: programArg, json: jsonArg, sandbox: sandboxArg },
+  async run({ args }) {
+    const program = openableProgram(args.program, args.sandbox);
+    const report = await checkEnv(program.open);
+    if (args.json) printJson({ ok: report.ok, failures: report.failures, checks: report.checks, meta: report.meta });
+    else printReport(report, program.path);
+    process.exitCode = report.ok ? 0 : 1;
+  },
+});
+
+const list = defineCommand({
+  meta: { name: "list", description: "List the built-in environment library" },
+  args: { json: jsonArg, sandbox: sandboxArg },
+  async run({ args }) {
+    const backend = sandboxFlag(args.sandbox);
+    const rows = [];
+    for (const name of libraryNames()) {
+      const env = await loadProgram(resolveProgram(name).source, { backend });
+      rows.push({ name: env.meta.name, skill: env.meta.skill, tools: env.meta.tools.length, maxTurns: env.meta.maxTurns, path: libraryPath(name) });
+      await env.close();
+    }
+    if (args.json) return printJson(rows);
+    const width = Math.max(4, ...rows.map((r) => r.name.length));
+    process.stdout.write(`${"name".padEnd(width)}  ${"skill".padEnd(22)} tools  maxTurns\n`);
+    for (const r of rows) process.stdout.write(`${r.name.padEnd(width)}  ${r.skill.padEnd(22)} ${String(r.tools).padStart(5)}  ${String(r.maxTurns).padStart(8)}\n`);
+  },
+});
+
+/** Policies that need no model. Model-backed policies join this table. */
+const POLICIES: Record<string, (seed: number) => Agent> = {
+  oracle: () => oracleAgent,
+  random: (seed) => randomAgent(seed),
+};
+
+function episodeJson(e: Episode) {
+  return {
+    seed: e.seed,
+    return: e.return,
+    success: e.success,
+    turns: e.turns,
+    failure: e.failure,
+    hinted: e.hinted,
+    transcript: {
+      firstObservation: e.firstObservation,
+      steps: e.steps.map((s) => ({ action: s.action, observation: s.observation, reward: s.reward, terminated: s.terminated, truncated: s.truncated, toolResults: s.toolResults })),
+    },
+  };
+}
+
+function printTranscript(e: Episode): void {
+  process.stdout.write(`--- seed ${e.seed}${e.hinted ? " (hinted)" : ""}\n${e.firstObservation}\n`);
+  for (const s of e.steps) {
+    const calls = s.action.toolCalls.map((c) => `${c.name}(${JSON.stringify(c.arguments)})`).join(" ");
+    process.stdout.write(`> ${[s.action.text, calls].filter(Boolean).join(" ") || "(empty)"}\n`);
+    for (const r of s.toolResults) process.stdout.write(`  [${r.id}] ${r.content}\n`);
+    process.stdout.write(`< ${s.observation}  (reward ${s.reward}${s.terminated ? ", terminated" : ""}${s.truncated ? ", truncated" : ""})\n`);
+  }
+}
+
+const run = defineCommand({
+  meta: { name: "run", description: "Play episodes of an environment with a policy" },
+  args: {
+    program: programArg,
+    policy: { type: "string", description: `who plays: ${Object.keys(POLICIES).join(" | ")}`, default: "oracle" },
+    episodes: { type: "string", description: "number of episodes", default: "1" },
+    seed: { type: "string", description: "seed of the first episode; episode i uses seed + i", default: "0" },
+    hint: { type: "boolean", description: "append the privileged hint to the first observation", default: false },
+    json: jsonArg,
+    sandbox: sandboxArg,
+  },
+  async run({ args }) {
+    const makeAgent = POLICIES[args.policy];
+    if (!makeAgent) throw new SpadeError("E_CONFIG", `--policy must be one of ${Object.keys(POLICIES).join(", ")} (got "${args.policy}")`);
+    const episodes = intFlag("episodes", args.episodes, 1);
+    const firstSeed = intFlag("seed", args.seed);
+    const program = openableProgram(args.program, args.sandbox);
+    const env = await program.open();
+    const results: Episode[] = [];
+    try {
+      for (let i = 0; i < episodes; i++) {
+        const episode = await runEpisode(env, makeAgent(firstSeed + i), { seed: firstSeed + i, hinted: args.hint });
+        results.push(episode);
+        if (!args.json) {
+          if (episodes === 1) printTranscript(episode);
+          process.stdout.write(`seed ${episode.seed}: return ${episode.return}, ${episode.success ? "success" : "no success"}, ${episode.turns} turns${episode.failure ? `, FAILED: ${episode.failure}` : ""}\n`);
+        }
+      }
+    } finally {
+      await env.close();
+    }
+    const successes = results.filter((e) => e.success).length;
+    const meanReturn = results.reduce((a, e) => a + e.return, 0) / results.length;
+    if (args.json) {
+      printJson({ env: env.meta.name, policy: args.policy, episodes: results.map(episodeJson), summary: { episodes, successes, meanReturn } });
+    } else {
+      process.stdout.write(`${env.meta.name}: ${successes}/${episodes} successes, mean return ${meanReturn.toFixed(3)}\n`);
+    }
+  },
+});
+
+const play = defineCommand({
+  meta: { name: "play", description: "Play an environment yourself in the terminal" },
+  args: {
+    program: programArg,
+    seed: { type: "string", description: "seed of the first episode", default: "0" },
+    sandbox: sandboxArg,
+  },
+  async run({ args }) {
+    const program = openableProgram(args.program, args.sandbox);
+    await playInteractive(await program.open(), intFlag("seed", args.seed));
+  },
+});
+
+/** `spade env ...` */
+export const envCommand = defineCommand({
+  meta: { name: "env", description: "Check, list, run and play environments" },
+  subCommands: { check, list, run, play },
+});

@@ -1,0 +1,72 @@
+/**
+ * @module cli/main
+ * The `spade` command. The only module that calls `process.exit`. Exit codes: 0 success,
+ * 1 a negative result (an invalid environment, a failed check), 2 usage, configuration or I/O error.
+ */
+import { defineCommand, renderUsage, runCommand, type CommandDef } from "citty";
+import { isSpadeError, SpadeError } from "../errors.js";
+import { envCommand } from "./env.js";
+
+const USAGE_CODES = new Set(["E_CONFIG", "E_IO", "E_NOT_FOUND"]);
+
+/** The root command. */
+export const main = defineCommand({
+  meta: { name: "spade", version: "0.1.0", description: "Self-play in adaptive synthetic executable environments" },
+  subCommands: {
+    env: envCommand,
+  },
+});
+
+/** Finds the sub-command that `--help` asks about. */
+async function commandFor(rawArgs: string[]): Promise<{ cmd: CommandDef<any>; parent?: CommandDef<any> }> {
+  let cmd: CommandDef<any> = main;
+  let parent: CommandDef<any> | undefined;
+  for (const word of rawArgs) {
+    if (word.startsWith("-")) break;
+    const subs = typeof cmd.subCommands === "function" ? await cmd.subCommands() : await cmd.subCommands;
+    const next = subs?.[word];
+    if (!next) break;
+    parent = cmd;
+    cmd = typeof next === "function" ? await next() : await next;
+  }
+  return { cmd, parent };
+}
+
+async function run(rawArgs: string[]): Promise<number> {
+  if (rawArgs.length === 0 || rawArgs.includes("--help") || rawArgs.includes("-h")) {
+    const { cmd, parent } = await commandFor(rawArgs);
+    process.stdout.write(`${await renderUsage(cmd, parent)}\n`);
+    return rawArgs.length === 0 ? 2 : 0;
+  }
+  if (rawArgs.length === 1 && (rawArgs[0] === "--version" || rawArgs[0] === "-v")) {
+    process.stdout.write("0.1.0\n");
+    return 0;
+  }
+  process.exitCode = 0;
+  try {
+    await runCommand(main, { rawArgs });
+    return typeof process.exitCode === "number" ? process.exitCode : 0;
+  } catch (err) {
+    if (isSpadeError(err)) {
+      process.stderr.write(`spade: ${err.code}: ${err.message}\n`);
+      return USAGE_CODES.has(err.code) ? 2 : 1;
+    }
+    if (err instanceof Error && err.name === "CLIError") {
+      const { cmd, parent } = await commandFor(rawArgs);
+      process.stderr.write(`${await renderUsage(cmd, parent)}\n\nspade: ${err.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`spade: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    return 1;
+  }
+}
+
+/** Exits once stdout and stderr are flushed (a plain exit can cut a large JSON written to a pipe). */
+function exitAfterFlush(code: number): void {
+  process.stdout.write("", () => process.stderr.write("", () => process.exit(code)));
+}
+
+run(process.argv.slice(2)).then(exitAfterFlush, (err: unknown) => {
+  process.stderr.write(`spade: ${err instanceof SpadeError ? err.message : String(err)}\n`);
+  exitAfterFlush(1);
+});

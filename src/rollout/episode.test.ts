@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { SpadeError } from "../errors.js";
+import { makeAction } from "../env/index.js";
+import { makeTestEnv } from "../env/testing/test-env.js";
+import { oracleAgent, randomAgent } from "./agents.js";
+import { runEpisode, type Agent } from "./episode.js";
+
+describe("runEpisode", () => {
+  it("plays the oracle to success and records the transcript", async () => {
+    const env = makeTestEnv();
+    const episode = await runEpisode(env, oracleAgent, { seed: 3 });
+    // seed 3 -> secret 10 + (3 * 37 + 11) % 90 = 42
+    expect(episode).toMatchObject({ seed: 3, hinted: false, return: 1, success: true, turns: 1, failure: null });
+    expect(episode.steps[0]?.action.answer).toBe("42");
+    expect(episode.firstObservation).toBe("Guess a number from 10 to 99 as \\boxed{n}.");
+  });
+
+  it("adds the hint to the first observation with the template", async () => {
+    const env = makeTestEnv();
+    const plain = await runEpisode(env, oracleAgent, { seed: 3, hinted: true });
+    expect(plain.firstObservation).toBe("Guess a number from 10 to 99 as \\boxed{n}.\n\nHINT: The number is 42.");
+    const custom = await runEpisode(env, oracleAgent, { seed: 3, hinted: true, hintTemplate: "[{hint}] {observation}" });
+    expect(custom.firstObservation).toBe("[The number is 42.] Guess a number from 10 to 99 as \\boxed{n}.");
+  });
+
+  it("stops at maxTurns without success", async () => {
+    const env = makeTestEnv({ meta: { maxTurns: 3 } });
+    const wrong: Agent = async () => makeAction("\\boxed{5}");
+    const episode = await runEpisode(env, wrong, { seed: 0 });
+    expect(episode).toMatchObject({ turns: 3, return: 0, success: false, failure: null });
+    expect(episode.steps.map((s) => s.observation)).toEqual(["higher", "higher", "higher"]);
+  });
+
+  it("records environment and agent failures with their stage, never as a normal score", async () => {
+    const env = makeTestEnv({ step: () => { throw new SpadeError("E_SANDBOX_TIMEOUT", "step ran past 200 ms"); } });
+    const crashed = await runEpisode(env, oracleAgent, { seed: 0 });
+    expect(crashed.failure).toBe("step: E_SANDBOX_TIMEOUT: step ran past 200 ms");
+    expect(crashed.success).toBe(false);
+    const broken: Agent = async () => { throw new SpadeError("E_CONFIG", "no model"); };
+    expect((await runEpisode(makeTestEnv(), broken, { seed: 0 })).failure).toBe("agent: E_CONFIG: no model");
+    const success = await runEpisode(makeTestEnv({ step: () => ({ observation: "", reward: 1, terminated: false, truncated: false, info: {} }), meta: { maxTurns: 2 } }), async () => { throw new Error("x"); }, { seed: 0 });
+    expect(success).toMatchObject({ failure: "agent: x", success: false, turns: 0 });
+  });
+
+  it("random agent is reproducible per seed", async () => {
+    const a = await runEpisode(makeTestEnv(), randomAgent(7), { seed: 1 });
+    const b = await runEpisode(makeTestEnv(), randomAgent(7), { seed: 1 });
+    expect(a.steps.map((s) => s.action.text)).toEqual(b.steps.map((s) => s.action.text));
+    expect(a.turns).toBe(8);
+  });
+});
