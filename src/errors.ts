@@ -26,6 +26,8 @@ export const ERROR_CODES = {
   E_SANDBOX_DISPOSED: "sandboxed instance is no longer usable",
   /** An unknown sandbox backend or environment name. */
   E_NOT_FOUND: "not found",
+  /** Text (a Python call string, a literal, a data file) could not be parsed. */
+  E_PARSE: "text could not be parsed",
   /** The isolation a sandbox needs (e.g. a network namespace for Python) is not available. */
   E_SANDBOX_UNAVAILABLE: "sandbox isolation is not available",
 } as const;
