@@ -207,7 +207,11 @@ function seqEquals(a: readonly PyValue[], b: readonly PyValue[]): boolean {
 /** Python's `copy.deepcopy` for plain values (objects are shared: they are immutable here). */
 export function deepCopy<T extends PyValue>(v: T): T {
   if (Array.isArray(v)) return v.map((x) => deepCopy(x)) as T;
-  if (v instanceof Map) return new Map([...v].map(([k, x]) => [k, deepCopy(x)])) as T;
+  if (v instanceof Map) {
+    const out: PyDict = new Map();
+    for (const [k, x] of v as PyDict) out.set(k, deepCopy(x));
+    return out as T;
+  }
   if (v instanceof Set) return new Set(v) as T;
   if (v instanceof PyTuple) return new PyTuple(v.items.map((x) => deepCopy(x))) as T;
   return v;
