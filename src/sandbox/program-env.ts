@@ -1,0 +1,126 @@
+/**
+ * @module sandbox/program-env
+ * `ProgramEnv`: an `Env` over one sandboxed environment program. It checks every answer strictly
+ * (E_ENV_CONTRACT), gives each method its own deadline, and survives a broken guest: after a
+ * timeout or memory error the program is recompiled in a fresh guest at the next `reset`.
+ */
+import type { Action, Env, EnvMeta, ResetResult, StepResult } from "../env/types.js";
+import { SpadeError } from "../errors.js";
+import { parseGuestJson, toEnvMeta, toHint, toOracleAction, toResetResult, toStepResult } from "./shapes.js";
+import type { GuestMethod, SandboxBackend, SandboxBackendName, SandboxInstance, SandboxLimits } from "./types.js";
+
+/** An `Env` running a JavaScript environment program inside a sandbox backend. */
+export class ProgramEnv implements Env {
+  /** The program's `Environment.meta`, read once at load. */
+  readonly meta: EnvMeta;
+  /** Which sandbox backend runs the program. */
+  readonly backend: SandboxBackendName;
+  /** The limits every guest of this environment runs under. */
+  readonly limits: Readonly<SandboxLimits>;
+  /**
+   * How many times a broken guest (timed out, out of memory, disposed) was replaced by a fresh
+   * one. Replacement happens at the next `reset`, so a failed call is not followed by a
+   * compile nobody asked for.
+   */
+  replacements = 0;
+
+  #backend: SandboxBackend;
+  #source: string;
+  #instance: SandboxInstance;
+  #episodeLive = false;
+  #closed = false;
+  /** Calls run one at a time: a replacement must not race a call on the old guest. */
+  #queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(backend: SandboxBackend, source: string, limits: SandboxLimits, instance: SandboxInstance, meta: EnvMeta) {
+    this.#backend = backend;
+    this.#source = source;
+    this.limits = Object.freeze({ ...limits });
+    this.#instance = instance;
+    this.meta = meta;
+    this.backend = backend.name;
+  }
+
+  /** Compiles `source` in a fresh guest and reads `meta`; the guest is disposed if that fails. */
+  static async create(backend: SandboxBackend, source: string, limits: SandboxLimits): Promise<ProgramEnv> {
+    const instance = await backend.create(source, limits);
+    try {
+      const meta = toEnvMeta(parseGuestJson(await instance.call("meta", null, limits.compileTimeoutMs), "Environment.meta"));
+      return new ProgramEnv(backend, source, limits, instance, meta);
+    } catch (err) {
+      instance.dispose();
+      throw err;
+    }
+  }
+
+  /** Starts an episode. The seed must be a safe integer; it alone determines the episode. */
+  reset(seed: number): Promise<ResetResult> {
+    if (!Number.isSafeInteger(seed)) {
+      return Promise.reject(new SpadeError("E_CONFIG", `reset(seed): seed must be a safe integer, got ${seed}`));
+    }
+    return this.#serial(async () => {
+      this.#episodeLive = false;
+      if (this.#instance.disposed) await this.#replace();
+      const result = toResetResult(await this.#call("reset", JSON.stringify(seed), this.limits.resetTimeoutMs));
+      this.#episodeLive = true;
+      return result;
+    });
+  }
+
+  step(action: Action): Promise<StepResult> {
+    return this.#serial(async () => toStepResult(await this.#episodeCall("step", JSON.stringify(action), this.limits.stepTimeoutMs)));
+  }
+
+  hint(): Promise<string> {
+    return this.#serial(async () => toHint(await this.#episodeCall("hint", null, this.limits.hintTimeoutMs)));
+  }
+
+  solve(): Promise<Action> {
+    return this.#serial(async () => toOracleAction(await this.#episodeCall("solve", null, this.limits.solveTimeoutMs)));
+  }
+
+  /** Disposes the guest; every later call rejects with E_SANDBOX_DISPOSED. */
+  close(): Promise<void> {
+    this.#closed = true;
+    this.#episodeLive = false;
+    this.#instance.dispose();
+    return Promise.resolve();
+  }
+
+  /** True once `close()` was called. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  #serial<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(() => {
+      if (this.#closed) throw new SpadeError("E_SANDBOX_DISPOSED", "the environment was closed", { nextStep: "load the program again" });
+      return task();
+    });
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async #replace(): Promise<void> {
+    this.#instance = await this.#backend.create(this.#source, this.limits);
+    this.replacements++;
+  }
+
+  async #episodeCall(method: GuestMethod, argJson: string | null, timeoutMs: number): Promise<unknown> {
+    if (!this.#episodeLive) {
+      throw new SpadeError("E_ENV_CONTRACT", `${method}() before reset(): call reset first`, {
+        nextStep: "no episode is running (never started, or its guest failed and was discarded)",
+      });
+    }
+    return this.#call(method, argJson, timeoutMs);
+  }
+
+  /** One guest call; a guest left broken by it ends the episode. */
+  async #call(method: GuestMethod, argJson: string | null, timeoutMs: number): Promise<unknown> {
+    try {
+      return parseGuestJson(await this.#instance.call(method, argJson, timeoutMs), `${method}()`);
+    } finally {
+      if (this.#instance.disposed) this.#episodeLive = false;
+    }
+  }
+}
