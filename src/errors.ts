@@ -30,6 +30,16 @@ export const ERROR_CODES = {
   E_PARSE: "text could not be parsed",
   /** The isolation a sandbox needs (e.g. a network namespace for Python) is not available. */
   E_SANDBOX_UNAVAILABLE: "sandbox isolation is not available",
+  /** A model server answered with an HTTP error, or could not be reached, after retries. */
+  E_POLICY_HTTP: "model server request failed",
+  /** A model server did not answer within the per-request timeout, after retries. */
+  E_POLICY_TIMEOUT: "model server request timed out",
+  /** A model answer could not be used (no choices, malformed tool-call JSON). */
+  E_POLICY_OUTPUT: "model output was malformed",
+  /** A conversation outgrew the configured prompt-token budget. */
+  E_POLICY_CONTEXT: "conversation exceeded the context budget",
+  /** Work was cancelled through an AbortSignal. */
+  E_CANCELLED: "cancelled",
 } as const;
 
 /** One of the stable error codes. */
