@@ -1,0 +1,199 @@
+/**
+ * @module policy/openai
+ * The OpenAI-compatible chat backend (vLLM, SGLang, llama.cpp server, Ollama, hosted APIs)
+ * through the official `openai` package. The SDK's own retries are off: retries, timeouts and
+ * the shared concurrency limit live in `retry.ts` and `limiter.ts`, so they behave the same for
+ * every HTTP client of SPADE.
+ */
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
+import { parseOpenAIToolCalls, parseToolCallText } from "../env/index.js";
+import type { Json, JsonObject, OpenAIToolCall } from "../env/index.js";
+import { SpadeError } from "../errors.js";
+import { Limiter, sharedLimiter } from "./limiter.js";
+import { DEFAULT_RETRY, isRetryableStatus, retryAfterMs, withRetries, type AttemptFailure, type RetryClock, type RetryOptions } from "./retry.js";
+import type { ChatBackend, ChatChoice, ChatCompletion, ChatRequest, SamplingParams } from "./types.js";
+
+/** Settings of an OpenAI-compatible backend. */
+export interface OpenAIChatOptions {
+  /** Server base URL, usually ending in `/v1` (e.g. `http://127.0.0.1:8000/v1`). */
+  baseURL: string;
+  /** Model name as the server knows it. */
+  model: string;
+  /**
+   * Name of the environment variable that holds the API key (never a file). Unset: the key
+   * `EMPTY` is sent, which local servers (vLLM, llama.cpp) accept.
+   */
+  apiKeyEnv?: string;
+  /** Where `apiKeyEnv` is looked up. Default `process.env`. */
+  environment?: Readonly<Record<string, string | undefined>>;
+  /** Default sampling parameters; a request's own `sampling` overrides them. */
+  sampling?: SamplingParams;
+  /** Ask for per-token logprobs of the answer. Default false. */
+  logprobs?: boolean;
+  /** Alternatives per token with `logprobs`. Default: not sent. */
+  topLogprobs?: number;
+  /** vLLM: return prompt and answer token ids (`return_token_ids`). Default false. */
+  returnTokenIds?: boolean;
+  /** vLLM: logprob tokens as `token_id:<id>` (`return_tokens_as_token_ids`). Default false. */
+  returnTokensAsTokenIds?: boolean;
+  /** vLLM: logprobs of the prompt tokens with this many alternatives (`prompt_logprobs`). Default: not sent. */
+  promptLogprobs?: number;
+  /** Further body fields, sent as they are (server-specific extensions). */
+  extraBody?: JsonObject;
+  /** Retries and per-request timeout; see `DEFAULT_RETRY`. */
+  retry?: RetryOptions;
+  /** Clock for retry waits. Default the real one. */
+  clock?: RetryClock;
+  /**
+   * Most requests in flight to this base URL, shared by every backend of the process that
+   * uses the same base URL. Default 64. Ignored when `limiter` is given.
+   */
+  maxConcurrentRequests?: number;
+  /** A limiter to use instead of the shared one. */
+  limiter?: Limiter;
+  /** `fetch` to use. Default the global one. */
+  fetch?: typeof fetch;
+}
+
+/** Default of `maxConcurrentRequests`. */
+export const DEFAULT_MAX_CONCURRENT_REQUESTS = 64;
+
+/** The API key named by `apiKeyEnv`; E_CONFIG when the variable is unset or empty. */
+export function resolveApiKey(apiKeyEnv: string | undefined, environment: Readonly<Record<string, string | undefined>>): string {
+  if (apiKeyEnv === undefined) return "EMPTY";
+  const key = environment[apiKeyEnv];
+  if (key === undefined || key.trim() === "") {
+    throw new SpadeError("E_CONFIG", `the environment variable ${apiKeyEnv} (named by apiKeyEnv / --api-key-env) is not set`, {
+      nextStep: `export ${apiKeyEnv}=<your key>, or leave --api-key-env out for a local server that needs no key`,
+    });
+  }
+  return key;
+}
+
+/** What the user can do about an HTTP status. */
+function statusAdvice(status: number, options: OpenAIChatOptions): string {
+  if (status === 401 || status === 403) return options.apiKeyEnv ? `check the key in ${options.apiKeyEnv}` : "the server wants a key: name its variable with apiKeyEnv / --api-key-env";
+  if (status === 404) return `check the base URL (${options.baseURL}; it usually ends in /v1) and the model name (${options.model})`;
+  if (status === 429 || status >= 500) return "the server is overloaded or failing: lower maxConcurrentRequests, or check the server's logs";
+  return "the server rejected the request: read its message above";
+}
+
+/** Judges one failed request (the SDK's error classes) for the retry loop. */
+function classify(err: unknown, timedOut: boolean, nowMs: number, options: OpenAIChatOptions, timeoutMs: number): AttemptFailure {
+  if (timedOut || err instanceof APIConnectionTimeoutError || err instanceof APIUserAbortError) {
+    return {
+      retryable: true,
+      retryAfterMs: null,
+      code: "E_POLICY_TIMEOUT",
+      message: `${options.baseURL} gave no answer within ${timeoutMs} ms`,
+      nextStep: "raise retry.timeoutMs, or check that the server is not stuck",
+      cause: err,
+    };
+  }
+  if (err instanceof APIConnectionError) {
+    const detail = err.cause instanceof Error ? err.cause.message : err.message;
+    return { retryable: true, retryAfterMs: null, code: "E_POLICY_HTTP", message: `could not reach ${options.baseURL}: ${detail}`, nextStep: "check that the server is running and the base URL is right", cause: err };
+  }
+  if (err instanceof APIError && typeof err.status === "number") {
+    return {
+      retryable: isRetryableStatus(err.status),
+      retryAfterMs: retryAfterMs(err.headers, nowMs),
+      code: "E_POLICY_HTTP",
+      message: `${options.baseURL} answered HTTP ${err.status}: ${err.message}`,
+      nextStep: statusAdvice(err.status, options),
+      cause: err,
+    };
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return { retryable: false, retryAfterMs: null, code: "E_POLICY_HTTP", message: `request to ${options.baseURL} failed: ${message}`, cause: err };
+}
+
+/** A JSON value's numbers, or null when it is not an array of numbers. */
+function numberArray(value: unknown): number[] | null {
+  return Array.isArray(value) && value.every((v) => typeof v === "number") ? (value as number[]) : null;
+}
+
+/** Parses one choice of a chat-completions answer. */
+function parseChoice(raw: Record<string, unknown>): ChatChoice {
+  const message = (raw.message ?? {}) as Record<string, unknown>;
+  const content = typeof message.content === "string" ? message.content : "";
+  const rawToolCalls = Array.isArray(message.tool_calls) ? (message.tool_calls as OpenAIToolCall[]) : [];
+  const parsed = rawToolCalls.length > 0 ? parseOpenAIToolCalls(rawToolCalls) : parseToolCallText(content);
+  const logprobContent = (raw.logprobs as { content?: unknown } | null | undefined)?.content;
+  const entries = Array.isArray(logprobContent) ? (logprobContent as Array<{ token?: unknown; logprob?: unknown }>) : null;
+  return {
+    content,
+    toolCalls: parsed.calls,
+    malformedToolCalls: parsed.malformed,
+    rawToolCalls,
+    finishReason: typeof raw.finish_reason === "string" ? raw.finish_reason : null,
+    tokenIds: numberArray(raw.token_ids),
+    logprobs: entries ? entries.map((e) => (typeof e.logprob === "number" ? e.logprob : Number.NaN)) : null,
+    tokens: entries ? entries.map((e) => String(e.token ?? "")) : null,
+  };
+}
+
+/** Parses a whole chat-completions answer; E_POLICY_OUTPUT when it has no choices. */
+export function parseChatCompletion(response: unknown): ChatCompletion {
+  const body = (response ?? {}) as Record<string, unknown>;
+  const choices = Array.isArray(body.choices) ? (body.choices as Array<Record<string, unknown>>) : [];
+  if (choices.length === 0) {
+    throw new SpadeError("E_POLICY_OUTPUT", "the server's answer has no choices", { nextStep: "check that the server supports chat completions for this model" });
+  }
+  const usage = body.usage as { prompt_tokens?: unknown; completion_tokens?: unknown } | undefined;
+  return {
+    choices: choices.map(parseChoice),
+    promptTokenIds: numberArray(body.prompt_token_ids),
+    promptLogprobs: body.prompt_logprobs === undefined ? null : (body.prompt_logprobs as Json),
+    usage:
+      usage && typeof usage.prompt_tokens === "number" && typeof usage.completion_tokens === "number"
+        ? { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens }
+        : null,
+  };
+}
+
+/** The request body: model, messages, tools, sampling, logprob and vLLM extras. */
+function requestBody(options: OpenAIChatOptions, request: ChatRequest): Record<string, unknown> {
+  const body: Record<string, unknown> = { model: options.model, messages: request.messages, ...options.sampling, ...request.sampling };
+  if (request.tools && request.tools.length > 0) body.tools = request.tools;
+  if (options.logprobs) body.logprobs = true;
+  if (options.topLogprobs !== undefined) body.top_logprobs = options.topLogprobs;
+  if (options.returnTokenIds) body.return_token_ids = true;
+  if (options.returnTokensAsTokenIds) body.return_tokens_as_token_ids = true;
+  if (options.promptLogprobs !== undefined) body.prompt_logprobs = options.promptLogprobs;
+  return { ...body, ...options.extraBody };
+}
+
+/**
+ * Creates an OpenAI-compatible chat backend. Throws E_CONFIG at once when `apiKeyEnv` names an
+ * unset variable.
+ */
+export function openAIChatBackend(options: OpenAIChatOptions): ChatBackend {
+  const apiKey = resolveApiKey(options.apiKeyEnv, options.environment ?? process.env);
+  const timeoutMs = options.retry?.timeoutMs ?? DEFAULT_RETRY.timeoutMs;
+  const client = new OpenAI({
+    apiKey,
+    baseURL: options.baseURL,
+    organization: null,
+    project: null,
+    webhookSecret: null,
+    maxRetries: 0,
+    timeout: timeoutMs,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  const limiter = options.limiter ?? sharedLimiter(options.baseURL, options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS);
+  return {
+    model: options.model,
+    async complete(request) {
+      const body = requestBody(options, request) as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
+      const response = await withRetries((signal) => client.chat.completions.create(body, { signal, maxRetries: 0, timeout: timeoutMs }), {
+        options: options.retry,
+        clock: options.clock,
+        limiter,
+        signal: request.signal,
+        classify: (err, timedOut, nowMs) => classify(err, timedOut, nowMs, options, timeoutMs),
+      });
+      return parseChatCompletion(response);
+    },
+  };
+}

@@ -1,0 +1,135 @@
+import { describe, expect, it } from "vitest";
+import { SpadeError, isSpadeError } from "../errors.js";
+import { Limiter } from "./limiter.js";
+import { DEFAULT_RETRY, backoffMs, isRetryableStatus, retryAfterMs, withRetries, type AttemptFailure, type RetryClock } from "./retry.js";
+
+/** TEST DOUBLE: a clock whose sleeps return at once and are recorded. */
+function fakeClock(randoms: number[] = [0]): RetryClock & { sleeps: number[] } {
+  const sleeps: number[] = [];
+  let i = 0;
+  return {
+    sleeps,
+    now: () => Date.parse("2026-01-01T00:00:00Z"),
+    random: () => randoms[i++ % randoms.length] ?? 0,
+    sleep: async (ms) => void sleeps.push(ms),
+  };
+}
+
+const headers = (h: Record<string, string>) => new Headers(h);
+
+/** Classifies errors thrown as `{status, headers}` objects by the test attempts. */
+function classify(err: unknown, timedOut: boolean, nowMs: number): AttemptFailure {
+  if (timedOut) return { retryable: true, retryAfterMs: null, code: "E_POLICY_TIMEOUT", message: "no answer", nextStep: "wait longer" };
+  const e = err as { status: number; headers?: Headers };
+  return { retryable: isRetryableStatus(e.status), retryAfterMs: retryAfterMs(e.headers, nowMs), code: "E_POLICY_HTTP", message: `HTTP ${e.status}`, nextStep: "check the server" };
+}
+
+describe("retry policy pieces", () => {
+  it("retries exactly 408, 409, 429 and 5xx", () => {
+    expect([400, 401, 403, 404, 408, 409, 422, 429, 500, 502, 503, 599].map(isRetryableStatus)).toEqual([
+      false, false, false, false, true, true, false, true, true, true, true, true,
+    ]);
+  });
+
+  it("reads retry-after-ms, retry-after seconds and HTTP dates", () => {
+    const now = Date.parse("2026-01-01T00:00:00Z");
+    expect(retryAfterMs(headers({ "retry-after-ms": "250", "retry-after": "9" }), now)).toBe(250);
+    expect(retryAfterMs(headers({ "retry-after": "2" }), now)).toBe(2000);
+    expect(retryAfterMs(headers({ "retry-after": "0.5" }), now)).toBe(500);
+    expect(retryAfterMs(headers({ "retry-after": "Thu, 01 Jan 2026 00:00:03 GMT" }), now)).toBe(3000);
+    expect(retryAfterMs(headers({ "retry-after": "Wed, 31 Dec 2025 23:59:00 GMT" }), now)).toBe(0);
+    expect(retryAfterMs(headers({ "retry-after": "soon" }), now)).toBeNull();
+    expect(retryAfterMs(headers({}), now)).toBeNull();
+    expect(retryAfterMs(undefined, now)).toBeNull();
+  });
+
+  it("doubles the backoff up to the cap and jitters it down by at most 25%", () => {
+    const o = { ...DEFAULT_RETRY, initialDelayMs: 100, maxDelayMs: 500 };
+    expect([0, 1, 2, 3, 4].map((r) => backoffMs(r, o, () => 0))).toEqual([100, 200, 400, 500, 500]);
+    expect(backoffMs(1, o, () => 0.5)).toBe(175);
+    expect(backoffMs(0, o, () => 0.999999)).toBeCloseTo(75, 3);
+  });
+});
+
+describe("withRetries", () => {
+  it("retries retryable failures with backoff, then succeeds", async () => {
+    const clock = fakeClock([0, 0.5]);
+    let calls = 0;
+    const result = await withRetries(
+      async () => {
+        if (++calls < 4) throw { status: 503 };
+        return "ok";
+      },
+      { classify, clock, options: { initialDelayMs: 100, maxDelayMs: 10_000 } },
+    );
+    expect([result, calls, clock.sleeps]).toEqual(["ok", 4, [100, 175, 400]]);
+  });
+
+  it("honours retry-after (capped by maxRetryAfterMs) instead of backoff", async () => {
+    const clock = fakeClock();
+    const failures = [{ status: 429, headers: headers({ "retry-after": "3" }) }, { status: 429, headers: headers({ "retry-after-ms": "70" }) }, { status: 429, headers: headers({ "retry-after": "120" }) }];
+    let calls = 0;
+    await withRetries(
+      async () => {
+        const f = failures[calls++];
+        if (f) throw f;
+        return null;
+      },
+      { classify, clock, options: { maxRetryAfterMs: 60_000 } },
+    );
+    expect(clock.sleeps).toEqual([3000, 70, 60_000]);
+  });
+
+  it("gives up after maxRetries with the classified code and the number of attempts", async () => {
+    const clock = fakeClock();
+    let calls = 0;
+    const err = await withRetries(async () => { calls++; throw { status: 500 }; }, { classify, clock, options: { maxRetries: 2, initialDelayMs: 10 } }).catch((e: unknown) => e);
+    expect(calls).toBe(3);
+    expect(clock.sleeps).toEqual([10, 20]);
+    expect(err).toBeInstanceOf(SpadeError);
+    expect((err as SpadeError).code).toBe("E_POLICY_HTTP");
+    expect((err as SpadeError).message).toBe("HTTP 500 (3 attempts) (check the server)");
+  });
+
+  it("does not retry a non-retryable status", async () => {
+    const clock = fakeClock();
+    let calls = 0;
+    const err = await withRetries(async () => { calls++; throw { status: 400 }; }, { classify, clock }).catch((e: unknown) => e);
+    expect([calls, clock.sleeps, (err as SpadeError).message]).toEqual([1, [], "HTTP 400 (1 attempt) (check the server)"]);
+  });
+
+  it("aborts an attempt that runs past timeoutMs and reports E_POLICY_TIMEOUT", async () => {
+    const clock = fakeClock();
+    let calls = 0;
+    const hang = (signal: AbortSignal) => new Promise<never>((_, reject) => { calls++; signal.addEventListener("abort", () => reject(new Error("aborted"))); });
+    const err = await withRetries(hang, { classify, clock, options: { maxRetries: 1, timeoutMs: 30, initialDelayMs: 5 } }).catch((e: unknown) => e);
+    expect(calls).toBe(2);
+    expect(isSpadeError(err, "E_POLICY_TIMEOUT")).toBe(true);
+    expect((err as SpadeError).message).toBe("no answer (2 attempts) (wait longer)");
+  });
+
+  it("stops with E_CANCELLED when the caller's signal aborts mid-attempt", async () => {
+    const controller = new AbortController();
+    let calls = 0;
+    const attempt = (signal: AbortSignal) => new Promise<never>((_, reject) => { calls++; signal.addEventListener("abort", () => reject(new Error("aborted"))); setTimeout(() => controller.abort(), 5); });
+    const err = await withRetries(attempt, { classify, clock: fakeClock(), signal: controller.signal }).catch((e: unknown) => e);
+    expect([calls, isSpadeError(err, "E_CANCELLED")]).toEqual([1, true]);
+  });
+
+  it("holds a limiter slot only during attempts", async () => {
+    const limiter = new Limiter(1);
+    const activeDuringAttempts: number[] = [];
+    const activeDuringSleeps: number[] = [];
+    const clock: RetryClock = { now: () => 0, random: () => 0, sleep: async () => void activeDuringSleeps.push(limiter.active) };
+    let calls = 0;
+    await withRetries(
+      async () => {
+        activeDuringAttempts.push(limiter.active);
+        if (++calls < 3) throw { status: 502 };
+        return 1;
+      },
+      { classify, clock, limiter },
+    );
+    expect([activeDuringAttempts, activeDuringSleeps, limiter.active]).toEqual([[1, 1, 1], [0, 0], 0]);
+  });
+});

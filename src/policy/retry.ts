@@ -1,0 +1,164 @@
+/**
+ * @module policy/retry
+ * The one retry policy of SPADE's HTTP clients: which failures are retried, how long to wait
+ * (exponential backoff with jitter, or what `retry-after` says), per-attempt timeouts.
+ */
+import { SpadeError, type ErrorCode } from "../errors.js";
+import type { Limiter } from "./limiter.js";
+
+/** Retry settings of an HTTP client. */
+export interface RetryOptions {
+  /** Retries after the first attempt (so at most maxRetries + 1 attempts). Default 4. */
+  maxRetries?: number;
+  /** Backoff before the first retry, doubled for each later one. Default 500 ms. */
+  initialDelayMs?: number;
+  /** Backoff never exceeds this. Default 8,000 ms. */
+  maxDelayMs?: number;
+  /** A server's `retry-after` is honoured up to this; longer waits are cut to it. Default 60,000 ms. */
+  maxRetryAfterMs?: number;
+  /** One attempt (waiting for a limiter slot not included) is abandoned after this. Default 600,000 ms. */
+  timeoutMs?: number;
+}
+
+/** The defaults of `RetryOptions`. */
+export const DEFAULT_RETRY: Required<RetryOptions> = {
+  maxRetries: 4,
+  initialDelayMs: 500,
+  maxDelayMs: 8_000,
+  maxRetryAfterMs: 60_000,
+  timeoutMs: 600_000,
+};
+
+/** Share of a backoff that jitter may take away (a wait lies in [75%, 100%] of the backoff). */
+export const JITTER = 0.25;
+
+/** Time and chance, injected so tests can run retries without waiting. */
+export interface RetryClock {
+  /** Milliseconds since the epoch (used for HTTP-date `retry-after`). */
+  now(): number;
+  /** Waits `ms`; rejects with E_CANCELLED when `signal` aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /** Uniform in [0, 1), for jitter. */
+  random(): number;
+}
+
+/** The real clock: `Date.now`, `setTimeout`, `Math.random`. */
+export const REAL_CLOCK: RetryClock = {
+  now: () => Date.now(),
+  random: () => Math.random(),
+  sleep: (ms, signal) =>
+    new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(new SpadeError("E_CANCELLED", "a retry wait was cancelled"));
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(new SpadeError("E_CANCELLED", "a retry wait was cancelled"));
+      };
+      const timer = setTimeout(() => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      }, ms);
+      signal?.addEventListener("abort", onAbort, { once: true });
+    }),
+};
+
+/** True for the HTTP statuses worth retrying: 408, 409, 429 and every 5xx. */
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+/** Anything with `get(name)`, e.g. `Headers`. */
+export interface HeaderSource {
+  get(name: string): string | null;
+}
+
+/**
+ * The wait a server asked for, in ms, or null when it asked for none (or unparseably):
+ * `retry-after-ms` first, else `retry-after` as seconds (fractions allowed) or an HTTP date.
+ * Negative waits become 0.
+ */
+export function retryAfterMs(headers: HeaderSource | undefined, nowMs: number): number | null {
+  const ms = headers?.get("retry-after-ms");
+  if (ms != null && ms.trim() !== "" && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  const after = headers?.get("retry-after");
+  if (after == null || after.trim() === "") return null;
+  if (Number.isFinite(Number(after))) return Math.max(0, Number(after) * 1000);
+  const date = Date.parse(after);
+  return Number.isNaN(date) ? null : Math.max(0, date - nowMs);
+}
+
+/** The backoff before retry number `retry` (0-based), jitter included. */
+export function backoffMs(retry: number, options: Required<RetryOptions>, random: () => number): number {
+  const base = Math.min(options.initialDelayMs * 2 ** retry, options.maxDelayMs);
+  return base * (1 - JITTER * random());
+}
+
+/** How one failed attempt is judged. */
+export interface AttemptFailure {
+  /** Worth another attempt. */
+  retryable: boolean;
+  /** What the server asked for (`retryAfterMs`), or null. */
+  retryAfterMs: number | null;
+  /** Code of the error thrown when no attempt is left. */
+  code: ErrorCode;
+  /** What went wrong; the number of attempts is appended. */
+  message: string;
+  /** What the user can do about it. */
+  nextStep?: string;
+  /** The underlying error. */
+  cause?: unknown;
+}
+
+/** One retried operation's settings. */
+export interface RetryRun {
+  options?: RetryOptions;
+  clock?: RetryClock;
+  /** Held during each attempt (not during waits between attempts). */
+  limiter?: Limiter;
+  /** Cancels waiting, sleeping and the attempt in flight; rejects with E_CANCELLED. */
+  signal?: AbortSignal;
+  /** Judges a failed attempt; `timedOut` says the attempt ran past `timeoutMs`. */
+  classify: (err: unknown, timedOut: boolean, nowMs: number) => AttemptFailure;
+  /** Called before each wait, e.g. for logging. */
+  onRetry?: (info: { retry: number; waitMs: number; failure: AttemptFailure }) => void;
+}
+
+/**
+ * Runs `attempt` until it succeeds, fails for good, or runs out of retries. Each attempt gets
+ * a signal that aborts on timeout or cancellation. The final error is the classified one, with
+ * the number of attempts added to its message.
+ */
+export async function withRetries<T>(attempt: (signal: AbortSignal, index: number) => Promise<T>, run: RetryRun): Promise<T> {
+  const options = { ...DEFAULT_RETRY, ...run.options };
+  const clock = run.clock ?? REAL_CLOCK;
+  for (let index = 0; ; index++) {
+    const release = run.limiter ? await run.limiter.acquire(run.signal) : undefined;
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, options.timeoutMs);
+    const onAbort = () => controller.abort();
+    run.signal?.addEventListener("abort", onAbort, { once: true });
+    let failure: AttemptFailure;
+    try {
+      if (run.signal?.aborted) controller.abort();
+      return await attempt(controller.signal, index);
+    } catch (err) {
+      if (run.signal?.aborted) throw new SpadeError("E_CANCELLED", "a model request was cancelled", { cause: err });
+      failure = run.classify(err, timedOut, clock.now());
+    } finally {
+      clearTimeout(timer);
+      run.signal?.removeEventListener("abort", onAbort);
+      release?.();
+    }
+    if (!failure.retryable || index >= options.maxRetries) {
+      const attempts = `${index + 1} attempt${index === 0 ? "" : "s"}`;
+      throw new SpadeError(failure.code, `${failure.message} (${attempts})`, { nextStep: failure.nextStep, cause: failure.cause });
+    }
+    const waitMs =
+      failure.retryAfterMs !== null ? Math.min(failure.retryAfterMs, options.maxRetryAfterMs) : backoffMs(index, options, clock.random);
+    run.onRetry?.({ retry: index + 1, waitMs, failure });
+    await clock.sleep(waitMs, run.signal);
+  }
+}
