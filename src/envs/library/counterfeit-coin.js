@@ -43,7 +43,7 @@ class Environment {
   invalid(why) {
     const naming = this.knownHeavy ? "\\boxed{coin 5}" : "\\boxed{coin 5 lighter}";
     return {
-      observation: `${why} Weigh with e.g. \\boxed{1,2 vs 3,4} (${this.weighingsLeft} weighing${this.weighingsLeft === 1 ? "" : "s"} left) or name the fake like ${naming}.`,
+      observation: `${why} Name the fake like ${naming}, or weigh with e.g. \\boxed{1,2 vs 3,4} (${this.weighingsLeft} weighing${this.weighingsLeft === 1 ? "" : "s"} left).`,
       reward: 0,
       terminated: false,
       truncated: false,

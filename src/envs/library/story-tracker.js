@@ -118,12 +118,15 @@ class Environment {
       }
       // A sentence that changes nothing: a reader must not be fooled by it.
       const elsewhere = R(this.rooms.filter((r) => r !== here));
-      const obj = R(this.objects);
-      return {
-        subject: p,
-        solo: true,
-        text: (w) => R([`${w} thought about going to the ${elsewhere} but stayed put.`, `${w} did not go to the ${elsewhere}.`, `${w} looked for the ${obj} but did not find it.`]),
-      };
+      const texts = [(w) => `${w} thought about going to the ${elsewhere} but stayed put.`, (w) => `${w} did not go to the ${elsewhere}.`];
+      // Looking in vain is only plausible for an object that is in another room.
+      const away = this.objects.filter((_, o) => this.roomOf(o) !== here);
+      if (away.length > 0) {
+        const obj = R(away);
+        texts.push((w) => `${w} looked for the ${obj} but did not find it.`);
+      }
+      const text = R(texts);
+      return { subject: p, solo: true, text };
     }
   }
 
