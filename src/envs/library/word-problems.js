@@ -129,7 +129,7 @@ class Environment {
     this.attemptsLeft = Environment.ATTEMPTS;
     this.done = false;
     return {
-      observation: `${problem.text}\nAnswer with a single number in a box, e.g. \\boxed{123}. You have ${Environment.ATTEMPTS} attempts; only a correct first attempt earns full reward.`,
+      observation: `${problem.text}\nAnswer with a single number in a box: \\boxed{your number}. You have ${Environment.ATTEMPTS} attempts; only a correct first attempt earns full reward.`,
       info: { family: Environment.FAMILIES[family].name },
     };
   }
@@ -139,7 +139,7 @@ class Environment {
     const m = action.answer === null ? null : /-?\d+(?:\.\d+)?/.exec(action.answer.replace(/,/g, ""));
     if (m === null) {
       return {
-        observation: "No number found: put your final numeric answer in a box, e.g. \\boxed{123}.",
+        observation: "No number found: put your final numeric answer in a box, as in \\boxed{17}.",
         reward: 0,
         terminated: false,
         truncated: false,
