@@ -1,0 +1,95 @@
+/**
+ * @module eval/suites/code/isolation
+ * Finding how this machine can isolate a Python child: fresh network, PID, IPC and UTS namespaces
+ * via `unshare` (as root, or unprivileged through a user namespace), a drop to the `nobody` user
+ * via `setpriv` when root, and resource limits via `prlimit`. Refuses, with a coded error, when
+ * the network cannot be cut, unless the caller explicitly allows running without isolation.
+ */
+import { spawn } from "node:child_process";
+import { SpadeError } from "../../../errors.js";
+
+/** How runs are isolated. */
+export interface IsolationPlan {
+  /** `root`: namespaces as root; `user`: namespaces inside a user namespace; `none`: no namespaces (explicitly allowed). */
+  mode: "root" | "user" | "none";
+  /** argv prefix that enters the namespaces (empty for `none`). */
+  namespacePrefix: string[];
+  /** argv prefix that drops to the unprivileged user (empty unless root). */
+  dropPrefix: string[];
+  /** uid/gid the program runs as, when dropped (its scratch directory is handed to it). */
+  runAs: { uid: number; gid: number } | null;
+}
+
+/** Commands used for isolation; tests point them elsewhere to simulate a machine without them. */
+export interface IsolationCommands {
+  /** Default `unshare`. */
+  unshare: string;
+  /** Default `setpriv`. */
+  setpriv: string;
+  /** Default `prlimit`. */
+  prlimit: string;
+}
+
+/** The default isolation commands (util-linux). */
+export const DEFAULT_ISOLATION_COMMANDS: Readonly<IsolationCommands> = Object.freeze({
+  unshare: "unshare",
+  setpriv: "setpriv",
+  prlimit: "prlimit",
+});
+
+/** The unprivileged user that programs run as when the host is root (`nobody`). */
+export const SANDBOX_UID = 65534;
+
+/** Runs a command to completion; resolves to its exit code (-1 when it could not start). */
+export function runQuiet(argv: readonly string[], timeoutMs = 5000): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    let stdout = "";
+    let stderr = "";
+    const child = spawn(argv[0] ?? "", argv.slice(1), { stdio: ["ignore", "pipe", "pipe"] });
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("error", (err) => {
+      clearTimeout(timer);
+      resolve({ code: -1, stdout, stderr: stderr + err.message });
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
+  });
+}
+
+const NAMESPACES = ["--net", "--pid", "--fork", "--kill-child", "--ipc", "--uts"];
+
+/**
+ * Probes the machine and returns the isolation plan. Throws E_SANDBOX_UNAVAILABLE when `prlimit`
+ * is missing, or when no network namespace can be made and `allowNoIsolation` is false.
+ */
+export async function planIsolation(commands: IsolationCommands, allowNoIsolation: boolean): Promise<IsolationPlan> {
+  if ((await runQuiet([commands.prlimit, "--version"])).code !== 0) {
+    throw new SpadeError("E_SANDBOX_UNAVAILABLE", `\`${commands.prlimit}\` (util-linux) is needed to limit Python's memory, CPU and processes`, {
+      nextStep: "install util-linux",
+    });
+  }
+  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+  const dropPrefix = [commands.setpriv, `--reuid=${SANDBOX_UID}`, `--regid=${SANDBOX_UID}`, "--clear-groups", "--"];
+  const canDrop = isRoot && (await runQuiet([...dropPrefix, "true"])).code === 0;
+  const drop = canDrop ? { dropPrefix, runAs: { uid: SANDBOX_UID, gid: SANDBOX_UID } } : { dropPrefix: [], runAs: null };
+
+  const candidates: Array<{ mode: "root" | "user"; prefix: string[] }> = isRoot
+    ? [{ mode: "root", prefix: [commands.unshare, ...NAMESPACES, "--"] }]
+    : [{ mode: "user", prefix: [commands.unshare, "--user", "--map-root-user", ...NAMESPACES, "--"] }];
+  for (const candidate of candidates) {
+    if ((await runQuiet([...candidate.prefix, "true"])).code === 0) {
+      return { mode: candidate.mode, namespacePrefix: candidate.prefix, ...drop };
+    }
+  }
+  if (!allowNoIsolation) {
+    throw new SpadeError("E_SANDBOX_UNAVAILABLE", "cannot create a network namespace to cut untrusted Python code off the network", {
+      nextStep:
+        "run as root or enable unprivileged user namespaces (kernel.unprivileged_userns_clone=1); to run model-written code WITHOUT network isolation anyway, pass --allow-no-isolation",
+    });
+  }
+  return { mode: "none", namespacePrefix: [], ...drop };
+}

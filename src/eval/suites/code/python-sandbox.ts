@@ -1,0 +1,219 @@
+/**
+ * @module eval/suites/code/python-sandbox
+ * Running untrusted Python 3 (model-written solutions plus their tests): one child process per
+ * program, in fresh namespaces with no network, as an unprivileged user, under CPU, memory, file
+ * size, process and open-file limits, in a scratch directory removed afterwards, with a clean
+ * environment and a wall-clock limit; at most `maxConcurrency` at once.
+ */
+import { spawn } from "node:child_process";
+import { chown, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
+import { SpadeError } from "../../../errors.js";
+import { createLimiter, type Limiter } from "../limit.js";
+import { DEFAULT_ISOLATION_COMMANDS, planIsolation, runQuiet, type IsolationCommands, type IsolationPlan } from "./isolation.js";
+import { classifyRun, type PythonOutcome } from "./outcome.js";
+
+/** Limits of one run. */
+export interface PythonLimits {
+  /** Wall-clock limit; the whole process tree is killed after it. Default 10,000 ms. */
+  timeoutMs: number;
+  /** CPU seconds (RLIMIT_CPU soft limit; SIGXCPU). Default 10. */
+  cpuSeconds: number;
+  /** Address space (RLIMIT_AS). Default 1 GiB. */
+  memoryBytes: number;
+  /** Largest file the program may write (RLIMIT_FSIZE). Default 16 MiB. */
+  fileBytes: number;
+  /** Processes of the sandbox user (RLIMIT_NPROC; a fork bomb stops here). Default 64. */
+  processes: number;
+  /** Open file descriptors (RLIMIT_NOFILE). Default 64. */
+  openFiles: number;
+  /** Bytes kept of stdout and of stderr each (the end is kept: tracebacks end there). Default 64 KiB. */
+  outputBytes: number;
+}
+
+/** The defaults of `PythonLimits`. */
+export const DEFAULT_PYTHON_LIMITS: Readonly<PythonLimits> = Object.freeze({
+  timeoutMs: 10_000,
+  cpuSeconds: 10,
+  memoryBytes: 1024 * 1024 * 1024,
+  fileBytes: 16 * 1024 * 1024,
+  processes: 64,
+  openFiles: 64,
+  outputBytes: 64 * 1024,
+});
+
+/** Options of `PythonSandbox.create`. */
+export interface PythonSandboxOptions {
+  /**
+   * Python 3 interpreter. Default: `python3` from PATH, or `/usr/bin/python3` when the former
+   * cannot run as the unprivileged sandbox user (e.g. a pyenv build under /root).
+   */
+  python?: string;
+  /** Limits of each run; missing fields take `DEFAULT_PYTHON_LIMITS`. */
+  limits?: Partial<PythonLimits>;
+  /** Runs at once. Default: min(4, available CPUs). */
+  maxConcurrency?: number;
+  /** Run WITHOUT namespaces (no network cut) when they are unavailable. Default false: refuse. */
+  allowNoIsolation?: boolean;
+  /** Isolation commands (tests replace them). */
+  commands?: Partial<IsolationCommands>;
+  /** Where scratch directories are made. Default the OS temp dir. */
+  tmpDir?: string;
+}
+
+/** What one run produced. */
+export interface PythonRunResult {
+  /** Why it ended. */
+  outcome: PythonOutcome;
+  /** The exception line or signal behind the outcome ("" when passed). */
+  detail: string;
+  /** Exit status of the sandbox, or null when killed by a signal. */
+  exitCode: number | null;
+  /** The last `outputBytes` of stdout. */
+  stdout: string;
+  /** The last `outputBytes` of stderr. */
+  stderr: string;
+  /** Wall time of the run. */
+  durationMs: number;
+}
+
+/** Keeps the last `max` bytes of a stream. */
+class TailBuffer {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  constructor(private readonly max: number) {}
+  push(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    while (this.size - (this.chunks[0]?.length ?? 0) >= this.max && this.chunks.length > 1) {
+      this.size -= this.chunks.shift()?.length ?? 0;
+    }
+  }
+  text(): string {
+    const all = Buffer.concat(this.chunks);
+    return all.subarray(Math.max(0, all.length - this.max)).toString("utf8");
+  }
+}
+
+/** A clean environment: no inherited variables, home and temp inside the scratch directory. */
+function cleanEnv(dir: string): NodeJS.ProcessEnv {
+  return { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: dir, TMPDIR: dir, LANG: "C.UTF-8", LC_ALL: "C.UTF-8" };
+}
+
+/** Runs Python programs in isolation. Create with `PythonSandbox.create`. */
+export class PythonSandbox {
+  private readonly limit: Limiter;
+
+  private constructor(
+    /** The isolation in force. */
+    readonly isolation: IsolationPlan,
+    /** Absolute path of the interpreter. */
+    readonly python: string,
+    /** Limits of each run. */
+    readonly limits: Readonly<PythonLimits>,
+    maxConcurrency: number,
+    private readonly prlimit: string,
+    private readonly tmpDir: string,
+  ) {
+    this.limit = createLimiter(maxConcurrency);
+  }
+
+  /**
+   * Probes isolation and the interpreter (a smoke run inside the sandbox). Throws
+   * E_SANDBOX_UNAVAILABLE when the network cannot be cut (unless `allowNoIsolation`), when
+   * `prlimit` is missing, or when no Python 3 runs inside the sandbox.
+   */
+  static async create(options: PythonSandboxOptions = {}): Promise<PythonSandbox> {
+    const commands = { ...DEFAULT_ISOLATION_COMMANDS, ...options.commands };
+    const plan = await planIsolation(commands, options.allowNoIsolation ?? false);
+    const limits = { ...DEFAULT_PYTHON_LIMITS, ...options.limits };
+    const concurrency = options.maxConcurrency ?? Math.min(4, availableParallelism());
+    const tmpDir = options.tmpDir ?? tmpdir();
+    const candidates = options.python !== undefined ? [options.python] : ["python3", "/usr/bin/python3"];
+    const problems: string[] = [];
+    for (const candidate of candidates) {
+      const resolved = await runQuiet([candidate, "-c", "import sys; print(sys.executable)"]);
+      const path = resolved.stdout.trim();
+      if (resolved.code !== 0 || path === "") {
+        problems.push(`${candidate}: not runnable`);
+        continue;
+      }
+      const sandbox = new PythonSandbox(plan, path, limits, concurrency, commands.prlimit, tmpDir);
+      const smoke = await sandbox.run("import sys\nassert sys.version_info[0] == 3\n");
+      if (smoke.outcome === "passed") return sandbox;
+      problems.push(`${path}: ${smoke.outcome} ${smoke.detail} ${smoke.stderr.trim().slice(-200)}`.trim());
+    }
+    throw new SpadeError("E_SANDBOX_UNAVAILABLE", `no Python 3 interpreter runs inside the sandbox (${problems.join("; ")})`, {
+      nextStep: "install python3 where the unprivileged user can execute it, or pass its path with --python",
+    });
+  }
+
+  /** Runs `source` as `main.py`; never rejects for the program's own failures (they are the result). */
+  run(source: string): Promise<PythonRunResult> {
+    return this.limit(() => this.runNow(source));
+  }
+
+  private argv(): string[] {
+    const l = this.limits;
+    const limits = [
+      this.prlimit,
+      `--as=${l.memoryBytes}`,
+      `--cpu=${l.cpuSeconds}:${l.cpuSeconds + 1}`,
+      `--fsize=${l.fileBytes}`,
+      `--nproc=${l.processes}`,
+      `--nofile=${l.openFiles}`,
+      "--core=0",
+      "--",
+    ];
+    // A shell is the namespace's PID 1 so Python gets normal signal handling (PID 1 ignores
+    // SIGXCPU) and its status comes back as 128 + signal; when it exits, the kernel kills
+    // everything left in the namespace (forked children included).
+    const init = ["/bin/sh", "-c", '"$@"; exit $?', "spade-init"];
+    return [...this.isolation.namespacePrefix, ...limits, ...this.isolation.dropPrefix, ...init, this.python, "-I", "-B", "main.py"];
+  }
+
+  private async runNow(source: string): Promise<PythonRunResult> {
+    const dir = await mkdtemp(join(this.tmpDir, "spade-py-"));
+    const started = Date.now();
+    try {
+      await writeFile(join(dir, "main.py"), source, { mode: 0o600 });
+      if (this.isolation.runAs) {
+        await chown(dir, this.isolation.runAs.uid, this.isolation.runAs.gid);
+        await chown(join(dir, "main.py"), this.isolation.runAs.uid, this.isolation.runAs.gid);
+      }
+      const argv = this.argv();
+      const child = spawn(argv[0] ?? "", argv.slice(1), { cwd: dir, env: cleanEnv(dir), stdio: ["ignore", "pipe", "pipe"], detached: true });
+      const stdout = new TailBuffer(this.limits.outputBytes);
+      const stderr = new TailBuffer(this.limits.outputBytes);
+      child.stdout.on("data", (d: Buffer) => stdout.push(d));
+      child.stderr.on("data", (d: Buffer) => stderr.push(d));
+      let timedOut = false;
+      const killTree = () => {
+        try {
+          if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+        } catch {
+          // Already gone.
+        }
+      };
+      const timer = setTimeout(() => {
+        timedOut = true;
+        killTree();
+      }, this.limits.timeoutMs);
+      const { code, signal } = await new Promise<{ code: number | null; signal: string | null }>((resolve) => {
+        child.on("error", (err) => {
+          stderr.push(Buffer.from(`\nspawn failed: ${err.message}\n`));
+          resolve({ code: 127, signal: null });
+        });
+        child.on("close", (c, s) => resolve({ code: c, signal: s }));
+      });
+      clearTimeout(timer);
+      killTree(); // stragglers outside a PID namespace (mode `none`)
+      const err = stderr.text();
+      const { outcome, detail } = classifyRun({ exitCode: code, signal, timedOut, stderr: err });
+      return { outcome, detail, exitCode: code, stdout: stdout.text(), stderr: err, durationMs: Date.now() - started };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+}
