@@ -4,9 +4,10 @@
  * return and success, and a transcript. Failures (an environment error, an agent error) end the
  * episode with a recorded reason; they are never scored as a normal 0.
  */
-import { describeError } from "../errors.js";
+import { describeError, isSpadeError, SpadeError } from "../errors.js";
 import { episodeReturn, isSuccess } from "../env/index.js";
 import type { Action, Env, JsonObject, ToolResult } from "../env/index.js";
+import type { ChatTrace } from "../policy/index.js";
 
 /** What the agent sees when asked for its next action. */
 export interface AgentTurn {
@@ -19,8 +20,14 @@ export interface AgentTurn {
   turn: number;
 }
 
-/** Anything that produces the next action. */
-export type Agent = (turn: AgentTurn) => Promise<Action>;
+/** What a model-backed agent said and sampled in an episode (messages, tokens, logprobs). */
+export type AgentTrace = ChatTrace;
+
+/** Anything that produces the next action; model-backed agents also expose their trace. */
+export type Agent = ((turn: AgentTurn) => Promise<Action>) & { trace?: () => AgentTrace };
+
+/** Where an episode failed: opening the environment (groups), reset, hint, the agent, or step. */
+export type FailureStage = "open" | "reset" | "hint" | "agent" | "step";
 
 /** One agent turn and the environment's answer. */
 export interface EpisodeStep {
@@ -46,6 +53,12 @@ export interface Episode {
   turns: number;
   /** Why the episode failed (environment or agent error), or null. Failed episodes are not trained on. */
   failure: string | null;
+  /** The stage that failed, or null. */
+  failureStage: FailureStage | null;
+  /** The failure's error code (e.g. `E_POLICY_TIMEOUT`), or null when none or the error had no code. */
+  failureCode: string | null;
+  /** The agent's trace, when the agent keeps one (chat agents do). */
+  trace?: AgentTrace;
 }
 
 /** Settings of one episode. */
@@ -55,6 +68,8 @@ export interface EpisodeOptions {
   hinted?: boolean;
   /** How the hint is added; `{observation}` and `{hint}` are replaced. */
   hintTemplate?: string;
+  /** Stops the episode before its next agent turn; it then fails with E_CANCELLED. */
+  signal?: AbortSignal;
 }
 
 /** The default hint template (the reference's). */
@@ -63,8 +78,8 @@ export const DEFAULT_HINT_TEMPLATE = "{observation}\n\nHINT: {hint}";
 /** Plays one episode of `env` with `agent`. Never throws for the environment's or agent's sake. */
 export async function runEpisode(env: Env, agent: Agent, options: EpisodeOptions): Promise<Episode> {
   const hinted = options.hinted ?? false;
-  const episode: Episode = { seed: options.seed, hinted, firstObservation: "", steps: [], return: 0, success: false, turns: 0, failure: null };
-  let stage = "reset";
+  const episode: Episode = { seed: options.seed, hinted, firstObservation: "", steps: [], return: 0, success: false, turns: 0, failure: null, failureStage: null, failureCode: null };
+  let stage: FailureStage = "reset";
   try {
     const reset = await env.reset(options.seed);
     let observation = reset.observation;
@@ -77,6 +92,7 @@ export async function runEpisode(env: Env, agent: Agent, options: EpisodeOptions
     let toolResults: ToolResult[] = [];
     for (let turn = 0; turn < env.meta.maxTurns; turn++) {
       stage = "agent";
+      if (options.signal?.aborted) throw new SpadeError("E_CANCELLED", "the episode was cancelled");
       const action = await agent({ env, observation, toolResults, turn });
       stage = "step";
       const result = await env.step(action);
@@ -87,7 +103,10 @@ export async function runEpisode(env: Env, agent: Agent, options: EpisodeOptions
     }
   } catch (err) {
     episode.failure = `${stage}: ${describeError(err)}`;
+    episode.failureStage = stage;
+    episode.failureCode = isSpadeError(err) ? err.code : null;
   }
+  if (agent.trace) episode.trace = agent.trace();
   episode.turns = episode.steps.length;
   episode.return = episodeReturn(episode.steps.map((s) => s.reward));
   episode.success = episode.failure === null && isSuccess(episode.return);

@@ -1,0 +1,191 @@
+/**
+ * @module policy/chat-agent
+ * An episode agent over any chat backend: keeps the conversation (system prompt, observations,
+ * assistant turns with their tool calls, tool results), enforces a prompt-token budget, and
+ * records what was sampled per turn so the episode can be stored and trained on.
+ */
+import { makeAction } from "../env/index.js";
+import type { Action, EnvMeta, Json, ToolCall, ToolResult } from "../env/index.js";
+import { SpadeError } from "../errors.js";
+import type { ChatBackend, ChatChoice, ChatMessage, ChatToolCall, SamplingParams } from "./types.js";
+
+/** The default system prompt: how answers and tools work in SPADE environments. */
+export const DEFAULT_SYSTEM_PROMPT = [
+  "You are playing an interactive environment over several turns. Each user message is what the environment shows you; reply with your next move.",
+  "Think briefly, then act. When the environment asks for an answer, a guess or a move, write it as \\boxed{...}: only the last \\boxed{} in your reply counts.",
+  "When tools are offered, call them to act on the environment; their results come back as tool messages. You may call several tools in one turn.",
+  "Follow the format the environment asks for exactly.",
+].join("\n");
+
+/** Default of `maxPromptTokens`. */
+export const DEFAULT_MAX_PROMPT_TOKENS = 32_768;
+
+/** Settings of a chat agent. */
+export interface ChatAgentOptions {
+  backend: ChatBackend;
+  /** The system message. Default `DEFAULT_SYSTEM_PROMPT`. */
+  systemPrompt?: string;
+  /**
+   * Budget of prompt tokens: a turn whose prompt would need more ends the episode with
+   * E_POLICY_CONTEXT. Counted from the server's `usage` when it reports it, else estimated.
+   * Default 32,768.
+   */
+  maxPromptTokens?: number;
+  /** Token estimate of a text. Default: one token per 4 characters, rounded up. */
+  estimateTokens?: (text: string) => number;
+  /** Sampling parameters for this agent's requests (over the backend's). */
+  sampling?: SamplingParams;
+  /** Cancels the agent's requests; they reject with E_CANCELLED. */
+  signal?: AbortSignal;
+}
+
+/** What was sampled in one turn (token fields are null when the backend gave none). */
+export interface TurnSample {
+  turn: number;
+  promptTokenIds: number[] | null;
+  promptLogprobs: Json | null;
+  tokenIds: number[] | null;
+  logprobs: number[] | null;
+  tokens: string[] | null;
+  finishReason: string | null;
+  usage: { promptTokens: number; completionTokens: number } | null;
+}
+
+/** The record of one agent's episode. */
+export interface ChatTrace {
+  model: string;
+  messages: ChatMessage[];
+  samplesByTurn: TurnSample[];
+}
+
+/** What the chat agent needs of a turn (a subset of the rollout's `AgentTurn`). */
+export interface ChatAgentTurn {
+  env: { meta: EnvMeta };
+  observation: string;
+  toolResults: readonly ToolResult[];
+  turn: number;
+}
+
+/** An episode agent that keeps its conversation. Create one per episode. */
+export type ChatAgent = ((turn: ChatAgentTurn) => Promise<Action>) & {
+  /** The conversation so far, OpenAI wire shape. */
+  readonly messages: ChatMessage[];
+  /** What was sampled, one entry per answered turn. */
+  readonly samplesByTurn: TurnSample[];
+  /** A snapshot of both, for storing with the episode. */
+  trace(): ChatTrace;
+};
+
+/** Overhead tokens per message in the estimate (role markers, separators). */
+const MESSAGE_OVERHEAD_TOKENS = 4;
+
+/** The default estimate: one token per 4 characters. */
+export function estimateTokensByChars(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+/** Content of an assistant message whose tool calls were written as `<tool_call>` text. */
+function withoutToolCallText(content: string): string {
+  return content.replace(/<tool_call>[\s\S]*?<\/tool_call>/g, "").trim();
+}
+
+/**
+ * The assistant message for a choice. Calls the server returned keep their argument strings
+ * verbatim; calls parsed from `<tool_call>` text move into `tool_calls` (arguments re-serialized)
+ * so that every server accepts the `tool` messages that answer them.
+ */
+function assistantMessage(choice: ChatChoice): ChatMessage {
+  if (choice.rawToolCalls.length > 0) {
+    const toolCalls: ChatToolCall[] = choice.rawToolCalls.map((raw, i) => ({
+      // The same id rule as parseOpenAIToolCalls, so tool results find their call.
+      id: typeof raw.id === "string" && raw.id !== "" ? raw.id : `call_${i}`,
+      type: "function",
+      function: { name: raw.function?.name ?? "", arguments: raw.function?.arguments ?? "" },
+    }));
+    return { role: "assistant", content: choice.content === "" ? null : choice.content, tool_calls: toolCalls };
+  }
+  if (choice.toolCalls.length > 0) {
+    const toolCalls = choice.toolCalls.map((c: ToolCall): ChatToolCall => ({ id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } }));
+    const content = withoutToolCallText(choice.content);
+    return { role: "assistant", content: content === "" ? null : content, tool_calls: toolCalls };
+  }
+  return { role: "assistant", content: choice.content };
+}
+
+/** Text of a message as the estimate counts it. */
+function messageText(m: ChatMessage): string {
+  const calls = m.role === "assistant" && m.tool_calls ? JSON.stringify(m.tool_calls) : "";
+  return (m.content ?? "") + calls;
+}
+
+/** Creates a chat agent for one episode. */
+export function chatAgent(options: ChatAgentOptions): ChatAgent {
+  const maxPromptTokens = options.maxPromptTokens ?? DEFAULT_MAX_PROMPT_TOKENS;
+  const estimate = options.estimateTokens ?? estimateTokensByChars;
+  const messages: ChatMessage[] = [];
+  const samplesByTurn: TurnSample[] = [];
+  // Tokens of messages[0, counted) as the server last reported them (prompt + answer).
+  let known = { counted: 0, tokens: 0 };
+  let toolsTokens = 0;
+
+  /** Prompt tokens of the conversation now: the server's count so far plus estimates of what came after. */
+  const promptTokens = () => {
+    const base = known.counted > 0 ? known.tokens : toolsTokens;
+    return messages.slice(known.counted).reduce((sum, m) => sum + MESSAGE_OVERHEAD_TOKENS + estimate(messageText(m)), base);
+  };
+
+  /** Appends tool results for the last assistant message's calls, then the observation. */
+  const appendObservation = (turn: ChatAgentTurn) => {
+    const last = messages[messages.length - 1];
+    const calls = last?.role === "assistant" ? (last.tool_calls ?? []) : [];
+    for (const r of turn.toolResults) messages.push({ role: "tool", tool_call_id: r.id, content: r.content });
+    // Every call must be answered, or strict servers reject the conversation.
+    for (const call of calls) {
+      if (!turn.toolResults.some((r) => r.id === call.id)) messages.push({ role: "tool", tool_call_id: call.id, content: "no result was returned for this call" });
+    }
+    if (turn.observation !== "" || turn.toolResults.length === 0) messages.push({ role: "user", content: turn.observation });
+  };
+
+  const act = async (turn: ChatAgentTurn): Promise<Action> => {
+    const tools = turn.env.meta.tools;
+    if (messages.length === 0) {
+      messages.push({ role: "system", content: options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT });
+      toolsTokens = tools.length > 0 ? estimate(JSON.stringify(tools)) : 0;
+    }
+    appendObservation(turn);
+    const needed = promptTokens();
+    if (needed > maxPromptTokens) {
+      throw new SpadeError("E_POLICY_CONTEXT", `the conversation needs about ${needed} prompt tokens at turn ${turn.turn}, over the budget of ${maxPromptTokens}`, {
+        nextStep: "raise maxPromptTokens, or give the environment fewer turns",
+      });
+    }
+    const completion = await options.backend.complete({ messages: [...messages], tools, sampling: options.sampling, signal: options.signal });
+    const choice = completion.choices[0];
+    if (!choice) throw new SpadeError("E_POLICY_OUTPUT", "the backend answered without choices", { nextStep: "check the backend" });
+    messages.push(assistantMessage(choice));
+    samplesByTurn.push({
+      turn: turn.turn,
+      promptTokenIds: completion.promptTokenIds,
+      promptLogprobs: completion.promptLogprobs,
+      tokenIds: choice.tokenIds,
+      logprobs: choice.logprobs,
+      tokens: choice.tokens,
+      finishReason: choice.finishReason,
+      usage: completion.usage,
+    });
+    if (completion.usage) known = { counted: messages.length, tokens: completion.usage.promptTokens + completion.usage.completionTokens };
+    if (choice.malformedToolCalls.length > 0) {
+      const first = choice.malformedToolCalls[0] ?? "";
+      throw new SpadeError("E_POLICY_OUTPUT", `the model wrote ${choice.malformedToolCalls.length} tool call(s) that are not valid JSON, e.g. ${first.slice(0, 200)}`, {
+        nextStep: "the episode is recorded as failed; if this is frequent, check that the server's tool-call parser matches the model",
+      });
+    }
+    return makeAction(choice.content, choice.toolCalls);
+  };
+
+  return Object.assign(act, {
+    messages,
+    samplesByTurn,
+    trace: (): ChatTrace => ({ model: options.backend.model, messages: structuredClone(messages), samplesByTurn: structuredClone(samplesByTurn) }),
+  });
+}

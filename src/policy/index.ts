@@ -1,0 +1,14 @@
+/**
+ * @module policy
+ * Public face of the model backends: the chat backend contract, the OpenAI-compatible backend,
+ * the chat agent, and the shared HTTP machinery (concurrency limiter, retry policy).
+ */
+export type * from "./types.js";
+export { Limiter, sharedLimiter } from "./limiter.js";
+export type { Release } from "./limiter.js";
+export { withRetries, retryAfterMs, backoffMs, isRetryableStatus, DEFAULT_RETRY, JITTER, REAL_CLOCK } from "./retry.js";
+export type { RetryOptions, RetryClock, RetryRun, AttemptFailure, HeaderSource } from "./retry.js";
+export { openAIChatBackend, parseChatCompletion, resolveApiKey, DEFAULT_MAX_CONCURRENT_REQUESTS } from "./openai.js";
+export type { OpenAIChatOptions } from "./openai.js";
+export { chatAgent, estimateTokensByChars, DEFAULT_SYSTEM_PROMPT, DEFAULT_MAX_PROMPT_TOKENS } from "./chat-agent.js";
+export type { ChatAgent, ChatAgentOptions, ChatAgentTurn, ChatTrace, TurnSample } from "./chat-agent.js";
