@@ -15,7 +15,7 @@ import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSSyncVariant 
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { SpadeError } from "../errors.js";
-import { PRELUDE_SOURCE } from "./prelude.js";
+import { PRELUDE_SOURCE, REPLY_TAGS } from "./prelude.js";
 import {
   asLoadError,
   checkTimeoutMs,
@@ -33,6 +33,8 @@ const WASM_PAGE_BYTES = 64 * 1024;
 const BASE_PAGES = 256;
 /** WebAssembly's 4 GiB ceiling, in pages. */
 const MAX_PAGES = 65536;
+/** The glue's reply for a thrown `null` (tag "E" + the description "null"). */
+const THROWN_NULL = `${REPLY_TAGS.threw}null`;
 /** QuickJS stack cap: deep recursion ends with "stack overflow", not a wasm trap. */
 const MAX_STACK_BYTES = 256 * 1024;
 
@@ -147,6 +149,12 @@ class QuickJsInstance implements SandboxInstance {
     if (!this.#disposed) this.#runtime.removeInterruptHandler();
     const decoded = decodeReply(reply, op, this.#outputBytes);
     if (decoded.ok) return decoded.json;
+    if (reply === THROWN_NULL) {
+      // QuickJS running out of memory while building its own "out of memory" error leaves a bare
+      // `null` as the exception; a program that throws null on purpose is classified the same.
+      this.dispose();
+      throw memoryError(op, "the guest threw null (QuickJS's sign of running out of memory while throwing)");
+    }
     if (decoded.fatal) this.dispose();
     throw decoded.error;
   }

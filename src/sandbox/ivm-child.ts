@@ -1,0 +1,100 @@
+/**
+ * @module sandbox/ivm-child
+ * The program each isolated-vm sandbox process runs (as `node --no-node-snapshot -e`): it owns
+ * isolates and answers the parent's create/call/dispose messages. It lives in a separate process
+ * because V8 aborts the whole process on some out-of-memory paths an isolate cannot unwind
+ * (measured: growing one object's properties in a loop, `new Array(5e7).fill(0)`).
+ */
+
+/** Parent -> child messages. */
+export type ChildRequest =
+  | { t: "init"; ivmPath: string; prelude: string }
+  | { t: "create"; id: number; iid: number; source: string; memoryMiB: number; timeoutMs: number; maxChars: number }
+  | { t: "call"; id: number; iid: number; op: string; arg: string | null; maxChars: number; timeoutMs: number }
+  | { t: "dispose"; iid: number };
+
+/**
+ * Child -> parent answers: the glue's tagged reply, or why there is none. After `timeout` and
+ * `memory` the child has already dropped the isolate; `compile` means the source did not parse
+ * or its top level threw; `other` is anything unexpected (the text says what).
+ */
+export type ChildReply =
+  | { id: number; reply: unknown }
+  | { id: number; fail: "timeout" | "memory" | "compile" | "disposed" | "other"; text: string };
+
+/** The child program (CommonJS, run with `node -e`). Kept in one string so builds need no copy step. */
+export const IVM_CHILD_SOURCE = `"use strict";
+let ivm = null, PRELUDE = null, loadError = null;
+const instances = new Map();
+function text(e) { return e instanceof Error ? e.name + ": " + e.message : String(e); }
+function failure(isolate, e) {
+  if (isolate.isDisposed) return { fail: "memory", text: "the isolate reached its heap limit" };
+  if (e instanceof Error && /execution timed out/i.test(e.message)) return { fail: "timeout", text: "" };
+  return { fail: "other", text: text(e) };
+}
+function drop(iid) {
+  const inst = instances.get(iid);
+  if (!inst) return;
+  instances.delete(iid);
+  try { if (!inst.isolate.isDisposed) inst.isolate.dispose(); } catch (e) {}
+}
+function callGlue(iid, op, arg, maxChars, timeoutMs) {
+  const inst = instances.get(iid);
+  if (!inst) return { fail: "disposed", text: "" };
+  try {
+    return { reply: inst.glue.applySync(undefined, [op, arg, maxChars], { timeout: Math.max(1, Math.ceil(timeoutMs)) }) };
+  } catch (e) {
+    const f = failure(inst.isolate, e);
+    drop(iid);
+    return f;
+  }
+}
+function create(m) {
+  const isolate = new ivm.Isolate({ memoryLimit: m.memoryMiB });
+  const deadline = Date.now() + m.timeoutMs;
+  const remaining = () => Math.max(1, deadline - Date.now());
+  try {
+    const context = isolate.createContextSync();
+    const prelude = isolate.compileScriptSync(PRELUDE, { filename: "spade-prelude.js" });
+    const glue = prelude.runSync(context, { reference: true, timeout: remaining() });
+    prelude.release();
+    let script;
+    try {
+      script = isolate.compileScriptSync(m.source, { filename: "environment.js" });
+    } catch (e) {
+      isolate.dispose();
+      return { fail: "compile", text: text(e) };
+    }
+    try {
+      script.runSync(context, { timeout: remaining() });
+    } catch (e) {
+      const f = failure(isolate, e);
+      if (f.fail === "other") f.fail = "compile";
+      if (!isolate.isDisposed) isolate.dispose();
+      return f;
+    }
+    script.release();
+    instances.set(m.iid, { isolate, glue });
+    return callGlue(m.iid, "init", null, m.maxChars, remaining());
+  } catch (e) {
+    const f = failure(isolate, e);
+    if (!isolate.isDisposed) isolate.dispose();
+    return f;
+  }
+}
+process.on("message", (m) => {
+  if (m.t === "init") {
+    try { ivm = require(m.ivmPath); PRELUDE = m.prelude; } catch (e) { loadError = "cannot load isolated-vm: " + text(e); }
+    return;
+  }
+  if (m.t === "dispose") { drop(m.iid); return; }
+  let out;
+  if (loadError !== null) out = { fail: "other", text: loadError };
+  else if (m.t === "create") out = create(m);
+  else if (m.t === "call") out = callGlue(m.iid, m.op, m.arg, m.maxChars, m.timeoutMs);
+  else out = { fail: "other", text: "unknown request" };
+  out.id = m.id;
+  process.send(out);
+});
+process.on("disconnect", () => process.exit(0));
+`;

@@ -1,0 +1,177 @@
+/**
+ * @module sandbox/ivm-pool
+ * The processes that host isolated-vm isolates. A V8 abort (or a hang isolated-vm cannot
+ * terminate) kills one sandbox process, never the host: its in-flight call fails with a coded
+ * error, the other guests it held become disposed, and the pool starts a fresh process on demand.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createRequire } from "node:module";
+import { availableParallelism } from "node:os";
+import { SpadeError } from "../errors.js";
+import { IVM_CHILD_SOURCE, type ChildReply, type ChildRequest } from "./ivm-child.js";
+import { PRELUDE_SOURCE } from "./prelude.js";
+import { memoryError, opLabel, timeoutError, type GlueOp } from "./protocol.js";
+
+/** Extra time the host waits past a call's own deadline before it kills the sandbox process. */
+export const WATCHDOG_GRACE_MS = 2000;
+
+/** Default number of sandbox processes: one per core, at most 4. */
+export function defaultProcessCount(): number {
+  return Math.max(1, Math.min(4, availableParallelism()));
+}
+
+type Outgoing = Extract<ChildRequest, { id: number }> extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
+
+interface Pending {
+  op: GlueOp;
+  timeoutMs: number;
+  timer: NodeJS.Timeout;
+  resolve(reply: ChildReply): void;
+  reject(err: SpadeError): void;
+}
+
+let ivmPath: string | undefined;
+
+function resolveIvmPath(): string {
+  if (ivmPath === undefined) {
+    try {
+      ivmPath = createRequire(import.meta.url).resolve("isolated-vm");
+    } catch (err) {
+      throw new SpadeError("E_CONFIG", "the isolated-vm package is not installed", { nextStep: "npm install, or use the quickjs backend", cause: err });
+    }
+  }
+  return ivmPath;
+}
+
+/** One sandbox process and the requests waiting on it (answered in order: it runs one at a time). */
+export class IvmProcess {
+  readonly #child: ChildProcess;
+  readonly #pending = new Map<number, Pending>();
+  #nextId = 1;
+  #dead = false;
+  #stderrTail = "";
+  #killedByWatchdog: number | undefined;
+  /** Guests created here and not yet disposed (for placement). */
+  liveInstances = 0;
+
+  constructor() {
+    const path = resolveIvmPath();
+    // NODE_OPTIONS is dropped so test runners' loaders and the like stay out of the sandbox.
+    this.#child = spawn(process.execPath, ["--no-node-snapshot", "-e", IVM_CHILD_SOURCE], {
+      stdio: ["ignore", "ignore", "pipe", "ipc"],
+      env: { ...process.env, NODE_OPTIONS: "" },
+      serialization: "json",
+    });
+    this.#child.stderr?.on("data", (chunk: Buffer) => {
+      this.#stderrTail = (this.#stderrTail + chunk.toString("utf8")).slice(-400);
+    });
+    this.#child.on("message", (reply: ChildReply) => this.#onReply(reply));
+    this.#child.on("exit", (code, signal) => this.#onExit(signal ?? `exit code ${code}`));
+    this.#child.on("error", (err) => {
+      this.#stderrTail += ` ${err.message}`;
+      this.kill();
+    });
+    this.#child.send({ t: "init", ivmPath: path, prelude: PRELUDE_SOURCE } satisfies ChildRequest);
+    this.#updateRef();
+  }
+
+  /** True once the process has exited (guests it held are gone). */
+  get dead(): boolean {
+    return this.#dead;
+  }
+
+  /** Sends a request and waits for its answer, killing the process if none comes in time. */
+  request(message: Outgoing, op: GlueOp, timeoutMs: number): Promise<ChildReply> {
+    if (this.#dead) return Promise.reject(this.#deathError(op, "the sandbox process had already exited"));
+    const id = this.#nextId++;
+    return new Promise<ChildReply>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#killedByWatchdog = id;
+        this.kill();
+      }, timeoutMs + WATCHDOG_GRACE_MS);
+      this.#pending.set(id, { op, timeoutMs, timer, resolve, reject });
+      this.#updateRef();
+      this.#child.send({ ...message, id } as ChildRequest);
+    });
+  }
+
+  /** Sends a message that has no answer (dispose). */
+  notify(message: Extract<ChildRequest, { t: "dispose" }>): void {
+    if (!this.#dead && this.#child.connected) this.#child.send(message);
+  }
+
+  /** Kills the process (SIGKILL); pending requests fail when it has exited. */
+  kill(): void {
+    if (!this.#dead) this.#child.kill("SIGKILL");
+  }
+
+  #onReply(reply: ChildReply): void {
+    const pending = this.#pending.get(reply.id);
+    if (!pending) return;
+    this.#pending.delete(reply.id);
+    clearTimeout(pending.timer);
+    this.#updateRef();
+    pending.resolve(reply);
+  }
+
+  /** The oldest pending request was running: it caused the death; the others are collateral. */
+  #onExit(why: string): void {
+    if (this.#dead) return;
+    this.#dead = true;
+    let first = true;
+    for (const [id, pending] of this.#pending) {
+      clearTimeout(pending.timer);
+      if (first && id === this.#killedByWatchdog) pending.reject(timeoutError(pending.op, pending.timeoutMs));
+      else if (first) pending.reject(this.#deathError(pending.op, `the sandbox process died (${why})`));
+      else pending.reject(new SpadeError("E_SANDBOX_DISPOSED", `${opLabel(pending.op)}: the sandbox process died while running another guest`));
+      first = false;
+    }
+    this.#pending.clear();
+    this.#updateRef();
+  }
+
+  /** V8 prints its out-of-memory report to stderr before aborting; that is the usual cause. */
+  #deathError(op: GlueOp, what: string): SpadeError {
+    const tail = this.#stderrTail.trim().replace(/\s+/g, " ");
+    if (/CALL_AND_RETRY|is_heap_oom|out of memory|OOM/i.test(tail)) return memoryError(op, `${what}: V8 ran out of memory`);
+    return memoryError(op, tail ? `${what}: ${tail.slice(-200)}` : what);
+  }
+
+  /** Only a process with requests in flight keeps the host's event loop alive. */
+  #updateRef(): void {
+    const busy = this.#pending.size > 0 && !this.#dead;
+    const handles = [this.#child, this.#child.channel, this.#child.stderr] as Array<{ ref(): void; unref(): void } | null | undefined>;
+    for (const handle of handles) {
+      if (busy) handle?.ref();
+      else handle?.unref();
+    }
+  }
+}
+
+/** A fixed-size set of sandbox processes; guests go to the least loaded one. */
+export class IvmPool {
+  readonly size: number;
+  #processes: IvmProcess[] = [];
+
+  constructor(size: number = defaultProcessCount()) {
+    if (!Number.isSafeInteger(size) || size < 1) throw new SpadeError("E_CONFIG", `sandbox process count must be a positive integer, got ${size}`);
+    this.size = size;
+  }
+
+  /** A live process for a new guest, starting one while the pool is under its size. */
+  acquire(): IvmProcess {
+    this.#processes = this.#processes.filter((p) => !p.dead);
+    if (this.#processes.length < this.size) {
+      const fresh = new IvmProcess();
+      this.#processes.push(fresh);
+      return fresh;
+    }
+    return this.#processes.reduce((best, p) => (p.liveInstances < best.liveInstances ? p : best));
+  }
+
+  /** Kills every process (their guests become disposed). */
+  close(): void {
+    for (const p of this.#processes) p.kill();
+    this.#processes = [];
+  }
+}
