@@ -1,0 +1,55 @@
+/**
+ * @module eval/acebench/replay
+ * Milestone replay: executing an entry's first milestone path through the port, from the
+ * entry's initial state, with upstream's multi-turn executor (as the reference summary did), and
+ * scoring the final state against the ground truth as upstream's checker does. Milestones that
+ * upstream cannot decode (invalid Python in the data) are skipped, as upstream's agent would
+ * never send them to execution; nothing in the data is repaired.
+ */
+import { decodeCalls } from "./calls.js";
+import { pyStripWhitespace } from "./py.js";
+import { scoreEntry, type EntryScore } from "./checker.js";
+import { firstPath, type AceEntry } from "./data.js";
+import { AceWorld, type ExecutionMode, type SavedState } from "./world.js";
+
+/** One entry's replay. */
+export interface ReplayResult extends EntryScore {
+  /** Upstream's errors on the final state (empty when it matches). */
+  errors: string[];
+  /** Milestones upstream cannot decode, skipped. */
+  undecodable: string[];
+  /** Milestones whose execution raised (multi-turn: the whole message was aborted). */
+  failedMilestones: Array<{ milestone: string; error: string }>;
+  /** The saved final state that was compared. */
+  finalState: SavedState[];
+}
+
+/** Options for `replayEntry`. */
+export interface ReplayOptions {
+  /** Executor semantics. Default `multi_turn`, what the reference summary used for all sets. */
+  mode?: ExecutionMode;
+}
+
+/** Replays one entry's first milestone path and scores the result. */
+export function replayEntry(entry: AceEntry, options: ReplayOptions = {}): ReplayResult {
+  const world = new AceWorld(entry.lang, entry.involvedClasses, entry.initialConfig);
+  const undecodable: string[] = [];
+  const failedMilestones: ReplayResult["failedMilestones"] = [];
+  const process: string[] = [];
+  for (const milestone of firstPath(entry.mileStone)) {
+    // The reference replay reads milestones without their surrounding whitespace (twelve end in
+    // a space, which upstream's decoder itself would reject).
+    const calls = decodeCalls(pyStripWhitespace(milestone));
+    if (calls === null) {
+      undecodable.push(milestone);
+      continue;
+    }
+    process.push(milestone);
+    const run = world.execute(calls, options.mode ?? "multi_turn");
+    if (run.abortedBy !== null) failedMilestones.push({ milestone, error: run.abortedBy });
+    else for (const r of run.results) if (r.startsWith("Error during execution: ")) failedMilestones.push({ milestone, error: r });
+  }
+  const finalState = world.savedState();
+  const score = scoreEntry(entry, finalState, process);
+  return { ...score, undecodable, failedMilestones, finalState };
+}
