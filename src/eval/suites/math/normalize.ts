@@ -113,6 +113,7 @@ export function cleanAnswer(raw: string): CleanAnswer {
     .replace(/~/g, " ")
     .trim();
 
+  s = s.replace(/\.$/, "").trim(); // a sentence's full stop, e.g. `\text{Even}.`
   const text = wholeWrapper(s, ["text", "textbf", "textit", "textrm", "textnormal", "mbox"]);
   if (text !== null && /[A-Za-z]/.test(text) && !/\d/.test(text)) {
     return { latex: text.replace(/\s+/g, " ").trim().replace(/\.$/, ""), isText: true };
