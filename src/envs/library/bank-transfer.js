@@ -144,7 +144,7 @@ class Environment {
         `My online-banking username is ${this.username} and my PIN is ${this.pin}."\n` +
         "Tool results may be errors with a code; handle them and retry. Send the money exactly once. " +
         "When the transfer has gone through, give its transfer id as your final answer in \\boxed{}.",
-      info: {},
+      info: { fundsShort: this.fundsShort, tokenLimit: this.tokenLimit, rateLimitFirst: this.rateLimitFirst },
     };
   }
 
