@@ -21,10 +21,12 @@ import { IvmPool, type IvmProcess } from "./ivm-pool.js";
 import {
   asLoadError,
   checkTimeoutMs,
+  clipGuestMessage,
   compileError,
   decodeReply,
   disposedError,
   memoryError,
+  opLabel,
   timeoutError,
   type GlueOp,
 } from "./protocol.js";
@@ -45,6 +47,8 @@ function failureError(reply: Extract<ChildReply, { fail: string }>, op: GlueOp, 
       return compileError(reply.text);
     case "disposed":
       return disposedError(op);
+    case "rejected":
+      return new SpadeError("E_SANDBOX_THROW", `${opLabel(op)} left a promise rejection unhandled: ${clipGuestMessage(reply.text)}`);
     default:
       return new SpadeError("E_SANDBOX_THROW", `${op}: the isolate failed: ${reply.text}`);
   }
@@ -87,7 +91,7 @@ class IsolatedVmInstance implements SandboxInstance {
       throw err;
     }
     if ("fail" in reply) {
-      this.dispose();
+      if (reply.fail !== "rejected") this.dispose();
       throw failureError(reply, op, timeoutMs);
     }
     const decoded = decodeReply(reply.reply, op, this.#outputBytes);
@@ -125,7 +129,7 @@ export function createIsolatedVmBackend(options: IsolatedVmOptions = {}): Sandbo
       const instance = new IsolatedVmInstance(host, iid, limits.outputBytes);
       if ("fail" in reply) {
         instance.dispose();
-        throw failureError(reply, "init", limits.compileTimeoutMs);
+        throw asLoadError(failureError(reply, "init", limits.compileTimeoutMs));
       }
       const decoded = decodeReply(reply.reply, "init", limits.outputBytes);
       if (!decoded.ok) {

@@ -16,11 +16,13 @@ export type ChildRequest =
 /**
  * Child -> parent answers: the glue's tagged reply, or why there is none. After `timeout` and
  * `memory` the child has already dropped the isolate; `compile` means the source did not parse
- * or its top level threw; `other` is anything unexpected (the text says what).
+ * or its top level threw; `rejected` means the call finished but left a promise rejection
+ * unhandled, which isolated-vm throws in place of the answer (the guest is kept); `other` is
+ * anything unexpected (the text says what).
  */
 export type ChildReply =
   | { id: number; reply: unknown }
-  | { id: number; fail: "timeout" | "memory" | "compile" | "disposed" | "other"; text: string };
+  | { id: number; fail: "timeout" | "memory" | "compile" | "disposed" | "rejected" | "other"; text: string };
 
 /** The child program (CommonJS, run with `node -e`). Kept in one string so builds need no copy step. */
 export const IVM_CHILD_SOURCE = `"use strict";
@@ -45,7 +47,9 @@ function callGlue(iid, op, arg, maxChars, timeoutMs) {
     return { reply: inst.glue.applySync(undefined, [op, arg, maxChars], { timeout: Math.max(1, Math.ceil(timeoutMs)) }) };
   } catch (e) {
     const f = failure(inst.isolate, e);
-    drop(iid);
+    // The glue catches every synchronous exception: what else escapes is an unhandled rejection.
+    if (f.fail === "other") f.fail = "rejected";
+    else drop(iid);
     return f;
   }
 }

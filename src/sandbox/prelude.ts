@@ -82,7 +82,7 @@ export const PRELUDE_SOURCE = `(function () {
 var G = globalThis;
 var apply = Reflect.apply, construct = Reflect.construct, defineProperty = Object.defineProperty;
 var jsonParse = JSON.parse, jsonStringify = JSON.stringify, StringCtor = String;
-var PromiseCtor = Promise, imul = Math.imul, floor = Math.floor, strSlice = String.prototype.slice;
+var PromiseCtor = Promise, promiseThen = Promise.prototype.then, imul = Math.imul, floor = Math.floor, strSlice = String.prototype.slice;
 var REMOVED = ${JSON.stringify(REMOVED_GLOBALS)};
 for (var i = 0; i < REMOVED.length; i++) {
   try { delete G[REMOVED[i]]; } catch (e) {}
@@ -197,7 +197,11 @@ return function glue(op, argJson, maxChars) {
     } else {
       return "Eglue: unknown operation";
     }
-    if (result instanceof PromiseCtor) return "P" + op;
+    if (result instanceof PromiseCtor) {
+      // Handled here so a rejecting promise is reported once, as the contract error.
+      try { apply(promiseThen, result, [undefined, noop]); } catch (e) {}
+      return "P" + op;
+    }
     var json = jsonStringify(result);
     if (json === undefined) json = "null";
     if (json.length > maxChars) return "O" + json.length;
