@@ -6,7 +6,8 @@
  * environment and a wall-clock limit; at most `maxConcurrency` at once.
  */
 import { spawn } from "node:child_process";
-import { chown, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { chmod, chown, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { SpadeError } from "../../../errors.js";
@@ -58,7 +59,7 @@ export interface PythonSandboxOptions {
   allowNoIsolation?: boolean;
   /** Isolation commands (tests replace them). */
   commands?: Partial<IsolationCommands>;
-  /** Where scratch directories are made. Default the OS temp dir. */
+  /** Where scratch directories are made; the sandbox user must be able to enter it. Default the OS temp dir. */
   tmpDir?: string;
 }
 
@@ -174,9 +175,14 @@ export class PythonSandbox {
   }
 
   private async runNow(source: string): Promise<PythonRunResult> {
-    const dir = await mkdtemp(join(this.tmpDir, "spade-py-"));
+    // All runs share one sandbox user, so a run's directory sits, under an unguessable name,
+    // inside a parent the user may enter but not list: concurrent runs cannot find each other.
+    const outer = await mkdtemp(join(this.tmpDir, "spade-py-"));
+    const dir = join(outer, randomBytes(16).toString("hex"));
     const started = Date.now();
     try {
+      await chmod(outer, 0o711);
+      await mkdir(dir, { mode: 0o700 });
       await writeFile(join(dir, "main.py"), source, { mode: 0o600 });
       if (this.isolation.runAs) {
         await chown(dir, this.isolation.runAs.uid, this.isolation.runAs.gid);
@@ -213,7 +219,7 @@ export class PythonSandbox {
       const { outcome, detail } = classifyRun({ exitCode: code, signal, timedOut, stderr: err });
       return { outcome, detail, exitCode: code, stdout: stdout.text(), stderr: err, durationMs: Date.now() - started };
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await rm(outer, { recursive: true, force: true });
     }
   }
 }

@@ -1,0 +1,114 @@
+import { chmod, mkdtemp, readdir, readlink, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { isSpadeError } from "../../../errors.js";
+import { PythonSandbox } from "./python-sandbox.js";
+
+const scratchRoot = await mkdtemp(join(tmpdir(), "spade-sandbox-test-"));
+await chmod(scratchRoot, 0o711); // the sandbox user must be able to enter it, as it can /tmp
+afterAll(() => rm(scratchRoot, { recursive: true, force: true }));
+
+const limits = { timeoutMs: 3000, cpuSeconds: 1, processes: 16 };
+const probe = await PythonSandbox.create({ limits, maxConcurrency: 2, tmpDir: scratchRoot }).catch((err: unknown) => err);
+const available = probe instanceof PythonSandbox;
+const sandbox = probe as PythonSandbox;
+
+/** Processes whose working directory is under the test's scratch root (leftovers of a run). */
+async function processesInScratch(): Promise<number> {
+  let n = 0;
+  for (const pid of await readdir("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    const cwd = await readlink(`/proc/${pid}/cwd`).catch(() => "");
+    if (cwd.startsWith(scratchRoot)) n++;
+  }
+  return n;
+}
+
+// Skip reason: this machine cannot build the namespaces (not root, no unprivileged user namespaces).
+describe.skipIf(!available)("PythonSandbox (isolated runs)", () => {
+  it("is isolated by namespaces", () => {
+    expect(["root", "user"]).toContain(sandbox.isolation.mode);
+  });
+
+  it("records passed, failed and error runs with their reason", async () => {
+    expect((await sandbox.run("print('hi')")).outcome).toBe("passed");
+    expect((await sandbox.run("print('hi')")).stdout).toBe("hi\n");
+    const failed = await sandbox.run("assert 1 == 2, 'nope'");
+    expect([failed.outcome, failed.detail]).toEqual(["failed", "AssertionError: nope"]);
+    const error = await sandbox.run("raise ValueError('bad')");
+    expect([error.outcome, error.detail]).toEqual(["error", "ValueError: bad"]);
+  });
+
+  it("stops an infinite loop at the CPU limit and a sleeper at the wall-clock limit", async () => {
+    const loop = await sandbox.run("while True:\n    pass\n");
+    expect([loop.outcome, loop.detail]).toEqual(["timeout", "CPU limit (SIGXCPU)"]);
+    const sleeper = await sandbox.run("import time\ntime.sleep(60)\n");
+    expect([sleeper.outcome, sleeper.detail]).toEqual(["timeout", "wall-clock limit"]);
+    expect(sleeper.durationMs).toBeLessThan(limits.timeoutMs + 2000);
+  });
+
+  it("stops a memory bomb at the address-space limit", async () => {
+    const bomb = await sandbox.run("x = bytearray(4 * 1024 ** 3)\n");
+    expect([bomb.outcome, bomb.detail]).toEqual(["memory", "MemoryError"]);
+    const list = await sandbox.run("x = [0] * (10 ** 10)\n");
+    expect(list.outcome).toBe("memory");
+  });
+
+  it("has no network", async () => {
+    const connect = await sandbox.run("import socket\nsocket.create_connection(('1.1.1.1', 53), timeout=2)\n");
+    expect([connect.outcome, connect.detail]).toEqual(["network", "OSError: [Errno 101] Network is unreachable"]);
+    const dns = await sandbox.run("import socket\nsocket.getaddrinfo('example.com', 80)\n");
+    expect(dns.outcome).toBe("network");
+  });
+
+  it("caps processes, and nothing forked survives the run", async () => {
+    const bomb = await sandbox.run("import os, time\nwhile True:\n    if os.fork() == 0:\n        time.sleep(60)\n        os._exit(0)\n");
+    expect(bomb.outcome).toBe("error");
+    expect(bomb.detail).toBe("BlockingIOError: [Errno 11] Resource temporarily unavailable");
+    expect(await processesInScratch()).toBe(0);
+    expect(await readdir(scratchRoot)).toEqual([]);
+  });
+
+  it("gives a clean environment and a scratch working directory, and caps file size", async () => {
+    const env = await sandbox.run("import os\nprint(sorted(os.environ))\nprint(os.getcwd() == os.environ['HOME'] == os.environ['TMPDIR'])\n");
+    expect(env.stdout).toBe("['HOME', 'LANG', 'LC_ALL', 'PATH', 'PWD', 'TMPDIR']\nTrue\n");
+    const big = await sandbox.run("open('big', 'wb').write(b'0' * (32 * 1024 * 1024))\n");
+    expect([big.outcome, big.detail]).toEqual(["error", "OSError: [Errno 27] File too large"]);
+  });
+
+  it.skipIf(sandbox?.isolation?.runAs == null)("runs as an unprivileged user who cannot write outside its scratch directory", async () => {
+    const write = await sandbox.run(`open(${JSON.stringify(join(scratchRoot, "escape"))}, 'w')\n`);
+    expect(write.outcome).toBe("error");
+    expect(write.detail.startsWith("PermissionError: [Errno 13] Permission denied")).toBe(true);
+  });
+
+  it("runs at most maxConcurrency programs at once", async () => {
+    const program = "import time\nstart = time.time()\ntime.sleep(0.3)\nprint(start, time.time())\n";
+    const runs = await Promise.all([0, 1, 2, 3, 4].map(() => sandbox.run(program)));
+    const spans = runs.map((r) => r.stdout.trim().split(" ").map(Number) as [number, number]);
+    const overlapAt = (t: number) => spans.filter(([s, e]) => s <= t && t < e).length;
+    expect(Math.max(...spans.map(([s]) => overlapAt(s)))).toBeLessThanOrEqual(2);
+  });
+});
+
+describe("PythonSandbox.create refusals", () => {
+  it("refuses with E_SANDBOX_UNAVAILABLE when no network namespace can be made", async () => {
+    const err = await PythonSandbox.create({ commands: { unshare: "/nonexistent/unshare" } }).catch((e: unknown) => e);
+    expect(isSpadeError(err, "E_SANDBOX_UNAVAILABLE")).toBe(true);
+    expect(String((err as Error).message)).toContain("--allow-no-isolation");
+  });
+
+  it("runs without namespaces only when explicitly allowed", async () => {
+    const unisolated = await PythonSandbox.create({ commands: { unshare: "/nonexistent/unshare" }, allowNoIsolation: true, tmpDir: scratchRoot });
+    expect(unisolated.isolation.mode).toBe("none");
+    expect((await unisolated.run("print(2 + 2)")).stdout).toBe("4\n");
+  });
+
+  it("refuses without prlimit, and without a runnable Python", async () => {
+    const noLimits = await PythonSandbox.create({ commands: { prlimit: "/nonexistent/prlimit" } }).catch((e: unknown) => e);
+    expect(isSpadeError(noLimits, "E_SANDBOX_UNAVAILABLE")).toBe(true);
+    const noPython = await PythonSandbox.create({ python: "/nonexistent/python3", allowNoIsolation: true }).catch((e: unknown) => e);
+    expect(isSpadeError(noPython, "E_SANDBOX_UNAVAILABLE")).toBe(true);
+  });
+});
