@@ -1,0 +1,92 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { ErrorCode } from "../errors.js";
+import { createIsolatedVmBackend } from "./isolated-vm.js";
+import { IvmPool } from "./ivm-pool.js";
+import { ProgramEnv, resolveLimits } from "./index.js";
+import { makeProgram, stepReturning } from "./testing/programs.js";
+
+/** Aborts V8 inside the sandbox process (measured: one object's properties growing). */
+const ABORT_V8 = 'if (action.answer === "crash") { const o = {}; for (let i = 0; ; i++) o["k" + i] = i; } ';
+const SOURCE = makeProgram({ step: ABORT_V8 + stepReturning('"alive " + (++this.turns)') });
+const LIMITS = resolveLimits({ memoryBytes: 16 * 1024 * 1024, stepTimeoutMs: 5000 });
+
+async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
+  return promise.then(
+    () => "resolved",
+    (e: { code?: ErrorCode }) => e.code,
+  );
+}
+
+describe("isolated-vm sandbox processes", () => {
+  const backends: Array<{ close(): void }> = [];
+  afterEach(() => {
+    for (const b of backends.splice(0)) b.close();
+  });
+
+  it("a V8 abort kills only the sandbox process: the caller gets E_SANDBOX_MEMORY, siblings are disposed", async () => {
+    const backend = createIsolatedVmBackend({ processes: 1 });
+    backends.push(backend);
+    const victim = await ProgramEnv.create(backend, SOURCE, LIMITS);
+    const sibling = await ProgramEnv.create(backend, SOURCE, LIMITS);
+    await victim.reset(1);
+    await sibling.reset(1);
+    expect((await sibling.step({ text: "", answer: null, toolCalls: [] })).observation).toBe("alive 1");
+
+    // The sibling's call is queued behind the crashing one in the same process.
+    const crash = victim.step({ text: "", answer: "crash", toolCalls: [] });
+    const queued = sibling.step({ text: "", answer: null, toolCalls: [] });
+    const crashError = (await crash.then(() => undefined, (e: Error & { code: string }) => e)) as Error & { code: string };
+    expect(crashError.code).toBe("E_SANDBOX_MEMORY");
+    expect(crashError.message).toContain("the sandbox process died (SIGABRT): V8 ran out of memory");
+    expect(await codeOf(queued)).toBe("E_SANDBOX_DISPOSED");
+
+    // Both environments recover with a fresh guest in a fresh process.
+    expect(await codeOf(sibling.step({ text: "", answer: null, toolCalls: [] }))).toBe("E_ENV_CONTRACT");
+    expect((await sibling.reset(2)).observation).toMatch(/^seed 2 random /);
+    expect(sibling.replacements).toBe(1);
+    expect((await sibling.step({ text: "", answer: null, toolCalls: [] })).observation).toBe("alive 1");
+    await victim.reset(3);
+    expect(victim.replacements).toBe(1);
+    await victim.close();
+    await sibling.close();
+  });
+
+  it("the host's event loop keeps running while a guest spins", async () => {
+    const backend = createIsolatedVmBackend({ processes: 1 });
+    backends.push(backend);
+    const env = await ProgramEnv.create(backend, makeProgram({ step: "for (;;) {}" }), resolveLimits({ stepTimeoutMs: 300 }));
+    await env.reset(1);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 10);
+    expect(await codeOf(env.step({ text: "", answer: null, toolCalls: [] }))).toBe("E_SANDBOX_TIMEOUT");
+    clearInterval(timer);
+    expect(ticks).toBeGreaterThanOrEqual(10);
+    await env.close();
+  });
+
+  it("the watchdog kills a process that overruns the host's deadline (E_SANDBOX_TIMEOUT)", async () => {
+    const pool = new IvmPool(1);
+    const host = pool.acquire();
+    const reply = await host.request({ t: "create", iid: 1, source: makeProgram({ hint: "for (;;) {}" }), memoryMiB: 16, timeoutMs: 1000, maxChars: 1000 }, "init", 1000);
+    expect(reply).toEqual({ id: 1, reply: "R" });
+    // The process is told 60 s, the host waits 100 ms plus the grace period.
+    const started = performance.now();
+    const call = host.request({ t: "call", iid: 1, op: "hint", arg: null, maxChars: 1000, timeoutMs: 60_000 }, "hint", 100);
+    expect(await codeOf(call)).toBe("E_SANDBOX_TIMEOUT");
+    expect(performance.now() - started).toBeLessThan(6000);
+    expect(host.dead).toBe(true);
+    expect(pool.acquire()).not.toBe(host);
+    pool.close();
+  });
+
+  it("spreads guests over its processes and refuses a bad size", () => {
+    const pool = new IvmPool(2);
+    const a = pool.acquire();
+    const b = pool.acquire();
+    expect(b).not.toBe(a);
+    a.liveInstances = 3;
+    expect(pool.acquire()).toBe(b);
+    pool.close();
+    expect(() => new IvmPool(0)).toThrow(/positive integer/);
+  });
+});
