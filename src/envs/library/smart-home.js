@@ -183,7 +183,7 @@ class Environment {
       want["Pendant lights"] = { power: "off" };
       want["Under-cabinet light"] = { power: "off" };
       want.Thermostat = { mode: "heat", target_c: Math.min(28, thermo.target_c + 1) };
-      text = "desk lamp on at brightness 80 in cool white; open the office blinds 30 points more than they are now; silence the living-room speaker; turn off both kitchen lights; and raise the thermostat target by 1 degree in heat mode.";
+      text = "desk lamp on at brightness 80 in cool white; open the office blinds 30 points more than they are now; switch off the living-room speaker; turn off both kitchen lights; and raise the thermostat target by 1 degree in heat mode.";
     } else {
       for (const n of ["Pendant lights", "Under-cabinet light"]) {
         const d = this.dev(n);

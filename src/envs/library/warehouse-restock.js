@@ -161,7 +161,7 @@ class Environment {
         "You run this week's restock cycle for the north and south warehouses (tools: list_low_stock, get_stock, list_suppliers, transfer_stock, create_purchase_order, cancel_purchase_order, close_cycle). Policy, for every SKU below its reorder point in a warehouse:\n" +
         "1. The need is target_level minus on_hand.\n" +
         "2. First transfer from the other warehouse whatever it holds above its own target_level, up to the need.\n" +
-        "3. Buy the rest from the cheapest supplier with lead_days of 5 or less, ordering at least that supplier's min_order_qty.\n" +
+        "3. Buy the rest from the cheapest supplier with lead_days of 5 or less: order exactly the rest, or that supplier's min_order_qty when the rest is smaller.\n" +
         "4. One purchase order per supplier and destination warehouse, holding all its lines; ship to dock N1 for north and S2 for south.\n" +
         "Close the cycle when every low SKU is covered.",
       info: { low: this.needs.length },
