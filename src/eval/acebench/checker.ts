@@ -154,8 +154,9 @@ export function scoreEntry(
   entry: { id: string; groundTruth: readonly JsonObject[]; mileStone: readonly string[] | readonly string[][] },
   finalState: readonly JsonObject[],
   process: readonly string[],
+  missingClass: MissingClassRule = "fail",
 ): EntryScore & { errors: string[] } {
-  const e2e = checkEndToEnd(finalState, entry.groundTruth);
+  const e2e = checkEndToEnd(finalState, entry.groundTruth, missingClass);
   return { id: entry.id, endToEnd: e2e.valid, process: e2e.valid ? 1 : processAccuracy(process, entry.mileStone), errors: e2e.errors };
 }
 

@@ -8,7 +8,7 @@
  */
 import { decodeCalls } from "./calls.js";
 import { pyStripWhitespace } from "./py.js";
-import { scoreEntry, type EntryScore } from "./checker.js";
+import { scoreEntry, type EntryScore, type MissingClassRule } from "./checker.js";
 import { firstPath, type AceEntry } from "./data.js";
 import { AceWorld, type ExecutionMode, type SavedState } from "./world.js";
 
@@ -28,6 +28,8 @@ export interface ReplayResult extends EntryScore {
 export interface ReplayOptions {
   /** Executor semantics. Default `multi_turn`, what the reference summary used for all sets. */
   mode?: ExecutionMode;
+  /** How a class missing from the state is judged. Default `fail`, as the reference summary. */
+  missingClass?: MissingClassRule;
 }
 
 /** Replays one entry's first milestone path and scores the result. */
@@ -50,6 +52,6 @@ export function replayEntry(entry: AceEntry, options: ReplayOptions = {}): Repla
     else for (const r of run.results) if (r.startsWith("Error during execution: ")) failedMilestones.push({ milestone, error: r });
   }
   const finalState = world.savedState();
-  const score = scoreEntry(entry, finalState, process);
+  const score = scoreEntry(entry, finalState, process, options.missingClass);
   return { ...score, undecodable, failedMilestones, finalState };
 }
