@@ -55,11 +55,13 @@ export const goldCommand = defineCommand({
     }
 
     const report = await goldCheck(suite, { limit, dataDir, sandbox });
+    if (!args.json) {
+      process.stdout.write(`${report.suite}: ${report.correct}/${report.items} correct (${(report.durationMs / 1000).toFixed(1)} s)\n`);
+    }
     let accepted = 0;
     let perturbations: unknown;
     if (args.perturb) {
-      const items = await loadSuite(suite, { limit, dataDir });
-      const check = await perturbationCheck(items);
+      const check = await perturbationCheck(await loadSuite(suite, { limit, dataDir }));
       accepted = check.byKind.reduce((n, k) => n + k.accepted.length, 0);
       perturbations = check.byKind.map((k) => ({ kind: k.kind, applicable: k.applicable, scoredZero: k.scoredZero, accepted: k.accepted }));
       if (!args.json) {
@@ -67,11 +69,8 @@ export const goldCommand = defineCommand({
         if (check.unperturbable.length > 0) process.stdout.write(`  not perturbable: ${check.unperturbable.join(", ")}\n`);
       }
     }
-
     if (args.json) {
       printJson({ suite: report.suite, items: report.items, correct: report.correct, ...(args.perturb ? { perturbations } : {}) });
-    } else {
-      process.stdout.write(`${report.suite}: ${report.correct}/${report.items} correct (${(report.durationMs / 1000).toFixed(1)} s)\n`);
     }
     for (const f of report.failures.slice(0, SHOWN_FAILURES)) process.stderr.write(`  FAIL ${f.id}: ${JSON.stringify(f.info)}\n`);
     if (report.failures.length > SHOWN_FAILURES) process.stderr.write(`  ... and ${report.failures.length - SHOWN_FAILURES} more\n`);

@@ -55,7 +55,7 @@ const NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "sev
 
 /** Strips LaTeX text wrappers, math dollars, quotes and a trailing full stop; collapses spaces. */
 export function cleanBbhAnswer(answer: string): string {
-  let s = answer.trim();
+  let s = answer.trim().replace(/\.$/, "").trim();
   for (let guard = 0; guard < 5; guard++) {
     const m = /^\\(?:text|textbf|textit|textrm|mathrm|mbox)\s*\{([\s\S]*)\}$/.exec(s);
     if (!m) break;
