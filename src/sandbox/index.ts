@@ -1,7 +1,9 @@
 /**
  * @module sandbox
  * Public face of the sandbox: `loadProgram` turns an untrusted environment program into an `Env`
- * running in a hard-limited guest (isolated-vm by default, or QuickJS in WebAssembly).
+ * running in a hard-limited guest (isolated-vm isolates in sandbox processes by default, or
+ * QuickJS in WebAssembly on the host's thread). Guarantees and measured numbers are in the
+ * backends' headers (isolated-vm.ts, quickjs.ts) and the prelude's (prelude.ts).
  */
 import { SpadeError } from "../errors.js";
 import { isolatedVmBackend } from "./isolated-vm.js";
@@ -10,6 +12,7 @@ import { quickJsBackend } from "./quickjs.js";
 import { DEFAULT_LIMITS, type SandboxBackend, type SandboxBackendName, type SandboxLimits } from "./types.js";
 
 export { DEFAULT_LIMITS, ProgramEnv };
+export { createIsolatedVmBackend, type IsolatedVmOptions } from "./isolated-vm.js";
 export type { GuestMethod, SandboxBackend, SandboxBackendName, SandboxInstance, SandboxLimits } from "./types.js";
 export { FIXED_TIME_MS } from "./prelude.js";
 export { MAX_HINT_CHARS, MAX_JSON_DEPTH } from "./shapes.js";

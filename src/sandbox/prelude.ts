@@ -75,7 +75,10 @@ export const REPLY_TAGS = {
  *
  * The clock is fixed at FIXED_TIME_MS. Local-time Date methods are mapped to their UTC twins
  * and `new Date(y, m, ...)` is read as UTC, so no answer depends on the host's time zone (date
- * strings without an offset are still parsed by the engine's own rules).
+ * strings without an offset are still parsed by the engine's own rules, and V8's `Intl` follows
+ * the host's ICU data).
+ *
+ * `console` is replaced by an inert object (its methods do nothing), so programs that log still run.
  */
 export const PRELUDE_SOURCE = `(function () {
 "use strict";
