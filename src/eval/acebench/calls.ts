@@ -38,8 +38,10 @@ function argValue(v: PyValue): ArgValue {
 }
 
 /**
- * Decodes an agent message into calls exactly where upstream's `decode_function_list` succeeds;
- * null where it raises. Positional arguments are dropped, as upstream drops them.
+ * Decodes an agent message into calls where upstream's `decode_function_list` succeeds; null
+ * where it raises. Positional arguments are dropped, as upstream drops them. Known differences
+ * (inputs no benchmark answer contains): upstream also accepts a repeated keyword (the last value
+ * wins), bare names and arithmetic as values, and reads `+x` as `-x`; here those fail to decode.
  */
 export function decodeCalls(message: string): ApiCall[] | null {
   if (message === "") return null;
