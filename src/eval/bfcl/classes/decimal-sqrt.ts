@@ -1,0 +1,96 @@
+/**
+ * @module eval/bfcl/classes/decimal-sqrt
+ * Python's `Decimal(x).sqrt()` under a context precision: exact conversion from int or float,
+ * a correctly rounded (half-even) square root reduced to the ideal exponent when exact, and
+ * `str()` / `repr()` in Python's to-scientific-string form.
+ */
+import { floatToRational } from "../../pyfloat.js";
+import { PyObject } from "../../pyvalue.js";
+
+/** A finite non-negative Python Decimal `coefficient * 10^exponent`. */
+export class PyDecimal extends PyObject {
+  readonly pyTypeName = "Decimal";
+  constructor(
+    readonly coefficient: bigint,
+    readonly exponent: number,
+  ) {
+    super();
+  }
+
+  /** Python's `str(Decimal)`. */
+  override pyStr(): string {
+    const digits = this.coefficient.toString();
+    const adjusted = this.exponent + digits.length - 1;
+    if (this.exponent <= 0 && adjusted >= -6) {
+      if (this.exponent === 0) return digits;
+      const point = digits.length + this.exponent;
+      if (point > 0) return `${digits.slice(0, point)}.${digits.slice(point)}`;
+      return `0.${"0".repeat(-point)}${digits}`;
+    }
+    const mantissa = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+    return `${mantissa}E${adjusted >= 0 ? "+" : "-"}${Math.abs(adjusted)}`;
+  }
+
+  pyRepr(): string {
+    return `Decimal('${this.pyStr()}')`;
+  }
+}
+
+/** `Decimal(x)` for a non-negative int or float: the exact value. */
+export function decimalFromNumber(v: bigint | number): PyDecimal {
+  if (typeof v === "bigint") return new PyDecimal(v, 0);
+  const { num, den } = floatToRational(v);
+  if (den === 1n) return new PyDecimal(num, 0);
+  // num / 2^k = num * 5^k / 10^k.
+  const k = den.toString(2).length - 1;
+  return new PyDecimal(num * 5n ** BigInt(k), -k);
+}
+
+function isqrt(n: bigint): bigint {
+  if (n < 2n) return n;
+  // Newton's method from a power of two above the root decreases monotonically to floor(sqrt(n)).
+  let x = 1n << BigInt(Math.ceil(n.toString(2).length / 2));
+  for (;;) {
+    const y = (x + n / x) >> 1n;
+    if (y >= x) return x;
+    x = y;
+  }
+}
+
+function digitCount(n: bigint): number {
+  return n === 0n ? 1 : n.toString().length;
+}
+
+/** `Decimal.sqrt()` at `prec` significant digits (round half even), for d >= 0. */
+export function decimalSqrt(d: PyDecimal, prec: number): PyDecimal {
+  const ideal = Math.floor(d.exponent / 2);
+  if (d.coefficient === 0n) return new PyDecimal(0n, ideal);
+  // Scale c * 10^e to c' * 10^(2f) with c' large enough for prec + 2 root digits.
+  let shift = Math.max(0, 2 * (prec + 2) - digitCount(d.coefficient) + 1);
+  if ((d.exponent - shift) % 2 !== 0) shift += 1;
+  const scaled = d.coefficient * 10n ** BigInt(shift);
+  let root = isqrt(scaled);
+  let exact = root * root === scaled;
+  let exponent = (d.exponent - shift) / 2;
+  const excess = digitCount(root) - prec;
+  if (excess > 0) {
+    const unit = 10n ** BigInt(excess);
+    const rest = root % unit;
+    root /= unit;
+    exponent += excess;
+    const half = unit / 2n;
+    if (rest > half || (rest === half && (!exact || root % 2n === 1n))) root += 1n;
+    if (rest !== 0n) exact = false;
+    if (digitCount(root) > prec) {
+      root /= 10n;
+      exponent += 1;
+    }
+  }
+  if (exact) {
+    while (exponent < ideal && root % 10n === 0n) {
+      root /= 10n;
+      exponent += 1;
+    }
+  }
+  return new PyDecimal(root, exponent);
+}

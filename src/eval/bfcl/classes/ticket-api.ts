@@ -1,0 +1,119 @@
+/**
+ * @module eval/bfcl/classes/ticket-api
+ * Port of upstream's `TicketAPI` (ticket_api.py): a queue of ticket dicts, a counter and a
+ * logged-in user; any non-empty username and password log in.
+ */
+import { pyStr } from "../../pyformat.js";
+import { pyAdd, pyGt, pyLt, truthy } from "../../pyops.js";
+import { dictSet, pyDict, pyEquals, type PyDict, type PyValue } from "../../pyvalue.js";
+import { methodTable, opt, req, type BfclApi } from "../api.js";
+import { append, asDict, getOr, hashable, item, iterate, lower } from "./util.js";
+
+const VALID_FIELDS = ["title", "description", "status", "priority"];
+
+/** Port of upstream's TicketAPI. */
+export class TicketAPI implements BfclApi {
+  readonly className = "TicketAPI";
+  ticketQueue: PyValue = [];
+  ticketCounter: PyValue = 1n;
+  currentUser: PyValue = null;
+
+  loadScenario(scenario: PyDict): void {
+    this.ticketQueue = getOr(scenario, "ticket_queue", () => []);
+    this.ticketCounter = getOr(scenario, "ticket_counter", () => 1n);
+    this.currentUser = getOr(scenario, "current_user", () => null);
+  }
+
+  publicState(): Array<[string, PyValue]> {
+    return [
+      ["ticket_queue", this.ticketQueue],
+      ["ticket_counter", this.ticketCounter],
+      ["current_user", this.currentUser],
+    ];
+  }
+
+  private findTicket(ticketId: PyValue): PyDict | null {
+    for (const ticket of iterate(this.ticketQueue)) {
+      if (pyEquals(item(ticket, "id"), ticketId)) return asDict(ticket);
+    }
+    return null;
+  }
+
+  private notFound(ticketId: PyValue): PyDict {
+    return pyDict({ error: `Ticket with ID ${pyStr(ticketId)} not found.` });
+  }
+
+  readonly methods = methodTable([
+    ["create_ticket", [req("title"), opt("description", ""), opt("priority", 1n)], ({ title, description, priority }) => {
+      if (!truthy(this.currentUser)) return pyDict({ error: "User not authenticated. Please log in to create a ticket." });
+      if (pyLt(priority!, 1n) || pyGt(priority!, 5n)) {
+        return pyDict({ error: "Invalid priority. Priority must be between 1 and 5." });
+      }
+      const ticket = pyDict({
+        id: this.ticketCounter,
+        title: title!,
+        description: description!,
+        status: "Open",
+        priority: priority!,
+        created_by: this.currentUser,
+      });
+      append(this.ticketQueue, ticket);
+      this.ticketCounter = pyAdd(this.ticketCounter, 1n);
+      return ticket;
+    }],
+    ["get_ticket", [req("ticket_id")], ({ ticket_id }) => this.findTicket(ticket_id!) ?? this.notFound(ticket_id!)],
+    ["close_ticket", [req("ticket_id")], ({ ticket_id }) => {
+      const ticket = this.findTicket(ticket_id!);
+      if (!ticket) return this.notFound(ticket_id!);
+      if (pyEquals(item(ticket, "status"), "Closed")) {
+        return pyDict({ error: `Ticket with ID ${pyStr(ticket_id!)} is already closed.` });
+      }
+      ticket.set("status", "Closed");
+      return pyDict({ status: `Ticket ${pyStr(ticket_id!)} has been closed successfully.` });
+    }],
+    ["resolve_ticket", [req("ticket_id"), req("resolution")], ({ ticket_id, resolution }) => {
+      const ticket = this.findTicket(ticket_id!);
+      if (!ticket) return this.notFound(ticket_id!);
+      if (pyEquals(item(ticket, "status"), "Resolved")) {
+        return pyDict({ error: `Ticket with ID ${pyStr(ticket_id!)} is already resolved.` });
+      }
+      ticket.set("status", "Resolved");
+      ticket.set("resolution", resolution!);
+      return pyDict({ status: `Ticket ${pyStr(ticket_id!)} has been resolved successfully.` });
+    }],
+    ["edit_ticket", [req("ticket_id"), req("updates")], ({ ticket_id, updates }) => {
+      const ticket = this.findTicket(ticket_id!);
+      if (!ticket) return this.notFound(ticket_id!);
+      const changes = asDict(updates!);
+      // Python joins a set here, whose order follows string hashes; insertion order is used instead.
+      const invalid = [...changes.keys()].filter((k) => !VALID_FIELDS.includes(k as string));
+      if (invalid.length > 0) return pyDict({ error: `Invalid fields for update: ${invalid.map((k) => pyStr(k)).join(", ")}` });
+      for (const [key, value] of changes) if (value !== null) dictSet(ticket, hashable(key), value);
+      return pyDict({ status: `Ticket ${pyStr(ticket_id!)} has been updated successfully.` });
+    }],
+    ["ticket_login", [req("username"), req("password")], ({ username, password }) => {
+      if (truthy(username!) && truthy(password!)) {
+        this.currentUser = username!;
+        return pyDict({ success: true });
+      }
+      return pyDict({ success: false });
+    }],
+    ["ticket_get_login_status", [], () => pyDict({ login_status: truthy(this.currentUser) })],
+    ["logout", [], () => {
+      if (truthy(this.currentUser)) {
+        this.currentUser = null;
+        return pyDict({ success: true });
+      }
+      return pyDict({ success: false });
+    }],
+    ["get_user_tickets", [opt("status", null)], ({ status }) => {
+      if (!truthy(this.currentUser)) return [pyDict({ error: "User not authenticated. Please log in to view tickets." })];
+      let tickets = iterate(this.ticketQueue).filter((t) => pyEquals(item(t, "created_by"), this.currentUser));
+      if (truthy(status!)) {
+        const wanted = lower(status!);
+        tickets = tickets.filter((t) => lower(item(t, "status")) === wanted);
+      }
+      return tickets;
+    }],
+  ]);
+}

@@ -1,0 +1,332 @@
+/**
+ * @module eval/bfcl/classes/travel-api
+ * Port of upstream's `TravelAPI` (travel_booking.py): a token, credit cards, bookings and
+ * insurance, with ids drawn from `random.Random(141053)`. Long context adds shared padding
+ * cards and bookings.
+ */
+import { roundFloat } from "../../pyfloat.js";
+import { pyRepr, pyStr } from "../../pyformat.js";
+import { PyRandom } from "../../pyrandom.js";
+import { PyException, pyAdd, pyFloat, pyLt, pyMul, pySub, pyTrueDiv, valueError } from "../../pyops.js";
+import { deepCopy, dictDelete, dictSet, pyDict, pyEquals, type PyDict, type PyValue } from "../../pyvalue.js";
+import { methodTable, opt, req, type Args, type BfclApi } from "../api.js";
+import type { BfclSession } from "../session.js";
+import { parseDateTime } from "./datetime.js";
+import { ALL_AIRPORTS, AIRPORT_BY_CITY, BASE_COSTS, EXCHANGE_RATES } from "./travel-data.js";
+import { asDict, contains, getOr, hashable, item, iterate, str } from "./util.js";
+
+const CLASS_FACTOR: Record<string, bigint> = { economy: 1n, business: 2n, first: 5n };
+
+/** Port of upstream's TravelAPI. */
+export class TravelAPI implements BfclApi {
+  readonly className = "TravelAPI";
+  creditCardList: PyValue = new Map();
+  bookingRecord: PyValue = new Map();
+  accessToken: PyValue = null;
+  tokenType: PyValue = null;
+  tokenExpiresIn: PyValue = null;
+  tokenScope: PyValue = null;
+  userFirstName: PyValue = null;
+  userLastName: PyValue = null;
+  budgetLimit: PyValue = null;
+  longContext = false;
+  private random = new PyRandom(141053);
+  private flightCostLookup: PyDict = new Map();
+
+  constructor(private readonly session: BfclSession) {}
+
+  loadScenario(scenario: PyDict, longContext: boolean): void {
+    const seed = getOr(scenario, "random_seed", () => 141053n);
+    this.random = new PyRandom(typeof seed === "bigint" ? seed : 141053n);
+    this.creditCardList = getOr(scenario, "credit_card_list", () => new Map());
+    this.bookingRecord = getOr(scenario, "booking_record", () => new Map());
+    this.accessToken = getOr(scenario, "access_token", () => null);
+    this.tokenType = getOr(scenario, "token_type", () => null);
+    this.tokenExpiresIn = getOr(scenario, "token_expires_in", () => null);
+    this.tokenScope = getOr(scenario, "token_scope", () => null);
+    this.userFirstName = getOr(scenario, "user_first_name", () => null);
+    this.userLastName = getOr(scenario, "user_last_name", () => null);
+    this.budgetLimit = getOr(scenario, "budget_limit", () => null);
+    this.longContext = longContext;
+    if (longContext) {
+      // The padding objects are shared with every other instance of the session, as in Python.
+      for (const [list, name] of [
+        [this.creditCardList, "CREDIT_CARD_EXTENSION"],
+        [this.bookingRecord, "BOOKING_RECORD_EXTENSION"],
+      ] as const) {
+        const target = asDict(list);
+        for (const [id, info] of asDict(this.session.longContextValue(name))) if (!contains(target, id)) dictSet(target, id, info);
+      }
+    }
+  }
+
+  publicState(): Array<[string, PyValue]> {
+    return [
+      ["credit_card_list", this.creditCardList],
+      ["booking_record", this.bookingRecord],
+      ["access_token", this.accessToken],
+      ["token_type", this.tokenType],
+      ["token_expires_in", this.tokenExpiresIn],
+      ["token_scope", this.tokenScope],
+      ["user_first_name", this.userFirstName],
+      ["user_last_name", this.userLastName],
+      ["budget_limit", this.budgetLimit],
+      ["long_context", this.longContext],
+    ];
+  }
+
+  private draw(low: number, high: number): string {
+    return String(this.random.randint(low, high));
+  }
+
+  private tokenExpired(): boolean {
+    return pyEquals(this.tokenExpiresIn, 0n);
+  }
+
+  private card(cardId: PyValue): PyDict {
+    return asDict(item(this.creditCardList, cardId));
+  }
+
+  /** `get_flight_cost`; raises ValueError for unknown routes or classes. */
+  private flightCost({ travel_from, travel_to, travel_date, travel_class }: Args): PyValue {
+    const route = BASE_COSTS.find(([from, to]) => pyEquals(from, travel_from!) && pyEquals(to, travel_to!));
+    if (!route) throw valueError("No available route for the given airports.");
+    const factor = typeof travel_class === "string" && Object.hasOwn(CLASS_FACTOR, travel_class) ? CLASS_FACTOR[travel_class]! : undefined;
+    if (factor === undefined) throw valueError("Invalid travel class. Options are: economy, business, first.");
+    let digitSum = 0;
+    for (const ch of iterate(travel_date!)) if (typeof ch === "string" && /^[0-9]$/.test(ch)) digitSum += Number(ch);
+    const multiplier = digitSum % 2 === 0 ? 2n : 1n;
+    const cost = (base: number) => Number(BigInt(base) * factor * multiplier);
+    const key = (from: string, to: string) => `${from}|${to}|${pyStr(travel_class!)}|${pyStr(travel_date!)}`;
+    let costs: number[];
+    if (this.longContext) {
+      this.flightCostLookup = new Map();
+      costs = BASE_COSTS.map(([from, to, base]) => {
+        this.flightCostLookup.set(key(from, to), pyDict({ cost: cost(base) }));
+        return cost(base);
+      });
+    } else {
+      costs = [cost(route[2])];
+      this.flightCostLookup = new Map([[key(pyStr(travel_from!), pyStr(travel_to!)), pyDict({ cost: costs[0]! })]]);
+    }
+    return pyDict({ travel_cost_list: costs });
+  }
+
+  private checkToken(accessToken: PyValue, flag?: string): PyDict | null {
+    const fail = (error: string) => (flag ? pyDict({ [flag]: false, error }) : pyDict({ error }));
+    if (this.tokenExpired()) return fail("Token expired");
+    if (!pyEquals(accessToken, this.accessToken)) return fail("Invalid access token");
+    return null;
+  }
+
+  readonly methods = methodTable([
+    [
+      "authenticate_travel",
+      ["client_id", "client_secret", "refresh_token", "grant_type", "user_first_name", "user_last_name"].map(req),
+      ({ grant_type, user_first_name, user_last_name }) => {
+        this.tokenExpiresIn = 2n;
+        this.accessToken = this.draw(100000, 999999);
+        this.tokenType = "Bearer";
+        this.tokenScope = grant_type!;
+        this.userFirstName = user_first_name!;
+        this.userLastName = user_last_name!;
+        return pyDict({ expires_in: 2n, access_token: this.accessToken, token_type: "Bearer", scope: grant_type! });
+      },
+    ],
+    ["travel_get_login_status", [], () => pyDict({ status: !(this.tokenExpiresIn === null || this.tokenExpired()) })],
+    ["get_budget_fiscal_year", [opt("lastModifiedAfter", null), opt("includeRemoved", null)], () =>
+      pyDict({ budget_fiscal_year: "2018" }),
+    ],
+    [
+      "register_credit_card",
+      ["access_token", "card_number", "expiration_date", "cardholder_name", "card_verification_number"].map(req),
+      (a) => {
+        if (this.tokenExpiresIn === null) return pyDict({ error: "Token not initialized" });
+        const bad = this.checkToken(a.access_token!);
+        if (bad) return bad;
+        const cards = asDict(this.creditCardList);
+        if (contains(cards, a.card_number!)) return pyDict({ error: "Card already registered" });
+        const cardId = this.draw(100000000000, 999999999999);
+        const card = pyDict({
+          card_number: a.card_number!,
+          expiration_date: a.expiration_date!,
+          cardholder_name: a.cardholder_name!,
+          card_verification_number: a.card_verification_number!,
+          balance: BigInt(this.random.randint(10000, 99999)),
+        });
+        dictSet(cards, cardId, card);
+        return pyDict({ card_id: cardId });
+      },
+    ],
+    ["get_flight_cost", ["travel_from", "travel_to", "travel_date", "travel_class"].map(req), (a) => this.flightCost(a)],
+    ["get_credit_card_balance", [req("access_token"), req("card_id")], ({ access_token, card_id }) => {
+      const bad = this.checkToken(access_token!);
+      if (bad) return bad;
+      if (!contains(this.creditCardList, card_id!)) {
+        return pyDict({
+          error: `Card not registered. Here are a list of card_id's: ${pyRepr([...asDict(this.creditCardList).keys()])}`,
+        });
+      }
+      return pyDict({ card_balance: item(this.card(card_id!), "balance") });
+    }],
+    [
+      "book_flight",
+      ["access_token", "card_id", "travel_date", "travel_from", "travel_to", "travel_class"].map(req),
+      (a) => this.bookFlight(a),
+    ],
+    ["retrieve_invoice", [req("access_token"), opt("booking_id", null), opt("insurance_id", null)], ({ access_token, booking_id }) => {
+      const bad = this.checkToken(access_token!);
+      if (bad) return bad;
+      if (!contains(this.bookingRecord, booking_id!)) return pyDict({ error: "Booking not found" });
+      const record = item(this.bookingRecord, booking_id!);
+      const invoice = pyDict({ booking_id: booking_id! });
+      for (const field of ["travel_date", "travel_from", "travel_to", "travel_class", "travel_cost", "transaction_id"]) {
+        invoice.set(field, item(record, field));
+      }
+      return pyDict({ invoice });
+    }],
+    ["get_booking_history", [req("access_token")], ({ access_token }) => {
+      return this.checkToken(access_token!) ?? pyDict({ booking_history: deepCopy(this.bookingRecord) });
+    }],
+    ["list_all_airports", [], () => [...ALL_AIRPORTS]],
+    ["cancel_booking", [req("access_token"), req("booking_id")], ({ access_token, booking_id }) => {
+      const bad = this.checkToken(access_token!, "cancel_status");
+      if (bad) return bad;
+      if (!contains(this.bookingRecord, booking_id!)) return pyDict({ cancel_status: false, error: "Booking not found" });
+      const record = item(this.bookingRecord, booking_id!);
+      const card = this.card(item(record, "card_id"));
+      card.set("balance", pyAdd(item(card, "balance"), item(record, "travel_cost")));
+      dictDelete(asDict(this.bookingRecord), hashable(booking_id!));
+      return pyDict({ cancel_status: true });
+    }],
+    ["compute_exchange_rate", [req("base_currency"), req("target_currency"), req("value")], ({ base_currency, target_currency, value }) => {
+      for (const [from, to, rate] of EXCHANGE_RATES) {
+        if (pyEquals(base_currency!, from) && pyEquals(target_currency!, to)) {
+          return pyDict({ exchanged_value: pyFloat(pyMul(value!, rate)) });
+        }
+        if (pyEquals(base_currency!, to) && pyEquals(target_currency!, from)) {
+          return pyDict({ exchanged_value: roundFloat(pyTrueDiv(value!, rate), 2) });
+        }
+      }
+      throw valueError("No available exchange rate for the given currencies.");
+    }],
+    [
+      "verify_traveler_information",
+      ["first_name", "last_name", "date_of_birth", "passport_number"].map(req),
+      (a) => this.verifyTraveler(a),
+    ],
+    ["set_budget_limit", [req("access_token"), req("budget_limit")], ({ access_token, budget_limit }) => {
+      const bad = this.checkToken(access_token!);
+      if (bad) return bad;
+      this.budgetLimit = pyFloat(budget_limit!);
+      return pyDict({ budget_limit: this.budgetLimit });
+    }],
+    ["get_nearest_airport_by_city", [req("location")], ({ location }) => {
+      const key = hashable(location!);
+      return pyDict({ nearest_airport: typeof key === "string" && Object.hasOwn(AIRPORT_BY_CITY, key) ? AIRPORT_BY_CITY[key]! : "Unknown" });
+    }],
+    [
+      "purchase_insurance",
+      ["access_token", "insurance_type", "booking_id", "insurance_cost", "card_id"].map(req),
+      ({ access_token, booking_id, insurance_cost, card_id }) => {
+        const bad = this.checkToken(access_token!, "insurance_status");
+        if (bad) return bad;
+        if (this.budgetLimit !== null && pyLt(this.budgetLimit, insurance_cost!)) {
+          return pyDict({ insurance_status: false, error: "Exceeded budget limit" });
+        }
+        if (!contains(this.bookingRecord, booking_id!)) return pyDict({ insurance_status: false, error: "Booking not found" });
+        if (!contains(this.creditCardList, card_id!)) return pyDict({ insurance_status: false, error: "Credit card not registered" });
+        const card = this.card(card_id!);
+        card.set("balance", pySub(item(card, "balance"), insurance_cost!));
+        return pyDict({ insurance_id: this.draw(100000000, 999999999), insurance_status: true });
+      },
+    ],
+    ["contact_customer_support", [req("booking_id"), req("message")], ({ booking_id }) => {
+      if (!contains(this.bookingRecord, booking_id!)) return pyDict({ error: "Booking not found" });
+      return pyDict({
+        customer_support_message:
+          "Thank you for contacting customer support. Your message has been received and we will get back to you shortly.",
+      });
+    }],
+    ["get_all_credit_cards", [], () => pyDict({ credit_card_list: this.creditCardList })],
+  ]);
+
+  private bookFlight(a: Args): PyValue {
+    const fail = (error: string) => pyDict({ booking_status: false, error });
+    if (this.tokenExpired()) return fail("Token expired");
+    if (!pyEquals(a.access_token!, this.accessToken)) return fail("Invalid access token");
+    if (!contains(this.creditCardList, a.card_id!)) return fail("Card not registered");
+    const card = this.card(a.card_id!);
+    if (!card.has("balance")) return fail("Balance not found");
+    if (!ALL_AIRPORTS.some((code) => pyEquals(code, a.travel_from!))) return fail(`Invalid departure airport code: ${pyStr(a.travel_from!)}`);
+    if (!ALL_AIRPORTS.some((code) => pyEquals(code, a.travel_to!))) return fail(`Invalid destination airport code: ${pyStr(a.travel_to!)}`);
+    try {
+      parseDateTime(a.travel_date!, "%Y-%m-%d");
+    } catch (err) {
+      if (err instanceof PyException && err.pyType === "ValueError") return fail("Invalid date format. Use YYYY-MM-DD.");
+      throw err;
+    }
+    if (!(typeof a.travel_class === "string" && Object.hasOwn(CLASS_FACTOR, a.travel_class))) {
+      hashable(a.travel_class!);
+      // Python prints the set {'economy', 'business', 'first'} in hash order, which varies per process.
+      return fail("Invalid travel class. Must be one of {'economy', 'business', 'first'}");
+    }
+    let travelCost: PyValue;
+    try {
+      this.flightCost(a);
+      const key = `${pyStr(a.travel_from!)}|${pyStr(a.travel_to!)}|${pyStr(a.travel_class)}|${pyStr(a.travel_date!)}`;
+      const entry = this.flightCostLookup.get(key);
+      if (entry === undefined) return fail("No available route for the given parameters");
+      travelCost = item(entry, "cost");
+    } catch (err) {
+      if (err instanceof PyException && err.pyType === "ValueError") return fail(err.message);
+      throw err;
+    }
+    if (pyLt(item(card, "balance"), travelCost)) return fail("Insufficient funds");
+    if (this.budgetLimit !== null && pyLt(item(card, "balance"), this.budgetLimit)) return fail("Balance is less than budget limit");
+    card.set("balance", pySub(item(card, "balance"), travelCost));
+    const bookingId = this.draw(1000000, 9999999);
+    const transactionId = this.draw(10000000, 99999999);
+    const record = pyDict({
+      card_id: a.card_id!,
+      travel_date: a.travel_date!,
+      travel_from: a.travel_from!,
+      travel_to: a.travel_to!,
+      travel_class: a.travel_class,
+      travel_cost: travelCost,
+      transaction_id: transactionId,
+    });
+    dictSet(asDict(this.bookingRecord), bookingId, record);
+    return pyDict({
+      booking_id: bookingId,
+      transaction_id: transactionId,
+      booking_status: true,
+      booking_history: this.longContext ? this.bookingRecord : new Map(),
+    });
+  }
+
+  private verifyTraveler({ first_name, last_name, date_of_birth, passport_number }: Args): PyValue {
+    const fail = (reason: string) => pyDict({ verification_status: false, verification_failure: reason });
+    if (!pyEquals(this.userFirstName, first_name!) || !pyEquals(this.userLastName, last_name!)) {
+      return fail(
+        "Cannot book flight information for another user." +
+          `Expected ${pyStr(this.userFirstName)} ${pyStr(this.userLastName)}, got ${pyStr(first_name!)} ${pyStr(last_name!)}`,
+      );
+    }
+    let birth: Date;
+    try {
+      birth = new Date(parseDateTime(date_of_birth!, "%Y-%m-%d"));
+    } catch (err) {
+      if (err instanceof PyException && err.pyType === "ValueError") return fail("Invalid date of birth format. Please use YYYY-MM-DD.");
+      throw err;
+    }
+    const today = this.session.today();
+    const beforeBirthday =
+      today.getMonth() + 1 < birth.getUTCMonth() + 1 ||
+      (today.getMonth() + 1 === birth.getUTCMonth() + 1 && today.getDate() < birth.getUTCDate());
+    const age = today.getFullYear() - birth.getUTCFullYear() - (beforeBirthday ? 1 : 0);
+    if (age < 18) return fail("Traveler must be at least 18 years old.");
+    if (!str(passport_number!, "startswith").startsWith("US")) return fail("Passport must be issued by the United States.");
+    return pyDict({ verification_status: true });
+  }
+}
