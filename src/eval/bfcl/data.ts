@@ -4,8 +4,8 @@
  * ground truth, function documents, long-context padding and golden replay files. Values that
  * reach the Python ports are parsed with Python's int/float distinction (`parseJsonPy`).
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { SpadeError } from "../../errors.js";
 import type { Json, JsonObject } from "../../env/types.js";
 import { parseJsonPy } from "../pycall.js";
@@ -167,4 +167,16 @@ export function loadLongContextData(dataDir: string): PyDict {
 /** Loads a golden replay file. */
 export function loadGolden(path: string): GoldenEntry[] {
   return jsonLines(path) as unknown as GoldenEntry[];
+}
+
+/**
+ * The BFCL data folder: `--data` (either the bfcl folder itself or a benchmarks root holding
+ * `bfcl/`), else `$SPADE_BENCHMARKS/bfcl`, else `../shared/benchmarks/bfcl` from `cwd`.
+ */
+export function resolveBfclDataDir(options: { flag?: string; env?: Record<string, string | undefined>; cwd: string }): string {
+  const pick = (dir: string): string => (existsSync(join(dir, "bfcl_eval")) || !existsSync(join(dir, "bfcl")) ? dir : join(dir, "bfcl"));
+  if (options.flag) return pick(resolve(options.cwd, options.flag));
+  const root = options.env?.SPADE_BENCHMARKS;
+  if (root) return pick(resolve(options.cwd, root));
+  return resolve(options.cwd, "..", "shared", "benchmarks", "bfcl");
 }
