@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { JsonObject } from "../../env/index.js";
 import { agentChecker, aggregateScores, checkEndToEnd, processAccuracy, scoreEntry } from "./checker.js";
 import { decodeCalls } from "./calls.js";
 import { firstPath, loadAceEntries, type AceEntry } from "./data.js";
@@ -37,11 +38,11 @@ describe("agentChecker", () => {
   });
 
   it("checkEndToEnd needs the same number of classes and pairs them by name", () => {
-    const gt = [{ BaseApi: { wifi: true } }, { MessageApi: { inbox: {} } }];
+    const gt: JsonObject[] = [{ BaseApi: { wifi: true } }, { MessageApi: { inbox: {} } }];
     expect(checkEndToEnd([{ MessageApi: { inbox: {} } }, { BaseApi: { wifi: true } }], gt).valid).toBe(true);
     expect(checkEndToEnd([{ BaseApi: { wifi: true } }], gt).errors).toEqual(["wrong number of class"]);
     expect(checkEndToEnd([], [])).toEqual({ valid: true, errors: [] });
-    const misspelled = [{ BaseApi: { wifi: true } }, { MessageAPI: { inbox: {} } }];
+    const misspelled: JsonObject[] = [{ BaseApi: { wifi: true } }, { MessageAPI: { inbox: {} } }];
     expect(checkEndToEnd(gt, misspelled).valid).toBe(false);
     expect(checkEndToEnd(gt, misspelled, "carry").valid).toBe(true);
   });

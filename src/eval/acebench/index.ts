@@ -30,7 +30,7 @@ export {
   type EntryScore,
   type MissingClassRule,
 } from "./checker.js";
-export { replayEntry, type ReplayOptions, type ReplayResult } from "./replay.js";
+export { compareWithSummary, replayEntry, type ReplayOptions, type ReplayResult, type SummaryComparison } from "./replay.js";
 export { AceBenchEnv, NOT_A_CALL_REPLY, type AceEnvOptions } from "./env.js";
 export { AGENT_GREETING, userSimulatorPrompt, type DialogueTurn, type UserSimulator } from "./user.js";
 export { agentRules, entryTools, toJsonSchema, toolSpec } from "./tools.js";

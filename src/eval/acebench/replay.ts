@@ -9,7 +9,8 @@
 import { decodeCalls } from "./calls.js";
 import { pyStripWhitespace } from "./py.js";
 import { scoreEntry, type EntryScore, type MissingClassRule } from "./checker.js";
-import { firstPath, type AceEntry } from "./data.js";
+import { ACE_SETS, firstPath, loadAceEntries, loadReplaySummary, summaryKey, type AceEntry } from "./data.js";
+import type { Lang } from "./api-base.js";
 import { AceWorld, type ExecutionMode, type SavedState } from "./world.js";
 
 /** One entry's replay. */
@@ -54,4 +55,41 @@ export function replayEntry(entry: AceEntry, options: ReplayOptions = {}): Repla
   const finalState = world.savedState();
   const score = scoreEntry(entry, finalState, process, options.missingClass);
   return { ...score, undecodable, failedMilestones, finalState };
+}
+
+/** How the port's replay compares with the reference summary. */
+export interface SummaryComparison {
+  /** Entries replayed. */
+  entries: number;
+  /** Entries whose outcome (reaches its ground truth or not) equals the summary's. */
+  matched: number;
+  /** Each disagreement, with the entry as `en/agent_multi_turn_6`. */
+  mismatches: Array<{ id: string; what: string }>;
+}
+
+/**
+ * Replays every entry of the given languages in `dir` (the acebench benchmark folder) and
+ * compares each outcome with `derived/acebench_milestone_replay_summary.json`.
+ */
+export function compareWithSummary(dir: string, langs: readonly Lang[] = ["en", "zh"]): SummaryComparison {
+  const summary = loadReplaySummary(dir);
+  const out: SummaryComparison = { entries: 0, matched: 0, mismatches: [] };
+  for (const { lang, category } of ACE_SETS.filter((s) => langs.includes(s.lang))) {
+    const key = summaryKey(lang, category);
+    const expected = summary.get(key);
+    for (const entry of loadAceEntries(dir, lang, category)) {
+      out.entries++;
+      const id = `${lang}/${entry.id}`;
+      if (!expected) {
+        out.mismatches.push({ id, what: `the summary has no ${key} set` });
+        continue;
+      }
+      const expectedMatch = !expected.failingIds.includes(entry.id);
+      const r = replayEntry(entry);
+      if (r.endToEnd === expectedMatch) out.matched++;
+      else if (r.endToEnd) out.mismatches.push({ id, what: "the replay reaches the ground truth; the summary says it does not" });
+      else out.mismatches.push({ id, what: `the replay misses the ground truth (${r.errors.join("; ")}); the summary says it reaches it` });
+    }
+  }
+  return out;
 }

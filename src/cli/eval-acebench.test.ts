@@ -1,0 +1,77 @@
+import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runCommand } from "citty";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { acebenchDir, benchmarksDir } from "../eval/acebench/testing/bench-dir.js";
+import { acebenchReplayCommand } from "./eval-acebench.js";
+
+/** Runs `spade eval acebench-replay ...args`; returns stdout, stderr and the exit code it set. */
+async function replay(...args: string[]): Promise<{ stdout: string; stderr: string; exitCode: number | undefined }> {
+  let stdout = "";
+  let stderr = "";
+  const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => ((stdout += String(chunk)), true));
+  const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => ((stderr += String(chunk)), true));
+  try {
+    process.exitCode = undefined;
+    await runCommand(acebenchReplayCommand, { rawArgs: args });
+    return { stdout, stderr, exitCode: process.exitCode as number | undefined };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
+
+afterEach(() => {
+  process.exitCode = undefined;
+});
+
+describe("spade eval acebench-replay", () => {
+  it("prints {entries, matched, mismatches} and exits 0 when every entry agrees", async () => {
+    const { stdout, exitCode } = await replay("--json", "--data", benchmarksDir());
+    expect(JSON.parse(stdout)).toEqual({ entries: 100, matched: 100, mismatches: [] });
+    expect(exitCode).toBe(0);
+  });
+
+  it("takes one language and the acebench folder itself, and prints a line without --json", async () => {
+    const { stdout, exitCode } = await replay("--lang", "zh", "--data", acebenchDir());
+    expect(stdout).toBe("acebench-replay zh: 50/50 entries agree with the reference summary\n");
+    expect(exitCode).toBe(0);
+  });
+
+  it("exits 1 and names each entry that disagrees", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "spade-acebench-"));
+    try {
+      await cp(acebenchDir(), dir, { recursive: true });
+      const summary = {
+        results: {
+          "en/agent_multi_turn": { entries: 30, replay_state_match: 21, failing_ids: ["agent_multi_turn_6", "agent_multi_turn_7", "agent_multi_turn_8", "agent_multi_turn_9", "agent_multi_turn_10", "agent_multi_turn_11", "agent_multi_turn_12", "agent_multi_turn_13", "agent_multi_turn_15"] },
+          "en/agent_multi_step": { entries: 20, replay_state_match: 10, failing_ids: ["agent_multi_step_0", "agent_multi_step_1", "agent_multi_step_2", "agent_multi_step_4", "agent_multi_step_5", "agent_multi_step_12", "agent_multi_step_13", "agent_multi_step_14", "agent_multi_step_15", "agent_multi_step_16", "agent_multi_step_17"] },
+        },
+      };
+      await writeFile(join(dir, "derived", "acebench_milestone_replay_summary.json"), JSON.stringify(summary));
+      const { stdout, exitCode } = await replay("--json", "--lang", "en", "--data", dir);
+      expect(JSON.parse(stdout)).toEqual({
+        entries: 50,
+        matched: 48,
+        mismatches: [
+          {
+            id: "en/agent_multi_turn_14",
+            what: "the replay misses the ground truth (class(FoodPlatform) attributes(users.Grace) wrong; class(FoodPlatform) attributes(orders) wrong); the summary says it reaches it",
+          },
+          { id: "en/agent_multi_step_2", what: "the replay reaches the ground truth; the summary says it does not" },
+        ],
+      });
+      expect(exitCode).toBe(1);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("exits 2 on a bad flag or a missing data folder", async () => {
+    expect((await replay("--lang", "fr")).exitCode).toBe(2);
+    const missing = await replay("--data", join(tmpdir(), "no-such-spade-benchmarks"));
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toMatch(/^spade: E_IO: missing ACEBench replay summary /);
+  });
+});
