@@ -14,6 +14,15 @@ export const MAX_TURNS_LIMIT = 200;
 const NAME_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const TOOL_NAME_RE = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** A short description of a value for messages: `2`, `"x"`, `null`, `an array`, `undefined`. */
+function got(value: unknown): string {
+  if (value === undefined) return "got undefined";
+  if (Array.isArray(value)) return "got an array";
+  if (typeof value === "object" && value !== null) return "got an object";
+  const text = JSON.stringify(value) ?? String(value);
+  return `got ${text.length > 40 ? `${text.slice(0, 40)}...` : text}`;
+}
+
 function isPlainObject(x: unknown): x is Record<string, unknown> {
   return typeof x === "object" && x !== null && !Array.isArray(x);
 }
@@ -24,7 +33,7 @@ export function metaProblems(meta: unknown): string[] {
   const problems: string[] = [];
   const { name, skill, description, maxTurns, tools } = meta;
   if (typeof name !== "string" || name.length > 64 || !NAME_RE.test(name)) {
-    problems.push(`meta.name must be lowercase-kebab, at most 64 characters (got ${JSON.stringify(name)})`);
+    problems.push(`meta.name must be lowercase-kebab, at most 64 characters (${got(name)})`);
   }
   if (typeof skill !== "string" || skill.trim() === "" || skill.length > 64) {
     problems.push("meta.skill must be a non-empty string of at most 64 characters");
@@ -33,7 +42,7 @@ export function metaProblems(meta: unknown): string[] {
     problems.push("meta.description must be a non-empty string of at most 2000 characters");
   }
   if (typeof maxTurns !== "number" || !Number.isInteger(maxTurns) || maxTurns < 1 || maxTurns > MAX_TURNS_LIMIT) {
-    problems.push(`meta.maxTurns must be an integer from 1 to ${MAX_TURNS_LIMIT} (got ${JSON.stringify(maxTurns)})`);
+    problems.push(`meta.maxTurns must be an integer from 1 to ${MAX_TURNS_LIMIT} (${got(maxTurns)})`);
   }
   if (!Array.isArray(tools)) {
     problems.push("meta.tools must be an array (empty when the environment has no tools)");
@@ -62,45 +71,45 @@ export function metaProblems(meta: unknown): string[] {
 }
 
 function infoProblems(info: unknown, where: string): string[] {
-  return isPlainObject(info) ? [] : [`${where}.info must be a JSON object`];
+  return isPlainObject(info) ? [] : [`${where}.info must be a JSON object (${got(info)})`];
 }
 
 /** Problems with what `reset` returned. */
 export function resetProblems(result: unknown): string[] {
-  if (!isPlainObject(result)) return ["reset() must return {observation, info}"];
+  if (!isPlainObject(result)) return [`reset() must return {observation, info} (${got(result)})`];
   const problems: string[] = [];
   if (typeof result.observation !== "string" || result.observation.trim() === "") {
-    problems.push("reset().observation must be a non-empty string");
+    problems.push(`reset().observation must be a non-empty string (${got(result.observation)})`);
   }
   return problems.concat(infoProblems(result.info, "reset()"));
 }
 
 /** Problems with what `step(action)` returned, including tool results that answer no call. */
 export function stepProblems(result: unknown, action: Action): string[] {
-  if (!isPlainObject(result)) return ["step() must return {observation, reward, terminated, truncated, info}"];
+  if (!isPlainObject(result)) return [`step() must return {observation, reward, terminated, truncated, info} (${got(result)})`];
   const problems: string[] = [];
   const { observation, reward, terminated, truncated, toolResults } = result;
-  if (typeof observation !== "string") problems.push("step().observation must be a string");
+  if (typeof observation !== "string") problems.push(`step().observation must be a string (${got(observation)})`);
   if (typeof reward !== "number" || !Number.isFinite(reward)) {
-    problems.push(`step().reward must be a finite number (got ${String(reward)})`);
+    problems.push(`step().reward must be a finite number (${got(reward)})`);
   } else if (reward < -1 || reward > 1) {
-    problems.push(`step().reward must be in [-1, 1] (got ${reward})`);
+    problems.push(`step().reward must be in [-1, 1] (${got(reward)})`);
   }
-  if (typeof terminated !== "boolean") problems.push("step().terminated must be a boolean");
-  if (typeof truncated !== "boolean") problems.push("step().truncated must be a boolean");
+  if (typeof terminated !== "boolean") problems.push(`step().terminated must be a boolean (${got(terminated)})`);
+  if (typeof truncated !== "boolean") problems.push(`step().truncated must be a boolean (${got(truncated)})`);
   problems.push(...infoProblems(result.info, "step()"));
   if (toolResults !== undefined) {
     const callIds = new Set(action.toolCalls.map((c) => c.id));
     if (!Array.isArray(toolResults)) {
-      problems.push("step().toolResults must be an array of {id, content}");
+      problems.push(`step().toolResults must be an array of {id, content} (${got(toolResults)})`);
     } else {
-      for (const tr of toolResults) {
+      toolResults.forEach((tr, i) => {
         if (!isPlainObject(tr) || typeof tr.id !== "string" || typeof tr.content !== "string") {
-          problems.push("each step().toolResults entry must be {id: string, content: string}");
+          problems.push(`step().toolResults[${i}] must be {id: string, content: string} (${isPlainObject(tr) ? `id ${got(tr.id)}, content ${got(tr.content)}` : got(tr)})`);
         } else if (!callIds.has(tr.id)) {
-          problems.push(`step().toolResults answers id "${tr.id}", which is not a call of this action`);
+          problems.push(`step().toolResults[${i}] answers id "${tr.id}", which is not a call of this action`);
         }
-      }
+      });
     }
   }
   return problems;
@@ -108,7 +117,7 @@ export function stepProblems(result: unknown, action: Action): string[] {
 
 /** Problems with what `hint()` returned. */
 export function hintProblems(hint: unknown): string[] {
-  if (typeof hint !== "string" || hint.trim() === "") return ["hint() must return a non-empty string"];
+  if (typeof hint !== "string" || hint.trim() === "") return [`hint() must return a non-empty string (${got(hint)})`];
   if (hint.length > MAX_HINT_CHARS) return [`hint() must be at most ${MAX_HINT_CHARS} characters (got ${hint.length})`];
   return [];
 }

@@ -188,14 +188,14 @@ describe.each(SANDBOX_BACKENDS)("sandbox contract: %s", (backend) => {
   });
 
   it.each([
-    ["reward NaN", stepResult("reward: NaN"), "step(): `reward` must be a finite number, got null"],
-    ["reward 2", stepResult("reward: 2"), "step(): `reward` must be in [-1, 1], got 2"],
-    ["reward a string", stepResult('reward: "1"'), "step(): `reward` must be a finite number, got a string"],
-    ["missing observation", 'return { reward: 0, terminated: false, truncated: false, info: {} };', "step(): `observation` must be a string, got a undefined"],
-    ["info not an object", stepResult("info: [1, 2]"), "step(): `info` must be a JSON object, got an array"],
-    ["terminated not a boolean", stepResult("terminated: 1"), "step(): `terminated` must be a boolean, got 1"],
-    ["undefined", "return undefined;", "step(): expected an object, got null"],
-    ["toolResults content not a string", stepResult('toolResults: [{ id: "a", content: 1 }]'), "step() toolResults[0]: `content` must be a string, got 1"],
+    ["reward NaN", stepResult("reward: NaN"), "step().reward must be a finite number (got null)"],
+    ["reward 2", stepResult("reward: 2"), "step().reward must be in [-1, 1] (got 2)"],
+    ["reward a string", stepResult('reward: "1"'), "step().reward must be a finite number (got \"1\")"],
+    ["missing observation", 'return { reward: 0, terminated: false, truncated: false, info: {} };', "step().observation must be a string (got undefined)"],
+    ["info not an object", stepResult("info: [1, 2]"), "step().info must be a JSON object (got an array)"],
+    ["terminated not a boolean", stepResult("terminated: 1"), "step().terminated must be a boolean (got 1)"],
+    ["undefined", "return undefined;", "step() must return {observation, reward, terminated, truncated, info} (got null)"],
+    ["toolResults content not a string", stepResult('toolResults: [{ id: "a", content: 1 }]'), "step().toolResults[0] must be {id: string, content: string} (id got \"a\", content got 1)"],
     ["a Promise", "return new Promise(() => {});", "step() returned a Promise"],
     ["deeply nested info", stepResult('info: JSON.parse("[".repeat(70) + "]".repeat(70))'), "step(): answer is nested deeper than 64 levels"],
   ])("step returning %s is E_ENV_CONTRACT", async (_label, body, message) => {
@@ -205,12 +205,12 @@ describe.each(SANDBOX_BACKENDS)("sandbox contract: %s", (backend) => {
   });
 
   it.each([
-    ["empty hint", { hint: 'return " ";' }, "hint", "hint(): expected a non-empty string"],
-    ["hint over 2,000 characters", { hint: 'return "h".repeat(2001);' }, "hint", "hint(): expected at most 2000 characters, got 2001"],
-    ["hint not a string", { hint: "return 7;" }, "hint", "hint(): expected a string, got 7"],
+    ["empty hint", { hint: 'return " ";' }, "hint", "hint() must return a non-empty string (got \" \")"],
+    ["hint over 2,000 characters", { hint: 'return "h".repeat(2001);' }, "hint", "hint() must be at most 2000 characters (got 2001)"],
+    ["hint not a string", { hint: "return 7;" }, "hint", "hint() must return a non-empty string (got 7)"],
     ["solve text not a string", { solve: "return { text: 5 };" }, "solve", "solve(): `text` must be a string, got 5"],
     ["solve tool call without name", { solve: "return { toolCalls: [{ arguments: {} }] };" }, "solve", "solve() toolCalls[0]: `name` must be a string, got a undefined"],
-    ["reset without info", { reset: 'return { observation: "o" };' }, "reset", "reset(): `info` must be a JSON object, got a undefined"],
+    ["reset without info", { reset: 'return { observation: "o" };' }, "reset", "reset().info must be a JSON object (got undefined)"],
   ] as const)("%s is E_ENV_CONTRACT", async (_label, parts, method, message) => {
     const env = await load(parts);
     if (method !== "reset") await env.reset(1);

@@ -15,7 +15,7 @@ export { DEFAULT_LIMITS, ProgramEnv };
 export { createIsolatedVmBackend, type IsolatedVmOptions } from "./isolated-vm.js";
 export type { GuestMethod, SandboxBackend, SandboxBackendName, SandboxInstance, SandboxLimits } from "./types.js";
 export { FIXED_TIME_MS } from "./prelude.js";
-export { MAX_HINT_CHARS, MAX_JSON_DEPTH } from "./shapes.js";
+export { MAX_JSON_DEPTH } from "./shapes.js";
 
 /** Every sandbox backend, the default first. */
 export const SANDBOX_BACKENDS: readonly SandboxBackendName[] = Object.freeze(["isolated-vm", "quickjs"]);

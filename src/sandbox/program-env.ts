@@ -68,7 +68,7 @@ export class ProgramEnv implements Env {
   }
 
   step(action: Action): Promise<StepResult> {
-    return this.#serial(async () => toStepResult(await this.#episodeCall("step", JSON.stringify(action), this.limits.stepTimeoutMs)));
+    return this.#serial(async () => toStepResult(await this.#episodeCall("step", JSON.stringify(action), this.limits.stepTimeoutMs), action));
   }
 
   hint(): Promise<string> {

@@ -4,14 +4,13 @@
  * E_ENV_CONTRACT error whose message names the method and the field.
  */
 import { actionFromOracle } from "../env/action.js";
-import type { Action, EnvMeta, JsonObject, ResetResult, StepResult, ToolResult, ToolSpec } from "../env/types.js";
+import { hintProblems, resetProblems, stepProblems } from "../env/shape.js";
+import type { Action, EnvMeta, JsonObject, ResetResult, StepResult, ToolSpec } from "../env/types.js";
 import { SpadeError } from "../errors.js";
 
 /** Deepest nesting accepted in a guest answer; deeper JSON could overflow host recursion later. */
 export const MAX_JSON_DEPTH = 64;
 
-/** Longest accepted hint, in characters (the `Env.hint` contract). */
-export const MAX_HINT_CHARS = 2000;
 
 function contractError(where: string, problem: string): SpadeError {
   return new SpadeError("E_ENV_CONTRACT", `${where}: ${problem}`, {
@@ -67,61 +66,33 @@ function requireString(obj: Record<string, unknown>, key: string, where: string)
   return v;
 }
 
-function requireBoolean(obj: Record<string, unknown>, key: string, where: string): boolean {
-  const v = obj[key];
-  if (typeof v !== "boolean") throw contractError(where, `\`${key}\` must be a boolean, got ${describeValue(v)}`);
-  return v;
-}
-
-function requireInfo(obj: Record<string, unknown>, where: string): JsonObject {
-  const v = obj.info;
-  if (!isObject(v)) throw contractError(where, `\`info\` must be a JSON object, got ${describeValue(v)}`);
-  return v as JsonObject;
-}
-
-/** Checks `reset(seed)`'s answer: `{ observation: string, info: object }`. */
-export function toResetResult(value: unknown): ResetResult {
-  const where = "reset()";
-  const obj = requireObject(value, where);
-  return { observation: requireString(obj, "observation", where), info: requireInfo(obj, where) };
-}
-
-function toToolResults(value: unknown, where: string): ToolResult[] {
-  if (!Array.isArray(value)) throw contractError(where, `\`toolResults\` must be an array, got ${describeValue(value)}`);
-  return value.map((item, i) => {
-    const at = `${where} toolResults[${i}]`;
-    const obj = requireObject(item, at);
-    return { id: requireString(obj, "id", at), content: requireString(obj, "content", at) };
-  });
-}
-
-/** Checks `step(action)`'s answer; the reward must be a finite number in [-1, 1]. */
-export function toStepResult(value: unknown): StepResult {
-  const where = "step()";
-  const obj = requireObject(value, where);
-  const observation = requireString(obj, "observation", where);
-  const reward = obj.reward;
-  if (typeof reward !== "number" || !Number.isFinite(reward)) {
-    throw contractError(where, `\`reward\` must be a finite number, got ${describeValue(reward)}`);
+/** Throws E_ENV_CONTRACT with the first of `problems`, if any. */
+function assertNoProblems(problems: string[], where: string): void {
+  if (problems.length > 0) {
+    throw new SpadeError("E_ENV_CONTRACT", problems.join("; "), { nextStep: `see the environment contract (${where})` });
   }
-  if (reward < -1 || reward > 1) throw contractError(where, `\`reward\` must be in [-1, 1], got ${reward}`);
-  const result: StepResult = {
-    observation,
-    reward,
-    terminated: requireBoolean(obj, "terminated", where),
-    truncated: requireBoolean(obj, "truncated", where),
-    info: requireInfo(obj, where),
-  };
-  if (obj.toolResults !== undefined) result.toolResults = toToolResults(obj.toolResults, where);
+}
+
+/** Checks `reset(seed)`'s answer (src/env/shape.ts defines valid). */
+export function toResetResult(value: unknown): ResetResult {
+  assertNoProblems(resetProblems(value), "reset()");
+  const obj = value as ResetResult;
+  return { observation: obj.observation, info: obj.info };
+}
+
+/** Checks `step(action)`'s answer, including tool results that answer no call of `action`. */
+export function toStepResult(value: unknown, action: Action): StepResult {
+  assertNoProblems(stepProblems(value, action), "step()");
+  const obj = value as StepResult;
+  const result: StepResult = { observation: obj.observation, reward: obj.reward, terminated: obj.terminated, truncated: obj.truncated, info: obj.info };
+  if (obj.toolResults !== undefined) result.toolResults = obj.toolResults.map((r) => ({ id: r.id, content: r.content }));
   return result;
 }
 
 /** Checks `hint()`'s answer: a non-empty string of at most MAX_HINT_CHARS characters. */
 export function toHint(value: unknown): string {
-  if (typeof value !== "string") throw contractError("hint()", `expected a string, got ${describeValue(value)}`);
-  if (value.trim() === "") throw contractError("hint()", "expected a non-empty string");
-  if (value.length > MAX_HINT_CHARS) throw contractError("hint()", `expected at most ${MAX_HINT_CHARS} characters, got ${value.length}`);
-  return value;
+  assertNoProblems(hintProblems(value), "hint()");
+  return value as string;
 }
 
 /** Checks `solve()`'s answer (`{ text?, toolCalls? }`) and fills it into a full `Action`. */
