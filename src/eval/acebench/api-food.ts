@@ -8,7 +8,7 @@
 import { pyStr } from "../pyformat.js";
 import { attributeError, pyAdd, pyGe, pyGt, pyLe, pyMul, pySub, truthy } from "../pyops.js";
 import { pyDict, pyEquals, type PyDict, type PyValue } from "../pyvalue.js";
-import { BaseApi, type ApiClassName, type MethodDef } from "./api-base.js";
+import { BaseApi, type ApiClassName, type Lang, type MethodDef } from "./api-base.js";
 import { callGet, contains, getItem, getOr, isIntLike, iterate, lowerIn, setItem, statusMessage } from "./py.js";
 
 const USERS: Array<[string, string, string, number]> = [
@@ -22,7 +22,7 @@ const USERS: Array<[string, string, string, number]> = [
 
 type Menu = Array<[string, string, string, [string, number], [string, number]]>;
 
-const MERCHANTS: Record<"en" | "zh", Menu> = {
+const MERCHANTS: Record<Lang, Menu> = {
   en: [
     ["Domino's", "M100", "Pizza", ["Margherita Pizza", 68], ["Super Supreme Pizza", 88]],
     ["Rice Village Bibimbap", "M101", "Bibimbap", ["Stone Pot Bibimbap", 35], ["Korean Beef Bibimbap", 45]],
@@ -90,7 +90,7 @@ export class FoodPlatform extends BaseApi {
   /** Placed orders. */
   orders: PyValue[] = [];
 
-  constructor(lang: "en" | "zh") {
+  constructor(lang: Lang) {
     super(lang);
     this.merchant_list = new Map(
       MERCHANTS[lang].map(([name, id, type, ...menu]) => [

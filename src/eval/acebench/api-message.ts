@@ -6,7 +6,7 @@
 import { pyStr } from "../pyformat.js";
 import { PyException } from "../pyops.js";
 import { dictDelete, pyDict, pyEquals, pyTypeName, type PyDict, type PyKey, type PyValue } from "../pyvalue.js";
-import { BaseApi, type ApiClassName, type MethodDef } from "./api-base.js";
+import { BaseApi, type ApiClassName, type Lang, type MethodDef } from "./api-base.js";
 import { contains, getItem, hashKey, lowerIn, statusMessage } from "./py.js";
 
 const USERS: Array<[string, string, string, string]> = [
@@ -101,7 +101,7 @@ export class MessageApi extends BaseApi {
   /** The id of the last message sent. */
   message_id_counter = 6n;
 
-  constructor(lang: "en" | "zh") {
+  constructor(lang: Lang) {
     super(lang);
     const [first, second, third] = INBOX_TEXT[lang];
     const message = (from: string, to: string, text: string, time: string) => pyDict({ sender_id: from, receiver_id: to, message: text, time });

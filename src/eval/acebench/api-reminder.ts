@@ -7,7 +7,7 @@
 import { pyStr } from "../pyformat.js";
 import { PyException } from "../pyops.js";
 import { dictDelete, pyDict, pyEquals, pyTypeName, type PyDict, type PyKey, type PyValue } from "../pyvalue.js";
-import { BaseApi, type ApiClassName, type MethodDef } from "./api-base.js";
+import { BaseApi, type ApiClassName, type Lang, type MethodDef } from "./api-base.js";
 import { contains, getItem, hashKey, lowerIn, setItem, statusMessage } from "./py.js";
 
 const TODO_TEXT = {
@@ -50,7 +50,7 @@ export class ReminderApi extends BaseApi {
   /** The id of the last reminder added. */
   reminder_id_counter = 3n;
 
-  constructor(lang: "en" | "zh") {
+  constructor(lang: Lang) {
     super(lang);
     const reminder = (id: bigint, title: string, description: string, time: string) => pyDict({ reminder_id: id, title, description, time, notified: false });
     this.reminder_list = new Map<PyKey, PyValue>([

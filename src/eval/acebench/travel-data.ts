@@ -4,6 +4,7 @@
  * in English and Chinese. Prices, seats and bags are ints (bigint) and balances floats (number), as upstream.
  */
 import { pyDict, type PyDict } from "../pyvalue.js";
+import type { Lang } from "./api-base.js";
 
 const CITY = {
   Beijing: "北京",
@@ -109,7 +110,7 @@ export const TRAVEL_TEXT = {
 } as const;
 
 /** The initial `users`, `flights` and `reservations` of one language. */
-export function travelData(lang: "en" | "zh"): { users: PyDict; flights: PyDict[]; reservations: PyDict[] } {
+export function travelData(lang: Lang): { users: PyDict; flights: PyDict[]; reservations: PyDict[] } {
   const city = (c: City) => (lang === "en" ? c : CITY[c]);
   const text = TRAVEL_TEXT[lang];
   const user = (name: string, password: string, cash: number, bank: number, level: string) =>
