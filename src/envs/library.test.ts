@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { describeEnvContract } from "../../test/env-contract.js";
+import { oracleAgent, runEpisode } from "../rollout/index.js";
 import { loadProgram, SANDBOX_BACKENDS } from "../sandbox/index.js";
 import { libraryNames, resolveProgram } from "./index.js";
 
@@ -21,6 +22,18 @@ describe("the built-in library", () => {
       m.tools.some((t) => Object.values((t.function.parameters.properties ?? {}) as Record<string, { type?: string }>).some((p) => p.type === "object" || p.type === "array")),
     );
     expect(nested.length).toBeGreaterThanOrEqual(6);
+  });
+
+  it("has at least four long-horizon environments (the oracle needs 15+ turns on seeds 0-2)", async () => {
+    const long: string[] = [];
+    for (const name of names) {
+      const env = await loadProgram(resolveProgram(name).source);
+      const turns = [];
+      for (const seed of [0, 1, 2]) turns.push((await runEpisode(env, oracleAgent, { seed })).turns);
+      await env.close();
+      if (Math.min(...turns) >= 15) long.push(name);
+    }
+    expect(long.length).toBeGreaterThanOrEqual(4);
   });
 });
 
