@@ -14,6 +14,7 @@ export const main = defineCommand({
   meta: { name: "spade", version: "0.1.0", description: "Self-play in adaptive synthetic executable environments" },
   subCommands: {
     env: envCommand,
+    eval: () => import("./eval.js").then((m) => m.evalCommand),
   },
 });
 

@@ -1,0 +1,16 @@
+/**
+ * @module cli/eval
+ * `spade eval ...`: held-out evaluation and the self-checks that prove the ports and graders
+ * score like upstream. Sub-commands load lazily (each pulls in a whole benchmark port).
+ */
+import { defineCommand } from "citty";
+
+/** `spade eval ...` */
+export const evalCommand = defineCommand({
+  meta: { name: "eval", description: "Held-out evaluation suites and their self-checks" },
+  subCommands: {
+    "bfcl-replay": () => import("./eval-bfcl.js").then((m) => m.bfclReplayCommand),
+    "acebench-replay": () => import("./eval-acebench.js").then((m) => m.acebenchReplayCommand),
+    gold: () => import("./eval-suites.js").then((m) => m.goldCommand),
+  },
+});
