@@ -6,7 +6,7 @@
  */
 import { describeError, isSpadeError, SpadeError } from "../errors.js";
 import type { Env } from "../env/index.js";
-import type { Limiter } from "../policy/index.js";
+import { Limiter } from "../policy/index.js";
 import { runEpisode, type Agent, type Episode } from "./episode.js";
 
 /** What an agent factory learns about the episode it makes an agent for. */
@@ -32,11 +32,20 @@ export interface GroupOptions {
   concurrency?: number;
   /** A limiter shared with other groups: each episode in flight holds one slot. Default none. */
   limiter?: Limiter;
+  /**
+   * Bounds how many environments are being opened at once (opening a sandbox is CPU work, so
+   * hundreds at once only delay the first episodes, and the calls queued behind them). Share one
+   * across groups to bound it process-wide. Default: a limiter of `DEFAULT_OPEN_CONCURRENCY` per group.
+   */
+  openLimiter?: Limiter;
   /** Cancels the group: no new episode starts, running ones stop at their next turn, and `runGroup` rejects with E_CANCELLED. */
   signal?: AbortSignal;
   /** Hint template for hinted episodes (see `runEpisode`). */
   hintTemplate?: string;
 }
+
+/** Environments a group opens at once unless given an `openLimiter`. */
+export const DEFAULT_OPEN_CONCURRENCY = 4;
 
 /** Statistics over the non-failed episodes of one kind. */
 export interface GroupStats {
@@ -97,6 +106,7 @@ export async function runGroup(open: () => Promise<Env>, makeAgent: AgentFactory
   const concurrency = options.concurrency ?? plan.length;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new SpadeError("E_CONFIG", `concurrency must be an integer >= 1 (got ${concurrency})`);
   const { signal, limiter } = options;
+  const openLimiter = options.openLimiter ?? new Limiter(DEFAULT_OPEN_CONCURRENCY);
   const episodes: Array<Episode | undefined> = new Array(plan.length);
   let next = 0;
 
@@ -114,7 +124,7 @@ export async function runGroup(open: () => Promise<Env>, makeAgent: AgentFactory
         }
         try {
           try {
-            env ??= await open();
+            env ??= await openLimiter.run(open, signal);
           } catch (err) {
             episodes[index] = openFailure(seed, hinted, err);
             continue;
