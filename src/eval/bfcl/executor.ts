@@ -10,7 +10,7 @@ import { parsePythonCall, type PyCall } from "../pycall.js";
 import { PyJsonTypeError, pyJsonDumps, pyStr } from "../pyformat.js";
 import { PyException } from "../pyops.js";
 import { deepCopy, isDict, type PyDict, type PyValue } from "../pyvalue.js";
-import { bindArgs, type BfclApi } from "./api.js";
+import { bindArgs, type BfclApi, type ParamSpec } from "./api.js";
 import { createApi, isStatelessClass } from "./classes/index.js";
 import type { BfclSession } from "./session.js";
 
@@ -69,6 +69,11 @@ export class BfclInstances {
       if (err instanceof PyException) return `Error during execution: ${err.message}`;
       throw err;
     }
+  }
+
+  /** The Python signature of the public method `name` as the executor resolves it, if any. */
+  methodParams(name: string): readonly ParamSpec[] | undefined {
+    return this.byMethod.get(name)?.methods.get(name)?.params;
   }
 
   /** Executes calls in order; one result string per call. */
