@@ -42,6 +42,20 @@ describe("runEpisode", () => {
     expect(success).toMatchObject({ failure: "agent: x", success: false, turns: 0 });
   });
 
+  it("records the failing stage and error code, stops when cancelled, and keeps an agent's trace", async () => {
+    const timeout = await runEpisode(makeTestEnv({ reset: () => { throw new SpadeError("E_SANDBOX_TIMEOUT", "reset ran past 500 ms"); } }), oracleAgent, { seed: 0 });
+    expect(timeout).toMatchObject({ failureStage: "reset", failureCode: "E_SANDBOX_TIMEOUT", turns: 0 });
+    const uncoded = await runEpisode(makeTestEnv(), async () => { throw new Error("plain"); }, { seed: 0 });
+    expect(uncoded).toMatchObject({ failure: "agent: plain", failureStage: "agent", failureCode: null });
+    const controller = new AbortController();
+    const cancelling: Agent = async () => { controller.abort(); return makeAction("\\boxed{5}"); };
+    const cancelled = await runEpisode(makeTestEnv(), cancelling, { seed: 0, signal: controller.signal });
+    expect(cancelled).toMatchObject({ turns: 1, failure: "agent: E_CANCELLED: the episode was cancelled", failureCode: "E_CANCELLED", success: false });
+    const traced: Agent = Object.assign(async () => makeAction("\\boxed{42}"), { trace: () => ({ model: "m", messages: [{ role: "user" as const, content: "hi" }], samplesByTurn: [] }) });
+    expect((await runEpisode(makeTestEnv(), traced, { seed: 3 })).trace).toEqual({ model: "m", messages: [{ role: "user", content: "hi" }], samplesByTurn: [] });
+    expect((await runEpisode(makeTestEnv(), oracleAgent, { seed: 3 })).trace).toBeUndefined();
+  });
+
   it("random agent is reproducible per seed", async () => {
     const a = await runEpisode(makeTestEnv(), randomAgent(7), { seed: 1 });
     const b = await runEpisode(makeTestEnv(), randomAgent(7), { seed: 1 });

@@ -87,6 +87,20 @@ describe("runGroup", () => {
     expect(result.episodes.map((e) => e.seed)).toEqual([1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6]);
   });
 
+  it("bounds how many environments open at once with the open limiter", async () => {
+    let opening = 0;
+    let most = 0;
+    const open = async () => {
+      opening++;
+      most = Math.max(most, opening);
+      await new Promise((r) => setTimeout(r, 3));
+      opening--;
+      return makeTestEnv();
+    };
+    const result = await runGroup(open, () => oracleAgent, { seeds: [0, 1, 2, 3, 4, 5, 6, 7], openLimiter: new Limiter(2) });
+    expect([most, result.unhinted.successRate]).toEqual([2, 1]);
+  });
+
   it("shares a limiter across groups", async () => {
     const limiter = new Limiter(1);
     let inFlight = 0;
