@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { checkEnv } from "../../env/index.js";
 import { oracleAgent, runEpisode } from "../../rollout/index.js";
 import { BFCL_CATEGORIES, loadEntries, loadFunctionDocs, loadLongContextData, type BfclEntry } from "./index.js";
 import { ADDED_FUNCTIONS_PROMPT, bfclEnv, entryTools } from "./env.js";
@@ -101,5 +102,17 @@ describe.skipIf(!BFCL_DATA_PRESENT)(`BFCL Env ${BFCL_DATA_PRESENT ? "" : BFCL_DA
     expect((edit.function.parameters.properties as Record<string, { type: string }>).updates!.type).toBe("object");
     const json = JSON.stringify(open(entry!).meta.tools);
     expect(json).not.toMatch(/"type":"(dict|float|tuple|any)"/);
+  });
+});
+
+describe.skipIf(!BFCL_DATA_PRESENT)(`BFCL Env under the validator ${BFCL_DATA_PRESENT ? "" : BFCL_DATA_MISSING}`, () => {
+  it("passes checkEnv (oracle succeeds, trivial policies fail, deterministic) for one entry per category", async () => {
+    const docs = loadFunctionDocs(BFCL_DATA_DIR);
+    const session = { loadLongContext: () => loadLongContextData(BFCL_DATA_DIR), today: TEST_TODAY };
+    for (const category of BFCL_CATEGORIES) {
+      const entry = loadEntries(BFCL_DATA_DIR, category)[7]!;
+      const report = await checkEnv(async () => bfclEnv({ entry, docs, session }), { seeds: [0, 1], trivialSeeds: [0, 1] });
+      expect([entry.id, report.failures, report.checks.filter((c) => !c.ok)]).toEqual([entry.id, [], []]);
+    }
   });
 });
