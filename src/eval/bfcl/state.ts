@@ -6,7 +6,7 @@
  */
 import type { Json, JsonObject } from "../../env/types.js";
 import { compareCodePoints } from "../pyops.js";
-import { PyObject, PyTuple, jsonKey, pyEquals, type PyKey, type PyValue } from "../pyvalue.js";
+import { PyTuple, jsonKey, pyEquals, type PyKey, type PyValue } from "../pyvalue.js";
 import { pyRepr } from "../pyformat.js";
 import { FsDirectory, FsFile } from "./fs-nodes.js";
 import type { BfclInstances } from "./executor.js";
@@ -22,28 +22,58 @@ function sortKeys(items: PyKey[]): PyKey[] {
   });
 }
 
-/** A Python value in the golden JSON form. */
-export function goldenJson(v: PyValue, depth = 0): Json {
+/**
+ * A Python value in the golden form, still as a Python value (so `pyJsonDumps` prints it as
+ * upstream's `json.dumps` would): directories and files as `{"__type": ...}` dicts, sets as
+ * `{"__set": [sorted]}`, dict keys as strings, tuples as lists.
+ */
+export function goldenValue(v: PyValue, depth = 0): PyValue {
   if (depth > MAX_DEPTH) throw new RangeError("state nests too deeply (a cycle?)");
-  if (v === null || typeof v === "boolean" || typeof v === "string") return v;
-  if (typeof v === "bigint") return Number(v);
-  if (typeof v === "number") return v;
-  if (Array.isArray(v)) return v.map((x) => goldenJson(x, depth + 1));
-  if (v instanceof PyTuple) return v.items.map((x) => goldenJson(x, depth + 1));
-  if (v instanceof Set) return { __set: sortKeys([...v]).map((x) => goldenJson(x, depth + 1)) };
+  if (v === null || typeof v !== "object") return v;
+  if (Array.isArray(v)) return v.map((x) => goldenValue(x, depth + 1));
+  if (v instanceof PyTuple) return v.items.map((x) => goldenValue(x, depth + 1));
+  if (v instanceof Set) return new Map([["__set", sortKeys([...v]).map((x) => goldenValue(x, depth + 1))]]);
   if (v instanceof Map) {
-    const out: JsonObject = {};
-    for (const [k, x] of v) out[jsonKey(k)] = goldenJson(x, depth + 1);
+    const out = new Map<PyKey, PyValue>();
+    for (const [k, x] of v) out.set(jsonKey(k), goldenValue(x, depth + 1));
     return out;
   }
   if (v instanceof FsDirectory) {
-    const contents: JsonObject = {};
-    for (const [k, x] of v.contents) contents[k] = goldenJson(x, depth + 1);
-    return { __type: "Directory", name: v.name, contents };
+    const contents = new Map<PyKey, PyValue>();
+    for (const [k, x] of v.contents) contents.set(k, goldenValue(x, depth + 1));
+    return new Map<PyKey, PyValue>([["__type", "Directory"], ["name", v.name], ["contents", contents]]);
   }
-  if (v instanceof FsFile) return { __type: "File", name: v.name, content: goldenJson(v.content, depth + 1) };
-  if (v instanceof PyObject) return v.pyRepr();
+  if (v instanceof FsFile) {
+    return new Map<PyKey, PyValue>([["__type", "File"], ["name", v.name], ["content", goldenValue(v.content, depth + 1)]]);
+  }
+  return v.pyRepr();
+}
+
+/** A Python value in the golden JSON form. */
+export function goldenJson(v: PyValue): Json {
+  const g = goldenValue(v);
+  return toPlainJson(g);
+}
+
+function toPlainJson(v: PyValue): Json {
+  if (v === null || typeof v === "boolean" || typeof v === "string" || typeof v === "number") return v;
+  if (typeof v === "bigint") return Number(v);
+  if (Array.isArray(v)) return v.map(toPlainJson);
+  if (v instanceof Map) {
+    const out: JsonObject = {};
+    for (const [k, x] of v) out[String(k)] = toPlainJson(x);
+    return out;
+  }
   return null;
+}
+
+/** Every involved instance's public state as one Python dict in golden form: `{className: {attribute: value}}`. */
+export function instancesGoldenValue(instances: BfclInstances): PyValue {
+  const out = new Map<PyKey, PyValue>();
+  for (const [className, api] of instances.byClass) {
+    out.set(className, new Map<PyKey, PyValue>(api.publicState().map(([name, value]) => [name, goldenValue(value)])));
+  }
+  return out;
 }
 
 /** Every involved instance's public state: `{className: {attribute: json}}`. */

@@ -39,7 +39,12 @@ export class PyDecimal extends PyObject {
 /** `Decimal(x)` for a non-negative int or float: the exact value. */
 export function decimalFromNumber(v: bigint | number): PyDecimal {
   if (typeof v === "bigint") return new PyDecimal(v, 0);
-  const { num, den } = floatToRational(v);
+  let { num, den } = floatToRational(v);
+  // The smallest exact form, as Decimal(float) gives: 0.25 -> Decimal('0.25').
+  while (den > 1n && num % 2n === 0n) {
+    num /= 2n;
+    den /= 2n;
+  }
   if (den === 1n) return new PyDecimal(num, 0);
   // num / 2^k = num * 5^k / 10^k.
   const k = den.toString(2).length - 1;
