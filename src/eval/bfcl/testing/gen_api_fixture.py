@@ -226,6 +226,27 @@ CASES = [
         "get_outside_temperature_from_google()", "check_tire_pressure()"]},
 ]
 
+
+def numeric_sweep():
+    """Seeded logarithm / square_root / round calls across magnitudes and precisions."""
+    import random
+    rng = random.Random(20260323)
+    calls = []
+    for _ in range(60):
+        value = rng.choice([rng.randint(1, 10 ** rng.randint(1, 12)), round(rng.uniform(0.0001, 1e6), rng.randint(0, 8))])
+        base = rng.choice([2, 10, 3, 0.5, 1.5, rng.randint(2, 1000)])
+        calls.append(f"logarithm(value={value!r}, base={base!r}, precision={rng.randint(1, 60)})")
+    for _ in range(40):
+        number = rng.choice([rng.randint(0, 10 ** rng.randint(1, 20)), round(rng.uniform(0, 1e4), rng.randint(0, 6)), rng.randint(1, 99) ** 2])
+        calls.append(f"square_root(number={number!r}, precision={rng.randint(1, 40)})")
+    for _ in range(30):
+        x = round(rng.uniform(-1e5, 1e5), rng.randint(0, 6))
+        calls.append(f"round_number(number={x!r}, decimal_places={rng.randint(-3, 5)})")
+    return calls
+
+
+CASES.append({"name": "math: numeric sweep", "classes": ["MathAPI"], "config": {}, "calls": numeric_sweep()})
+
 LONG = 500
 
 
