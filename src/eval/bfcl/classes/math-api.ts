@@ -5,11 +5,12 @@
  * mpmath `mpf` and `square_root` a `Decimal`, so their results print through `str(dict)`.
  */
 import { roundFloat, roundInt } from "../../pyfloat.js";
+import { pyRepr } from "../../pyformat.js";
 import { PyException, asNumber, pyAbs, pyAdd, pyInt, pyLen, pyLt, pyMul, pyPow, pySub, pyTrueDiv, truthy, typeError, valueError } from "../../pyops.js";
 import { pyDict, pyEquals, pyTypeName, type PyValue } from "../../pyvalue.js";
 import { methodTable, opt, req, type BfclApi } from "../api.js";
 import { decimalFromNumber, decimalSqrt } from "./decimal-sqrt.js";
-import { Mpf, mpLogRatio, mpfFromNumber, dpsToPrec } from "./math-numeric.js";
+import { Mpf, dpsToPrec, mpLogRatio, mpfFromDecimalString, mpfFromNumber } from "./math-numeric.js";
 import { iterate } from "./util.js";
 
 /** Largest precision (digits) computed; beyond it the port answers with an error instead of hanging. */
@@ -89,8 +90,10 @@ export class MathAPI implements BfclApi {
         const prec = dpsToPrec(dps);
         const convert = (v: PyValue): Mpf => {
           const n = asNumber(v);
-          if (n === undefined) throw typeError(`cannot create mpf from ${pyTypeName(v)}`);
-          return mpfFromNumber(n, prec);
+          if (n !== undefined) return mpfFromNumber(n, prec);
+          const parsed = typeof v === "string" ? mpfFromDecimalString(v, prec) : undefined;
+          if (parsed === undefined) throw typeError(`cannot create mpf from ${pyRepr(v)}`);
+          return parsed;
         };
         const result = mpLogRatio(convert(value!), convert(base!), prec);
         if (result === "zero-division") return pyDict({ error: "" });

@@ -181,3 +181,27 @@ export function mpLogRatio(value: Mpf, base: Mpf, prec: number): Mpf | "zero-div
   const magnitude = ((num / bm) << 1n) | (num % bm === 0n ? 0n : 1n);
   return roundToPrec(negative ? -magnitude : magnitude, extra + 1 - (a.exp - b.exp), prec);
 }
+
+/**
+ * `mpmath.mpf(text)` for a decimal string (`' 7 '`, `'0.1'`, `'1e3'`, `'inf'`): rounded to
+ * `prec` bits, nearest-even, as mpmath's `from_str`. Undefined for text it does not read.
+ */
+export function mpfFromDecimalString(text: string, prec: number): Mpf | undefined {
+  const t = text.trim().toLowerCase();
+  const special = /^([+-]?)inf(inity)?$/.exec(t);
+  if (special) return new Mpf(0n, 0, prec, special[1] === "-" ? "-inf" : "+inf");
+  if (t === "nan") return new Mpf(0n, 0, prec, "nan");
+  const m = /^([+-]?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/.exec(t);
+  if (!m || (m[2] === "" && (m[3] ?? "") === "")) return undefined;
+  const digits = BigInt(`${m[2]}${m[3] ?? ""}` || "0");
+  const exp10 = Number(m[4] ?? 0) - (m[3] ?? "").length;
+  const sign = m[1] === "-" ? -1n : 1n;
+  if (digits === 0n) return new Mpf(0n, 0, prec);
+  if (exp10 >= 0) return roundToPrec(sign * digits * 10n ** BigInt(exp10), 0, prec);
+  // digits / 10^k, scaled by 2^shift so the quotient keeps prec + 2 bits and a sticky bit.
+  const den = 10n ** BigInt(-exp10);
+  const shift = Math.max(0, prec + 3 + bitLength(den) - bitLength(digits));
+  const num = digits << BigInt(shift);
+  const magnitude = ((num / den) << 1n) | (num % den === 0n ? 0n : 1n);
+  return roundToPrec(sign * magnitude, shift + 1, prec);
+}

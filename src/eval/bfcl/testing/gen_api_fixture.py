@@ -92,6 +92,8 @@ CASES = [
         "logarithm(value=1000, base=10, precision=15)", "logarithm(value=7, base=2, precision=0)", "logarithm(value=5, base=2, precision=50)",
         "logarithm(value=123456789, base=10, precision=3)", "logarithm(value=2.5, base=0.5, precision=12)", "logarithm(value=36.0, base=6.0, precision=4)",
         "logarithm(value=1e300, base=2, precision=25)", "logarithm(value=3, base=10, precision=2.7)",
+        "logarithm(value='10', base=10, precision=5)", "logarithm(value='0.1', base=10, precision=5)", "logarithm(value=' 7 ', base='1e3', precision='8')",
+        "logarithm(value='abc', base=10, precision=5)", "logarithm(value=None, base=10, precision=5)", "logarithm(value='inf', base=10, precision=5)",
     ]},
     {"name": "twitter", "classes": ["TwitterAPI"], "config": {"TwitterAPI": {}}, "calls": [
         "post_tweet(content='before login')", "authenticate_twitter(username='john', password='wrong')",
