@@ -33,3 +33,25 @@ export {
 export { parseJsonPy, parsePythonCall, parsePythonCalls, parsePythonLiteral, type PyCall } from "./pycall.js";
 export { PyJsonTypeError, jsonString, pyJsonDumps, pyRepr, pyStr, strRepr } from "./pyformat.js";
 export { floatRepr, formatFixed, roundFloat, roundFloatToInt, roundInt } from "./pyfloat.js";
+export {
+  PyException,
+  asNumber,
+  compareCodePoints,
+  pyAbs,
+  pyAdd,
+  pyFloat,
+  pyGe,
+  pyGt,
+  pyInt,
+  pyLe,
+  pyLen,
+  pyLt,
+  pyMod,
+  pyMul,
+  pyNeg,
+  pyPow,
+  pySub,
+  pyTrueDiv,
+  truthy,
+} from "./pyops.js";
+export { formatNamed, lstrip, rstrip, sortedStrings, splitWhitespace, splitlines, strip, utf8Length } from "./pystr.js";
