@@ -51,6 +51,19 @@ describe("isolated-vm sandbox processes", () => {
     await sibling.close();
   });
 
+  it("a call queued behind slow calls in the same process is not killed by the watchdog", async () => {
+    const backend = createIsolatedVmBackend({ processes: 1 });
+    backends.push(backend);
+    // Each step spins ~150 ms of its 200 ms deadline; 20 queued take ~3 s, past one call's 2.2 s watchdog.
+    const slow = makeProgram({ step: "const end = Date.now(); let n = 0; while (n < 4e7) n++; " + stepReturning('"done " + n') });
+    const limits = resolveLimits({ stepTimeoutMs: 1000 });
+    const envs = await Promise.all(Array.from({ length: 20 }, () => ProgramEnv.create(backend, slow, limits)));
+    await Promise.all(envs.map((env, i) => env.reset(i)));
+    const codes = await Promise.all(envs.map((env) => codeOf(env.step({ text: "", answer: null, toolCalls: [] }))));
+    expect(codes).toEqual(Array(20).fill("resolved"));
+    await Promise.all(envs.map((env) => env.close()));
+  });
+
   it("the host's event loop keeps running while a guest spins", async () => {
     const backend = createIsolatedVmBackend({ processes: 1 });
     backends.push(backend);

@@ -51,6 +51,12 @@ export class IvmProcess {
   #dead = false;
   #stderrTail = "";
   #killedByWatchdog: number | undefined;
+  /**
+   * When the last queued request must have finished at the latest (its start bound plus its
+   * deadline). The child runs requests one at a time, so a request queued behind others may
+   * start late: its watchdog counts from this bound, not from when it was sent.
+   */
+  #queueEndsAtMs = 0;
   /** Guests created here and not yet disposed (for placement). */
   liveInstances = 0;
 
@@ -84,11 +90,14 @@ export class IvmProcess {
   request(message: Outgoing, op: GlueOp, timeoutMs: number): Promise<ChildReply> {
     if (this.#dead) return Promise.reject(this.#deathError(op, "the sandbox process had already exited"));
     const id = this.#nextId++;
+    const now = Date.now();
+    const startByMs = Math.max(now, this.#queueEndsAtMs);
+    this.#queueEndsAtMs = startByMs + timeoutMs;
     return new Promise<ChildReply>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#killedByWatchdog = id;
         this.kill();
-      }, timeoutMs + WATCHDOG_GRACE_MS);
+      }, startByMs - now + timeoutMs + WATCHDOG_GRACE_MS);
       this.#pending.set(id, { op, timeoutMs, timer, resolve, reject });
       this.#updateRef();
       this.#child.send({ ...message, id } as ChildRequest);
@@ -110,6 +119,7 @@ export class IvmProcess {
     if (!pending) return;
     this.#pending.delete(reply.id);
     clearTimeout(pending.timer);
+    if (this.#pending.size === 0) this.#queueEndsAtMs = 0;
     this.#updateRef();
     pending.resolve(reply);
   }
