@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { mathAnswersEqual } from "./equivalence.js";
-import { expressionsEqual, expressionsProportional } from "./symbolic.js";
+import { expressionsEqual, expressionsProportional, unsafeToEvaluate } from "./symbolic.js";
 
 describe("mathAnswersEqual: equivalent forms are accepted", () => {
   it.each([
@@ -92,5 +92,30 @@ describe("expressionsEqual and expressionsProportional", () => {
     expect(expressionsProportional("2x-4", "x-2")).toBe(true);
     expect(expressionsProportional("x-2", "x-3")).toBe(false);
     expect(expressionsProportional("0", "0")).toBe(false);
+  });
+});
+
+describe("hostile answers cannot hang the grader", () => {
+  it.each([
+    "9^{9^{9^9}}",
+    "10^{10^{10}}",
+    "100000!",
+    "\\binom{1000000}{500000}",
+    "\\sum_{n=1}^{10^9} n",
+    "\\prod_{k=1}^{100000} k",
+    "1+".repeat(2000) + "1",
+    "\\frac{",
+  ])("grades %j quickly as not equal to 1", (answer) => {
+    const started = Date.now();
+    expect(mathAnswersEqual(answer, "1")).toBe(false);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it("flags searches and huge growth arguments, not ordinary powers", () => {
+    expect(unsafeToEvaluate(["Power", 9, ["Power", 9, 387420489]])).toBe(true);
+    expect(unsafeToEvaluate(["Factorial", 100000])).toBe(true);
+    expect(unsafeToEvaluate(["Sum", "n", ["Limits", "n", 1, 10]])).toBe(true);
+    expect(unsafeToEvaluate(["Power", 2, 1000])).toBe(false);
+    expect(unsafeToEvaluate(["Multiply", 123456789, ["Power", "x", 2]])).toBe(false);
   });
 });

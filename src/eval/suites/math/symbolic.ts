@@ -9,7 +9,9 @@ import { ComputeEngine, type Expression } from "@cortex-js/compute-engine";
 /**
  * Why the Compute Engine: it is the maintained library that reads LaTeX itself (mathjs has no
  * LaTeX parser), MIT licensed. Version 0.140.0 declares Node >= 22.3 but uses no API missing from
- * Node 20; the gold self-checks exercise every path used here on Node 20.
+ * Node 20 (checked: no Set methods, Promise.withResolvers or Object.groupBy in its bundle); the
+ * unit tests and the perturbation self-check, which parse and evaluate every GSM8K and MATH-500
+ * reference, run on Node 20.
  */
 let engine: ComputeEngine | undefined;
 
@@ -55,19 +57,59 @@ function canonicalNumeral(s: string): string {
   return negative && body !== "0" ? `-${body}` : body;
 }
 
+/** Answers longer than this are compared as text only: no reference comes near it. */
+export const MAX_ANSWER_CHARS = 1000;
+
+/** Wall-clock budget of one numeric evaluation (the engine checks it cooperatively). */
+export const EVALUATION_TIME_LIMIT_MS = 250;
+
+/** Heads whose evaluation is an unbounded search or loop: such answers are compared structurally. */
+const UNBOUNDED_HEADS = new Set(["Sum", "Product", "Integrate", "Limit", "D", "Derivative", "ND", "NIntegrate", "Loop", "Block", "Function", "Apply"]);
+
+/** Heads whose arguments, if huge, make the engine compute enormous exact integers it cannot interrupt. */
+const GROWTH_HEADS = new Set(["Power", "Root", "Factorial", "Factorial2", "Binomial", "Choose", "Gamma", "Fibonacci", "Exp"]);
+
+/** Largest literal allowed in the argument of a growth head (`2^{1000}` is fine, `9^{9^{9^9}}` is not). */
+const MAX_GROWTH_ARGUMENT = 1000;
+
+function literalMagnitude(node: unknown): number | null {
+  if (typeof node === "number") return Math.abs(node);
+  if (typeof node === "object" && node !== null && !Array.isArray(node) && typeof (node as { num?: unknown }).num === "string") {
+    return Math.abs(Number((node as { num: string }).num));
+  }
+  return null;
+}
+
+/**
+ * True when evaluating this MathJSON could run away: a search or loop head, or a growth head
+ * (power, factorial...) with a literal beyond `MAX_GROWTH_ARGUMENT` in its non-base arguments.
+ * Such answers are only compared by structure, so a hostile answer cannot hang the grader.
+ */
+export function unsafeToEvaluate(json: unknown, inGrowthArgument = false): boolean {
+  const magnitude = literalMagnitude(json);
+  if (magnitude !== null) return inGrowthArgument && !(magnitude <= MAX_GROWTH_ARGUMENT);
+  if (!Array.isArray(json)) return false;
+  const head = json[0];
+  if (typeof head === "string" && UNBOUNDED_HEADS.has(head)) return true;
+  const growth = typeof head === "string" && GROWTH_HEADS.has(head);
+  return json.slice(1).some((arg, i) => unsafeToEvaluate(arg, inGrowthArgument || (growth && (head !== "Power" && head !== "Root" ? true : i > 0))));
+}
+
 interface Parsed {
   expr: Expression;
   unknowns: string[];
+  /** Evaluation is allowed (see `unsafeToEvaluate`). */
+  evaluable: boolean;
 }
 
 function parse(latex: string): Parsed | null {
   const expr = ce().parse(latex);
   if (!expr.isValid) return null;
-  return { expr, unknowns: [...expr.unknowns].sort() };
+  return { expr, unknowns: [...expr.unknowns].sort(), evaluable: !unsafeToEvaluate(expr.json) };
 }
 
 function valueOf(expr: Expression): Complex {
-  const n = expr.N();
+  const n = ce().withTimeLimit(EVALUATION_TIME_LIMIT_MS, () => expr.N());
   return { re: n.re, im: n.im };
 }
 
@@ -89,12 +131,18 @@ function defined(v: Complex): boolean {
   return !Number.isNaN(v.re) && !Number.isNaN(v.im);
 }
 
-/** Runs `fn` in a fresh scope so that symbols declared while parsing one answer never leak into the next. */
-function scoped<T>(fn: () => T): T {
+/**
+ * Runs a comparison in a fresh scope, so symbols declared while parsing one answer never leak
+ * into the next. Any engine failure (a time limit, an internal error on odd input) means "not
+ * shown equal": grading a model's answer must never throw.
+ */
+function scoped(fn: () => boolean): boolean {
   const engine = ce();
   engine.pushScope();
   try {
     return fn();
+  } catch {
+    return false;
   } finally {
     engine.popScope();
   }
@@ -110,11 +158,13 @@ export function expressionsEqual(a: string, b: string): boolean {
   const tb = b.replace(/\s+/g, "");
   if (ta === tb) return true;
   if (PLAIN_NUMBER.test(ta) && PLAIN_NUMBER.test(tb)) return canonicalNumeral(ta) === canonicalNumeral(tb);
+  if (ta.length > MAX_ANSWER_CHARS || tb.length > MAX_ANSWER_CHARS) return false;
   return scoped(() => {
     const pa = parse(a);
     const pb = parse(b);
     if (!pa || !pb) return false;
     if (pa.unknowns.join(",") !== pb.unknowns.join(",")) return false;
+    if (!pa.evaluable || !pb.evaluable) return JSON.stringify(pa.expr.json) === JSON.stringify(pb.expr.json);
     const va = sampleValues(pa, pa.unknowns);
     const vb = sampleValues(pb, pb.unknowns);
     let compared = 0;
@@ -137,10 +187,11 @@ export function expressionsEqual(a: string, b: string): boolean {
  * equations `l1 = r1` and `l2 = r2` describing the same relation, applied to `l - r`.
  */
 export function expressionsProportional(a: string, b: string): boolean {
+  if (a.length > MAX_ANSWER_CHARS || b.length > MAX_ANSWER_CHARS) return false;
   return scoped(() => {
     const pa = parse(a);
     const pb = parse(b);
-    if (!pa || !pb) return false;
+    if (!pa || !pb || !pa.evaluable || !pb.evaluable) return false;
     const unknowns = [...new Set([...pa.unknowns, ...pb.unknowns])].sort();
     const va = sampleValues(pa, unknowns);
     const vb = sampleValues(pb, unknowns);
