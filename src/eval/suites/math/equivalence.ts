@@ -5,7 +5,7 @@
  */
 import { cleanAnswer, textKey } from "./normalize.js";
 import { isSymbol, parseAnswer, type AnswerNode } from "./structure.js";
-import { expressionsEqual, expressionsProportional } from "./symbolic.js";
+import { expressionsEqual, expressionsProportional, MAX_ANSWER_CHARS } from "./symbolic.js";
 
 /** Unordered comparison: every item of `a` pairs with a distinct equal item of `b`. */
 function sameMultiset(a: readonly AnswerNode[], b: readonly AnswerNode[]): boolean {
@@ -72,6 +72,7 @@ export function nodesEqual(a: AnswerNode, b: AnswerNode): boolean {
 
 /** True when the model's answer (`given`, e.g. the content of `\boxed{}`) equals `reference`. */
 export function mathAnswersEqual(given: string, reference: string): boolean {
+  if (given.length > MAX_ANSWER_CHARS) return cleanAnswer(given).latex === cleanAnswer(reference).latex;
   const g = parseAnswer(cleanAnswer(given));
   const r = parseAnswer(cleanAnswer(reference));
   return nodesEqual(g, r);

@@ -79,6 +79,9 @@ function balanced(s: string): boolean {
   return depth === 0;
 }
 
+/** Most `\\pm` signs expanded in one answer (2^4 = 16 values). */
+const MAX_PLUS_MINUS = 4;
+
 const MATRIX = /^\\begin\{([pbBvV]?matrix|array)\}([\s\S]*)\\end\{\1\}$/;
 const BASE = /^([0-9A-Za-z]+)_\{?(\d+)\}?$/;
 const SYMBOL = /^[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?$/;
@@ -135,7 +138,8 @@ export function parseLatexAnswer(latex: string): AnswerNode {
   if (commaParts.length > 1) return { kind: "bag", raw, origin: "bare", items: listItems(commaParts, true) };
 
   const pm = /\\(pm|mp)(?![a-zA-Z])/.exec(raw);
-  if (pm) {
+  // Each ± doubles the values; past a few it is not an answer but a way to blow up the grader.
+  if (pm && (raw.match(/\\(?:pm|mp)(?![a-zA-Z])/g) ?? []).length <= MAX_PLUS_MINUS) {
     const [first, second] = pm[1] === "pm" ? ["+", "-"] : ["-", "+"];
     const at = (sign: string) => `${raw.slice(0, pm.index)}${sign}${raw.slice(pm.index + pm[0].length)}`.trim();
     return { kind: "bag", raw, origin: "pm", items: [parseLatexAnswer(at(first)), parseLatexAnswer(at(second))] };
