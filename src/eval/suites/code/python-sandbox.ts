@@ -214,7 +214,9 @@ export class PythonSandbox {
         child.on("close", (c, s) => resolve({ code: c, signal: s }));
       });
       clearTimeout(timer);
-      killTree(); // stragglers outside a PID namespace (mode `none`)
+      // Without a PID namespace (mode `none`) children may outlive the shell: kill its group.
+      // With one, they are already dead, and a reaped group id must not be signalled again.
+      if (this.isolation.mode === "none") killTree();
       const err = stderr.text();
       const { outcome, detail } = classifyRun({ exitCode: code, signal, timedOut, stderr: err });
       return { outcome, detail, exitCode: code, stdout: stdout.text(), stderr: err, durationMs: Date.now() - started };
