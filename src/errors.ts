@@ -38,6 +38,8 @@ export const ERROR_CODES = {
   E_POLICY_OUTPUT: "model output was malformed",
   /** A conversation outgrew the configured prompt-token budget. */
   E_POLICY_CONTEXT: "conversation exceeded the context budget",
+  /** A conversation could not be rendered into tokens (chat template error, unusable tokenizer files). */
+  E_POLICY_RENDER: "conversation could not be rendered into tokens",
   /** Work was cancelled through an AbortSignal. */
   E_CANCELLED: "cancelled",
 } as const;
