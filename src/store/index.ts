@@ -1,0 +1,8 @@
+/**
+ * @module store
+ * Public face of run persistence: one SQLite file per run.
+ */
+export { RunStore, STORE_FILE } from "./run-store.js";
+export { SCHEMA_VERSION } from "./schema.js";
+export { EMPTY_STATS } from "./types.js";
+export type { DesignRow, EnvironmentRow, EnvStats, EpisodeRow, SampleRow, StepRow } from "./types.js";

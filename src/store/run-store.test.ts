@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { RunStore } from "./run-store.js";
+import { EMPTY_STATS, type EnvironmentRow, type EpisodeRow } from "./types.js";
+
+const dirs: string[] = [];
+const tmp = () => {
+  const dir = mkdtempSync(join(tmpdir(), "spade-store-"));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const env: EnvironmentRow = {
+  id: "d0-1", name: "x", skill: "Logical Deduction", description: "d", code: "class Environment {}",
+  meta: { name: "x", skill: "Logical Deduction", description: "d", maxTurns: 3, tools: [] },
+  source: "designer", createdStep: 0, slot: 1, docId: "doc-7", stats: EMPTY_STATS,
+};
+const episode = (idx: number, hinted: boolean): EpisodeRow => ({
+  step: 0, envId: "d0-1", idx, seed: 10 + idx, hinted, return: hinted ? 1 : 0, success: hinted, turns: 2,
+  failure: null, failureCode: null, rewards: [0, hinted ? 1 : 0], transcript: { firstObservation: "o", steps: [] }, trace: null,
+});
+
+describe("RunStore", () => {
+  it("round-trips environments, episodes, designs, samples, state and steps", () => {
+    const dir = tmp();
+    const store = RunStore.open(dir, "create");
+    store.transaction(() => {
+      store.insertEnvironment(env);
+      store.insertEpisode(episode(1, true));
+      store.insertEpisode(episode(0, false));
+      store.insertDesign({ step: 0, slot: 1, attempt: 0, skill: "Logical Deduction", docId: "doc-7", prompt: [{ role: "user", content: "p" }], completion: "c", program: "p", outcome: "valid", report: null, duplicateOf: null, memoryRefs: [], trainable: true, tokens: null, envId: "d0-1" });
+      store.insertSample({ step: 0, role: "agent", ref: "d0-1/0", reward: 0, advantage: -1 });
+      store.setState("sampler", { seed: 3, next: 5 });
+      store.beginStep(0);
+    });
+    store.updateStats("d0-1", { ...EMPTY_STATS, plays: 1, winRate: 0, regret: 1 });
+    store.completeStep(0, { step: 0, regret: 1 });
+    store.close();
+
+    const again = RunStore.open(dir, "resume");
+    expect(again.environment("d0-1")?.stats).toEqual({ ...EMPTY_STATS, plays: 1, winRate: 0, regret: 1 });
+    expect(again.episodes({ envId: "d0-1" }).map((e) => [e.idx, e.hinted, e.rewards])).toEqual([[0, false, [0, 0]], [1, true, [0, 1]]]);
+    expect(again.designs({ step: 0 })[0]).toMatchObject({ slot: 1, trainable: true, envId: "d0-1", prompt: [{ role: "user", content: "p" }] });
+    expect(again.samples()).toEqual([{ step: 0, role: "agent", ref: "d0-1/0", reward: 0, advantage: -1 }]);
+    expect(again.getState("sampler")).toEqual({ seed: 3, next: 5 });
+    expect(again.steps()).toEqual([{ step: 0, status: "done", metrics: { step: 0, regret: 1 } }]);
+    expect(again.doneSteps()).toBe(1);
+    again.close();
+  });
+
+  it("a failed transaction writes nothing", () => {
+    const store = RunStore.open(tmp(), "create");
+    expect(() =>
+      store.transaction(() => {
+        store.insertEnvironment(env);
+        store.insertEpisode(episode(0, false));
+        store.insertEpisode(episode(0, false)); // duplicate key
+      }),
+    ).toThrow(/UNIQUE/);
+    expect(store.environments()).toEqual([]);
+    expect(store.episodes()).toEqual([]);
+    store.close();
+  });
+
+  it("refuses to create over a run, to resume nothing, and reads read-only", () => {
+    const dir = tmp();
+    RunStore.open(dir, "create").close();
+    expect(() => RunStore.open(dir, "create")).toThrow(expect.objectContaining({ code: "E_CONFIG" }));
+    expect(() => RunStore.open(join(dir, "nope"), "resume")).toThrow(expect.objectContaining({ code: "E_NOT_FOUND" }));
+    const ro = RunStore.open(dir, "read");
+    expect(() => ro.setState("x", 1)).toThrow(/readonly/);
+    ro.close();
+  });
+});

@@ -1,0 +1,227 @@
+/**
+ * @module store/run-store
+ * One SQLite file per run (`run.sqlite` in the run folder, WAL): config, state, steps, design
+ * attempts, environments, episodes, training samples, metrics. Each unit of work is written in
+ * one transaction, so a process killed at any point leaves whole units or none.
+ */
+import Database from "better-sqlite3";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { SpadeError } from "../errors.js";
+import { SCHEMA_SQL, SCHEMA_VERSION } from "./schema.js";
+import type { DesignRow, EnvironmentRow, EnvStats, EpisodeRow, SampleRow, StepRow } from "./types.js";
+
+/** File name of the database inside a run folder. */
+export const STORE_FILE = "run.sqlite";
+
+type Row = Record<string, unknown>;
+
+const json = (value: unknown): string => JSON.stringify(value);
+const parse = <T>(text: unknown): T => JSON.parse(String(text)) as T;
+const parseOrNull = <T>(text: unknown): T | null => (text === null || text === undefined ? null : parse<T>(text));
+
+function designFromRow(r: Row): DesignRow {
+  return {
+    step: Number(r.step), slot: Number(r.slot), attempt: Number(r.attempt), skill: String(r.skill),
+    docId: r.doc_id === null ? null : String(r.doc_id), prompt: parse(r.prompt), completion: String(r.completion),
+    program: r.program === null ? null : String(r.program), outcome: String(r.outcome), report: parseOrNull(r.report),
+    duplicateOf: r.duplicate_of === null ? null : String(r.duplicate_of), memoryRefs: parse(r.memory_refs),
+    trainable: r.trainable === 1, tokens: parseOrNull(r.tokens), envId: r.env_id === null ? null : String(r.env_id),
+  };
+}
+
+function environmentFromRow(r: Row): EnvironmentRow {
+  return {
+    id: String(r.id), name: String(r.name), skill: String(r.skill), description: String(r.description), code: String(r.code),
+    meta: parse(r.meta), source: r.source as EnvironmentRow["source"], createdStep: Number(r.created_step),
+    slot: r.slot === null ? null : Number(r.slot), docId: r.doc_id === null ? null : String(r.doc_id), stats: parse(r.stats),
+  };
+}
+
+function episodeFromRow(r: Row): EpisodeRow {
+  return {
+    step: Number(r.step), envId: String(r.env_id), idx: Number(r.idx), seed: Number(r.seed), hinted: r.hinted === 1,
+    return: Number(r.return), success: r.success === 1, turns: Number(r.turns),
+    failure: r.failure === null ? null : String(r.failure), failureCode: r.failure_code === null ? null : String(r.failure_code),
+    rewards: parse(r.rewards), transcript: parse(r.transcript), trace: parseOrNull(r.trace),
+  };
+}
+
+/** The store of one run. Synchronous (better-sqlite3): every method is one short transaction. */
+export class RunStore {
+  readonly path: string;
+  readonly #db: Database.Database;
+
+  private constructor(path: string, db: Database.Database) {
+    this.path = path;
+    this.#db = db;
+  }
+
+  /**
+   * Opens the store in `dir`. `mode: "create"` refuses a folder that already has a run;
+   * `"resume"` refuses one that has none; `"read"` opens an existing run read-only.
+   */
+  static open(dir: string, mode: "create" | "resume" | "read"): RunStore {
+    const path = join(dir, STORE_FILE);
+    const exists = existsSync(path);
+    if (mode === "create" && exists) {
+      throw new SpadeError("E_CONFIG", `${dir} already holds a run`, { nextStep: `resume it with --resume ${dir}, or choose another --out` });
+    }
+    if (mode !== "create" && !exists) {
+      throw new SpadeError("E_NOT_FOUND", `no run in ${dir} (${STORE_FILE} is missing)`, { nextStep: "give the folder a run was written to (--out)" });
+    }
+    if (mode === "create") mkdirSync(dir, { recursive: true });
+    let db: Database.Database;
+    try {
+      db = new Database(path, { readonly: mode === "read" });
+    } catch (cause) {
+      throw new SpadeError("E_IO", `cannot open ${path}`, { cause, nextStep: "check the folder's permissions" });
+    }
+    if (mode !== "read") {
+      db.pragma("journal_mode = WAL");
+      db.pragma("synchronous = NORMAL"); // durable against a killed process; WAL keeps commits atomic
+      db.exec(SCHEMA_SQL);
+    }
+    const store = new RunStore(path, db);
+    if (mode === "create") store.setMeta("schema_version", String(SCHEMA_VERSION));
+    const version = store.getMeta("schema_version");
+    if (version !== String(SCHEMA_VERSION)) {
+      db.close();
+      throw new SpadeError("E_CONFIG", `${path} has schema version ${version}, this SPADE reads ${SCHEMA_VERSION}`, { nextStep: "use the SPADE version that wrote the run" });
+    }
+    return store;
+  }
+
+  /** Runs `fn` in one transaction: all of its writes land, or none. */
+  transaction<T>(fn: () => T): T {
+    return this.#db.transaction(fn)();
+  }
+
+  close(): void {
+    this.#db.close();
+  }
+
+  getMeta(key: string): string | undefined {
+    const row = this.#db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as Row | undefined;
+    return row === undefined ? undefined : String(row.value);
+  }
+
+  setMeta(key: string, value: string): void {
+    this.#db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(key, value);
+  }
+
+  /** A named JSON state value (sampler position, trainer checkpoint, ...). */
+  getState<T>(key: string): T | undefined {
+    const row = this.#db.prepare("SELECT value FROM state WHERE key = ?").get(key) as Row | undefined;
+    return row === undefined ? undefined : parse<T>(row.value);
+  }
+
+  setState(key: string, value: unknown): void {
+    this.#db.prepare("INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(key, json(value));
+  }
+
+  /** Marks `step` as started (no-op when it already was). */
+  beginStep(step: number): void {
+    this.#db.prepare("INSERT OR IGNORE INTO steps (step, status) VALUES (?, 'running')").run(step);
+  }
+
+  /** Marks `step` done with its metrics. */
+  completeStep(step: number, metrics: unknown): void {
+    this.#db.prepare("UPDATE steps SET status = 'done', metrics = ? WHERE step = ?").run(json(metrics), step);
+  }
+
+  steps(): StepRow[] {
+    return (this.#db.prepare("SELECT step, status, metrics FROM steps ORDER BY step").all() as Row[]).map((r) => ({
+      step: Number(r.step), status: r.status as StepRow["status"], metrics: parseOrNull(r.metrics),
+    }));
+  }
+
+  /** Number of completed steps (steps are completed in order). */
+  doneSteps(): number {
+    return Number((this.#db.prepare("SELECT COUNT(*) AS n FROM steps WHERE status = 'done'").get() as Row).n);
+  }
+
+  insertDesign(d: DesignRow): void {
+    this.#db
+      .prepare(
+        `INSERT INTO designs (step, slot, attempt, skill, doc_id, prompt, completion, program, outcome, report, duplicate_of, memory_refs, trainable, tokens, env_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(d.step, d.slot, d.attempt, d.skill, d.docId, json(d.prompt), d.completion, d.program, d.outcome,
+        d.report === null ? null : json(d.report), d.duplicateOf, json(d.memoryRefs), d.trainable ? 1 : 0,
+        d.tokens === null ? null : json(d.tokens), d.envId);
+  }
+
+  designs(where: { step?: number } = {}): DesignRow[] {
+    const sql = `SELECT * FROM designs ${where.step === undefined ? "" : "WHERE step = ?"} ORDER BY step, slot, attempt`;
+    const rows = (where.step === undefined ? this.#db.prepare(sql).all() : this.#db.prepare(sql).all(where.step)) as Row[];
+    return rows.map(designFromRow);
+  }
+
+  insertEnvironment(e: EnvironmentRow): void {
+    this.#db
+      .prepare(
+        `INSERT INTO environments (id, name, skill, description, code, meta, source, created_step, slot, doc_id, stats)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(e.id, e.name, e.skill, e.description, e.code, json(e.meta), e.source, e.createdStep, e.slot, e.docId, json(e.stats));
+  }
+
+  updateStats(id: string, stats: EnvStats): void {
+    this.#db.prepare("UPDATE environments SET stats = ? WHERE id = ?").run(json(stats), id);
+  }
+
+  environment(id: string): EnvironmentRow | undefined {
+    const row = this.#db.prepare("SELECT * FROM environments WHERE id = ?").get(id) as Row | undefined;
+    return row === undefined ? undefined : environmentFromRow(row);
+  }
+
+  /** Every environment, oldest first. */
+  environments(): EnvironmentRow[] {
+    return (this.#db.prepare("SELECT * FROM environments ORDER BY created_step, source, slot, id").all() as Row[]).map(environmentFromRow);
+  }
+
+  insertEpisode(e: EpisodeRow): void {
+    this.#db
+      .prepare(
+        `INSERT INTO episodes (step, env_id, idx, seed, hinted, return, success, turns, failure, failure_code, rewards, transcript, trace)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(e.step, e.envId, e.idx, e.seed, e.hinted ? 1 : 0, e.return, e.success ? 1 : 0, e.turns, e.failure, e.failureCode,
+        json(e.rewards), json(e.transcript), e.trace === null ? null : json(e.trace));
+  }
+
+  /** Episodes, filtered by step and/or environment, in key order. */
+  episodes(where: { step?: number; envId?: string } = {}): EpisodeRow[] {
+    const clauses: string[] = [];
+    const args: unknown[] = [];
+    if (where.step !== undefined) (clauses.push("step = ?"), args.push(where.step));
+    if (where.envId !== undefined) (clauses.push("env_id = ?"), args.push(where.envId));
+    const sql = `SELECT * FROM episodes ${clauses.length ? `WHERE ${clauses.join(" AND ")}` : ""} ORDER BY step, env_id, idx`;
+    return (this.#db.prepare(sql).all(...args) as Row[]).map(episodeFromRow);
+  }
+
+  insertSample(s: SampleRow): void {
+    this.#db.prepare("INSERT INTO samples (step, role, ref, reward, advantage) VALUES (?, ?, ?, ?, ?)").run(s.step, s.role, s.ref, s.reward, s.advantage);
+  }
+
+  samples(where: { step?: number } = {}): SampleRow[] {
+    const sql = `SELECT * FROM samples ${where.step === undefined ? "" : "WHERE step = ?"} ORDER BY step, role, ref`;
+    const rows = (where.step === undefined ? this.#db.prepare(sql).all() : this.#db.prepare(sql).all(where.step)) as Row[];
+    return rows.map((r) => ({ step: Number(r.step), role: r.role as SampleRow["role"], ref: String(r.ref), reward: Number(r.reward), advantage: Number(r.advantage) }));
+  }
+
+  /** Everything in the store as plain data in key order (for comparisons and export). */
+  dump(): Record<string, unknown> {
+    const all = (table: string, order: string) => this.#db.prepare(`SELECT * FROM ${table} ORDER BY ${order}`).all();
+    return {
+      meta: all("meta", "key"),
+      state: all("state", "key"),
+      steps: all("steps", "step"),
+      designs: all("designs", "step, slot, attempt"),
+      environments: all("environments", "id"),
+      episodes: all("episodes", "step, env_id, idx"),
+      samples: all("samples", "step, role, ref"),
+    };
+  }
+}

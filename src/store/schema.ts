@@ -1,0 +1,93 @@
+/**
+ * @module store/schema
+ * The SQLite schema of one run. Keys are deterministic (step, slot, attempt, environment id,
+ * episode index), never insertion order, so a resumed run writes exactly the rows an
+ * uninterrupted one would, whatever order concurrent work finished in.
+ */
+
+/** Bumped when the schema changes incompatibly; a store of another version is refused. */
+export const SCHEMA_VERSION = 1;
+
+/** DDL of a run store. JSON columns hold JSON text. */
+export const SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS meta (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+
+-- Named state saved with the run: sampler position, trainer checkpoint, RNG seeds.
+CREATE TABLE IF NOT EXISTS state (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+
+-- One row per training step; status 'running' until the step's batch is committed.
+CREATE TABLE IF NOT EXISTS steps (
+  step INTEGER PRIMARY KEY,
+  status TEXT NOT NULL CHECK (status IN ('running', 'done')),
+  metrics TEXT
+);
+
+-- Every design attempt: prompt, completion, program, validation report, grounding, references.
+CREATE TABLE IF NOT EXISTS designs (
+  step INTEGER NOT NULL,
+  slot INTEGER NOT NULL,
+  attempt INTEGER NOT NULL,
+  skill TEXT NOT NULL,
+  doc_id TEXT,
+  prompt TEXT NOT NULL,
+  completion TEXT NOT NULL,
+  program TEXT,
+  outcome TEXT NOT NULL,
+  report TEXT,
+  duplicate_of TEXT,
+  memory_refs TEXT NOT NULL,
+  trainable INTEGER NOT NULL,
+  tokens TEXT,
+  env_id TEXT,
+  PRIMARY KEY (step, slot, attempt)
+);
+
+-- Environments: designed ones and library ones; stats are updated as plays accumulate.
+CREATE TABLE IF NOT EXISTS environments (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  skill TEXT NOT NULL,
+  description TEXT NOT NULL,
+  code TEXT NOT NULL,
+  meta TEXT NOT NULL,
+  source TEXT NOT NULL CHECK (source IN ('designer', 'library')),
+  created_step INTEGER NOT NULL,
+  slot INTEGER,
+  doc_id TEXT,
+  stats TEXT NOT NULL
+);
+
+-- Every episode: messages, tokens when present, rewards, seed, hinted flag, failure.
+CREATE TABLE IF NOT EXISTS episodes (
+  step INTEGER NOT NULL,
+  env_id TEXT NOT NULL,
+  idx INTEGER NOT NULL,
+  seed INTEGER NOT NULL,
+  hinted INTEGER NOT NULL,
+  return REAL NOT NULL,
+  success INTEGER NOT NULL,
+  turns INTEGER NOT NULL,
+  failure TEXT,
+  failure_code TEXT,
+  rewards TEXT NOT NULL,
+  transcript TEXT NOT NULL,
+  trace TEXT,
+  PRIMARY KEY (step, env_id, idx)
+);
+
+-- Training samples of both roles with the reward and advantage that were trained.
+CREATE TABLE IF NOT EXISTS samples (
+  step INTEGER NOT NULL,
+  role TEXT NOT NULL CHECK (role IN ('agent', 'designer')),
+  ref TEXT NOT NULL,
+  reward REAL NOT NULL,
+  advantage REAL NOT NULL,
+  PRIMARY KEY (step, role, ref)
+);
+`;

@@ -1,0 +1,110 @@
+/**
+ * @module store/types
+ * The records a run store holds, as the rest of SPADE sees them.
+ */
+import type { CheckReport, EnvMeta, Json } from "../env/index.js";
+
+/** Statistics of one environment over the plays of its window. */
+export interface EnvStats {
+  /** Steps whose plays count toward the window so far. */
+  plays: number;
+  /** Unhinted success rate over the window (null before any non-failed play). */
+  winRate: number | null;
+  /** Mean hinted return minus mean unhinted return over the window (null when not measurable). */
+  regret: number | null;
+  /** Raw designer reward before centring and scaling (null until assigned or for library envs). */
+  designerReward: number | null;
+  /** What the designer sample of this environment was trained with (null until assigned). */
+  designerAdvantage: number | null;
+  /** The step whose batch carried the designer sample (null until then). */
+  rewardStep: number | null;
+}
+
+/** One design attempt. */
+export interface DesignRow {
+  step: number;
+  slot: number;
+  attempt: number;
+  skill: string;
+  docId: string | null;
+  /** The chat messages sent to the designer. */
+  prompt: Json;
+  completion: string;
+  /** The extracted program, or null when none was found. */
+  program: string | null;
+  /** `valid`, `invalid`, `duplicate`, `no-program`, `failed` (model call failed). */
+  outcome: string;
+  report: CheckReport | null;
+  duplicateOf: string | null;
+  /** Ids of the memory references and the environment to avoid that the prompt showed. */
+  memoryRefs: Json;
+  /** True for the one attempt per slot whose completion is trained on. */
+  trainable: boolean;
+  /** Prompt/response tokens and logprobs when the backend gave them. */
+  tokens: Json | null;
+  /** The environment this attempt produced, when valid. */
+  envId: string | null;
+}
+
+/** An environment in the pool or the archive. */
+export interface EnvironmentRow {
+  /** `d<step>-<slot>` for designed environments, `lib-<name>` for library ones. */
+  id: string;
+  name: string;
+  skill: string;
+  description: string;
+  code: string;
+  meta: EnvMeta;
+  source: "designer" | "library";
+  createdStep: number;
+  slot: number | null;
+  docId: string | null;
+  stats: EnvStats;
+}
+
+/** One stored episode. */
+export interface EpisodeRow {
+  step: number;
+  envId: string;
+  /** Position in its group: unhinted first, then hinted. */
+  idx: number;
+  seed: number;
+  hinted: boolean;
+  return: number;
+  success: boolean;
+  turns: number;
+  failure: string | null;
+  failureCode: string | null;
+  rewards: number[];
+  /** First observation and steps (actions, observations, rewards, tool results). */
+  transcript: Json;
+  /** The agent's messages and per-turn tokens/logprobs when recorded. */
+  trace: Json | null;
+}
+
+/** One training sample as trained. */
+export interface SampleRow {
+  step: number;
+  role: "agent" | "designer";
+  /** `<envId>/<idx>` for agent episodes of the step, `<step>/<slot>/<attempt>` for designs. */
+  ref: string;
+  reward: number;
+  advantage: number;
+}
+
+/** One step's status and metrics. */
+export interface StepRow {
+  step: number;
+  status: "running" | "done";
+  metrics: Json | null;
+}
+
+/** Stats of an environment nobody has played yet. */
+export const EMPTY_STATS: EnvStats = Object.freeze({
+  plays: 0,
+  winRate: null,
+  regret: null,
+  designerReward: null,
+  designerAdvantage: null,
+  rewardStep: null,
+});
