@@ -1,0 +1,7 @@
+/**
+ * @module config
+ * Public face of run configuration.
+ */
+export { CONFIG_SCHEMA } from "./schema.js";
+export type { RawConfig, RunConfig, ConfigKey } from "./schema.js";
+export { buildConfig, resolveConfig, readConfigFile, preset, flagName, envVar, DEFAULT_SKILLS, PRESETS } from "./load.js";

@@ -1,0 +1,93 @@
+/**
+ * @module config/load
+ * Building a run configuration from defaults, a preset, a JSON file and flags (later wins), with
+ * coded errors that name the offending key or flag. The only module that reads process state.
+ */
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { SpadeError } from "../errors.js";
+import { CONFIG_SCHEMA, type ConfigKey, type RawConfig, type RunConfig } from "./schema.js";
+
+/** The six game skills the reference's game runs rotate, and the six tool-use skills. */
+export const DEFAULT_SKILLS: Record<RawConfig["mode"], string[]> = {
+  games: ["Pattern Recognition", "Mathematical Reasoning", "Logical Deduction", "Strategic Planning", "Spatial Reasoning", "Memory Recall"],
+  "tool-use": ["API Orchestration", "Data Retrieval", "State Modification", "Error Recovery", "Tool Selection", "Multi-Step Workflows"],
+};
+
+/** Named bundles of settings. `quick`: a few small steps, for trying things out. */
+export const PRESETS: Record<string, Partial<Record<ConfigKey, unknown>>> = {
+  quick: { steps: 3, designsPerStep: 4, plays: 2, hintedPlays: 2, regenerateEvery: 1, rewardDelay: 1, maxAttempts: 2 },
+};
+
+/** `designsPerStep` -> `designs-per-step`. */
+export function flagName(key: string): string {
+  return key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+/** Reads a JSON config file (an object of config keys). */
+export function readConfigFile(path: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (cause) {
+    throw new SpadeError("E_IO", `cannot read config file ${path}`, { cause, nextStep: "check the path given to --config" });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (cause) {
+    throw new SpadeError("E_CONFIG", `config file ${path} is not valid JSON: ${(cause as Error).message}`, { cause });
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new SpadeError("E_CONFIG", `config file ${path} must hold a JSON object of settings`);
+  }
+  return value as Record<string, unknown>;
+}
+
+/** Derives the fields left null from `mode`. */
+export function resolveConfig(raw: RawConfig): RunConfig {
+  const regenerateEvery = raw.regenerateEvery ?? (raw.mode === "games" ? 4 : 8);
+  return {
+    ...raw,
+    skills: raw.skills ?? DEFAULT_SKILLS[raw.mode],
+    regenerateEvery,
+    rewardDelay: raw.rewardDelay ?? regenerateEvery,
+    maxWords: raw.maxWords ?? (raw.mode === "games" ? 6000 : 4000),
+  };
+}
+
+/**
+ * Parses layered settings into a run configuration. Unknown keys and invalid values throw
+ * E_CONFIG naming the key (and its flag).
+ */
+export function buildConfig(layers: Array<Record<string, unknown> | undefined>): RunConfig {
+  const merged: Record<string, unknown> = {};
+  for (const layer of layers) {
+    for (const [key, value] of Object.entries(layer ?? {})) if (value !== undefined) merged[key] = value;
+  }
+  const known = new Set(Object.keys(CONFIG_SCHEMA.shape));
+  const unknown = Object.keys(merged).filter((k) => !known.has(k));
+  if (unknown.length > 0) {
+    throw new SpadeError("E_CONFIG", `unknown setting${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}`, { nextStep: "`spade run --help` lists every setting" });
+  }
+  const parsed = CONFIG_SCHEMA.safeParse(merged);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0] as z.core.$ZodIssue;
+    const key = String(issue.path[0] ?? "");
+    throw new SpadeError("E_CONFIG", `setting ${key} (--${flagName(key)}): ${issue.message} (got ${JSON.stringify(merged[key])})`);
+  }
+  return resolveConfig(parsed.data);
+}
+
+/** A preset by name, or E_CONFIG listing the presets. */
+export function preset(name: string | undefined): Record<string, unknown> | undefined {
+  if (name === undefined) return undefined;
+  const found = PRESETS[name];
+  if (!found) throw new SpadeError("E_CONFIG", `unknown preset "${name}"`, { nextStep: `use one of ${Object.keys(PRESETS).join(", ")}` });
+  return found;
+}
+
+/** The value of an environment variable (only config/ reads the environment). */
+export function envVar(name: string): string | undefined {
+  return process.env[name];
+}
