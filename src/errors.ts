@@ -40,6 +40,12 @@ export const ERROR_CODES = {
   E_POLICY_CONTEXT: "conversation exceeded the context budget",
   /** A conversation could not be rendered into tokens (chat template error, unusable tokenizer files). */
   E_POLICY_RENDER: "conversation could not be rendered into tokens",
+  /** An optional dependency a feature needs (e.g. node-llama-cpp for local GGUF models) is not installed. */
+  E_DEPENDENCY_MISSING: "an optional dependency is not installed",
+  /** A model reference (`hf:...`, a URL) could not be downloaded. */
+  E_MODEL_DOWNLOAD: "model could not be downloaded",
+  /** A local model file exists but could not be loaded. */
+  E_MODEL_LOAD: "model could not be loaded",
   /** Work was cancelled through an AbortSignal. */
   E_CANCELLED: "cancelled",
 } as const;
