@@ -148,6 +148,28 @@ describe("chatAgent", () => {
   });
 });
 
+describe("chatAgent: no system prompt, tools that grow during the episode", () => {
+  it("sends no system message when systemPrompt is null", async () => {
+    const { server, agent } = await agentFor([{ kind: "text", content: "\\boxed{42}" }], {}, { systemPrompt: null });
+    const episode = await runEpisode(toolEnv(), agent, { seed: 0 });
+    expect(episode.success).toBe(true);
+    expect(server.requests[0]!.body.messages).toEqual([{ role: "user", content: "Find the number." }]);
+  });
+
+  it("offers currentTools() when the environment has it, so tools added mid-episode reach the model", async () => {
+    const EXTRA: ToolSpec = { type: "function", function: { name: "extra", description: "added later", parameters: { type: "object", properties: {} } } };
+    const env = toolEnv();
+    let tools: ToolSpec[] = [LOOKUP];
+    const growing = Object.assign(env, { currentTools: () => tools });
+    const { server, agent } = await agentFor([{ kind: "text", content: "\\boxed{1}" }, { kind: "text", content: "\\boxed{42}" }]);
+    const first = await growing.reset(0);
+    await agent({ env: growing, observation: first.observation, toolResults: [], turn: 0 });
+    tools = [LOOKUP, EXTRA];
+    await agent({ env: growing, observation: "Wrong.", toolResults: [], turn: 1 });
+    expect(server.requests.map((r) => r.body.tools.map((t: ToolSpec) => t.function.name))).toEqual([["lookup"], ["lookup", "extra"]]);
+  });
+});
+
 describe("chatAgent on library environments (sandboxed), replaying the oracle through the fake server", () => {
   /** Plays the oracle once to learn its actions, then scripts the fake model to say the same. */
   async function replay(name: string, seed: number) {

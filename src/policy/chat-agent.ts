@@ -5,7 +5,7 @@
  * records what was sampled per turn so the episode can be stored and trained on.
  */
 import { makeAction } from "../env/index.js";
-import type { Action, EnvMeta, Json, ToolCall, ToolResult } from "../env/index.js";
+import type { Action, EnvMeta, Json, ToolCall, ToolResult, ToolSpec } from "../env/index.js";
 import { SpadeError } from "../errors.js";
 import type { ChatBackend, ChatChoice, ChatMessage, ChatToolCall, SamplingParams } from "./types.js";
 
@@ -23,8 +23,8 @@ export const DEFAULT_MAX_PROMPT_TOKENS = 32_768;
 /** Settings of a chat agent. */
 export interface ChatAgentOptions {
   backend: ChatBackend;
-  /** The system message. Default `DEFAULT_SYSTEM_PROMPT`. */
-  systemPrompt?: string;
+  /** The system message; null sends none (as BFCL's FC mode and ACEBench's agents). Default `DEFAULT_SYSTEM_PROMPT`. */
+  systemPrompt?: string | null;
   /**
    * Budget of prompt tokens: a turn whose prompt would need more ends the episode with
    * E_POLICY_CONTEXT. Counted from the server's `usage` when it reports it, else estimated.
@@ -60,7 +60,11 @@ export interface ChatTrace {
 
 /** What the chat agent needs of a turn (a subset of the rollout's `AgentTurn`). */
 export interface ChatAgentTurn {
-  env: { meta: EnvMeta };
+  /**
+   * The environment. One whose tools change during an episode (BFCL's miss_func adds functions
+   * at a later turn) exposes `currentTools()`, and the model is offered those; else `meta.tools`.
+   */
+  env: { meta: EnvMeta; currentTools?: () => readonly ToolSpec[] };
   observation: string;
   toolResults: readonly ToolResult[];
   turn: number;
@@ -127,6 +131,7 @@ export function chatAgent(options: ChatAgentOptions): ChatAgent {
   // Tokens of messages[0, counted) as the server last reported them (prompt + answer).
   let known = { counted: 0, tokens: 0 };
   let toolsTokens = 0;
+  let started = false;
 
   /** Prompt tokens of the conversation now: the server's count so far plus estimates of what came after. */
   const promptTokens = () => {
@@ -147,11 +152,14 @@ export function chatAgent(options: ChatAgentOptions): ChatAgent {
   };
 
   const act = async (turn: ChatAgentTurn): Promise<Action> => {
-    const tools = turn.env.meta.tools;
-    if (messages.length === 0) {
-      messages.push({ role: "system", content: options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT });
-      toolsTokens = tools.length > 0 ? estimate(JSON.stringify(tools)) : 0;
+    const tools = turn.env.currentTools ? [...turn.env.currentTools()] : turn.env.meta.tools;
+    if (!started) {
+      started = true;
+      const system = options.systemPrompt === undefined ? DEFAULT_SYSTEM_PROMPT : options.systemPrompt;
+      if (system !== null) messages.push({ role: "system", content: system });
     }
+    // Before the server has counted a prompt, the tools' share is estimated (tools may grow).
+    toolsTokens = tools.length > 0 ? estimate(JSON.stringify(tools)) : 0;
     appendObservation(turn);
     const needed = promptTokens();
     if (needed > maxPromptTokens) {
