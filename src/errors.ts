@@ -46,6 +46,8 @@ export const ERROR_CODES = {
   E_MODEL_DOWNLOAD: "model could not be downloaded",
   /** A local model file exists but could not be loaded. */
   E_MODEL_LOAD: "model could not be loaded",
+  /** Reward or advantage math was given unusable numbers (non-finite, out of range, empty). */
+  E_RL_INPUT: "reward math received invalid numbers",
   /** Work was cancelled through an AbortSignal. */
   E_CANCELLED: "cancelled",
 } as const;

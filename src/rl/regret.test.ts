@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { isSpadeError } from "../errors.js";
+import { meanUnhintedReturn, regret, winRate, type PlayOutcome } from "./index.js";
+
+const FAIL = Number.NaN; // a failed play's return is ignored, so even NaN is harmless
+
+function play(seed: number, hinted: boolean, ret: number, failed = false): PlayOutcome {
+  return { seed, hinted, return: ret, failure: failed ? "step: E_SANDBOX_TIMEOUT: timed out" : null };
+}
+
+function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (err) {
+    return isSpadeError(err) ? err.code : "not a SpadeError";
+  }
+  return undefined;
+}
+
+describe("regret (paired seeds by default)", () => {
+  it("one hinted and one unhinted play per seed", () => {
+    const plays = [
+      play(1, false, 1), play(2, false, 0), play(3, false, 0), play(4, false, 0),
+      play(1, true, 1), play(2, true, 1), play(3, true, 0), play(4, true, 1),
+    ];
+    expect(regret(plays)).toEqual({ regret: 0.5, hintedMean: 0.75, unhintedMean: 0.25, samples: 4 });
+  });
+
+  it("averages several hinted plays of a seed before averaging seeds", () => {
+    // seed 1: hinted [1, 0] -> 0.5; seed 2: hinted [1, 1] -> 1; unhinted 0 and 0
+    const plays = [play(1, false, 0), play(2, false, 0), play(1, true, 1), play(2, true, 1), play(1, true, 0), play(2, true, 1)];
+    expect(regret(plays)).toEqual({ regret: 0.75, hintedMean: 0.75, unhintedMean: 0, samples: 2 });
+  });
+
+  it("a failed play removes its whole seed (pairwise exclusion)", () => {
+    const plays = [
+      play(1, false, 1), play(2, false, 0), play(3, false, FAIL, true),
+      play(1, true, 1), play(2, true, 1), play(3, true, 0),
+    ];
+    expect(regret(plays)).toEqual({ regret: 0.5, hintedMean: 1, unhintedMean: 0.5, samples: 2 });
+    const hintedFailed = [play(1, false, 0), play(2, false, 0), play(1, true, 1), play(2, true, FAIL, true)];
+    expect(regret(hintedFailed)).toEqual({ regret: 1, hintedMean: 1, unhintedMean: 0, samples: 1 });
+  });
+
+  it("independent: each side over its own finished plays, seeds ignored", () => {
+    const plays = [
+      play(1, false, 1), play(2, false, 0), play(3, false, FAIL, true),
+      play(1, true, 1), play(2, true, 1), play(3, true, 0),
+    ];
+    const r = regret(plays, { pairing: "independent" });
+    expect(r.hintedMean).toBeCloseTo(2 / 3, 12);
+    expect(r.unhintedMean).toBe(0.5);
+    expect(r.regret).toBeCloseTo(1 / 6, 12);
+    expect(r.samples).toBe(2);
+  });
+
+  it("is negative when the hint hurts, and 0 when one side has nothing finished", () => {
+    expect(regret([play(1, false, 1), play(2, false, 1), play(1, true, 0), play(2, true, 0)]).regret).toBe(-1);
+    expect(regret([play(1, false, FAIL, true), play(1, true, 1)])).toEqual({ regret: 0, hintedMean: null, unhintedMean: null, samples: 0 });
+    expect(regret([play(1, false, 1)], { pairing: "independent" })).toEqual({ regret: 0, hintedMean: null, unhintedMean: 1, samples: 0 });
+    expect(regret([])).toEqual({ regret: 0, hintedMean: null, unhintedMean: null, samples: 0 });
+  });
+
+  it("rejects a finished play with a return outside [-1, 1] and an unknown pairing", () => {
+    expect(codeOf(() => regret([play(1, false, 2), play(1, true, 1)]))).toBe("E_RL_INPUT");
+    expect(codeOf(() => regret([play(1, false, Number.NaN), play(1, true, 1)]))).toBe("E_RL_INPUT");
+    expect(codeOf(() => regret([], { pairing: "matched" as "paired" }))).toBe("E_CONFIG");
+  });
+});
+
+describe("winRate and meanUnhintedReturn (unhinted, finished plays only)", () => {
+  const plays = [
+    play(1, false, 1), play(2, false, 0.99), play(3, false, 0.5), play(4, false, 0), play(5, false, FAIL, true),
+    play(1, true, 1), play(2, true, 1),
+  ];
+  it("success means return >= 0.99", () => {
+    expect(winRate(plays)).toBe(0.5);
+    expect(winRate([play(1, false, 0.98)])).toBe(0);
+    expect(winRate([play(1, true, 1)])).toBe(0);
+    expect(winRate([])).toBe(0);
+  });
+  it("mean return over finished unhinted plays", () => {
+    expect(meanUnhintedReturn(plays)).toBeCloseTo(0.6225, 12);
+    expect(meanUnhintedReturn([play(1, false, -1), play(2, false, 1)])).toBe(0);
+    expect(meanUnhintedReturn([])).toBe(0);
+  });
+});
