@@ -1,0 +1,230 @@
+/**
+ * @module designer/dedupe
+ * Near-duplicate detection of environment programs against the archive.
+ *
+ * The measure. Code is lexed and normalised: comments and whitespace are dropped, every string
+ * and template literal becomes `S`, every number `N`, every regular expression `R`, every
+ * identifier that is not a keyword `I` (so renaming variables, methods and properties changes
+ * nothing), punctuation and keywords stay. The code similarity is the Jaccard index of the sets
+ * of `SHINGLE_TOKENS`-token shingles (contiguous windows) of two programs. The description
+ * similarity is the Jaccard index of their sets of lowercase content words (stopwords removed).
+ * The score is `CODE_WEIGHT * code + (1 - CODE_WEIGHT) * description`; a candidate is a
+ * near-duplicate of the archived program with the highest score when that score is at least
+ * the threshold (`DEFAULT_DUPLICATE_THRESHOLD`). Exact Jaccard (not MinHash): the archive is a
+ * few hundred programs of a few thousand shingles each, so exact sets are cheap and need no seed.
+ * The lexer is tolerant by design (it never throws), so programs that do not parse are measured too.
+ */
+
+/** Tokens per shingle. Long enough that shared idioms (`this.I = I;`) do not make programs alike. */
+export const SHINGLE_TOKENS = 10;
+/** Weight of the code similarity in the score; the rest is the description's. */
+export const CODE_WEIGHT = 0.8;
+/**
+ * Score at or above which a program is a near-duplicate. Measured (dedupe.test.ts): the highest
+ * score of two different library programs is 0.21 (record-migration, warehouse-restock); a
+ * library program with renamed identifiers, changed constants and a rewritten description scores
+ * 0.80, and with a helper method and a rule added on top 0.70.
+ */
+export const DEFAULT_DUPLICATE_THRESHOLD = 0.5;
+
+const KEYWORDS = new Set(
+  (
+    "break case catch class const continue debugger default delete do else export extends false finally for function if import in " +
+    "instanceof let new null of return static super switch this throw true try typeof undefined var void while with yield async await get set"
+  ).split(" "),
+);
+// After these tokens a `/` starts a regular expression rather than a division.
+const REGEX_AFTER_WORD = new Set(["return", "typeof", "case", "do", "else", "in", "instanceof", "new", "delete", "void", "throw", "yield", "await", "of"]);
+const PUNCT = [">>>=", "...", "===", "!==", "**=", "<<=", ">>=", ">>>", "&&=", "||=", "??=", "=>", "==", "!=", "<=", ">=", "&&", "||", "??", "?.", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "**", "<<", ">>"];
+
+/** Index just past a quoted string starting at `i` (tolerates a missing end quote). */
+function skipQuoted(src: string, i: number): number {
+  const quote = src[i];
+  let j = i + 1;
+  while (j < src.length && src[j] !== quote && src[j] !== "\n") j += src[j] === "\\" ? 2 : 1;
+  return j + 1;
+}
+
+/** Index just past a template literal starting at `i`, skipping `${...}` with nested braces and literals. */
+function skipTemplate(src: string, i: number): number {
+  let j = i + 1;
+  while (j < src.length && src[j] !== "`") {
+    if (src[j] === "\\") j += 2;
+    else if (src[j] === "$" && src[j + 1] === "{") {
+      let depth = 1;
+      j += 2;
+      while (j < src.length && depth > 0) {
+        const c = src[j];
+        if (c === "{") depth++;
+        else if (c === "}") depth--;
+        if (c === "'" || c === '"') j = skipQuoted(src, j);
+        else if (c === "`") j = skipTemplate(src, j);
+        else j++;
+      }
+    } else j++;
+  }
+  return j + 1;
+}
+
+/** Index just past a regular expression literal starting at `i`. */
+function skipRegex(src: string, i: number): number {
+  let j = i + 1;
+  let inClass = false;
+  while (j < src.length && src[j] !== "\n") {
+    const c = src[j];
+    if (c === "\\") j++;
+    else if (c === "[") inClass = true;
+    else if (c === "]") inClass = false;
+    else if (c === "/" && !inClass) break;
+    j++;
+  }
+  j++;
+  while (j < src.length && /[a-z]/i.test(src[j] as string)) j++;
+  return j;
+}
+
+/** The normalised token sequence of `source` (see the module comment). Never throws. */
+export function normaliseCode(source: string): string[] {
+  const tokens: string[] = [];
+  let prev = "";
+  let i = 0;
+  const push = (t: string, raw: string) => {
+    tokens.push(t);
+    prev = raw;
+  };
+  while (i < source.length) {
+    const c = source[i] as string;
+    const next = source[i + 1];
+    if (/\s/.test(c)) i++;
+    else if (c === "/" && next === "/") {
+      const end = source.indexOf("\n", i);
+      i = end < 0 ? source.length : end;
+    } else if (c === "/" && next === "*") {
+      const end = source.indexOf("*/", i + 2);
+      i = end < 0 ? source.length : end + 2;
+    } else if (c === "'" || c === '"') {
+      i = skipQuoted(source, i);
+      push("S", "S");
+    } else if (c === "`") {
+      i = skipTemplate(source, i);
+      push("S", "S");
+    } else if (/[0-9]/.test(c) || (c === "." && /[0-9]/.test(next ?? ""))) {
+      const m = /^(?:0[xob][0-9a-f_]+|[0-9_]*\.?[0-9_]+(?:e[+-]?[0-9]+)?)n?/i.exec(source.slice(i, i + 64));
+      i += m ? Math.max(1, m[0].length) : 1;
+      push("N", "N");
+    } else if (/[A-Za-z_$#]/.test(c)) {
+      const m = /^[#A-Za-z_$][\w$]*/.exec(source.slice(i, i + 256));
+      const word = m ? m[0] : c;
+      i += word.length;
+      push(KEYWORDS.has(word) ? word : "I", word);
+    } else if (c === "/") {
+      const regexAllowed = prev === "" || REGEX_AFTER_WORD.has(prev) || /^[^\w$)\]}"'`]/.test(prev);
+      if (regexAllowed) {
+        i = skipRegex(source, i);
+        push("R", "R");
+      } else {
+        const op = next === "=" ? "/=" : "/";
+        i += op.length;
+        push(op, op);
+      }
+    } else {
+      const op = PUNCT.find((p) => source.startsWith(p, i)) ?? c;
+      i += op.length;
+      push(op, op);
+    }
+  }
+  return tokens;
+}
+
+/** A 32-bit FNV-1a hash of a string. */
+function hash32(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+const STOPWORDS = new Set(
+  "a an and are as at be by each for from has have in is it its of on or that the their then this to was were with which who will you your after before into over under than can one two".split(" "),
+);
+
+/** The lowercase content words of a description. */
+export function descriptionWords(description: string): Set<string> {
+  return new Set((description.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((w) => w.length > 1 && !STOPWORDS.has(w)));
+}
+
+/** What the measure compares, precomputed once per program. */
+export interface Fingerprint {
+  /** Hashes of the code's token shingles. */
+  shingles: ReadonlySet<number>;
+  /** Content words of the description. */
+  words: ReadonlySet<string>;
+}
+
+/** The fingerprint of a program and its description. */
+export function fingerprint(source: string, description: string): Fingerprint {
+  const tokens = normaliseCode(source);
+  const shingles = new Set<number>();
+  if (tokens.length > 0 && tokens.length < SHINGLE_TOKENS) shingles.add(hash32(tokens.join(" ")));
+  for (let i = 0; i + SHINGLE_TOKENS <= tokens.length; i++) shingles.add(hash32(tokens.slice(i, i + SHINGLE_TOKENS).join(" ")));
+  return { shingles, words: descriptionWords(description) };
+}
+
+/** Jaccard index |A ∩ B| / |A ∪ B|; 0 when both are empty. */
+export function jaccard<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): number {
+  if (a.size === 0 && b.size === 0) return 0;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  let common = 0;
+  for (const x of small) if (large.has(x)) common++;
+  return common / (a.size + b.size - common);
+}
+
+/** The similarity of two fingerprints. */
+export interface Similarity {
+  code: number;
+  description: number;
+  /** `CODE_WEIGHT * code + (1 - CODE_WEIGHT) * description`. */
+  score: number;
+}
+
+/** How alike two programs are (see the module comment). */
+export function similarity(a: Fingerprint, b: Fingerprint): Similarity {
+  const code = jaccard(a.shingles, b.shingles);
+  const description = jaccard(a.words, b.words);
+  return { code, description, score: CODE_WEIGHT * code + (1 - CODE_WEIGHT) * description };
+}
+
+/** One archived program as dedupe sees it. */
+export interface ArchivedProgram {
+  /** The archive's id of it (a store id, or `library:<name>`). */
+  id: string;
+  /** `meta.name`. */
+  name: string;
+  fingerprint: Fingerprint;
+}
+
+/** An archive entry built from a program's source and description. */
+export function archivedProgram(id: string, name: string, source: string, description: string): ArchivedProgram {
+  return { id, name, fingerprint: fingerprint(source, description) };
+}
+
+/** A near-duplicate found in the archive. */
+export interface DuplicateMatch extends Similarity {
+  id: string;
+  name: string;
+}
+
+/**
+ * The archived program most similar to `candidate` when its score reaches `threshold`, else
+ * null. Ties go to the earlier archive entry.
+ */
+export function findDuplicate(candidate: Fingerprint, archive: readonly ArchivedProgram[], threshold = DEFAULT_DUPLICATE_THRESHOLD): DuplicateMatch | null {
+  let best: DuplicateMatch | null = null;
+  for (const entry of archive) {
+    const sim = similarity(candidate, entry.fingerprint);
+    if (!best || sim.score > best.score) best = { id: entry.id, name: entry.name, ...sim };
+  }
+  return best && best.score >= threshold ? best : null;
+}
