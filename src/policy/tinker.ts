@@ -1,0 +1,143 @@
+/**
+ * @module policy/tinker
+ * The Tinker-compatible sampling client (Tinker, SkyRL tx, verl's gateway, TuFT): token ids in,
+ * sampled ids and per-token logprobs out, through `asample` and futures polling. Wire format as
+ * the official SDK's types define it: `ModelInput {chunks: [{type: "encoded_text", tokens}]}`,
+ * `SamplingParams {max_tokens, stop (ids), temperature, top_p, top_k, seed}`, answers
+ * `{sequences: [{tokens, logprobs, stop_reason}]}`.
+ */
+import { SpadeError } from "../errors.js";
+import { Limiter, sharedLimiter } from "./limiter.js";
+import { DEFAULT_MAX_CONCURRENT_REQUESTS } from "./openai.js";
+import { FutureExpiredError, TinkerHttp, type TinkerHttpOptions } from "./tinker-http.js";
+import type { TokenSample, TokenSampler, TokenSampleRequest } from "./token-types.js";
+
+/** Settings of a Tinker-compatible sampler. */
+export interface TinkerSamplerOptions extends TinkerHttpOptions {
+  /** The base model exactly as the server names it (SkyRL tx: its `--base-model` string). */
+  baseModel: string;
+  /** A `tinker://` path of saved sampler weights to sample from instead of the base model. */
+  modelPath?: string;
+  /**
+   * Sample through a sampling session (`create_session`, `create_sampling_session`, then
+   * `sampling_session_id` + `seq_id` per request), as the official SDK does. Default true.
+   * False: every `asample` names `base_model` / `model_path` itself.
+   */
+  samplingSession?: boolean;
+  /** Defaults for requests that leave them unset. */
+  sampling?: Pick<TokenSampleRequest, "temperature" | "topP" | "topK" | "seed">;
+  /** Most samples in flight (submitted, not yet retrieved) to this server from the whole process. Default 64. Ignored with `limiter`. */
+  maxConcurrentRequests?: number;
+  /** A limiter to use instead of the shared one. */
+  limiter?: Limiter;
+  /** Submissions after the server dropped a result (HTTP 410). Default 2. */
+  maxResubmits?: number;
+  /** An HTTP client (and session) to share, e.g. with a training client. Default: a new one from these options. */
+  http?: TinkerHttp;
+}
+
+/** A Tinker-compatible sampler. */
+export interface TinkerSampler extends TokenSampler {
+  /** The HTTP layer (session, futures), for training calls on the same server. */
+  readonly http: TinkerHttp;
+  /** Stops the session heartbeat. */
+  close(): void;
+}
+
+function isIntArray(value: unknown): value is number[] {
+  return Array.isArray(value) && value.every((v) => Number.isInteger(v));
+}
+
+/** Parses a sampling result (`SampleResponse`); E_POLICY_OUTPUT when it is not one. */
+export function parseSampleResponse(body: unknown): TokenSample[] {
+  const sequences = (body as { sequences?: unknown } | null)?.sequences;
+  if (!Array.isArray(sequences) || sequences.length === 0) {
+    throw new SpadeError("E_POLICY_OUTPUT", `the sampling result has no sequences: ${JSON.stringify(body).slice(0, 200)}`, { nextStep: "check that the server speaks the Tinker sampling API" });
+  }
+  return sequences.map((raw, i) => {
+    const seq = (raw ?? {}) as { tokens?: unknown; logprobs?: unknown; stop_reason?: unknown };
+    const logprobs = seq.logprobs ?? null;
+    const valid =
+      isIntArray(seq.tokens) &&
+      (logprobs === null || (Array.isArray(logprobs) && logprobs.length === seq.tokens.length && logprobs.every((v) => typeof v === "number")));
+    if (!valid) throw new SpadeError("E_POLICY_OUTPUT", `sequence ${i} of the sampling result is malformed: ${JSON.stringify(raw).slice(0, 200)}`);
+    return { tokenIds: seq.tokens as number[], logprobs: logprobs as number[] | null, stopReason: typeof seq.stop_reason === "string" ? seq.stop_reason : "unknown" };
+  });
+}
+
+/** The `sampling_params` object: only what is set, `stop` as token ids. */
+function samplingParams(request: TokenSampleRequest, defaults: TinkerSamplerOptions["sampling"] = {}): Record<string, unknown> {
+  const params: Record<string, unknown> = { max_tokens: request.maxTokens, stop: [...request.stopTokenIds] };
+  const temperature = request.temperature ?? defaults.temperature;
+  const topP = request.topP ?? defaults.topP;
+  const topK = request.topK ?? defaults.topK;
+  const seed = request.seed ?? defaults.seed;
+  // Unset values are left out: some servers reject any top_p / top_k they do not implement.
+  if (temperature !== undefined) params.temperature = temperature;
+  if (topP !== undefined) params.top_p = topP;
+  if (topK !== undefined) params.top_k = topK;
+  if (seed !== undefined) params.seed = seed;
+  return params;
+}
+
+/** Creates a Tinker-compatible sampler. E_CONFIG at once for a bad request size or an unset key variable. */
+export function tinkerSampler(options: TinkerSamplerOptions): TinkerSampler {
+  const http = options.http ?? new TinkerHttp(options);
+  const limiter = options.limiter ?? sharedLimiter(`tinker:${http.baseURL}`, options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS);
+  const model = options.modelPath ? { model_path: options.modelPath } : { base_model: options.baseModel };
+  let samplingSessionId: Promise<string> | null = null;
+
+  /** The sampling session id, created on first use. */
+  const samplingSession = (signal?: AbortSignal): Promise<string> => {
+    samplingSessionId ??= (async () => {
+      const sessionId = await http.session(signal);
+      const body = { session_id: sessionId, sampling_session_seq_id: http.nextSeqId("sampling_session"), ...model, type: "create_sampling_session" };
+      const answer = (await http.post("/api/v1/create_sampling_session", body, { signal })) as { sampling_session_id?: unknown } | null;
+      if (typeof answer?.sampling_session_id !== "string") throw new SpadeError("E_POLICY_OUTPUT", `create_sampling_session answered without a sampling_session_id: ${JSON.stringify(answer).slice(0, 200)}`);
+      return answer.sampling_session_id;
+    })();
+    samplingSessionId.catch(() => (samplingSessionId = null));
+    return samplingSessionId;
+  };
+
+  /** Submits one `asample` and returns its request id. */
+  const submit = async (request: TokenSampleRequest): Promise<string> => {
+    const source =
+      options.samplingSession === false ? model : await samplingSession(request.signal).then((id) => ({ sampling_session_id: id, seq_id: http.nextSeqId(`sample:${id}`) }));
+    const body = {
+      ...source,
+      num_samples: request.numSamples ?? 1,
+      prompt: { chunks: [{ type: "encoded_text", tokens: [...request.promptTokenIds] }] },
+      sampling_params: samplingParams(request, options.sampling),
+      prompt_logprobs: false,
+      type: "sample",
+    };
+    const answer = (await http.post("/api/v1/asample", body, { signal: request.signal })) as { request_id?: unknown } | null;
+    const requestId = answer?.request_id;
+    if (typeof requestId !== "string" && typeof requestId !== "number") {
+      throw new SpadeError("E_POLICY_OUTPUT", `asample answered without a request_id: ${JSON.stringify(answer).slice(0, 200)}`, { nextStep: "check that the server speaks the Tinker sampling API" });
+    }
+    return String(requestId);
+  };
+
+  return {
+    model: options.modelPath ?? options.baseModel,
+    http,
+    close: () => http.close(),
+    async sample(request) {
+      if (!Number.isInteger(request.maxTokens) || request.maxTokens < 1) {
+        throw new SpadeError("E_CONFIG", `maxTokens must be an integer >= 1 (got ${request.maxTokens})`);
+      }
+      return limiter.run(async () => {
+        for (let resubmits = 0; ; resubmits++) {
+          const requestId = await submit(request);
+          try {
+            return parseSampleResponse(await http.awaitFuture(requestId, request.signal));
+          } catch (err) {
+            if (!(err instanceof FutureExpiredError) || resubmits >= (options.maxResubmits ?? 2)) throw err;
+          }
+        }
+      }, request.signal);
+    },
+  };
+}
