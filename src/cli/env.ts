@@ -4,13 +4,12 @@
  */
 import { defineCommand } from "citty";
 import { checkEnv, type CheckReport } from "../env/index.js";
-import { SpadeError } from "../errors.js";
 import { libraryNames, libraryPath, resolveProgram } from "../envs/index.js";
-import { oracleAgent, randomAgent, runEpisode, type Agent, type Episode } from "../rollout/index.js";
+import { runEpisode, type Episode } from "../rollout/index.js";
 import { loadProgram } from "../sandbox/index.js";
-import { chatAgent, openAIChatBackend } from "../policy/index.js";
 import { intFlag, jsonArg, openableProgram, printJson, sandboxArg, sandboxFlag } from "./common.js";
 import { playInteractive } from "./play.js";
+import { policyArgs, policyFromFlags } from "./policy.js";
 
 const programArg = { type: "positional", description: "a program file, or a library name (see `spade env list`)", required: true } as const;
 
@@ -50,35 +49,6 @@ const list = defineCommand({
   },
 });
 
-/** Flags that model-backed policies read. */
-interface PolicyFlags {
-  "base-url"?: string;
-  model?: string;
-  "api-key-env"?: string;
-}
-
-/** A flag a policy cannot do without, or E_CONFIG naming it. */
-function requiredFlag(policy: string, name: keyof PolicyFlags, flags: PolicyFlags, example: string): string {
-  const value = flags[name];
-  if (!value) throw new SpadeError("E_CONFIG", `--policy ${policy} needs --${name}`, { nextStep: `add --${name} ${example}` });
-  return value;
-}
-
-/** Who can play: baselines that need no model, and model-backed policies. */
-const POLICIES: Record<string, (seed: number, flags: PolicyFlags) => Agent> = {
-  oracle: () => oracleAgent,
-  random: (seed) => randomAgent(seed),
-  openai: (_seed, flags) =>
-    chatAgent({
-      backend: openAIChatBackend({
-        baseURL: requiredFlag("openai", "base-url", flags, "http://127.0.0.1:8000/v1"),
-        model: requiredFlag("openai", "model", flags, "NAME"),
-        apiKeyEnv: flags["api-key-env"] || undefined,
-        environment: process.env,
-      }),
-    }),
-};
-
 function episodeJson(e: Episode) {
   return {
     seed: e.seed,
@@ -110,19 +80,15 @@ const run = defineCommand({
   meta: { name: "run", description: "Play episodes of an environment with a policy" },
   args: {
     program: programArg,
-    policy: { type: "string", description: `who plays: ${Object.keys(POLICIES).join(" | ")}`, default: "oracle" },
+    ...policyArgs,
     episodes: { type: "string", description: "number of episodes", default: "1" },
     seed: { type: "string", description: "seed of the first episode; episode i uses seed + i", default: "0" },
     hint: { type: "boolean", description: "append the privileged hint to the first observation", default: false },
-    "base-url": { type: "string", description: "OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 (--policy openai)" },
-    model: { type: "string", description: "model name as the server knows it (--policy openai)" },
-    "api-key-env": { type: "string", description: "environment variable holding the API key (--policy openai); omit for local servers" },
     json: jsonArg,
     sandbox: sandboxArg,
   },
   async run({ args }) {
-    const makeAgent = POLICIES[args.policy];
-    if (!makeAgent) throw new SpadeError("E_CONFIG", `--policy must be one of ${Object.keys(POLICIES).join(", ")} (got "${args.policy}")`);
+    const policy = policyFromFlags(args);
     const episodes = intFlag("episodes", args.episodes, 1);
     const firstSeed = intFlag("seed", args.seed);
     const program = openableProgram(args.program, args.sandbox);
@@ -130,7 +96,7 @@ const run = defineCommand({
     const results: Episode[] = [];
     try {
       for (let i = 0; i < episodes; i++) {
-        const episode = await runEpisode(env, makeAgent(firstSeed + i, args), { seed: firstSeed + i, hinted: args.hint });
+        const episode = await runEpisode(env, policy.makeAgent({ seed: firstSeed + i }), { seed: firstSeed + i, hinted: args.hint });
         results.push(episode);
         if (!args.json) {
           if (episodes === 1) printTranscript(episode);

@@ -1,0 +1,111 @@
+/**
+ * @module cli/policy
+ * The `--policy` flags shared by `spade env run` and `spade eval ...`: who plays (baselines that
+ * need no model, or a model on an OpenAI-compatible server) and how its agents are made.
+ */
+import { SpadeError } from "../errors.js";
+import { chatAgent, openAIChatBackend, type ChatBackend, type SamplingParams } from "../policy/index.js";
+import { oracleAgent, randomAgent, type Agent } from "../rollout/index.js";
+
+/** The policies a command accepts. */
+export const POLICY_NAMES = ["oracle", "random", "openai"] as const;
+
+/** The flags of `--policy` and of the model behind it. */
+export const policyArgs = {
+  policy: { type: "string", description: `who plays: ${POLICY_NAMES.join(" | ")}`, default: "oracle" },
+  "base-url": { type: "string", description: "OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 (--policy openai)" },
+  model: { type: "string", description: "model name as the server knows it (--policy openai)" },
+  "api-key-env": { type: "string", description: "environment variable holding the API key (--policy openai); omit for local servers" },
+  temperature: { type: "string", description: "sampling temperature (--policy openai; default: the server's)" },
+  "max-tokens": { type: "string", description: "most tokens per answer (--policy openai; default: the server's)" },
+} as const;
+
+/** Parsed values of `policyArgs`. */
+export interface PolicyFlags {
+  policy?: string;
+  "base-url"?: string;
+  model?: string;
+  "api-key-env"?: string;
+  temperature?: string;
+  "max-tokens"?: string;
+}
+
+/** What an agent is made for. */
+export interface AgentRequest {
+  /** Seed of the episode (the random baseline's stream). */
+  seed: number;
+  /** Cancels the agent's requests. */
+  signal?: AbortSignal;
+  /** Chat agents: the system message (null: none). Default the chat agent's. */
+  systemPrompt?: string | null;
+}
+
+/** A resolved `--policy`: its name for records, and a maker of one agent per episode. */
+export interface Policy {
+  name: (typeof POLICY_NAMES)[number];
+  /** The model name (`--model`), or the policy's name for baselines. */
+  model: string;
+  /** The chat backend, for model-backed policies. */
+  backend: ChatBackend | null;
+  makeAgent(request: AgentRequest): Agent;
+}
+
+/** A flag a policy cannot do without, or E_CONFIG naming it. */
+export function requiredFlag(policy: string, name: string, value: string | undefined, example: string): string {
+  if (!value) throw new SpadeError("E_CONFIG", `--policy ${policy} needs --${name}`, { nextStep: `add --${name} ${example}` });
+  return value;
+}
+
+/** Sampling parameters from `--temperature` and `--max-tokens`. */
+export function samplingFlags(flags: Pick<PolicyFlags, "temperature" | "max-tokens">): SamplingParams | undefined {
+  const sampling: SamplingParams = {};
+  if (flags.temperature !== undefined) {
+    const t = Number(flags.temperature);
+    if (flags.temperature.trim() === "" || !Number.isFinite(t) || t < 0) throw new SpadeError("E_CONFIG", `--temperature must be a number >= 0 (got ${JSON.stringify(flags.temperature)})`);
+    sampling.temperature = t;
+  }
+  if (flags["max-tokens"] !== undefined) {
+    const n = Number(flags["max-tokens"]);
+    if (!Number.isInteger(n) || n < 1) throw new SpadeError("E_CONFIG", `--max-tokens must be an integer >= 1 (got ${JSON.stringify(flags["max-tokens"])})`);
+    sampling.max_tokens = n;
+  }
+  return Object.keys(sampling).length > 0 ? sampling : undefined;
+}
+
+/** An OpenAI-compatible backend; E_CONFIG at once for an unset key variable. */
+export function openAIBackendFrom(options: { baseURL: string; model: string; apiKeyEnv?: string; sampling?: SamplingParams }): ChatBackend {
+  return openAIChatBackend({
+    baseURL: options.baseURL,
+    model: options.model,
+    apiKeyEnv: options.apiKeyEnv || undefined,
+    environment: process.env,
+    sampling: options.sampling,
+  });
+}
+
+/** Resolves `--policy` and its flags. Throws E_CONFIG for an unknown policy or a missing flag. */
+export function policyFromFlags(flags: PolicyFlags): Policy {
+  const name = flags.policy ?? "oracle";
+  switch (name) {
+    case "oracle":
+      return { name, model: "oracle", backend: null, makeAgent: () => oracleAgent };
+    case "random":
+      return { name, model: "random", backend: null, makeAgent: ({ seed }) => randomAgent(seed) };
+    case "openai": {
+      const backend = openAIBackendFrom({
+        baseURL: requiredFlag("openai", "base-url", flags["base-url"], "http://127.0.0.1:8000/v1"),
+        model: requiredFlag("openai", "model", flags.model, "NAME"),
+        apiKeyEnv: flags["api-key-env"],
+        sampling: samplingFlags(flags),
+      });
+      return {
+        name,
+        model: backend.model,
+        backend,
+        makeAgent: ({ signal, systemPrompt }) => chatAgent({ backend, signal, ...(systemPrompt !== undefined ? { systemPrompt } : {}) }),
+      };
+    }
+    default:
+      throw new SpadeError("E_CONFIG", `--policy must be one of ${POLICY_NAMES.join(", ")} (got "${name}")`);
+  }
+}
