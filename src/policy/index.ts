@@ -1,7 +1,8 @@
 /**
  * @module policy
  * Public face of the model backends: the chat backend contract, the OpenAI-compatible backend,
- * the chat agent, and the shared HTTP machinery (concurrency limiter, retry policy).
+ * the chat agent, and the shared HTTP machinery (concurrency limiter, retry policy); token-level:
+ * chat rendering from local tokenizer files, the Tinker-compatible sampler, the token agent.
  */
 export type * from "./types.js";
 export { Limiter, sharedLimiter } from "./limiter.js";
@@ -12,3 +13,11 @@ export { openAIChatBackend, parseChatCompletion, resolveApiKey, DEFAULT_MAX_CONC
 export type { OpenAIChatOptions } from "./openai.js";
 export { chatAgent, estimateTokensByChars, DEFAULT_SYSTEM_PROMPT, DEFAULT_MAX_PROMPT_TOKENS } from "./chat-agent.js";
 export type { ChatAgent, ChatAgentOptions, ChatAgentTurn, ChatTrace, TurnSample } from "./chat-agent.js";
+export type * from "./token-types.js";
+export * from "./render/index.js";
+export { TinkerHttp, FutureExpiredError, JSON_BODY } from "./tinker-http.js";
+export type { TinkerHttpOptions, BodyEncoding, HttpAnswer } from "./tinker-http.js";
+export { tinkerSampler, parseSampleResponse } from "./tinker.js";
+export type { TinkerSampler, TinkerSamplerOptions } from "./tinker.js";
+export { tokenAgent, DEFAULT_MAX_CONTEXT_TOKENS, DEFAULT_MAX_TOKENS_PER_TURN } from "./token-agent.js";
+export type { TokenAgent, TokenAgentOptions, TokenStream, TokenTrace } from "./token-agent.js";

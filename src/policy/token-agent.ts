@@ -1,0 +1,138 @@
+/**
+ * @module policy/token-agent
+ * An episode agent over a token sampler and the model's own chat rendering: the conversation is a
+ * growing token stream (see render/conversation.ts), so what is trained on is exactly what was
+ * sampled. Enforces a context budget in tokens and records ids, logprobs and the loss mask.
+ */
+import type { Action } from "../env/index.js";
+import { SpadeError } from "../errors.js";
+import { DEFAULT_SYSTEM_PROMPT, type ChatAgentTurn, type ChatTrace, type TurnSample } from "./chat-agent.js";
+import { TokenConversation, type ChatRenderer, type TokenTurn } from "./render/index.js";
+import type { TokenSampler, TokenSampleRequest } from "./token-types.js";
+import type { ChatMessage } from "./types.js";
+
+/** Default of `maxContextTokens`. */
+export const DEFAULT_MAX_CONTEXT_TOKENS = 32_768;
+/** Default of `maxTokens`. */
+export const DEFAULT_MAX_TOKENS_PER_TURN = 2_048;
+
+/** Settings of a token agent. */
+export interface TokenAgentOptions {
+  sampler: TokenSampler;
+  renderer: ChatRenderer;
+  /** The system message. Default `DEFAULT_SYSTEM_PROMPT`. */
+  systemPrompt?: string;
+  /**
+   * Budget of the whole stream (prompt plus answer) in tokens: a turn whose prompt already fills
+   * it ends the episode with E_POLICY_CONTEXT; otherwise the answer may use what is left.
+   * Default 32,768.
+   */
+  maxContextTokens?: number;
+  /** Most tokens sampled per turn. Default 2,048. */
+  maxTokens?: number;
+  /** Sampling parameters of every turn. Default: the sampler's. */
+  sampling?: Pick<TokenSampleRequest, "temperature" | "topP" | "topK" | "seed">;
+  /** End the episode (E_POLICY_RENDER) when the template is not prefix-stable. Default false: record it. */
+  requirePrefixStable?: boolean;
+  /** Cancels the agent's requests; they reject with E_CANCELLED. */
+  signal?: AbortSignal;
+}
+
+/** The token stream of an episode, aligned: ids, loss mask (1 = sampled), sampling logprobs (0 where not sampled). */
+export interface TokenStream {
+  tokenIds: number[];
+  lossMask: number[];
+  logprobs: number[];
+}
+
+/**
+ * The record of a token agent's episode: the chat view (`messages`, `samplesByTurn`, where
+ * `promptTokenIds` is null because the prompt of turn t is `stream.tokenIds.slice(0,
+ * turns[t].promptLength)`), the whole stream, and per-turn details.
+ */
+export interface TokenTrace extends ChatTrace {
+  stream: TokenStream;
+  turns: TokenTurn[];
+  /** False when some turn's render was not prefix-stable (see README "Token-level rendering"). */
+  prefixStable: boolean;
+}
+
+/** An episode agent that keeps its token conversation. Create one per episode. */
+export type TokenAgent = ((turn: ChatAgentTurn) => Promise<Action>) & {
+  /** The conversation, once the first turn has started it. */
+  readonly conversation: () => TokenConversation | null;
+  /** A snapshot of what was sampled, for storing and training. */
+  trace(): TokenTrace;
+};
+
+/** Tool messages answering the last assistant turn's calls (every call answered), then the observation. */
+function observationMessages(last: ChatMessage | undefined, turn: ChatAgentTurn): ChatMessage[] {
+  const messages: ChatMessage[] = turn.toolResults.map((r) => ({ role: "tool", tool_call_id: r.id, content: r.content }));
+  const calls = last?.role === "assistant" ? (last.tool_calls ?? []) : [];
+  for (const call of calls) {
+    if (!turn.toolResults.some((r) => r.id === call.id)) messages.push({ role: "tool", tool_call_id: call.id, content: "no result was returned for this call" });
+  }
+  if (turn.observation !== "" || turn.toolResults.length === 0) messages.push({ role: "user", content: turn.observation });
+  return messages;
+}
+
+/** Creates a token agent for one episode. */
+export function tokenAgent(options: TokenAgentOptions): TokenAgent {
+  const maxContextTokens = options.maxContextTokens ?? DEFAULT_MAX_CONTEXT_TOKENS;
+  const samplesByTurn: TurnSample[] = [];
+  let conversation: TokenConversation | null = null;
+
+  const act = async (turn: ChatAgentTurn): Promise<Action> => {
+    let messages: ChatMessage[];
+    if (!conversation) {
+      conversation = new TokenConversation(options.renderer, { tools: turn.env.meta.tools, requirePrefixStable: options.requirePrefixStable });
+      messages = [{ role: "system", content: options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT }, { role: "user", content: turn.observation }];
+    } else {
+      messages = observationMessages(conversation.messages[conversation.messages.length - 1], turn);
+    }
+    conversation.addMessages(messages);
+    const promptLength = conversation.tokenIds.length;
+    if (promptLength >= maxContextTokens) {
+      throw new SpadeError("E_POLICY_CONTEXT", `the conversation holds ${promptLength} tokens at turn ${turn.turn}, the budget is ${maxContextTokens}`, {
+        nextStep: "raise maxContextTokens, or give the environment fewer turns",
+      });
+    }
+    const [sample] = await options.sampler.sample({
+      ...options.sampling,
+      promptTokenIds: conversation.tokenIds,
+      maxTokens: Math.min(options.maxTokens ?? DEFAULT_MAX_TOKENS_PER_TURN, maxContextTokens - promptLength),
+      stopTokenIds: options.renderer.stopIds,
+      signal: options.signal,
+    });
+    if (!sample) throw new SpadeError("E_POLICY_OUTPUT", "the sampler answered without a sequence", { nextStep: "check the sampling server" });
+    const parsed = conversation.addSample(sample);
+    samplesByTurn.push({
+      turn: turn.turn,
+      promptTokenIds: null,
+      promptLogprobs: null,
+      tokenIds: [...sample.tokenIds],
+      logprobs: sample.logprobs ? [...sample.logprobs] : null,
+      tokens: null,
+      finishReason: sample.stopReason,
+      usage: { promptTokens: promptLength, completionTokens: sample.tokenIds.length },
+    });
+    if (parsed.malformedToolCalls.length > 0) {
+      throw new SpadeError("E_POLICY_OUTPUT", `the model wrote ${parsed.malformedToolCalls.length} tool call(s) that are not valid JSON, e.g. ${(parsed.malformedToolCalls[0] ?? "").slice(0, 200)}`, {
+        nextStep: "the episode is recorded as failed; frequent ones point at the chat template or the sampling settings",
+      });
+    }
+    return parsed.action;
+  };
+
+  return Object.assign(act, {
+    conversation: () => conversation,
+    trace: (): TokenTrace => ({
+      model: options.sampler.model,
+      messages: structuredClone(conversation?.messages ?? []),
+      samplesByTurn: structuredClone(samplesByTurn),
+      stream: { tokenIds: [...(conversation?.tokenIds ?? [])], lossMask: [...(conversation?.lossMask ?? [])], logprobs: [...(conversation?.logprobs ?? [])] },
+      turns: structuredClone(conversation?.turns ?? []),
+      prefixStable: conversation?.prefixStable ?? true,
+    }),
+  });
+}
