@@ -84,7 +84,9 @@ describe("designerRawReward", () => {
     expect(designerRawReward("learningPotential", { regret: 0, winRate: 0.75, lpBaseline: 0.5 })).toBe(0.25);
     expect(designerRawReward("learningPotential", { regret: 0, winRate: 0.25, lpBaseline: 0.5 })).toBe(0.25);
     expect(designerRawReward("learningPotential", { regret: 0, winRate: 0.5, lpBaseline: 0 })).toBe(0.5);
+    expect(designerRawReward("learningPotential", { regret: 0, winRate: -0.5, lpBaseline: 0.25 })).toBe(0.75);
     expect(codeOf(() => designerRawReward("learningPotential", { regret: 0, winRate: 0.5 }))).toBe("E_RL_INPUT");
+    expect(codeOf(() => designerRawReward("learningPotential", { regret: 0, winRate: -1.5, lpBaseline: 0 }))).toBe("E_RL_INPUT");
   });
 
   it("rejects a win rate outside [0, 1], a NaN regret and an unknown variant", () => {

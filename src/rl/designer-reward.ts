@@ -41,7 +41,7 @@ export interface DesignerRewardOptions {
 export interface DesignStats {
   /** Mean hinted minus mean unhinted return (see `regret`). */
   regret: number;
-  /** Unhinted win rate in [0, 1] over the window of plays (see `winRate`). */
+  /** Unhinted win rate in [0, 1] over the window of plays (see `winRate`); `learningPotential` also accepts a mean return in [-1, 1]. */
   winRate: number;
   /** The skill's learning-potential baseline (`lpBaseline`); needed by `learningPotential` only. */
   lpBaseline?: number;
@@ -74,7 +74,10 @@ export function regretTerm(regret: number, regretFloor = 0.15): number {
  * - `learningPotential`: |winRate - lpBaseline| (the reference passes the mean return here).
  */
 export function designerRawReward(variant: DesignerRewardVariant, stats: DesignStats, options: DesignerRewardOptions = {}): number {
-  const winRate = requireInRange(stats.winRate, 0, 1, "win rate");
+  // learningPotential may be fed the mean return (the reference's way), which can be negative.
+  const winRate = variant === "learningPotential"
+    ? requireInRange(stats.winRate, -1, 1, "mean return")
+    : requireInRange(stats.winRate, 0, 1, "win rate");
   const floor = options.regretFloor ?? 0.15;
   switch (variant) {
     case "blend": {
