@@ -6,9 +6,10 @@
 import { SpadeError } from "../errors.js";
 import { chatAgent, openAIChatBackend, type ChatBackend, type SamplingParams } from "../policy/index.js";
 import { oracleAgent, randomAgent, type Agent } from "../rollout/index.js";
+import { tinkerPolicy } from "./tinker-policy.js";
 
 /** The policies a command accepts. */
-export const POLICY_NAMES = ["oracle", "random", "openai"] as const;
+export const POLICY_NAMES = ["oracle", "random", "openai", "tinker"] as const;
 
 /** The flags of `--policy` and of the model behind it. */
 export const policyArgs = {
@@ -18,6 +19,7 @@ export const policyArgs = {
   "api-key-env": { type: "string", description: "environment variable holding the API key (--policy openai); omit for local servers" },
   temperature: { type: "string", description: "sampling temperature (--policy openai; default: the server's)" },
   "max-tokens": { type: "string", description: "most tokens per answer (--policy openai; default: the server's)" },
+  "model-path": { type: "string", description: "folder with the model's tokenizer.json and tokenizer_config.json (--policy tinker)" },
 } as const;
 
 /** Parsed values of `policyArgs`. */
@@ -28,6 +30,7 @@ export interface PolicyFlags {
   "api-key-env"?: string;
   temperature?: string;
   "max-tokens"?: string;
+  "model-path"?: string;
 }
 
 /** What an agent is made for. */
@@ -104,6 +107,18 @@ export function policyFromFlags(flags: PolicyFlags): Policy {
         backend,
         makeAgent: ({ signal, systemPrompt }) => chatAgent({ backend, signal, ...(systemPrompt !== undefined ? { systemPrompt } : {}) }),
       };
+    }
+    case "tinker": {
+      const sampling = samplingFlags(flags);
+      const tinker = tinkerPolicy({
+        baseURL: requiredFlag("tinker", "base-url", flags["base-url"], "http://127.0.0.1:8000"),
+        model: requiredFlag("tinker", "model", flags.model, "BASE_MODEL"),
+        modelPath: requiredFlag("tinker", "model-path", flags["model-path"], "PATH_TO_TOKENIZER_FOLDER"),
+        apiKeyEnv: flags["api-key-env"],
+        temperature: sampling?.temperature,
+        maxTokens: sampling?.max_tokens,
+      });
+      return { name, model: tinker.model, backend: null, makeAgent: tinker.makeAgent };
     }
     default:
       throw new SpadeError("E_CONFIG", `--policy must be one of ${POLICY_NAMES.join(", ")} (got "${name}")`);

@@ -20,8 +20,8 @@ export const DEFAULT_MAX_TOKENS_PER_TURN = 2_048;
 export interface TokenAgentOptions {
   sampler: TokenSampler;
   renderer: ChatRenderer;
-  /** The system message. Default `DEFAULT_SYSTEM_PROMPT`. */
-  systemPrompt?: string;
+  /** The system message; null: none. Default `DEFAULT_SYSTEM_PROMPT`. */
+  systemPrompt?: string | null;
   /**
    * Budget of the whole stream (prompt plus answer) in tokens: a turn whose prompt already fills
    * it ends the episode with E_POLICY_CONTEXT; otherwise the answer may use what is left.
@@ -86,7 +86,8 @@ export function tokenAgent(options: TokenAgentOptions): TokenAgent {
     let messages: ChatMessage[];
     if (!conversation) {
       conversation = new TokenConversation(options.renderer, { tools: turn.env.meta.tools, requirePrefixStable: options.requirePrefixStable });
-      messages = [{ role: "system", content: options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT }, { role: "user", content: turn.observation }];
+      const system = options.systemPrompt === undefined ? DEFAULT_SYSTEM_PROMPT : options.systemPrompt;
+      messages = [...(system === null ? [] : [{ role: "system" as const, content: system }]), { role: "user", content: turn.observation }];
     } else {
       messages = observationMessages(conversation.messages[conversation.messages.length - 1], turn);
     }
