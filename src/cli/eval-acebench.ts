@@ -13,7 +13,7 @@ import { benchmarksRoot } from "../eval/suites/index.js";
 import { jsonArg, printJson } from "./common.js";
 
 /** The acebench folder: DIR itself when it holds `data_all/`, else DIR/acebench. */
-function acebenchFolder(root: string): string {
+export function acebenchFolder(root: string): string {
   return existsSync(join(root, "data_all")) ? root : join(root, "acebench");
 }
 

@@ -12,5 +12,12 @@ export const evalCommand = defineCommand({
     "bfcl-replay": () => import("./eval-bfcl.js").then((m) => m.bfclReplayCommand),
     "acebench-replay": () => import("./eval-acebench.js").then((m) => m.acebenchReplayCommand),
     gold: () => import("./eval-suites.js").then((m) => m.goldCommand),
+    gsm8k: () => import("./eval-run-suites.js").then((m) => m.suiteRunCommand("gsm8k")),
+    math500: () => import("./eval-run-suites.js").then((m) => m.suiteRunCommand("math500")),
+    humaneval: () => import("./eval-run-suites.js").then((m) => m.suiteRunCommand("humaneval")),
+    mbpp: () => import("./eval-run-suites.js").then((m) => m.suiteRunCommand("mbpp")),
+    bbh: () => import("./eval-run-suites.js").then((m) => m.suiteRunCommand("bbh")),
+    bfcl: () => import("./eval-run-bfcl.js").then((m) => m.bfclRunCommand),
+    acebench: () => import("./eval-run-acebench.js").then((m) => m.acebenchRunCommand),
   },
 });

@@ -1,0 +1,94 @@
+/**
+ * @module cli/eval-run-acebench
+ * `spade eval acebench --policy ... [--user-model NAME --user-base-url URL]`: a model plays the
+ * ACEBench agent entries (multi-step alone; multi-turn with a simulated user played by a chat
+ * model); end-to-end and process accuracy per set as upstream computes them.
+ */
+import { defineCommand } from "citty";
+import { SpadeError } from "../errors.js";
+import type { JsonObject } from "../env/index.js";
+import type { AceCategory, Lang } from "../eval/acebench/index.js";
+import { benchmarksRoot } from "../eval/suites/index.js";
+import { aceMetrics, aceScores, aceSetName, aceTasks, chatUserSimulator, formatRate, type AceTask } from "../eval/run/index.js";
+import { acebenchFolder } from "./eval-acebench.js";
+import { evalRunArgs, interruptSignal, limitFlag, runEvalCommand } from "./eval-run.js";
+import { openAIBackendFrom, policyFromFlags } from "./policy.js";
+
+const LANGS: readonly Lang[] = ["en", "zh"];
+const CATEGORIES: readonly AceCategory[] = ["multi_turn", "multi_step"];
+
+/** A `--lang` or `--category` value as a list. */
+function choice<T extends string>(flag: string, value: string | undefined, all: readonly T[]): T[] {
+  const v = value ?? "all";
+  if (v === "all") return [...all];
+  if (!(all as readonly string[]).includes(v)) throw new SpadeError("E_CONFIG", `--${flag} must be one of ${all.join(", ")}, all (got ${JSON.stringify(v)})`);
+  return [v as T];
+}
+
+/** `spade eval acebench --policy ...`. */
+export const acebenchRunCommand = defineCommand({
+  meta: {
+    name: "acebench",
+    description: "Evaluate a policy on the ACEBench agent entries: end-to-end and process accuracy per set, agent summary per language",
+  },
+  args: {
+    ...evalRunArgs,
+    lang: { type: "string", description: "en | zh | all", default: "all" },
+    category: { type: "string", description: "multi_turn | multi_step | all", default: "all" },
+    "user-model": { type: "string", description: "model that plays the simulated user (default --model)" },
+    "user-base-url": { type: "string", description: "OpenAI-compatible server of the user model (default --base-url)" },
+    "user-api-key-env": { type: "string", description: "variable holding the user server's key (default --api-key-env when --user-base-url is not given)" },
+    data: { type: "string", description: "benchmarks folder or its acebench folder (default $SPADE_BENCHMARKS, else ../shared/benchmarks)" },
+  },
+  async run({ args }) {
+    const policy = policyFromFlags(args);
+    const langs = choice("lang", args.lang, LANGS);
+    const categories = choice("category", args.category, CATEGORIES);
+    const sets = langs.flatMap((lang) => categories.map((category) => ({ lang, category })));
+    const limit = limitFlag(args);
+    const dir = acebenchFolder(benchmarksRoot({ flag: args.data, env: process.env }));
+    const interrupt = interruptSignal();
+    try {
+      let userFor: ((entry: AceTask["entry"]) => ReturnType<typeof chatUserSimulator>) | undefined;
+      let userModel: string | null = null;
+      if (categories.includes("multi_turn")) {
+        const model = args["user-model"] ?? (policy.name === "openai" ? args.model : undefined);
+        const baseURL = args["user-base-url"] ?? (policy.name === "openai" ? args["base-url"] : undefined);
+        if (!model || !baseURL) {
+          throw new SpadeError("E_CONFIG", "multi-turn ACEBench entries need a simulated user played by a model", {
+            nextStep: "pass --user-model NAME --user-base-url URL (or --category multi_step)",
+          });
+        }
+        const apiKeyEnv = args["user-api-key-env"] ?? (args["user-base-url"] === undefined ? args["api-key-env"] : undefined);
+        const backend = openAIBackendFrom({ baseURL, model, apiKeyEnv });
+        userModel = model;
+        userFor = (entry) => chatUserSimulator(backend, entry, { signal: interrupt.signal });
+      }
+      const setOrder = sets.map((s) => aceSetName(s.lang, s.category));
+      await runEvalCommand({
+        benchmark: "acebench",
+        flags: args,
+        policy,
+        tasks: aceTasks(dir, sets, { limit, userFor }),
+        signal: interrupt.signal,
+        groupOrder: setOrder,
+        // The rules and the task come in the first observation, as upstream's agent prompt holds them.
+        makeAgent: ({ sample, signal }) => policy.makeAgent({ seed: sample, signal, systemPrompt: null }),
+        metrics: ({ task, env, episode }) => aceMetrics(task.entry, env, episode),
+        settings: { langs, categories, userModel, limit: limit ?? null },
+        extras: (items) => {
+          const scores = aceScores(items, setOrder);
+          return {
+            json: scores as unknown as JsonObject,
+            lines: [
+              ...scores.sets.map((s) => `${s.set}: end-to-end ${formatRate(s.endToEndAccuracy)}, process ${formatRate(s.processAccuracy)} (${s.correct}/${s.total} samples)`),
+              ...scores.languages.map((l) => `${l.lang} agent summary (mean of multi_turn and multi_step end-to-end): ${formatRate(l.agentSummary)}`),
+            ],
+          };
+        },
+      });
+    } finally {
+      interrupt.dispose();
+    }
+  },
+});

@@ -1,0 +1,49 @@
+/**
+ * @module cli/eval-run-suites
+ * `spade eval gsm8k|math500|humaneval|mbpp|bbh --policy ...`: a model answers each item of a
+ * held-out suite (K samples each); accuracy per suite (BBH: per task) and overall.
+ */
+import { defineCommand } from "citty";
+import { benchmarksRoot, isCodeSuite, loadSuite, PythonSandbox, type PythonSandboxOptions, type SuiteName } from "../eval/suites/index.js";
+import { suiteTasks } from "../eval/run/index.js";
+import { evalRunArgs, interruptSignal, limitFlag, runEvalCommand } from "./eval-run.js";
+import { policyFromFlags } from "./policy.js";
+
+/** The `spade eval SUITE --policy ...` command of one suite. */
+export function suiteRunCommand(suite: SuiteName) {
+  return defineCommand({
+    meta: { name: suite, description: `Evaluate a policy on ${suite}: accuracy (pass@1 averaged over --samples), a results file per item, a summary table` },
+    args: {
+      ...evalRunArgs,
+      python: { type: "string", description: "code suites: Python 3 interpreter (default python3, else /usr/bin/python3)" },
+      "allow-no-isolation": {
+        type: "boolean",
+        description: "code suites: run code WITHOUT a network namespace when none can be made (unsafe)",
+        default: false,
+      },
+    },
+    async run({ args }) {
+      const policy = policyFromFlags(args);
+      const limit = limitFlag(args);
+      const dataDir = benchmarksRoot({ flag: args.data, env: process.env });
+      const sandboxOptions: PythonSandboxOptions = { allowNoIsolation: args["allow-no-isolation"] === true };
+      if (args.python !== undefined) sandboxOptions.python = String(args.python);
+      // Code suites: make the sandbox first, so a machine without isolation fails before any request.
+      const runner = isCodeSuite(suite) ? await PythonSandbox.create(sandboxOptions) : undefined;
+      const items = await loadSuite(suite, { limit, dataDir, runner });
+      const interrupt = interruptSignal();
+      try {
+        await runEvalCommand({
+          benchmark: suite,
+          flags: args,
+          policy,
+          tasks: suiteTasks(items),
+          signal: interrupt.signal,
+          settings: { limit: limit ?? null },
+        });
+      } finally {
+        interrupt.dispose();
+      }
+    },
+  });
+}

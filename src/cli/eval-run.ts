@@ -1,0 +1,158 @@
+/**
+ * @module cli/eval-run
+ * What `spade eval SUITE|bfcl|acebench --policy ...` share: the run flags, the output folder,
+ * Ctrl-C handling (finished items are kept; `--resume` continues), progress on stderr, the
+ * summary table on stdout and `summary.json`. Exit 0 when the run completed, 130 when interrupted.
+ */
+import { join } from "node:path";
+import { SpadeError } from "../errors.js";
+import type { JsonObject } from "../env/index.js";
+import type { Agent, Episode } from "../rollout/index.js";
+import type { Env } from "../env/index.js";
+import {
+  formatRate,
+  runEval,
+  summarize,
+  summaryTable,
+  writeJsonAtomic,
+  type EvalAgentContext,
+  type EvalTask,
+  type GroupSummary,
+  type ItemResult,
+} from "../eval/run/index.js";
+import { intFlag, jsonArg, printJson } from "./common.js";
+import { policyArgs, type Policy, type PolicyFlags } from "./policy.js";
+
+/** Flags of every model evaluation command. */
+export const evalRunArgs = {
+  ...policyArgs,
+  policy: { type: "string", description: "who plays: openai (a model) | oracle | random (baselines)", required: true },
+  limit: { type: "string", description: "only the first N items (BFCL, ACEBench: of each category)" },
+  samples: { type: "string", description: "samples per item, K (accuracy is pass@1 averaged over them)", default: "1" },
+  concurrency: { type: "string", description: "episodes in flight at once", default: "8" },
+  out: { type: "string", description: "results folder (default eval-results/<benchmark>/<model>)" },
+  resume: { type: "boolean", description: "skip items whose results file exists in --out", default: false },
+  json: jsonArg,
+  data: { type: "string", description: "benchmarks folder (default $SPADE_BENCHMARKS, else ../shared/benchmarks)" },
+} as const;
+
+/** Parsed values of `evalRunArgs`. */
+export interface EvalRunFlags extends PolicyFlags {
+  limit?: string;
+  samples?: string;
+  concurrency?: string;
+  out?: string;
+  resume?: boolean;
+  json?: boolean;
+  data?: string;
+}
+
+/** `--limit` as a number, or undefined. */
+export function limitFlag(flags: EvalRunFlags): number | undefined {
+  return flags.limit === undefined ? undefined : intFlag("limit", flags.limit, 1);
+}
+
+/** Aborts on the first Ctrl-C (or SIGTERM); a second one exits at once. */
+export function interruptSignal(): { signal: AbortSignal; dispose: () => void } {
+  const controller = new AbortController();
+  const onSignal = () => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write("\nspade: stopping: running episodes end at their next turn; finished items are kept (continue with --resume)\n");
+    controller.abort();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    },
+  };
+}
+
+/** What a benchmark adds to the summary: JSON fields and lines of text. */
+export interface SummaryExtras {
+  json: JsonObject;
+  lines: string[];
+}
+
+/** One evaluation command's run. */
+export interface EvalCommandSpec<T extends EvalTask> {
+  benchmark: string;
+  flags: EvalRunFlags;
+  policy: Policy;
+  tasks: T[];
+  /** The run's cancellation signal (see `interruptSignal`). */
+  signal: AbortSignal;
+  /** Summary rows in this order. */
+  groupOrder?: readonly string[];
+  /** Default: the policy's agent with its default system prompt. */
+  makeAgent?: (context: EvalAgentContext<T>) => Agent;
+  metrics?: (context: { task: T; env: Env; episode: Episode }) => JsonObject;
+  /** Recorded in run.json. */
+  settings?: JsonObject;
+  /** Benchmark-specific numbers (leaderboard aggregation...). */
+  extras?: (items: ItemResult[], groups: GroupSummary[]) => SummaryExtras;
+}
+
+/** The default results folder. */
+export function defaultOutDir(benchmark: string, model: string): string {
+  return join("eval-results", benchmark, model.replace(/[^A-Za-z0-9._-]/g, "_"));
+}
+
+/** Runs the evaluation, prints progress, the summary, and writes `summary.json`. */
+export async function runEvalCommand<T extends EvalTask>(spec: EvalCommandSpec<T>): Promise<void> {
+  const { flags, policy, benchmark } = spec;
+  const samples = intFlag("samples", flags.samples ?? "1", 1);
+  const concurrency = intFlag("concurrency", flags.concurrency ?? "8", 1);
+  const outDir = flags.out ?? defaultOutDir(benchmark, policy.model);
+  if (spec.tasks.length === 0) throw new SpadeError("E_CONFIG", `no ${benchmark} items selected`);
+  let lastPrintMs = 0;
+  const run = await runEval({
+    tasks: spec.tasks,
+    info: { benchmark, model: policy.model, samples, settings: { policy: policy.name, ...spec.settings } },
+    concurrency,
+    outDir,
+    resume: flags.resume === true,
+    signal: spec.signal,
+    metrics: spec.metrics,
+    makeAgent: spec.makeAgent ?? (({ sample, signal }) => policy.makeAgent({ seed: sample, signal })),
+    onItem: (_item, p) => {
+      const now = Date.now();
+      if (now - lastPrintMs < 1000 && p.itemsDone < p.itemsTotal) return;
+      lastPrintMs = now;
+      process.stderr.write(`[${benchmark}] ${p.itemsDone}/${p.itemsTotal} items, accuracy ${formatRate(p.accuracy)}, failed samples ${p.failedSamples}\n`);
+    },
+  });
+  const { groups, overall } = summarize(run.items, spec.groupOrder);
+  const extras = spec.extras?.(run.items, groups) ?? { json: {}, lines: [] };
+  const summary = {
+    benchmark,
+    model: policy.model,
+    policy: policy.name,
+    samples,
+    items: run.items.length,
+    total: run.total,
+    resumed: run.resumed,
+    interrupted: run.interrupted,
+    accuracy: overall.accuracy,
+    failedSamples: overall.failedSamples,
+    groups,
+    overall,
+    ...extras.json,
+    out: outDir,
+  };
+  await writeJsonAtomic(join(outDir, "summary.json"), summary);
+  if (flags.json) printJson(summary);
+  else {
+    process.stdout.write(`${benchmark}: ${policy.model}, ${run.items.length}/${run.total} items x ${samples} sample(s)${run.resumed > 0 ? ` (${run.resumed} resumed)` : ""}\n`);
+    process.stdout.write(`${summaryTable(groups, overall)}\n`);
+    for (const line of extras.lines) process.stdout.write(`${line}\n`);
+    process.stdout.write(`failed samples count as wrong; results in ${outDir}\n`);
+  }
+  if (run.interrupted) {
+    process.stderr.write(`spade: interrupted after ${run.items.length}/${run.total} items; rerun with --resume --out ${outDir}\n`);
+    process.exitCode = 130;
+  }
+}
