@@ -70,7 +70,7 @@ export function parseHintAnswer(answer: string): HintParse {
       // Not JSON after all: keep the text as it is.
     }
   }
-  text = text.replace(/^\**hint\**\s*:\s*/i, "").trim();
+  text = text.replace(/^\**\s*hint\s*\**\s*:\s*\**\s*/i, "").trim();
   if (text.length >= 2 && /^["'“]/.test(text) && /["'”]$/.test(text)) text = text.slice(1, -1).trim();
   text = text.replace(/\s+/g, " ");
   if (text === "") return { ok: false, code: "E_HINT_EMPTY", message: "the hint writer's answer holds no hint" };
