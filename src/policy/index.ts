@@ -2,7 +2,8 @@
  * @module policy
  * Public face of the model backends: the chat backend contract, the OpenAI-compatible backend,
  * the chat agent, and the shared HTTP machinery (concurrency limiter, retry policy); token-level:
- * chat rendering from local tokenizer files, the Tinker-compatible sampler, the token agent.
+ * chat rendering from local tokenizer files, the Tinker-compatible sampler, the token agent; the
+ * local GGUF backend (node-llama-cpp, imported only when a GGUF model is first used).
  */
 export type * from "./types.js";
 export { Limiter, sharedLimiter } from "./limiter.js";
@@ -21,3 +22,8 @@ export { tinkerSampler, parseSampleResponse } from "./tinker.js";
 export type { TinkerSampler, TinkerSamplerOptions } from "./tinker.js";
 export { tokenAgent, DEFAULT_MAX_CONTEXT_TOKENS, DEFAULT_MAX_TOKENS_PER_TURN } from "./token-agent.js";
 export type { TokenAgent, TokenAgentOptions, TokenStream, TokenTrace } from "./token-agent.js";
+export { ggufChatBackend, DEFAULT_GGUF_MAX_TOKENS, DEFAULT_GGUF_MAX_CONTEXT } from "./gguf.js";
+export type { GgufChatBackend, GgufChatOptions } from "./gguf.js";
+export type { GgufToolChoice } from "./gguf-chat.js";
+export { defaultThreads, isRemoteModel, NODE_LLAMA_CPP_VERSION } from "./gguf-load.js";
+export type { GgufGpu, RemoteModelOptions, LlamaModuleLoader } from "./gguf-load.js";

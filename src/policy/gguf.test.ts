@@ -1,0 +1,201 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Json, JsonSchema, ToolSpec } from "../env/index.js";
+import { resolveProgram } from "../envs/index.js";
+import { isSpadeError } from "../errors.js";
+import { runEpisode } from "../rollout/index.js";
+import { loadProgram } from "../sandbox/index.js";
+import { chatAgent } from "./chat-agent.js";
+import { ggufChatBackend, type GgufChatBackend } from "./gguf.js";
+import { defaultThreads, probeUrl } from "./gguf-load.js";
+import { writeTinyLlamaGguf } from "./testing/gguf-writer.js";
+import type { ChatMessage } from "./types.js";
+
+// Everything here runs a tiny random-weight model: outputs are noise by construction. The tests
+// check structure, token counts, determinism and constraints, never quality.
+
+/** Rejection code of a promise, or "resolved". */
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+    return "resolved";
+  } catch (err) {
+    return isSpadeError(err) ? err.code : `uncoded: ${String(err)}`;
+  }
+}
+
+/** Problems of `value` against the JSON Schema subset the test tool uses (type, enum, properties, required, additionalProperties). */
+function schemaProblems(value: Json, schema: JsonSchema, at = "$"): string[] {
+  if (Array.isArray(schema.enum)) return (schema.enum as Json[]).some((e) => e === value) ? [] : [`${at}: ${JSON.stringify(value)} not in enum`];
+  const types = Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string];
+  const actual = value === null ? "null" : Array.isArray(value) ? "array" : Number.isInteger(value) ? "integer" : typeof value;
+  if (!types.some((t) => t === actual || (t === "number" && actual === "integer"))) return [`${at}: ${actual} is not ${types.join("|")}`];
+  if (actual !== "object") return [];
+  const obj = value as { [key: string]: Json };
+  const properties = (schema.properties ?? {}) as { [key: string]: JsonSchema };
+  const problems = ((schema.required ?? []) as string[]).filter((k) => !(k in obj)).map((k) => `${at}.${k}: missing`);
+  for (const [key, v] of Object.entries(obj)) {
+    const sub = properties[key];
+    if (sub) problems.push(...schemaProblems(v, sub, `${at}.${key}`));
+    else if (schema.additionalProperties === false) problems.push(`${at}.${key}: not allowed`);
+  }
+  return problems;
+}
+
+const sceneTool: ToolSpec = {
+  type: "function",
+  function: {
+    name: "set_scene",
+    description: "Set the lights of a room.",
+    parameters: {
+      type: "object",
+      properties: {
+        room: { type: "string", enum: ["hall", "den", "attic"] },
+        lights: { type: "object", properties: { on: { type: "boolean" }, level: { type: "integer", enum: [0, 50, 100] } }, required: ["on", "level"], additionalProperties: false },
+        mode: { type: ["string", "null"], enum: ["eco", "comfort", null] },
+      },
+      required: ["room", "lights"],
+      additionalProperties: false,
+    },
+  },
+};
+const waitTool: ToolSpec = { type: "function", function: { name: "wait", description: "Do nothing.", parameters: { type: "object", properties: {}, additionalProperties: false } } };
+
+const dir = mkdtempSync(join(tmpdir(), "spade-gguf-"));
+const modelPath = join(dir, "tiny.gguf");
+let backend: GgufChatBackend;
+let requiredBackend: GgufChatBackend;
+
+beforeAll(async () => {
+  await writeTinyLlamaGguf(modelPath, { seed: 1 });
+  backend = ggufChatBackend({ model: modelPath, contextSize: 4096 });
+  requiredBackend = ggufChatBackend({ model: modelPath, contextSize: 2048, toolChoice: "required" });
+});
+
+afterAll(async () => {
+  await backend.close();
+  await requiredBackend.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("ggufChatBackend on a tiny random llama", () => {
+  const messages: ChatMessage[] = [
+    { role: "system", content: "You play." },
+    { role: "user", content: "Hi there" },
+  ];
+
+  it("generates exactly max_tokens tokens, counts the prompt as the template renders it, and repeats itself under a fixed seed", async () => {
+    const sampling = { max_tokens: 16, temperature: 0.8, seed: 7 };
+    const first = await backend.complete({ messages, sampling });
+    const again = await backend.complete({ messages, sampling });
+    const other = await backend.complete({ messages, sampling: { ...sampling, seed: 8 } });
+    const choice = first.choices[0]!;
+    expect(backend.model).toBe("tiny.gguf");
+    expect(backend.contextSize).toBe(4096);
+    expect(choice.finishReason).toBe("length");
+    expect(choice.tokenIds).toHaveLength(16);
+    expect(choice.toolCalls).toEqual([]);
+    const rendered = "<s><|im_start|>system\nYou play.<|im_end|>\n<|im_start|>user\nHi there<|im_end|>\n<|im_start|>assistant\n";
+    expect(first.usage).toEqual({ promptTokens: (await backend.tokenize(rendered)).length, completionTokens: 16 });
+    expect(again.choices[0]!.tokenIds).toEqual(choice.tokenIds);
+    expect(again.choices[0]!.content).toBe(choice.content);
+    expect(other.choices[0]!.tokenIds).not.toEqual(choice.tokenIds);
+  });
+
+  it("samples n choices with seeds seed, seed+1, ...", async () => {
+    const both = await backend.complete({ messages, sampling: { max_tokens: 6, temperature: 0.8, seed: 7, n: 2 } });
+    const second = await backend.complete({ messages, sampling: { max_tokens: 6, temperature: 0.8, seed: 8 } });
+    expect(both.choices).toHaveLength(2);
+    expect(both.choices[1]!.tokenIds).toEqual(second.choices[0]!.tokenIds);
+    expect(both.usage?.completionTokens).toBe(12);
+  });
+
+  it("makes a JSON-schema-constrained tool call whose arguments fit the schema, and another after its result", async () => {
+    const tools = [sceneTool, waitTool];
+    const sampling = { max_tokens: 400, temperature: 1, seed: 3 };
+    const first = (await requiredBackend.complete({ messages, tools, sampling })).choices[0]!;
+    expect(first.finishReason).toBe("tool_calls");
+    expect(first.malformedToolCalls).toEqual([]);
+    expect(first.content).toBe("");
+    expect(first.toolCalls).toHaveLength(1);
+    const call = first.toolCalls[0]!;
+    expect(call.id).toBe("call_0");
+    const tool = tools.find((t) => t.function.name === call.name);
+    expect(tool).toBeDefined();
+    expect(schemaProblems(call.arguments, tool!.function.parameters)).toEqual([]);
+    const repeat = (await requiredBackend.complete({ messages, tools, sampling })).choices[0]!;
+    expect(repeat.toolCalls).toEqual(first.toolCalls);
+
+    const followUp: ChatMessage[] = [
+      ...messages,
+      { role: "assistant", content: null, tool_calls: [{ id: call.id, type: "function", function: { name: call.name, arguments: JSON.stringify(call.arguments) } }] },
+      { role: "tool", tool_call_id: call.id, content: "done" },
+    ];
+    const second = (await requiredBackend.complete({ messages: followUp, tools, sampling: { ...sampling, seed: 4 } })).choices[0]!;
+    expect(second.toolCalls).toHaveLength(1);
+    const secondTool = tools.find((t) => t.function.name === second.toolCalls[0]!.name);
+    expect(schemaProblems(second.toolCalls[0]!.arguments, secondTool!.function.parameters)).toEqual([]);
+  });
+
+  it("plays a library environment to the turn limit through the chat agent", async () => {
+    const env = await loadProgram(resolveProgram("vault-cracker").source);
+    try {
+      const agent = chatAgent({ backend, sampling: { max_tokens: 8, temperature: 0.7, seed: 1 } });
+      const episode = await runEpisode(env, agent, { seed: 0 });
+      expect(episode.failure).toBeNull();
+      expect(episode.turns).toBe(env.meta.maxTurns);
+      expect(episode.trace?.model).toBe("tiny.gguf");
+      expect(episode.trace?.samplesByTurn.map((s) => s.turn)).toEqual(Array.from({ length: env.meta.maxTurns }, (_, i) => i));
+      expect(episode.trace?.samplesByTurn.every((s) => s.tokenIds !== null && s.tokenIds.length <= 8 && s.usage !== null)).toBe(true);
+      expect(episode.trace?.messages.map((m) => m.role)).toEqual(["system", ...Array.from({ length: env.meta.maxTurns }, () => ["user", "assistant"]).flat()]);
+    } finally {
+      await env.close();
+    }
+  });
+
+  it("fails a turn whose prompt fills the context with E_POLICY_CONTEXT, and stops an answer where the context ends", async () => {
+    // llama.cpp rounds context sizes up to multiples of 256.
+    const small = ggufChatBackend({ model: modelPath, contextSize: 256 });
+    try {
+      expect(await codeOf(small.complete({ messages: [{ role: "user", content: "x".repeat(300) }], sampling: { max_tokens: 4 } }))).toBe("E_POLICY_CONTEXT");
+      const long = await small.complete({ messages: [{ role: "user", content: "x".repeat(100) }], sampling: { max_tokens: 1000, temperature: 0.8, seed: 1 } });
+      const promptTokens = long.usage!.promptTokens;
+      expect(small.contextSize).toBe(256);
+      expect(long.choices[0]!.finishReason).toBe("length");
+      expect(long.usage!.completionTokens).toBe(256 - promptTokens - 1);
+    } finally {
+      await small.close();
+    }
+  });
+});
+
+describe("ggufChatBackend errors", () => {
+  it("a missing model path is E_NOT_FOUND", async () => {
+    expect(await codeOf(ggufChatBackend({ model: join(dir, "missing.gguf") }).load())).toBe("E_NOT_FOUND");
+  });
+
+  it("a file that is not GGUF is E_MODEL_LOAD", async () => {
+    const junk = join(dir, "junk.gguf");
+    writeFileSync(junk, "not a model");
+    expect(await codeOf(ggufChatBackend({ model: junk }).load())).toBe("E_MODEL_LOAD");
+  });
+
+  it("an hf: reference without network is E_MODEL_DOWNLOAD", async () => {
+    // A closed local port stands for "no network"; the cache folder is empty.
+    const hf = ggufChatBackend({ model: "hf:spade/none/tiny.gguf", modelsDir: join(dir, "models"), hfEndpoint: "http://127.0.0.1:9/", probeTimeoutMs: 5000 });
+    expect(await codeOf(hf.complete({ messages: [{ role: "user", content: "hi" }] }))).toBe("E_MODEL_DOWNLOAD");
+    expect(probeUrl("hf:user/repo:Q4_K_M")).toBe("https://huggingface.co/api/models/user/repo");
+  });
+
+  it("a missing node-llama-cpp is E_DEPENDENCY_MISSING", async () => {
+    const missing = ggufChatBackend({ model: modelPath, loadModule: () => import("node-llama-cpp-not-installed" as string) });
+    expect(await codeOf(missing.load())).toBe("E_DEPENDENCY_MISSING");
+  });
+
+  it("threads default to all cores but one", () => {
+    expect([defaultThreads(1), defaultThreads(2), defaultThreads(16)]).toEqual([1, 1, 15]);
+    expect(() => ggufChatBackend({ model: modelPath, threads: 0 })).toThrow(expect.objectContaining({ code: "E_CONFIG" }));
+  });
+});
