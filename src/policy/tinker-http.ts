@@ -35,7 +35,7 @@ export interface TinkerHttpOptions {
   clock?: RetryClock;
   /** `fetch` to use. Default the global one. */
   fetch?: typeof fetch;
-  /** Wait after a `try_again` answer before polling again. Default 250 ms. */
+  /** Wait after a `try_again` answer before polling again (servers long-poll before answering it). Default 100 ms. */
   pollIntervalMs?: number;
   /** A future not done after this fails with E_POLICY_TIMEOUT. Default 1,800,000 ms (30 min). */
   futureTimeoutMs?: number;
@@ -161,7 +161,7 @@ export class TinkerHttp {
       if (answer.status === 410) throw new FutureExpiredError(requestId);
       const body = (answer.body ?? {}) as Record<string, unknown>;
       if (body.type === "try_again") {
-        await this.clock.sleep(this.options.pollIntervalMs ?? 250, signal);
+        await this.clock.sleep(this.options.pollIntervalMs ?? 100, signal);
         continue;
       }
       if (body.error !== undefined) {
