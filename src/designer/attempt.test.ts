@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { resolveProgram } from "../envs/index.js";
 import { SpadeError } from "../errors.js";
-import { designSlot, type DesignSlotOptions } from "./attempt.js";
+import { designSlot, offTaskReason, type DesignSlotOptions } from "./attempt.js";
 import { archivedProgram } from "./dedupe.js";
 import { buildDesignerPrompt } from "./prompt.js";
 import { getSkill } from "./skills.js";
@@ -9,6 +9,7 @@ import type { DesignerCompletion, DesignerMessage, GroundingDocument } from "./t
 
 const VAULT = resolveProgram("vault-cracker").source;
 const KNIGHTS = resolveProgram("knights-and-knaves").source;
+const SMART_HOME = resolveProgram("smart-home").source;
 const VAULT_DESCRIPTION =
   "Find a secret 4-digit code (digits distinct). After each guess the vault says which digits are in the right place and which are in the code but misplaced.";
 
@@ -165,6 +166,31 @@ describe("designSlot", () => {
     const cancelled = slot([js(VAULT)], { signal: controller.signal });
     await expect(cancelled.run).rejects.toMatchObject({ code: "E_CANCELLED" });
     expect(cancelled.designer.calls).toHaveLength(0);
+  });
+
+  it("runs tool-use slots with the tool-use prompt and refuses a game written for them", async () => {
+    const toolSkill = getSkill("State Modification");
+    const { run, designer } = slot([js(VAULT), js(SMART_HOME)], { skill: toolSkill, taskType: "read-then-write", repairTurns: 1, maxAttempts: 1 });
+    const result = await run;
+    expect(designer.calls[0]).toEqual(buildDesignerPrompt({ skill: toolSkill, taskType: "read-then-write", document: { docId: "doc-0", text: "Document number 0." } }));
+    expect(result.records.map((r) => [r.repairTurn, r.outcome, r.failureCode, r.report === null])).toEqual([
+      [0, "off-task", "E_OFF_TASK", true],
+      [1, "valid", null, false],
+    ]);
+    expect(result.records[0]?.failure).toBe('meta.skill is "Logical Deduction", but this design is for "State Modification"');
+    expect(designer.calls[1]?.[3]?.content).toBe(
+      'Your program does not fit this design: meta.skill is "Logical Deduction", but this design is for "State Modification".\n\nFix it and answer with the complete program in one ```javascript block.',
+    );
+    expect(result.design?.meta.tools.length).toBeGreaterThan(0);
+  });
+
+  it("offTaskReason: the skill (ignoring case and spacing) and the presence of tools must fit the slot", () => {
+    const meta = { name: "x", skill: "logical  deduction", description: "d", maxTurns: 3, tools: [] };
+    const tool = { type: "function" as const, function: { name: "f", description: "", parameters: { type: "object" } } };
+    expect(offTaskReason(meta, getSkill("Logical Deduction"))).toBeNull();
+    expect(offTaskReason({ ...meta, tools: [tool] }, getSkill("Logical Deduction"))).toBe("a game must not declare tools: meta.tools must be empty");
+    expect(offTaskReason({ ...meta, skill: "Tool Selection" }, getSkill("Tool Selection"))).toBe("a tool-use environment must declare its tools in meta.tools");
+    expect(offTaskReason({ ...meta, skill: "Tool Selection", tools: [tool] }, getSkill("Tool Selection"))).toBeNull();
   });
 
   it("rejects bad settings with E_CONFIG", async () => {

@@ -55,7 +55,7 @@ export interface DesignSlotOptions<C extends DesignerCompletion> {
 }
 
 /** What became of one completion. */
-export type AttemptOutcome = "valid" | "completion-failed" | "no-program" | "duplicate" | "invalid";
+export type AttemptOutcome = "valid" | "completion-failed" | "no-program" | "off-task" | "duplicate" | "invalid";
 
 /** One designer completion and what became of it. */
 export interface AttemptRecord<C extends DesignerCompletion = DesignerCompletion> {
@@ -77,7 +77,10 @@ export interface AttemptRecord<C extends DesignerCompletion = DesignerCompletion
   /** The archived program this one nearly duplicates, or null. */
   duplicateOf: DuplicateMatch | null;
   outcome: AttemptOutcome;
-  /** `valid`: null; otherwise the error code of the call, the extraction code, `E_DUPLICATE`, or the first failed check. */
+  /**
+   * `valid`: null; otherwise the failed call's error code, the extraction code, `E_OFF_TASK`,
+   * `E_DUPLICATE`, or the first failed validator check.
+   */
   failureCode: string | null;
   failure: string | null;
   /**
@@ -184,6 +187,18 @@ export async function designSlot<C extends DesignerCompletion>(options: DesignSl
   return { records, design: null, acceptedIndex: null, sampleIndex };
 }
 
+/**
+ * Why a program does not fit a slot for `skill`, or null: `meta.skill` names another skill
+ * (compared ignoring case and spacing), a tool-use design declares no tools, or a game declares some.
+ */
+export function offTaskReason(meta: EnvMeta, skill: SkillInfo): string | null {
+  const norm = (s: string) => s.trim().replace(/\s+/g, " ").toLowerCase();
+  if (norm(meta.skill) !== norm(skill.name)) return `meta.skill is ${JSON.stringify(meta.skill)}, but this design is for ${JSON.stringify(skill.name)}`;
+  if (skill.kind === "tool-use" && meta.tools.length === 0) return "a tool-use environment must declare its tools in meta.tools";
+  if (skill.kind === "game" && meta.tools.length > 0) return "a game must not declare tools: meta.tools must be empty";
+  return null;
+}
+
 /** Sets `record`'s outcome. */
 function settle<C extends DesignerCompletion>(record: AttemptRecord<C>, outcome: AttemptOutcome, failureCode: string | null, failure: string | null): void {
   record.outcome = outcome;
@@ -192,9 +207,10 @@ function settle<C extends DesignerCompletion>(record: AttemptRecord<C>, outcome:
 }
 
 /**
- * Extracts, dedupes and validates `record`'s completion, filling the record in; returns the
- * problem, or null when the design is accepted. Dedupe runs before validation (it needs only the
- * description, read by loading the program once), so a copy costs no validation time.
+ * Extracts, checks the fit, dedupes and validates `record`'s completion, filling the record in;
+ * returns the problem, or null when the design is accepted. The fit and dedupe run before
+ * validation (they need only `meta`, read by loading the program once), so they cost no
+ * validation time; a program that does not load goes straight to validation, which says why.
  */
 async function judge<C extends DesignerCompletion>(
   record: AttemptRecord<C>,
@@ -211,6 +227,11 @@ async function judge<C extends DesignerCompletion>(
   const program = extraction.program;
   record.program = program;
   const meta = await readMeta(program, opts.backend, opts.limits);
+  const offTask = meta ? offTaskReason(meta, opts.skill) : null;
+  if (offTask) {
+    settle(record, "off-task", "E_OFF_TASK", offTask);
+    return { kind: "off-task", reason: offTask };
+  }
   const match = meta ? findDuplicate(fingerprint(program, meta.description), archive, threshold) : null;
   if (match) {
     record.duplicateOf = match;

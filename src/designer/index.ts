@@ -37,5 +37,5 @@ export {
 export type { ArchivedProgram, DuplicateMatch, Fingerprint, Similarity } from "./dedupe.js";
 export { buildHintPrompt, parseHintAnswer, writeModelHint, withFixedHint, HINT_MODES } from "./hints.js";
 export type { HintCompleteFn, HintMode, HintParse, ModelHintRecord } from "./hints.js";
-export { designSlot, DEFAULT_MAX_ATTEMPTS } from "./attempt.js";
+export { designSlot, offTaskReason, DEFAULT_MAX_ATTEMPTS } from "./attempt.js";
 export type { AcceptedDesign, AttemptOutcome, AttemptRecord, DesignSlotOptions, SlotResult } from "./attempt.js";

@@ -10,6 +10,7 @@ import type { ExtractOutcome } from "./extract.js";
 /** Why a design was refused. */
 export type DesignProblem =
   | { kind: "extraction"; outcome: Extract<ExtractOutcome, { ok: false }> }
+  | { kind: "off-task"; reason: string }
   | { kind: "duplicate"; match: DuplicateMatch }
   | { kind: "invalid"; report: CheckReport };
 
@@ -37,6 +38,9 @@ export function renderRepairMessage(problem: DesignProblem): string {
       `I could not take a program from your answer: ${problem.outcome.message} (${problem.outcome.code}).\n\n` +
       "Answer with the complete program in one ```javascript block that defines `class Environment`."
     );
+  }
+  if (problem.kind === "off-task") {
+    return `Your program does not fit this design: ${problem.reason}.\n\nFix it and answer with the complete program in one \`\`\`javascript block.`;
   }
   if (problem.kind === "duplicate") {
     const { match } = problem;
