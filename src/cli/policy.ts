@@ -3,13 +3,14 @@
  * The `--policy` flags shared by `spade env run` and `spade eval ...`: who plays (baselines that
  * need no model, or a model on an OpenAI-compatible server) and how its agents are made.
  */
+import { existsSync } from "node:fs";
 import { SpadeError } from "../errors.js";
-import { chatAgent, openAIChatBackend, type ChatBackend, type SamplingParams } from "../policy/index.js";
+import { chatAgent, ggufChatBackend, isRemoteModel, openAIChatBackend, type ChatBackend, type SamplingParams } from "../policy/index.js";
 import { oracleAgent, randomAgent, type Agent } from "../rollout/index.js";
 import { tinkerPolicy } from "./tinker-policy.js";
 
 /** The policies a command accepts. */
-export const POLICY_NAMES = ["oracle", "random", "openai", "tinker"] as const;
+export const POLICY_NAMES = ["oracle", "random", "openai", "tinker", "gguf"] as const;
 
 /** The flags of `--policy` and of the model behind it. */
 export const policyArgs = {
@@ -17,9 +18,9 @@ export const policyArgs = {
   "base-url": { type: "string", description: "OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 (--policy openai)" },
   model: { type: "string", description: "model name as the server knows it (--policy openai)" },
   "api-key-env": { type: "string", description: "environment variable holding the API key (--policy openai); omit for local servers" },
-  temperature: { type: "string", description: "sampling temperature (--policy openai; default: the server's)" },
-  "max-tokens": { type: "string", description: "most tokens per answer (--policy openai; default: the server's)" },
-  "model-path": { type: "string", description: "folder with the model's tokenizer.json and tokenizer_config.json (--policy tinker)" },
+  temperature: { type: "string", description: "sampling temperature (--policy openai, gguf; default: the server's, greedy for gguf)" },
+  "max-tokens": { type: "string", description: "most tokens per answer (--policy openai, gguf; default: the server's, 1024 for gguf)" },
+  "model-path": { type: "string", description: "folder with the model's tokenizer.json and tokenizer_config.json (--policy tinker); a .gguf file or hf:user/repo/file.gguf (--policy gguf)" },
 } as const;
 
 /** Parsed values of `policyArgs`. */
@@ -119,6 +120,18 @@ export function policyFromFlags(flags: PolicyFlags): Policy {
         maxTokens: sampling?.max_tokens,
       });
       return { name, model: tinker.model, backend: null, makeAgent: tinker.makeAgent };
+    }
+    case "gguf": {
+      const model = requiredFlag("gguf", "model-path", flags["model-path"], "PATH/model.gguf");
+      // A missing file is a usage error now, not a failure of every episode later.
+      if (!isRemoteModel(model) && !existsSync(model)) throw new SpadeError("E_NOT_FOUND", `no model file at ${model}`, { nextStep: "pass the path of a .gguf file to --model-path" });
+      const backend = ggufChatBackend({ model, sampling: samplingFlags(flags) });
+      return {
+        name,
+        model: backend.model,
+        backend,
+        makeAgent: ({ signal, systemPrompt }) => chatAgent({ backend, signal, ...(systemPrompt !== undefined ? { systemPrompt } : {}) }),
+      };
     }
     default:
       throw new SpadeError("E_CONFIG", `--policy must be one of ${POLICY_NAMES.join(", ")} (got "${name}")`);
