@@ -196,5 +196,8 @@ describe("designSlot", () => {
   it("rejects bad settings with E_CONFIG", async () => {
     await expect(slot([], { maxAttempts: 0 }).run).rejects.toMatchObject({ code: "E_CONFIG" });
     await expect(slot([], { repairTurns: -1 }).run).rejects.toMatchObject({ code: "E_CONFIG" });
+    const badLimits = slot([], { limits: { stepTimeoutMs: -1 } });
+    await expect(badLimits.run).rejects.toMatchObject({ code: "E_CONFIG" });
+    expect(badLimits.docs.count()).toBe(0);
   });
 });

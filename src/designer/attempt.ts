@@ -140,7 +140,8 @@ export async function designSlot<C extends DesignerCompletion>(options: DesignSl
   const maxAttempts = positiveInt("maxAttempts", options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, 1);
   const repairTurns = positiveInt("repairTurns", options.repairTurns ?? 0, 0);
   const threshold = options.duplicateThreshold ?? DEFAULT_DUPLICATE_THRESHOLD;
-  const { backend, limits, signal } = options;
+  const { signal } = options;
+  const promptLimits = resolveLimits(options.limits);
   const archive: ArchivedProgram[] = [
     ...(options.archive ?? []),
     ...(options.examples ?? []).map((ex) => archivedProgram(`example:${ex.name}`, ex.name, ex.source, ex.description ?? "")),
@@ -159,7 +160,7 @@ export async function designSlot<C extends DesignerCompletion>(options: DesignSl
       examples: options.examples,
       taskType: options.taskType,
       referenceCodeMaxChars: options.referenceCodeMaxChars,
-      limits: resolveLimits(limits),
+      limits: promptLimits,
     });
     for (let repairTurn = 0; repairTurn <= repairTurns; repairTurn++) {
       throwIfCancelled(signal);
@@ -177,8 +178,10 @@ export async function designSlot<C extends DesignerCompletion>(options: DesignSl
       records.push(record);
       const problem = await judge(record, archive, threshold, options);
       if (!problem) {
-        const meta = (record.report as CheckReport).meta as EnvMeta;
-        const design = { source: record.program as string, meta, report: record.report as CheckReport, docId: document.docId, fingerprint: fingerprint(record.program as string, meta.description) };
+        const report = record.report as CheckReport;
+        const source = record.program as string;
+        const meta = report.meta as EnvMeta;
+        const design = { source, meta, report, docId: document.docId, fingerprint: fingerprint(source, meta.description) };
         return { records, design, acceptedIndex: records.length - 1, sampleIndex };
       }
       messages = [...messages, { role: "assistant", content: stripThinking(completion.text).trim() }, { role: "user", content: renderRepairMessage(problem) }];
