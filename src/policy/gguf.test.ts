@@ -139,6 +139,34 @@ describe("ggufChatBackend on a tiny random llama", () => {
     expect(schemaProblems(second.toolCalls[0]!.arguments, secondTool!.function.parameters)).toEqual([]);
   });
 
+  it("auto tool choice renders earlier calls and their results with the template's function syntax", async () => {
+    const tools = [sceneTool, waitTool];
+    const withCall: ChatMessage[] = [
+      ...messages,
+      { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "wait", arguments: "{}" } }] },
+      { role: "tool", tool_call_id: "c1", content: "waited" },
+      { role: "user", content: "Again?" },
+    ];
+    const plain = await backend.complete({ messages, tools, sampling: { max_tokens: 4 } });
+    const after = await backend.complete({ messages: withCall, tools, sampling: { max_tokens: 4 } });
+    expect(after.choices[0]!.malformedToolCalls).toEqual([]);
+    expect(after.usage!.promptTokens).toBeGreaterThan(plain.usage!.promptTokens + "waited".length + "Again?".length);
+  });
+
+  it("runs `parallel` requests on separate sequences with the same results as one at a time, and honours a cancelled signal", async () => {
+    const twoWide = ggufChatBackend({ model: modelPath, contextSize: 1024, parallel: 2 });
+    try {
+      const sampling = { max_tokens: 10, temperature: 0.8, seed: 11 };
+      const serial = await backend.complete({ messages, sampling });
+      const [a, b] = await Promise.all([twoWide.complete({ messages, sampling }), twoWide.complete({ messages, sampling })]);
+      expect(a.choices[0]!.tokenIds).toEqual(serial.choices[0]!.tokenIds);
+      expect(b.choices[0]!.tokenIds).toEqual(serial.choices[0]!.tokenIds);
+      expect(await codeOf(twoWide.complete({ messages, sampling, signal: AbortSignal.abort() }))).toBe("E_CANCELLED");
+    } finally {
+      await twoWide.close();
+    }
+  });
+
   it("plays a library environment to the turn limit through the chat agent", async () => {
     const env = await loadProgram(resolveProgram("vault-cracker").source);
     try {
