@@ -5,7 +5,7 @@
  * JSON-schema grammar. Nothing is imported or loaded until the first request (or `load()`).
  */
 import { basename } from "node:path";
-import type { ChatModelFunctions, GbnfJsonSchema, Llama, LlamaChat, LlamaChatResponse, LlamaContext, LlamaGrammar, LlamaModel, Token } from "node-llama-cpp";
+import type { ChatModelFunctions, GbnfJsonSchema, Llama, LlamaChat, LlamaChatResponse, LlamaGrammar, LlamaModel, Token } from "node-llama-cpp";
 import { parseToolCallText } from "../env/index.js";
 import type { JsonObject, ToolCall, ToolSpec } from "../env/index.js";
 import { describeError, isSpadeError, SpadeError } from "../errors.js";
@@ -62,7 +62,6 @@ export interface GgufChatBackend extends ChatBackend {
 interface Loaded {
   llama: Llama;
   model: LlamaModel;
-  context: LlamaContext;
   idleChats: LlamaChat[];
   slots: Limiter;
 }
@@ -114,7 +113,7 @@ export function ggufChatBackend(options: GgufChatOptions): GgufChatBackend {
       const context = await model.createContext({ contextSize: size, sequences: parallel, threads });
       contextSize = context.contextSize;
       const idleChats = Array.from({ length: parallel }, () => new module.LlamaChat({ contextSequence: context.getSequence() }));
-      return { llama, model, context, idleChats, slots: new Limiter(parallel) };
+      return { llama, model, idleChats, slots: new Limiter(parallel) };
     } catch (err) {
       await llama.dispose();
       throw new SpadeError("E_MODEL_LOAD", `could not create a ${options.contextSize ?? "default"}-token context for ${path} (${describeError(err)})`, {
@@ -151,7 +150,6 @@ export function ggufChatBackend(options: GgufChatOptions): GgufChatBackend {
     const tokenIds: Token[] = [];
     const stop = sampling.stop === undefined ? undefined : Array.isArray(sampling.stop) ? sampling.stop : [sampling.stop];
     const common = {
-
       temperature: sampling.temperature,
       topP: sampling.top_p,
       seed: sampling.seed === undefined ? undefined : sampling.seed + index,
