@@ -21,12 +21,12 @@ import {
   type ItemResult,
 } from "../eval/run/index.js";
 import { intFlag, jsonArg, printJson } from "./common.js";
-import { policyArgs, type Policy, type PolicyFlags } from "./policy.js";
+import { POLICY_NAMES, policyArgs, type Policy, type PolicyFlags } from "./policy.js";
 
 /** Flags of every model evaluation command. */
 export const evalRunArgs = {
   ...policyArgs,
-  policy: { type: "string", description: "who plays: openai (a model) | oracle | random (baselines)", required: true },
+  policy: { type: "string", description: `who plays: ${POLICY_NAMES.join(" | ")} (oracle and random are baselines without a model)`, required: true },
   limit: { type: "string", description: "only the first N items (BFCL, ACEBench: of each category)" },
   samples: { type: "string", description: "samples per item, K (accuracy is pass@1 averaged over them)", default: "1" },
   concurrency: { type: "string", description: "episodes in flight at once", default: "8" },
