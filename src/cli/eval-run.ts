@@ -52,23 +52,24 @@ export function limitFlag(flags: EvalRunFlags): number | undefined {
   return flags.limit === undefined ? undefined : intFlag("limit", flags.limit, 1);
 }
 
-/** Aborts on the first Ctrl-C (or SIGTERM); a second one exits at once. */
+/**
+ * Aborts on the first Ctrl-C (or SIGTERM). The handler then removes itself, so a second one
+ * ends the process the default way, at once.
+ */
 export function interruptSignal(): { signal: AbortSignal; dispose: () => void } {
   const controller = new AbortController();
-  const onSignal = () => {
-    if (controller.signal.aborted) process.exit(130);
+  const dispose = () => {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  };
+  function onSignal() {
+    dispose();
     process.stderr.write("\nspade: stopping: running episodes end at their next turn; finished items are kept (continue with --resume)\n");
     controller.abort();
-  };
+  }
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
-  return {
-    signal: controller.signal,
-    dispose: () => {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-    },
-  };
+  return { signal: controller.signal, dispose };
 }
 
 /** What a benchmark adds to the summary: JSON fields and lines of text. */
