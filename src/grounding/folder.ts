@@ -107,7 +107,9 @@ function textFilesIndex(dir: string, paths: string[]): DocumentIndex {
  * ignored. Throws E_CONFIG when the folder holds no supported file.
  */
 export async function indexFolder(dir: string, options: ResolvedCorpusOptions): Promise<DocumentIndex> {
-  const files = await listFiles(dir);
+  const files = await listFiles(dir).catch((cause: unknown) => {
+    throw new SpadeError("E_IO", `cannot list the corpus folder ${dir}`, { cause, nextStep: "check the folder's permissions" });
+  });
   const dataFiles = files.filter((rel) => dataKind(rel) !== null);
   if (dataFiles.length > 0) {
     const parts: DocumentIndex[] = [];
