@@ -21,8 +21,7 @@ import {
   type UserSimulator,
 } from "../acebench/index.js";
 import { roundFloat } from "../pyfloat.js";
-import type { ItemResult } from "./types.js";
-import type { EvalTask } from "./types.js";
+import type { EvalTask, ItemResult } from "./types.js";
 
 /** An ACEBench entry as an evaluation task; `group` is its set, e.g. `en/multi_turn`. */
 export interface AceTask extends EvalTask {
