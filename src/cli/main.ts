@@ -15,6 +15,8 @@ export const main = defineCommand({
   subCommands: {
     env: envCommand,
     eval: () => import("./eval.js").then((m) => m.evalCommand),
+    run: () => import("./run.js").then((m) => m.runCommand),
+    runs: () => import("./runs.js").then((m) => m.runsCommand),
   },
 });
 

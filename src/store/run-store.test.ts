@@ -18,7 +18,7 @@ afterEach(() => {
 const env: EnvironmentRow = {
   id: "d0-1", name: "x", skill: "Logical Deduction", description: "d", code: "class Environment {}",
   meta: { name: "x", skill: "Logical Deduction", description: "d", maxTurns: 3, tools: [] },
-  source: "designer", createdStep: 0, slot: 1, docId: "doc-7", stats: EMPTY_STATS,
+  source: "designer", createdStep: 0, slot: 1, docId: "doc-7", hint: null, stats: EMPTY_STATS,
 };
 const episode = (idx: number, hinted: boolean): EpisodeRow => ({
   step: 0, envId: "d0-1", idx, seed: 10 + idx, hinted, return: hinted ? 1 : 0, success: hinted, turns: 2,
@@ -33,7 +33,7 @@ describe("RunStore", () => {
       store.insertEnvironment(env);
       store.insertEpisode(episode(1, true));
       store.insertEpisode(episode(0, false));
-      store.insertDesign({ step: 0, slot: 1, attempt: 0, skill: "Logical Deduction", docId: "doc-7", prompt: [{ role: "user", content: "p" }], completion: "c", program: "p", outcome: "valid", report: null, duplicateOf: null, memoryRefs: [], trainable: true, tokens: null, envId: "d0-1" });
+      store.insertDesign({ step: 0, slot: 1, seq: 0, attempt: 0, repairTurn: 0, skill: "Logical Deduction", docId: "doc-7", prompt: [{ role: "user", content: "p" }], completion: "c", program: "p", outcome: "valid", report: null, duplicateOf: null, memoryRefs: [], trainable: true, tokens: null, envId: "d0-1" });
       store.insertSample({ step: 0, role: "agent", ref: "d0-1/0", reward: 0, advantage: -1 });
       store.setState("sampler", { seed: 3, next: 5 });
       store.beginStep(0);

@@ -22,7 +22,7 @@ const parseOrNull = <T>(text: unknown): T | null => (text === null || text === u
 
 function designFromRow(r: Row): DesignRow {
   return {
-    step: Number(r.step), slot: Number(r.slot), attempt: Number(r.attempt), skill: String(r.skill),
+    step: Number(r.step), slot: Number(r.slot), seq: Number(r.seq), attempt: Number(r.attempt), repairTurn: Number(r.repair_turn), skill: String(r.skill),
     docId: r.doc_id === null ? null : String(r.doc_id), prompt: parse(r.prompt), completion: String(r.completion),
     program: r.program === null ? null : String(r.program), outcome: String(r.outcome), report: parseOrNull(r.report),
     duplicateOf: r.duplicate_of === null ? null : String(r.duplicate_of), memoryRefs: parse(r.memory_refs),
@@ -34,7 +34,8 @@ function environmentFromRow(r: Row): EnvironmentRow {
   return {
     id: String(r.id), name: String(r.name), skill: String(r.skill), description: String(r.description), code: String(r.code),
     meta: parse(r.meta), source: r.source as EnvironmentRow["source"], createdStep: Number(r.created_step),
-    slot: r.slot === null ? null : Number(r.slot), docId: r.doc_id === null ? null : String(r.doc_id), stats: parse(r.stats),
+    slot: r.slot === null ? null : Number(r.slot), docId: r.doc_id === null ? null : String(r.doc_id),
+    hint: r.hint === null ? null : String(r.hint), stats: parse(r.stats),
   };
 }
 
@@ -47,21 +48,41 @@ function episodeFromRow(r: Row): EpisodeRow {
   };
 }
 
+/** A WHERE clause for `step = ?` / `step >= ?` plus extra conditions. */
+function stepClause(where: { step?: number; fromStep?: number }, extra: Array<[string, unknown]> = []): [string, unknown[]] {
+  const conditions: Array<[string, unknown]> = [...extra];
+  if (where.step !== undefined) conditions.push(["step = ?", where.step]);
+  if (where.fromStep !== undefined) conditions.push(["step >= ?", where.fromStep]);
+  return [conditions.length ? `WHERE ${conditions.map((c) => c[0]).join(" AND ")}` : "", conditions.map((c) => c[1])];
+}
+
+/** Options of `RunStore.open`. */
+export interface OpenOptions {
+  /**
+   * FAULT INJECTION, for resume tests only: the process kills itself (SIGKILL) inside its n-th
+   * transaction (1-based), after the writes and before the commit.
+   */
+  killInTransaction?: number;
+}
+
 /** The store of one run. Synchronous (better-sqlite3): every method is one short transaction. */
 export class RunStore {
   readonly path: string;
   readonly #db: Database.Database;
+  readonly #killInTransaction: number | undefined;
+  #transactions = 0;
 
-  private constructor(path: string, db: Database.Database) {
+  private constructor(path: string, db: Database.Database, options: OpenOptions) {
     this.path = path;
     this.#db = db;
+    this.#killInTransaction = options.killInTransaction;
   }
 
   /**
    * Opens the store in `dir`. `mode: "create"` refuses a folder that already has a run;
    * `"resume"` refuses one that has none; `"read"` opens an existing run read-only.
    */
-  static open(dir: string, mode: "create" | "resume" | "read"): RunStore {
+  static open(dir: string, mode: "create" | "resume" | "read", options: OpenOptions = {}): RunStore {
     const path = join(dir, STORE_FILE);
     const exists = existsSync(path);
     if (mode === "create" && exists) {
@@ -82,7 +103,7 @@ export class RunStore {
       db.pragma("synchronous = NORMAL"); // durable against a killed process; WAL keeps commits atomic
       db.exec(SCHEMA_SQL);
     }
-    const store = new RunStore(path, db);
+    const store = new RunStore(path, db, options);
     if (mode === "create") store.setMeta("schema_version", String(SCHEMA_VERSION));
     const version = store.getMeta("schema_version");
     if (version !== String(SCHEMA_VERSION)) {
@@ -94,7 +115,11 @@ export class RunStore {
 
   /** Runs `fn` in one transaction: all of its writes land, or none. */
   transaction<T>(fn: () => T): T {
-    return this.#db.transaction(fn)();
+    return this.#db.transaction(() => {
+      const result = fn();
+      if (++this.#transactions === this.#killInTransaction) process.kill(process.pid, "SIGKILL");
+      return result;
+    })();
   }
 
   close(): void {
@@ -144,27 +169,27 @@ export class RunStore {
   insertDesign(d: DesignRow): void {
     this.#db
       .prepare(
-        `INSERT INTO designs (step, slot, attempt, skill, doc_id, prompt, completion, program, outcome, report, duplicate_of, memory_refs, trainable, tokens, env_id)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO designs (step, slot, seq, attempt, repair_turn, skill, doc_id, prompt, completion, program, outcome, report, duplicate_of, memory_refs, trainable, tokens, env_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(d.step, d.slot, d.attempt, d.skill, d.docId, json(d.prompt), d.completion, d.program, d.outcome,
+      .run(d.step, d.slot, d.seq, d.attempt, d.repairTurn, d.skill, d.docId, json(d.prompt), d.completion, d.program, d.outcome,
         d.report === null ? null : json(d.report), d.duplicateOf, json(d.memoryRefs), d.trainable ? 1 : 0,
         d.tokens === null ? null : json(d.tokens), d.envId);
   }
 
-  designs(where: { step?: number } = {}): DesignRow[] {
-    const sql = `SELECT * FROM designs ${where.step === undefined ? "" : "WHERE step = ?"} ORDER BY step, slot, attempt`;
-    const rows = (where.step === undefined ? this.#db.prepare(sql).all() : this.#db.prepare(sql).all(where.step)) as Row[];
-    return rows.map(designFromRow);
+  /** Design attempts of one step, or of every step from `fromStep` on, in key order. */
+  designs(where: { step?: number; fromStep?: number } = {}): DesignRow[] {
+    const [clause, args] = stepClause(where);
+    return (this.#db.prepare(`SELECT * FROM designs ${clause} ORDER BY step, slot, seq`).all(...args) as Row[]).map(designFromRow);
   }
 
   insertEnvironment(e: EnvironmentRow): void {
     this.#db
       .prepare(
-        `INSERT INTO environments (id, name, skill, description, code, meta, source, created_step, slot, doc_id, stats)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO environments (id, name, skill, description, code, meta, source, created_step, slot, doc_id, hint, stats)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(e.id, e.name, e.skill, e.description, e.code, json(e.meta), e.source, e.createdStep, e.slot, e.docId, json(e.stats));
+      .run(e.id, e.name, e.skill, e.description, e.code, json(e.meta), e.source, e.createdStep, e.slot, e.docId, e.hint, json(e.stats));
   }
 
   updateStats(id: string, stats: EnvStats): void {
@@ -191,14 +216,10 @@ export class RunStore {
         json(e.rewards), json(e.transcript), e.trace === null ? null : json(e.trace));
   }
 
-  /** Episodes, filtered by step and/or environment, in key order. */
-  episodes(where: { step?: number; envId?: string } = {}): EpisodeRow[] {
-    const clauses: string[] = [];
-    const args: unknown[] = [];
-    if (where.step !== undefined) (clauses.push("step = ?"), args.push(where.step));
-    if (where.envId !== undefined) (clauses.push("env_id = ?"), args.push(where.envId));
-    const sql = `SELECT * FROM episodes ${clauses.length ? `WHERE ${clauses.join(" AND ")}` : ""} ORDER BY step, env_id, idx`;
-    return (this.#db.prepare(sql).all(...args) as Row[]).map(episodeFromRow);
+  /** Episodes, filtered by step (one, or from `fromStep` on) and/or environment, in key order. */
+  episodes(where: { step?: number; fromStep?: number; envId?: string } = {}): EpisodeRow[] {
+    const [clause, args] = stepClause(where, where.envId === undefined ? [] : [["env_id = ?", where.envId]]);
+    return (this.#db.prepare(`SELECT * FROM episodes ${clause} ORDER BY step, env_id, idx`).all(...args) as Row[]).map(episodeFromRow);
   }
 
   insertSample(s: SampleRow): void {
@@ -218,7 +239,7 @@ export class RunStore {
       meta: all("meta", "key"),
       state: all("state", "key"),
       steps: all("steps", "step"),
-      designs: all("designs", "step, slot, attempt"),
+      designs: all("designs", "step, slot, seq"),
       environments: all("environments", "id"),
       episodes: all("episodes", "step, env_id, idx"),
       samples: all("samples", "step, role, ref"),

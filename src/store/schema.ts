@@ -32,7 +32,9 @@ CREATE TABLE IF NOT EXISTS steps (
 CREATE TABLE IF NOT EXISTS designs (
   step INTEGER NOT NULL,
   slot INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
   attempt INTEGER NOT NULL,
+  repair_turn INTEGER NOT NULL,
   skill TEXT NOT NULL,
   doc_id TEXT,
   prompt TEXT NOT NULL,
@@ -45,7 +47,7 @@ CREATE TABLE IF NOT EXISTS designs (
   trainable INTEGER NOT NULL,
   tokens TEXT,
   env_id TEXT,
-  PRIMARY KEY (step, slot, attempt)
+  PRIMARY KEY (step, slot, seq)
 );
 
 -- Environments: designed ones and library ones; stats are updated as plays accumulate.
@@ -60,6 +62,7 @@ CREATE TABLE IF NOT EXISTS environments (
   created_step INTEGER NOT NULL,
   slot INTEGER,
   doc_id TEXT,
+  hint TEXT,
   stats TEXT NOT NULL
 );
 

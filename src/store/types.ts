@@ -24,7 +24,12 @@ export interface EnvStats {
 export interface DesignRow {
   step: number;
   slot: number;
+  /** Position among the slot's completions (attempts and their repair turns, in order). */
+  seq: number;
+  /** Attempt number (each attempt has a fresh document). */
   attempt: number;
+  /** 0 for the answer to a fresh prompt, 1.. for repair turns. */
+  repairTurn: number;
   skill: string;
   docId: string | null;
   /** The chat messages sent to the designer. */
@@ -32,7 +37,7 @@ export interface DesignRow {
   completion: string;
   /** The extracted program, or null when none was found. */
   program: string | null;
-  /** `valid`, `invalid`, `duplicate`, `no-program`, `failed` (model call failed). */
+  /** `valid`, `invalid`, `duplicate`, `no-program`, `completion-failed`. */
   outcome: string;
   report: CheckReport | null;
   duplicateOf: string | null;
@@ -59,6 +64,8 @@ export interface EnvironmentRow {
   createdStep: number;
   slot: number | null;
   docId: string | null;
+  /** A model-written hint (hint mode `model`), or null to use the program's `hint()`. */
+  hint: string | null;
   stats: EnvStats;
 }
 
@@ -86,7 +93,7 @@ export interface EpisodeRow {
 export interface SampleRow {
   step: number;
   role: "agent" | "designer";
-  /** `<envId>/<idx>` for agent episodes of the step, `<step>/<slot>/<attempt>` for designs. */
+  /** `<envId>/<idx>` for agent episodes of the step, `<step>/<slot>/<seq>` for designs. */
   ref: string;
   reward: number;
   advantage: number;

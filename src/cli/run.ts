@@ -1,0 +1,116 @@
+/**
+ * @module cli/run
+ * `spade run`: self-play (design, play, score, train) with live progress, resumable. Every
+ * configuration key is also a flag (`designsPerStep` -> `--designs-per-step`).
+ */
+import { defineCommand, type ArgsDef } from "citty";
+import { setMaxListeners } from "node:events";
+import { join } from "node:path";
+import { buildConfig, CONFIG_SCHEMA, envVar, flagName, preset, readConfigFile, type RunConfig } from "../config/index.js";
+import { SpadeError } from "../errors.js";
+import { runSelfPlay } from "../loop/index.js";
+import { RunStore } from "../store/index.js";
+import { openAIBackendFrom } from "./policy.js";
+
+const DEFAULTS = CONFIG_SCHEMA.parse({}) as Record<string, unknown>;
+const KEYS = Object.keys(CONFIG_SCHEMA.shape);
+
+/** One flag per configuration key; booleans also take `--no-<flag>`. No citty defaults, so unset flags stay unset. */
+function configArgs(): ArgsDef {
+  const args: ArgsDef = {};
+  for (const key of KEYS) {
+    const field = CONFIG_SCHEMA.shape[key as keyof typeof CONFIG_SCHEMA.shape];
+    const def = DEFAULTS[key];
+    const shown = def === null ? "derived" : JSON.stringify(def);
+    args[flagName(key)] = { type: typeof def === "boolean" ? "boolean" : "string", description: `${field.description ?? ""} (default: ${shown})` };
+  }
+  return args;
+}
+
+/** The config keys given as flags. */
+function flagLayer(args: Record<string, unknown>): Record<string, unknown> {
+  const layer: Record<string, unknown> = {};
+  for (const key of KEYS) {
+    const value = args[flagName(key)];
+    if (value !== undefined) layer[key] = value;
+  }
+  return layer;
+}
+
+function timestamp(date: Date): string {
+  return date.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
+}
+
+/** The stored configuration of a run being resumed, with `--steps` (the only change allowed) applied. */
+function resumedConfig(dir: string, flags: Record<string, unknown>): RunConfig {
+  const store = RunStore.open(dir, "read");
+  const stored = store.getMeta("config");
+  store.close();
+  if (!stored) throw new SpadeError("E_CONFIG", `${dir} holds no configuration`, { nextStep: "the run was never started: start it again without --resume" });
+  const changed = Object.keys(flags).filter((k) => k !== "steps");
+  if (changed.length > 0) {
+    throw new SpadeError("E_CONFIG", `a resumed run keeps its settings; only --steps may change (got ${changed.map((k) => `--${flagName(k)}`).join(", ")})`);
+  }
+  const config = JSON.parse(stored) as RunConfig;
+  return flags.steps === undefined ? config : buildConfig([config, { steps: flags.steps }]);
+}
+
+/** `spade run` */
+export const runCommand = defineCommand({
+  meta: { name: "run", description: "Run SPADE self-play: the model designs environments and learns to play them" },
+  args: {
+    config: { type: "string", description: "JSON file of settings (flags override it)" },
+    preset: { type: "string", description: "named settings: quick (a few small steps)" },
+    out: { type: "string", description: "folder for the run's store and metrics (default: runs/run-<time>)" },
+    resume: { type: "string", description: "continue the run in this folder where it stopped" },
+    ...configArgs(),
+  },
+  async run({ args }) {
+    const flags = flagLayer(args as Record<string, unknown>);
+    const resume = typeof args.resume === "string" && args.resume !== "";
+    const dir = resume ? (args.resume as string) : ((args.out as string | undefined) ?? join("runs", `run-${timestamp(new Date())}`));
+    const config = resume
+      ? resumedConfig(dir, flags)
+      : buildConfig([preset(args.preset as string | undefined), args.config ? readConfigFile(args.config as string) : undefined, flags]);
+    if (config.train) {
+      throw new SpadeError("E_CONFIG", "training needs a training engine, and none is configured", {
+        nextStep: "pass --no-train for inference-only self-play (environment generation and play with any model)",
+      });
+    }
+    const backend = openAIBackendFrom({
+      baseURL: config.baseUrl ?? missing("--base-url", "http://127.0.0.1:8000/v1"),
+      model: config.model ?? missing("--model", "NAME"),
+      apiKeyEnv: config.apiKeyEnv ?? undefined,
+    });
+    const controller = new AbortController();
+    setMaxListeners(0, controller.signal); // every request in flight listens to it
+    const stop = () => controller.abort();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+    process.stderr.write(`spade run: ${resume ? "resuming" : "writing"} ${dir} (${config.steps} steps, ${config.designer === "on" ? `${config.designsPerStep} designs every ${config.regenerateEvery} steps` : "fixed library environments"})\n`);
+    try {
+      await runSelfPlay(dir, config, { backend, trainer: null, progress: (line) => process.stderr.write(`${line}\n`), now: () => Date.now(), signal: controller.signal }, { resume, killInTransaction: faultInjection() });
+    } catch (err) {
+      if (controller.signal.aborted) {
+        process.stderr.write(`spade run: stopped; nothing finished is lost. Continue with: spade run --resume ${dir}\n`);
+        process.exitCode = 130;
+        return;
+      }
+      throw err;
+    } finally {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+    }
+    process.stderr.write(`spade run: done. Inspect with: spade runs show ${dir}\n`);
+  },
+});
+
+/** FAULT INJECTION for resume tests: SPADE_TEST_KILL_IN_TRANSACTION=n kills the process inside its n-th store transaction. */
+function faultInjection(): number | undefined {
+  const value = envVar("SPADE_TEST_KILL_IN_TRANSACTION");
+  return value ? Number(value) : undefined;
+}
+
+function missing(flag: string, example: string): never {
+  throw new SpadeError("E_CONFIG", `self-play needs a model: ${flag} is not set`, { nextStep: `add ${flag} ${example} (or set it in --config)` });
+}

@@ -1,0 +1,87 @@
+/**
+ * @module cli/runs
+ * `spade runs show DIR`: what a run produced: its environments (one row per design slot, valid
+ * or not, plus library environments played), their regret, win rate and designer reward, and the
+ * metrics of every step.
+ */
+import { defineCommand } from "citty";
+import { designRef } from "../loop/index.js";
+import { RunStore } from "../store/index.js";
+import { jsonArg, printJson } from "./common.js";
+
+/** One row of `environments`. */
+export interface RunEnvironmentRow {
+  id: string | null;
+  step: number;
+  slot: number | null;
+  name: string | null;
+  skill: string;
+  valid: boolean;
+  source: "designer" | "library";
+  plays: number;
+  /** Unhinted success rate over the window of plays. */
+  winRate: number | null;
+  regret: number | null;
+  /** The raw designer reward, before centring and scaling. */
+  designerReward: number | null;
+  /** What the designer sample was trained with (centred and scaled). */
+  designerAdvantage: number | null;
+}
+
+/** Reads a run's summary. */
+export function summarizeRun(dir: string) {
+  const store = RunStore.open(dir, "read");
+  try {
+    const samples = new Map(store.samples().filter((s) => s.role === "designer").map((s) => [s.ref, s]));
+    const envs = new Map(store.environments().map((e) => [e.id, e]));
+    const rows: RunEnvironmentRow[] = [];
+    const slots = new Map<string, ReturnType<RunStore["designs"]>>();
+    for (const d of store.designs()) {
+      const key = `${d.step}/${d.slot}`;
+      slots.set(key, [...(slots.get(key) ?? []), d]);
+    }
+    for (const attempts of slots.values()) {
+      const first = attempts[0] as (typeof attempts)[number];
+      const accepted = attempts.find((d) => d.envId !== null);
+      const env = accepted?.envId ? envs.get(accepted.envId) : undefined;
+      const trainable = attempts.find((d) => d.trainable);
+      const sample = trainable ? samples.get(designRef(trainable.step, trainable.slot, trainable.seq)) : undefined;
+      rows.push({
+        id: env?.id ?? null, step: first.step, slot: first.slot, name: env?.name ?? null, skill: first.skill, valid: env !== undefined, source: "designer",
+        plays: env?.stats.plays ?? 0, winRate: env?.stats.winRate ?? null, regret: env?.stats.regret ?? null,
+        designerReward: sample?.reward ?? null, designerAdvantage: sample?.advantage ?? null,
+      });
+    }
+    for (const env of envs.values()) {
+      if (env.source !== "library") continue;
+      rows.push({ id: env.id, step: env.createdStep, slot: null, name: env.name, skill: env.skill, valid: true, source: "library", plays: env.stats.plays, winRate: env.stats.winRate, regret: env.stats.regret, designerReward: null, designerAdvantage: null });
+    }
+    const config = JSON.parse(store.getMeta("config") ?? "null") as unknown;
+    return { steps: store.doneSteps(), config, environments: rows, metrics: store.steps().filter((s) => s.status === "done").map((s) => s.metrics) };
+  } finally {
+    store.close();
+  }
+}
+
+const fmt = (x: number | null) => (x === null ? "-" : x.toFixed(3));
+
+const show = defineCommand({
+  meta: { name: "show", description: "Summarise a run: environments, regret, win rates, designer rewards, metrics" },
+  args: { dir: { type: "positional", description: "the run's folder", required: true }, json: jsonArg },
+  async run({ args }) {
+    const summary = summarizeRun(args.dir);
+    if (args.json) return printJson(summary);
+    process.stdout.write(`${args.dir}: ${summary.steps} steps done, ${summary.environments.filter((e) => e.valid && e.source === "designer").length} valid designs of ${summary.environments.filter((e) => e.source === "designer").length}\n`);
+    process.stdout.write(`${"step/slot".padEnd(10)} ${"name".padEnd(28)} ${"skill".padEnd(24)} ${"plays".padStart(5)} ${"winRate".padStart(8)} ${"regret".padStart(8)} ${"reward".padStart(8)} ${"advantage".padStart(9)}\n`);
+    for (const e of summary.environments) {
+      const where = e.source === "library" ? "library" : `${e.step}/${e.slot}`;
+      process.stdout.write(`${where.padEnd(10)} ${(e.name ?? "(invalid)").padEnd(28)} ${e.skill.padEnd(24)} ${String(e.plays).padStart(5)} ${fmt(e.winRate).padStart(8)} ${fmt(e.regret).padStart(8)} ${fmt(e.designerReward).padStart(8)} ${fmt(e.designerAdvantage).padStart(9)}\n`);
+    }
+  },
+});
+
+/** `spade runs ...` */
+export const runsCommand = defineCommand({
+  meta: { name: "runs", description: "Inspect runs" },
+  subCommands: { show },
+});

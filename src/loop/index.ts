@@ -1,0 +1,9 @@
+/**
+ * @module loop
+ * Public face of the self-play orchestrator.
+ */
+export { runSelfPlay, METRICS_FILE } from "./run.js";
+export type { LoopDeps } from "./run.js";
+export { scoreStep } from "./score.js";
+export type { ScoreInput, StepScore, StepMetrics } from "./score.js";
+export { seedOf, playSeeds, designedEnvId, libraryEnvId, episodeRef, designRef } from "./keys.js";

@@ -1,0 +1,78 @@
+/**
+ * @module loop/play
+ * The play stage of a step: every environment of the pool gets `plays` unhinted episodes and, on
+ * the step that created it, `hintedPlays` hinted ones on paired seeds. Each environment's group
+ * is stored in one transaction; groups already stored (a resumed step) are skipped.
+ */
+import type { RunConfig } from "../config/index.js";
+import { withFixedHint } from "../designer/index.js";
+import type { Json } from "../env/index.js";
+import { chatAgent, Limiter, type ChatBackend } from "../policy/index.js";
+import { runGroup, type Episode } from "../rollout/index.js";
+import { loadProgram } from "../sandbox/index.js";
+import type { EnvironmentRow, RunStore } from "../store/index.js";
+import { playSeeds, seedOf } from "./keys.js";
+
+/** What the play stage needs. */
+export interface PlayContext {
+  config: RunConfig;
+  store: RunStore;
+  backend: ChatBackend;
+  /** Bounds episodes in flight across all groups (`concurrency`). */
+  limiter: Limiter;
+  signal?: AbortSignal;
+}
+
+/** True when `env` gets hinted plays at `step`: designed environments, on their creation step. */
+export function playsHinted(env: EnvironmentRow, step: number): boolean {
+  return env.source === "designer" && env.createdStep === step;
+}
+
+function transcriptOf(e: Episode): Json {
+  return {
+    firstObservation: e.firstObservation,
+    steps: e.steps.map((s) => ({ action: s.action, observation: s.observation, reward: s.reward, terminated: s.terminated, truncated: s.truncated, toolResults: s.toolResults })),
+  } as unknown as Json;
+}
+
+async function playEnvironment(ctx: PlayContext, step: number, env: EnvironmentRow): Promise<void> {
+  const { config, store, backend } = ctx;
+  const seeds = playSeeds(config.seed, step, env.id, config.plays);
+  const open = async () => {
+    const program = await loadProgram(env.code, { backend: config.sandbox });
+    return env.hint === null ? program : withFixedHint(program, env.hint);
+  };
+  const group = await runGroup(
+    open,
+    ({ index, signal }) =>
+      chatAgent({
+        backend,
+        sampling: { temperature: config.temperature, max_tokens: config.maxTokens, seed: seedOf(config.seed, "agent", step, env.id, index) },
+        signal,
+      }),
+    {
+      seeds,
+      hintedEpisodes: playsHinted(env, step) ? config.hintedPlays : 0,
+      limiter: ctx.limiter,
+      hintTemplate: config.hintTemplate,
+      signal: ctx.signal,
+    },
+  );
+  store.transaction(() => {
+    group.episodes.forEach((e, idx) => {
+      store.insertEpisode({
+        step, envId: env.id, idx, seed: e.seed, hinted: e.hinted, return: e.return, success: e.success, turns: e.turns,
+        failure: e.failure, failureCode: e.failureCode ?? null, rewards: e.steps.map((s) => s.reward),
+        transcript: transcriptOf(e), trace: (e.trace ?? null) as Json | null,
+      });
+    });
+  });
+}
+
+/** Runs the play stage of `step` over `pool`. Returns how many groups it ran. */
+export async function playStep(ctx: PlayContext, step: number, pool: readonly EnvironmentRow[]): Promise<number> {
+  const done = new Set(ctx.store.episodes({ step }).map((e) => e.envId));
+  const todo = pool.filter((env) => !done.has(env.id));
+  await Promise.all(todo.map((env) => playEnvironment(ctx, step, env)));
+  return todo.length;
+}

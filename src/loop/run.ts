@@ -1,0 +1,136 @@
+/**
+ * @module loop/run
+ * The self-play orchestrator, read top to bottom as the recipe of one step:
+ *   1. on a regeneration step (every R steps) the designer fills `designsPerStep` slots;
+ *   2. every environment of the pool is played (`plays` unhinted; on its creation step also
+ *      `hintedPlays` hinted, on paired seeds);
+ *   3. the step is scored: environment stats, agent GRPO samples, designer samples due (D steps
+ *      after their design);
+ *   4. both roles' samples go to the trainer in one batch (skipped with --no-train);
+ *   5. everything is committed and the step is marked done.
+ * Every unit (a design slot, an environment's group of plays, the step's scores) is one store
+ * transaction and every random draw is keyed by its position, so a killed run resumes exactly.
+ */
+import { appendFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { RunConfig } from "../config/index.js";
+import { createSampler, openCorpus, Sampler, type SamplerState } from "../grounding/index.js";
+import { Limiter, type ChatBackend } from "../policy/index.js";
+import type { LpState } from "../rl/index.js";
+import { EMPTY_STATS, RunStore, type EnvironmentRow } from "../store/index.js";
+import type { Trainer, TrainSample } from "../trainer/index.js";
+import { designStep } from "./design.js";
+import { libraryEnvId } from "./keys.js";
+import { loadLibrary, type LibraryProgram } from "./library.js";
+import { playStep } from "./play.js";
+import { formatProgress } from "./progress.js";
+import { scoreStep, type StepMetrics } from "./score.js";
+
+/** File of per-step metrics, one JSON object per line, beside the store. */
+export const METRICS_FILE = "metrics.jsonl";
+
+/** What the loop is given from outside. */
+export interface LoopDeps {
+  /** The policy both roles sample from. */
+  backend: ChatBackend;
+  /** The training engine; null runs inference-only self-play (--no-train). */
+  trainer: Trainer | null;
+  /** Receives one progress line per step (the CLI prints it on stderr). */
+  progress: (line: string) => void;
+  /** Milliseconds clock, for throughput only (never stored). */
+  now: () => number;
+  signal?: AbortSignal;
+}
+
+/** Library environments as pool rows, created at `step`. */
+function libraryRows(library: readonly LibraryProgram[], step: number): EnvironmentRow[] {
+  return library.map((p) => ({
+    id: libraryEnvId(p.name), name: p.meta.name, skill: p.meta.skill, description: p.meta.description, code: p.source, meta: p.meta,
+    source: "library", createdStep: step, slot: null, docId: null, hint: null, stats: EMPTY_STATS,
+  }));
+}
+
+/**
+ * The environments played at `step`. Designer on: those designed at the step's regeneration (if
+ * every slot failed, the latest earlier pool; before any, the library). Designer off: a rotating
+ * window of `designsPerStep` library environments, renewed every R steps.
+ */
+function poolFor(config: RunConfig, store: RunStore, library: readonly LibraryProgram[], step: number): EnvironmentRow[] {
+  const epoch = step - (step % config.regenerateEvery);
+  const all = store.environments();
+  const libraryPool = () => {
+    if (!all.some((e) => e.source === "library")) store.transaction(() => libraryRows(library, step).forEach((row) => store.insertEnvironment(row)));
+    const rows = store.environments().filter((e) => e.source === "library");
+    const start = (epoch / config.regenerateEvery) * config.designsPerStep;
+    const n = Math.min(config.designsPerStep, rows.length);
+    return Array.from({ length: n }, (_, i) => rows[(start + i) % rows.length] as EnvironmentRow);
+  };
+  if (config.designer === "off") return libraryPool();
+  for (let e = epoch; e >= 0; e -= config.regenerateEvery) {
+    const designed = all.filter((env) => env.source === "designer" && env.createdStep === e);
+    if (designed.length > 0) return designed;
+  }
+  return libraryPool();
+}
+
+/** The samples of a step with the rows they were computed from, for the trainer. */
+function trainSamples(store: RunStore, step: number, fromStep: number, samples: ReturnType<typeof scoreStep>["samples"]): TrainSample[] {
+  const episodes = new Map(store.episodes({ step }).map((e) => [`${e.envId}/${e.idx}`, e]));
+  const designs = new Map(store.designs({ fromStep }).map((d) => [`${d.step}/${d.slot}/${d.seq}`, d]));
+  return samples.map((s) => (s.role === "agent" ? { ...s, episode: episodes.get(s.ref) } : { ...s, design: designs.get(s.ref) }));
+}
+
+/** Rewrites the metrics file from the store (after a resume, lines of lost steps are dropped). */
+function rewriteMetrics(dir: string, store: RunStore): void {
+  const lines = store.steps().filter((s) => s.status === "done").map((s) => JSON.stringify(s.metrics));
+  writeFileSync(join(dir, METRICS_FILE), lines.length ? `${lines.join("\n")}\n` : "");
+}
+
+/**
+ * Runs (or resumes) self-play in `dir` until `config.steps` steps are done. A new run stores its
+ * config; a resumed one must be given the stored config (the CLI does that).
+ */
+export async function runSelfPlay(dir: string, config: RunConfig, deps: LoopDeps, options: { resume: boolean; killInTransaction?: number }): Promise<void> {
+  const store = RunStore.open(dir, options.resume ? "resume" : "create", { killInTransaction: options.killInTransaction });
+  try {
+    if (!options.resume) store.setMeta("config", JSON.stringify(config));
+    const corpus = await openCorpus(config.corpus, { textField: config.corpusField });
+    const saved = store.getState<SamplerState>("sampler");
+    const sampler = saved ? Sampler.fromState(corpus, saved, config.maxWords) : createSampler(corpus, { seed: config.seed, maxWords: config.maxWords });
+    const library = await loadLibrary(config.sandbox);
+    const limiter = new Limiter(config.concurrency);
+    rewriteMetrics(dir, store);
+
+    for (let step = store.doneSteps(); step < config.steps; step++) {
+      const started = deps.now();
+      store.beginStep(step);
+      if (config.designer === "on" && step % config.regenerateEvery === 0) {
+        await designStep({ config, store, backend: deps.backend, library, sampler, signal: deps.signal }, step);
+      }
+      const pool = poolFor(config, store, library, step);
+      await playStep({ config, store, backend: deps.backend, limiter, signal: deps.signal }, step, pool);
+
+      // Scoring reads the plays of the pool's window and of the designs whose reward is due.
+      const fromStep = Math.max(0, Math.min(step - (step % config.regenerateEvery), step - config.rewardDelay));
+      const score = scoreStep({
+        config, step, isLast: step === config.steps - 1, pool,
+        environments: store.environments(), episodes: store.episodes({ fromStep }), designs: store.designs({ fromStep }),
+        lpState: store.getState<Record<string, LpState>>("lp") ?? {},
+      });
+      const trained = deps.trainer ? await deps.trainer.train(step, trainSamples(store, step, fromStep, score.samples)) : null;
+      const metrics: StepMetrics & { train?: Record<string, number> } = trained ? { ...score.metrics, train: trained.metrics } : score.metrics;
+      store.transaction(() => {
+        for (const [id, stats] of score.stats) store.updateStats(id, stats);
+        for (const sample of score.samples) store.insertSample(sample);
+        store.setState("sampler", sampler.state());
+        store.setState("lp", score.lpState);
+        store.completeStep(step, metrics);
+      });
+      const seconds = (deps.now() - started) / 1000;
+      appendFileSync(join(dir, METRICS_FILE), `${JSON.stringify({ ...metrics, seconds })}\n`);
+      deps.progress(formatProgress(metrics, config.steps, seconds));
+    }
+  } finally {
+    store.close();
+  }
+}

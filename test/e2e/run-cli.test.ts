@@ -1,0 +1,93 @@
+/**
+ * `spade run` end to end through the built command, against the scripted self-play double: the
+ * stored win rates, regrets and designer rewards equal the values computed by hand.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RunStore } from "../../src/store/index.js";
+import type { FakeOpenAIServer } from "../fakes/openai-server.js";
+import { startSelfPlayServer } from "../fakes/selfplay-server.js";
+import { DESIGNS, RUN_SEED, runFlags, spade, type SpadeResult } from "./selfplay-scenario.js";
+
+let server: FakeOpenAIServer;
+const dir = mkdtempSync(join(tmpdir(), "spade-run-"));
+const out = join(dir, "run");
+let result: SpadeResult;
+
+beforeAll(async () => {
+  server = await startSelfPlayServer({ runSeed: RUN_SEED, designs: DESIGNS });
+  result = await spade(runFlags(server.baseURL, out));
+});
+afterAll(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("spade run with a scripted designer and agent", () => {
+  it("completes every step and reports progress", () => {
+    expect(result.stderr).toContain("step 4/4");
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/step 1\/4 \| designs 2\/3 valid \| pool 2 \| regret 0\.500 \| success 0\.50 \(hinted 1\.00\)/);
+    expect(readFileSync(join(out, "metrics.jsonl"), "utf8").trim().split("\n")).toHaveLength(4);
+  });
+
+  it("stores the win rates, regrets and designer rewards computed by hand", async () => {
+    const shown = await spade(["runs", "show", out, "--json"]);
+    expect(shown.code).toBe(0);
+    const summary = JSON.parse(shown.stdout);
+    expect(summary.steps).toBe(4);
+    const rows = summary.environments.map((e: Record<string, unknown>) => [e.step, e.slot, e.name, e.valid, e.winRate, e.regret, e.designerReward, e.designerAdvantage]);
+    // Step 2 scores step 0's designs (D = 2): LD rewards 0.4 (A) and 0 (invalid slot) centre to +-0.2; PR's lone B
+    // centres to 0; scale = min(50, 6 agent samples / 3 designer samples * R 2) = 4.
+    // Step 3, the last, flushes step 2's: LD C 1.0 (0.4 * clip(0.5 / 0.15) + 0.6 * plateau(0.5)) and E 0 -> +-0.5 * 4.
+    expect(rows).toEqual([
+      [0, 0, "colour-vault", true, 0, 1, 0.4, expect.closeTo(0.8, 12)],
+      [0, 1, "number-echo", true, 1, 0, 0, 0],
+      [0, 2, null, false, null, null, 0, expect.closeTo(-0.8, 12)],
+      [2, 0, "flicker-panel", true, 0.5, 0.5, 1, 2],
+      [2, 1, "secret-sequence", true, 0, 1, 0.4, 0],
+      [2, 2, "labelled-shelf", true, 1, 0, 0, -2],
+    ]);
+    expect(summary.metrics.map((m: Record<string, unknown>) => [m.step, m.designsValid, m.designCompletions, m.poolSize, m.episodes, m.agentSuccess, m.designerSamples])).toEqual([
+      [0, 2, 5, 2, 8, 0.5, 0],
+      [1, 0, 0, 2, 4, 0.5, 0],
+      [2, 3, 4, 3, 12, 0.5, 3],
+      [3, 0, 0, 3, 6, 0.5, 3],
+    ]);
+  });
+
+  it("records every design attempt with its outcome, and which one is trained", () => {
+    const store = RunStore.open(out, "read");
+    const designs = store.designs();
+    store.close();
+    expect(designs.map((d) => [d.step, d.slot, d.seq, d.outcome, d.trainable, d.envId])).toEqual([
+      [0, 0, 0, "invalid", false, null],
+      [0, 0, 1, "valid", true, "d0-0"],
+      [0, 1, 0, "valid", true, "d0-1"],
+      [0, 2, 0, "no-program", false, null],
+      [0, 2, 1, "invalid", true, null],
+      [2, 0, 0, "duplicate", false, null],
+      [2, 0, 1, "valid", true, "d2-0"],
+      [2, 1, 0, "valid", true, "d2-1"],
+      [2, 2, 0, "valid", true, "d2-2"],
+    ]);
+    expect(designs[0]?.report?.failures).toEqual(["E_TRIVIAL"]);
+    expect(designs[4]?.report?.failures).toEqual(["E_ORACLE"]);
+    expect(designs[5]?.duplicateOf).toBe("d0-0");
+    expect(designs.every((d) => d.docId !== null && JSON.stringify(d.prompt).includes(d.skill))).toBe(true);
+  });
+
+  it("refuses bad flags with exit 2 and a coded message", async () => {
+    const bad = await spade(["run", "--no-train", "--designs-per-step", "0", "--base-url", server.baseURL, "--model", "m", "--out", join(dir, "bad")]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("E_CONFIG: setting designsPerStep (--designs-per-step)");
+    const noEngine = await spade(["run", "--base-url", server.baseURL, "--model", "m", "--out", join(dir, "bad2")]);
+    expect(noEngine.code).toBe(2);
+    expect(noEngine.stderr).toContain("pass --no-train");
+    const again = await spade(runFlags(server.baseURL, out));
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain("already holds a run");
+  });
+});
