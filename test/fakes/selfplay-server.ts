@@ -24,9 +24,9 @@ export interface ScriptedDesign {
 export interface SelfPlayServerOptions {
   runSeed: number;
   designs: readonly ScriptedDesign[];
-  /** Delay of every designer answer (to kill a run while it designs). */
+  /** Delay of every designer answer (to kill a run while it designs); read at each request, so tests may change it. */
   designDelayMs?: number;
-  /** Delay of every agent answer (to kill a run while it plays). */
+  /** Delay of every agent answer (to kill a run while it plays); read at each request. */
   agentDelayMs?: number;
 }
 
