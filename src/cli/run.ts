@@ -8,7 +8,7 @@ import { setMaxListeners } from "node:events";
 import { join } from "node:path";
 import { buildConfig, CONFIG_SCHEMA, envVar, flagName, preset, readConfigFile, type RunConfig } from "../config/index.js";
 import { SpadeError } from "../errors.js";
-import { runSelfPlay } from "../loop/index.js";
+import { chatLoopPolicy, runSelfPlay } from "../loop/index.js";
 import { RunStore } from "../store/index.js";
 import { openAIBackendFrom } from "./policy.js";
 
@@ -89,7 +89,7 @@ export const runCommand = defineCommand({
     process.once("SIGTERM", stop);
     process.stderr.write(`spade run: ${resume ? "resuming" : "writing"} ${dir} (${config.steps} steps, ${config.designer === "on" ? `${config.designsPerStep} designs every ${config.regenerateEvery} steps` : "fixed library environments"})\n`);
     try {
-      await runSelfPlay(dir, config, { backend, trainer: null, progress: (line) => process.stderr.write(`${line}\n`), now: () => Date.now(), signal: controller.signal }, { resume, killInTransaction: faultInjection() });
+      await runSelfPlay(dir, config, { policy: chatLoopPolicy(backend), trainer: null, progress: (line) => process.stderr.write(`${line}\n`), now: () => Date.now(), signal: controller.signal }, { resume, killInTransaction: faultInjection() });
     } catch (err) {
       if (controller.signal.aborted) {
         process.stderr.write(`spade run: stopped; nothing finished is lost. Continue with: spade run --resume ${dir}\n`);

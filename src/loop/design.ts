@@ -21,25 +21,19 @@ import {
 import { mulberry32, type Json } from "../env/index.js";
 import type { Sampler } from "../grounding/index.js";
 import { librarySeedRecords, selectMemory, withLibrarySeeds, type EnvRecord } from "../memory/index.js";
-import type { ChatBackend } from "../policy/index.js";
 import { EMPTY_STATS, type RunStore } from "../store/index.js";
 import { designedEnvId, seedOf } from "./keys.js";
 import type { LibraryProgram } from "./library.js";
+import type { LoopCompletion, LoopPolicy } from "./policy.js";
 
 /** What the design stage needs. */
 export interface DesignContext {
   config: RunConfig;
   store: RunStore;
-  backend: ChatBackend;
+  policy: LoopPolicy;
   library: readonly LibraryProgram[];
   sampler: Sampler;
   signal?: AbortSignal;
-}
-
-/** A designer completion with what the backend returned beside the text. */
-interface SampledCompletion {
-  text: string;
-  tokens: Json | null;
 }
 
 function toReference(r: EnvRecord): MemoryReference {
@@ -97,22 +91,17 @@ async function runSlot(
   archive: ArchivedProgram[],
   examples: Array<{ name: string; skill: string; source: string; description: string }>,
 ): Promise<void> {
-  const { config, store, backend } = ctx;
+  const { config, store, policy } = ctx;
   const skillName = config.skills[slot % config.skills.length] as string;
   const skill = getSkill(skillName);
   const memory = selectMemory(records, skillName, mulberry32(seedOf(config.seed, "memory", step, slot)), { windowSize: config.memoryWindow });
   const references = memory.references.map(toReference);
   const avoid = memory.avoid ? toReference(memory.avoid.record) : null;
   let attempt = 0;
-  const complete = async (messages: readonly DesignerMessage[]): Promise<SampledCompletion> => {
-    const sampling = { temperature: config.temperature, max_tokens: config.designerMaxTokens, seed: seedOf(config.seed, "design", step, slot, attempt++) };
-    const out = await backend.complete({ messages: [...messages], sampling, signal: ctx.signal });
-    const choice = out.choices[0];
-    const tokens = choice?.tokenIds ? { promptTokenIds: out.promptTokenIds, tokenIds: choice.tokenIds, logprobs: choice.logprobs } : null;
-    return { text: choice?.content ?? "", tokens };
-  };
+  const complete = (messages: readonly DesignerMessage[]): Promise<LoopCompletion> =>
+    policy.complete(messages, { temperature: config.temperature, maxTokens: config.designerMaxTokens, seed: seedOf(config.seed, "design", step, slot, attempt++), signal: ctx.signal });
   let next = 0;
-  const result = await designSlot<SampledCompletion>({
+  const result = await designSlot<LoopCompletion>({
     skill,
     taskType: config.mode === "tool-use" ? taskTypeForSlot(slot) : undefined,
     references,

@@ -7,17 +7,18 @@
 import type { RunConfig } from "../config/index.js";
 import { withFixedHint } from "../designer/index.js";
 import type { Json } from "../env/index.js";
-import { chatAgent, Limiter, type ChatBackend } from "../policy/index.js";
+import type { Limiter } from "../policy/index.js";
 import { runGroup, type Episode } from "../rollout/index.js";
 import { loadProgram } from "../sandbox/index.js";
 import type { EnvironmentRow, RunStore } from "../store/index.js";
 import { playSeeds, seedOf } from "./keys.js";
+import type { LoopPolicy } from "./policy.js";
 
 /** What the play stage needs. */
 export interface PlayContext {
   config: RunConfig;
   store: RunStore;
-  backend: ChatBackend;
+  policy: LoopPolicy;
   /** Bounds episodes in flight across all groups (`concurrency`). */
   limiter: Limiter;
   signal?: AbortSignal;
@@ -36,7 +37,7 @@ function transcriptOf(e: Episode): Json {
 }
 
 async function playEnvironment(ctx: PlayContext, step: number, env: EnvironmentRow): Promise<void> {
-  const { config, store, backend } = ctx;
+  const { config, store, policy } = ctx;
   const seeds = playSeeds(config.seed, step, env.id, config.plays);
   const open = async () => {
     const program = await loadProgram(env.code, { backend: config.sandbox });
@@ -44,12 +45,7 @@ async function playEnvironment(ctx: PlayContext, step: number, env: EnvironmentR
   };
   const group = await runGroup(
     open,
-    ({ index, signal }) =>
-      chatAgent({
-        backend,
-        sampling: { temperature: config.temperature, max_tokens: config.maxTokens, seed: seedOf(config.seed, "agent", step, env.id, index) },
-        signal,
-      }),
+    ({ index, signal }) => policy.agent({ temperature: config.temperature, maxTokens: config.maxTokens, seed: seedOf(config.seed, "agent", step, env.id, index), signal }),
     {
       seeds,
       hintedEpisodes: playsHinted(env, step) ? config.hintedPlays : 0,

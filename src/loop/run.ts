@@ -15,7 +15,7 @@ import { appendFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RunConfig } from "../config/index.js";
 import { createSampler, openCorpus, Sampler, type SamplerState } from "../grounding/index.js";
-import { Limiter, type ChatBackend } from "../policy/index.js";
+import { Limiter } from "../policy/index.js";
 import type { LpState } from "../rl/index.js";
 import { EMPTY_STATS, RunStore, type EnvironmentRow } from "../store/index.js";
 import type { Trainer, TrainSample } from "../trainer/index.js";
@@ -23,6 +23,7 @@ import { designStep } from "./design.js";
 import { libraryEnvId } from "./keys.js";
 import { loadLibrary, type LibraryProgram } from "./library.js";
 import { playStep } from "./play.js";
+import type { LoopPolicy } from "./policy.js";
 import { formatProgress } from "./progress.js";
 import { scoreStep, type StepMetrics } from "./score.js";
 
@@ -31,8 +32,8 @@ export const METRICS_FILE = "metrics.jsonl";
 
 /** What the loop is given from outside. */
 export interface LoopDeps {
-  /** The policy both roles sample from. */
-  backend: ChatBackend;
+  /** The model both roles sample from. */
+  policy: LoopPolicy;
   /** The training engine; null runs inference-only self-play (--no-train). */
   trainer: Trainer | null;
   /** Receives one progress line per step (the CLI prints it on stderr). */
@@ -105,10 +106,10 @@ export async function runSelfPlay(dir: string, config: RunConfig, deps: LoopDeps
       const started = deps.now();
       store.beginStep(step);
       if (config.designer === "on" && step % config.regenerateEvery === 0) {
-        await designStep({ config, store, backend: deps.backend, library, sampler, signal: deps.signal }, step);
+        await designStep({ config, store, policy: deps.policy, library, sampler, signal: deps.signal }, step);
       }
       const pool = poolFor(config, store, library, step);
-      await playStep({ config, store, backend: deps.backend, limiter, signal: deps.signal }, step, pool);
+      await playStep({ config, store, policy: deps.policy, limiter, signal: deps.signal }, step, pool);
 
       // Scoring reads the plays of the pool's window and of the designs whose reward is due.
       const fromStep = Math.max(0, Math.min(step - (step % config.regenerateEvery), step - config.rewardDelay));
