@@ -1,5 +1,12 @@
 /**
  * @module trainer
- * Public face of training: the `Trainer` interface the loop hands its batches to.
+ * Public face of training: the `Trainer` interface the loop hands its batches to, token-level
+ * datums of both roles, and the Tinker-compatible training client and trainer.
  */
-export type { Trainer, TrainResult, TrainSample } from "./types.js";
+export type { Trainer, TrainerCheckpoint, TrainResult, TrainSample } from "./types.js";
+export { datumsFor, designSequence, episodeSequence, sequenceDatum } from "./datums.js";
+export type { Datum, DatumBatch, TensorData, TokenSequence } from "./datums.js";
+export { TinkerTrainingClient } from "./tinker.js";
+export type { AdamParams, ForwardBackwardOutput, Submitted, TinkerLoss, TinkerTrainingOptions } from "./tinker.js";
+export { TinkerTrainer, DEFAULT_ADAM, DEFAULT_PPO_CLIP } from "./tinker-trainer.js";
+export type { TinkerTrainerOptions } from "./tinker-trainer.js";

@@ -19,14 +19,31 @@ export interface TrainSample {
   design?: DesignRow;
 }
 
+/**
+ * Where the weights after a step live on the engine. The loop stores it in the transaction that
+ * completes the step, so a resumed run continues from exactly the last committed weights.
+ */
+export interface TrainerCheckpoint {
+  /** The step whose optimiser update these weights include. */
+  step: number;
+  /** Weights to sample from (`tinker://.../sampler_weights/...`). */
+  samplerPath: string;
+  /** Weights and optimiser state to resume training from (`tinker://.../weights/...`), or null when not saved. */
+  statePath: string | null;
+}
+
 /** What one training step reports. */
 export interface TrainResult {
   /** Engine metrics (loss, ...), stored with the step. */
   metrics: Record<string, number>;
+  /** The weights after the step, or null when nothing has been trained or saved yet. */
+  checkpoint?: TrainerCheckpoint | null;
 }
 
 /** A training engine. */
 export interface Trainer {
   /** Applies one optimiser step over `samples` (both roles). */
   train(step: number, samples: readonly TrainSample[]): Promise<TrainResult>;
+  /** Continues from a checkpoint a previous process stored (a resumed run), before any `train`. */
+  restore?(checkpoint: TrainerCheckpoint): Promise<void>;
 }

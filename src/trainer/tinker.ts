@@ -1,0 +1,174 @@
+/**
+ * @module trainer/tinker
+ * The Tinker-compatible TRAINING client (Tinker, SkyRL tx, verl's gateway) on the shared HTTP
+ * layer: `create_model` (LoRA), `forward_backward`, `optim_step`, `save_weights_for_sampler`,
+ * `save_weights` / `load_weights` (resume). Wire format as the official SDK's types define it
+ * (`CreateModelRequest`, `ForwardBackwardRequest {forward_backward_input: {data, loss_fn,
+ * loss_fn_config}, model_id, seq_id}`, `OptimStepRequest {adam_params}`, `SaveWeights*Request`,
+ * `LoadWeightsRequest`); every model-scoped request carries the next `seq_id` of its model (1, 2...).
+ */
+import { SpadeError } from "../errors.js";
+import { JSON_BODY, type BodyEncoding, type TinkerHttp } from "../policy/index.js";
+import type { Datum, TensorData } from "./datums.js";
+
+/** The policy-gradient losses SPADE trains with (Tinker's `LossFnType` names). */
+export type TinkerLoss = "importance_sampling" | "ppo";
+
+/** Adam settings of one optimiser step (`AdamParams`; weight decay is decoupled). */
+export interface AdamParams {
+  learningRate: number;
+  beta1: number;
+  beta2: number;
+  eps: number;
+  weightDecay: number;
+}
+
+/** What `forward_backward` gives back (`ForwardBackwardOutput`). */
+export interface ForwardBackwardOutput {
+  /** Per datum, the engine's output tensors (`logprobs` of the targets, often `elementwise_loss`). */
+  lossFnOutputs: Array<Record<string, TensorData>>;
+  /** Engine metrics, keys `name:reduction` (e.g. `loss:sum`). */
+  metrics: Record<string, number>;
+}
+
+/** A submitted request: submission order is the engine's execution order; `result()` waits for it. */
+export interface Submitted<T> {
+  requestId: string;
+  result(): Promise<T>;
+}
+
+/** Settings of a training client. */
+export interface TinkerTrainingOptions {
+  /** The base model exactly as the engine names it. */
+  baseModel: string;
+  /** LoRA rank. Default 32. */
+  loraRank?: number;
+  /** Seed of the LoRA initialisation; unset: the engine's choice. */
+  loraSeed?: number;
+  /** How `forward_backward` bodies go on the wire. Default JSON (the official SDK 0.25+ sends protobuf; SkyRL takes both). */
+  forwardBackwardEncoding?: BodyEncoding;
+}
+
+/** Only the finite numbers of a metrics object. */
+function numbers(value: unknown): Record<string, number> {
+  const out: Record<string, number> = {};
+  if (typeof value === "object" && value !== null) {
+    for (const [k, v] of Object.entries(value)) if (typeof v === "number" && Number.isFinite(v)) out[k] = v;
+  }
+  return out;
+}
+
+function text(value: unknown, what: string, body: unknown): string {
+  if (typeof value === "string" && value !== "") return value;
+  if (typeof value === "number") return String(value);
+  throw new SpadeError("E_POLICY_OUTPUT", `${what} is missing from the engine's answer: ${JSON.stringify(body).slice(0, 200)}`, { nextStep: "check that the engine speaks the Tinker training API" });
+}
+
+/** A training client of one LoRA model on a Tinker-compatible engine. */
+export class TinkerTrainingClient {
+  #modelId: Promise<string> | null = null;
+
+  constructor(
+    readonly http: TinkerHttp,
+    readonly options: TinkerTrainingOptions,
+  ) {
+    const rank = options.loraRank ?? 32;
+    if (!Number.isInteger(rank) || rank < 1) throw new SpadeError("E_CONFIG", `loraRank must be an integer >= 1 (got ${rank})`);
+  }
+
+  /**
+   * The model id, created on first use: `create_model` in the session with a LoRA config, then its
+   * future (the engine loads the model before answering it).
+   */
+  modelId(signal?: AbortSignal): Promise<string> {
+    this.#modelId ??= (async () => {
+      const sessionId = await this.http.session(signal);
+      const body = {
+        session_id: sessionId,
+        model_seq_id: this.http.nextSeqId("model"),
+        base_model: this.options.baseModel,
+        user_metadata: null,
+        lora_config: { rank: this.options.loraRank ?? 32, seed: this.options.loraSeed ?? null, train_mlp: true, train_attn: true, train_unembed: true },
+        type: "create_model",
+      };
+      const answer = (await this.http.post("/api/v1/create_model", body, { signal })) as Record<string, unknown> | null;
+      // Tinker answers a future whose result names the model; SkyRL names it at once and also gives the future.
+      const result = answer?.request_id !== undefined ? await this.http.awaitFuture(String(answer.request_id), signal) : {};
+      return text(result.model_id ?? answer?.model_id, "create_model's model_id", answer);
+    })();
+    this.#modelId.catch(() => (this.#modelId = null));
+    return this.#modelId;
+  }
+
+  /** Submits `forward_backward` over `datums`: gradients accumulate until the next `optim_step`. */
+  submitForwardBackward(datums: readonly Datum[], loss: TinkerLoss, lossConfig?: Record<string, number>, signal?: AbortSignal): Promise<Submitted<ForwardBackwardOutput>> {
+    const input = { data: datums, loss_fn: loss, loss_fn_config: lossConfig ?? null };
+    return this.submit("/api/v1/forward_backward", (model) => ({ forward_backward_input: input, model_id: model.id, seq_id: model.seq }), signal, this.options.forwardBackwardEncoding, (r) => {
+      const outputs = Array.isArray(r.loss_fn_outputs) ? (r.loss_fn_outputs as Array<Record<string, TensorData>>) : [];
+      return { lossFnOutputs: outputs, metrics: numbers(r.metrics) };
+    });
+  }
+
+  /** Submits `optim_step`: one Adam update with the accumulated gradients. Resolves to the engine's metrics. */
+  submitOptimStep(adam: AdamParams, signal?: AbortSignal): Promise<Submitted<Record<string, number>>> {
+    const adamParams = { learning_rate: adam.learningRate, beta1: adam.beta1, beta2: adam.beta2, eps: adam.eps, weight_decay: adam.weightDecay };
+    return this.submit("/api/v1/optim_step", (model) => ({ adam_params: adamParams, model_id: model.id, seq_id: model.seq, type: "optim_step" }), signal, undefined, (r) => numbers(r.metrics));
+  }
+
+  /** Submits `save_weights_for_sampler` under `name` (letters, digits, `_`, `-`). Resolves to the sampler path. */
+  submitSaveWeightsForSampler(name: string, signal?: AbortSignal): Promise<Submitted<string>> {
+    return this.submit("/api/v1/save_weights_for_sampler", (model) => ({ model_id: model.id, path: name, seq_id: model.seq, type: "save_weights_for_sampler" }), signal, undefined, (r) =>
+      text(r.path, "save_weights_for_sampler's path", r),
+    );
+  }
+
+  /** Submits `save_weights` (weights and optimiser state, for resuming) under `name`. Resolves to the state path. */
+  submitSaveState(name: string, signal?: AbortSignal): Promise<Submitted<string>> {
+    return this.submit("/api/v1/save_weights", (model) => ({ model_id: model.id, path: name, seq_id: model.seq, type: "save_weights" }), signal, undefined, (r) => text(r.path, "save_weights' path", r));
+  }
+
+  /** Loads saved weights (and with `optimizer`, the optimiser state) into this model. */
+  async loadState(path: string, options: { optimizer: boolean }, signal?: AbortSignal): Promise<void> {
+    const submitted = await this.submit("/api/v1/load_weights", (model) => ({ model_id: model.id, path, seq_id: model.seq, optimizer: options.optimizer, type: "load_weights" }), signal, undefined, () => undefined);
+    await submitted.result();
+  }
+
+  /** `forward_backward`, waited for. */
+  async forwardBackward(datums: readonly Datum[], loss: TinkerLoss, lossConfig?: Record<string, number>, signal?: AbortSignal): Promise<ForwardBackwardOutput> {
+    return (await this.submitForwardBackward(datums, loss, lossConfig, signal)).result();
+  }
+
+  /** `optim_step`, waited for. */
+  async optimStep(adam: AdamParams, signal?: AbortSignal): Promise<Record<string, number>> {
+    return (await this.submitOptimStep(adam, signal)).result();
+  }
+
+  /** `save_weights_for_sampler`, waited for: the path to sample from. */
+  async saveWeightsForSampler(name: string, signal?: AbortSignal): Promise<string> {
+    return (await this.submitSaveWeightsForSampler(name, signal)).result();
+  }
+
+  /** `save_weights`, waited for: the path to resume from. */
+  async saveState(name: string, signal?: AbortSignal): Promise<string> {
+    return (await this.submitSaveState(name, signal)).result();
+  }
+
+  /**
+   * POSTs one model-scoped request with the model's next seq id (taken only once the model exists,
+   * so ids follow submission order) and returns its future. A retried POST keeps its seq id and
+   * idempotency key, so the engine runs it once.
+   */
+  private async submit<T>(
+    path: string,
+    build: (model: { id: string; seq: number }) => Record<string, unknown>,
+    signal: AbortSignal | undefined,
+    encoding: BodyEncoding | undefined,
+    parse: (result: Record<string, unknown>) => T,
+  ): Promise<Submitted<T>> {
+    const id = await this.modelId(signal);
+    const body = build({ id, seq: this.http.nextSeqId(`train:${id}`) + 1 });
+    const answer = (await this.http.post(path, body, { signal, encoding: encoding ?? JSON_BODY })) as { request_id?: unknown } | null;
+    const requestId = text(answer?.request_id, `${path.replace("/api/v1/", "")}'s request_id`, answer);
+    return { requestId, result: async () => parse(await this.http.awaitFuture(requestId, signal)) };
+  }
+}
