@@ -5,3 +5,4 @@
 export { CONFIG_SCHEMA } from "./schema.js";
 export type { RawConfig, RunConfig, ConfigKey } from "./schema.js";
 export { buildConfig, resolveConfig, readConfigFile, preset, flagName, envVar, DEFAULT_SKILLS, PRESETS } from "./load.js";
+export { configMarkdown } from "./doc.js";

@@ -4,7 +4,7 @@ import { buildConfig, flagName, preset } from "./load.js";
 describe("buildConfig", () => {
   it("applies the reference defaults and derives R, D, skills and document length from the mode", () => {
     const games = buildConfig([]);
-    expect(games).toMatchObject({ steps: 200, designsPerStep: 24, plays: 8, hintedPlays: 16, regenerateEvery: 4, rewardDelay: 4, maxWords: 6000, reward: "blend", invalidDesign: "lowest", train: true });
+    expect(games).toMatchObject({ steps: 400, designsPerStep: 24, plays: 8, hintedPlays: 16, regenerateEvery: 4, rewardDelay: 4, maxWords: 6000, reward: "blend", invalidDesign: "lowest", train: true });
     expect(games.skills).toHaveLength(6);
     const tools = buildConfig([{ mode: "tool-use" }]);
     expect(tools).toMatchObject({ regenerateEvery: 8, rewardDelay: 8, maxWords: 4000 });

@@ -8,9 +8,13 @@ import { z } from "zod";
 import { SpadeError } from "../errors.js";
 import { CONFIG_SCHEMA, type ConfigKey, type RawConfig, type RunConfig } from "./schema.js";
 
-/** The six game skills the reference's game runs rotate, and the six tool-use skills. */
+/**
+ * The six game skills of the reference's game runs (which design for three of them per
+ * regeneration, alternating; SPADE gives slot i skill i mod 6 at every regeneration), and the six
+ * tool-use skills.
+ */
 export const DEFAULT_SKILLS: Record<RawConfig["mode"], string[]> = {
-  games: ["Pattern Recognition", "Mathematical Reasoning", "Logical Deduction", "Strategic Planning", "Spatial Reasoning", "Memory Recall"],
+  games: ["Mathematical Reasoning", "Logical Deduction", "Spatial Reasoning", "Pattern Recognition", "Optimization", "Causal Inference"],
   "tool-use": ["API Orchestration", "Data Retrieval", "State Modification", "Error Recovery", "Tool Selection", "Multi-Step Workflows"],
 };
 

@@ -15,7 +15,7 @@ const list = z.preprocess((v) => (typeof v === "string" ? v.split(",").map((s) =
 export const CONFIG_SCHEMA = z.object({
   // The run
   seed: int(0).default(0).describe("run seed: environment seeds, design documents and memory draws derive from it"),
-  steps: int(1).default(200).describe("training steps to run"),
+  steps: int(1).default(400).describe("training steps to run (the reference's 30B runs: 400)"),
   mode: z.enum(["games", "tool-use"]).default("games").describe("environment family: reasoning games or multi-step tool use (sets R, D, skills and document length when those are left unset)"),
   skills: list.nullable().default(null).describe('comma-separated skills; design slot i gets skill i mod k (default: the mode\'s six skills)'),
   // Designer
@@ -34,7 +34,7 @@ export const CONFIG_SCHEMA = z.object({
   advantageStd: bool.default(true).describe("divide agent advantages by the group's standard deviation (GRPO)"),
   // Plays
   plays: int(1).default(8).describe("unhinted plays per environment per step"),
-  hintedPlays: int(0).default(16).describe("hinted plays per environment per step, on seeds paired with the unhinted ones"),
+  hintedPlays: int(0).default(16).describe("hinted plays per designed environment, on the step that created it, on seeds paired with its unhinted plays (hinted play i uses unhinted seed i mod plays); never trained"),
   concurrency: int(1).default(32).describe("episodes in flight at once"),
   // Grounding and memory
   corpus: z.string().default("default").describe('grounding corpus: "default" (the bundled documents), a JSONL/Parquet file or a folder of .txt/.md'),
@@ -46,9 +46,9 @@ export const CONFIG_SCHEMA = z.object({
   baseUrl: z.string().nullable().default(null).describe("model server URL, e.g. http://localhost:8000/v1"),
   model: z.string().nullable().default(null).describe("model name as the server knows it"),
   apiKeyEnv: z.string().nullable().default(null).describe("name of the environment variable holding the API key (never put keys in files)"),
-  temperature: num.min(0).default(1).describe("sampling temperature of both roles"),
-  maxTokens: int(1).default(2048).describe("most tokens per agent turn"),
-  designerMaxTokens: int(1).default(8192).describe("most tokens per designer completion"),
+  temperature: num.min(0).default(0.6).describe("sampling temperature of both roles (the reference's)"),
+  maxTokens: int(1).default(8192).describe("most tokens per agent turn"),
+  designerMaxTokens: int(1).default(16384).describe("most tokens per designer completion"),
   // Training
   train: bool.default(true).describe("update weights each step (needs a training engine); --no-train runs inference-only self-play"),
   // Execution
