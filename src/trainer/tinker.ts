@@ -67,6 +67,10 @@ function text(value: unknown, what: string, body: unknown): string {
 /** A training client of one LoRA model on a Tinker-compatible engine. */
 export class TinkerTrainingClient {
   #modelId: Promise<string> | null = null;
+  /** The last seq id the engine accepted for this model (ids count from 1). */
+  #lastSeqId = 0;
+  /** The previous submission: the next one is posted after it. */
+  #turn: Promise<void> = Promise.resolve();
 
   constructor(
     readonly http: TinkerHttp,
@@ -154,9 +158,10 @@ export class TinkerTrainingClient {
   }
 
   /**
-   * POSTs one model-scoped request with the model's next seq id (taken only once the model exists,
-   * so ids follow submission order) and returns its future. A retried POST keeps its seq id and
-   * idempotency key, so the engine runs it once.
+   * POSTs one model-scoped request and returns its future. Submissions are serialised in call
+   * order and take the model's next seq id only once accepted, so ids have no gaps (an engine
+   * that runs requests in seq-id order would wait for a missing one). A retried POST keeps its seq
+   * id and idempotency key, so the engine runs it once.
    */
   private async submit<T>(
     path: string,
@@ -166,9 +171,17 @@ export class TinkerTrainingClient {
     parse: (result: Record<string, unknown>) => T,
   ): Promise<Submitted<T>> {
     const id = await this.modelId(signal);
-    const body = build({ id, seq: this.http.nextSeqId(`train:${id}`) + 1 });
-    const answer = (await this.http.post(path, body, { signal, encoding: encoding ?? JSON_BODY })) as { request_id?: unknown } | null;
-    const requestId = text(answer?.request_id, `${path.replace("/api/v1/", "")}'s request_id`, answer);
+    const posted = this.#turn.then(async () => {
+      const seq = this.#lastSeqId + 1;
+      const answer = (await this.http.post(path, build({ id, seq }), { signal, encoding: encoding ?? JSON_BODY })) as { request_id?: unknown } | null;
+      this.#lastSeqId = seq;
+      return text(answer?.request_id, `${path.replace("/api/v1/", "")}'s request_id`, answer);
+    });
+    this.#turn = posted.then(
+      () => undefined,
+      () => undefined,
+    );
+    const requestId = await posted;
     return { requestId, result: async () => parse(await this.http.awaitFuture(requestId, signal)) };
   }
 }

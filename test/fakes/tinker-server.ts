@@ -4,10 +4,13 @@
  * the Tinker API as SkyRL tx serves it: `create_session`, `session_heartbeat`,
  * `create_sampling_session`, `asample` (answers a future) and `retrieve_future` (answers
  * `try_again` a scripted number of times, long-poll 408s, then the result). Scripted faults
- * (429 with `retry-after`, 5xx) hit chosen endpoints; every request is recorded.
+ * (429 with `retry-after`, 5xx) hit chosen endpoints; every request is recorded. With `training`,
+ * it also serves the training endpoints (test/fakes/tinker-training.ts) and samples from the
+ * sampler weights they save.
  */
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
+import { FakeTrainingEngine } from "./tinker-training.js";
 
 /** A sampling request as the fake hands it to the script. */
 export interface FakeSampleRequest {
@@ -15,6 +18,8 @@ export interface FakeSampleRequest {
   maxTokens: number;
   stop: number[];
   numSamples: number;
+  /** What is sampled from: the base model, or a sampler path saved by the training endpoints. */
+  model: string;
   /** The whole `asample` body. */
   body: any;
 }
@@ -46,6 +51,8 @@ export interface FakeTinkerOptions {
   faults?: FakeFault[];
   /** The API key it demands in `X-API-Key`, if any. */
   apiKey?: string;
+  /** Also serve the training endpoints. Default false. */
+  training?: boolean;
 }
 
 /** A request as received. */
@@ -62,6 +69,8 @@ export interface FakeTinkerServer {
   requests: RecordedTinkerRequest[];
   /** Requests to one path, in order. */
   requestsTo(path: string): RecordedTinkerRequest[];
+  /** The training endpoints' state, when `training` is on. */
+  training: FakeTrainingEngine | null;
   close(): Promise<void>;
 }
 
@@ -75,8 +84,15 @@ export async function startFakeTinkerServer(options: FakeTinkerOptions): Promise
   const faults = (options.faults ?? []).map((f) => ({ ...f, left: f.times ?? 1 }));
   const sessions = new Set<string>();
   const samplingSessions = new Map<string, string>();
-  const futures = new Map<string, { result: FakeSampleResult; polls: number }>();
+  const futures = new Map<string, { result: unknown; sample: boolean; polls: number }>();
   let nextId = 0;
+  const training = options.training
+    ? new FakeTrainingEngine(options.baseModel, (id) => sessions.has(id), (result) => {
+        const id = String(nextId++);
+        futures.set(id, { result, sample: false, polls: 0 });
+        return id;
+      })
+    : null;
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -130,12 +146,12 @@ export async function startFakeTinkerServer(options: FakeTinkerOptions): Promise
             model = samplingSessions.get(body.sampling_session_id);
             if (model === undefined) return send(404, { detail: "Sampling session not found" });
           }
-          const result: FakeSampleResult =
-            model === options.baseModel
-              ? options.sample({ promptTokens: tokens, maxTokens: params.max_tokens, stop: params.stop ?? [], numSamples: body.num_samples ?? 1, body })
-              : { error: `base model ${JSON.stringify(model)} is not served (serving ${options.baseModel})`, category: "user" };
+          const served = model === options.baseModel || (model !== undefined && training?.isSamplerPath(model) === true);
+          const result: FakeSampleResult = served
+            ? options.sample({ promptTokens: tokens, maxTokens: params.max_tokens, stop: params.stop ?? [], numSamples: body.num_samples ?? 1, model: model as string, body })
+            : { error: `base model ${JSON.stringify(model)} is not served (serving ${options.baseModel})`, category: "user" };
           const id = String(nextId++);
-          futures.set(id, { result, polls: 0 });
+          futures.set(id, { result, sample: true, polls: 0 });
           return send(200, { future_id: id, status: "pending", request_id: id });
         }
         case "/api/v1/retrieve_future": {
@@ -145,10 +161,13 @@ export async function startFakeTinkerServer(options: FakeTinkerOptions): Promise
           const tryAgain = options.tryAgainPolls ?? 0;
           if (poll < tryAgain) return send(200, { type: "try_again", request_id: String(body.request_id), queue_state: "active" });
           if (poll < tryAgain + (options.longPollTimeouts ?? 0)) return send(408, { detail: "Timeout waiting for result" });
-          return send(200, "error" in future.result ? future.result : { type: "sample", prompt_logprobs: null, ...future.result });
+          const result = future.result as Record<string, unknown>;
+          return send(200, !future.sample || "error" in result ? result : { type: "sample", prompt_logprobs: null, ...result });
         }
-        default:
-          return send(404, { detail: "Not Found" });
+        default: {
+          const answer = training?.handle(path, body);
+          return answer ? send(answer.status, answer.value) : send(404, { detail: "Not Found" });
+        }
       }
     });
   });
@@ -158,6 +177,7 @@ export async function startFakeTinkerServer(options: FakeTinkerOptions): Promise
     baseURL: `http://127.0.0.1:${port}`,
     requests,
     requestsTo: (path) => requests.filter((r) => r.path === path),
+    training,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
