@@ -79,6 +79,26 @@ describe("spade run with a scripted designer and agent", () => {
     expect(designs.every((d) => d.docId !== null && JSON.stringify(d.prompt).includes(d.skill))).toBe(true);
   });
 
+  it("plays rotating library environments with --designer off (the fixed-environment baseline)", async () => {
+    const base = join(dir, "baseline");
+    const run = await spade(["run", "--out", base, "--no-train", "--base-url", server.baseURL, "--model", "m", "--designer", "off", "--steps", "3", "--designs-per-step", "2", "--regenerate-every", "2", "--plays", "2", "--concurrency", "4"]);
+    expect(run.code).toBe(0);
+    const store = RunStore.open(base, "read");
+    const episodes = store.episodes();
+    const samples = store.samples();
+    const library = store.environments().filter((e) => e.source === "library");
+    store.close();
+    expect(library.length).toBeGreaterThanOrEqual(24);
+    // Steps 0-1 play library environments 0 and 1; step 2 (the next window) plays 2 and 3.
+    const played = (step: number) => [...new Set(episodes.filter((e) => e.step === step).map((e) => e.envId))];
+    expect(played(0)).toEqual([library[0]?.id, library[1]?.id].sort());
+    expect(played(1)).toEqual(played(0));
+    expect(played(2)).toEqual([library[2]?.id, library[3]?.id].sort());
+    expect(episodes.every((e) => !e.hinted)).toBe(true);
+    expect(samples.every((s) => s.role === "agent")).toBe(true);
+    expect(samples).toHaveLength(12);
+  });
+
   it("refuses bad flags with exit 2 and a coded message", async () => {
     const bad = await spade(["run", "--no-train", "--designs-per-step", "0", "--base-url", server.baseURL, "--model", "m", "--out", join(dir, "bad")]);
     expect(bad.code).toBe(2);
