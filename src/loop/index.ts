@@ -9,3 +9,5 @@ export type { ScoreInput, StepScore, StepMetrics } from "./score.js";
 export { seedOf, playSeeds, designedEnvId, libraryEnvId, episodeRef, designRef } from "./keys.js";
 export { chatLoopPolicy } from "./policy.js";
 export type { LoopPolicy, LoopSampling, LoopCompletion } from "./policy.js";
+export { tinkerLoopPolicy } from "./tinker-policy.js";
+export type { TinkerLoopPolicy, TinkerLoopPolicyOptions } from "./tinker-policy.js";

@@ -30,6 +30,11 @@ export interface LoopPolicy {
   complete(messages: readonly ChatMessage[], sampling: LoopSampling): Promise<LoopCompletion>;
   /** A fresh agent for one episode. */
   agent(sampling: LoopSampling): Agent;
+  /**
+   * Backends that sample from a training engine: sample from these saved weights from now on.
+   * The loop calls it after each training step (so sampling stays on-policy) and on resume.
+   */
+  useWeights?(samplerPath: string): void;
 }
 
 /** A loop policy over a chat-level backend. Tokens are kept when the server returns them (vLLM). */

@@ -96,7 +96,7 @@ describe("TinkerTrainingClient", () => {
   });
 
   it("fails with E_POLICY_HTTP when the engine refuses a request, naming its message; a refused request takes no seq id", async () => {
-    const { client } = await setup();
+    const { server, client } = await setup();
     const bad = { ...sequenceDatum({ tokenIds: [1, 2], lossMask: [0, 1], logprobs: [0, -1] }, 1) };
     bad.loss_fn_inputs = { ...bad.loss_fn_inputs, advantages: t([1, 1], "float32") };
     await expect(client.forwardBackward([bad], "importance_sampling")).rejects.toMatchObject({ code: "E_POLICY_HTTP", message: expect.stringContaining("advantages must be float32 TensorData of shape [1]") });
