@@ -2,22 +2,15 @@
  * `spade env` through the real, built command (`bin/spade.js` -> `dist/`): exit codes, JSON
  * shapes and exact values. `npm test` builds first.
  */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeProgram } from "../../src/sandbox/testing/programs.js";
+import { spade } from "./cli.js";
 
-const BIN = fileURLToPath(new URL("../../bin/spade.js", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "spade-e2e-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function spade(args: string[], input?: string) {
-  const run = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", input, timeout: 60_000 });
-  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
-}
 
 function file(name: string, source: string): string {
   const path = join(dir, name);
@@ -26,8 +19,8 @@ function file(name: string, source: string): string {
 }
 
 describe("spade env check", () => {
-  it("exits 0 and prints the report as JSON for a valid library environment", () => {
-    const r = spade(["env", "check", "vault-cracker", "--json"]);
+  it("exits 0 and prints the report as JSON for a valid library environment", async () => {
+    const r = await spade(["env", "check", "vault-cracker", "--json"]);
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report.ok).toBe(true);
@@ -36,33 +29,33 @@ describe("spade env check", () => {
     expect(report.meta).toMatchObject({ name: "vault-cracker", skill: "Logical Deduction", maxTurns: 10, tools: [] });
   });
 
-  it("exits 1 with the failing codes for an invalid program", () => {
+  it("exits 1 with the failing codes for an invalid program", async () => {
     const path = file("wins.js", makeProgram({ step: 'return { observation: "won", reward: 1, terminated: true, truncated: false, info: {} };' }));
-    const r = spade(["env", "check", path, "--json", "--sandbox", "quickjs"]);
+    const r = await spade(["env", "check", path, "--json", "--sandbox", "quickjs"]);
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout).failures).toEqual(["E_TRIVIAL"]);
   });
 
-  it("exits 1 for a program that does not compile, and prints a readable report", () => {
-    const r = spade(["env", "check", file("broken.js", "class Environment {")]);
+  it("exits 1 for a program that does not compile, and prints a readable report", async () => {
+    const r = await spade(["env", "check", file("broken.js", "class Environment {")]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^INVALID: .*broken\.js\n {2}FAIL E_COMPILE/);
   });
 
-  it("exits 2 for a missing file, an unknown backend and a missing argument", () => {
-    const missing = spade(["env", "check", join(dir, "nope.js")]);
+  it("exits 2 for a missing file, an unknown backend and a missing argument", async () => {
+    const missing = await spade(["env", "check", join(dir, "nope.js")]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("E_NOT_FOUND");
-    const backend = spade(["env", "check", "vault-cracker", "--sandbox", "nodevm"]);
+    const backend = await spade(["env", "check", "vault-cracker", "--sandbox", "nodevm"]);
     expect(backend.code).toBe(2);
     expect(backend.stderr).toContain("E_CONFIG: --sandbox must be one of isolated-vm, quickjs");
-    expect(spade(["env", "check"]).code).toBe(2);
+    expect((await spade(["env", "check"])).code).toBe(2);
   });
 });
 
 describe("spade env list", () => {
-  it("lists the library with name, skill, tools, maxTurns and path", () => {
-    const r = spade(["env", "list", "--json"]);
+  it("lists the library with name, skill, tools, maxTurns and path", async () => {
+    const r = await spade(["env", "list", "--json"]);
     expect(r.code).toBe(0);
     const rows = JSON.parse(r.stdout) as Array<{ name: string; skill: string; tools: number; maxTurns: number; path: string }>;
     expect(rows.length).toBeGreaterThanOrEqual(24);
@@ -72,8 +65,8 @@ describe("spade env list", () => {
 });
 
 describe("spade env run", () => {
-  it("plays oracle episodes with consecutive seeds and prints transcripts as JSON", () => {
-    const r = spade(["env", "run", "vault-cracker", "--episodes", "2", "--seed", "5", "--json"]);
+  it("plays oracle episodes with consecutive seeds and prints transcripts as JSON", async () => {
+    const r = await spade(["env", "run", "vault-cracker", "--episodes", "2", "--seed", "5", "--json"]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.episodes.map((e: { seed: number }) => e.seed)).toEqual([5, 6]);
@@ -85,40 +78,40 @@ describe("spade env run", () => {
     expect(out.summary).toEqual({ episodes: 2, successes: 2, meanReturn: 1 });
   });
 
-  it("gives the same episode on both backends and shows the hint with --hint", () => {
-    const a = JSON.parse(spade(["env", "run", "vault-cracker", "--seed", "3", "--hint", "--json"]).stdout);
-    const b = JSON.parse(spade(["env", "run", "vault-cracker", "--seed", "3", "--hint", "--json", "--sandbox", "quickjs"]).stdout);
+  it("gives the same episode on both backends and shows the hint with --hint", async () => {
+    const a = JSON.parse((await spade(["env", "run", "vault-cracker", "--seed", "3", "--hint", "--json"])).stdout);
+    const b = JSON.parse((await spade(["env", "run", "vault-cracker", "--seed", "3", "--hint", "--json", "--sandbox", "quickjs"])).stdout);
     expect(a.episodes[0].transcript).toEqual(b.episodes[0].transcript);
     expect(a.episodes[0].transcript.firstObservation).toMatch(/\n\nHINT: The code starts with \d and ends with \d\.$/);
   });
 
-  it("records an environment failure as data", () => {
+  it("records an environment failure as data", async () => {
     const path = file("crash.js", makeProgram({ step: 'throw new Error("kaput");' }));
-    const r = spade(["env", "run", path, "--json"]);
+    const r = await spade(["env", "run", path, "--json"]);
     expect(r.code).toBe(0);
     const episode = JSON.parse(r.stdout).episodes[0];
     expect(episode).toMatchObject({ success: false, turns: 0 });
     expect(episode.failure).toMatch(/^step: E_SANDBOX_THROW: .*kaput/);
   });
 
-  it("rejects an unknown policy with exit 2", () => {
-    const r = spade(["env", "run", "vault-cracker", "--policy", "psychic"]);
+  it("rejects an unknown policy with exit 2", async () => {
+    const r = await spade(["env", "run", "vault-cracker", "--policy", "psychic"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("--policy must be one of");
   });
 });
 
 describe("spade env play", () => {
-  it("plays from piped input: a wrong guess, the oracle's move, quit", () => {
-    const r = spade(["env", "play", "vault-cracker", "--seed", "0"], "\\boxed{0123}\n/hint\n/quit\n");
+  it("plays from piped input: a wrong guess, the oracle's move, quit", async () => {
+    const r = await spade(["env", "play", "vault-cracker", "--seed", "0"], {}, { input: "\\boxed{0123}\n/hint\n/quit\n" });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("=== vault-cracker (seed 0, up to 10 turns) ===");
     expect(r.stdout).toMatch(/0123: \d hits, \d near\. 9 guesses left\.\n\(reward 0, return 0\)/);
     expect(r.stdout).toMatch(/HINT: The code starts with \d and ends with \d\./);
   });
 
-  it("calls tools with /call and reports bad JSON", () => {
-    const r = spade(["env", "play", "inventory-query"], "/tools\n/call nope {oops\n/quit\n");
+  it("calls tools with /call and reports bad JSON", async () => {
+    const r = await spade(["env", "play", "inventory-query"], {}, { input: "/tools\n/call nope {oops\n/quit\n" });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("arguments are not JSON");
   });

@@ -3,30 +3,23 @@
  * GGUF that the test writes itself (a test double: its answers are noise, never a measure of
  * quality). `npm test` builds first.
  */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { writeTinyLlamaGguf } from "../../src/policy/testing/gguf-writer.js";
+import { spade } from "./cli.js";
 
-const BIN = fileURLToPath(new URL("../../bin/spade.js", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "spade-gguf-cli-"));
 const modelPath = join(dir, "tiny.gguf");
-
-function spade(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8" });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 beforeAll(async () => {
   await writeTinyLlamaGguf(modelPath, { seed: 1 });
 });
 
 describe("spade env run --policy gguf", () => {
-  it("plays library episodes with a local GGUF model", () => {
-    const r = spade(["env", "run", "vault-cracker", "--policy", "gguf", "--model-path", modelPath, "--max-tokens", "8", "--episodes", "2", "--json"]);
+  it("plays library episodes with a local GGUF model", async () => {
+    const r = await spade(["env", "run", "vault-cracker", "--policy", "gguf", "--model-path", modelPath, "--max-tokens", "8", "--episodes", "2", "--json"]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
@@ -38,12 +31,12 @@ describe("spade env run --policy gguf", () => {
     }
   });
 
-  it("exits 2 with E_CONFIG without --model-path and E_NOT_FOUND for a missing file", () => {
-    const noPath = spade(["env", "run", "vault-cracker", "--policy", "gguf"]);
+  it("exits 2 with E_CONFIG without --model-path and E_NOT_FOUND for a missing file", async () => {
+    const noPath = await spade(["env", "run", "vault-cracker", "--policy", "gguf"]);
     expect(noPath.code).toBe(2);
     expect(noPath.stderr).toBe("spade: E_CONFIG: --policy gguf needs --model-path (add --model-path PATH/model.gguf)\n");
     const missing = join(dir, "missing.gguf");
-    const notFound = spade(["env", "run", "vault-cracker", "--policy", "gguf", "--model-path", missing]);
+    const notFound = await spade(["env", "run", "vault-cracker", "--policy", "gguf", "--model-path", missing]);
     expect(notFound.code).toBe(2);
     expect(notFound.stderr).toBe(`spade: E_NOT_FOUND: no model file at ${missing} (pass the path of a .gguf file to --model-path)\n`);
   });

@@ -2,24 +2,9 @@
  * `spade env run --policy openai` through the real, built command against the fake
  * OpenAI-compatible server (a test double). `npm test` builds first.
  */
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../fakes/openai-server.js";
-
-const BIN = fileURLToPath(new URL("../../bin/spade.js", import.meta.url));
-
-/** Runs the command without blocking this process (the fake server lives here). */
-function spade(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { spade } from "./cli.js";
 
 let server: FakeOpenAIServer | undefined;
 afterEach(async () => {

@@ -3,29 +3,14 @@
  * Tinker-compatible server (a test double), with a tokenizer the test writes itself.
  * `npm test` builds first.
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { ChatRenderer } from "../../src/policy/index.js";
 import { startFakeTinkerServer, type FakeTinkerServer } from "../fakes/tinker-server.js";
 import { TINY, writeTinyModel } from "../fakes/tiny-model.js";
-
-const BIN = fileURLToPath(new URL("../../bin/spade.js", import.meta.url));
-
-/** Runs the command without blocking this process (the fake server lives here). */
-function spade(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { spade } from "./cli.js";
 
 let server: FakeTinkerServer | undefined;
 afterEach(async () => {

@@ -3,11 +3,9 @@
  * fake OpenAI-compatible server (a test double) scripted to answer some items right and others
  * wrong: exact accuracies, results files, `--resume`, failed samples. `npm test` builds first.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { benchmarksDir } from "../../src/eval/acebench/testing/bench-dir.js";
 import { loadAceEntries } from "../../src/eval/acebench/index.js";
@@ -15,8 +13,8 @@ import { ADDED_FUNCTIONS_PROMPT, BFCL_CATEGORIES, loadEntries } from "../../src/
 import { groundTruthCall } from "../../src/eval/bfcl/testing/scripted-policies.js";
 import { loadSuite } from "../../src/eval/suites/index.js";
 import { startFakeOpenAIServer, type FakeOpenAIServer, type FakeReply, type RecordedRequest } from "../fakes/openai-server.js";
+import { spade, spadeAsync } from "./cli.js";
 
-const BIN = fileURLToPath(new URL("../../bin/spade.js", import.meta.url));
 const DATA = benchmarksDir();
 const HAVE_DATA = existsSync(join(DATA, "gsm8k")) && existsSync(join(DATA, "bfcl")) && existsSync(join(DATA, "acebench"));
 const dir = mkdtempSync(join(tmpdir(), "spade-eval-e2e-"));
@@ -27,22 +25,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-/**
- * Runs the command without blocking this process (the fake server lives here). `whileRunning`
- * gets the child (in its own process group, as a terminal runs it) to signal it.
- */
-function spade(args: string[], whileRunning?: (child: ChildProcess) => void): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { detached: whileRunning !== undefined });
-    whileRunning?.(child);
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 const model = (url: string, name = "agent-m") => ["--policy", "openai", "--base-url", url, "--model", name, "--data", DATA, "--json"];
 const lastUser = (r: RecordedRequest): string => [...r.body.messages].reverse().find((m: any) => m.role === "user")?.content ?? "";
@@ -96,14 +78,15 @@ describe.skipIf(!HAVE_DATA)(`spade eval SUITE --policy openai ${HAVE_DATA ? "" :
     });
     const out = join(dir, "interrupted");
     const first = join(out, "items", "gsm8k%2F0.json");
-    const r = await spade(["eval", "gsm8k", ...model(server.baseURL), "--limit", "3", "--concurrency", "1", "--out", out], (child) => {
-      const poll = setInterval(() => {
-        if (!existsSync(first) || server!.requests.length < 2) return;
-        clearInterval(poll);
-        process.kill(-child.pid!, "SIGINT"); // the whole group, as Ctrl-C in a terminal
-      }, 50);
-      child.on("close", () => clearInterval(poll));
-    });
+    // In its own process group, as a terminal runs it, so the whole group can be signalled.
+    const { child, done } = spadeAsync(["eval", "gsm8k", ...model(server.baseURL), "--limit", "3", "--concurrency", "1", "--out", out], {}, { detached: true });
+    const poll = setInterval(() => {
+      if (!existsSync(first) || server!.requests.length < 2) return;
+      clearInterval(poll);
+      process.kill(-child.pid!, "SIGINT"); // the whole group, as Ctrl-C in a terminal
+    }, 50);
+    child.on("close", () => clearInterval(poll));
+    const r = await done;
     expect(r.code).toBe(130);
     expect(r.stderr).toContain(`spade: interrupted after 1/3 items; rerun with --resume --out ${out}`);
     expect(JSON.parse(r.stdout)).toMatchObject({ items: 1, total: 3, interrupted: true, accuracy: 1 });

@@ -3,13 +3,13 @@
  * the designer double writes at each (step, slot, attempt), the run's flags, and a run seed for
  * which the flicker environment's plays are known (one even seed per step).
  */
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { playSeeds } from "../../src/loop/keys.js";
 import type { ScriptedDesign } from "../fakes/selfplay-server.js";
 import * as P from "../fakes/selfplay-programs.js";
 
-export const BIN = fileURLToPath(new URL("../../bin/spade.js", import.meta.url));
+// The command runner lives in cli.ts; re-exported here for the tests that import it from the scenario.
+export { BIN, spade, spadeAsync, type SpadeResult } from "./cli.js";
+
 const LD = "Logical Deduction";
 const PR = "Pattern Recognition";
 
@@ -42,31 +42,4 @@ export function runFlags(baseURL: string, out: string): string[] {
     "--steps", "4", "--designs-per-step", "3", "--skills", `${LD},${PR}`, "--regenerate-every", "2", "--reward-delay", "2",
     "--plays", "2", "--hinted-plays", "2", "--max-attempts", "2", "--concurrency", "4",
   ];
-}
-
-/** What a `spade` process printed and how it ended. */
-export interface SpadeResult {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * Starts `spade` (asynchronously: the fake servers live in the test's own process, so a
- * blocking spawn would deadlock them). `done` resolves when it exits, by code or signal.
- */
-export function spadeAsync(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-  const done = new Promise<SpadeResult>((resolve) => child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })));
-  return { child, done };
-}
-
-/** Runs `spade` to completion. */
-export function spade(args: string[], env: NodeJS.ProcessEnv = {}): Promise<SpadeResult> {
-  return spadeAsync(args, env).done;
 }
