@@ -8,9 +8,9 @@ import { setMaxListeners } from "node:events";
 import { join } from "node:path";
 import { buildConfig, CONFIG_SCHEMA, envVar, flagName, preset, readConfigFile, type RunConfig } from "../config/index.js";
 import { SpadeError } from "../errors.js";
-import { chatLoopPolicy, runSelfPlay } from "../loop/index.js";
+import { runSelfPlay } from "../loop/index.js";
 import { RunStore } from "../store/index.js";
-import { openAIBackendFrom } from "./policy.js";
+import { runBackends } from "./run-engine.js";
 
 const DEFAULTS = CONFIG_SCHEMA.parse({}) as Record<string, unknown>;
 const KEYS = Object.keys(CONFIG_SCHEMA.shape);
@@ -72,24 +72,15 @@ export const runCommand = defineCommand({
     const config = resume
       ? resumedConfig(dir, flags)
       : buildConfig([preset(args.preset as string | undefined), args.config ? readConfigFile(args.config as string) : undefined, flags]);
-    if (config.train) {
-      throw new SpadeError("E_CONFIG", "training needs a training engine, and none is configured", {
-        nextStep: "pass --no-train for inference-only self-play (environment generation and play with any model)",
-      });
-    }
-    const backend = openAIBackendFrom({
-      baseURL: config.baseUrl ?? missing("--base-url", "http://127.0.0.1:8000/v1"),
-      model: config.model ?? missing("--model", "NAME"),
-      apiKeyEnv: config.apiKeyEnv ?? undefined,
-    });
+    const backends = runBackends(config, process.env);
     const controller = new AbortController();
     setMaxListeners(0, controller.signal); // every request in flight listens to it
     const stop = () => controller.abort();
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
-    process.stderr.write(`spade run: ${resume ? "resuming" : "writing"} ${dir} (${config.steps} steps, ${config.designer === "on" ? `${config.designsPerStep} designs every ${config.regenerateEvery} steps` : "fixed library environments"})\n`);
+    process.stderr.write(`spade run: ${resume ? "resuming" : "writing"} ${dir} (${config.steps} steps, ${config.designer === "on" ? `${config.designsPerStep} designs every ${config.regenerateEvery} steps` : "fixed library environments"}${backends.trainer ? `, training on ${config.engine}` : ""})\n`);
     try {
-      await runSelfPlay(dir, config, { policy: chatLoopPolicy(backend), trainer: null, progress: (line) => process.stderr.write(`${line}\n`), now: () => Date.now(), signal: controller.signal }, { resume, killInTransaction: faultInjection() });
+      await runSelfPlay(dir, config, { policy: backends.policy, trainer: backends.trainer, progress: (line) => process.stderr.write(`${line}\n`), now: () => Date.now(), signal: controller.signal }, { resume, killInTransaction: faultInjection() });
     } catch (err) {
       if (controller.signal.aborted) {
         process.stderr.write(`spade run: stopped; nothing finished is lost. Continue with: spade run --resume ${dir}\n`);
@@ -98,6 +89,7 @@ export const runCommand = defineCommand({
       }
       throw err;
     } finally {
+      backends.close();
       process.off("SIGINT", stop);
       process.off("SIGTERM", stop);
     }
@@ -109,8 +101,4 @@ export const runCommand = defineCommand({
 function faultInjection(): number | undefined {
   const value = envVar("SPADE_TEST_KILL_IN_TRANSACTION");
   return value ? Number(value) : undefined;
-}
-
-function missing(flag: string, example: string): never {
-  throw new SpadeError("E_CONFIG", `self-play needs a model: ${flag} is not set`, { nextStep: `add ${flag} ${example} (or set it in --config)` });
 }

@@ -57,6 +57,7 @@ export function resolveConfig(raw: RawConfig): RunConfig {
     regenerateEvery,
     rewardDelay: raw.rewardDelay ?? regenerateEvery,
     maxWords: raw.maxWords ?? (raw.mode === "games" ? 6000 : 4000),
+    policy: raw.policy ?? (raw.engine !== null ? "tinker" : "openai"),
   };
 }
 

@@ -42,7 +42,7 @@ export const CONFIG_SCHEMA = z.object({
   maxWords: int(1).nullable().default(null).describe("documents are truncated to this many words (default 6,000 for games, 4,000 for tool use)"),
   memoryWindow: int(1).default(200).describe("the memory considers the last N environments"),
   // Model
-  policy: z.enum(["openai"]).default("openai").describe("model backend: openai (any OpenAI-compatible server)"),
+  policy: z.enum(["openai", "tinker"]).nullable().default(null).describe("model backend: openai (any OpenAI-compatible server, chat-level) or tinker (token by token from --engine, rendered with the chat template in --model-path; what training needs) (default: tinker when --engine is set, else openai)"),
   baseUrl: z.string().nullable().default(null).describe("model server URL, e.g. http://localhost:8000/v1"),
   model: z.string().nullable().default(null).describe("model name as the server knows it"),
   apiKeyEnv: z.string().nullable().default(null).describe("name of the environment variable holding the API key (never put keys in files)"),
@@ -50,7 +50,13 @@ export const CONFIG_SCHEMA = z.object({
   maxTokens: int(1).default(8192).describe("most tokens per agent turn"),
   designerMaxTokens: int(1).default(16384).describe("most tokens per designer completion"),
   // Training
-  train: bool.default(true).describe("update weights each step (needs a training engine); --no-train runs inference-only self-play"),
+  train: bool.default(true).describe("update weights each step (needs --engine); --no-train runs inference-only self-play"),
+  engine: z.string().nullable().default(null).describe("Tinker-compatible training engine (server root, e.g. http://127.0.0.1:8000): Tinker, SkyRL tx, verl's Tinker gateway; it trains and serves the token-level sampling of both roles"),
+  baseModel: z.string().nullable().default(null).describe("base model exactly as the engine names it (SkyRL tx: its --base-model string)"),
+  modelPath: z.string().nullable().default(null).describe("folder with the base model's tokenizer.json and tokenizer_config.json (its chat template renders both roles' prompts into tokens)"),
+  loraRank: int(1).default(32).describe("LoRA rank of the trained adapter (the reference's Tinker scripts use 32)"),
+  learningRate: num.positive().default(1e-6).describe("Adam learning rate, constant (betas 0.9 / 0.98, weight decay 0.1, as the reference). 1e-6 is the reference's, for full fine-tuning of 30B models and kept in its LoRA scripts; LoRA usually wants about 10x the full-fine-tuning rate, so raise it for small models or short runs"),
+  loss: z.enum(["importance_sampling", "ppo"]).default("importance_sampling").describe("policy-gradient loss: importance_sampling (REINFORCE weighted by p_theta / p_sampler, which corrects the designer samples trained D steps after sampling) or ppo (the same ratio clipped to [0.8, 1.28], the reference's bounds)"),
   // Execution
   sandbox: z.enum(["isolated-vm", "quickjs"]).default("isolated-vm").describe("sandbox backend for environment programs"),
 });
@@ -59,7 +65,8 @@ export const CONFIG_SCHEMA = z.object({
 export type RawConfig = z.infer<typeof CONFIG_SCHEMA>;
 
 /** A configuration with every derived field resolved. */
-export type RunConfig = Omit<RawConfig, "skills" | "regenerateEvery" | "rewardDelay" | "maxWords"> & {
+export type RunConfig = Omit<RawConfig, "skills" | "regenerateEvery" | "rewardDelay" | "maxWords" | "policy"> & {
+  policy: "openai" | "tinker";
   skills: string[];
   regenerateEvery: number;
   rewardDelay: number;

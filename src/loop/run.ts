@@ -7,9 +7,13 @@
  *   3. the step is scored: environment stats, agent GRPO samples, designer samples due (D steps
  *      after their design);
  *   4. both roles' samples go to the trainer in one batch (skipped with --no-train);
- *   5. everything is committed and the step is marked done.
+ *   5. everything is committed and the step is marked done, with the trainer's new weights; the
+ *      next step samples from them (on-policy).
  * Every unit (a design slot, an environment's group of plays, the step's scores) is one store
  * transaction and every random draw is keyed by its position, so a killed run resumes exactly.
+ * A resumed run restores the weights of its last committed step (training state and sampler);
+ * a step killed after its optimiser update but before its commit is trained again from them, so
+ * no update is applied twice (the engine's uncommitted update is abandoned).
  */
 import { appendFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -18,7 +22,7 @@ import { createSampler, openCorpus, Sampler, type SamplerState } from "../ground
 import { Limiter } from "../policy/index.js";
 import type { LpState } from "../rl/index.js";
 import { EMPTY_STATS, RunStore, type EnvironmentRow } from "../store/index.js";
-import type { Trainer, TrainSample } from "../trainer/index.js";
+import type { Trainer, TrainerCheckpoint, TrainSample } from "../trainer/index.js";
 import { designStep } from "./design.js";
 import { libraryEnvId } from "./keys.js";
 import { loadLibrary, type LibraryProgram } from "./library.js";
@@ -101,6 +105,11 @@ export async function runSelfPlay(dir: string, config: RunConfig, deps: LoopDeps
     const library = await loadLibrary(config.sandbox);
     const limiter = new Limiter(config.concurrency);
     rewriteMetrics(dir, store);
+    const restored = store.getState<TrainerCheckpoint>("trainer");
+    if (restored) {
+      await deps.trainer?.restore?.(restored);
+      deps.policy.useWeights?.(restored.samplerPath);
+    }
 
     for (let step = store.doneSteps(); step < config.steps; step++) {
       const started = deps.now();
@@ -119,14 +128,19 @@ export async function runSelfPlay(dir: string, config: RunConfig, deps: LoopDeps
         lpState: store.getState<Record<string, LpState>>("lp") ?? {},
       });
       const trained = deps.trainer ? await deps.trainer.train(step, trainSamples(store, step, fromStep, score.samples)) : null;
-      const metrics: StepMetrics & { train?: Record<string, number> } = trained ? { ...score.metrics, train: trained.metrics } : score.metrics;
+      const checkpoint = trained?.checkpoint ?? null;
+      const metrics: StepMetrics & { train?: Record<string, number>; checkpoint?: TrainerCheckpoint } = trained
+        ? { ...score.metrics, train: trained.metrics, ...(checkpoint ? { checkpoint } : {}) }
+        : score.metrics;
       store.transaction(() => {
         for (const [id, stats] of score.stats) store.updateStats(id, stats);
         for (const sample of score.samples) store.insertSample(sample);
         store.setState("sampler", sampler.state());
         store.setState("lp", score.lpState);
+        if (checkpoint) store.setState("trainer", checkpoint);
         store.completeStep(step, metrics);
       });
+      if (checkpoint) deps.policy.useWeights?.(checkpoint.samplerPath);
       const seconds = (deps.now() - started) / 1000;
       appendFileSync(join(dir, METRICS_FILE), `${JSON.stringify({ ...metrics, seconds })}\n`);
       deps.progress(formatProgress(metrics, config.steps, seconds));
