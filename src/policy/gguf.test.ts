@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Json, JsonSchema, ToolSpec } from "../env/index.js";
+import type { ToolSpec } from "../env/index.js";
 import { resolveProgram } from "../envs/index.js";
 import { isSpadeError } from "../errors.js";
 import { runEpisode } from "../rollout/index.js";
 import { loadProgram } from "../sandbox/index.js";
+import { schemaProblems } from "../../test/json-schema.js";
 import { chatAgent } from "./chat-agent.js";
 import { ggufChatBackend, type GgufChatBackend } from "./gguf.js";
 import { defaultThreads, probeUrl } from "./gguf-load.js";
@@ -24,24 +25,6 @@ async function codeOf(promise: Promise<unknown>): Promise<string> {
   } catch (err) {
     return isSpadeError(err) ? err.code : `uncoded: ${String(err)}`;
   }
-}
-
-/** Problems of `value` against the JSON Schema subset the test tool uses (type, enum, properties, required, additionalProperties). */
-function schemaProblems(value: Json, schema: JsonSchema, at = "$"): string[] {
-  if (Array.isArray(schema.enum)) return (schema.enum as Json[]).some((e) => e === value) ? [] : [`${at}: ${JSON.stringify(value)} not in enum`];
-  const types = Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string];
-  const actual = value === null ? "null" : Array.isArray(value) ? "array" : Number.isInteger(value) ? "integer" : typeof value;
-  if (!types.some((t) => t === actual || (t === "number" && actual === "integer"))) return [`${at}: ${actual} is not ${types.join("|")}`];
-  if (actual !== "object") return [];
-  const obj = value as { [key: string]: Json };
-  const properties = (schema.properties ?? {}) as { [key: string]: JsonSchema };
-  const problems = ((schema.required ?? []) as string[]).filter((k) => !(k in obj)).map((k) => `${at}.${k}: missing`);
-  for (const [key, v] of Object.entries(obj)) {
-    const sub = properties[key];
-    if (sub) problems.push(...schemaProblems(v, sub, `${at}.${key}`));
-    else if (schema.additionalProperties === false) problems.push(`${at}.${key}: not allowed`);
-  }
-  return problems;
 }
 
 const sceneTool: ToolSpec = {

@@ -9,8 +9,8 @@ import type { AddressInfo } from "node:net";
 
 /** One scripted reply. */
 export type FakeReply =
-  /** A normal assistant text answer. */
-  | { kind: "text"; content: string }
+  /** A normal assistant text answer; `finishReason` default `stop` (`length` for an answer cut at max_tokens). */
+  | { kind: "text"; content: string; finishReason?: string }
   /** Tool calls in `tool_calls`; `arguments` is sent verbatim (so it may be malformed JSON). */
   | { kind: "tool_calls"; calls: Array<{ id?: string; name: string; arguments: string }>; content?: string | null }
   /** An HTTP error with optional headers (e.g. `retry-after`). */
@@ -93,7 +93,7 @@ function sendJson(res: ServerResponse, status: number, value: unknown, headers: 
 function play(reply: FakeReply, body: any, res: ServerResponse): void {
   switch (reply.kind) {
     case "text":
-      return sendJson(res, 200, completionBody(body, { content: reply.content }, "stop"));
+      return sendJson(res, 200, completionBody(body, { content: reply.content }, reply.finishReason ?? "stop"));
     case "tool_calls": {
       const toolCalls = reply.calls.map((c, i) => ({ id: c.id ?? `call_fake_${i}`, type: "function", function: { name: c.name, arguments: c.arguments } }));
       return sendJson(res, 200, completionBody(body, { content: reply.content ?? null, tool_calls: toolCalls }, "tool_calls"));
