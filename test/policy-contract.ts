@@ -1,7 +1,7 @@
 /**
- * The shared chat backend contract suite (STYLE.md point 14): every chat-level backend
- * (`ChatBackend`) registers `describeChatBackendContract` through a harness that makes it play
- * each scenario; skips and known failures carry a reason. Token samplers: token-sampler-contract.ts.
+ * @module test/policy-contract
+ * The shared chat backend contract suite (STYLE.md point 14): every `ChatBackend` registers
+ * `describeChatBackendContract` through a harness that plays each scenario; skips carry a reason.
  */
 import { afterAll, expect, it } from "vitest";
 import type { JsonObject, ToolSpec } from "../src/env/index.js";
@@ -35,7 +35,7 @@ export interface OpenedChatBackend {
   close?: () => Promise<void>;
 }
 
-/** The checks of the chat suite, by name (for skips). */
+/** The checks of the chat suite, by name (for skips and known failures). */
 export type ChatCheck = "text" | "max_tokens" | "max_tokens-count" | "tools" | "cancel-before" | "cancel-during" | "usage" | "episode";
 
 /** How one chat backend plugs into the suite. */

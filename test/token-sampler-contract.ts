@@ -1,4 +1,5 @@
 /**
+ * @module test/token-sampler-contract
  * The shared token sampler contract suite (STYLE.md point 14): every token-level backend
  * (`TokenSampler`) registers `describeTokenSamplerContract` through a harness.
  */
