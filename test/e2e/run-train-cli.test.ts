@@ -70,7 +70,7 @@ describe("spade run --engine (training)", () => {
     const engine = await startEngine();
     const out = join(dir, "both");
     const run = await spade(runFlags(engine.baseURL, out), KEY);
-    expect(run.stderr).toContain("step 3/3");
+    expect(run.stderr).toMatch(/step 3\/3 \|.*\| loss 0\.000 \|/);
     expect(run.code).toBe(0);
 
     const { steps, designs, samples, trainer } = readStore(out);
