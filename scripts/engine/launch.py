@@ -210,6 +210,9 @@ def run_api(argv: list[str]) -> None:
     url = f"http://{args.host}:{sock.getsockname()[1]}"
     threading.Thread(target=wait_ready, args=(url, ready_file, started), daemon=True).start()
     server = uvicorn.Server(uvicorn.Config(api.app, log_config=get_uvicorn_log_config(), log_level="warning"))
+    # uvicorn re-raises the signal that stopped it once it has shut down (engine included); with
+    # the default handler that would end the process before the work dir is removed.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
         server.run(sockets=[sock])
     finally:

@@ -32,6 +32,14 @@ SHAPE = {
 }
 # Room for SPADE's prompts: the byte-level tokenizer spends one token per character.
 MAX_POSITIONS = 32768
+# The output head is NOT tied to the input embeddings, and is larger than them. LoRA (SkyRL
+# trains attention and MLP, not the head) can only turn the final hidden state, whose norm the
+# final RMSNorm fixes at sqrt(hidden_size) = 8: a logit is at most 8 * |head row|. With
+# Hugging Face's init (0.02, row norm 0.16) no token could get more than ~4x the uniform
+# probability, so nothing learnable; with rows of norm ~1 a token can reach most of the mass,
+# while the initial logits (std ~1) keep sampling close to uniform. Tied weights would also make
+# the random model repeat its last input token (its logit would be 8 * |row|, all others ~0).
+HEAD_STD = 0.12
 
 
 def token_id(tokenizer: Tokenizer, config: dict, key: str) -> int | None:
@@ -50,7 +58,7 @@ def save_config(out: str, vocab_size: int, eos_id: int, pad_id: int | None) -> N
         vocab_size=vocab_size,
         **SHAPE,
         max_position_embeddings=MAX_POSITIONS,
-        tie_word_embeddings=True,
+        tie_word_embeddings=False,
         rope_parameters={"rope_type": "default", "rope_theta": 10000.0},
         eos_token_id=eos_id,
         pad_token_id=pad_id,
@@ -62,7 +70,7 @@ def save_config(out: str, vocab_size: int, eos_id: int, pad_id: int | None) -> N
 
 
 def weights(vocab_size: int, seed: int) -> dict[str, np.ndarray]:
-    """Qwen3 parameters under their Hugging Face names: normal(0, 0.02) matrices, unit norms."""
+    """Qwen3 parameters under their Hugging Face names: normal(0, 0.02) matrices (the head: HEAD_STD), unit norms."""
     rng = np.random.default_rng(seed)
     h, i, hd = SHAPE["hidden_size"], SHAPE["intermediate_size"], SHAPE["head_dim"]
     q, kv = SHAPE["num_attention_heads"] * hd, SHAPE["num_key_value_heads"] * hd
@@ -73,7 +81,11 @@ def weights(vocab_size: int, seed: int) -> dict[str, np.ndarray]:
     def ones(n: int) -> np.ndarray:
         return np.ones((n,), dtype=np.float32)
 
-    tensors = {"model.embed_tokens.weight": normal(vocab_size, h), "model.norm.weight": ones(h)}
+    tensors = {
+        "model.embed_tokens.weight": normal(vocab_size, h),
+        "model.norm.weight": ones(h),
+        "lm_head.weight": (rng.standard_normal((vocab_size, h)) * HEAD_STD).astype(np.float32),
+    }
     for layer in range(SHAPE["num_hidden_layers"]):
         p = f"model.layers.{layer}."
         tensors.update({
