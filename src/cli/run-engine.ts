@@ -28,9 +28,9 @@ function need(value: string | null, flag: string, example: string, why: string):
 /**
  * Builds the backends of a run. E_CONFIG when training is asked for without an engine, when a
  * chat-level policy would have to be trained, or when a needed setting is missing; E_IO /
- * E_CONFIG for unusable tokenizer files.
+ * E_CONFIG for unusable tokenizer files. `signal` cancels the trainer's requests (Ctrl-C).
  */
-export function runBackends(config: RunConfig, environment: Readonly<Record<string, string | undefined>>): RunBackends {
+export function runBackends(config: RunConfig, environment: Readonly<Record<string, string | undefined>>, signal?: AbortSignal): RunBackends {
   if (config.train && config.engine === null) {
     throw new SpadeError("E_CONFIG", "training needs a training engine, and none is configured", {
       nextStep: "add --engine URL --base-model NAME --model-path DIR (a Tinker-compatible server: Tinker, SkyRL tx, verl's gateway), or pass --no-train for inference-only self-play",
@@ -59,6 +59,7 @@ export function runBackends(config: RunConfig, environment: Readonly<Record<stri
         client: new TinkerTrainingClient(http, { baseModel, loraRank: config.loraRank, loraSeed: config.seed }),
         loss: config.loss,
         adam: { learningRate: config.learningRate },
+        signal,
       })
     : null;
   return { policy, trainer, close: () => http.close() };

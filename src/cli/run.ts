@@ -72,9 +72,9 @@ export const runCommand = defineCommand({
     const config = resume
       ? resumedConfig(dir, flags)
       : buildConfig([preset(args.preset as string | undefined), args.config ? readConfigFile(args.config as string) : undefined, flags]);
-    const backends = runBackends(config, process.env);
     const controller = new AbortController();
     setMaxListeners(0, controller.signal); // every request in flight listens to it
+    const backends = runBackends(config, process.env, controller.signal);
     const stop = () => controller.abort();
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
