@@ -24,6 +24,8 @@ describe("ChatRenderer", () => {
     expect(r.renderTokens([{ role: "user", content: "U" }], { addGenerationPrompt: false })).toEqual([TINY.imStart, ...asciiIds("user\nU"), TINY.imEnd, 10]);
     expect(r.encode("<tool_call>ab")).toEqual([TINY.toolCallOpen, TINY.ab]);
     expect(r.decode([TINY.imStart, 97, 98, TINY.imEnd])).toBe("<|im_start|>ab<|im_end|>");
+    // A reply that is only its end-of-turn token has no text (found on a real engine's tiny model).
+    expect(r.decode([])).toBe("");
   });
 
   it("passes tool-call arguments as objects by default and as the model's text when asked", () => {

@@ -149,6 +149,8 @@ export class ChatRenderer {
 
   /** Text of `ids`, special tokens kept, spaces untouched. */
   decode(ids: readonly number[]): string {
+    // No ids is no text: a model may end its turn at once, and the tokenizer library rejects [].
+    if (ids.length === 0) return "";
     return this.tokenizer.decode([...ids], { skip_special_tokens: false, clean_up_tokenization_spaces: false });
   }
 
