@@ -6,7 +6,7 @@
 import { defineCommand, type ArgsDef } from "citty";
 import { setMaxListeners } from "node:events";
 import { join } from "node:path";
-import { buildConfig, CONFIG_SCHEMA, envVar, flagName, preset, readConfigFile, type RunConfig } from "../config/index.js";
+import { buildConfig, CONFIG_SCHEMA, DERIVED_KEYS, envVar, flagName, preset, readConfigFile, type RunConfig } from "../config/index.js";
 import { SpadeError } from "../errors.js";
 import { runSelfPlay } from "../loop/index.js";
 import { RunStore } from "../store/index.js";
@@ -21,7 +21,7 @@ function configArgs(): ArgsDef {
   for (const key of KEYS) {
     const field = CONFIG_SCHEMA.shape[key as keyof typeof CONFIG_SCHEMA.shape];
     const def = DEFAULTS[key];
-    const shown = def === null ? "derived" : JSON.stringify(def);
+    const shown = def !== null ? JSON.stringify(def) : DERIVED_KEYS.includes(key) ? "derived" : "not set";
     args[flagName(key)] = { type: typeof def === "boolean" ? "boolean" : "string", description: `${field.description ?? ""} (default: ${shown})` };
   }
   return args;

@@ -4,14 +4,14 @@
  * drift: `npm run docs:config` rewrites it, and a test fails when it is stale.
  */
 import { DEFAULT_SKILLS, flagName, PRESETS } from "./load.js";
-import { CONFIG_SCHEMA } from "./schema.js";
+import { CONFIG_SCHEMA, DERIVED_KEYS } from "./schema.js";
 
 /** The markdown of docs/configuration.md. */
 export function configMarkdown(): string {
   const defaults = CONFIG_SCHEMA.parse({}) as Record<string, unknown>;
   const rows = Object.entries(CONFIG_SCHEMA.shape).map(([key, field]) => {
     const value = defaults[key];
-    const shown = value === null ? "derived" : `\`${JSON.stringify(value)}\``;
+    const shown = value !== null ? `\`${JSON.stringify(value)}\`` : DERIVED_KEYS.includes(key) ? "derived" : "not set";
     return `| \`${key}\` | \`--${flagName(key)}\` | ${shown} | ${(field.description ?? "").replace(/\|/g, "\\|")} |`;
   });
   const presets = Object.entries(PRESETS).map(([name, values]) => `- \`${name}\`: ${Object.entries(values).map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(", ")}`);

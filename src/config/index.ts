@@ -2,7 +2,7 @@
  * @module config
  * Public face of run configuration.
  */
-export { CONFIG_SCHEMA } from "./schema.js";
+export { CONFIG_SCHEMA, DERIVED_KEYS } from "./schema.js";
 export type { RawConfig, RunConfig, ConfigKey } from "./schema.js";
 export { buildConfig, resolveConfig, readConfigFile, preset, flagName, envVar, DEFAULT_SKILLS, PRESETS } from "./load.js";
 export { configMarkdown } from "./doc.js";

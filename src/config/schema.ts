@@ -61,7 +61,10 @@ export const CONFIG_SCHEMA = z.object({
   sandbox: z.enum(["isolated-vm", "quickjs"]).default("isolated-vm").describe("sandbox backend for environment programs"),
 });
 
-/** A configuration as written (fields may be null = derived). */
+/** Keys whose null default is derived from other settings by `resolveConfig`; other nulls mean "not set". */
+export const DERIVED_KEYS: readonly string[] = Object.freeze(["skills", "regenerateEvery", "rewardDelay", "maxWords", "policy"]);
+
+/** A configuration as written (fields may be null = derived or not set). */
 export type RawConfig = z.infer<typeof CONFIG_SCHEMA>;
 
 /** A configuration with every derived field resolved. */
