@@ -8,7 +8,12 @@ numpy + safetensors under Qwen3's Hugging Face parameter names, which is what
 transformers' `save_pretrained` would write; transformers needs torch to instantiate a model,
 not to write its config).
 
-    python scripts/engine/tiny_model.py --out DIR [--seed 0]
+    python scripts/engine/tiny_model.py --out DIR [--seed 0] [--bpe-vocab N --bpe-train FILE...]
+
+With `--bpe-vocab`, the byte-level tokenizer first gains BPE merges learned (deterministically,
+by the `tokenizers` library) from the given text files, up to N tokens, keeping every existing
+id: SPADE's designer prompt and its multi-turn episodes are many thousand bytes, which a tiny
+model on CPU can train on only when they are ~3x fewer tokens.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ import os
 
 import numpy as np
 from safetensors.numpy import save_file
-from tokenizers import Tokenizer
+from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 
 # The shape that ran on SkyRL's JAX backend (issue 5); the vocabulary follows the tokenizer.
 SHAPE = {
@@ -104,15 +109,58 @@ def weights(vocab_size: int, seed: int) -> dict[str, np.ndarray]:
     return tensors
 
 
+def extend_with_merges(tokenizer_path: str, vocab_size: int, train_files: list[str]) -> int:
+    """Adds BPE merges learned from `train_files` to the tokenizer at `tokenizer_path`; returns how many.
+
+    The existing vocabulary, merges (first, so they keep their priority) and added tokens keep
+    their ids; each learned merge's token gets the next free id.
+    """
+    with open(tokenizer_path) as f:
+        spec = json.load(f)
+    learner = Tokenizer(models.BPE())
+    learner.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
+    trainer = trainers.BpeTrainer(vocab_size=vocab_size, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False)
+    learner.train(train_files, trainer)
+    learned = json.loads(learner.to_str())["model"]["merges"]
+    vocab: dict[str, int] = spec["model"]["vocab"]
+    merges = [list(m) if isinstance(m, list) else m.split(" ", 1) for m in spec["model"]["merges"]]
+    known = {tuple(m) for m in merges}
+    specials = {t["content"] for t in spec["added_tokens"]}
+    # The Rust library numbers added tokens missing from the model's vocabulary after it (ignoring
+    # their ids), the TS one keeps their ids: listing them in the vocabulary at their ids makes both agree.
+    for token in spec["added_tokens"]:
+        vocab[token["content"]] = token["id"]
+    next_id = max([*vocab.values(), *(t["id"] for t in spec["added_tokens"])]) + 1
+    added = 0
+    for merge in learned:
+        left, right = merge if isinstance(merge, list) else merge.split(" ", 1)
+        # A learned token spelling an added one (`<|im_end|>` appears in SPADE's prompt texts) would give it two ids.
+        if (left, right) in known or left not in vocab or right not in vocab or left + right in specials:
+            continue
+        if left + right not in vocab:
+            vocab[left + right] = next_id
+            next_id += 1
+        merges.append([left, right])
+        known.add((left, right))
+        added += 1
+    spec["model"]["merges"] = merges
+    with open(tokenizer_path, "w") as f:
+        json.dump(spec, f)
+    return added
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", required=True, help="folder holding tokenizer.json and tokenizer_config.json")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--bpe-vocab", type=int, default=0, help="learn BPE merges up to this many tokens (0: keep the byte-level tokenizer)")
+    parser.add_argument("--bpe-train", nargs="*", default=[], help="text files to learn the merges from")
     args = parser.parse_args()
     tokenizer_path = os.path.join(args.out, "tokenizer.json")
     config_path = os.path.join(args.out, "tokenizer_config.json")
     if not (os.path.exists(tokenizer_path) and os.path.exists(config_path)):
         raise SystemExit(f"{args.out} lacks tokenizer.json / tokenizer_config.json: write them first (test/fakes/tiny-model.ts writeTinyModel)")
+    merges_added = extend_with_merges(tokenizer_path, args.bpe_vocab, args.bpe_train) if args.bpe_vocab > 0 else 0
     tokenizer = Tokenizer.from_file(tokenizer_path)
     with open(config_path) as f:
         tokenizer_config = json.load(f)
@@ -127,7 +175,7 @@ def main() -> None:
     with open(os.path.join(args.out, "generation_config.json"), "w") as f:
         json.dump({"eos_token_id": stop_ids, "pad_token_id": pad_id, "do_sample": True}, f, indent=2)
     save_file(weights(vocab_size, args.seed), os.path.join(args.out, "model.safetensors"), metadata={"format": "pt"})
-    print(json.dumps({"out": args.out, "vocab_size": vocab_size, "eos_token_id": eos_id, "stop_ids": stop_ids}))
+    print(json.dumps({"out": args.out, "vocab_size": vocab_size, "merges_added": merges_added, "eos_token_id": eos_id, "stop_ids": stop_ids}))
 
 
 if __name__ == "__main__":

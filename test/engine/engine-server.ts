@@ -1,0 +1,127 @@
+/**
+ * @module test/engine/engine-server
+ * The independent engine for the engine tests: SkyRL's Tinker-compatible server (installed by
+ * scripts/setup-engine.sh into a cached venv outside the repository), started on loopback through
+ * scripts/engine/launch.py over a tiny random Qwen3 model that the tests build themselves.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { writeTinyModel } from "../fakes/tiny-model.js";
+
+const SCRIPTS = fileURLToPath(new URL("../../scripts/engine/", import.meta.url));
+
+/** The engine's virtual environment: `$SPADE_ENGINE_DIR`, default `~/.cache/spade/engine` (as setup-engine.sh). */
+export const ENGINE_DIR = process.env.SPADE_ENGINE_DIR ?? join(homedir(), ".cache", "spade", "engine");
+
+/** The engine venv's Python. */
+export const ENGINE_PYTHON = join(ENGINE_DIR, "bin", "python");
+
+/** True when the engine is installed. */
+export const ENGINE_PRESENT = existsSync(ENGINE_PYTHON);
+
+/**
+ * Skip the engine tests only when the engine is absent AND this is not CI: CI installs it
+ * (`npm test` runs scripts/setup-engine.sh), so there a missing engine fails the tests instead.
+ */
+export const SKIP_ENGINE = !ENGINE_PRESENT && process.env.CI !== "true";
+
+/** Why the engine tests are skipped, for the describe title. */
+export const SKIP_REASON = `(skipped: no engine at ${ENGINE_PYTHON}; run scripts/setup-engine.sh)`;
+
+/** Throws a precise error when the engine is absent (CI, where it must be there). */
+export function requireEngine(): void {
+  if (!ENGINE_PRESENT) {
+    throw new Error(`the training engine is not installed at ${ENGINE_PYTHON}: run bash scripts/setup-engine.sh (npm test does), or set SPADE_ENGINE_DIR`);
+  }
+}
+
+/** Python settings for the engine's scripts: no bytecode files in the repository. */
+const PY_ENV = { ...process.env, PYTHONDONTWRITEBYTECODE: "1" };
+
+/** Texts of the project that its BPE variant learns merges from: what SPADE's prompts and episodes are made of. */
+function bpeTrainingFiles(): string[] {
+  const root = fileURLToPath(new URL("../../", import.meta.url));
+  const library = join(root, "src", "envs", "library");
+  return [
+    ...readdirSync(library).filter((f) => f.endsWith(".js")).sort().map((f) => join(library, f)),
+    ...["src/designer/prompt-text.ts", "src/policy/chat-agent.ts", "src/grounding/corpus/default.jsonl"].map((f) => join(root, f)),
+  ];
+}
+
+/**
+ * Builds the tiny model in `dir`: the TS tokenizer files (`writeTinyModel`, the same ones SPADE's
+ * renderer reads), then config and random weights by scripts/engine/tiny_model.py. With
+ * `bpeVocab`, the tokenizer first gains BPE merges learned from the project's texts (same ids
+ * for every existing token). Returns `dir`.
+ */
+export function buildTinyEngineModel(dir: string, options: { seed?: number; bpeVocab?: number } = {}): string {
+  writeTinyModel(dir);
+  const bpe = options.bpeVocab ? ["--bpe-vocab", String(options.bpeVocab), "--bpe-train", ...bpeTrainingFiles()] : [];
+  const run = spawnSync(ENGINE_PYTHON, [join(SCRIPTS, "tiny_model.py"), "--out", dir, "--seed", String(options.seed ?? 0), ...bpe], { env: PY_ENV, encoding: "utf8" });
+  if (run.status !== 0) throw new Error(`tiny_model.py failed (${run.status}): ${run.stderr.slice(-2000)}`);
+  return dir;
+}
+
+/** log p(tokens[i+1] | tokens[..i]) of each sequence under the base model, by the numpy reference forward pass. */
+export function referenceLogprobs(modelDir: string, sequences: number[][]): number[][] {
+  const run = spawnSync(ENGINE_PYTHON, [join(SCRIPTS, "reference.py"), "--model", modelDir], { env: PY_ENV, encoding: "utf8", input: JSON.stringify({ sequences }) });
+  if (run.status !== 0) throw new Error(`reference.py failed (${run.status}): ${run.stderr.slice(-2000)}`);
+  return (JSON.parse(run.stdout) as { logprobs: number[][] }).logprobs;
+}
+
+/** A running engine. */
+export interface RunningEngine {
+  /** Server root, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  /** Seconds from spawn to ready (API up and base model loaded). */
+  readySeconds: number;
+  /** The server's stderr so far (its log), for failure messages. */
+  log(): string;
+  /** Stops the server (SIGTERM, then SIGKILL after 15 s) and waits for it. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the engine on an ephemeral loopback port over `modelDir`; its database and checkpoints go
+ * to `workDir`. `backendConfig` is SkyRL's JAX backend config (e.g. `train_micro_batch_size`).
+ */
+export function startEngine(modelDir: string, workDir: string, options: { readyTimeoutMs?: number; backendConfig?: Record<string, unknown> } = {}): Promise<RunningEngine> {
+  const started = Date.now();
+  const args = [join(SCRIPTS, "launch.py"), "--base-model", modelDir, "--work-dir", workDir, "--backend-config", JSON.stringify(options.backendConfig ?? {})];
+  const child: ChildProcess = spawn(ENGINE_PYTHON, args, { env: PY_ENV, stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  let stdout = "";
+  // SkyRL logs to stdout, Python warnings go to stderr: one log of both. Its tail only: a long run logs every request.
+  const append = (c: Buffer) => (stderr = (stderr + c.toString()).slice(-200_000));
+  child.stderr!.on("data", append);
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void stop();
+      reject(new Error(`the engine was not ready within ${options.readyTimeoutMs ?? 120_000} ms; its log:\n${stderr.slice(-3000)}`));
+    }, options.readyTimeoutMs ?? 120_000);
+    child.stdout!.on("data", (c: Buffer) => {
+      append(c);
+      stdout += c.toString();
+      const url = /SPADE_ENGINE_URL=(\S+)/.exec(stdout)?.[1];
+      if (url) {
+        clearTimeout(timer);
+        resolve({ url, readySeconds: (Date.now() - started) / 1000, log: () => stderr, stop });
+      }
+    });
+    child.once("exit", (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`the engine exited before it was ready (${code ?? signal}); its log:\n${stderr.slice(-3000)}`));
+    });
+  });
+}

@@ -1,0 +1,211 @@
+/**
+ * SPADE's Tinker client against an engine nobody here wrote: SkyRL's Tinker-compatible server
+ * (JAX backend, CPU) on loopback, over tiny random Qwen3 models built by the test. One server at a
+ * time, in this one file: the protocol with exact losses (checked against an independent numpy
+ * forward pass), the learning check, and `spade run` training both roles. Skips only when the
+ * engine is not installed and CI is not set (`npm test` installs it: scripts/setup-engine.sh).
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ChatRenderer, TinkerHttp, tinkerSampler } from "../../src/policy/index.js";
+import { RunStore } from "../../src/store/index.js";
+import { sequenceDatum, TinkerTrainingClient, type Datum, type TensorData, type TokenSequence } from "../../src/trainer/index.js";
+import { spade } from "../e2e/cli.js";
+import { buildTinyEngineModel, referenceLogprobs, requireEngine, SKIP_ENGINE, SKIP_REASON, startEngine, type RunningEngine } from "./engine-server.js";
+import { learnCheck } from "./learn-check.js";
+
+const dir = mkdtempSync(join(tmpdir(), "spade-engine-test-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const maxAbsDiff = (a: readonly number[], b: readonly number[]) => Math.max(...a.map((x, i) => Math.abs(x - (b[i] as number))));
+
+/** A conversation as a training sequence: the assistant's reply and its end-of-turn token are the sampled (mask 1) tokens. */
+function conversation(renderer: ChatRenderer, user: string, reply: string): { prompt: number[]; tokenIds: number[]; lossMask: number[] } {
+  const prompt = renderer.renderTokens([{ role: "user", content: user }], { addGenerationPrompt: true });
+  const tokenIds = renderer.renderTokens([{ role: "user", content: user }, { role: "assistant", content: reply }], { addGenerationPrompt: false });
+  const sampled = renderer.encode(reply).length + 1;
+  return { prompt, tokenIds, lossMask: tokenIds.map((_, i) => (i >= prompt.length && i < prompt.length + sampled ? 1 : 0)) };
+}
+
+/** The sequence with sampler logprobs `reference + shift` on its sampled tokens (0 elsewhere, as the token agent records them). */
+function shifted(c: { tokenIds: number[]; lossMask: number[] }, reference: readonly number[], shift: number): TokenSequence {
+  return { tokenIds: c.tokenIds, lossMask: c.lossMask, logprobs: c.tokenIds.map((_, i) => (i > 0 && c.lossMask[i] ? (reference[i - 1] as number) + shift : 0)) };
+}
+
+/** The expected elementwise loss of a datum: `perSampled` on targets the model sampled, 0 on the others. */
+const lossOn = (datum: Datum, perSampled: number) => datum.loss_fn_inputs.advantages.data.map((a) => (a !== 0 ? perSampled : 0));
+
+describe.skipIf(SKIP_ENGINE)(`the Tinker client on SkyRL's server: protocol, exact losses, learning ${SKIP_ENGINE ? SKIP_REASON : ""}`, () => {
+  let engine: RunningEngine;
+  let http: TinkerHttp;
+  let modelDir: string;
+  let renderer: ChatRenderer;
+
+  beforeAll(async () => {
+    requireEngine();
+    modelDir = buildTinyEngineModel(join(dir, "tiny"));
+    engine = await startEngine(modelDir, join(dir, "engine-tiny"));
+    http = new TinkerHttp({ baseURL: engine.url });
+    renderer = ChatRenderer.fromDir(modelDir);
+  }, 180_000);
+  afterAll(async () => {
+    http?.close();
+    await engine?.stop();
+  }, 30_000);
+
+  it("trains and samples: exact importance-sampling and PPO losses, futures in flight, an optimiser step, sampler weights, saved state", async () => {
+    const a = conversation(renderer, "Add 2 and 3.", "\\boxed{5}");
+    const b = conversation(renderer, "Name a color.", "blue");
+    const [refA, refB] = referenceLogprobs(modelDir, [a.tokenIds, b.tokenIds]) as [number[], number[]];
+    const client = new TinkerTrainingClient(http, { baseModel: modelDir, loraRank: 8, loraSeed: 0 });
+    const modelId = await client.modelId();
+    expect(modelId).toMatch(/^model_[0-9a-f]{8}$/);
+
+    // importance_sampling: loss = -(p_theta / q) * A on sampled targets. q = p_base * e^-0.25 and a
+    // fresh LoRA adapter is zero, so the ratio is e^0.25 exactly.
+    const is = [sequenceDatum(shifted(a, refA, -0.25), 0.5), sequenceDatum(shifted(b, refB, -0.25), -1)];
+    const out = await client.forwardBackward(is, "importance_sampling");
+    expect(out.lossFnOutputs).toHaveLength(2);
+    const [outA, outB] = out.lossFnOutputs as [Record<string, TensorData>, Record<string, TensorData>];
+    // The engine's logprobs of every target, prompt included, are the numpy reference's.
+    expect(maxAbsDiff(outA.logprobs!.data, refA)).toBeLessThan(2e-4);
+    expect(maxAbsDiff(outB.logprobs!.data, refB)).toBeLessThan(2e-4);
+    expect(maxAbsDiff(outA.elementwise_loss!.data, lossOn(is[0]!, -Math.exp(0.25) * 0.5))).toBeLessThan(2e-4);
+    expect(maxAbsDiff(outB.elementwise_loss!.data, lossOn(is[1]!, Math.exp(0.25)))).toBeLessThan(2e-4);
+    expect(is[0]!.loss_fn_inputs.advantages.data.filter((x) => x !== 0)).toHaveLength(renderer.encode("\\boxed{5}").length + 1);
+
+    // ppo clips the ratio to [0.8, 1.28] and takes the pessimistic side: ratios e^0.5 and e^-0.5.
+    const ppo = [
+      sequenceDatum(shifted(a, refA, -0.5), 0.5), // min(1.6487 * 0.5, 1.28 * 0.5)
+      sequenceDatum(shifted(a, refA, -0.5), -1), // min(-1.6487, -1.28)
+      sequenceDatum(shifted(b, refB, 0.5), 0.5), // min(0.6065 * 0.5, 0.8 * 0.5)
+      sequenceDatum(shifted(b, refB, 0.5), -1), // min(-0.6065, -0.8)
+    ];
+    // Two forward_backwards and an optim_step in flight at once; results taken in reverse order.
+    const fb1 = await client.submitForwardBackward(ppo, "ppo", { clip_low_threshold: 0.8, clip_high_threshold: 1.28 });
+    const fb2 = await client.submitForwardBackward(is, "importance_sampling");
+    const step = await client.submitOptimStep({ learningRate: 0.01, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0 });
+    const optim = await step.result();
+    expect(Number(fb2.requestId)).toBeGreaterThan(Number(fb1.requestId));
+    expect(optim["skyrl.ai/learning_rate"]).toBeCloseTo(0.01, 6);
+    expect(optim["skyrl.ai/grad_norm"]).toBeGreaterThan(0);
+    const ppoLosses = (await fb1.result()).lossFnOutputs.map((o) => o.elementwise_loss!.data);
+    const want = [lossOn(ppo[0]!, -0.64), lossOn(ppo[1]!, Math.exp(0.5)), lossOn(ppo[2]!, -Math.exp(-0.5) * 0.5), lossOn(ppo[3]!, 0.8)];
+    ppoLosses.forEach((loss, i) => expect(maxAbsDiff(loss, want[i]!)).toBeLessThan(2e-4));
+    expect((await fb2.result()).lossFnOutputs).toHaveLength(2);
+
+    // The step moved the weights: the same batch now has other logprobs.
+    const trained = await client.forwardBackward([sequenceDatum(shifted(a, refA, 0), 0)], "importance_sampling");
+    const trainedA = trained.lossFnOutputs[0]!.logprobs!.data;
+    expect(maxAbsDiff(trainedA, refA)).toBeGreaterThan(1e-3);
+
+    // Sampler weights: sampling from them is on-policy (its logprobs are the trainer's).
+    const samplerPath = await client.saveWeightsForSampler("proto-1");
+    expect(samplerPath).toBe(`tinker://${modelId}/proto-1`);
+    const sampler = tinkerSampler({ baseURL: engine.url, baseModel: modelDir, modelPath: samplerPath, http });
+    const [sample] = await sampler.sample({ promptTokenIds: a.prompt, maxTokens: 8, stopTokenIds: renderer.stopIds, temperature: 1, seed: 7 });
+    expect(sample!.tokenIds.length).toBeGreaterThanOrEqual(1);
+    expect(sample!.tokenIds.length).toBeLessThanOrEqual(8);
+    expect(sample!.logprobs).toHaveLength(sample!.tokenIds.length);
+    const sampledSeq = [...a.prompt, ...sample!.tokenIds];
+    const rescored = await client.forwardBackward([sequenceDatum({ tokenIds: sampledSeq, lossMask: sampledSeq.map(() => 0), logprobs: sampledSeq.map(() => 0) }, 0)], "importance_sampling");
+    expect(maxAbsDiff(rescored.lossFnOutputs[0]!.logprobs!.data.slice(a.prompt.length - 1), sample!.logprobs as number[])).toBeLessThan(2e-4);
+
+    // The base model samples as the numpy reference scores.
+    const base = tinkerSampler({ baseURL: engine.url, baseModel: modelDir, http });
+    const [fromBase] = await base.sample({ promptTokenIds: b.prompt, maxTokens: 6, stopTokenIds: renderer.stopIds, temperature: 1, seed: 11 });
+    const [refSample] = referenceLogprobs(modelDir, [[...b.prompt, ...fromBase!.tokenIds]]) as [number[]];
+    expect(maxAbsDiff(fromBase!.logprobs as number[], refSample.slice(b.prompt.length - 1))).toBeLessThan(2e-4);
+
+    // Saved training state: a new model loaded from it has the trained weights.
+    const statePath = await client.saveState("proto-state");
+    expect(statePath).toBe(`tinker://${modelId}/weights/proto-state`);
+    const resumed = new TinkerTrainingClient(http, { baseModel: modelDir, loraRank: 8 });
+    await resumed.loadState(statePath, { optimizer: true });
+    expect(await resumed.modelId()).not.toBe(modelId);
+    const again = await resumed.forwardBackward([sequenceDatum(shifted(a, refA, 0), 0)], "importance_sampling");
+    expect(maxAbsDiff(again.lossFnOutputs[0]!.logprobs!.data, trainedA)).toBeLessThan(1e-5);
+  }, 240_000);
+
+  it("reports the engine's refusals as E_POLICY_HTTP with its message: a failed future, unknown weights, an unknown future", async () => {
+    // create_model's future fails in the engine (its LoRA rank limit is 32).
+    const tooWide = new TinkerTrainingClient(http, { baseModel: modelDir, loraRank: 64 });
+    await expect(tooWide.modelId()).rejects.toMatchObject({ code: "E_POLICY_HTTP", message: expect.stringContaining("LoRA rank 64 must be between 1 and 32") });
+    const client = new TinkerTrainingClient(http, { baseModel: modelDir, loraRank: 4 });
+    await expect(client.loadState("tinker://model_missing/weights/x", { optimizer: false })).rejects.toMatchObject({ code: "E_POLICY_HTTP", message: expect.stringContaining("404") });
+    const sampler = tinkerSampler({ baseURL: engine.url, baseModel: modelDir, modelPath: "tinker://model_missing/nothing", http, samplingSession: false });
+    await expect(sampler.sample({ promptTokenIds: [1, 2, 3], maxTokens: 2, stopTokenIds: renderer.stopIds })).rejects.toMatchObject({ code: "E_POLICY_HTTP", message: expect.stringContaining("Model not found") });
+    await expect(http.awaitFuture("987654")).rejects.toMatchObject({ code: "E_POLICY_HTTP", message: expect.stringContaining("Future not found") });
+  }, 60_000);
+
+  it("learns: trained through SPADE's rollouts, advantages and trainer, the tiny model learns to say the target character", async () => {
+    const result = await learnCheck({ url: engine.url, modelDir });
+    expect(result.failedEpisodes).toBe(0);
+    expect(result.before).toBeLessThan(0.1);
+    expect(result.after).toBeGreaterThan(0.6);
+  }, 400_000);
+});
+
+describe.skipIf(SKIP_ENGINE)(`spade run training both roles on SkyRL's server ${SKIP_ENGINE ? SKIP_REASON : ""}`, () => {
+  let engine: RunningEngine;
+  let modelDir: string;
+
+  beforeAll(async () => {
+    requireEngine();
+    // SPADE's designer prompt is ~20,000 characters: a BPE learned from the project's own texts
+    // makes it ~5,600 tokens, and one datum at a time keeps the CPU engine's memory at ~3 GB.
+    modelDir = buildTinyEngineModel(join(dir, "tiny-bpe"), { bpeVocab: 8192 });
+    engine = await startEngine(modelDir, join(dir, "engine-bpe"), { backendConfig: { train_micro_batch_size: 1 } });
+  }, 180_000);
+  afterAll(async () => {
+    await engine?.stop();
+  }, 30_000);
+
+  const flags = (out: string, extra: string[]) => [
+    "run", "--out", out, "--engine", engine.url, "--base-model", modelDir, "--model-path", modelDir, "--seed", "3", "--designs-per-step", "1",
+    "--regenerate-every", "2", "--reward-delay", "1", "--plays", "2", "--hinted-plays", "0", "--max-attempts", "1", "--max-words", "40",
+    "--max-tokens", "16", "--designer-max-tokens", "32", "--concurrency", "4", "--learning-rate", "1e-3", ...extra,
+  ];
+
+  function readStore(out: string) {
+    const store = RunStore.open(out, "read");
+    try {
+      return { steps: store.steps(), designs: store.designs(), samples: store.samples(), episodes: store.episodes({}), trainer: store.getState<Record<string, unknown>>("trainer") };
+    } finally {
+      store.close();
+    }
+  }
+
+  it("completes 2 steps: the invalid design's sample carries the invalid-design reward, agents play the library, every step trained and stored", async () => {
+    const out = join(dir, "run-both");
+    const run = await spade(flags(out, ["--steps", "2"]));
+    expect(run.stderr).toContain("step 2/2");
+    expect(run.code).toBe(0);
+    const { steps, designs, samples, episodes, trainer } = readStore(out);
+    expect(steps.map((s) => s.status)).toEqual(["done", "done"]);
+    // The tiny random model writes no program: one invalid, trainable design, rewarded D = 1 step later.
+    expect(designs.map((d) => [d.step, d.slot, d.outcome === "valid", d.trainable])).toEqual([[0, 0, false, true]]);
+    expect(samples.filter((s) => s.role === "designer").map((s) => [s.step, s.ref, s.reward, s.advantage])).toEqual([[1, "0/0/0", 0, 0]]);
+    // No valid design: the pool falls back to the library; both steps replay its first environment.
+    const agent = samples.filter((s) => s.role === "agent");
+    expect(agent.map((s) => [s.step, s.ref.startsWith("lib-")])).toEqual([[0, true], [0, true], [1, true], [1, true]]);
+    expect(episodes.every((e) => e.failure === null && (e.trace as { stream?: { tokenIds: number[] } }).stream!.tokenIds.length > 0)).toBe(true);
+    const train = steps.map((s) => (s.metrics as { train: Record<string, number> }).train);
+    expect(train.map((t) => [t.agentDatums, t.designerDatums])).toEqual([[2, 0], [2, 1]]);
+    expect(train.every((t) => Number.isFinite(t.loss) && t["optim/skyrl.ai/grad_norm"]! >= 0)).toBe(true);
+    expect(trainer).toMatchObject({ step: 1, samplerPath: expect.stringMatching(/^tinker:\/\/model_[0-9a-f]{8}\/spade-step-1$/), statePath: expect.stringMatching(/^tinker:\/\/model_[0-9a-f]{8}\/weights\/spade-step-1$/) });
+    expect(readFileSync(join(out, "metrics.jsonl"), "utf8").trim().split("\n")).toHaveLength(2);
+  }, 400_000);
+
+  it("trains the fixed-environment baseline (--designer off): agent samples from library environments only", async () => {
+    const out = join(dir, "run-baseline");
+    const run = await spade(flags(out, ["--steps", "1", "--designer", "off"]));
+    expect(run.code).toBe(0);
+    const { designs, samples, trainer } = readStore(out);
+    expect(designs).toEqual([]);
+    expect(samples.map((s) => [s.role, s.ref.startsWith("lib-")])).toEqual([["agent", true], ["agent", true]]);
+    expect(trainer).toMatchObject({ step: 0, samplerPath: expect.stringMatching(/\/spade-step-0$/) });
+  }, 300_000);
+});
