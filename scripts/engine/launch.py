@@ -166,9 +166,12 @@ def run_api(argv: list[str]) -> None:
     parser.add_argument("--port", type=int, default=0, help="0: an ephemeral port")
     parser.add_argument("--work-dir", default=None, help="database and checkpoints; default a temp dir removed at exit")
     parser.add_argument("--backend-config", default="{}", help="JSON for SkyRL's --backend-config")
+    parser.add_argument("--nice", type=int, default=0, help="lower the server's CPU priority (the engine process inherits it)")
     args, extra = parser.parse_known_args(argv)
     extra = [a for a in extra if a != "--"]
     started = time.time()
+    if args.nice:
+        os.nice(args.nice)
     die_with_parent()
     patch_skyrl()
     import uvicorn

@@ -90,7 +90,8 @@ export interface RunningEngine {
  */
 export function startEngine(modelDir: string, workDir: string, options: { readyTimeoutMs?: number; backendConfig?: Record<string, unknown> } = {}): Promise<RunningEngine> {
   const started = Date.now();
-  const args = [join(SCRIPTS, "launch.py"), "--base-model", modelDir, "--work-dir", workDir, "--backend-config", JSON.stringify(options.backendConfig ?? {})];
+  // Niceness 10: the engine's JAX threads take every core, and the other test files run beside it.
+  const args = [join(SCRIPTS, "launch.py"), "--base-model", modelDir, "--work-dir", workDir, "--backend-config", JSON.stringify(options.backendConfig ?? {}), "--nice", "10"];
   const child: ChildProcess = spawn(ENGINE_PYTHON, args, { env: PY_ENV, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   let stdout = "";
