@@ -7,6 +7,9 @@ what a Tinker engine reports as `logprobs` for a datum with `model_input = token
 
     echo '{"sequences": [[1, 2, 3]]}' | python scripts/engine/reference.py --model DIR
     -> {"logprobs": [[logp(2 | 1), logp(3 | 1 2)]]}
+
+With `"texts": [...]` it also returns `"ids"`: each text encoded by the `tokenizers` library from
+the folder's tokenizer.json (special tokens recognised, none added), to compare with SPADE's.
 """
 
 from __future__ import annotations
@@ -80,7 +83,13 @@ def main() -> None:
     parser.add_argument("--model", required=True)
     args = parser.parse_args()
     request = json.load(sys.stdin)
-    print(json.dumps({"logprobs": [logprobs(args.model, seq) for seq in request["sequences"]]}))
+    answer: dict = {"logprobs": [logprobs(args.model, seq) for seq in request.get("sequences", [])]}
+    if "texts" in request:
+        from tokenizers import Tokenizer
+
+        tokenizer = Tokenizer.from_file(os.path.join(args.model, "tokenizer.json"))
+        answer["ids"] = [tokenizer.encode(text, add_special_tokens=False).ids for text in request["texts"]]
+    print(json.dumps(answer))
 
 
 if __name__ == "__main__":

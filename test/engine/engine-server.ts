@@ -65,11 +65,20 @@ export function buildTinyEngineModel(dir: string, options: { seed?: number; bpeV
   return dir;
 }
 
+function reference(modelDir: string, request: { sequences?: number[][]; texts?: string[] }): { logprobs: number[][]; ids?: number[][] } {
+  const run = spawnSync(ENGINE_PYTHON, [join(SCRIPTS, "reference.py"), "--model", modelDir], { env: PY_ENV, encoding: "utf8", input: JSON.stringify(request) });
+  if (run.status !== 0) throw new Error(`reference.py failed (${run.status}): ${run.stderr.slice(-2000)}`);
+  return JSON.parse(run.stdout) as { logprobs: number[][]; ids?: number[][] };
+}
+
 /** log p(tokens[i+1] | tokens[..i]) of each sequence under the base model, by the numpy reference forward pass. */
 export function referenceLogprobs(modelDir: string, sequences: number[][]): number[][] {
-  const run = spawnSync(ENGINE_PYTHON, [join(SCRIPTS, "reference.py"), "--model", modelDir], { env: PY_ENV, encoding: "utf8", input: JSON.stringify({ sequences }) });
-  if (run.status !== 0) throw new Error(`reference.py failed (${run.status}): ${run.stderr.slice(-2000)}`);
-  return (JSON.parse(run.stdout) as { logprobs: number[][] }).logprobs;
+  return reference(modelDir, { sequences }).logprobs;
+}
+
+/** Each text as Python's `tokenizers` library encodes it with the model folder's tokenizer.json. */
+export function pythonTokenIds(modelDir: string, texts: string[]): number[][] {
+  return reference(modelDir, { texts }).ids ?? [];
 }
 
 /** A running engine. */

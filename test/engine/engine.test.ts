@@ -13,7 +13,8 @@ import { ChatRenderer, TinkerHttp, tinkerSampler } from "../../src/policy/index.
 import { RunStore } from "../../src/store/index.js";
 import { sequenceDatum, TinkerTrainingClient, type Datum, type TensorData, type TokenSequence } from "../../src/trainer/index.js";
 import { spade } from "../e2e/cli.js";
-import { buildTinyEngineModel, referenceLogprobs, requireEngine, SKIP_ENGINE, SKIP_REASON, startEngine, type RunningEngine } from "./engine-server.js";
+import { TINY } from "../fakes/tiny-model.js";
+import { buildTinyEngineModel, pythonTokenIds, referenceLogprobs, requireEngine, SKIP_ENGINE, SKIP_REASON, startEngine, type RunningEngine } from "./engine-server.js";
 import { learnCheck } from "./learn-check.js";
 
 const dir = mkdtempSync(join(tmpdir(), "spade-engine-test-"));
@@ -162,6 +163,18 @@ describe.skipIf(SKIP_ENGINE)(`spade run training both roles on SkyRL's server ${
   afterAll(async () => {
     await engine?.stop();
   }, 30_000);
+
+  it("the BPE tokenizer encodes in Python's tokenizers library as in SPADE's renderer (same ids for special tokens)", () => {
+    const renderer = ChatRenderer.fromDir(modelDir);
+    const texts = [
+      renderer.render([{ role: "system", content: "You write environments." }, { role: "user", content: "class Environment { static meta = { maxTurns: 12 }; reset(seed) { return 42; } }" }], { addGenerationPrompt: true }),
+      "Answer with \\boxed{1234}. <tool_call>{\"name\": \"lookup\"}</tool_call> ab 3.14159 naïve",
+    ];
+    expect(pythonTokenIds(modelDir, texts)).toEqual(texts.map((t) => renderer.encode(t)));
+    expect(renderer.stopIds).toEqual([TINY.imEnd, TINY.endOfText]);
+    // The merges shorten SPADE's texts about 3x (the designer prompt: ~20,000 characters -> ~5,600 tokens).
+    expect(renderer.encode(texts[0]!).length).toBeLessThan(texts[0]!.length / 2);
+  });
 
   const flags = (out: string, extra: string[]) => [
     "run", "--out", out, "--engine", engine.url, "--base-model", modelDir, "--model-path", modelDir, "--seed", "3", "--designs-per-step", "1",
