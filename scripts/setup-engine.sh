@@ -6,7 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 req=requirements-engine.txt
-dir=${SPADE_ENGINE_DIR:-$HOME/.cache/spade/engine}
+# ~ falls back to the passwd entry when HOME is unset (set -u would stop at a bare $HOME).
+dir=${SPADE_ENGINE_DIR:-${HOME:-$(echo ~)}/.cache/spade/engine}
 stamp="$dir/.requirements.sha256"
 want=$(sha256sum "$req" | cut -d' ' -f1)
 if [ -x "$dir/bin/python" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
