@@ -30,7 +30,7 @@ describe("benchmarksRoot", () => {
   it("prefers the flag, then SPADE_BENCHMARKS, then ../shared/benchmarks, from cwd", () => {
     expect(benchmarksRoot({ flag: "data", env: { SPADE_BENCHMARKS: "/env" }, cwd: "/repo" })).toBe("/repo/data");
     expect(benchmarksRoot({ env: { SPADE_BENCHMARKS: "/env" }, cwd: "/repo" })).toBe("/env");
-    expect(benchmarksRoot({ env: {}, cwd: "/work/repo" })).toBe(resolve("/work/shared/benchmarks"));
+    expect(benchmarksRoot({ env: {}, cwd: "/srv/project/repo" })).toBe(resolve("/srv/project/shared/benchmarks"));
   });
 });
 
