@@ -126,6 +126,7 @@ export async function runSelfPlay(dir: string, config: RunConfig, deps: LoopDeps
         config, step, isLast: step === config.steps - 1, pool,
         environments: store.environments(), episodes: store.episodes({ fromStep }), designs: store.designs({ fromStep }),
         lpState: store.getState<Record<string, LpState>>("lp") ?? {},
+        trainedDesigns: new Set(store.samples({ fromStep }).filter((s) => s.role === "designer").map((s) => s.ref)),
       });
       const trained = deps.trainer ? await deps.trainer.train(step, trainSamples(store, step, fromStep, score.samples)) : null;
       const checkpoint = trained?.checkpoint ?? null;

@@ -35,6 +35,8 @@ export interface ScoreInput {
   episodes: readonly EpisodeRow[];
   /** Every design attempt of the run. */
   designs: readonly DesignRow[];
+  /** Refs of design attempts already trained (a run extended with a larger --steps after its last-step flush). */
+  trainedDesigns: ReadonlySet<string>;
   /** Learning-potential trackers per skill (reward variant `learningPotential`). */
   lpState: Readonly<Record<string, LpState>>;
 }
@@ -112,7 +114,9 @@ export function scoreStep(input: ScoreInput): StepScore {
 
   // Designer: the samples of designs made D steps ago (and, on the last step, every one still waiting).
   const lpState: Record<string, LpState> = { ...input.lpState };
-  const due = input.designs.filter((d) => d.trainable && (d.step === step - config.rewardDelay || (input.isLast && d.step > step - config.rewardDelay)));
+  const due = input.designs.filter(
+    (d) => d.trainable && !input.trainedDesigns.has(designRef(d.step, d.slot, d.seq)) && (d.step === step - config.rewardDelay || (input.isLast && d.step > step - config.rewardDelay)),
+  );
   const envById = new Map(input.environments.map((e) => [e.id, e]));
   const slotEnv = (d: DesignRow) => input.designs.find((x) => x.step === d.step && x.slot === d.slot && x.envId !== null)?.envId ?? null;
   const entries = due.map((d) => ({ design: d, env: envById.get(slotEnv(d) ?? "") ?? null }));

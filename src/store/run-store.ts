@@ -226,9 +226,10 @@ export class RunStore {
     this.#db.prepare("INSERT INTO samples (step, role, ref, reward, advantage) VALUES (?, ?, ?, ?, ?)").run(s.step, s.role, s.ref, s.reward, s.advantage);
   }
 
-  samples(where: { step?: number } = {}): SampleRow[] {
-    const sql = `SELECT * FROM samples ${where.step === undefined ? "" : "WHERE step = ?"} ORDER BY step, role, ref`;
-    const rows = (where.step === undefined ? this.#db.prepare(sql).all() : this.#db.prepare(sql).all(where.step)) as Row[];
+  /** Training samples of one step, or of every step from `fromStep` on, in key order. */
+  samples(where: { step?: number; fromStep?: number } = {}): SampleRow[] {
+    const [clause, args] = stepClause(where);
+    const rows = this.#db.prepare(`SELECT * FROM samples ${clause} ORDER BY step, role, ref`).all(...args) as Row[];
     return rows.map((r) => ({ step: Number(r.step), role: r.role as SampleRow["role"], ref: String(r.ref), reward: Number(r.reward), advantage: Number(r.advantage) }));
   }
 

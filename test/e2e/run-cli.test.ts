@@ -111,3 +111,19 @@ describe("spade run with a scripted designer and agent", () => {
     expect(again.stderr).toContain("already holds a run");
   });
 });
+
+describe("extending a finished run with --resume --steps", () => {
+  it("continues to the new last step without training any design twice", async () => {
+    const extended = await spade(["run", "--resume", out, "--steps", "6"]);
+    expect(extended.code).toBe(0);
+    expect(extended.stderr).toContain("step 6/6");
+    const store = RunStore.open(out, "read");
+    const designerRefs = store.samples().filter((s) => s.role === "designer").map((s) => s.ref);
+    const steps = store.doneSteps();
+    store.close();
+    expect(steps).toBe(6);
+    expect(new Set(designerRefs).size).toBe(designerRefs.length);
+    // Step 4's new designs are flushed at step 5; those of steps 0 and 2 were trained at steps 2 and 3.
+    expect(designerRefs.filter((r) => r.startsWith("0/") || r.startsWith("2/"))).toHaveLength(6);
+  });
+});
