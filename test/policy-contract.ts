@@ -6,11 +6,11 @@
 import { afterAll, expect, it } from "vitest";
 import type { JsonObject, ToolSpec } from "../src/env/index.js";
 import { resolveProgram } from "../src/envs/index.js";
-import { isSpadeError } from "../src/errors.js";
 import { chatAgent, type ChatBackend, type ChatChoice, type ChatCompletion, type ChatMessage, type SamplingParams } from "../src/policy/index.js";
 import { runEpisode } from "../src/rollout/index.js";
 import { loadProgram } from "../src/sandbox/index.js";
 import { schemaProblems } from "./json-schema.js";
+import { codeOfAsync } from "./assert.js";
 
 /** The library environment both suites play. */
 export const CONTRACT_ENV = "vault-cracker";
@@ -82,14 +82,8 @@ const MESSAGES: ChatMessage[] = [
 ];
 
 /** Rejection code of a promise, or "resolved" (shared by the policy contract suites). */
-export async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-    return "resolved";
-  } catch (err) {
-    return isSpadeError(err) ? err.code : `uncoded: ${String(err)}`;
-  }
-}
+/** The code a promise rejects with (see test/assert.ts). */
+export const codeOf = codeOfAsync;
 
 /** Problems with the shape of one choice. */
 function choiceProblems(choice: ChatChoice): string[] {

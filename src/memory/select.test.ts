@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { mulberry32 } from "../env/index.js";
-import { isSpadeError } from "../errors.js";
 import { librarySeedRecords, memoryWindow, selectMemory, withLibrarySeeds, type EnvRecord } from "./index.js";
+import { codeOf } from "../../test/assert.js";
 
 function rec(id: string, skill: string, winRate: number, regret: number, createdStep = 0): EnvRecord {
   return { id, name: id, skill, description: `${id} description`, code: `class Environment {} // ${id}`, winRate, regret, createdStep };
@@ -14,15 +14,6 @@ function scripted(...values: number[]): () => number {
     if (i >= values.length) throw new Error("scripted random source ran out of values");
     return values[i++] as number;
   };
-}
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (err) {
-    return isSpadeError(err) ? err.code : "not a SpadeError";
-  }
-  return undefined;
 }
 
 const ids = (records: readonly EnvRecord[]) => records.map((r) => r.id);

@@ -4,7 +4,6 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ToolSpec } from "../env/index.js";
 import { resolveProgram } from "../envs/index.js";
-import { isSpadeError } from "../errors.js";
 import { runEpisode } from "../rollout/index.js";
 import { loadProgram } from "../sandbox/index.js";
 import { schemaProblems } from "../../test/json-schema.js";
@@ -13,19 +12,12 @@ import { ggufChatBackend, type GgufChatBackend } from "./gguf.js";
 import { defaultThreads, probeUrl } from "./gguf-load.js";
 import { writeTinyLlamaGguf } from "./testing/gguf-writer.js";
 import type { ChatMessage } from "./types.js";
+import { codeOfAsync as codeOf } from "../../test/assert.js";
 
 // Everything here runs a tiny random-weight model: outputs are noise by construction. The tests
 // check structure, token counts, determinism and constraints, never quality.
 
 /** Rejection code of a promise, or "resolved". */
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-    return "resolved";
-  } catch (err) {
-    return isSpadeError(err) ? err.code : `uncoded: ${String(err)}`;
-  }
-}
 
 const sceneTool: ToolSpec = {
   type: "function",

@@ -1,24 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isSpadeError } from "../errors.js";
 import { centreBySkill, designerAdvantages, designerRawReward, designerScale } from "./index.js";
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (err) {
-    return isSpadeError(err) ? err.code : "not a SpadeError";
-  }
-  return undefined;
-}
-
-function expectCloseList(actual: Array<number | null>, expected: Array<number | null>): void {
-  expect(actual.length).toBe(expected.length);
-  actual.forEach((value, i) => {
-    const want = expected[i];
-    if (want === null || want === undefined) expect(value).toBeNull();
-    else expect(value).toBeCloseTo(want, 10);
-  });
-}
+import { codeOf, expectCloseList } from "../../test/assert.js";
 
 describe("centreBySkill (mean subtraction, no std division)", () => {
   it("centres each skill on its own mean, interleaved skills in input order", () => {

@@ -1,15 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isSpadeError } from "../errors.js";
 import { designerRawReward, plateau, regretTerm } from "./index.js";
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (err) {
-    return isSpadeError(err) ? err.code : "not a SpadeError";
-  }
-  return undefined;
-}
+import { codeOf } from "../../test/assert.js";
 
 describe("plateau (0 at 0.15 and 0.85, 1 on [0.4, 0.6])", () => {
   const table: Array<[number, number]> = [

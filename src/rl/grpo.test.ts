@@ -1,15 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isSpadeError } from "../errors.js";
 import { groupAdvantages, populationStd } from "./index.js";
-
-function expectCloseList(actual: Array<number | null>, expected: Array<number | null>): void {
-  expect(actual.length).toBe(expected.length);
-  actual.forEach((value, i) => {
-    const want = expected[i];
-    if (want === null || want === undefined) expect(value).toBeNull();
-    else expect(value).toBeCloseTo(want, 10);
-  });
-}
+import { expectCloseList } from "../../test/assert.js";
 
 describe("groupAdvantages = (r - mean) / (std + 1e-8), population std", () => {
   it("half wins: +-0.5 / (0.5 + 1e-8)", () => {

@@ -1,20 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { isSpadeError } from "../errors.js";
 import { meanUnhintedReturn, regret, winRate, type PlayOutcome } from "./index.js";
+import { codeOf } from "../../test/assert.js";
 
 const FAIL = Number.NaN; // a failed play's return is ignored, so even NaN is harmless
 
 function play(seed: number, hinted: boolean, ret: number, failed = false): PlayOutcome {
   return { seed, hinted, return: ret, failure: failed ? "step: E_SANDBOX_TIMEOUT: timed out" : null };
-}
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (err) {
-    return isSpadeError(err) ? err.code : "not a SpadeError";
-  }
-  return undefined;
 }
 
 describe("regret (paired seeds by default)", () => {
