@@ -10,6 +10,7 @@ import {
   designerRawReward,
   designerScale,
   groupAdvantages,
+  isMaskedDesignerReward,
   LP_INITIAL,
   lpBaseline,
   lpUpdate,
@@ -79,6 +80,13 @@ function windowPlays(config: RunConfig, env: EnvironmentRow, episodes: readonly 
   return episodes.filter((e) => e.envId === env.id && !e.hinted && e.step >= env.createdStep && e.step <= last);
 }
 
+/** The returns of the finished plays of a window, one list per step in step order (for `microLp`). */
+function returnsByStepOf(window: readonly EpisodeRow[]): number[][] {
+  const byStep = new Map<number, number[]>();
+  for (const e of window) if (e.failure === null) byStep.set(e.step, [...(byStep.get(e.step) ?? []), e.return]);
+  return [...byStep.entries()].sort((a, b) => a[0] - b[0]).map(([, returns]) => returns);
+}
+
 function statsOf(config: RunConfig, env: EnvironmentRow, episodes: readonly EpisodeRow[]): EnvStats {
   const window = windowPlays(config, env, episodes);
   const finished = window.filter((e) => e.failure === null);
@@ -132,10 +140,18 @@ export function scoreStep(input: ScoreInput): StepScore {
     const s = statsFor(env);
     const window = windowPlays(config, env, input.episodes);
     const rate = config.reward === "learningPotential" ? (meanUnhintedReturn(window) ?? 0) : (s.winRate ?? 0);
-    return designerRawReward(config.reward, { regret: s.regret ?? 0, winRate: rate, lpBaseline: lpBaseline(lpState[design.skill] ?? LP_INITIAL) }, { regretFloor: config.regretFloor });
+    const returnsByStep = config.reward === "microLp" ? returnsByStepOf(window) : undefined;
+    return designerRawReward(
+      config.reward,
+      { regret: s.regret ?? 0, winRate: rate, lpBaseline: lpBaseline(lpState[design.skill] ?? LP_INITIAL), returnsByStep },
+      { regretFloor: config.regretFloor, frontierScale: config.frontierScale },
+    );
   });
   const scale = designerScale(agentSamples, entries.length, config.regenerateEvery);
-  const advantages = designerAdvantages(entries.map((x, i) => ({ skill: x.design.skill, rawReward: raw[i] ?? null })), { scale, invalidDesign: config.invalidDesign });
+  const advantages = designerAdvantages(
+    entries.map((x, i) => ({ skill: x.design.skill, rawReward: raw[i] ?? null, masked: typeof raw[i] === "number" && isMaskedDesignerReward(raw[i]) })),
+    { scale, invalidDesign: config.invalidDesign },
+  );
   const designerRewards: number[] = [];
   entries.forEach(({ design, env }, i) => {
     const advantage = advantages[i];
