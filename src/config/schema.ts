@@ -53,7 +53,7 @@ export const CONFIG_SCHEMA = z.object({
   apiKeyEnv: z.string().nullable().default(null).describe("name of the environment variable holding the API key (never put keys in files)"),
   temperature: num.min(0).default(0.6).describe("sampling temperature of both roles (the reference's)"),
   topP: num.gt(0).max(1).default(0.95).describe("nucleus sampling of both roles (the reference's 0.95; 1 turns it off)"),
-  topK: int(0).default(20).describe("top-k sampling of both roles (the reference's 20; 0: not sent). OpenAI-compatible servers get it as the body field top_k (vLLM, SGLang), Tinker in its sampling parameters"),
+  topK: int(0).default(20).describe("top-k sampling of both roles (the reference's 20; 0: not sent). OpenAI-compatible servers get it as the body field top_k (vLLM, SGLang; set 0 for hosted APIs that refuse unknown fields), Tinker in its sampling parameters"),
   maxTokens: int(1).default(8192).describe("most tokens per agent turn"),
   designerMaxTokens: int(1).default(16384).describe("most tokens per designer completion"),
   // Training
