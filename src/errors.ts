@@ -36,6 +36,8 @@ export const ERROR_CODES = {
   E_POLICY_TIMEOUT: "model server request timed out",
   /** A model answer could not be used (no choices, malformed tool-call JSON). */
   E_POLICY_OUTPUT: "model output was malformed",
+  /** A model wrote a tool call that is not valid JSON (in self-play the turn is answered with an error and masked). */
+  E_POLICY_TOOL_CALL: "model wrote a tool call that could not be parsed",
   /** A conversation outgrew the configured prompt-token budget. */
   E_POLICY_CONTEXT: "conversation exceeded the context budget",
   /** A conversation could not be rendered into tokens (chat template error, unusable tokenizer files). */

@@ -4,10 +4,14 @@ import { buildConfig, flagName, preset } from "./load.js";
 describe("buildConfig", () => {
   it("applies the reference defaults and derives R, D, skills and document length from the mode", () => {
     const games = buildConfig([]);
-    expect(games).toMatchObject({ steps: 400, designsPerStep: 24, plays: 8, hintedPlays: 16, regenerateEvery: 4, rewardDelay: 4, maxWords: 6000, reward: "blend", invalidDesign: "lowest", train: true });
+    expect(games).toMatchObject({ steps: 400, designsPerStep: 24, plays: null, agentBatch: 192, batchFit: "reference", hintedPlays: 16, regenerateEvery: 4, rewardDelay: 4, maxWords: 6000, reward: "blend", invalidDesign: "lowest", train: true });
+    // The reference's games recipe: 3 of the 6 skills per regeneration (8 designs each of 24), at most 25 turns.
+    expect(games).toMatchObject({ skillsPerRegen: 3, maxTurnsCap: 25, episodeFailures: "reference", memoryDraws: "attempt" });
     expect(games.skills).toHaveLength(6);
     const tools = buildConfig([{ mode: "tool-use" }]);
-    expect(tools).toMatchObject({ regenerateEvery: 8, rewardDelay: 8, maxWords: 4000 });
+    expect(tools).toMatchObject({ regenerateEvery: 8, rewardDelay: 8, maxWords: 4000, skillsPerRegen: 6 });
+    expect(buildConfig([{ maxTurnsCap: "none" }]).maxTurnsCap).toBeNull();
+    expect(buildConfig([{ skills: "A,B" }]).skillsPerRegen).toBe(3);
     expect(tools.skills).toContain("Error Recovery");
   });
 

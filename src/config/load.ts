@@ -9,9 +9,8 @@ import { SpadeError } from "../errors.js";
 import { CONFIG_SCHEMA, type ConfigKey, type RawConfig, type RunConfig } from "./schema.js";
 
 /**
- * The six game skills of the reference's game runs (which design for three of them per
- * regeneration, alternating; SPADE gives slot i skill i mod 6 at every regeneration), and the six
- * tool-use skills.
+ * The six game skills of the reference's game runs, in its order (`cmd/games/train_spade_30b.sh`:
+ * three of them per regeneration, see `skillsPerRegen`), and the six tool-use skills.
  */
 export const DEFAULT_SKILLS: Record<RawConfig["mode"], string[]> = {
   games: ["Mathematical Reasoning", "Logical Deduction", "Spatial Reasoning", "Pattern Recognition", "Optimization", "Causal Inference"],
@@ -20,7 +19,7 @@ export const DEFAULT_SKILLS: Record<RawConfig["mode"], string[]> = {
 
 /** Named bundles of settings. `quick`: a few small steps, for trying things out. */
 export const PRESETS: Record<string, Partial<Record<ConfigKey, unknown>>> = {
-  quick: { steps: 3, designsPerStep: 4, plays: 2, hintedPlays: 2, regenerateEvery: 1, rewardDelay: 1, maxAttempts: 2 },
+  quick: { steps: 3, designsPerStep: 4, agentBatch: 8, hintedPlays: 2, regenerateEvery: 1, rewardDelay: 1, maxAttempts: 2 },
 };
 
 /** `designsPerStep` -> `designs-per-step`. */
@@ -54,6 +53,7 @@ export function resolveConfig(raw: RawConfig): RunConfig {
   return {
     ...raw,
     skills: raw.skills ?? DEFAULT_SKILLS[raw.mode],
+    skillsPerRegen: raw.skillsPerRegen ?? (raw.mode === "games" ? 3 : (raw.skills ?? DEFAULT_SKILLS[raw.mode]).length),
     regenerateEvery,
     rewardDelay: raw.rewardDelay ?? regenerateEvery,
     maxWords: raw.maxWords ?? (raw.mode === "games" ? 6000 : 4000),

@@ -17,7 +17,8 @@ export const CONFIG_SCHEMA = z.object({
   seed: int(0).default(0).describe("run seed: environment seeds, design documents and memory draws derive from it"),
   steps: int(1).default(400).describe("training steps to run (the reference's 30B runs: 400)"),
   mode: z.enum(["games", "tool-use"]).default("games").describe("environment family: reasoning games or multi-step tool use (sets R, D, skills and document length when those are left unset)"),
-  skills: list.nullable().default(null).describe('comma-separated skills; design slot i gets skill i mod k (default: the mode\'s six skills)'),
+  skills: list.nullable().default(null).describe('comma-separated skills (default: the mode\'s six skills)'),
+  skillsPerRegen: int(1).nullable().default(null).describe("skills designed for at each regeneration: a window of this many skills that moves on by as many every regeneration (the reference's select_active_skills), slot i getting the window's skill i mod k; all skills when it is >= their number (default 3 for games, so 24 designs are 8 per skill; all 6 for tool use, 4 each)"),
   // Designer
   designer: z.enum(["on", "off"]).default("on").describe("on: the model designs environments (SPADE); off: the agent trains on the built-in library only (fixed-environment baseline)"),
   designsPerStep: int(1).default(24).describe("new environments designed at each regeneration"),
@@ -31,9 +32,13 @@ export const CONFIG_SCHEMA = z.object({
   reward: z.enum(["blend", "regret", "solveRate", "learningPotential"]).default("blend").describe("designer reward: blend (0.4 regret + 0.6 win-rate plateau), regret, solveRate (plateau only), learningPotential"),
   regretFloor: num.positive().default(0.15).describe("regret at which the regret term saturates: clip(regret / floor, 0, 1)"),
   invalidDesign: z.enum(["lowest", "drop"]).default("lowest").describe("invalid designs: lowest (a sample with the lowest reward, so the designer learns to write valid programs) or drop (the reference)"),
+  agentBatch: int(1).default(192).describe("agent samples per step (the reference's global batch, 192): each environment is played ceil(agentBatch / environments in the pool) times unless --plays is set, and with --batch-fit reference the batch is filled or trimmed to it"),
+  batchFit: z.enum(["reference", "off"]).default("reference").describe("reference: too few agent samples are topped up with copies (round robin) to agentBatch minus this step's new designs, and designer samples plus agent samples are cut to agentBatch, designer first (the reference); off: every finished play is one sample, nothing added or cut"),
   advantageStd: bool.default(true).describe("divide agent advantages by the group's standard deviation (GRPO)"),
   // Plays
-  plays: int(1).default(8).describe("unhinted plays per environment per step"),
+  plays: int(1).nullable().default(null).describe("unhinted plays per environment per step (default: ceil(agentBatch / environments in the pool), the reference's; 8 for 24 environments, 16 when only 12 are valid)"),
+  maxTurnsCap: z.preprocess((v) => (v === "none" ? null : v), int(1).nullable()).default(25).describe('agent turns per episode are min(the environment\'s maxTurns, this) (the reference\'s 25); "none" (null in a config file): the environment\'s maxTurns alone'),
+  episodeFailures: z.enum(["reference", "drop"]).default("reference").describe("reference: a context overflow ends the episode as truncated with return 0 and it counts (GRPO group, win rate, regret); a malformed tool call is answered with an error observation, that turn is masked out of training, and the episode goes on. drop: both drop the episode like an infrastructure failure (server errors after retries, a crashed environment), which is never scored"),
   hintedPlays: int(0).default(16).describe("hinted plays per designed environment, on the step that created it, on seeds paired with its unhinted plays (hinted play i uses unhinted seed i mod plays); never trained"),
   concurrency: int(1).default(32).describe("episodes in flight at once"),
   // Grounding and memory
@@ -41,6 +46,7 @@ export const CONFIG_SCHEMA = z.object({
   corpusField: z.string().default("text").describe("JSONL/Parquet field holding the document text"),
   maxWords: int(1).nullable().default(null).describe("documents are truncated to this many words (default 6,000 for games, 4,000 for tool use)"),
   memoryWindow: int(1).default(200).describe("the memory considers the last N environments"),
+  memoryDraws: z.enum(["attempt", "slot"]).default("attempt").describe("attempt: every design attempt draws its own memory references (the reference builds the prompt afresh per attempt); slot: one draw per slot, shared by its attempts"),
   // Model
   policy: z.enum(["openai", "tinker"]).nullable().default(null).describe("model backend: openai (any OpenAI-compatible server, chat-level) or tinker (token by token from --engine, rendered with the chat template in --model-path; what training needs) (default: tinker when --engine is set, else openai)"),
   baseUrl: z.string().nullable().default(null).describe("model server URL, e.g. http://localhost:8000/v1"),
@@ -62,15 +68,16 @@ export const CONFIG_SCHEMA = z.object({
 });
 
 /** Keys whose null default is derived from other settings by `resolveConfig`; other nulls mean "not set". */
-export const DERIVED_KEYS: readonly string[] = Object.freeze(["skills", "regenerateEvery", "rewardDelay", "maxWords", "policy"]);
+export const DERIVED_KEYS: readonly string[] = Object.freeze(["skills", "skillsPerRegen", "regenerateEvery", "rewardDelay", "maxWords", "policy"]);
 
 /** A configuration as written (fields may be null = derived or not set). */
 export type RawConfig = z.infer<typeof CONFIG_SCHEMA>;
 
 /** A configuration with every derived field resolved. */
-export type RunConfig = Omit<RawConfig, "skills" | "regenerateEvery" | "rewardDelay" | "maxWords" | "policy"> & {
+export type RunConfig = Omit<RawConfig, "skills" | "skillsPerRegen" | "regenerateEvery" | "rewardDelay" | "maxWords" | "policy"> & {
   policy: "openai" | "tinker";
   skills: string[];
+  skillsPerRegen: number;
   regenerateEvery: number;
   rewardDelay: number;
   maxWords: number;

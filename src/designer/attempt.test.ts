@@ -111,7 +111,7 @@ describe("designSlot", () => {
     const { run, designer } = slot([js(KNIGHTS), js(VAULT)], { examples });
     const result = await run;
     expect(designer.calls[0]?.[1]?.content).toContain("### knights-and-knaves (Logical Deduction)");
-    expect(result.records[0]?.duplicateOf).toMatchObject({ id: "example:knights-and-knaves", code: 1 });
+    expect(result.records[0]?.duplicateOf).toMatchObject({ id: "lib-knights-and-knaves", code: 1 });
     expect(result.records.map((r) => r.outcome)).toEqual(["duplicate", "valid"]);
   });
 

@@ -12,7 +12,7 @@ export { withRetries, retryAfterMs, backoffMs, isRetryableStatus, DEFAULT_RETRY,
 export type { RetryOptions, RetryClock, RetryRun, AttemptFailure, HeaderSource } from "./retry.js";
 export { openAIChatBackend, parseChatCompletion, resolveApiKey, DEFAULT_MAX_CONCURRENT_REQUESTS } from "./openai.js";
 export type { OpenAIChatOptions } from "./openai.js";
-export { chatAgent, estimateTokensByChars, DEFAULT_SYSTEM_PROMPT, DEFAULT_MAX_PROMPT_TOKENS } from "./chat-agent.js";
+export { chatAgent, estimateTokensByChars, isMalformedToolCallError, MalformedToolCallError, DEFAULT_SYSTEM_PROMPT, DEFAULT_MAX_PROMPT_TOKENS } from "./chat-agent.js";
 export type { ChatAgent, ChatAgentOptions, ChatAgentTurn, ChatTrace, TurnSample } from "./chat-agent.js";
 export type * from "./token-types.js";
 export * from "./render/index.js";
