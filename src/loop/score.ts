@@ -41,7 +41,7 @@ export interface ScoreInput {
 /** What scoring produces. */
 export interface StepScore {
   stats: Map<string, EnvStats>;
-  /** Samples to train, designer samples first (the reference's batch order). */
+  /** Samples to train: designer samples first under `batchFit: reference` (the reference's batch order), else agent samples first. */
   samples: SampleRow[];
   lpState: Record<string, LpState>;
   metrics: StepMetrics;
@@ -81,5 +81,7 @@ export function scoreStep(input: ScoreInput): StepScore {
     agentSamples: filled.length, agentSamplesFilled: filled.length - agent.length, agentSamplesTrimmed: filled.length - kept.agent,
     designerSamples: designer.samples.slice(0, kept.designer), designerScale: designer.scale,
   });
-  return { stats, samples: [...designer.samples.slice(0, kept.designer), ...filled.slice(0, kept.agent)], lpState: designer.lpState, metrics };
+  const keptDesigner = designer.samples.slice(0, kept.designer);
+  const keptAgent = filled.slice(0, kept.agent);
+  return { stats, samples: fit ? [...keptDesigner, ...keptAgent] : [...keptAgent, ...keptDesigner], lpState: designer.lpState, metrics };
 }
