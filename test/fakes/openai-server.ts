@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 /** One scripted reply. */
 export type FakeReply =
   /** A normal assistant text answer; `finishReason` default `stop` (`length` for an answer cut at max_tokens). */
-  | { kind: "text"; content: string; finishReason?: string }
+  | { kind: "text"; content: string; finishReason?: string; completionTokens?: number }
   /** Tool calls in `tool_calls`; `arguments` is sent verbatim (so it may be malformed JSON). */
   | { kind: "tool_calls"; calls: Array<{ id?: string; name: string; arguments: string }>; content?: string | null }
   /** An HTTP error with optional headers (e.g. `retry-after`). */
@@ -54,7 +54,7 @@ export function fakeLogprob(i: number): number {
   return -(i + 1) / 8;
 }
 
-function completionBody(body: any, message: Record<string, unknown>, finishReason: string): Record<string, unknown> {
+function completionBody(body: any, message: Record<string, unknown>, finishReason: string, completionTokens?: number): Record<string, unknown> {
   const content = typeof message.content === "string" ? message.content : "";
   const ids = fakeTokenIds(content);
   const promptText = (body.messages ?? []).map((m: any) => (typeof m.content === "string" ? m.content : "")).join("\n");
@@ -76,7 +76,7 @@ function completionBody(body: any, message: Record<string, unknown>, finishReaso
     created: 0,
     model: body.model,
     choices: [choice],
-    usage: { prompt_tokens: promptIds.length, completion_tokens: ids.length, total_tokens: promptIds.length + ids.length },
+    usage: { prompt_tokens: promptIds.length, completion_tokens: completionTokens ?? ids.length, total_tokens: promptIds.length + (completionTokens ?? ids.length) },
   };
   if (body.return_token_ids) out.prompt_token_ids = promptIds;
   if (body.prompt_logprobs !== undefined) {
@@ -93,7 +93,7 @@ function sendJson(res: ServerResponse, status: number, value: unknown, headers: 
 function play(reply: FakeReply, body: any, res: ServerResponse): void {
   switch (reply.kind) {
     case "text":
-      return sendJson(res, 200, completionBody(body, { content: reply.content }, reply.finishReason ?? "stop"));
+      return sendJson(res, 200, completionBody(body, { content: reply.content }, reply.finishReason ?? "stop", reply.completionTokens));
     case "tool_calls": {
       const toolCalls = reply.calls.map((c, i) => ({ id: c.id ?? `call_fake_${i}`, type: "function", function: { name: c.name, arguments: c.arguments } }));
       return sendJson(res, 200, completionBody(body, { content: reply.content ?? null, tool_calls: toolCalls }, "tool_calls"));
