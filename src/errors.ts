@@ -34,7 +34,7 @@ export const ERROR_CODES = {
   E_POLICY_HTTP: "model server request failed",
   /** A model server did not answer within the per-request timeout, after retries. */
   E_POLICY_TIMEOUT: "model server request timed out",
-  /** A model answer could not be used (no choices, malformed tool-call JSON). */
+  /** A model answer could not be used (no choices, no sequence). */
   E_POLICY_OUTPUT: "model output was malformed",
   /** A model wrote a tool call that is not valid JSON (in self-play the turn is answered with an error and masked). */
   E_POLICY_TOOL_CALL: "model wrote a tool call that could not be parsed",

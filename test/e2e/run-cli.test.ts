@@ -81,7 +81,7 @@ describe("spade run with a scripted designer and agent", () => {
 
   it("plays rotating library environments with --designer off (the fixed-environment baseline)", async () => {
     const base = join(dir, "baseline");
-    const run = await spade(["run", "--out", base, "--no-train", "--base-url", server.baseURL, "--model", "m", "--designer", "off", "--steps", "3", "--designs-per-step", "2", "--regenerate-every", "2", "--plays", "2", "--concurrency", "4"]);
+    const run = await spade(["run", "--out", base, "--no-train", "--base-url", server.baseURL, "--model", "m", "--designer", "off", "--steps", "3", "--designs-per-step", "2", "--regenerate-every", "2", "--agent-batch", "4", "--concurrency", "4"]);
     expect(run.code).toBe(0);
     const store = RunStore.open(base, "read");
     const episodes = store.episodes();
@@ -96,6 +96,7 @@ describe("spade run with a scripted designer and agent", () => {
     expect(played(2)).toEqual([library[2]?.id, library[3]?.id].sort());
     expect(episodes.every((e) => !e.hinted)).toBe(true);
     expect(samples.every((s) => s.role === "agent")).toBe(true);
+    // agentBatch 4 over 2 environments: ceil(4 / 2) = 2 plays each, 4 samples a step.
     expect(samples).toHaveLength(12);
   });
 
