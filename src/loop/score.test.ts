@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { buildConfig } from "../config/index.js";
 import type { DesignRow, EnvironmentRow, EpisodeRow } from "../store/index.js";
 import { EMPTY_STATS } from "../store/index.js";
+import { episodeOfRef } from "./keys.js";
 import { episodeOutcome } from "./outcome.js";
 import { playsPerEnv } from "./play.js";
 import { agentSamples, fillAgentSamples, trimCounts } from "./score-agent.js";
@@ -85,6 +86,8 @@ describe("batch fill and trim (the reference's upsample_trajectories and env-fir
     expect(filled[6]).toMatchObject({ reward: 0, advantage: -1 });
     expect(fillAgentSamples(base, 2)).toHaveLength(3);
     expect(fillAgentSamples([], 192)).toEqual([]);
+    // A copy trains its original episode.
+    expect([episodeOfRef("a/0#2"), episodeOfRef("d0-1/3"), episodeOfRef("lib-vault-cracker/10#1")]).toEqual(["a/0", "d0-1/3", "lib-vault-cracker/10"]);
   });
 
   it.each([
