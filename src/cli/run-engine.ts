@@ -8,7 +8,7 @@ import type { RunConfig } from "../config/index.js";
 import { SpadeError } from "../errors.js";
 import { chatLoopPolicy, tinkerLoopPolicy, type LoopPolicy } from "../loop/index.js";
 import { ChatRenderer, TinkerHttp } from "../policy/index.js";
-import { TinkerTrainer, TinkerTrainingClient, type Trainer } from "../trainer/index.js";
+import { tinkerBaseLogprobs, TinkerTrainer, TinkerTrainingClient, type TinkerTrainerOptions, type Trainer } from "../trainer/index.js";
 import { openAIBackendFrom } from "./policy.js";
 
 /** The model a run samples from and the engine that trains it. */
@@ -23,6 +23,23 @@ export interface RunBackends {
 function need(value: string | null, flag: string, example: string, why: string): string {
   if (value) return value;
   throw new SpadeError("E_CONFIG", `${why}: ${flag} is not set`, { nextStep: `add ${flag} ${example} (or set it in --config)` });
+}
+
+/**
+ * The loss settings of a run: `loss`, the PPO ratio bounds [1 - ppoClipLow, 1 + ppoClipHigh], and
+ * the KL penalty (`klCoef` > 0) against the base model's logprobs from the engine.
+ */
+export function trainerSettings(
+  config: Pick<RunConfig, "loss" | "ppoClipLow" | "ppoClipHigh" | "klCoef" | "learningRate">,
+  http: TinkerHttp,
+  baseModel: string,
+): Pick<TinkerTrainerOptions, "loss" | "ppoClip" | "kl" | "adam"> {
+  return {
+    loss: config.loss,
+    ppoClip: { low: 1 - config.ppoClipLow, high: 1 + config.ppoClipHigh },
+    ...(config.klCoef > 0 ? { kl: { coef: config.klCoef, baseLogprobs: tinkerBaseLogprobs(http, baseModel) } } : {}),
+    adam: { learningRate: config.learningRate },
+  };
 }
 
 /**
@@ -54,13 +71,6 @@ export function runBackends(config: RunConfig, environment: Readonly<Record<stri
   const renderer = ChatRenderer.fromDir(need(config.modelPath, "--model-path", "DIR", "token-level sampling renders with the model's chat template"));
   const http = new TinkerHttp({ baseURL: engine, apiKeyEnv: config.apiKeyEnv ?? undefined, environment });
   const policy = tinkerLoopPolicy({ http, baseModel, renderer });
-  const trainer = config.train
-    ? new TinkerTrainer({
-        client: new TinkerTrainingClient(http, { baseModel, loraRank: config.loraRank, loraSeed: config.seed }),
-        loss: config.loss,
-        adam: { learningRate: config.learningRate },
-        signal,
-      })
-    : null;
+  const trainer = config.train ? new TinkerTrainer({ client: new TinkerTrainingClient(http, { baseModel, loraRank: config.loraRank, loraSeed: config.seed }), ...trainerSettings(config, http, baseModel), signal }) : null;
   return { policy, trainer, close: () => http.close() };
 }

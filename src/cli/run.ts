@@ -60,7 +60,8 @@ export const runCommand = defineCommand({
   meta: { name: "run", description: "Run SPADE self-play: the model designs environments and learns to play them" },
   args: {
     config: { type: "string", description: "JSON file of settings (flags override it)" },
-    preset: { type: "string", description: "named settings: quick (a few small steps)" },
+    preset: { type: "string", description: "named settings: quick (a few small steps), reference (the reference's games recipe), reference-tool-use (its tool-use recipe)" },
+    "print-config": { type: "boolean", description: "print the resolved settings as JSON on stdout and exit without running" },
     out: { type: "string", description: "folder for the run's store and metrics (default: runs/run-<time>)" },
     resume: { type: "string", description: "continue the run in this folder where it stopped" },
     ...configArgs(),
@@ -72,6 +73,10 @@ export const runCommand = defineCommand({
     const config = resume
       ? resumedConfig(dir, flags)
       : buildConfig([preset(args.preset as string | undefined), args.config ? readConfigFile(args.config as string) : undefined, flags]);
+    if (args["print-config"] === true) {
+      process.stdout.write(`${JSON.stringify(config, null, 2)}\n`);
+      return;
+    }
     const controller = new AbortController();
     setMaxListeners(0, controller.signal); // every request in flight listens to it
     const backends = runBackends(config, process.env, controller.signal);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildConfig, flagName, preset } from "./load.js";
+import { buildConfig, DEFAULT_SKILLS, flagName, preset, PRESETS } from "./load.js";
 
 describe("buildConfig", () => {
   it("applies the reference defaults and derives R, D, skills and document length from the mode", () => {
@@ -26,5 +26,50 @@ describe("buildConfig", () => {
     expect(() => buildConfig([{ stepz: 3 }])).toThrow(/unknown setting: stepz/);
     expect(() => preset("huge")).toThrow(/unknown preset "huge"/);
     expect(flagName("hintedPlays")).toBe("hinted-plays");
+  });
+});
+
+describe("the reference's defaults (issue 9 items 5, 9, 10, 12, 14)", () => {
+  it("samples both roles at 0.6 / 0.95 / 20, writes hints with the model, trains with PPO 0.2 / 0.28", () => {
+    expect(buildConfig([])).toMatchObject({
+      temperature: 0.6, topP: 0.95, topK: 20,
+      hints: "model", hintTemperature: 0.3, hintMaxTokens: 4096, hintRetries: 3,
+      loss: "ppo", ppoClipLow: 0.2, ppoClipHigh: 0.28, klCoef: 0,
+      validation: "strict", corpus: "default", memory: "on", trainDesigner: "on", frontierScale: 0.08,
+    });
+    expect(buildConfig([{ mode: "tool-use" }])).toMatchObject({ hintMaxTokens: 2048, klCoef: 0.005 });
+    expect(buildConfig([{ mode: "tool-use", klCoef: "0", hintMaxTokens: "512" }])).toMatchObject({ hintMaxTokens: 512, klCoef: 0 });
+  });
+
+  it("takes the switches and refuses values out of range", () => {
+    expect(buildConfig([{ hints: "program", validation: "reference", corpus: "none", memory: "off", trainDesigner: "off", reward: "microLp", topK: "0" }])).toMatchObject({
+      hints: "program", validation: "reference", corpus: "none", memory: "off", trainDesigner: "off", reward: "microLp", topK: 0,
+    });
+    expect(buildConfig([{ reward: "frontier" }]).reward).toBe("frontier");
+    for (const bad of [{ topP: "0" }, { topP: "1.5" }, { topK: "-1" }, { hintRetries: "0" }, { ppoClipLow: "1.2" }, { klCoef: "-0.1" }, { validation: "loose" }, { memory: "maybe" }]) {
+      expect(() => buildConfig([bad])).toThrow(expect.objectContaining({ code: "E_CONFIG" }));
+    }
+  });
+});
+
+describe("presets reference and reference-tool-use (cmd/games/train_spade_30b.sh, cmd/tool_use/_train_spade_blend.sh)", () => {
+  it("set every setting of the reference's games recipe", () => {
+    const cfg = buildConfig([preset("reference")]);
+    expect(cfg).toMatchObject({
+      mode: "games", steps: 400, designsPerStep: 24, regenerateEvery: 4, rewardDelay: 4, maxAttempts: 5, repairTurns: 0,
+      hints: "model", hintTemperature: 0.3, hintMaxTokens: 4096, hintRetries: 3, reward: "blend", regretFloor: 0.15, invalidDesign: "drop",
+      agentBatch: 192, plays: null, batchFit: "reference", maxTurnsCap: 25, episodeFailures: "reference", skillsPerRegen: 3, memoryDraws: "attempt",
+      hintedPlays: 16, maxWords: 6000, memory: "on", memoryWindow: 200, temperature: 0.6, topP: 0.95, topK: 20,
+      maxTokens: 8192, designerMaxTokens: 16384, learningRate: 1e-6, loss: "ppo", ppoClipLow: 0.2, ppoClipHigh: 0.28, klCoef: 0, validation: "reference",
+    });
+    expect(cfg.skills).toEqual(DEFAULT_SKILLS.games);
+  });
+
+  it("tool use: R = D = 8, 4,000 words, hint budget 2,048, KL 0.005; flags still override a preset", () => {
+    const cfg = buildConfig([preset("reference-tool-use")]);
+    expect(cfg).toMatchObject({ mode: "tool-use", regenerateEvery: 8, rewardDelay: 8, maxWords: 4000, hintMaxTokens: 2048, klCoef: 0.005, loss: "ppo", invalidDesign: "drop", skillsPerRegen: 6 });
+    expect(cfg.skills).toEqual(DEFAULT_SKILLS["tool-use"]);
+    expect(buildConfig([preset("reference"), { steps: "10" }]).steps).toBe(10);
+    expect(Object.keys(PRESETS)).toEqual(["quick", "reference", "reference-tool-use"]);
   });
 });

@@ -17,9 +17,32 @@ export const DEFAULT_SKILLS: Record<RawConfig["mode"], string[]> = {
   "tool-use": ["API Orchestration", "Data Retrieval", "State Modification", "Error Recovery", "Tool Selection", "Multi-Step Workflows"],
 };
 
-/** Named bundles of settings. `quick`: a few small steps, for trying things out. */
+/**
+ * The reference's games recipe (`cmd/games/train_spade_30b.sh`, blend variant), every setting SPADE
+ * has for it spelled out, so a change of SPADE's defaults never changes what the preset means.
+ * Where SPADE cannot do what the reference does (full fine-tuning: a LoRA adapter is trained),
+ * the setting is left at SPADE's default; docs/reference-notes.md lists each.
+ */
+const REFERENCE_GAMES: Partial<Record<ConfigKey, unknown>> = {
+  mode: "games", steps: 400, skills: DEFAULT_SKILLS.games, designer: "on", designsPerStep: 24, regenerateEvery: 4, rewardDelay: 4,
+  maxAttempts: 5, repairTurns: 0, hints: "model", hintTemperature: 0.3, hintMaxTokens: 4096, hintRetries: 3,
+  hintTemplate: "{observation}\n\nHINT: {hint}", reward: "blend", regretFloor: 0.15, invalidDesign: "drop", advantageStd: true,
+  agentBatch: 192, plays: null, batchFit: "reference", hintedPlays: 16, maxTurnsCap: 25, episodeFailures: "reference", skillsPerRegen: 3,
+  corpus: "default", maxWords: 6000, memory: "on", memoryWindow: 200, memoryDraws: "attempt",
+  temperature: 0.6, topP: 0.95, topK: 20, maxTokens: 8192, designerMaxTokens: 16384,
+  learningRate: 1e-6, loss: "ppo", ppoClipLow: 0.2, ppoClipHigh: 0.28, klCoef: 0, trainDesigner: "on", validation: "reference",
+};
+
+/**
+ * Named bundles of settings. `quick`: a few small steps, for trying things out. `reference`: the
+ * reference's games recipe; `reference-tool-use`: its tool-use recipe (`cmd/tool_use/_train_spade_blend.sh`).
+ */
 export const PRESETS: Record<string, Partial<Record<ConfigKey, unknown>>> = {
   quick: { steps: 3, designsPerStep: 4, agentBatch: 8, hintedPlays: 2, regenerateEvery: 1, rewardDelay: 1, maxAttempts: 2 },
+  reference: REFERENCE_GAMES,
+  "reference-tool-use": {
+    ...REFERENCE_GAMES, mode: "tool-use", skills: DEFAULT_SKILLS["tool-use"], regenerateEvery: 8, rewardDelay: 8, skillsPerRegen: 6, hintMaxTokens: 2048, maxWords: 4000, klCoef: 0.005,
+  },
 };
 
 /** `designsPerStep` -> `designs-per-step`. */
@@ -58,6 +81,8 @@ export function resolveConfig(raw: RawConfig): RunConfig {
     rewardDelay: raw.rewardDelay ?? regenerateEvery,
     maxWords: raw.maxWords ?? (raw.mode === "games" ? 6000 : 4000),
     policy: raw.policy ?? (raw.engine !== null ? "tinker" : "openai"),
+    hintMaxTokens: raw.hintMaxTokens ?? (raw.mode === "games" ? 4096 : 2048),
+    klCoef: raw.klCoef ?? (raw.mode === "games" ? 0 : 0.005),
   };
 }
 

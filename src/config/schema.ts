@@ -26,10 +26,14 @@ export const CONFIG_SCHEMA = z.object({
   rewardDelay: int(1).nullable().default(null).describe("D: the designer's reward is computed D steps after its environment was created, over all its plays (default R)"),
   maxAttempts: int(1).default(5).describe("design attempts per slot, each with a fresh document"),
   repairTurns: int(0).default(0).describe("times a failed design is sent back with its validation report before a fresh attempt"),
-  hints: z.enum(["program", "model"]).default("program").describe("program: the environment's hint(); model: a second, untrained call of the model writes the hint from the code (the reference's way)"),
+  hints: z.enum(["model", "program"]).default("model").describe("model (the reference's way): a second, untrained call of the same model reads the program and writes the hint (never trained; no hint after hintRetries failed calls: no hinted plays, regret 0); program: the environment's own hint()"),
+  hintTemperature: num.min(0).default(0.3).describe("sampling temperature of the hint writer (--hints model; the reference's 0.3)"),
+  hintMaxTokens: int(1).nullable().default(null).describe("most tokens of the hint writer's answer (default 4,096 for games, 2,048 for tool use, the reference's)"),
+  hintRetries: int(1).default(3).describe("calls of the hint writer before the environment is left without a hint (the reference's 3)"),
   hintTemplate: z.string().default("{observation}\n\nHINT: {hint}").describe("how the hint is added to the first observation"),
   // Rewards
-  reward: z.enum(["blend", "regret", "solveRate", "learningPotential"]).default("blend").describe("designer reward: blend (0.4 regret + 0.6 win-rate plateau), regret, solveRate (plateau only), learningPotential"),
+  reward: z.enum(["blend", "regret", "solveRate", "learningPotential", "microLp", "frontier"]).default("blend").describe("designer reward: blend (0.4 regret + 0.6 win-rate plateau), regret, solveRate (plateau only), learningPotential, microLp (late-half minus early-half mean return over the window, floored at 0), frontier (0.4 regret - 0.6 (winRate - 0.5)^2 / frontierScale; designs below 0 are not trained); see docs/reference-notes.md"),
+  frontierScale: num.positive().default(0.08).describe("reward frontier: the scale the penalty (winRate - 0.5)^2 is divided by (the reference's 0.08)"),
   regretFloor: num.positive().default(0.15).describe("regret at which the regret term saturates: clip(regret / floor, 0, 1)"),
   invalidDesign: z.enum(["lowest", "drop"]).default("lowest").describe("invalid designs: lowest (a sample with the lowest reward, so the designer learns to write valid programs) or drop (the reference)"),
   agentBatch: int(1).default(192).describe("agent samples per step (the reference's global batch, 192): each environment is played ceil(agentBatch / environments in the pool) times unless --plays is set, and with --batch-fit reference the batch is filled or trimmed to it"),
@@ -42,17 +46,20 @@ export const CONFIG_SCHEMA = z.object({
   hintedPlays: int(0).default(16).describe("hinted plays per designed environment, on the step that created it, on seeds paired with its unhinted plays (hinted play i uses unhinted seed i mod plays); never trained"),
   concurrency: int(1).default(32).describe("episodes in flight at once"),
   // Grounding and memory
-  corpus: z.string().default("default").describe('grounding corpus: "default" (the bundled documents), a JSONL/Parquet file or a folder of .txt/.md'),
+  corpus: z.string().default("default").describe('grounding corpus: "default" (the bundled documents), a JSONL/Parquet file, a folder of .txt/.md, or "none" (no grounding document: the ablation)'),
   corpusField: z.string().default("text").describe("JSONL/Parquet field holding the document text"),
   maxWords: int(1).nullable().default(null).describe("documents are truncated to this many words (default 6,000 for games, 4,000 for tool use)"),
   memoryWindow: int(1).default(200).describe("the memory considers the last N environments"),
   memoryDraws: z.enum(["attempt", "slot"]).default("attempt").describe("attempt: every design attempt draws its own memory references (the reference builds the prompt afresh per attempt); slot: one draw per slot, shared by its attempts"),
+  memory: z.enum(["on", "off"]).default("on").describe("off: the designer sees no memory references, no environment to avoid and no library seeds (the ablation)"),
   // Model
   policy: z.enum(["openai", "tinker"]).nullable().default(null).describe("model backend: openai (any OpenAI-compatible server, chat-level) or tinker (token by token from --engine, rendered with the chat template in --model-path; what training needs) (default: tinker when --engine is set, else openai)"),
   baseUrl: z.string().nullable().default(null).describe("model server URL, e.g. http://localhost:8000/v1"),
   model: z.string().nullable().default(null).describe("model name as the server knows it"),
   apiKeyEnv: z.string().nullable().default(null).describe("name of the environment variable holding the API key (never put keys in files)"),
   temperature: num.min(0).default(0.6).describe("sampling temperature of both roles (the reference's)"),
+  topP: num.gt(0).max(1).default(0.95).describe("nucleus sampling of both roles (the reference's 0.95; 1 turns it off)"),
+  topK: int(0).default(20).describe("top-k sampling of both roles (the reference's 20; 0: not sent). OpenAI-compatible servers get it as the body field top_k (vLLM, SGLang), Tinker in its sampling parameters"),
   maxTokens: int(1).default(8192).describe("most tokens per agent turn"),
   designerMaxTokens: int(1).default(16384).describe("most tokens per designer completion"),
   // Training
@@ -62,25 +69,32 @@ export const CONFIG_SCHEMA = z.object({
   modelPath: z.string().nullable().default(null).describe("folder with the base model's tokenizer.json and tokenizer_config.json (its chat template renders both roles' prompts into tokens)"),
   loraRank: int(1).default(32).describe("LoRA rank of the trained adapter (the reference's Tinker scripts use 32)"),
   learningRate: num.positive().default(1e-6).describe("Adam learning rate, constant (betas 0.9 / 0.98, weight decay 0.1, as the reference). 1e-6 is the reference's, for full fine-tuning of 30B models and kept in its LoRA scripts; LoRA usually wants about 10x the full-fine-tuning rate, so raise it for small models or short runs"),
-  loss: z.enum(["importance_sampling", "ppo"]).default("importance_sampling").describe("policy-gradient loss: importance_sampling (REINFORCE weighted by p_theta / p_sampler, which corrects the designer samples trained D steps after sampling) or ppo (the same ratio clipped to [0.8, 1.28], the reference's bounds)"),
+  loss: z.enum(["ppo", "importance_sampling"]).default("ppo").describe("policy-gradient loss: ppo (the reference's: the ratio p_theta / p_sampler clipped to [1 - ppoClipLow, 1 + ppoClipHigh]; the sampler's logprobs make it the reference's truncated importance sampling too) or importance_sampling (REINFORCE weighted by the unclipped ratio)"),
+  ppoClipLow: num.min(0).max(1).default(0.2).describe("ppo: the ratio is clipped below at 1 - ppoClipLow (the reference's eps-clip 0.2)"),
+  ppoClipHigh: num.min(0).default(0.28).describe("ppo: the ratio is clipped above at 1 + ppoClipHigh (the reference's eps-clip-high 0.28)"),
+  klCoef: num.min(0).nullable().default(null).describe("KL penalty against the base model, folded into the per-token advantages (Tinker's losses have no KL term): A_t - klCoef (log q_t - log p_base_t - mean); default 0 for games, 0.005 for tool use (the reference's)"),
+  trainDesigner: z.enum(["on", "off"]).default("on").describe("off: designer samples are scored and stored but not trained (the ablation); the agent still trains"),
   // Execution
   sandbox: z.enum(["isolated-vm", "quickjs"]).default("isolated-vm").describe("sandbox backend for environment programs"),
+  validation: z.enum(["strict", "reference"]).default("strict").describe("strict: the full validator (the oracle must win, determinism, anti-trivial, limits); reference: the reference's gate only (loads, meta, reset, 3 steps, limits), for ablations and comparisons"),
 });
 
 /** Keys whose null default is derived from other settings by `resolveConfig`; other nulls mean "not set". */
-export const DERIVED_KEYS: readonly string[] = Object.freeze(["skills", "skillsPerRegen", "regenerateEvery", "rewardDelay", "maxWords", "policy"]);
+export const DERIVED_KEYS: readonly string[] = Object.freeze(["skills", "skillsPerRegen", "regenerateEvery", "rewardDelay", "maxWords", "policy", "hintMaxTokens", "klCoef"]);
 
 /** A configuration as written (fields may be null = derived or not set). */
 export type RawConfig = z.infer<typeof CONFIG_SCHEMA>;
 
 /** A configuration with every derived field resolved. */
-export type RunConfig = Omit<RawConfig, "skills" | "skillsPerRegen" | "regenerateEvery" | "rewardDelay" | "maxWords" | "policy"> & {
+export type RunConfig = Omit<RawConfig, "skills" | "skillsPerRegen" | "regenerateEvery" | "rewardDelay" | "maxWords" | "policy" | "hintMaxTokens" | "klCoef"> & {
   policy: "openai" | "tinker";
   skills: string[];
   skillsPerRegen: number;
   regenerateEvery: number;
   rewardDelay: number;
   maxWords: number;
+  hintMaxTokens: number;
+  klCoef: number;
 };
 
 /** The keys of the configuration. */

@@ -6,7 +6,7 @@
  * a refused design is data. Returns the records and the first valid, non-duplicate program.
  */
 import { libraryEnvId } from "../envs/index.js";
-import { checkEnv, type CheckOptions, type CheckReport, type EnvMeta } from "../env/index.js";
+import { checkEnv, referenceGate, type CheckOptions, type CheckReport, type EnvMeta } from "../env/index.js";
 import { describeError, isSpadeError, SpadeError } from "../errors.js";
 import { loadProgram, resolveLimits, type SandboxBackendName, type SandboxLimits } from "../sandbox/index.js";
 import { archivedProgram, DEFAULT_DUPLICATE_THRESHOLD, findDuplicate, fingerprint, type ArchivedProgram, type DuplicateMatch, type Fingerprint } from "./dedupe.js";
@@ -39,8 +39,8 @@ export interface DesignSlotOptions<C extends DesignerCompletion> {
   examples?: readonly ExampleProgram[];
   /** Archived programs a new design must not nearly duplicate. Default none. */
   archive?: readonly ArchivedProgram[];
-  /** The next grounding document; called once per attempt. Its errors propagate. */
-  nextDocument: () => Promise<GroundingDocument>;
+  /** The next grounding document; called once per attempt; null: no document (`--corpus none`). Its errors propagate. */
+  nextDocument: () => Promise<GroundingDocument | null>;
   /** The designer model. A rejection with a SpadeError (other than E_CANCELLED) is recorded; others propagate. */
   complete: CompleteFn<C>;
   /** Attempts, each with a fresh document. Default 5. */
@@ -55,6 +55,8 @@ export interface DesignSlotOptions<C extends DesignerCompletion> {
   limits?: Partial<SandboxLimits>;
   /** Validator settings. */
   check?: CheckOptions;
+  /** `strict` (default): `checkEnv`; `reference`: the reference's gate (`referenceGate`). */
+  validation?: "strict" | "reference";
   /** Passed to the prompt. */
   referenceCodeMaxChars?: number;
   /** Cancels the slot between steps with E_CANCELLED. */
@@ -70,7 +72,8 @@ export interface AttemptRecord<C extends DesignerCompletion = DesignerCompletion
   attempt: number;
   /** 0 for the answer to the fresh prompt, 1.. for repair turns. */
   repairTurn: number;
-  docId: string;
+  /** The attempt's grounding document, or null when designs are not grounded. */
+  docId: string | null;
   /** The conversation sent to the model. */
   messages: DesignerMessage[];
   /** What the model returned; null when the call failed. */
@@ -102,7 +105,7 @@ export interface AcceptedDesign {
   source: string;
   meta: EnvMeta;
   report: CheckReport;
-  docId: string;
+  docId: string | null;
   /** Its fingerprint, for adding it to the archive. */
   fingerprint: Fingerprint;
 }
@@ -172,7 +175,7 @@ export async function designSlot<C extends DesignerCompletion>(options: DesignSl
     });
     for (let repairTurn = 0; repairTurn <= repairTurns; repairTurn++) {
       throwIfCancelled(signal);
-      const base = { attempt, repairTurn, docId: document.docId, messages, program: null, report: null, duplicateOf: null };
+      const base = { attempt, repairTurn, docId: document?.docId ?? null, messages, program: null, report: null, duplicateOf: null };
       let completion: C;
       try {
         completion = await options.complete(messages);
@@ -189,7 +192,7 @@ export async function designSlot<C extends DesignerCompletion>(options: DesignSl
         const report = record.report as CheckReport;
         const source = record.program as string;
         const meta = report.meta as EnvMeta;
-        const design = { source, meta, report, docId: document.docId, fingerprint: fingerprint(source, meta.description) };
+        const design = { source, meta, report, docId: document?.docId ?? null, fingerprint: fingerprint(source, meta.description) };
         return { records, design, acceptedIndex: records.length - 1, sampleIndex };
       }
       messages = [...messages, { role: "assistant", content: stripThinking(completion.text).trim() }, { role: "user", content: renderRepairMessage(problem) }];
@@ -250,7 +253,8 @@ async function judge<C extends DesignerCompletion>(
     return { kind: "duplicate", match };
   }
   throwIfCancelled(opts.signal);
-  const report = await checkEnv(() => loadProgram(program, { backend: opts.backend, limits: opts.limits }), opts.check);
+  const open = () => loadProgram(program, { backend: opts.backend, limits: opts.limits });
+  const report = opts.validation === "reference" ? await referenceGate(open) : await checkEnv(open, opts.check);
   record.report = report;
   if (report.ok) {
     settle(record, "valid", null, null);

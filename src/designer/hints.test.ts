@@ -59,15 +59,32 @@ describe("writeModelHint", () => {
       return "Hint: Start with the corners.";
     });
     expect(seen).toHaveLength(1);
-    expect(record).toEqual({ messages: seen[0], answer: "Hint: Start with the corners.", hint: "Start with the corners.", failureCode: null, failure: null });
+    expect(record).toEqual({ messages: seen[0], answer: "Hint: Start with the corners.", hint: "Start with the corners.", failureCode: null, failure: null, attempts: 1 });
   });
 
-  it("records an empty answer and a failed call as data; cancellation and bugs propagate", async () => {
-    expect(await writeModelHint("x", { tools: [] }, async () => "  ")).toMatchObject({ answer: "  ", hint: null, failureCode: "E_HINT_EMPTY" });
+  it("calls again after an empty answer or a failed call, up to 3 calls (the reference's max_retries)", async () => {
+    const attemptsSeen: number[] = [];
+    const script = [() => "  ", () => Promise.reject(new SpadeError("E_POLICY_HTTP", "502")), () => "Count the vowels."];
+    const record = await writeModelHint("x", { tools: [] }, async (_m, attempt) => {
+      attemptsSeen.push(attempt);
+      return (script[attempt] as () => string | Promise<string>)();
+    });
+    expect(attemptsSeen).toEqual([0, 1, 2]);
+    expect(record).toMatchObject({ hint: "Count the vowels.", failureCode: null, attempts: 3 });
+    let calls = 0;
+    const once = await writeModelHint("x", { tools: [] }, async () => (calls++, "  "), { attempts: 1 });
+    expect([calls, once.attempts, once.failureCode]).toEqual([1, 1, "E_HINT_EMPTY"]);
+    await expect(writeModelHint("x", { tools: [] }, async () => "h", { attempts: 0 })).rejects.toMatchObject({ code: "E_CONFIG" });
+  });
+
+  it("records the last empty answer or failed call as data after 3 calls; cancellation and bugs propagate at once", async () => {
+    let calls = 0;
+    expect(await writeModelHint("x", { tools: [] }, async () => (calls++, "  "))).toMatchObject({ answer: "  ", hint: null, failureCode: "E_HINT_EMPTY", attempts: 3 });
+    expect(calls).toBe(3);
     const failed = await writeModelHint("x", { tools: [] }, async () => {
       throw new SpadeError("E_POLICY_TIMEOUT", "no answer in 120 s");
     });
-    expect(failed).toMatchObject({ answer: null, hint: null, failureCode: "E_POLICY_TIMEOUT", failure: "E_POLICY_TIMEOUT: no answer in 120 s" });
+    expect(failed).toMatchObject({ answer: null, hint: null, failureCode: "E_POLICY_TIMEOUT", failure: "E_POLICY_TIMEOUT: no answer in 120 s", attempts: 3 });
     await expect(writeModelHint("x", { tools: [] }, async () => Promise.reject(new SpadeError("E_CANCELLED", "stop")))).rejects.toMatchObject({ code: "E_CANCELLED" });
     await expect(writeModelHint("x", { tools: [] }, async () => Promise.reject(new TypeError("bug")))).rejects.toThrow("bug");
   });

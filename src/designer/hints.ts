@@ -1,8 +1,9 @@
 /**
  * @module designer/hints
- * Where the privileged hint comes from. `program` (the default): the environment's own `hint()`,
- * per episode. `model` (the reference's way): a second, untrained call of the model reads the
- * program and writes one hint for the environment; `withFixedHint` then serves it as `hint()`.
+ * Where the privileged hint comes from. `model` (the default, the reference's way): a second,
+ * untrained call of the model reads the program and writes one hint for the environment, with up
+ * to 3 calls (`hint_generator.py:SelfHintGenerator.generate_hint_with_retry`); `withFixedHint`
+ * then serves it as `hint()`. `program`: the environment's own `hint()`, per episode.
  * The model call is injected, so this module depends on no backend.
  */
 import { MAX_HINT_CHARS, type Env, type EnvMeta } from "../env/index.js";
@@ -10,14 +11,27 @@ import { describeError, isSpadeError, SpadeError } from "../errors.js";
 import { stripThinking } from "./extract.js";
 import type { DesignerMessage } from "./types.js";
 
-/** Where hints come from: the program's `hint()` or a model that reads the program. */
-export type HintMode = "program" | "model";
+/** Where hints come from: a model that reads the program, or the program's `hint()`. */
+export type HintMode = "model" | "program";
 
 /** Every hint mode, the default first. */
-export const HINT_MODES: readonly HintMode[] = Object.freeze(["program", "model"]);
+export const HINT_MODES: readonly HintMode[] = Object.freeze(["model", "program"]);
 
-/** Samples the hint writer's answer for a conversation. */
-export type HintCompleteFn = (messages: readonly DesignerMessage[]) => Promise<string>;
+/**
+ * Calls of the hint writer before an environment is left without a hint: the reference's
+ * `max_retries = 3` (`hint_generator.py:SelfHintGenerator.generate_hint_with_retry`).
+ */
+export const DEFAULT_HINT_ATTEMPTS = 3;
+
+/**
+ * The hint writer's nucleus sampling. The reference's self-hint call passes only temperature and
+ * max tokens, so `model_adapter.py:SlimeModelAdapter.generate_async`'s own default `top_p = 0.9`
+ * applies (top-k stays the adapter's 20).
+ */
+export const HINT_TOP_P = 0.9;
+
+/** Samples the hint writer's answer for a conversation; `attempt` counts the calls from 0. */
+export type HintCompleteFn = (messages: readonly DesignerMessage[], attempt: number) => Promise<string>;
 
 const GAME_HINT_SYSTEM =
   "You read the source code of a text game that a language-model agent will play. The agent sees only the game's " +
@@ -91,24 +105,39 @@ export interface ModelHintRecord {
   /** Why there is no hint: `E_HINT_EMPTY`, or the failed call's error code. */
   failureCode: string | null;
   failure: string | null;
+  /** Calls made (1 when the first answer held a hint). */
+  attempts: number;
 }
 
 /**
- * Asks the hint writer for a hint of `source`. A failed call (a SpadeError other than
- * E_CANCELLED) or an empty answer is recorded, not thrown; other errors propagate.
+ * Asks the hint writer for a hint of `source`, calling it again (up to `attempts` calls in all,
+ * default 3) while a call fails (a SpadeError other than E_CANCELLED: the HTTP layer has already
+ * retried it) or answers no hint. The last failure is recorded, not thrown; other errors propagate.
  */
-export async function writeModelHint(source: string, meta: Pick<EnvMeta, "tools">, complete: HintCompleteFn): Promise<ModelHintRecord> {
+export async function writeModelHint(
+  source: string,
+  meta: Pick<EnvMeta, "tools">,
+  complete: HintCompleteFn,
+  options: { attempts?: number } = {},
+): Promise<ModelHintRecord> {
+  const attempts = options.attempts ?? DEFAULT_HINT_ATTEMPTS;
+  if (!Number.isInteger(attempts) || attempts < 1) throw new SpadeError("E_CONFIG", `hint attempts must be an integer >= 1 (got ${attempts})`, { nextStep: "set hintRetries to 1 or more" });
   const messages = buildHintPrompt(source, meta);
-  let answer: string;
-  try {
-    answer = await complete(messages);
-  } catch (err) {
-    if (!isSpadeError(err) || err.code === "E_CANCELLED") throw err;
-    return { messages, answer: null, hint: null, failureCode: err.code, failure: describeError(err) };
+  let last: ModelHintRecord = { messages, answer: null, hint: null, failureCode: null, failure: null, attempts: 0 };
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    let answer: string;
+    try {
+      answer = await complete(messages, attempt);
+    } catch (err) {
+      if (!isSpadeError(err) || err.code === "E_CANCELLED") throw err;
+      last = { messages, answer: null, hint: null, failureCode: err.code, failure: describeError(err), attempts: attempt + 1 };
+      continue;
+    }
+    const parsed = parseHintAnswer(answer);
+    if (parsed.ok) return { messages, answer, hint: parsed.hint, failureCode: null, failure: null, attempts: attempt + 1 };
+    last = { messages, answer, hint: null, failureCode: parsed.code, failure: parsed.message, attempts: attempt + 1 };
   }
-  const parsed = parseHintAnswer(answer);
-  if (!parsed.ok) return { messages, answer, hint: null, failureCode: parsed.code, failure: parsed.message };
-  return { messages, answer, hint: parsed.hint, failureCode: null, failure: null };
+  return last;
 }
 
 /**

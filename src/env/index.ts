@@ -11,4 +11,6 @@ export { metaProblems, resetProblems, stepProblems, hintProblems, MAX_HINT_CHARS
 export { sampleFromSchema } from "./schema-sample.js";
 export { probeActions, trivialPolicies, mulberry32 } from "./probes.js";
 export { checkEnv, CHECK_CODES } from "./check.js";
+export { referenceGate, REFERENCE_GATE } from "./reference-gate.js";
+export { normalizeToolSchema, normalizeMetaTools } from "./tool-schema.js";
 export type { CheckCode, CheckResult, CheckReport, CheckOptions, EnvOpener } from "./check.js";

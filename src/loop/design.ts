@@ -25,7 +25,7 @@ import { librarySeedRecords, selectMemory, withLibrarySeeds, type EnvRecord } fr
 import { EMPTY_STATS, type RunStore } from "../store/index.js";
 import { designedEnvId, seedOf } from "./keys.js";
 import type { LibraryProgram } from "./library.js";
-import type { LoopCompletion, LoopPolicy } from "./policy.js";
+import { hintSampling, runSampling, type LoopCompletion, type LoopPolicy } from "./policy.js";
 import { slotSkill } from "./schedule.js";
 
 /** What the design stage needs. */
@@ -34,7 +34,8 @@ export interface DesignContext {
   store: RunStore;
   policy: LoopPolicy;
   library: readonly LibraryProgram[];
-  sampler: Sampler;
+  /** The document sampler; null with `--corpus none` (designs are not grounded). */
+  sampler: Sampler | null;
   signal?: AbortSignal;
 }
 
@@ -65,22 +66,23 @@ function dedupeArchive(ctx: DesignContext, step: number): ArchivedProgram[] {
 export async function designStep(ctx: DesignContext, step: number): Promise<number> {
   const { config, store } = ctx;
   // Documents for every (slot, attempt), drawn in order whether or not the slot already ran.
-  const documents: GroundingDocument[][] = [];
+  const documents: Array<Array<GroundingDocument | null>> = [];
   for (let slot = 0; slot < config.designsPerStep; slot++) {
-    const docs: GroundingDocument[] = [];
+    const docs: Array<GroundingDocument | null> = [];
     for (let a = 0; a < config.maxAttempts; a++) {
-      const d = await ctx.sampler.next();
-      docs.push({ docId: d.docId, text: d.text });
+      const d = ctx.sampler ? await ctx.sampler.next() : null;
+      docs.push(d ? { docId: d.docId, text: d.text } : null);
     }
     documents.push(docs);
   }
   const done = new Set(store.designs({ step }).map((d) => d.slot));
-  const records = memoryRecords(ctx, step);
+  // --memory off: no references, nothing to avoid, no library seeds.
+  const records = config.memory === "on" ? memoryRecords(ctx, step) : [];
   const archive = dedupeArchive(ctx, step);
   const examples = ctx.library.map((p) => ({ name: p.name, skill: p.meta.skill, source: p.source, description: p.meta.description }));
   const todo = Array.from({ length: config.designsPerStep }, (_, slot) => slot).filter((slot) => !done.has(slot));
 
-  await Promise.all(todo.map((slot) => runSlot(ctx, step, slot, documents[slot] as GroundingDocument[], records, archive, examples)));
+  await Promise.all(todo.map((slot) => runSlot(ctx, step, slot, documents[slot] as Array<GroundingDocument | null>, records, archive, examples)));
   return todo.length;
 }
 
@@ -88,7 +90,7 @@ async function runSlot(
   ctx: DesignContext,
   step: number,
   slot: number,
-  docs: GroundingDocument[],
+  docs: Array<GroundingDocument | null>,
   records: EnvRecord[],
   archive: ArchivedProgram[],
   examples: Array<{ name: string; skill: string; source: string; description: string }>,
@@ -111,7 +113,7 @@ async function runSlot(
   };
   let attempt = 0;
   const complete = (messages: readonly DesignerMessage[]): Promise<LoopCompletion> =>
-    policy.complete(messages, { temperature: config.temperature, maxTokens: config.designerMaxTokens, seed: seedOf(config.seed, "design", step, slot, attempt++), signal: ctx.signal });
+    policy.complete(messages, { ...runSampling(config), maxTokens: config.designerMaxTokens, seed: seedOf(config.seed, "design", step, slot, attempt++), signal: ctx.signal });
   let next = 0;
   const result = await designSlot<LoopCompletion>({
     skill,
@@ -122,17 +124,25 @@ async function runSlot(
     },
     examples: pickExamples(examples, skill),
     archive,
-    nextDocument: async () => docs[next++] as GroundingDocument,
+    nextDocument: async () => docs[next++] ?? null,
     complete,
     maxAttempts: config.maxAttempts,
     repairTurns: config.repairTurns,
     backend: config.sandbox,
+    validation: config.validation,
     signal: ctx.signal,
   });
 
+  // The hint writer: a separate call of the same model, never stored as a design, so never trained.
   let hint: string | null = null;
   if (result.design && config.hints === "model") {
-    const written = await writeModelHint(result.design.source, result.design.meta, async (messages) => (await complete(messages)).text);
+    const written = await writeModelHint(
+      result.design.source,
+      result.design.meta,
+      async (messages, hintAttempt) =>
+        (await policy.complete(messages, { ...hintSampling(config), seed: seedOf(config.seed, "hint", step, slot, hintAttempt), signal: ctx.signal })).text,
+      { attempts: config.hintRetries },
+    );
     hint = written.hint;
   }
   const envId = result.design ? designedEnvId(step, slot) : null;

@@ -15,7 +15,7 @@ import { runGroup, type Episode } from "../rollout/index.js";
 import { loadProgram } from "../sandbox/index.js";
 import type { EnvironmentRow, RunStore } from "../store/index.js";
 import { playSeeds, seedOf } from "./keys.js";
-import type { LoopPolicy } from "./policy.js";
+import { runSampling, type LoopPolicy } from "./policy.js";
 
 /** What the play stage needs. */
 export interface PlayContext {
@@ -56,10 +56,11 @@ async function playEnvironment(ctx: PlayContext, step: number, env: EnvironmentR
   };
   const group = await runGroup(
     open,
-    ({ index, signal }) => policy.agent({ temperature: config.temperature, maxTokens: config.maxTokens, seed: seedOf(config.seed, "agent", step, env.id, index), signal }),
+    ({ index, signal }) => policy.agent({ ...runSampling(config), maxTokens: config.maxTokens, seed: seedOf(config.seed, "agent", step, env.id, index), signal }),
     {
       seeds,
-      hintedEpisodes: playsHinted(env, step) ? config.hintedPlays : 0,
+      // --hints model with no hint written (every call failed): no hinted plays, as the reference.
+      hintedEpisodes: playsHinted(env, step) && (config.hints === "program" || env.hint !== null) ? config.hintedPlays : 0,
       limiter: ctx.limiter,
       hintTemplate: config.hintTemplate,
       // Settings of runs stored before they existed read as undefined: no cap, failures dropped (the old way).

@@ -5,13 +5,19 @@
  * local GGUF) give text; token-level ones (a Tinker-compatible sampler) also give the tokens and
  * logprobs that training needs.
  */
+import type { RunConfig } from "../config/index.js";
+import { HINT_TOP_P } from "../designer/index.js";
 import type { Json } from "../env/index.js";
-import { chatAgent, type ChatBackend, type ChatMessage } from "../policy/index.js";
+import { chatAgent, type ChatBackend, type ChatMessage, type SamplingParams } from "../policy/index.js";
 import type { Agent } from "../rollout/index.js";
 
 /** Sampling settings of one request. */
 export interface LoopSampling {
   temperature: number;
+  /** Nucleus sampling; unset: the backend's default. */
+  topP?: number;
+  /** Top-k sampling; unset: not sent. */
+  topK?: number;
   maxTokens: number;
   /** Derived from the request's position in the run (see loop/keys.ts). */
   seed: number;
@@ -37,15 +43,42 @@ export interface LoopPolicy {
   useWeights?(samplerPath: string): void;
 }
 
+/**
+ * The sampling settings a run gives both roles (the reference's 0.6 / 0.95 / 20 by default);
+ * `topK` 0 means "not sent".
+ */
+export function runSampling(config: Pick<RunConfig, "temperature" | "topP" | "topK">): Pick<LoopSampling, "temperature" | "topP" | "topK"> {
+  return { temperature: config.temperature, topP: config.topP, ...(config.topK > 0 ? { topK: config.topK } : {}) };
+}
+
+/**
+ * The hint writer's sampling: `hintTemperature`, `HINT_TOP_P` (the reference's adapter default),
+ * the run's top-k and `hintMaxTokens`.
+ */
+export function hintSampling(config: Pick<RunConfig, "hintTemperature" | "hintMaxTokens" | "topK">): Pick<LoopSampling, "temperature" | "topP" | "topK" | "maxTokens"> {
+  return { temperature: config.hintTemperature, topP: HINT_TOP_P, ...(config.topK > 0 ? { topK: config.topK } : {}), maxTokens: config.hintMaxTokens };
+}
+
+/** The chat-level sampling parameters of a loop request; unset top-p / top-k are not sent. */
+export function chatSampling(s: LoopSampling): SamplingParams {
+  return {
+    temperature: s.temperature,
+    ...(s.topP !== undefined ? { top_p: s.topP } : {}),
+    ...(s.topK !== undefined ? { top_k: s.topK } : {}),
+    max_tokens: s.maxTokens,
+    seed: s.seed,
+  };
+}
+
 /** A loop policy over a chat-level backend. Tokens are kept when the server returns them (vLLM). */
 export function chatLoopPolicy(backend: ChatBackend): LoopPolicy {
   return {
     async complete(messages, s) {
-      const out = await backend.complete({ messages, sampling: { temperature: s.temperature, max_tokens: s.maxTokens, seed: s.seed }, signal: s.signal });
+      const out = await backend.complete({ messages, sampling: chatSampling(s), signal: s.signal });
       const choice = out.choices[0];
       const tokens = choice?.tokenIds ? ({ promptTokenIds: out.promptTokenIds, tokenIds: choice.tokenIds, logprobs: choice.logprobs } as Json) : null;
       return { text: choice?.content ?? "", tokens };
     },
-    agent: (s) => chatAgent({ backend, sampling: { temperature: s.temperature, max_tokens: s.maxTokens, seed: s.seed }, signal: s.signal }),
+    agent: (s) => chatAgent({ backend, sampling: chatSampling(s), signal: s.signal }),
   };
 }

@@ -85,6 +85,14 @@ function trainSamples(store: RunStore, step: number, fromStep: number, samples: 
   return samples.map((s) => (s.role === "agent" ? { ...s, episode: episodes.get(episodeOfRef(s.ref)) } : { ...s, design: designs.get(s.ref) }));
 }
 
+/** The document sampler, restored from the store when resuming; null with `--corpus none` (designs are not grounded). */
+async function openSampler(config: RunConfig, store: RunStore): Promise<Sampler | null> {
+  if (config.corpus === "none") return null;
+  const corpus = await openCorpus(config.corpus, { textField: config.corpusField });
+  const saved = store.getState<SamplerState>("sampler");
+  return saved ? Sampler.fromState(corpus, saved, config.maxWords) : createSampler(corpus, { seed: config.seed, maxWords: config.maxWords });
+}
+
 /** Rewrites the metrics file from the store (after a resume, lines of lost steps are dropped). */
 function rewriteMetrics(dir: string, store: RunStore): void {
   const lines = store.steps().filter((s) => s.status === "done").map((s) => JSON.stringify(s.metrics));
@@ -99,9 +107,7 @@ export async function runSelfPlay(dir: string, config: RunConfig, deps: LoopDeps
   const store = RunStore.open(dir, options.resume ? "resume" : "create", { killInTransaction: options.killInTransaction });
   try {
     if (!options.resume) store.setMeta("config", JSON.stringify(config));
-    const corpus = await openCorpus(config.corpus, { textField: config.corpusField });
-    const saved = store.getState<SamplerState>("sampler");
-    const sampler = saved ? Sampler.fromState(corpus, saved, config.maxWords) : createSampler(corpus, { seed: config.seed, maxWords: config.maxWords });
+    const sampler = await openSampler(config, store);
     const library = await loadLibrary(config.sandbox);
     const limiter = new Limiter(config.concurrency);
     rewriteMetrics(dir, store);
@@ -128,7 +134,9 @@ export async function runSelfPlay(dir: string, config: RunConfig, deps: LoopDeps
         lpState: store.getState<Record<string, LpState>>("lp") ?? {},
         trainedDesigns: new Set(store.samples({ fromStep }).filter((s) => s.role === "designer").map((s) => s.ref)),
       });
-      const trained = deps.trainer ? await deps.trainer.train(step, trainSamples(store, step, fromStep, score.samples)) : null;
+      // --train-designer off: designer samples are scored and stored, only the agent's are trained.
+      const toTrain = config.trainDesigner === "on" ? score.samples : score.samples.filter((s) => s.role === "agent");
+      const trained = deps.trainer ? await deps.trainer.train(step, trainSamples(store, step, fromStep, toTrain)) : null;
       const checkpoint = trained?.checkpoint ?? null;
       const metrics: StepMetrics & { train?: Record<string, number>; checkpoint?: TrainerCheckpoint } = trained
         ? { ...score.metrics, train: trained.metrics, ...(checkpoint ? { checkpoint } : {}) }
@@ -136,7 +144,7 @@ export async function runSelfPlay(dir: string, config: RunConfig, deps: LoopDeps
       store.transaction(() => {
         for (const [id, stats] of score.stats) store.updateStats(id, stats);
         for (const sample of score.samples) store.insertSample(sample);
-        store.setState("sampler", sampler.state());
+        if (sampler) store.setState("sampler", sampler.state());
         store.setState("lp", score.lpState);
         if (checkpoint) store.setState("trainer", checkpoint);
         store.completeStep(step, metrics);

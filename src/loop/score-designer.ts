@@ -11,6 +11,7 @@ import {
   designerAdvantages,
   designerRawReward,
   designerScale,
+  isMaskedDesignerReward,
   LP_INITIAL,
   lpBaseline,
   lpUpdate,
@@ -54,7 +55,7 @@ export function withEnvironments(due: readonly DesignRow[], designs: readonly De
 
 /** What designer scoring reads besides the due designs. */
 export interface DesignerScoreInput {
-  config: Pick<RunConfig, "reward" | "regretFloor" | "invalidDesign" | "regenerateEvery">;
+  config: Pick<RunConfig, "reward" | "regretFloor" | "frontierScale" | "invalidDesign" | "regenerateEvery">;
   step: number;
   due: readonly DueDesign[];
   /** Every episode of the run the windows may hold. */
@@ -84,6 +85,13 @@ function finishedWindow(regenerateEvery: number, env: EnvironmentRow, episodes: 
   return windowPlays(regenerateEvery, env, episodes).filter((e) => e.failure === null);
 }
 
+/** The returns of the finished plays of a window, one list per step in step order (for `microLp`). */
+function returnsByStepOf(window: readonly EpisodeRow[]): number[][] {
+  const byStep = new Map<number, number[]>();
+  for (const e of window) byStep.set(e.step, [...(byStep.get(e.step) ?? []), e.return]);
+  return [...byStep.entries()].sort((a, b) => a[0] - b[0]).map(([, returns]) => returns);
+}
+
 /**
  * Learning-potential trackers after the due designs: each skill whose due environments have
  * finished plays is fed their mean return (`delayed_env_rewards.py` `recompute_delayed_env_rewards`,
@@ -111,9 +119,17 @@ export function designerSamples(input: DesignerScoreInput): DesignerScore {
       if (finished.length === 0) return 0;
       return designerRawReward("learningPotential", { regret: 0, winRate: meanUnhintedReturn(finished), lpBaseline: lpBaseline(lpState[design.skill] ?? LP_INITIAL) });
     }
-    return designerRawReward(config.reward, { regret: s.regret ?? 0, winRate: s.winRate ?? 0 }, { regretFloor: config.regretFloor });
+    const returnsByStep = config.reward === "microLp" ? returnsByStepOf(finishedWindow(config.regenerateEvery, env, input.episodes)) : undefined;
+    return designerRawReward(config.reward, { regret: s.regret ?? 0, winRate: s.winRate ?? 0, returnsByStep }, { regretFloor: config.regretFloor, frontierScale: config.frontierScale });
   });
-  const centred = designerAdvantages(input.due.map((x, i) => ({ skill: x.design.skill, rawReward: rawRewards[i] ?? null })), { scale: 1, invalidDesign: config.invalidDesign });
+  // A raw reward below 0 (only `frontier` gives one) is masked: not trained, not counted as invalid.
+  const centred = designerAdvantages(
+    input.due.map((x, i) => {
+      const raw = rawRewards[i] ?? null;
+      return { skill: x.design.skill, rawReward: raw, masked: raw !== null && isMaskedDesignerReward(raw) };
+    }),
+    { scale: 1, invalidDesign: config.invalidDesign },
+  );
   // nDesigner is what is trained: under --invalid-design drop an invalid slot is not a sample.
   const trained = centred.filter((a) => a !== null).length;
   const scale = designerScale(input.agentSampleCount, trained, config.regenerateEvery);

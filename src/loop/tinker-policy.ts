@@ -61,6 +61,8 @@ export function tinkerLoopPolicy(options: TinkerLoopPolicyOptions): TinkerLoopPo
         maxTokens: s.maxTokens,
         stopTokenIds: renderer.stopIds,
         temperature: s.temperature,
+        ...(s.topP !== undefined ? { topP: s.topP } : {}),
+        ...(s.topK !== undefined ? { topK: s.topK } : {}),
         seed: s.seed,
         signal: s.signal,
       });
@@ -73,7 +75,13 @@ export function tinkerLoopPolicy(options: TinkerLoopPolicyOptions): TinkerLoopPo
         sampler,
         renderer,
         maxTokens: s.maxTokens,
-        sampling: { ...options.sampling, temperature: s.temperature, seed: s.seed },
+        sampling: {
+          ...options.sampling,
+          temperature: s.temperature,
+          ...(s.topP !== undefined ? { topP: s.topP } : {}),
+          ...(s.topK !== undefined ? { topK: s.topK } : {}),
+          seed: s.seed,
+        },
         signal: s.signal,
         ...(options.maxContextTokens !== undefined ? { maxContextTokens: options.maxContextTokens } : {}),
       }),

@@ -152,6 +152,7 @@ export function ggufChatBackend(options: GgufChatOptions): GgufChatBackend {
     const common = {
       temperature: sampling.temperature,
       topP: sampling.top_p,
+      topK: sampling.top_k,
       seed: sampling.seed === undefined ? undefined : sampling.seed + index,
       repeatPenalty: false as const,
       customStopTriggers: stop,

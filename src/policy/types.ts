@@ -24,6 +24,11 @@ export type ChatMessage =
 export interface SamplingParams {
   temperature?: number;
   top_p?: number;
+  /**
+   * Top-k sampling. Not part of the OpenAI API: sent as the body field `top_k`, which vLLM and
+   * SGLang accept; servers that reject unknown fields need it unset.
+   */
+  top_k?: number;
   /** Most tokens to generate per choice. */
   max_tokens?: number;
   stop?: string | string[];

@@ -13,6 +13,8 @@ export interface DesignerSample {
   skill: string;
   /** Raw reward (`designerRawReward`), or null for an invalid design (no valid program). */
   rawReward: number | null;
+  /** True for a valid design whose reward is masked (`isMaskedDesignerReward`): not trained. */
+  masked?: boolean;
 }
 
 /** What happens to an invalid design. */
@@ -80,6 +82,7 @@ export function designerAdvantages(samples: readonly DesignerSample[], options: 
   const invalidReward = requireFinite(options.invalidReward ?? DESIGNER_REWARD_FLOOR, "invalid-design reward");
   const trained: Array<{ index: number; skill: string; reward: number }> = [];
   samples.forEach((s, index) => {
+    if (s.masked === true) return;
     if (s.rawReward !== null) trained.push({ index, skill: s.skill, reward: s.rawReward });
     else if (policy === "lowest") trained.push({ index, skill: s.skill, reward: invalidReward });
   });

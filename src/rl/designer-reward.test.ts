@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { designerRawReward, plateau, regretTerm } from "./index.js";
+import { designerAdvantages, designerRawReward, frontierPenalty, isMaskedDesignerReward, microLearningProgress, plateau, regretTerm } from "./index.js";
 import { codeOf } from "../../test/assert.js";
 
 describe("plateau (0 at 0.15 and 0.85, 1 on [0.4, 0.6])", () => {
@@ -85,5 +85,60 @@ describe("designerRawReward", () => {
     expect(codeOf(() => designerRawReward("blend", { regret: 0, winRate: -0.01 }))).toBe("E_RL_INPUT");
     expect(codeOf(() => designerRawReward("blend", { regret: Number.NaN, winRate: 0.5 }))).toBe("E_RL_INPUT");
     expect(codeOf(() => designerRawReward("bogus" as "blend", { regret: 0, winRate: 0.5 }))).toBe("E_CONFIG");
+  });
+});
+
+describe("microLp (delayed_env_rewards.py:recompute_delayed_env_rewards_micro_lp)", () => {
+  // Steps split at floor(n / 2); the odd middle step is late; max(0, mean(late) - mean(early)).
+  const table: Array<[string, number[][], number]> = [
+    ["no step", [], 0],
+    ["one step: nothing to compare", [[0, 1, 1]], 0],
+    ["2 steps: 0.25 -> 0.75", [[0, 0, 0, 1], [1, 1, 0, 1]], 0.5],
+    ["4 steps of R = 4: early (0, 0.5) = 0.25, late (0.5, 1) = 0.75", [[0, 0], [0, 1], [1, 0], [1, 1]], 0.5],
+    ["3 steps: early [0, 0], late [1, 0, 1, 1] -> 0.75", [[0, 0], [1, 0], [1, 1]], 0.75],
+    ["got worse: floored at 0", [[1, 1], [0, 0]], 0],
+    ["uneven counts: early 2/3, late 1", [[1, 1, 0], [1]], 1 / 3],
+    ["negative returns: early -1, late 0", [[-1, -1], [0, 0]], 1],
+  ];
+  it.each(table)("%s", (_name, returnsByStep, expected) => {
+    expect(microLearningProgress(returnsByStep)).toBeCloseTo(expected, 12);
+    expect(designerRawReward("microLp", { regret: 0.3, winRate: 0.5, returnsByStep })).toBeCloseTo(expected, 12);
+  });
+
+  it("needs the returns by step", () => {
+    expect(codeOf(() => designerRawReward("microLp", { regret: 0, winRate: 0.5 }))).toBe("E_RL_INPUT");
+    expect(codeOf(() => microLearningProgress([[0], [Number.NaN]]))).toBe("E_RL_INPUT");
+  });
+});
+
+describe("frontier: 0.4 clip(regret / 0.15) - 0.6 (winRate - 0.5)^2 / 0.08 (the reference's frontier anchor)", () => {
+  const table: Array<[number, number, number]> = [
+    // [regret, winRate, raw]
+    [0.15, 0.5, 0.4], // penalty 0
+    [0, 0.5, 0],
+    [0.075, 0.6, 0.2 - 0.6 * 0.01 / 0.08], // 0.2 - 0.075 = 0.125
+    [0.15, 0.7, 0.4 - 0.6 * 0.04 / 0.08], // 0.4 - 0.3 = 0.1
+    [0.15, 0.9, 0.4 - 0.6 * 0.16 / 0.08], // 0.4 - 1.2 = -0.8: masked
+    [0, 1, -0.6 * 0.25 / 0.08], // -1.875
+    [-0.3, 0.3, -0.6 * 0.04 / 0.08], // regret floored at 0: -0.3
+  ];
+  it.each(table)("regret %d, win rate %d -> %d", (regret, winRate, expected) => {
+    expect(designerRawReward("frontier", { regret, winRate })).toBeCloseTo(expected, 12);
+  });
+
+  it("takes the penalty's weight and scale from options", () => {
+    expect(frontierPenalty(0.8)).toBeCloseTo(0.09, 12);
+    expect(designerRawReward("frontier", { regret: 0.15, winRate: 0.8 }, { frontierWeight: 1, frontierScale: 0.09 })).toBeCloseTo(0.4 - 1, 12);
+    expect(codeOf(() => designerRawReward("frontier", { regret: 0, winRate: 0.5 }, { frontierScale: 0 }))).toBe("E_CONFIG");
+  });
+
+  it("masks designs below 0: not trained, not counted as invalid, and left out of their skill's mean", () => {
+    const raws = [0.4, 0.1, -0.8];
+    expect(raws.map(isMaskedDesignerReward)).toEqual([false, false, true]);
+    // Skill mean over the two trained designs = 0.25; scale 32: (0.4 - 0.25) x 32 = 4.8, (0.1 - 0.25) x 32 = -4.8.
+    const advantages = designerAdvantages(raws.map((r) => ({ skill: "Optimization", rawReward: r, masked: isMaskedDesignerReward(r) })), { scale: 32, invalidDesign: "lowest" });
+    expect(advantages[0]).toBeCloseTo(4.8, 12);
+    expect(advantages[1]).toBeCloseTo(-4.8, 12);
+    expect(advantages[2]).toBeNull();
   });
 });

@@ -5,6 +5,7 @@
  */
 import { actionFromOracle } from "../env/action.js";
 import { hintProblems, resetProblems, stepProblems } from "../env/shape.js";
+import { normalizeToolSchema } from "../env/tool-schema.js";
 import type { Action, EnvMeta, JsonObject, ResetResult, StepResult, ToolSpec } from "../env/types.js";
 import { SpadeError } from "../errors.js";
 
@@ -150,6 +151,7 @@ export function toEnvMeta(value: unknown): EnvMeta {
     skill: requireString(value, "skill", where),
     description: requireString(value, "description", where),
     maxTurns,
-    tools: tools.map((t, i) => toToolSpec(t, `${where}.tools[${i}]`)),
+    // Flat `{name, description, parameters}` schemas are accepted and put in the chat form first.
+    tools: tools.map((t, i) => toToolSpec(normalizeToolSchema(t), `${where}.tools[${i}]`)),
   };
 }

@@ -10,3 +10,5 @@ export { TinkerTrainingClient } from "./tinker.js";
 export type { AdamParams, ForwardBackwardOutput, Submitted, TinkerLoss, TinkerTrainingOptions } from "./tinker.js";
 export { TinkerTrainer, DEFAULT_ADAM, DEFAULT_PPO_CLIP } from "./tinker-trainer.js";
 export type { TinkerTrainerOptions } from "./tinker-trainer.js";
+export { tinkerBaseLogprobs, parsePromptLogprobs } from "./base-logprobs.js";
+export type { BaseLogprobsFn } from "./base-logprobs.js";

@@ -6,6 +6,8 @@
  * loop samples the next step from (on-policy) and stores with the step.
  */
 import { SpadeError } from "../errors.js";
+import { foldKlPenalty } from "../rl/index.js";
+import type { BaseLogprobsFn } from "./base-logprobs.js";
 import { datumsFor, type DatumBatch } from "./datums.js";
 import type { AdamParams, ForwardBackwardOutput, TinkerLoss, TinkerTrainingClient } from "./tinker.js";
 import type { Trainer, TrainerCheckpoint, TrainResult, TrainSample } from "./types.js";
@@ -26,6 +28,11 @@ export interface TinkerTrainerOptions {
   loss?: TinkerLoss;
   /** Ratio bounds of `ppo` (`clip_low_threshold`, `clip_high_threshold`). Default 0.8 / 1.28. */
   ppoClip?: { low: number; high: number };
+  /**
+   * KL penalty against the base model, folded into the advantages (`foldKlPenalty`): `coef` and
+   * where the base model's logprobs come from. Unset or coef 0: no penalty, no extra requests.
+   */
+  kl?: { coef: number; baseLogprobs: BaseLogprobsFn };
   /** Adam settings; unset fields take `DEFAULT_ADAM`. */
   adam?: Partial<AdamParams>;
   /** Save weights and optimiser state every step, so a resumed run continues from them. Default true. */
@@ -103,6 +110,36 @@ export class TinkerTrainer implements Trainer {
   }
 
   /**
+   * Folds the KL penalty into `batch`'s advantages in place (see `TinkerTrainerOptions.kl`); the
+   * base model's logprobs are asked for 16 sequences at a time. Returns the `kl:mean` metric.
+   */
+  async #foldKl(batch: DatumBatch): Promise<Record<string, number>> {
+    const kl = this.options.kl;
+    if (!kl || kl.coef === 0 || batch.datums.length === 0) return {};
+    const base: number[][] = [];
+    for (let i = 0; i < batch.datums.length; i += 16) {
+      const chunk = batch.datums.slice(i, i + 16).map(async (d) => {
+        const input = d.model_input.chunks[0]?.tokens ?? [];
+        const targets = d.loss_fn_inputs.target_tokens.data;
+        // Sequence = input + last target; the base logprob of target t is that of token t + 1.
+        return (await kl.baseLogprobs([...input, ...targets.slice(-1)], this.options.signal)).slice(1);
+      });
+      base.push(...(await Promise.all(chunk)));
+    }
+    const fold = foldKlPenalty(
+      batch.datums.map((d, i) => ({
+        advantages: d.loss_fn_inputs.advantages.data,
+        samplerLogprobs: d.loss_fn_inputs.logprobs.data,
+        baseLogprobs: base[i] as number[],
+        mask: batch.masks[i] as number[],
+      })),
+      kl.coef,
+    );
+    batch.datums.forEach((d, i) => (d.loss_fn_inputs.advantages.data = fold.advantages[i] as number[]));
+    return fold.meanLogRatio === null ? {} : { "kl:mean": fold.meanLogRatio };
+  }
+
+  /**
    * One step: datums -> forward_backward -> optim_step -> save_weights -> save_weights_for_sampler.
    * Each pair is submitted back to back (the engine runs a model's requests in seq-id order) and
    * then waited for. A step with no samples changes nothing and returns the current checkpoint.
@@ -113,6 +150,7 @@ export class TinkerTrainer implements Trainer {
     const { client, signal } = this.options;
     const clip = this.options.ppoClip ?? DEFAULT_PPO_CLIP;
     const lossConfig = this.loss === "ppo" ? { clip_low_threshold: clip.low, clip_high_threshold: clip.high } : undefined;
+    const klMetrics = await this.#foldKl(batch);
     const fb = await client.submitForwardBackward(batch.datums, this.loss, lossConfig, signal);
     const optim = await client.submitOptimStep(this.adam, signal);
     const out = await fb.result();
@@ -125,7 +163,7 @@ export class TinkerTrainer implements Trainer {
     const samplerPath = await sampler.result();
     this.#checkpoint = { step, samplerPath, statePath };
 
-    const metrics = { ...out.metrics, ...stepMetrics(batch, out) };
+    const metrics = { ...out.metrics, ...stepMetrics(batch, out), ...klMetrics };
     for (const [key, value] of Object.entries(optimMetrics)) metrics[`optim/${key}`] = value;
     return { metrics, checkpoint: this.#checkpoint };
   }

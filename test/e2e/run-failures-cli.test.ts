@@ -89,6 +89,8 @@ beforeAll(async () => {
     "run", "--out", out, "--no-train", "--base-url", server.baseURL, "--model", "scripted-double", "--seed", String(RUN_SEED),
     "--steps", "2", "--designs-per-step", "2", "--skills", LD, "--regenerate-every", "2", "--reward-delay", "1",
     "--agent-batch", "12", "--hinted-plays", "6", "--max-attempts", "1", "--concurrency", "4",
+    // The scripted environments carry their hints in hint(): the programs' own hints, not a model's.
+    "--hints", "program",
   ]);
 }, 120_000);
 afterAll(async () => {

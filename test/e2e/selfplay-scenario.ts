@@ -41,5 +41,7 @@ export function runFlags(baseURL: string, out: string): string[] {
     "run", "--out", out, "--no-train", "--base-url", baseURL, "--model", "scripted-double", "--seed", String(RUN_SEED),
     "--steps", "4", "--designs-per-step", "3", "--skills", `${LD},${PR}`, "--regenerate-every", "2", "--reward-delay", "2",
     "--plays", "2", "--hinted-plays", "2", "--max-attempts", "2", "--concurrency", "4", "--batch-fit", "off",
+    // The scripted environments carry their hints in hint(): the programs' own hints, not a model's.
+    "--hints", "program",
   ];
 }
