@@ -2,10 +2,10 @@
  * @module loop/run
  * The self-play orchestrator, read top to bottom as the recipe of one step:
  *   1. on a regeneration step (every R steps) the designer fills `designsPerStep` slots;
- *   2. every environment of the pool is played (`plays` unhinted; on its creation step also
- *      `hintedPlays` hinted, on paired seeds);
- *   3. the step is scored: environment stats, agent GRPO samples, designer samples due (D steps
- *      after their design);
+ *   2. every environment of the pool is played (ceil(agentBatch / pool size) unhinted, or `plays`;
+ *      on its creation step also `hintedPlays` hinted, on paired seeds);
+ *   3. the step is scored: environment stats, agent GRPO samples (filled and trimmed to the
+ *      batch as the reference does), designer samples due (D steps after their design);
  *   4. both roles' samples go to the trainer in one batch (skipped with --no-train);
  *   5. everything is committed and the step is marked done, with the trainer's new weights; the
  *      next step samples from them (on-policy).

@@ -61,6 +61,7 @@ describe("spade run with a scripted designer and agent", () => {
   it("records every design attempt with its outcome, and which one is trained", () => {
     const store = RunStore.open(out, "read");
     const designs = store.designs();
+    const environments = store.environments();
     store.close();
     expect(designs.map((d) => [d.step, d.slot, d.seq, d.outcome, d.trainable, d.envId])).toEqual([
       [0, 0, 0, "invalid", false, null],
@@ -77,6 +78,12 @@ describe("spade run with a scripted designer and agent", () => {
     expect(designs[4]?.report?.failures).toEqual(["E_ORACLE"]);
     expect(designs[5]?.duplicateOf).toBe("d0-0");
     expect(designs.every((d) => d.docId !== null && JSON.stringify(d.prompt).includes(d.skill))).toBe(true);
+    // Memory references name environments as the store does (library ones `lib-<name>`), drawn per attempt.
+    const refIds = designs.flatMap((d) => (d.memoryRefs as { references: string[] }).references);
+    expect(refIds.length).toBeGreaterThan(0);
+    expect(refIds.every((id) => /^lib-[a-z0-9-]+$/.test(id) || /^d\d+-\d+$/.test(id))).toBe(true);
+    const envIds = new Set(environments.map((e) => e.id));
+    expect(refIds.filter((id) => id.startsWith("d")).every((id) => envIds.has(id))).toBe(true);
   });
 
   it("plays rotating library environments with --designer off (the fixed-environment baseline)", async () => {

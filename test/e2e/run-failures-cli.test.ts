@@ -99,9 +99,12 @@ afterAll(async () => {
 });
 
 describe("spade run with overflowing, malformed and failing episodes (reference defaults)", () => {
-  it("finishes both steps", () => {
-    expect(result.stderr).toContain("step 2/2");
+  it("finishes both steps, reporting dropped episodes, overflows and masked turns", async () => {
     expect(result.code).toBe(0);
+    // Step 1 (seed 20): break break flood hidden mangle shown on the lab.
+    expect(result.stderr).toMatch(/step 2\/2 \| pool 2 \| .* \| 2 failed episodes \| context overflows 1 \| masked turns 1 \|/);
+    const text = await spade(["runs", "show", out]);
+    expect(text.stdout).toMatch(/\n1 +12 +2 +12\n/);
   });
 
   it("stores each episode's outcome and masked turns as the rules say", () => {
