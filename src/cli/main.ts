@@ -1,7 +1,8 @@
 /**
  * @module cli/main
  * The `spade` command. The only module that calls `process.exit`. Exit codes: 0 success,
- * 1 a negative result (an invalid environment, a failed check), 2 usage, configuration or I/O error.
+ * 1 a negative result (an invalid environment, a failed check), 2 usage, configuration or I/O error,
+ * 3 nothing could be played (`env run`, `eval`: every episode failed), 130 interrupted.
  */
 import { defineCommand, renderUsage, runCommand, type CommandDef } from "citty";
 import { isSpadeError, SpadeError } from "../errors.js";

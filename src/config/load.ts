@@ -81,7 +81,21 @@ export function buildConfig(layers: Array<Record<string, unknown> | undefined>):
     const key = String(issue.path[0] ?? "");
     throw new SpadeError("E_CONFIG", `setting ${key} (--${flagName(key)}): ${issue.message} (got ${JSON.stringify(merged[key])})`);
   }
-  return resolveConfig(parsed.data);
+  return checkLoad(resolveConfig(parsed.data));
+}
+
+/** Most episodes one step may play: `designsPerStep x (plays + hintedPlays)`. */
+export const MAX_EPISODES_PER_STEP = 65_536;
+
+/** Bounds that span several settings (each setting's own bounds are in the schema). */
+function checkLoad(config: RunConfig): RunConfig {
+  const episodes = config.designsPerStep * (config.plays + config.hintedPlays);
+  if (episodes > MAX_EPISODES_PER_STEP) {
+    throw new SpadeError("E_CONFIG", `a step would play ${episodes} episodes (--designs-per-step ${config.designsPerStep} x (--plays ${config.plays} + --hinted-plays ${config.hintedPlays})), over the limit of ${MAX_EPISODES_PER_STEP}`, {
+      nextStep: "lower --designs-per-step, --plays or --hinted-plays (every play of a step is held in memory for scoring)",
+    });
+  }
+  return config;
 }
 
 /** A preset by name, or E_CONFIG listing the presets. */

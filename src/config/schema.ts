@@ -6,7 +6,11 @@
  */
 import { z } from "zod";
 
-const int = (min: number) => z.coerce.number().int().min(min);
+/** An integer in [min, max]; `max` bounds what fits in memory and time, and `why` says so in the error. */
+const int = (min: number, max: number, why: string) =>
+  z.coerce.number().int().min(min).max(max, `at most ${max.toLocaleString("en-US")} (${why})`);
+/** Seconds in (0, max]. */
+const seconds = (max: number) => z.coerce.number().finite().positive().max(max, `at most ${max.toLocaleString("en-US")} s`);
 const num = z.coerce.number().finite();
 const bool = z.preprocess((v) => (v === "true" ? true : v === "false" ? false : v), z.boolean());
 const list = z.preprocess((v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : v), z.array(z.string().min(1)).min(1));
@@ -14,17 +18,17 @@ const list = z.preprocess((v) => (typeof v === "string" ? v.split(",").map((s) =
 /** The schema. Each field's description is its documentation (README "Configuration" is generated from it). */
 export const CONFIG_SCHEMA = z.object({
   // The run
-  seed: int(0).default(0).describe("run seed: environment seeds, design documents and memory draws derive from it"),
-  steps: int(1).default(400).describe("training steps to run (the reference's 30B runs: 400)"),
+  seed: int(0, Number.MAX_SAFE_INTEGER, "a safe integer").default(0).describe("run seed: environment seeds, design documents and memory draws derive from it"),
+  steps: int(1, 1_000_000, "a million steps is years of training").default(400).describe("training steps to run (the reference's 30B runs: 400)"),
   mode: z.enum(["games", "tool-use"]).default("games").describe("environment family: reasoning games or multi-step tool use (sets R, D, skills and document length when those are left unset)"),
   skills: list.nullable().default(null).describe('comma-separated skills; design slot i gets skill i mod k (default: the mode\'s six skills)'),
   // Designer
   designer: z.enum(["on", "off"]).default("on").describe("on: the model designs environments (SPADE); off: the agent trains on the built-in library only (fixed-environment baseline)"),
-  designsPerStep: int(1).default(24).describe("new environments designed at each regeneration"),
-  regenerateEvery: int(1).nullable().default(null).describe("R: design new environments every R steps and replay them in between (default 4 for games, 8 for tool use)"),
-  rewardDelay: int(1).nullable().default(null).describe("D: the designer's reward is computed D steps after its environment was created, over all its plays (default R)"),
-  maxAttempts: int(1).default(5).describe("design attempts per slot, each with a fresh document"),
-  repairTurns: int(0).default(0).describe("times a failed design is sent back with its validation report before a fresh attempt"),
+  designsPerStep: int(1, 1024, "each design is a model call and a validated program per step").default(24).describe("new environments designed at each regeneration"),
+  regenerateEvery: int(1, 10_000, "longer than any run").nullable().default(null).describe("R: design new environments every R steps and replay them in between (default 4 for games, 8 for tool use)"),
+  rewardDelay: int(1, 10_000, "longer than any run").nullable().default(null).describe("D: the designer's reward is computed D steps after its environment was created, over all its plays (default R)"),
+  maxAttempts: int(1, 100, "each attempt is a designer completion").default(5).describe("design attempts per slot, each with a fresh document"),
+  repairTurns: int(0, 20, "each turn resends the whole design conversation").default(0).describe("times a failed design is sent back with its validation report before a fresh attempt"),
   hints: z.enum(["program", "model"]).default("program").describe("program: the environment's hint(); model: a second, untrained call of the model writes the hint from the code (the reference's way)"),
   hintTemplate: z.string().default("{observation}\n\nHINT: {hint}").describe("how the hint is added to the first observation"),
   // Rewards
@@ -33,28 +37,33 @@ export const CONFIG_SCHEMA = z.object({
   invalidDesign: z.enum(["lowest", "drop"]).default("lowest").describe("invalid designs: lowest (a sample with the lowest reward, so the designer learns to write valid programs) or drop (the reference)"),
   advantageStd: bool.default(true).describe("divide agent advantages by the group's standard deviation (GRPO)"),
   // Plays
-  plays: int(1).default(8).describe("unhinted plays per environment per step"),
-  hintedPlays: int(0).default(16).describe("hinted plays per designed environment, on the step that created it, on seeds paired with its unhinted plays (hinted play i uses unhinted seed i mod plays); never trained"),
-  concurrency: int(1).default(32).describe("episodes in flight at once"),
+  plays: int(1, 1024, "every play of a step is held in memory for scoring").default(8).describe("unhinted plays per environment per step"),
+  hintedPlays: int(0, 1024, "every play of a step is held in memory for scoring").default(16).describe("hinted plays per designed environment, on the step that created it, on seeds paired with its unhinted plays (hinted play i uses unhinted seed i mod plays); never trained"),
+  concurrency: int(1, 1024, "each episode in flight holds a sandbox and a request").default(32).describe("episodes in flight at once"),
   // Grounding and memory
   corpus: z.string().default("default").describe('grounding corpus: "default" (the bundled documents), a JSONL/Parquet file or a folder of .txt/.md'),
   corpusField: z.string().default("text").describe("JSONL/Parquet field holding the document text"),
-  maxWords: int(1).nullable().default(null).describe("documents are truncated to this many words (default 6,000 for games, 4,000 for tool use)"),
-  memoryWindow: int(1).default(200).describe("the memory considers the last N environments"),
+  maxWords: int(1, 1_000_000, "a document must fit in a prompt").nullable().default(null).describe("documents are truncated to this many words (default 6,000 for games, 4,000 for tool use)"),
+  memoryWindow: int(1, 100_000, "the window is read at every design").default(200).describe("the memory considers the last N environments"),
   // Model
   policy: z.enum(["openai", "tinker"]).nullable().default(null).describe("model backend: openai (any OpenAI-compatible server, chat-level) or tinker (token by token from --engine, rendered with the chat template in --model-path; what training needs) (default: tinker when --engine is set, else openai)"),
   baseUrl: z.string().nullable().default(null).describe("model server URL, e.g. http://localhost:8000/v1"),
   model: z.string().nullable().default(null).describe("model name as the server knows it"),
   apiKeyEnv: z.string().nullable().default(null).describe("name of the environment variable holding the API key (never put keys in files)"),
   temperature: num.min(0).default(0.6).describe("sampling temperature of both roles (the reference's)"),
-  maxTokens: int(1).default(8192).describe("most tokens per agent turn"),
-  designerMaxTokens: int(1).default(16384).describe("most tokens per designer completion"),
+  maxTokens: int(1, 1_048_576, "no model has a longer context").default(8192).describe("most tokens per agent turn"),
+  designerMaxTokens: int(1, 1_048_576, "no model has a longer context").default(16384).describe("most tokens per designer completion"),
+  // Model server requests (every command that talks to a model server: run, env run, eval)
+  requestTimeout: seconds(86_400).default(600).describe("seconds one request to a model server or engine may take before it is abandoned and retried"),
+  retryBudget: seconds(604_800).default(1800).describe("seconds one request may take with all its retries and waits; then it fails (an episode records the failure, a design attempt counts as failed)"),
+  maxRetries: int(0, 20, "the retry budget bounds the time anyway").default(4).describe("retries of a failed request (429, 5xx, timeouts, dropped connections); retry-after is honoured"),
+  maxAnswerBytes: int(1024, 1_073_741_824, "1 GiB").default(16_777_216).describe("largest chat answer accepted from a model server, in bytes (16 MiB); a larger one fails with E_POLICY_OUTPUT"),
   // Training
   train: bool.default(true).describe("update weights each step (needs --engine); --no-train runs inference-only self-play"),
   engine: z.string().nullable().default(null).describe("Tinker-compatible training engine (server root, e.g. http://127.0.0.1:8000): Tinker, SkyRL tx, verl's Tinker gateway; it trains and serves the token-level sampling of both roles"),
   baseModel: z.string().nullable().default(null).describe("base model exactly as the engine names it (SkyRL tx: its --base-model string)"),
   modelPath: z.string().nullable().default(null).describe("folder with the base model's tokenizer.json and tokenizer_config.json (its chat template renders both roles' prompts into tokens)"),
-  loraRank: int(1).default(32).describe("LoRA rank of the trained adapter (the reference's Tinker scripts use 32)"),
+  loraRank: int(1, 1024, "engines refuse larger adapters").default(32).describe("LoRA rank of the trained adapter (the reference's Tinker scripts use 32)"),
   learningRate: num.positive().default(1e-6).describe("Adam learning rate, constant (betas 0.9 / 0.98, weight decay 0.1, as the reference). 1e-6 is the reference's, for full fine-tuning of 30B models and kept in its LoRA scripts; LoRA usually wants about 10x the full-fine-tuning rate, so raise it for small models or short runs"),
   loss: z.enum(["importance_sampling", "ppo"]).default("importance_sampling").describe("policy-gradient loss: importance_sampling (REINFORCE weighted by p_theta / p_sampler, which corrects the designer samples trained D steps after sampling) or ppo (the same ratio clipped to [0.8, 1.28], the reference's bounds)"),
   // Execution
