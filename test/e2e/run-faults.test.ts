@@ -67,6 +67,26 @@ describe("spade run: the run folder lock", () => {
   });
 });
 
+describe("spade run: a server that never answers", () => {
+  it("gives up each request after --request-timeout within --retry-budget, records the failures and finishes", async () => {
+    server = await startFakeOpenAIServer(() => ({ kind: "hang" }));
+    const out = join(root, "hang");
+    const started = Date.now();
+    const r = await spade(runArgs(server.baseURL, out, ["--request-timeout", "0.5", "--retry-budget", "2", "--max-retries", "1"]));
+    const wallMs = Date.now() - started;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^spade: model server: E_POLICY_TIMEOUT: .* gave no answer within 500 ms; retry 1 of 1 in 0\.\d s \(retry budget left 1\.\d s\)$/m);
+    const store = RunStore.open(out, "read");
+    expect(store.doneSteps()).toBe(1);
+    expect(store.episodes().map((e) => e.failureCode)).toEqual(["E_POLICY_TIMEOUT"]);
+    expect(store.designs().map((d) => d.completion)).toEqual([""]);
+    store.close();
+    // Two requests (the design, the play), each at most its 2 s budget, plus start-up.
+    expect(server.requests).toHaveLength(4);
+    expect(wallMs).toBeLessThan(15_000);
+  });
+});
+
 describe("spade run: a start that fails", () => {
   it("checks the corpus before creating anything, then the same --out takes a run", async () => {
     server = await startFakeOpenAIServer(() => ({ kind: "status", status: 400 }));
