@@ -82,11 +82,11 @@ export function checkStart(config: RunConfig): void {
 function removeFailedStart(dir: string, folderExisted: boolean): void {
   try {
     if (!RunStore.discardUnstarted(dir)) return;
+    rmSync(join(dir, METRICS_FILE), { force: true });
+    if (!folderExisted && readdirSync(dir).length === 0) rmdirSync(dir);
   } catch {
-    return; // locked by another process, or unreadable: leave it as it is
+    return; // locked by another process, or unwritable: leave it; the run's own error is what matters
   }
-  rmSync(join(dir, METRICS_FILE), { force: true });
-  if (!folderExisted && readdirSync(dir).length === 0) rmdirSync(dir);
   process.stderr.write(`spade run: the run never began a step; removed what it created in ${dir}\n`);
 }
 
