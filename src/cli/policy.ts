@@ -26,7 +26,7 @@ export const policyArgs = {
   "request-timeout": { type: "string", description: `${CONFIG_SCHEMA.shape.requestTimeout.description} (default 600)` },
   "retry-budget": { type: "string", description: `${CONFIG_SCHEMA.shape.retryBudget.description} (default 1800)` },
   "max-retries": { type: "string", description: `${CONFIG_SCHEMA.shape.maxRetries.description} (default 4)` },
-  "max-answer-bytes": { type: "string", description: `${CONFIG_SCHEMA.shape.maxAnswerBytes.description} (default 16777216)` },
+  "max-answer-bytes": { type: "string", description: `${CONFIG_SCHEMA.shape.maxAnswerBytes.description} (default 4194304)` },
 } as const;
 
 /** The model-server request settings (schema keys), shared by `spade run`, `env run` and `eval`. */

@@ -44,7 +44,7 @@ describe("buildConfig", () => {
   });
 
   it("has model-server request settings with their defaults", () => {
-    expect(buildConfig([])).toMatchObject({ requestTimeout: 600, retryBudget: 1800, maxRetries: 4, maxAnswerBytes: 16_777_216 });
+    expect(buildConfig([])).toMatchObject({ requestTimeout: 600, retryBudget: 1800, maxRetries: 4, maxAnswerBytes: 4_194_304 });
     expect(buildConfig([{ requestTimeout: "2.5", maxRetries: "0" }])).toMatchObject({ requestTimeout: 2.5, maxRetries: 0 });
   });
 });

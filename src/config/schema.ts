@@ -57,7 +57,7 @@ export const CONFIG_SCHEMA = z.object({
   requestTimeout: seconds(86_400).default(600).describe("seconds one request to a model server or engine may take before it is abandoned and retried"),
   retryBudget: seconds(604_800).default(1800).describe("seconds one request may take with all its retries and waits; then it fails (an episode records the failure, a design attempt counts as failed)"),
   maxRetries: int(0, 20, "the retry budget bounds the time anyway").default(4).describe("retries of a failed request (429, 5xx, timeouts, dropped connections); retry-after is honoured"),
-  maxAnswerBytes: int(1024, 1_073_741_824, "1 GiB").default(16_777_216).describe("largest chat answer accepted from a model server, in bytes (16 MiB); a larger one fails with E_POLICY_OUTPUT"),
+  maxAnswerBytes: int(1024, 1_073_741_824, "1 GiB").default(4_194_304).describe("largest chat answer accepted from a model server, in bytes (4 MiB: an answer of 16k tokens is well under 1 MiB without logprobs); a larger one fails with E_POLICY_OUTPUT"),
   // Training
   train: bool.default(true).describe("update weights each step (needs --engine); --no-train runs inference-only self-play"),
   engine: z.string().nullable().default(null).describe("Tinker-compatible training engine (server root, e.g. http://127.0.0.1:8000): Tinker, SkyRL tx, verl's Tinker gateway; it trains and serves the token-level sampling of both roles"),

@@ -6,8 +6,11 @@
  */
 import { SpadeError } from "../errors.js";
 
-/** Default cap on one answer's body: 16 MiB (a chat answer of 16k tokens with logprobs is well under 8). */
-export const DEFAULT_MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+/**
+ * Default cap on one chat answer's body: 4 MiB. An answer of 16k tokens is well under 1 MiB
+ * without logprobs; every episode in flight may hold one, so the cap bounds host memory too.
+ */
+export const DEFAULT_MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
 /** The error of an answer over the cap. Not retried: the same request would get the same answer. */
 export function answerTooLarge(url: string, bytes: number | string, maxBytes: number): SpadeError {

@@ -47,7 +47,7 @@ export interface OpenAIChatOptions {
   retry?: RetryOptions;
   /** Told before each retry wait (the CLI prints a notice). Default: nothing. */
   onRetry?: (notice: RetryNotice) => void;
-  /** Largest answer body accepted, in bytes; a larger one fails with E_POLICY_OUTPUT. Default 16 MiB. */
+  /** Largest answer body accepted, in bytes; a larger one fails with E_POLICY_OUTPUT. Default 4 MiB. */
   maxAnswerBytes?: number;
   /** Clock for retry waits. Default the real one. */
   clock?: RetryClock;
