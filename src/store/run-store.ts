@@ -122,7 +122,9 @@ export class RunStore {
 
   /**
    * Opens the store in `dir`. `mode: "create"` refuses a folder that already has a run;
-   * `"resume"` refuses one that has none; `"read"` opens an existing run read-only.
+   * `"resume"` refuses one that has none; `"read"` opens an existing run read-only. A store
+   * opened to write holds the folder's lock until `close` (E_RUN_LOCKED while another process
+   * does); a damaged file is E_STORE_CORRUPT, an unwritable folder E_IO, a full disk E_DISK_FULL.
    */
   static open(dir: string, mode: "create" | "resume" | "read", options: OpenOptions = {}): RunStore {
     const path = join(dir, STORE_FILE);
