@@ -6,8 +6,8 @@
 import { existsSync } from "node:fs";
 import { buildConfig, CONFIG_SCHEMA, type RunConfig } from "../config/index.js";
 import { SpadeError } from "../errors.js";
-import { chatAgent, ggufChatBackend, isRemoteModel, openAIChatBackend, type ChatBackend, type RetryNotice, type RetryOptions, type SamplingParams } from "../policy/index.js";
-import { stderrRetryNotices } from "./notices.js";
+import { chatAgent, ggufChatBackend, isRemoteModel, openAIChatBackend, type ChatBackend, type RetryOptions, type SamplingParams } from "../policy/index.js";
+import { stderrNotices, type ServerNotices } from "./notices.js";
 import { oracleAgent, randomAgent, type Agent } from "../rollout/index.js";
 import { tinkerPolicy } from "./tinker-policy.js";
 
@@ -102,7 +102,7 @@ export function samplingFlags(flags: Pick<PolicyFlags, "temperature" | "max-toke
 
 /**
  * An OpenAI-compatible backend; E_CONFIG at once for an unset key variable. Request settings
- * default to the schema's; retries are reported on stderr unless `onRetry` says otherwise.
+ * default to the schema's; retries and slow answers are reported on stderr unless `notices` says otherwise.
  */
 export function openAIBackendFrom(options: {
   baseURL: string;
@@ -110,7 +110,7 @@ export function openAIBackendFrom(options: {
   apiKeyEnv?: string;
   sampling?: SamplingParams;
   request?: RequestSettings;
-  onRetry?: (notice: RetryNotice) => void;
+  notices?: ServerNotices;
 }): ChatBackend {
   const request = options.request ?? requestFlags({});
   return openAIChatBackend({
@@ -121,7 +121,7 @@ export function openAIBackendFrom(options: {
     sampling: options.sampling,
     retry: retryOptions(request),
     maxAnswerBytes: request.maxAnswerBytes,
-    onRetry: options.onRetry ?? stderrRetryNotices(),
+    ...(options.notices ?? stderrNotices()),
   });
 }
 

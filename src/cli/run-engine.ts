@@ -9,7 +9,7 @@ import { SpadeError } from "../errors.js";
 import { chatLoopPolicy, tinkerLoopPolicy, type LoopPolicy } from "../loop/index.js";
 import { ChatRenderer, TinkerHttp } from "../policy/index.js";
 import { TinkerTrainer, TinkerTrainingClient, type Trainer } from "../trainer/index.js";
-import { stderrRetryNotices } from "./notices.js";
+import { stderrNotices } from "./notices.js";
 import { openAIBackendFrom, retryOptions } from "./policy.js";
 
 /** The model a run samples from and the engine that trains it. */
@@ -55,7 +55,7 @@ export function runBackends(config: RunConfig, environment: Readonly<Record<stri
   const baseModel = need(config.baseModel, "--base-model", "NAME", "the engine serves models by name");
   const renderer = ChatRenderer.fromDir(need(config.modelPath, "--model-path", "DIR", "token-level sampling renders with the model's chat template"));
   // Training answers are larger than chat answers: the engine keeps TinkerHttp's own cap.
-  const http = new TinkerHttp({ baseURL: engine, apiKeyEnv: config.apiKeyEnv ?? undefined, environment, retry: retryOptions(config), onRetry: stderrRetryNotices() });
+  const http = new TinkerHttp({ baseURL: engine, apiKeyEnv: config.apiKeyEnv ?? undefined, environment, retry: retryOptions(config), ...stderrNotices() });
   const policy = tinkerLoopPolicy({ http, baseModel, renderer });
   const trainer = config.train
     ? new TinkerTrainer({

@@ -6,7 +6,7 @@
  */
 import { ChatRenderer, tinkerSampler, tokenAgent, type TokenSampleRequest } from "../policy/index.js";
 import type { Agent } from "../rollout/index.js";
-import { stderrRetryNotices } from "./notices.js";
+import { stderrNotices } from "./notices.js";
 import { retryOptions, type RequestSettings } from "./policy.js";
 
 /** What `--policy tinker` is made from. */
@@ -38,7 +38,7 @@ export function tinkerPolicy(options: TinkerPolicyOptions): { model: string; mak
     baseModel: options.model,
     apiKeyEnv: options.apiKeyEnv || undefined,
     environment: process.env,
-    onRetry: stderrRetryNotices(),
+    ...stderrNotices(),
     ...(options.request ? { retry: retryOptions(options.request) } : {}),
   });
   const sampling: Pick<TokenSampleRequest, "temperature"> = options.temperature !== undefined ? { temperature: options.temperature } : {};

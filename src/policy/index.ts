@@ -8,8 +8,8 @@
 export type * from "./types.js";
 export { Limiter, sharedLimiter } from "./limiter.js";
 export type { Release } from "./limiter.js";
-export { withRetries, retryAfterMs, backoffMs, isRetryableStatus, formatRetryNotice, bareMessage, DEFAULT_RETRY, JITTER, REAL_CLOCK } from "./retry.js";
-export type { RetryOptions, RetryClock, RetryRun, RetryNotice, AttemptFailure, HeaderSource } from "./retry.js";
+export { withRetries, retryAfterMs, backoffMs, isRetryableStatus, formatRetryNotice, formatSlowNotice, bareMessage, DEFAULT_RETRY, JITTER, REAL_CLOCK } from "./retry.js";
+export type { RetryOptions, RetryClock, RetryRun, RetryNotice, SlowNotice, AttemptFailure, HeaderSource } from "./retry.js";
 export { DEFAULT_MAX_ANSWER_BYTES } from "./http-body.js";
 export { openAIChatBackend, parseChatCompletion, resolveApiKey, DEFAULT_MAX_CONCURRENT_REQUESTS } from "./openai.js";
 export type { OpenAIChatOptions } from "./openai.js";

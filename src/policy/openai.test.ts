@@ -111,9 +111,11 @@ describe("openAIChatBackend", () => {
     expect([server.requests.length, clock.sleeps, isSpadeError(err, "E_POLICY_HTTP")]).toEqual([1, [], true]);
   });
 
-  it("waits for a slow answer within the timeout", async () => {
-    const { backend } = await setup([{ kind: "slow", delayMs: 150, reply: { kind: "text", content: "late" } }], { retry: { timeoutMs: 5_000 } });
+  it("waits for a slow answer within the timeout, telling onSlow it is still waiting", async () => {
+    const slow: unknown[] = [];
+    const { server, backend } = await setup([{ kind: "slow", delayMs: 150, reply: { kind: "text", content: "late" } }], { retry: { timeoutMs: 5_000, noticeAfterMs: 40 }, onSlow: (n) => slow.push(n) });
     expect((await backend.complete({ messages: MESSAGES })).choices[0]!.content).toBe("late");
+    expect(slow).toEqual([{ label: `${server.baseURL}/chat/completions`, attempt: 1, waitedMs: 40, timeoutMs: 5_000 }]);
   });
 
   it("abandons answers that never come after timeoutMs, retries, then fails with E_POLICY_TIMEOUT", async () => {

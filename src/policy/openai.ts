@@ -13,7 +13,7 @@ import type { Json, JsonObject, OpenAIToolCall } from "../env/index.js";
 import { SpadeError } from "../errors.js";
 import { BodyInterruptedError, DEFAULT_MAX_ANSWER_BYTES, isJsonType, readBodyCapped } from "./http-body.js";
 import { Limiter, sharedLimiter } from "./limiter.js";
-import { DEFAULT_RETRY, failureOf, isRetryableStatus, retryAfterMs, withRetries, type AttemptFailure, type RetryClock, type RetryNotice, type RetryOptions } from "./retry.js";
+import { DEFAULT_RETRY, failureOf, isRetryableStatus, retryAfterMs, withRetries, type AttemptFailure, type RetryClock, type RetryNotice, type RetryOptions, type SlowNotice } from "./retry.js";
 import type { ChatBackend, ChatChoice, ChatCompletion, ChatRequest, SamplingParams } from "./types.js";
 
 /** Settings of an OpenAI-compatible backend. */
@@ -47,6 +47,8 @@ export interface OpenAIChatOptions {
   retry?: RetryOptions;
   /** Told before each retry wait (the CLI prints a notice). Default: nothing. */
   onRetry?: (notice: RetryNotice) => void;
+  /** Told when an attempt is unanswered after `retry.noticeAfterMs`. Default: nothing. */
+  onSlow?: (notice: SlowNotice) => void;
   /** Largest answer body accepted, in bytes; a larger one fails with E_POLICY_OUTPUT. Default 4 MiB. */
   maxAnswerBytes?: number;
   /** Clock for retry waits. Default the real one. */
@@ -231,6 +233,8 @@ export function openAIChatBackend(options: OpenAIChatOptions): ChatBackend {
         limiter,
         signal: request.signal,
         onRetry: options.onRetry,
+        onSlow: options.onSlow,
+        label: `${options.baseURL.replace(/\/+$/, "")}/chat/completions`,
         classify: (err, timedOut, nowMs) => classify(err, timedOut, nowMs, options, timeoutMs),
       });
       return parseChatCompletion(response);

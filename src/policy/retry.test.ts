@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SpadeError, isSpadeError } from "../errors.js";
 import { Limiter } from "./limiter.js";
-import { DEFAULT_RETRY, backoffMs, formatRetryNotice, isRetryableStatus, retryAfterMs, withRetries, type AttemptFailure, type RetryClock, type RetryNotice } from "./retry.js";
+import { DEFAULT_RETRY, backoffMs, formatRetryNotice, formatSlowNotice, isRetryableStatus, retryAfterMs, withRetries, type AttemptFailure, type RetryClock, type RetryNotice, type SlowNotice } from "./retry.js";
 
 /** TEST DOUBLE: a clock whose sleeps return at once and are recorded. */
 function fakeClock(randoms: number[] = [0]): RetryClock & { sleeps: number[] } {
@@ -161,5 +161,15 @@ describe("withRetries", () => {
       options: { timeoutMs: 60_000, budgetMs: 50 },
     }).catch((e: unknown) => e);
     expect((err as SpadeError).message).toBe("no answer (1 attempt; the retry budget of 0.05 s is spent) (wait longer)");
+  });
+
+  it("reports an attempt still unanswered after noticeAfterMs, once, and none that answers sooner", async () => {
+    const slow: SlowNotice[] = [];
+    const after = (ms: number) => () => new Promise<string>((resolve) => setTimeout(() => resolve("ok"), ms));
+    const run = { classify, onSlow: (n: SlowNotice) => slow.push(n), label: "http://s/x", options: { noticeAfterMs: 30, timeoutMs: 5_000 } };
+    expect(await withRetries(after(150), run)).toBe("ok");
+    expect(await withRetries(after(1), run)).toBe("ok");
+    expect(slow).toEqual([{ label: "http://s/x", attempt: 1, waitedMs: 30, timeoutMs: 5_000 }]);
+    expect(formatSlowNotice({ label: "http://s/x", attempt: 2, waitedMs: 60_000, timeoutMs: 600_000 })).toBe("still waiting for http://s/x after 60 s (attempt 2; abandoned and retried after 600 s)");
   });
 });

@@ -24,6 +24,8 @@ export interface RetryOptions {
    * attempt runs and no wait lasts past it. Default 1,800,000 ms (30 min).
    */
   budgetMs?: number;
+  /** An attempt still unanswered after this is reported once through `onSlow`. Default 60,000 ms. */
+  noticeAfterMs?: number;
 }
 
 /** The defaults of `RetryOptions`. */
@@ -34,6 +36,7 @@ export const DEFAULT_RETRY: Required<RetryOptions> = {
   maxRetryAfterMs: 60_000,
   timeoutMs: 600_000,
   budgetMs: 1_800_000,
+  noticeAfterMs: 60_000,
 };
 
 /** Share of a backoff that jitter may take away (a wait lies in [75%, 100%] of the backoff). */
@@ -127,6 +130,28 @@ export interface RetryRun {
   classify: (err: unknown, timedOut: boolean, nowMs: number) => AttemptFailure;
   /** Called before each wait, e.g. to tell the user why nothing seems to happen. */
   onRetry?: (info: RetryNotice) => void;
+  /** Called once per attempt still unanswered after `noticeAfterMs` (a hung or very slow server). */
+  onSlow?: (info: SlowNotice) => void;
+  /** What is being asked, for `onSlow` (e.g. the URL). */
+  label?: string;
+}
+
+/** What `onSlow` is told about an attempt that is taking long. */
+export interface SlowNotice {
+  /** What is being asked (`RetryRun.label`). */
+  label: string;
+  /** 1-based number of the attempt. */
+  attempt: number;
+  /** How long it has been waiting. */
+  waitedMs: number;
+  /** When it will be abandoned, from its start. */
+  timeoutMs: number;
+}
+
+/** One line for the user about a slow attempt. */
+export function formatSlowNotice(notice: SlowNotice): string {
+  const s = (ms: number) => `${Math.round(ms / 1000)} s`;
+  return `still waiting for ${notice.label} after ${s(notice.waitedMs)} (attempt ${notice.attempt}; abandoned and retried after ${s(notice.timeoutMs)})`;
 }
 
 /** What `onRetry` is told before a wait. */
@@ -180,6 +205,10 @@ export async function withRetries<T>(attempt: (signal: AbortSignal, index: numbe
       timedOut = true;
       controller.abort();
     }, attemptMs);
+    const slow =
+      run.onSlow && options.noticeAfterMs < attemptMs
+        ? setTimeout(() => run.onSlow?.({ label: run.label ?? "a model server", attempt: index + 1, waitedMs: options.noticeAfterMs, timeoutMs: attemptMs }), options.noticeAfterMs)
+        : undefined;
     const onAbort = () => controller.abort();
     run.signal?.addEventListener("abort", onAbort, { once: true });
     let failure: AttemptFailure;
@@ -191,6 +220,7 @@ export async function withRetries<T>(attempt: (signal: AbortSignal, index: numbe
       failure = run.classify(err, timedOut, clock.now());
     } finally {
       clearTimeout(timer);
+      clearTimeout(slow);
       run.signal?.removeEventListener("abort", onAbort);
       release?.();
     }

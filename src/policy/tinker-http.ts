@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import { SpadeError } from "../errors.js";
 import { resolveApiKey } from "./openai.js";
 import { BodyInterruptedError, readBodyCapped } from "./http-body.js";
-import { failureOf, isRetryableStatus, REAL_CLOCK, retryAfterMs, withRetries, type AttemptFailure, type RetryClock, type RetryNotice, type RetryOptions } from "./retry.js";
+import { failureOf, isRetryableStatus, REAL_CLOCK, retryAfterMs, withRetries, type AttemptFailure, type RetryClock, type RetryNotice, type RetryOptions, type SlowNotice } from "./retry.js";
 
 /** How a request body is put on the wire. */
 export interface BodyEncoding {
@@ -34,6 +34,8 @@ export interface TinkerHttpOptions {
   retry?: RetryOptions;
   /** Told before each retry wait (the CLI prints a notice). Default: nothing. */
   onRetry?: (notice: RetryNotice) => void;
+  /** Told when an attempt is unanswered after `retry.noticeAfterMs`. Default: nothing. */
+  onSlow?: (notice: SlowNotice) => void;
   /**
    * Largest answer body accepted, in bytes; a larger one fails with E_POLICY_OUTPUT. Default
    * 256 MiB (training answers carry per-token outputs of a whole batch).
@@ -142,6 +144,8 @@ export class TinkerHttp {
         clock: this.clock,
         signal: opts.signal,
         onRetry: this.options.onRetry,
+        onSlow: this.options.onSlow,
+        label: url,
         classify: (err, timedOut, nowMs) => this.classify(url, err, timedOut, nowMs, timeoutMs),
       },
     );
