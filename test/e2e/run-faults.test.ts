@@ -18,7 +18,10 @@ let server: FakeOpenAIServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
-  for (const m of mounts.splice(0)) execFileSync("umount", ["-l", m]);
+  for (const m of mounts.splice(0)) {
+    execFileSync("umount", ["-l", m]);
+    rmSync(m, { recursive: true, force: true });
+  }
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
