@@ -50,6 +50,12 @@ export const ERROR_CODES = {
   E_MODEL_LOAD: "model could not be loaded",
   /** Reward or advantage math was given unusable numbers (non-finite, out of range, empty). */
   E_RL_INPUT: "reward math received invalid numbers",
+  /** A run folder is in use by another process (the message names its PID and host). */
+  E_RUN_LOCKED: "run folder is in use by another process",
+  /** A run's store file is damaged (truncated, overwritten) or is not a run store. */
+  E_STORE_CORRUPT: "run store is damaged",
+  /** The disk (or quota) is full; committed work is kept and the run can be resumed elsewhere. */
+  E_DISK_FULL: "disk is full",
   /** Work was cancelled through an AbortSignal. */
   E_CANCELLED: "cancelled",
 } as const;

@@ -27,6 +27,33 @@ describe("buildConfig", () => {
     expect(() => preset("huge")).toThrow(/unknown preset "huge"/);
     expect(flagName("hintedPlays")).toBe("hinted-plays");
   });
+
+  it("bounds every size setting with a message that says why", () => {
+    expect(() => buildConfig([{ plays: "1e8" }])).toThrow(/^setting plays \(--plays\): at most 1,024 \(every play of a step is held in memory for scoring\) \(got "1e8"\)$/);
+    expect(() => buildConfig([{ hintedPlays: "1e8" }])).toThrow(expect.objectContaining({ code: "E_CONFIG", message: expect.stringMatching(/^setting hintedPlays \(--hinted-plays\): at most 1,024/) }));
+    expect(() => buildConfig([{ designsPerStep: "1e8" }])).toThrow(/^setting designsPerStep \(--designs-per-step\): at most 1,024 /);
+    expect(() => buildConfig([{ steps: "1e12" }])).toThrow(/^setting steps \(--steps\): at most 1,000,000 /);
+    expect(() => buildConfig([{ concurrency: 5000 }])).toThrow(/^setting concurrency \(--concurrency\): at most 1,024 /);
+    expect(() => buildConfig([{ maxAnswerBytes: 10 }])).toThrow(/^setting maxAnswerBytes \(--max-answer-bytes\): Too small: expected number to be >=1024/);
+    expect(() => buildConfig([{ requestTimeout: "0" }])).toThrow(/^setting requestTimeout \(--request-timeout\): Too small/);
+    expect(() => buildConfig([{ retryBudget: "1e9" }])).toThrow(/^setting retryBudget \(--retry-budget\): at most 604,800 s/);
+    expect(buildConfig([{ plays: 1024, hintedPlays: 0, designsPerStep: 64 }])).toMatchObject({ plays: 1024, designsPerStep: 64 });
+  });
+
+  it("bounds the episodes of one step across settings", () => {
+    expect(() => buildConfig([{ plays: 1024, hintedPlays: 1024, designsPerStep: 33 }])).toThrow(
+      "a step would play 67584 episodes (--designs-per-step 33, --plays 1024, --hinted-plays 1024), over the limit of 65536 (lower --designs-per-step, --plays, --agent-batch or --hinted-plays (every play of a step is held in memory for scoring))",
+    );
+    // plays unset: about agentBatch unhinted plays (at most agentBatch + one per environment): 65536 + 24 + 24 x 16 = 65944.
+    expect(() => buildConfig([{ agentBatch: 65536 }])).toThrow("a step would play 65944 episodes (--designs-per-step 24, --agent-batch 65536, --hinted-plays 16)");
+    expect(buildConfig([{ agentBatch: 65128 }]).agentBatch).toBe(65128);
+    expect(buildConfig([{ plays: 1024, hintedPlays: 1024, designsPerStep: 32 }]).plays).toBe(1024);
+  });
+
+  it("has model-server request settings with their defaults", () => {
+    expect(buildConfig([])).toMatchObject({ requestTimeout: 600, retryBudget: 1800, maxRetries: 4, maxAnswerBytes: 4_194_304 });
+    expect(buildConfig([{ requestTimeout: "2.5", maxRetries: "0" }])).toMatchObject({ requestTimeout: 2.5, maxRetries: 0 });
+  });
 });
 
 describe("the reference's defaults (issue 9 items 5, 9, 10, 12, 14)", () => {

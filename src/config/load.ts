@@ -106,7 +106,24 @@ export function buildConfig(layers: Array<Record<string, unknown> | undefined>):
     const key = String(issue.path[0] ?? "");
     throw new SpadeError("E_CONFIG", `setting ${key} (--${flagName(key)}): ${issue.message} (got ${JSON.stringify(merged[key])})`);
   }
-  return resolveConfig(parsed.data);
+  return checkLoad(resolveConfig(parsed.data));
+}
+
+/** Most episodes one step may play: unhinted plays (`designsPerStep x plays`, or about `agentBatch`) plus `designsPerStep x hintedPlays`. */
+export const MAX_EPISODES_PER_STEP = 65_536;
+
+/** Bounds that span several settings (each setting's own bounds are in the schema). */
+function checkLoad(config: RunConfig): RunConfig {
+  // Unhinted plays: plays per environment when set, else about agentBatch (ceil(agentBatch / pool) x pool).
+  const unhinted = config.plays !== null ? config.designsPerStep * config.plays : config.agentBatch + config.designsPerStep;
+  const episodes = unhinted + config.designsPerStep * config.hintedPlays;
+  if (episodes > MAX_EPISODES_PER_STEP) {
+    const plays = config.plays !== null ? `--plays ${config.plays}` : `--agent-batch ${config.agentBatch}`;
+    throw new SpadeError("E_CONFIG", `a step would play ${episodes} episodes (--designs-per-step ${config.designsPerStep}, ${plays}, --hinted-plays ${config.hintedPlays}), over the limit of ${MAX_EPISODES_PER_STEP}`, {
+      nextStep: "lower --designs-per-step, --plays, --agent-batch or --hinted-plays (every play of a step is held in memory for scoring)",
+    });
+  }
+  return config;
 }
 
 /** A preset by name, or E_CONFIG listing the presets. */

@@ -20,7 +20,13 @@ export type FakeReply =
   /** Never answers (until the client gives up or the server closes). */
   | { kind: "hang" }
   /** A 200 answer without choices. */
-  | { kind: "no-choices" };
+  | { kind: "no-choices" }
+  /** A text answer whose connection is closed after the headers and `bytes` bytes of the body (default half). */
+  | { kind: "cut"; content: string; bytes?: number }
+  /** Any body as it is (e.g. malformed JSON), with a status (default 200) and content type (default JSON). */
+  | { kind: "raw"; body: string; status?: number; contentType?: string }
+  /** A text answer of `chars` characters; `chunked` sends it without a content-length. */
+  | { kind: "large"; chars: number; chunked?: boolean };
 
 /** A request as the server received it. */
 export interface RecordedRequest {
@@ -109,6 +115,24 @@ function play(reply: FakeReply, body: any, res: ServerResponse): void {
       return;
     case "no-choices":
       return sendJson(res, 200, { id: "chatcmpl-fake", object: "chat.completion", created: 0, model: body.model, choices: [] });
+    case "cut": {
+      const text = JSON.stringify(completionBody(body, { content: reply.content }, "stop"));
+      res.writeHead(200, { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) });
+      res.write(text.slice(0, reply.bytes ?? Math.floor(text.length / 2)), () => res.destroy());
+      return;
+    }
+    case "raw":
+      res.writeHead(reply.status ?? 200, { "content-type": reply.contentType ?? "application/json" });
+      res.end(reply.body);
+      return;
+    case "large": {
+      const text = JSON.stringify(completionBody(body, { content: "x".repeat(reply.chars) }, "stop"));
+      res.writeHead(200, reply.chunked ? { "content-type": "application/json" } : { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) });
+      // Written in pieces, so a client that stops reading early is seen stopping.
+      for (let i = 0; i < text.length; i += 65_536) res.write(text.slice(i, i + 65_536));
+      res.end();
+      return;
+    }
   }
 }
 
