@@ -58,10 +58,11 @@ function resumedConfig(dir: string, flags: Record<string, unknown>): RunConfig {
 
 /**
  * Checks what a new run reads before its store is created, so a bad setting leaves no folder
- * behind: the corpus must be a readable file or folder. E_IO naming the setting otherwise.
+ * behind: the corpus (other than "default" and "none") must be a readable file or folder; E_IO
+ * naming the setting otherwise.
  */
 export function checkStart(config: RunConfig): void {
-  if (config.corpus === "default") return;
+  if (config.corpus === "default" || config.corpus === "none") return;
   try {
     const info = statSync(config.corpus);
     if (!info.isFile() && !info.isDirectory()) throw Object.assign(new Error("not a file or folder"), { code: "EINVAL" });
