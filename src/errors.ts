@@ -50,6 +50,8 @@ export const ERROR_CODES = {
   E_RL_INPUT: "reward math received invalid numbers",
   /** Work was cancelled through an AbortSignal. */
   E_CANCELLED: "cancelled",
+  /** tau2-bench's harness failed (crashed, could not load its tasks, or a simulation raised). */
+  E_TAU2_HARNESS: "the tau2-bench harness failed",
 } as const;
 
 /** One of the stable error codes. */
