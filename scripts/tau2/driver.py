@@ -59,14 +59,15 @@ def main():
         agent_name = "spade_tagged_llm_agent"
 
         class TaggedLLMAgent(LLMGTAgent):
-            """tau2's plain LLM agent (same prompt, same calls) that also names the task in an
-            `X-Tau2-Task-Id` request header, so a scripted server (SPADE's oracle) knows which task
-            it plays. The model sees nothing of it."""
+            """tau2's plain LLM agent (same prompt, same calls) that also names the domain and task
+            in `X-Tau2-Domain` / `X-Tau2-Task-Id` request headers, so a scripted server (SPADE's
+            oracle) knows which task it plays. The model sees nothing of it."""
 
             def __init__(self, tools, domain_policy, task, llm=None, llm_args=None):
                 args = dict(llm_args or {})
                 headers = dict(args.get("extra_headers") or {})
                 headers["X-Tau2-Task-Id"] = task.id
+                headers["X-Tau2-Domain"] = current["domain"]
                 args["extra_headers"] = headers
                 super().__init__(tools=tools, domain_policy=domain_policy, task=task, llm=llm, llm_args=args)
 

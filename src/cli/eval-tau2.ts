@@ -7,11 +7,12 @@ import { defineCommand } from "citty";
 import { join } from "node:path";
 import { SpadeError } from "../errors.js";
 import { writeJsonAtomic } from "../eval/run/index.js";
-import { runTau2, tau2ScoresOf, TAU2_DEFAULTS, TAU2_DOMAINS, type Tau2Agent, type Tau2Domain, type Tau2Endpoint, type Tau2Settings } from "../eval/tau2/index.js";
+import { ChatRenderer, tinkerSampler } from "../policy/index.js";
+import { runTau2, tau2ScoresOf, tokenSamplerHandler, TAU2_DEFAULTS, TAU2_DOMAINS, type Tau2Agent, type Tau2Domain, type Tau2Endpoint, type Tau2Settings } from "../eval/tau2/index.js";
 import { intFlag, jsonArg, printJson } from "./common.js";
 import { defaultOutDir, interruptSignal } from "./eval-run.js";
 
-const TAU2_POLICIES = ["openai", "oracle", "idle"] as const;
+const TAU2_POLICIES = ["openai", "tinker", "oracle", "idle"] as const;
 
 function numberFlag(name: string, value: string | undefined, fallback: number, min: number, max = Infinity): number {
   if (value === undefined) return fallback;
@@ -55,8 +56,9 @@ export const tau2Command = defineCommand({
   args: {
     domain: { type: "string", description: `${TAU2_DOMAINS.join(" | ")} | all (or a comma list)`, default: "all" },
     policy: { type: "string", description: `the agent: ${TAU2_POLICIES.join(" | ")} (oracle replays each task's ground-truth actions, idle does nothing; both without a model)`, required: true },
-    "base-url": { type: "string", description: "the agent's OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 (--policy openai)" },
-    model: { type: "string", description: "the agent's model name as the server knows it (--policy openai)" },
+    "base-url": { type: "string", description: "the agent's OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 (--policy openai); the Tinker-compatible server root (--policy tinker)" },
+    model: { type: "string", description: "the agent's model name as the server knows it (--policy openai); the base model (--policy tinker)" },
+    "model-path": { type: "string", description: "folder with the model's tokenizer.json and tokenizer_config.json (--policy tinker)" },
     "api-key-env": { type: "string", description: "environment variable holding the agent server's API key" },
     "user-base-url": { type: "string", description: "the user simulator's server (default: the agent's)" },
     "user-model": { type: "string", description: "the user simulator's model (default: the agent's)" },
@@ -85,6 +87,14 @@ export const tau2Command = defineCommand({
       const endpoint = endpointFrom("agent", args["base-url"], args.model, undefined);
       if (!endpoint) throw new SpadeError("E_CONFIG", "--policy openai needs --base-url and --model", { nextStep: "add --base-url http://127.0.0.1:8000/v1 --model NAME" });
       agent = { kind: "model", endpoint: { ...endpoint, apiKey: keyFrom("agent", args["api-key-env"]) } };
+    } else if (policy === "tinker") {
+      // Tinker sampling behind SPADE's own OpenAI-compatible shim, so the harness can call it.
+      if (!args["base-url"] || !args.model || !args["model-path"]) {
+        throw new SpadeError("E_CONFIG", "--policy tinker needs --base-url, --model and --model-path", { nextStep: "add --base-url http://127.0.0.1:8000 --model BASE_MODEL --model-path TOKENIZER_FOLDER" });
+      }
+      const renderer = ChatRenderer.fromDir(String(args["model-path"]));
+      const sampler = tinkerSampler({ baseURL: String(args["base-url"]), baseModel: String(args.model), apiKeyEnv: args["api-key-env"] || undefined, environment: process.env });
+      agent = { kind: "served", model: sampler.model, handler: tokenSamplerHandler({ sampler, renderer, defaultMaxTokens: TAU2_DEFAULTS.maxTokens }) };
     } else if (policy === "oracle" || policy === "idle") {
       agent = { kind: policy };
     } else {
@@ -103,7 +113,7 @@ export const tau2Command = defineCommand({
     const limit = args.limit === undefined ? undefined : intFlag("limit", args.limit, 1);
     const user = endpointFrom("user", args["user-base-url"], args["user-model"], args["user-api-key-env"]);
     const judge = endpointFrom("judge", args["judge-base-url"], args["judge-model"], args["judge-api-key-env"]);
-    const modelName = agent.kind === "model" ? agent.endpoint.model : policy;
+    const modelName = agent.kind === "model" ? agent.endpoint.model : agent.kind === "served" ? agent.model : policy;
     const outDir = args.out ?? defaultOutDir("tau2", modelName);
     const interrupt = interruptSignal();
     let done = 0;

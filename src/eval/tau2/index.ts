@@ -7,4 +7,5 @@ export { driverScript, runDriver, tau2Python, type Tau2DriverRequest, type Tau2E
 export { driverRequest, runTau2, tau2ItemId, TAU2_DEFAULTS, TAU2_DOMAINS, type RunTau2Options, type Tau2Agent, type Tau2Domain, type Tau2DomainReport, type Tau2Endpoint, type Tau2Run, type Tau2Settings } from "./run.js";
 export { passHatK, tau2PassAt1, tau2ScoresOf, type Tau2DomainScore } from "./scores.js";
 export { deviceRequest, idleAgentTurn, oracleAgentTurn, parseDeviceRequests, scriptedUserTurn, DEVICE_REQUEST_MARKER, ORACLE_CLOSING, USER_STOP, type ChatMessage, type ScriptedTurn, type Tau2Action, type Tau2GroundTruth } from "./scripted.js";
-export { completionOf, startShim, type Shim, type ShimHandler, type ShimRequest } from "./shim.js";
+export { completionOf, startShim, type Shim, type ShimHandler, type ShimMessage, type ShimRequest } from "./shim.js";
+export { tokenSamplerHandler, type TokenHandlerOptions } from "./token-handler.js";

@@ -43,8 +43,11 @@ export interface Tau2Endpoint {
   apiKey?: string;
 }
 
-/** Who plays the agent: a model, or a scripted baseline SPADE serves itself. */
-export type Tau2Agent = { kind: "model"; endpoint: Tau2Endpoint } | { kind: "oracle" } | { kind: "idle" };
+/**
+ * Who plays the agent: a model on an OpenAI-compatible server, a model SPADE serves itself on
+ * its shim through `handler` (the Tinker path), or a scripted baseline.
+ */
+export type Tau2Agent = { kind: "model"; endpoint: Tau2Endpoint } | { kind: "served"; model: string; handler: ShimHandler } | { kind: "oracle" } | { kind: "idle" };
 
 /** Settings of a run (defaults: `TAU2_DEFAULTS`). */
 export interface Tau2Settings {
@@ -199,22 +202,23 @@ function failedSample(index: number, seed: number | null, message: string): Samp
 
 /** Serves the scripted players on a shim: the oracle reads the ground truth the driver wrote. */
 async function scriptedShim(kind: "oracle" | "idle", groundTruthFile: string): Promise<{ shim: Shim; agentModel: string }> {
-  const truths = new Map<string, Tau2GroundTruth>();
-  const loaded = new Set<string>();
-  const truthOf = (taskId: string): Tau2GroundTruth => {
-    for (const domain of TAU2_DOMAINS) {
-      if (truths.has(taskId)) break;
-      if (loaded.has(domain)) continue;
+  // Keyed by domain: task ids repeat across domains ("0" is a retail and an airline task).
+  const truths = new Map<string, Map<string, Tau2GroundTruth>>();
+  const truthOf = (domain: string, taskId: string): Tau2GroundTruth => {
+    let tasks = truths.get(domain);
+    if (!tasks?.has(taskId)) {
+      // The driver writes a domain's file before its first simulation (and again on a later run).
+      let list: Tau2GroundTruth[];
       try {
-        const list = JSON.parse(readFileSync(groundTruthFile.replace("{domain}", domain), "utf8")) as Tau2GroundTruth[];
-        for (const t of list) truths.set(t.id, t);
-        loaded.add(domain);
-      } catch {
-        // Not written yet: that domain has not started.
+        list = JSON.parse(readFileSync(groundTruthFile.replace("{domain}", domain), "utf8")) as Tau2GroundTruth[];
+      } catch (err) {
+        throw new SpadeError("E_NOT_FOUND", `the oracle has no ground truth for ${domain}: ${(err as Error).message}`);
       }
+      tasks = new Map(list.map((t) => [t.id, t]));
+      truths.set(domain, tasks);
     }
-    const truth = truths.get(taskId);
-    if (!truth) throw new SpadeError("E_NOT_FOUND", `the oracle has no ground truth for task ${JSON.stringify(taskId)}`);
+    const truth = tasks.get(taskId);
+    if (!truth) throw new SpadeError("E_NOT_FOUND", `the oracle has no ground truth for ${domain} task ${JSON.stringify(taskId)}`);
     return truth;
   };
   const agentModel = kind === "oracle" ? "spade-oracle" : "spade-idle";
@@ -222,10 +226,9 @@ async function scriptedShim(kind: "oracle" | "idle", groundTruthFile: string): P
     kind === "oracle"
       ? (req) => {
           const taskId = req.headers["x-tau2-task-id"];
-          if (!taskId) throw new SpadeError("E_CONFIG", "the oracle needs the X-Tau2-Task-Id header (agent_impl tagged)");
-          // Ground truth of a domain is rewritten per domain: reload when a task is unknown.
-          if (!truths.has(taskId)) loaded.clear();
-          return oracleAgentTurn(truthOf(taskId), req.messages);
+          const domain = req.headers["x-tau2-domain"];
+          if (!taskId || !domain) throw new SpadeError("E_CONFIG", "the oracle needs the X-Tau2-Domain and X-Tau2-Task-Id headers (driver agent_impl tagged)");
+          return oracleAgentTurn(truthOf(domain, taskId), req.messages);
         }
       : () => idleAgentTurn();
   const shim = await startShim({ [agentModel]: agentHandler, [SCRIPTED_USER]: (req) => scriptedUserTurn(req.messages) });
@@ -244,11 +247,16 @@ export async function runTau2(options: RunTau2Options): Promise<Tau2Run> {
   let agent: Tau2Endpoint;
   let user: Tau2Endpoint;
   let judge: Tau2Endpoint | null;
-  const scripted = options.agent.kind !== "model";
+  const scripted = options.agent.kind === "oracle" || options.agent.kind === "idle";
   const groundTruthFile = join(options.outDir, "tau2", "{domain}.ground-truth.json");
   try {
     if (options.agent.kind === "model") {
       agent = options.agent.endpoint;
+      user = options.user ?? agent;
+      judge = options.judge ?? agent;
+    } else if (options.agent.kind === "served") {
+      shim = await startShim({ [options.agent.model]: options.agent.handler });
+      agent = { baseURL: shim.baseURL, model: options.agent.model };
       user = options.user ?? agent;
       judge = options.judge ?? agent;
     } else {

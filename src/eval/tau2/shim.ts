@@ -20,8 +20,13 @@ export interface ShimRequest {
   headers: Record<string, string | undefined>;
 }
 
-/** Answers one chat request with text or one tool call. */
-export type ShimHandler = (request: ShimRequest) => ScriptedTurn | Promise<ScriptedTurn>;
+/** An assistant message in the OpenAI wire shape. */
+export interface ShimMessage {
+  message: { role: "assistant"; content: string | null; tool_calls?: Array<{ id: string; type: "function"; function: { name: string; arguments: string } }> };
+}
+
+/** Answers one chat request: text, one tool call, or a whole assistant message. */
+export type ShimHandler = (request: ShimRequest) => ScriptedTurn | ShimMessage | Promise<ScriptedTurn | ShimMessage>;
 
 /** A running shim. */
 export interface Shim {
@@ -44,18 +49,21 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-/** The OpenAI `chat.completion` object for a scripted turn. */
-export function completionOf(model: string, turn: ScriptedTurn, n: number): JsonObject {
+/** The OpenAI `chat.completion` object for a handler's answer. */
+export function completionOf(model: string, turn: ScriptedTurn | ShimMessage, n: number): JsonObject {
   const message =
-    "toolCall" in turn
-      ? { role: "assistant", content: null, tool_calls: [{ id: `call_${n}`, type: "function", function: { name: turn.toolCall.name, arguments: JSON.stringify(turn.toolCall.arguments) } }] }
-      : { role: "assistant", content: turn.content };
+    "message" in turn
+      ? turn.message
+      : "toolCall" in turn
+        ? { role: "assistant", content: null, tool_calls: [{ id: `call_${n}`, type: "function", function: { name: turn.toolCall.name, arguments: JSON.stringify(turn.toolCall.arguments) } }] }
+        : { role: "assistant", content: turn.content };
+  const calls = "message" in turn ? (turn.message.tool_calls?.length ?? 0) > 0 : "toolCall" in turn;
   return {
     id: `chatcmpl-spade-${n}`,
     object: "chat.completion",
     created: 0,
     model,
-    choices: [{ index: 0, message, finish_reason: "toolCall" in turn ? "tool_calls" : "stop" }],
+    choices: [{ index: 0, message, finish_reason: calls ? "tool_calls" : "stop" }],
     usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
   } as JsonObject;
 }
@@ -100,6 +108,10 @@ export async function startShim(handlers: Record<string, ShimHandler>, options: 
       }
     })();
   });
+  // Keep idle connections open long: litellm's HTTP client reuses them, and a server that closes one
+  // (Node's default: after 5 s idle) races a request sent on it ("Connection error" in the harness).
+  server.keepAliveTimeout = 600_000;
+  server.headersTimeout = 601_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", (err) => reject(new SpadeError("E_IO", `the tau2 model shim cannot listen: ${err.message}`, { nextStep: "free the port or omit it", cause: err })));
     server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
