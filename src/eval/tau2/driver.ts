@@ -128,10 +128,22 @@ export async function runDriver(options: RunDriverOptions): Promise<DriverOutcom
   const exited = new Promise<{ code: number | null; spawnError: Error | null }>((resolve) => {
     child.once("error", (err) => resolve({ code: null, spawnError: err }));
     child.once("close", (code) => resolve({ code, spawnError: null }));
+    // Stopped on request: its exit is enough (a grandchild may hold stderr open).
+    child.once("exit", (code) => {
+      if (interrupted) resolve({ code, spawnError: null });
+    });
   });
   let reported: { code: string; message: string; nextStep: string } | null = null;
   let handlerError: unknown = null;
-  const lines = createInterface({ input: child.stdio[3] as NodeJS.ReadableStream });
+  const eventStream = child.stdio[3] as NodeJS.ReadableStream & { destroy(): void };
+  const lines = createInterface({ input: eventStream });
+  // Once stopped on request, do not wait for the pipe's end: a grandchild may still hold it.
+  child.once("exit", () => {
+    if (!interrupted) return;
+    lines.close();
+    eventStream.destroy();
+    child.stderr!.destroy();
+  });
   try {
     for await (const line of lines) {
       if (line.trim() === "") continue;
