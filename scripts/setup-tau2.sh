@@ -29,7 +29,10 @@ rm -rf "$dir"
 # --no-deps: the list is the complete pinned closure (see its header for what is left out and why).
 "$dir/bin/pip" install --quiet --disable-pip-version-check --no-deps -r "$req"
 # The harness must import and find its data before the install counts as done.
-"$dir/bin/python" -c 'import tau2.run; from tau2.utils.utils import DATA_DIR; assert (DATA_DIR / "tau2/domains/retail/db.json").is_file(), DATA_DIR' 2>/dev/null
+if ! "$dir/bin/python" -c 'import tau2.run; from tau2.utils.utils import DATA_DIR; assert (DATA_DIR / "tau2/domains/retail/db.json").is_file(), DATA_DIR' 2>"$dir.check.log"; then
+  echo "tau2: the installed harness does not import or lacks its data; see $dir.check.log" >&2
+  exit 1
+fi
 echo "$want" > "$stamp"
 echo "tau2: installed in $(( $(date +%s) - start )) s, $(du -sm "$dir" | cut -f1) MB" >&2
 echo "$dir/bin/python"
