@@ -1,5 +1,5 @@
 // pass^k per task and per domain, as tau2's metrics compute it.
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -35,11 +35,16 @@ describe("tau2ScoresOf / tau2PassAt1", () => {
     expect(tau2ScoresOf(items, 2).retail!.passAt1).toBeCloseTo((1 / 6 + 1) / 2, 12);
   });
 
-  it("reads a results folder", async () => {
+  it("reads a results folder, long telecom task ids included", async () => {
     mkdirSync(join(dir, "items"));
-    for (const it of items) await writeItemResult(dir, it);
+    const long = "telecom/[mms_issue]airplane_mode_on|bad_network_preference|bad_wifi_calling|break_apn_mms_setting|break_app_sms_permission|data_mode_off|data_usage_exceeded|unseat_sim_card|user_abroad_roaming_enabled_off[PERSONA:None]";
+    const twin = long.replace("None", "Easy");
+    for (const it of [...items, item(long, [true, false]), item(twin, [true, true])]) await writeItemResult(dir, it);
+    const names = readdirSync(join(dir, "items")).filter((n) => n.startsWith("telecom"));
+    expect(names.length).toBe(2);
+    for (const name of names) expect(Buffer.byteLength(name)).toBeLessThanOrEqual(160);
     const scores = await tau2PassAt1(dir);
-    expect(Object.fromEntries(Object.entries(scores).map(([d, s]) => [d, s.passAt1]))).toEqual({ airline: 0, retail: 0.75 });
+    expect(Object.fromEntries(Object.entries(scores).map(([d, s]) => [d, s.passAt1]))).toEqual({ airline: 0, retail: 0.75, telecom: 0.75 });
     expect(await tau2PassAt1(join(dir, "missing"))).toEqual({});
   });
 });
