@@ -58,6 +58,8 @@ export const ERROR_CODES = {
   E_DISK_FULL: "disk is full",
   /** Work was cancelled through an AbortSignal. */
   E_CANCELLED: "cancelled",
+  /** tau2-bench's harness failed (crashed, could not load its tasks, or a simulation raised). */
+  E_TAU2_HARNESS: "the tau2-bench harness failed",
 } as const;
 
 /** One of the stable error codes. */
