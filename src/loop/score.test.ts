@@ -200,6 +200,22 @@ describe("scoreStep", () => {
     expect(score.samples.slice(1, 6).map((s) => Math.round(s.advantage * 1e6) / 1e6)).toEqual([1, -1, 0, 0, 0]);
     expect(score.stats.get("d2-0")).toMatchObject({ winRate: 0.5 });
   });
+
+  it("--train-designer off: the agent batch reserves no room for designer samples, which are all kept (stored, not trained)", () => {
+    const config = buildConfig([{ agentBatch: 10, invalidDesign: "drop", regenerateEvery: 2, rewardDelay: 2, trainDesigner: "off" }]);
+    const envs = [env("d0-0", "A", 0), env("d2-0", "A", 2), env("d2-1", "A", 2)];
+    const designs = [design(0, 0, "A", "d0-0"), design(0, 1, "A", null), design(2, 0, "A", "d2-0"), design(2, 1, "A", "d2-1"), design(2, 2, "A", null)];
+    const episodes = [
+      ...plays("d0-0", 0, ["win", "loss"]), ...plays("d0-0", 1, ["win", "loss"]),
+      ...plays("d2-0", 2, ["win", "overflow", "dropped"]), ...plays("d2-1", 2, ["loss", "loss", "loss"]),
+    ];
+    const score = scoreStep({ config, step: 2, isLast: false, pool: envs.slice(1), playsPerEnv: 3, environments: envs, episodes, designs, trainedDesigns: new Set(), lpState: {} });
+    // Agent: 5 finished plays filled to the whole agentBatch 10 (5 copies); designer: scale min(50, 10 / 1 * 2) = 20.
+    // Nothing is cut: 10 agent samples fit agentBatch, and the 1 designer sample is stored apart from the batch.
+    expect(score.metrics).toMatchObject({ agentSamples: 10, agentSamplesFilled: 5, agentSamplesTrimmed: 0, designerSamples: 1, designerScale: 20 });
+    expect(score.samples.filter((s) => s.role === "agent")).toHaveLength(10);
+    expect(score.samples.filter((s) => s.role === "designer").map((s) => s.ref)).toEqual(["0/0/0"]);
+  });
 });
 
 describe("stepMetrics and episodeOutcome", () => {

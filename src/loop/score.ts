@@ -52,6 +52,8 @@ export interface StepScore {
  * made this step that will be trained (`collect_trajectories`, stage 7: `num_env`).
  */
 function newDesignSamples(config: RunConfig, step: number, designs: readonly DesignRow[]): number {
+  // --train-designer off: designer samples are stored, never trained, so they take no room.
+  if (config.trainDesigner === "off") return 0;
   const made = designs.filter((d) => d.step === step && d.trainable);
   if (config.invalidDesign !== "drop") return made.length;
   return made.filter((d) => designs.some((x) => x.step === d.step && x.slot === d.slot && x.envId !== null)).length;
@@ -75,7 +77,13 @@ export function scoreStep(input: ScoreInput): StepScore {
     stats.set(env.id, { ...(stats.get(env.id) ?? env.stats), designerReward: designer.rawRewards[i] ?? 0, designerAdvantage: advantage, rewardStep: step });
   });
 
-  const kept = fit ? trimCounts(designer.samples.length, filled.length, config.agentBatch) : { designer: designer.samples.length, agent: filled.length };
+  // The cut counts only what is trained: untrained designer samples (--train-designer off) are all kept for the record.
+  const trainsDesigner = config.trainDesigner === "on";
+  const kept = !fit
+    ? { designer: designer.samples.length, agent: filled.length }
+    : trainsDesigner
+      ? trimCounts(designer.samples.length, filled.length, config.agentBatch)
+      : { designer: designer.samples.length, agent: Math.min(filled.length, config.agentBatch) };
   const metrics = stepMetrics({
     step, pool: input.pool, playsPerEnv: input.playsPerEnv, episodes: input.episodes.filter((e) => e.step === step), designs: input.designs.filter((d) => d.step === step), stats,
     agentSamples: filled.length, agentSamplesFilled: filled.length - agent.length, agentSamplesTrimmed: filled.length - kept.agent,
