@@ -34,8 +34,10 @@ export const ERROR_CODES = {
   E_POLICY_HTTP: "model server request failed",
   /** A model server did not answer within the per-request timeout, after retries. */
   E_POLICY_TIMEOUT: "model server request timed out",
-  /** A model answer could not be used (no choices, malformed tool-call JSON). */
+  /** A model answer could not be used (no choices, no sequence). */
   E_POLICY_OUTPUT: "model output was malformed",
+  /** A model wrote a tool call that is not valid JSON (in self-play the turn is answered with an error and masked). */
+  E_POLICY_TOOL_CALL: "model wrote a tool call that could not be parsed",
   /** A conversation outgrew the configured prompt-token budget. */
   E_POLICY_CONTEXT: "conversation exceeded the context budget",
   /** A conversation could not be rendered into tokens (chat template error, unusable tokenizer files). */
@@ -48,8 +50,16 @@ export const ERROR_CODES = {
   E_MODEL_LOAD: "model could not be loaded",
   /** Reward or advantage math was given unusable numbers (non-finite, out of range, empty). */
   E_RL_INPUT: "reward math received invalid numbers",
+  /** A run folder is in use by another process (the message names its PID and host). */
+  E_RUN_LOCKED: "run folder is in use by another process",
+  /** A run's store file is damaged (truncated, overwritten) or is not a run store. */
+  E_STORE_CORRUPT: "run store is damaged",
+  /** The disk (or quota) is full; committed work is kept and the run can be resumed elsewhere. */
+  E_DISK_FULL: "disk is full",
   /** Work was cancelled through an AbortSignal. */
   E_CANCELLED: "cancelled",
+  /** tau2-bench's harness failed (crashed, could not load its tasks, or a simulation raised). */
+  E_TAU2_HARNESS: "the tau2-bench harness failed",
 } as const;
 
 /** One of the stable error codes. */

@@ -8,6 +8,17 @@ import { resolveProgram, type ProgramSource } from "../envs/index.js";
 import { loadProgram, SANDBOX_BACKENDS, type SandboxBackendName } from "../sandbox/index.js";
 import type { Env } from "../env/index.js";
 
+/**
+ * Exit code of `spade env run` and `spade eval ...` when no episode could be played: every one
+ * failed (a model server that never answered, an environment that always crashed).
+ */
+export const EXIT_NOTHING_PLAYED = 3;
+
+/** The summary line for runs where every episode failed, naming the first failure. */
+export function nothingPlayedLine(what: string, count: number, firstFailure: string | null): string {
+  return `no ${what} could be played: all ${count} failed${firstFailure ? ` (first failure: ${firstFailure.slice(0, 300)})` : ""}`;
+}
+
 /** The `--sandbox` flag, shared by commands that run programs. */
 export const sandboxArg = {
   type: "string",
@@ -18,12 +29,13 @@ export const sandboxArg = {
 /** The `--json` flag. */
 export const jsonArg = { type: "boolean", description: "print machine-readable JSON", default: false } as const;
 
-/** Parses an integer flag, or throws E_CONFIG naming the flag. */
-export function intFlag(name: string, value: unknown, min = 0): number {
+/** Parses an integer flag in [min, max], or throws E_CONFIG naming the flag. */
+export function intFlag(name: string, value: unknown, min = 0, max = Number.MAX_SAFE_INTEGER): number {
   const n = typeof value === "number" ? value : Number(value);
   if (!Number.isInteger(n) || n < min) {
     throw new SpadeError("E_CONFIG", `--${name} must be an integer >= ${min} (got ${JSON.stringify(value)})`);
   }
+  if (n > max) throw new SpadeError("E_CONFIG", `--${name} must be at most ${max} (got ${JSON.stringify(value)})`);
   return n;
 }
 

@@ -7,9 +7,12 @@ import { checkEnv, type CheckReport } from "../env/index.js";
 import { libraryNames, libraryPath, resolveProgram } from "../envs/index.js";
 import { runEpisode, type Episode } from "../rollout/index.js";
 import { loadProgram } from "../sandbox/index.js";
-import { intFlag, jsonArg, openableProgram, printJson, sandboxArg, sandboxFlag } from "./common.js";
+import { EXIT_NOTHING_PLAYED, intFlag, jsonArg, nothingPlayedLine, openableProgram, printJson, sandboxArg, sandboxFlag } from "./common.js";
 import { playInteractive } from "./play.js";
 import { policyArgs, policyFromFlags } from "./policy.js";
+
+/** Most episodes of one `spade env run` (each is kept for the summary). */
+const MAX_EPISODES = 100_000;
 
 const programArg = { type: "positional", description: "a program file, or a library name (see `spade env list`)", required: true } as const;
 
@@ -77,7 +80,7 @@ function printTranscript(e: Episode): void {
 }
 
 const run = defineCommand({
-  meta: { name: "run", description: "Play episodes of an environment with a policy" },
+  meta: { name: "run", description: `Play episodes of an environment with a policy (exit 0 played, ${EXIT_NOTHING_PLAYED} when every episode failed)` },
   args: {
     program: programArg,
     ...policyArgs,
@@ -89,7 +92,7 @@ const run = defineCommand({
   },
   async run({ args }) {
     const policy = policyFromFlags(args);
-    const episodes = intFlag("episodes", args.episodes, 1);
+    const episodes = intFlag("episodes", args.episodes, 1, MAX_EPISODES);
     const firstSeed = intFlag("seed", args.seed);
     const program = openableProgram(args.program, args.sandbox);
     const env = await program.open();
@@ -108,11 +111,15 @@ const run = defineCommand({
     }
     const successes = results.filter((e) => e.success).length;
     const meanReturn = results.reduce((a, e) => a + e.return, 0) / results.length;
+    const failed = results.filter((e) => e.failure !== null);
+    const nothingPlayed = failed.length === results.length;
     if (args.json) {
-      printJson({ env: env.meta.name, policy: args.policy, episodes: results.map(episodeJson), summary: { episodes, successes, meanReturn } });
+      printJson({ env: env.meta.name, policy: args.policy, episodes: results.map(episodeJson), summary: { episodes, successes, meanReturn, failed: failed.length, nothingPlayed } });
     } else {
-      process.stdout.write(`${env.meta.name}: ${successes}/${episodes} successes, mean return ${meanReturn.toFixed(3)}\n`);
+      process.stdout.write(`${env.meta.name}: ${successes}/${episodes} successes, mean return ${meanReturn.toFixed(3)}${failed.length > 0 ? `, ${failed.length} failed` : ""}\n`);
+      if (nothingPlayed) process.stdout.write(`${nothingPlayedLine("episode", failed.length, failed[0]?.failure ?? null)}\n`);
     }
+    if (nothingPlayed) process.exitCode = EXIT_NOTHING_PLAYED;
   },
 });
 

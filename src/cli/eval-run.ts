@@ -2,7 +2,8 @@
  * @module cli/eval-run
  * What `spade eval SUITE|bfcl|acebench --policy ...` share: the run flags, the output folder,
  * Ctrl-C handling (finished items are kept; `--resume` continues), progress on stderr, the
- * summary table on stdout and `summary.json`. Exit 0 when the run completed, 130 when interrupted.
+ * summary table on stdout and `summary.json`. Exit 0 when the run completed, 130 when interrupted,
+ * 3 when every sample failed (nothing could be played: e.g. the model server never answered).
  */
 import { join } from "node:path";
 import { SpadeError } from "../errors.js";
@@ -20,7 +21,7 @@ import {
   type GroupSummary,
   type ItemResult,
 } from "../eval/run/index.js";
-import { intFlag, jsonArg, printJson } from "./common.js";
+import { EXIT_NOTHING_PLAYED, intFlag, jsonArg, nothingPlayedLine, printJson } from "./common.js";
 import { POLICY_NAMES, policyArgs, type Policy, type PolicyFlags } from "./policy.js";
 
 /** Flags of every model evaluation command. */
@@ -105,8 +106,8 @@ export function defaultOutDir(benchmark: string, model: string): string {
 /** Runs the evaluation, prints progress, the summary, and writes `summary.json`. */
 export async function runEvalCommand<T extends EvalTask>(spec: EvalCommandSpec<T>): Promise<void> {
   const { flags, policy, benchmark } = spec;
-  const samples = intFlag("samples", flags.samples ?? "1", 1);
-  const concurrency = intFlag("concurrency", flags.concurrency ?? "8", 1);
+  const samples = intFlag("samples", flags.samples ?? "1", 1, 1_000);
+  const concurrency = intFlag("concurrency", flags.concurrency ?? "8", 1, 1_024);
   const outDir = flags.out ?? defaultOutDir(benchmark, policy.model);
   if (spec.tasks.length === 0) throw new SpadeError("E_CONFIG", `no ${benchmark} items selected`);
   let lastPrintMs = 0;
@@ -128,6 +129,7 @@ export async function runEvalCommand<T extends EvalTask>(spec: EvalCommandSpec<T
   });
   const { groups, overall } = summarize(run.items, spec.groupOrder);
   const extras = spec.extras?.(run.items, groups) ?? { json: {}, lines: [] };
+  const nothingPlayed = overall.samples > 0 && overall.failedSamples === overall.samples;
   const summary = {
     benchmark,
     model: policy.model,
@@ -139,6 +141,7 @@ export async function runEvalCommand<T extends EvalTask>(spec: EvalCommandSpec<T
     interrupted: run.interrupted,
     accuracy: overall.accuracy,
     failedSamples: overall.failedSamples,
+    nothingPlayed,
     groups,
     overall,
     ...extras.json,
@@ -151,9 +154,13 @@ export async function runEvalCommand<T extends EvalTask>(spec: EvalCommandSpec<T
     process.stdout.write(`${summaryTable(groups, overall)}\n`);
     for (const line of extras.lines) process.stdout.write(`${line}\n`);
     process.stdout.write(`failed samples count as wrong; results in ${outDir}\n`);
+    if (nothingPlayed) {
+      const first = run.items.flatMap((i) => i.samples).find((s) => s.failure !== null)?.failure ?? null;
+      process.stdout.write(`${nothingPlayedLine("sample", overall.samples, first)}\n`);
+    }
   }
   if (run.interrupted) {
     process.stderr.write(`spade: interrupted after ${run.items.length}/${run.total} items; rerun with --resume --out ${outDir}\n`);
     process.exitCode = 130;
-  }
+  } else if (nothingPlayed) process.exitCode = EXIT_NOTHING_PLAYED;
 }

@@ -1,13 +1,22 @@
 /**
  * @module cli/main
  * The `spade` command. The only module that calls `process.exit`. Exit codes: 0 success,
- * 1 a negative result (an invalid environment, a failed check), 2 usage, configuration or I/O error.
+ * 1 a negative result (an invalid environment, a failed check), 2 usage, configuration or I/O error,
+ * 3 nothing could be played (`env run`, `eval`: every episode failed), 130 interrupted.
  */
 import { defineCommand, renderUsage, runCommand, type CommandDef } from "citty";
 import { isSpadeError, SpadeError } from "../errors.js";
+import { storeIoError } from "../store/index.js";
 import { envCommand } from "./env.js";
 
-const USAGE_CODES = new Set(["E_CONFIG", "E_IO", "E_NOT_FOUND"]);
+const USAGE_CODES = new Set(["E_CONFIG", "E_IO", "E_NOT_FOUND", "E_RUN_LOCKED", "E_STORE_CORRUPT", "E_DISK_FULL"]);
+
+/** A Node system error (ENOSPC, EROFS...) thrown by code that did not code it, as a coded error. */
+function codedSystemError(err: unknown): SpadeError | null {
+  const e = err as { syscall?: unknown; path?: unknown } | null;
+  if (typeof e?.syscall !== "string") return null;
+  return storeIoError(err, typeof e.path === "string" ? e.path : "a file");
+}
 
 /** The root command. */
 export const main = defineCommand({
@@ -49,7 +58,8 @@ async function run(rawArgs: string[]): Promise<number> {
   try {
     await runCommand(main, { rawArgs });
     return typeof process.exitCode === "number" ? process.exitCode : 0;
-  } catch (err) {
+  } catch (thrown) {
+    const err = codedSystemError(thrown) ?? thrown;
     if (isSpadeError(err)) {
       process.stderr.write(`spade: ${err.code}: ${err.message}\n`);
       return USAGE_CODES.has(err.code) ? 2 : 1;

@@ -4,8 +4,10 @@
  * need no model, or a model on an OpenAI-compatible server) and how its agents are made.
  */
 import { existsSync } from "node:fs";
+import { buildConfig, CONFIG_SCHEMA, type RunConfig } from "../config/index.js";
 import { SpadeError } from "../errors.js";
-import { chatAgent, ggufChatBackend, isRemoteModel, openAIChatBackend, type ChatBackend, type SamplingParams } from "../policy/index.js";
+import { chatAgent, ggufChatBackend, isRemoteModel, openAIChatBackend, type ChatBackend, type RetryOptions, type SamplingParams } from "../policy/index.js";
+import { stderrNotices, type ServerNotices } from "./notices.js";
 import { oracleAgent, randomAgent, type Agent } from "../rollout/index.js";
 import { tinkerPolicy } from "./tinker-policy.js";
 
@@ -21,7 +23,25 @@ export const policyArgs = {
   temperature: { type: "string", description: "sampling temperature (--policy openai, gguf; default: the server's, greedy for gguf)" },
   "max-tokens": { type: "string", description: "most tokens per answer (--policy openai, gguf; default: the server's, 1024 for gguf)" },
   "model-path": { type: "string", description: "folder with the model's tokenizer.json and tokenizer_config.json (--policy tinker); a .gguf file or hf:user/repo/file.gguf (--policy gguf)" },
+  "request-timeout": { type: "string", description: `${CONFIG_SCHEMA.shape.requestTimeout.description} (default 600)` },
+  "retry-budget": { type: "string", description: `${CONFIG_SCHEMA.shape.retryBudget.description} (default 1800)` },
+  "max-retries": { type: "string", description: `${CONFIG_SCHEMA.shape.maxRetries.description} (default 4)` },
+  "max-answer-bytes": { type: "string", description: `${CONFIG_SCHEMA.shape.maxAnswerBytes.description} (default 4194304)` },
 } as const;
+
+/** The model-server request settings (schema keys), shared by `spade run`, `env run` and `eval`. */
+export type RequestSettings = Pick<RunConfig, "requestTimeout" | "retryBudget" | "maxRetries" | "maxAnswerBytes">;
+
+/** The request settings of `--request-timeout`, `--retry-budget`, `--max-retries`, `--max-answer-bytes`, checked by the schema. */
+export function requestFlags(flags: Pick<PolicyFlags, "request-timeout" | "retry-budget" | "max-retries" | "max-answer-bytes">): RequestSettings {
+  const config = buildConfig([{ requestTimeout: flags["request-timeout"], retryBudget: flags["retry-budget"], maxRetries: flags["max-retries"], maxAnswerBytes: flags["max-answer-bytes"] }]);
+  return { requestTimeout: config.requestTimeout, retryBudget: config.retryBudget, maxRetries: config.maxRetries, maxAnswerBytes: config.maxAnswerBytes };
+}
+
+/** The retry options of request settings. */
+export function retryOptions(settings: RequestSettings): RetryOptions {
+  return { timeoutMs: Math.round(settings.requestTimeout * 1000), budgetMs: Math.round(settings.retryBudget * 1000), maxRetries: settings.maxRetries };
+}
 
 /** Parsed values of `policyArgs`. */
 export interface PolicyFlags {
@@ -32,6 +52,10 @@ export interface PolicyFlags {
   temperature?: string;
   "max-tokens"?: string;
   "model-path"?: string;
+  "request-timeout"?: string;
+  "retry-budget"?: string;
+  "max-retries"?: string;
+  "max-answer-bytes"?: string;
 }
 
 /** What an agent is made for. */
@@ -76,14 +100,28 @@ export function samplingFlags(flags: Pick<PolicyFlags, "temperature" | "max-toke
   return Object.keys(sampling).length > 0 ? sampling : undefined;
 }
 
-/** An OpenAI-compatible backend; E_CONFIG at once for an unset key variable. */
-export function openAIBackendFrom(options: { baseURL: string; model: string; apiKeyEnv?: string; sampling?: SamplingParams }): ChatBackend {
+/**
+ * An OpenAI-compatible backend; E_CONFIG at once for an unset key variable. Request settings
+ * default to the schema's; retries and slow answers are reported on stderr unless `notices` says otherwise.
+ */
+export function openAIBackendFrom(options: {
+  baseURL: string;
+  model: string;
+  apiKeyEnv?: string;
+  sampling?: SamplingParams;
+  request?: RequestSettings;
+  notices?: ServerNotices;
+}): ChatBackend {
+  const request = options.request ?? requestFlags({});
   return openAIChatBackend({
     baseURL: options.baseURL,
     model: options.model,
     apiKeyEnv: options.apiKeyEnv || undefined,
     environment: process.env,
     sampling: options.sampling,
+    retry: retryOptions(request),
+    maxAnswerBytes: request.maxAnswerBytes,
+    ...(options.notices ?? stderrNotices()),
   });
 }
 
@@ -101,6 +139,7 @@ export function policyFromFlags(flags: PolicyFlags): Policy {
         model: requiredFlag("openai", "model", flags.model, "NAME"),
         apiKeyEnv: flags["api-key-env"],
         sampling: samplingFlags(flags),
+        request: requestFlags(flags),
       });
       return {
         name,
@@ -118,6 +157,7 @@ export function policyFromFlags(flags: PolicyFlags): Policy {
         apiKeyEnv: flags["api-key-env"],
         temperature: sampling?.temperature,
         maxTokens: sampling?.max_tokens,
+        request: requestFlags(flags),
       });
       return { name, model: tinker.model, backend: null, makeAgent: tinker.makeAgent };
     }

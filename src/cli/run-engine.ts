@@ -9,7 +9,8 @@ import { SpadeError } from "../errors.js";
 import { chatLoopPolicy, tinkerLoopPolicy, type LoopPolicy } from "../loop/index.js";
 import { ChatRenderer, TinkerHttp } from "../policy/index.js";
 import { tinkerBaseLogprobs, TinkerTrainer, TinkerTrainingClient, type TinkerTrainerOptions, type Trainer } from "../trainer/index.js";
-import { openAIBackendFrom } from "./policy.js";
+import { stderrNotices } from "./notices.js";
+import { openAIBackendFrom, retryOptions } from "./policy.js";
 
 /** The model a run samples from and the engine that trains it. */
 export interface RunBackends {
@@ -63,13 +64,15 @@ export function runBackends(config: RunConfig, environment: Readonly<Record<stri
       baseURL: need(config.baseUrl, "--base-url", "http://127.0.0.1:8000/v1", "self-play needs a model"),
       model: need(config.model, "--model", "NAME", "self-play needs a model"),
       apiKeyEnv: config.apiKeyEnv ?? undefined,
+      request: config,
     });
     return { policy: chatLoopPolicy(backend), trainer: null, close: () => {} };
   }
   const engine = need(config.engine, "--engine", "http://127.0.0.1:8000", "--policy tinker samples from a Tinker-compatible engine");
   const baseModel = need(config.baseModel, "--base-model", "NAME", "the engine serves models by name");
   const renderer = ChatRenderer.fromDir(need(config.modelPath, "--model-path", "DIR", "token-level sampling renders with the model's chat template"));
-  const http = new TinkerHttp({ baseURL: engine, apiKeyEnv: config.apiKeyEnv ?? undefined, environment });
+  // Training answers are larger than chat answers: the engine keeps TinkerHttp's own cap.
+  const http = new TinkerHttp({ baseURL: engine, apiKeyEnv: config.apiKeyEnv ?? undefined, environment, retry: retryOptions(config), ...stderrNotices() });
   const policy = tinkerLoopPolicy({ http, baseModel, renderer });
   const trainer = config.train ? new TinkerTrainer({ client: new TinkerTrainingClient(http, { baseModel, loraRank: config.loraRank, loraSeed: config.seed }), ...trainerSettings(config, http, baseModel), signal }) : null;
   return { policy, trainer, close: () => http.close() };

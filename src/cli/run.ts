@@ -5,11 +5,12 @@
  */
 import { defineCommand, type ArgsDef } from "citty";
 import { setMaxListeners } from "node:events";
+import { accessSync, constants, existsSync, readdirSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { buildConfig, CONFIG_SCHEMA, DERIVED_KEYS, envVar, flagName, preset, readConfigFile, type RunConfig } from "../config/index.js";
 import { SpadeError } from "../errors.js";
-import { runSelfPlay } from "../loop/index.js";
-import { RunStore } from "../store/index.js";
+import { METRICS_FILE, runSelfPlay } from "../loop/index.js";
+import { RunStore, STORE_FILE } from "../store/index.js";
 import { runBackends } from "./run-engine.js";
 
 const DEFAULTS = CONFIG_SCHEMA.parse({}) as Record<string, unknown>;
@@ -55,6 +56,41 @@ function resumedConfig(dir: string, flags: Record<string, unknown>): RunConfig {
   return flags.steps === undefined ? config : buildConfig([config, { steps: flags.steps }]);
 }
 
+/**
+ * Checks what a new run reads before its store is created, so a bad setting leaves no folder
+ * behind: the corpus (other than "default" and "none") must be a readable file or folder; E_IO
+ * naming the setting otherwise.
+ */
+export function checkStart(config: RunConfig): void {
+  if (config.corpus === "default" || config.corpus === "none") return;
+  try {
+    const info = statSync(config.corpus);
+    if (!info.isFile() && !info.isDirectory()) throw Object.assign(new Error("not a file or folder"), { code: "EINVAL" });
+    accessSync(config.corpus, constants.R_OK);
+  } catch (cause) {
+    const why = (cause as { code?: unknown }).code === "ENOENT" ? "does not exist" : `cannot be read (${(cause as Error).message})`;
+    throw new SpadeError("E_IO", `the corpus ${config.corpus} (--corpus) ${why}`, {
+      cause,
+      nextStep: 'give a readable .jsonl, .jsonl.gz or .parquet file, a folder of them or of .txt/.md files, or "default"',
+    });
+  }
+}
+
+/**
+ * After a new run failed: removes what it created when no step began (the store, its lock, the
+ * metrics file, the folder if it made it and it is empty), so the same --out can be used again.
+ */
+function removeFailedStart(dir: string, folderExisted: boolean): void {
+  try {
+    if (!RunStore.discardUnstarted(dir)) return;
+    rmSync(join(dir, METRICS_FILE), { force: true });
+    if (!folderExisted && readdirSync(dir).length === 0) rmdirSync(dir);
+  } catch {
+    return; // locked by another process, or unwritable: leave it; the run's own error is what matters
+  }
+  process.stderr.write(`spade run: the run never began a step; removed what it created in ${dir}\n`);
+}
+
 /** `spade run` */
 export const runCommand = defineCommand({
   meta: { name: "run", description: "Run SPADE self-play: the model designs environments and learns to play them" },
@@ -79,6 +115,9 @@ export const runCommand = defineCommand({
     }
     const controller = new AbortController();
     setMaxListeners(0, controller.signal); // every request in flight listens to it
+    if (!resume) checkStart(config);
+    const folderExisted = existsSync(dir);
+    const storeExisted = existsSync(join(dir, STORE_FILE));
     const backends = runBackends(config, process.env, controller.signal);
     const stop = () => controller.abort();
     process.once("SIGINT", stop);
@@ -92,6 +131,7 @@ export const runCommand = defineCommand({
         process.exitCode = 130;
         return;
       }
+      if (!resume && !storeExisted && existsSync(join(dir, STORE_FILE))) removeFailedStart(dir, folderExisted);
       throw err;
     } finally {
       backends.close();

@@ -2,7 +2,7 @@
  * @module cli/runs
  * `spade runs show DIR`: what a run produced: its environments (one row per design slot, valid
  * or not, plus library environments played), their regret, win rate and designer reward, and the
- * metrics of every step.
+ * metrics of every step (with `agentSamples`, `designerSamples` and the `designerScale` used).
  */
 import { defineCommand } from "citty";
 import { designRef } from "../loop/index.js";
@@ -76,6 +76,13 @@ const show = defineCommand({
     for (const e of summary.environments) {
       const where = e.source === "library" ? "library" : `${e.step}/${e.slot}`;
       process.stdout.write(`${where.padEnd(10)} ${(e.name ?? "(invalid)").padEnd(28)} ${e.skill.padEnd(24)} ${String(e.plays).padStart(5)} ${fmt(e.winRate).padStart(8)} ${fmt(e.regret).padStart(8)} ${fmt(e.designerReward).padStart(8)} ${fmt(e.designerAdvantage).padStart(9)}\n`);
+    }
+    // Per step, the numbers of the designer's scale: min(50, agentSamples / designerSamples x R).
+    process.stdout.write(`\n${"step".padEnd(6)} ${"agentSamples".padStart(12)} ${"designerSamples".padStart(15)} ${"designerScale".padStart(13)}\n`);
+    for (const m of summary.metrics as Array<Record<string, unknown> | null>) {
+      if (!m) continue;
+      const num = (key: string) => (typeof m[key] === "number" ? String(m[key]) : "-");
+      process.stdout.write(`${num("step").padEnd(6)} ${num("agentSamples").padStart(12)} ${num("designerSamples").padStart(15)} ${num("designerScale").padStart(13)}\n`);
     }
   },
 });

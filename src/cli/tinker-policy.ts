@@ -6,6 +6,8 @@
  */
 import { ChatRenderer, tinkerSampler, tokenAgent, type TokenSampleRequest } from "../policy/index.js";
 import type { Agent } from "../rollout/index.js";
+import { stderrNotices } from "./notices.js";
+import { retryOptions, type RequestSettings } from "./policy.js";
 
 /** What `--policy tinker` is made from. */
 export interface TinkerPolicyOptions {
@@ -21,6 +23,8 @@ export interface TinkerPolicyOptions {
   temperature?: number;
   /** `--max-tokens` per turn; unset: the token agent's default. */
   maxTokens?: number;
+  /** Timeout, retries and budget of each request. Default: the sampler's. */
+  request?: RequestSettings;
 }
 
 /**
@@ -29,7 +33,14 @@ export interface TinkerPolicyOptions {
  */
 export function tinkerPolicy(options: TinkerPolicyOptions): { model: string; makeAgent(request: { signal?: AbortSignal; systemPrompt?: string | null }): Agent } {
   const renderer = ChatRenderer.fromDir(options.modelPath);
-  const sampler = tinkerSampler({ baseURL: options.baseURL, baseModel: options.model, apiKeyEnv: options.apiKeyEnv || undefined, environment: process.env });
+  const sampler = tinkerSampler({
+    baseURL: options.baseURL,
+    baseModel: options.model,
+    apiKeyEnv: options.apiKeyEnv || undefined,
+    environment: process.env,
+    ...stderrNotices(),
+    ...(options.request ? { retry: retryOptions(options.request) } : {}),
+  });
   const sampling: Pick<TokenSampleRequest, "temperature"> = options.temperature !== undefined ? { temperature: options.temperature } : {};
   return {
     model: sampler.model,

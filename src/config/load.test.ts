@@ -4,10 +4,14 @@ import { buildConfig, DEFAULT_SKILLS, flagName, preset, PRESETS } from "./load.j
 describe("buildConfig", () => {
   it("applies the reference defaults and derives R, D, skills and document length from the mode", () => {
     const games = buildConfig([]);
-    expect(games).toMatchObject({ steps: 400, designsPerStep: 24, plays: 8, hintedPlays: 16, regenerateEvery: 4, rewardDelay: 4, maxWords: 6000, reward: "blend", invalidDesign: "lowest", train: true });
+    expect(games).toMatchObject({ steps: 400, designsPerStep: 24, plays: null, agentBatch: 192, batchFit: "reference", hintedPlays: 16, regenerateEvery: 4, rewardDelay: 4, maxWords: 6000, reward: "blend", invalidDesign: "lowest", train: true });
+    // The reference's games recipe: 3 of the 6 skills per regeneration (8 designs each of 24), at most 25 turns.
+    expect(games).toMatchObject({ skillsPerRegen: 3, maxTurnsCap: 25, episodeFailures: "reference", memoryDraws: "attempt" });
     expect(games.skills).toHaveLength(6);
     const tools = buildConfig([{ mode: "tool-use" }]);
-    expect(tools).toMatchObject({ regenerateEvery: 8, rewardDelay: 8, maxWords: 4000 });
+    expect(tools).toMatchObject({ regenerateEvery: 8, rewardDelay: 8, maxWords: 4000, skillsPerRegen: 6 });
+    expect(buildConfig([{ maxTurnsCap: "none" }]).maxTurnsCap).toBeNull();
+    expect(buildConfig([{ skills: "A,B" }]).skillsPerRegen).toBe(3);
     expect(tools.skills).toContain("Error Recovery");
   });
 
@@ -22,6 +26,33 @@ describe("buildConfig", () => {
     expect(() => buildConfig([{ stepz: 3 }])).toThrow(/unknown setting: stepz/);
     expect(() => preset("huge")).toThrow(/unknown preset "huge"/);
     expect(flagName("hintedPlays")).toBe("hinted-plays");
+  });
+
+  it("bounds every size setting with a message that says why", () => {
+    expect(() => buildConfig([{ plays: "1e8" }])).toThrow(/^setting plays \(--plays\): at most 1,024 \(every play of a step is held in memory for scoring\) \(got "1e8"\)$/);
+    expect(() => buildConfig([{ hintedPlays: "1e8" }])).toThrow(expect.objectContaining({ code: "E_CONFIG", message: expect.stringMatching(/^setting hintedPlays \(--hinted-plays\): at most 1,024/) }));
+    expect(() => buildConfig([{ designsPerStep: "1e8" }])).toThrow(/^setting designsPerStep \(--designs-per-step\): at most 1,024 /);
+    expect(() => buildConfig([{ steps: "1e12" }])).toThrow(/^setting steps \(--steps\): at most 1,000,000 /);
+    expect(() => buildConfig([{ concurrency: 5000 }])).toThrow(/^setting concurrency \(--concurrency\): at most 1,024 /);
+    expect(() => buildConfig([{ maxAnswerBytes: 10 }])).toThrow(/^setting maxAnswerBytes \(--max-answer-bytes\): Too small: expected number to be >=1024/);
+    expect(() => buildConfig([{ requestTimeout: "0" }])).toThrow(/^setting requestTimeout \(--request-timeout\): Too small/);
+    expect(() => buildConfig([{ retryBudget: "1e9" }])).toThrow(/^setting retryBudget \(--retry-budget\): at most 604,800 s/);
+    expect(buildConfig([{ plays: 1024, hintedPlays: 0, designsPerStep: 64 }])).toMatchObject({ plays: 1024, designsPerStep: 64 });
+  });
+
+  it("bounds the episodes of one step across settings", () => {
+    expect(() => buildConfig([{ plays: 1024, hintedPlays: 1024, designsPerStep: 33 }])).toThrow(
+      "a step would play 67584 episodes (--designs-per-step 33, --plays 1024, --hinted-plays 1024), over the limit of 65536 (lower --designs-per-step, --plays, --agent-batch or --hinted-plays (every play of a step is held in memory for scoring))",
+    );
+    // plays unset: about agentBatch unhinted plays (at most agentBatch + one per environment): 65536 + 24 + 24 x 16 = 65944.
+    expect(() => buildConfig([{ agentBatch: 65536 }])).toThrow("a step would play 65944 episodes (--designs-per-step 24, --agent-batch 65536, --hinted-plays 16)");
+    expect(buildConfig([{ agentBatch: 65128 }]).agentBatch).toBe(65128);
+    expect(buildConfig([{ plays: 1024, hintedPlays: 1024, designsPerStep: 32 }]).plays).toBe(1024);
+  });
+
+  it("has model-server request settings with their defaults", () => {
+    expect(buildConfig([])).toMatchObject({ requestTimeout: 600, retryBudget: 1800, maxRetries: 4, maxAnswerBytes: 4_194_304 });
+    expect(buildConfig([{ requestTimeout: "2.5", maxRetries: "0" }])).toMatchObject({ requestTimeout: 2.5, maxRetries: 0 });
   });
 });
 
@@ -54,7 +85,8 @@ describe("presets reference and reference-tool-use (cmd/games/train_spade_30b.sh
     expect(cfg).toMatchObject({
       mode: "games", steps: 400, designsPerStep: 24, regenerateEvery: 4, rewardDelay: 4, maxAttempts: 5, repairTurns: 0,
       hints: "model", hintTemperature: 0.3, hintMaxTokens: 4096, hintRetries: 3, reward: "blend", regretFloor: 0.15, invalidDesign: "drop",
-      plays: 8, hintedPlays: 16, maxWords: 6000, memory: "on", memoryWindow: 200, temperature: 0.6, topP: 0.95, topK: 20,
+      agentBatch: 192, plays: null, batchFit: "reference", maxTurnsCap: 25, episodeFailures: "reference", skillsPerRegen: 3, memoryDraws: "attempt",
+      hintedPlays: 16, maxWords: 6000, memory: "on", memoryWindow: 200, temperature: 0.6, topP: 0.95, topK: 20,
       maxTokens: 8192, designerMaxTokens: 16384, learningRate: 1e-6, loss: "ppo", ppoClipLow: 0.2, ppoClipHigh: 0.28, klCoef: 0, validation: "reference",
     });
     expect(cfg.skills).toEqual(DEFAULT_SKILLS.games);
@@ -62,7 +94,7 @@ describe("presets reference and reference-tool-use (cmd/games/train_spade_30b.sh
 
   it("tool use: R = D = 8, 4,000 words, hint budget 2,048, KL 0.005; flags still override a preset", () => {
     const cfg = buildConfig([preset("reference-tool-use")]);
-    expect(cfg).toMatchObject({ mode: "tool-use", regenerateEvery: 8, rewardDelay: 8, maxWords: 4000, hintMaxTokens: 2048, klCoef: 0.005, loss: "ppo", invalidDesign: "drop" });
+    expect(cfg).toMatchObject({ mode: "tool-use", regenerateEvery: 8, rewardDelay: 8, maxWords: 4000, hintMaxTokens: 2048, klCoef: 0.005, loss: "ppo", invalidDesign: "drop", skillsPerRegen: 6 });
     expect(cfg.skills).toEqual(DEFAULT_SKILLS["tool-use"]);
     expect(buildConfig([preset("reference"), { steps: "10" }]).steps).toBe(10);
     expect(Object.keys(PRESETS)).toEqual(["quick", "reference", "reference-tool-use"]);

@@ -9,9 +9,8 @@ import { SpadeError } from "../errors.js";
 import { CONFIG_SCHEMA, type ConfigKey, type RawConfig, type RunConfig } from "./schema.js";
 
 /**
- * The six game skills of the reference's game runs (which design for three of them per
- * regeneration, alternating; SPADE gives slot i skill i mod 6 at every regeneration), and the six
- * tool-use skills.
+ * The six game skills of the reference's game runs, in its order (`cmd/games/train_spade_30b.sh`:
+ * three of them per regeneration, see `skillsPerRegen`), and the six tool-use skills.
  */
 export const DEFAULT_SKILLS: Record<RawConfig["mode"], string[]> = {
   games: ["Mathematical Reasoning", "Logical Deduction", "Spatial Reasoning", "Pattern Recognition", "Optimization", "Causal Inference"],
@@ -28,7 +27,8 @@ const REFERENCE_GAMES: Partial<Record<ConfigKey, unknown>> = {
   mode: "games", steps: 400, skills: DEFAULT_SKILLS.games, designer: "on", designsPerStep: 24, regenerateEvery: 4, rewardDelay: 4,
   maxAttempts: 5, repairTurns: 0, hints: "model", hintTemperature: 0.3, hintMaxTokens: 4096, hintRetries: 3,
   hintTemplate: "{observation}\n\nHINT: {hint}", reward: "blend", regretFloor: 0.15, invalidDesign: "drop", advantageStd: true,
-  plays: 8, hintedPlays: 16, corpus: "default", maxWords: 6000, memory: "on", memoryWindow: 200,
+  agentBatch: 192, plays: null, batchFit: "reference", hintedPlays: 16, maxTurnsCap: 25, episodeFailures: "reference", skillsPerRegen: 3,
+  corpus: "default", maxWords: 6000, memory: "on", memoryWindow: 200, memoryDraws: "attempt",
   temperature: 0.6, topP: 0.95, topK: 20, maxTokens: 8192, designerMaxTokens: 16384,
   learningRate: 1e-6, loss: "ppo", ppoClipLow: 0.2, ppoClipHigh: 0.28, klCoef: 0, trainDesigner: "on", validation: "reference",
 };
@@ -38,10 +38,10 @@ const REFERENCE_GAMES: Partial<Record<ConfigKey, unknown>> = {
  * reference's games recipe; `reference-tool-use`: its tool-use recipe (`cmd/tool_use/_train_spade_blend.sh`).
  */
 export const PRESETS: Record<string, Partial<Record<ConfigKey, unknown>>> = {
-  quick: { steps: 3, designsPerStep: 4, plays: 2, hintedPlays: 2, regenerateEvery: 1, rewardDelay: 1, maxAttempts: 2 },
+  quick: { steps: 3, designsPerStep: 4, agentBatch: 8, hintedPlays: 2, regenerateEvery: 1, rewardDelay: 1, maxAttempts: 2 },
   reference: REFERENCE_GAMES,
   "reference-tool-use": {
-    ...REFERENCE_GAMES, mode: "tool-use", skills: DEFAULT_SKILLS["tool-use"], regenerateEvery: 8, rewardDelay: 8, hintMaxTokens: 2048, maxWords: 4000, klCoef: 0.005,
+    ...REFERENCE_GAMES, mode: "tool-use", skills: DEFAULT_SKILLS["tool-use"], regenerateEvery: 8, rewardDelay: 8, skillsPerRegen: 6, hintMaxTokens: 2048, maxWords: 4000, klCoef: 0.005,
   },
 };
 
@@ -76,6 +76,7 @@ export function resolveConfig(raw: RawConfig): RunConfig {
   return {
     ...raw,
     skills: raw.skills ?? DEFAULT_SKILLS[raw.mode],
+    skillsPerRegen: raw.skillsPerRegen ?? (raw.mode === "games" ? 3 : (raw.skills ?? DEFAULT_SKILLS[raw.mode]).length),
     regenerateEvery,
     rewardDelay: raw.rewardDelay ?? regenerateEvery,
     maxWords: raw.maxWords ?? (raw.mode === "games" ? 6000 : 4000),
@@ -105,7 +106,24 @@ export function buildConfig(layers: Array<Record<string, unknown> | undefined>):
     const key = String(issue.path[0] ?? "");
     throw new SpadeError("E_CONFIG", `setting ${key} (--${flagName(key)}): ${issue.message} (got ${JSON.stringify(merged[key])})`);
   }
-  return resolveConfig(parsed.data);
+  return checkLoad(resolveConfig(parsed.data));
+}
+
+/** Most episodes one step may play: unhinted plays (`designsPerStep x plays`, or about `agentBatch`) plus `designsPerStep x hintedPlays`. */
+export const MAX_EPISODES_PER_STEP = 65_536;
+
+/** Bounds that span several settings (each setting's own bounds are in the schema). */
+function checkLoad(config: RunConfig): RunConfig {
+  // Unhinted plays: plays per environment when set, else about agentBatch (ceil(agentBatch / pool) x pool).
+  const unhinted = config.plays !== null ? config.designsPerStep * config.plays : config.agentBatch + config.designsPerStep;
+  const episodes = unhinted + config.designsPerStep * config.hintedPlays;
+  if (episodes > MAX_EPISODES_PER_STEP) {
+    const plays = config.plays !== null ? `--plays ${config.plays}` : `--agent-batch ${config.agentBatch}`;
+    throw new SpadeError("E_CONFIG", `a step would play ${episodes} episodes (--designs-per-step ${config.designsPerStep}, ${plays}, --hinted-plays ${config.hintedPlays}), over the limit of ${MAX_EPISODES_PER_STEP}`, {
+      nextStep: "lower --designs-per-step, --plays, --agent-batch or --hinted-plays (every play of a step is held in memory for scoring)",
+    });
+  }
+  return config;
 }
 
 /** A preset by name, or E_CONFIG listing the presets. */

@@ -94,6 +94,20 @@ describe("designSlot", () => {
     expect(result).toMatchObject({ acceptedIndex: 1, sampleIndex: 1 });
   });
 
+  it("builds each attempt's prompt with that attempt's memory draw (memoryFor), as the reference rebuilds it per attempt", async () => {
+    const ref = (name: string) => ({ name, skill: "Logical Deduction", description: `${name} game`, winRate: 0.5, regret: 0.3, source: "class Environment {}" });
+    const asked: number[] = [];
+    const memoryFor = (attempt: number) => {
+      asked.push(attempt);
+      return { references: [ref(`memo-${attempt}`)], avoid: null };
+    };
+    const { run, designer } = slot([js(FREE_WIN), js(VAULT)], { memoryFor, references: [ref("ignored")] });
+    await run;
+    expect(asked).toEqual([0, 1]);
+    expect(designer.calls[0]).toEqual(buildDesignerPrompt({ skill, document: { docId: "doc-0", text: "Document number 0." }, references: [ref("memo-0")], avoid: null }));
+    expect(designer.calls[1]).toEqual(buildDesignerPrompt({ skill, document: { docId: "doc-1", text: "Document number 1." }, references: [ref("memo-1")], avoid: null }));
+  });
+
   it("refuses a near-duplicate of the archive without validating it", async () => {
     const archive = [archivedProgram("env-7", "vault-cracker", VAULT, VAULT_DESCRIPTION)];
     const { run } = slot([js(VAULT_RENAMED), js(KNIGHTS)], { archive });
@@ -111,7 +125,7 @@ describe("designSlot", () => {
     const { run, designer } = slot([js(KNIGHTS), js(VAULT)], { examples });
     const result = await run;
     expect(designer.calls[0]?.[1]?.content).toContain("### knights-and-knaves (Logical Deduction)");
-    expect(result.records[0]?.duplicateOf).toMatchObject({ id: "example:knights-and-knaves", code: 1 });
+    expect(result.records[0]?.duplicateOf).toMatchObject({ id: "lib-knights-and-knaves", code: 1 });
     expect(result.records.map((r) => r.outcome)).toEqual(["duplicate", "valid"]);
   });
 

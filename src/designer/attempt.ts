@@ -5,6 +5,7 @@
  * record (prompt, completion, program, extraction outcome, validation report, duplicate match);
  * a refused design is data. Returns the records and the first valid, non-duplicate program.
  */
+import { libraryEnvId } from "../envs/index.js";
 import { checkEnv, referenceGate, type CheckOptions, type CheckReport, type EnvMeta } from "../env/index.js";
 import { describeError, isSpadeError, SpadeError } from "../errors.js";
 import { loadProgram, resolveLimits, type SandboxBackendName, type SandboxLimits } from "../sandbox/index.js";
@@ -28,7 +29,13 @@ export interface DesignSlotOptions<C extends DesignerCompletion> {
   references?: readonly MemoryReference[];
   /** The memory entry to avoid. Default none. */
   avoid?: MemoryReference | null;
-  /** Library examples shown in the prompt; they join the dedupe archive as `example:<name>`. Default none. */
+  /**
+   * Memory drawn afresh for each attempt (the reference rebuilds the prompt, memory included, per
+   * attempt: `orchestrator.py` `_generate_single_game_async`); when set it replaces `references`
+   * and `avoid`.
+   */
+  memoryFor?: (attempt: number) => { references: readonly MemoryReference[]; avoid: MemoryReference | null };
+  /** Library examples shown in the prompt; they join the dedupe archive as `lib-<name>` (`libraryEnvId`). Default none. */
   examples?: readonly ExampleProgram[];
   /** Archived programs a new design must not nearly duplicate. Default none. */
   archive?: readonly ArchivedProgram[];
@@ -147,7 +154,7 @@ export async function designSlot<C extends DesignerCompletion>(options: DesignSl
   const promptLimits = resolveLimits(options.limits);
   const archive: ArchivedProgram[] = [
     ...(options.archive ?? []),
-    ...(options.examples ?? []).map((ex) => archivedProgram(`example:${ex.name}`, ex.name, ex.source, ex.description ?? "")),
+    ...(options.examples ?? []).map((ex) => archivedProgram(libraryEnvId(ex.name), ex.name, ex.source, ex.description ?? "")),
   ];
   const records: AttemptRecord<C>[] = [];
   let sampleIndex: number | null = null;
@@ -155,11 +162,12 @@ export async function designSlot<C extends DesignerCompletion>(options: DesignSl
   for (let attempt = 0; attempt < maxAttempts; attempt++) {
     throwIfCancelled(signal);
     const document = await options.nextDocument();
+    const memory = options.memoryFor ? options.memoryFor(attempt) : { references: options.references, avoid: options.avoid };
     let messages = buildDesignerPrompt({
       skill: options.skill,
       document,
-      references: options.references,
-      avoid: options.avoid,
+      references: memory.references,
+      avoid: memory.avoid,
       examples: options.examples,
       taskType: options.taskType,
       referenceCodeMaxChars: options.referenceCodeMaxChars,

@@ -198,7 +198,7 @@ export function similarity(a: Fingerprint, b: Fingerprint): Similarity {
 
 /** One archived program as dedupe sees it. */
 export interface ArchivedProgram {
-  /** The archive's id of it (a store id, or `library:<name>`). */
+  /** The archive's id of it (a store id: `d<step>-<slot>`, or `lib-<name>` for library programs). */
   id: string;
   /** `meta.name`. */
   name: string;

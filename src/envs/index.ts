@@ -22,6 +22,14 @@ export function libraryNames(): string[] {
     .sort();
 }
 
+/**
+ * The id of a library environment, one form everywhere: the store's environments, memory
+ * references and the designer's dedupe archive.
+ */
+export function libraryEnvId(name: string): string {
+  return `lib-${name}`;
+}
+
 /** Path of a library program by name. */
 export function libraryPath(name: string): string {
   return join(LIBRARY_DIR, `${name}.js`);

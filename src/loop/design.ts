@@ -1,8 +1,9 @@
 /**
  * @module loop/design
- * The design stage of a regeneration step: every slot gets its skill, its documents (drawn up
- * front, in slot order, so the sequence does not depend on which slot finishes first), its memory
- * references, and up to `maxAttempts` designer completions; each slot is stored in one
+ * The design stage of a regeneration step: every slot gets its skill (`loop/schedule.ts`), its
+ * documents (drawn up front, in slot order, so the sequence does not depend on which slot
+ * finishes first), its memory references (drawn per attempt, or once per slot with
+ * `memoryDraws: slot`), and up to `maxAttempts` designer completions; each slot is stored in one
  * transaction. Slots already in the store (a resumed step) are skipped.
  */
 import type { RunConfig } from "../config/index.js";
@@ -25,6 +26,7 @@ import { EMPTY_STATS, type RunStore } from "../store/index.js";
 import { designedEnvId, seedOf } from "./keys.js";
 import type { LibraryProgram } from "./library.js";
 import { hintSampling, runSampling, type LoopCompletion, type LoopPolicy } from "./policy.js";
+import { slotSkill } from "./schedule.js";
 
 /** What the design stage needs. */
 export interface DesignContext {
@@ -94,11 +96,21 @@ async function runSlot(
   examples: Array<{ name: string; skill: string; source: string; description: string }>,
 ): Promise<void> {
   const { config, store, policy } = ctx;
-  const skillName = config.skills[slot % config.skills.length] as string;
+  const skillName = slotSkill(config.skills, step, slot, config.regenerateEvery, config.skillsPerRegen);
   const skill = getSkill(skillName);
-  const memory = selectMemory(records, skillName, mulberry32(seedOf(config.seed, "memory", step, slot)), { windowSize: config.memoryWindow });
-  const references = memory.references.map(toReference);
-  const avoid = memory.avoid ? toReference(memory.avoid.record) : null;
+  // Per attempt (the reference's way) each draw is keyed by the attempt too; per slot, attempt 0's draw serves all.
+  const perAttempt = config.memoryDraws === "attempt";
+  const draws = new Map<number, ReturnType<typeof selectMemory>>();
+  const memoryOf = (attempt: number) => {
+    const key = perAttempt ? attempt : 0;
+    let drawn = draws.get(key);
+    if (!drawn) {
+      const seed = perAttempt ? seedOf(config.seed, "memory", step, slot, key) : seedOf(config.seed, "memory", step, slot);
+      drawn = selectMemory(records, skillName, mulberry32(seed), { windowSize: config.memoryWindow });
+      draws.set(key, drawn);
+    }
+    return drawn;
+  };
   let attempt = 0;
   const complete = (messages: readonly DesignerMessage[]): Promise<LoopCompletion> =>
     policy.complete(messages, { ...runSampling(config), maxTokens: config.designerMaxTokens, seed: seedOf(config.seed, "design", step, slot, attempt++), signal: ctx.signal });
@@ -106,8 +118,10 @@ async function runSlot(
   const result = await designSlot<LoopCompletion>({
     skill,
     taskType: config.mode === "tool-use" ? taskTypeForSlot(slot) : undefined,
-    references,
-    avoid,
+    memoryFor: (a) => {
+      const memory = memoryOf(a);
+      return { references: memory.references.map(toReference), avoid: memory.avoid ? toReference(memory.avoid.record) : null };
+    },
     examples: pickExamples(examples, skill),
     archive,
     nextDocument: async () => docs[next++] ?? null,
@@ -132,9 +146,13 @@ async function runSlot(
     hint = written.hint;
   }
   const envId = result.design ? designedEnvId(step, slot) : null;
-  const memoryRefs = { references: memory.references.map((r) => r.id), avoid: memory.avoid?.record.id ?? null };
+  const memoryRefsOf = (a: number): Json => {
+    const memory = memoryOf(a);
+    return { references: memory.references.map((r) => r.id), avoid: memory.avoid?.record.id ?? null };
+  };
   store.transaction(() => {
     result.records.forEach((r, seq) => {
+      const memoryRefs = memoryRefsOf(r.attempt);
       store.insertDesign({
         step, slot, seq, attempt: r.attempt, repairTurn: r.repairTurn, skill: skillName, docId: r.docId,
         prompt: r.messages as unknown as Json, completion: r.completion?.text ?? "", program: r.program, outcome: r.outcome,

@@ -26,14 +26,18 @@ export function designedEnvId(step: number, slot: number): string {
   return `d${step}-${slot}`;
 }
 
-/** Id of a library environment. */
-export function libraryEnvId(name: string): string {
-  return `lib-${name}`;
-}
+/** Id of a library environment (one form everywhere; defined beside the library). */
+export { libraryEnvId } from "../envs/index.js";
 
 /** Sample reference of an agent episode: `<envId>/<idx>`. */
 export function episodeRef(envId: string, idx: number): string {
   return `${envId}/${idx}`;
+}
+
+/** The episode a sample reference names: a filled batch's copy `<envId>/<idx>#<k>` names `<envId>/<idx>`. */
+export function episodeOfRef(ref: string): string {
+  const hash = ref.indexOf("#");
+  return hash < 0 ? ref : ref.slice(0, hash);
 }
 
 /** Sample reference of a design attempt: `<step>/<slot>/<attempt>`. */

@@ -1,8 +1,11 @@
 /**
  * @module loop/play
- * The play stage of a step: every environment of the pool gets `plays` unhinted episodes and, on
- * the step that created it, `hintedPlays` hinted ones on paired seeds. Each environment's group
- * is stored in one transaction; groups already stored (a resumed step) are skipped.
+ * The play stage of a step: every environment of the pool gets `playsPerEnv` unhinted episodes
+ * (ceil(agentBatch / pool size), the reference's `collect_trajectories`, unless `plays` is set)
+ * and, on the step that created it, `hintedPlays` hinted ones on paired seeds. Episodes are capped
+ * at `maxTurnsCap` turns and end per `episodeFailures`. Each environment's group is stored in one
+ * transaction, its transcript saying how each episode ended; groups already stored (a resumed
+ * step) are skipped.
  */
 import type { RunConfig } from "../config/index.js";
 import { withFixedHint } from "../designer/index.js";
@@ -24,6 +27,12 @@ export interface PlayContext {
   signal?: AbortSignal;
 }
 
+/** Unhinted plays per environment for a pool of `poolSize`: `plays` when set, else ceil(agentBatch / poolSize). */
+export function playsPerEnv(config: Pick<RunConfig, "plays" | "agentBatch">, poolSize: number): number {
+  if (config.plays !== null && config.plays !== undefined) return config.plays;
+  return Math.max(1, Math.ceil(config.agentBatch / Math.max(1, poolSize)));
+}
+
 /** True when `env` gets hinted plays at `step`: designed environments, on their creation step. */
 export function playsHinted(env: EnvironmentRow, step: number): boolean {
   return env.source === "designer" && env.createdStep === step;
@@ -32,13 +41,15 @@ export function playsHinted(env: EnvironmentRow, step: number): boolean {
 function transcriptOf(e: Episode): Json {
   return {
     firstObservation: e.firstObservation,
-    steps: e.steps.map((s) => ({ action: s.action, observation: s.observation, reward: s.reward, terminated: s.terminated, truncated: s.truncated, toolResults: s.toolResults })),
+    outcome: e.outcome,
+    maskedTurns: e.maskedTurns,
+    steps: e.steps.map((s) => ({ action: s.action, observation: s.observation, reward: s.reward, terminated: s.terminated, truncated: s.truncated, toolResults: s.toolResults, ...(s.masked ? { masked: true } : {}) })),
   } as unknown as Json;
 }
 
-async function playEnvironment(ctx: PlayContext, step: number, env: EnvironmentRow): Promise<void> {
+async function playEnvironment(ctx: PlayContext, step: number, env: EnvironmentRow, plays: number): Promise<void> {
   const { config, store, policy } = ctx;
-  const seeds = playSeeds(config.seed, step, env.id, config.plays);
+  const seeds = playSeeds(config.seed, step, env.id, plays);
   const open = async () => {
     const program = await loadProgram(env.code, { backend: config.sandbox });
     return env.hint === null ? program : withFixedHint(program, env.hint);
@@ -52,6 +63,9 @@ async function playEnvironment(ctx: PlayContext, step: number, env: EnvironmentR
       hintedEpisodes: playsHinted(env, step) && (config.hints === "program" || env.hint !== null) ? config.hintedPlays : 0,
       limiter: ctx.limiter,
       hintTemplate: config.hintTemplate,
+      // Settings of runs stored before they existed read as undefined: no cap, failures dropped (the old way).
+      maxTurnsCap: config.maxTurnsCap ?? null,
+      failures: config.episodeFailures ?? "drop",
       signal: ctx.signal,
     },
   );
@@ -70,6 +84,7 @@ async function playEnvironment(ctx: PlayContext, step: number, env: EnvironmentR
 export async function playStep(ctx: PlayContext, step: number, pool: readonly EnvironmentRow[]): Promise<number> {
   const done = new Set(ctx.store.episodes({ step }).map((e) => e.envId));
   const todo = pool.filter((env) => !done.has(env.id));
-  await Promise.all(todo.map((env) => playEnvironment(ctx, step, env)));
+  const plays = playsPerEnv(ctx.config, pool.length);
+  await Promise.all(todo.map((env) => playEnvironment(ctx, step, env, plays)));
   return todo.length;
 }

@@ -14,6 +14,8 @@ export function formatProgress(m: StepMetrics & { train?: Record<string, number>
   parts.push(`regret ${fmt(m.meanRegret)}`);
   parts.push(`success ${fmt(m.agentSuccess, 2)}${m.hintedSuccess === null ? "" : ` (hinted ${fmt(m.hintedSuccess, 2)})`}`);
   if (m.failedEpisodes > 0) parts.push(`${m.failedEpisodes} failed episodes`);
+  if (m.overflowEpisodes > 0) parts.push(`context overflows ${m.overflowEpisodes}`);
+  if (m.maskedTurns > 0) parts.push(`masked turns ${m.maskedTurns}`);
   if (m.train?.loss !== undefined) parts.push(`loss ${fmt(m.train.loss)}`);
   parts.push(`${seconds > 0 ? (m.episodes / seconds).toFixed(1) : "-"} episodes/s`);
   return parts.join(" | ");

@@ -2,10 +2,10 @@
  * @module loop/run
  * The self-play orchestrator, read top to bottom as the recipe of one step:
  *   1. on a regeneration step (every R steps) the designer fills `designsPerStep` slots;
- *   2. every environment of the pool is played (`plays` unhinted; on its creation step also
- *      `hintedPlays` hinted, on paired seeds);
- *   3. the step is scored: environment stats, agent GRPO samples, designer samples due (D steps
- *      after their design);
+ *   2. every environment of the pool is played (ceil(agentBatch / pool size) unhinted, or `plays`;
+ *      on its creation step also `hintedPlays` hinted, on paired seeds);
+ *   3. the step is scored: environment stats, agent GRPO samples (filled and trimmed to the
+ *      batch as the reference does), designer samples due (D steps after their design);
  *   4. both roles' samples go to the trainer in one batch (skipped with --no-train);
  *   5. everything is committed and the step is marked done, with the trainer's new weights; the
  *      next step samples from them (on-policy).
@@ -24,9 +24,9 @@ import type { LpState } from "../rl/index.js";
 import { EMPTY_STATS, RunStore, type EnvironmentRow } from "../store/index.js";
 import type { Trainer, TrainerCheckpoint, TrainSample } from "../trainer/index.js";
 import { designStep } from "./design.js";
-import { libraryEnvId } from "./keys.js";
+import { episodeOfRef, libraryEnvId } from "./keys.js";
 import { loadLibrary, type LibraryProgram } from "./library.js";
-import { playStep } from "./play.js";
+import { playStep, playsPerEnv } from "./play.js";
 import type { LoopPolicy } from "./policy.js";
 import { formatProgress } from "./progress.js";
 import { scoreStep, type StepMetrics } from "./score.js";
@@ -82,7 +82,7 @@ function poolFor(config: RunConfig, store: RunStore, library: readonly LibraryPr
 function trainSamples(store: RunStore, step: number, fromStep: number, samples: ReturnType<typeof scoreStep>["samples"]): TrainSample[] {
   const episodes = new Map(store.episodes({ step }).map((e) => [`${e.envId}/${e.idx}`, e]));
   const designs = new Map(store.designs({ fromStep }).map((d) => [`${d.step}/${d.slot}/${d.seq}`, d]));
-  return samples.map((s) => (s.role === "agent" ? { ...s, episode: episodes.get(s.ref) } : { ...s, design: designs.get(s.ref) }));
+  return samples.map((s) => (s.role === "agent" ? { ...s, episode: episodes.get(episodeOfRef(s.ref)) } : { ...s, design: designs.get(s.ref) }));
 }
 
 /** The document sampler, restored from the store when resuming; null with `--corpus none` (designs are not grounded). */
@@ -129,7 +129,7 @@ export async function runSelfPlay(dir: string, config: RunConfig, deps: LoopDeps
       // Scoring reads the plays of the pool's window and of the designs whose reward is due.
       const fromStep = Math.max(0, Math.min(step - (step % config.regenerateEvery), step - config.rewardDelay));
       const score = scoreStep({
-        config, step, isLast: step === config.steps - 1, pool,
+        config, step, isLast: step === config.steps - 1, pool, playsPerEnv: playsPerEnv(config, pool.length),
         environments: store.environments(), episodes: store.episodes({ fromStep }), designs: store.designs({ fromStep }),
         lpState: store.getState<Record<string, LpState>>("lp") ?? {},
         trainedDesigns: new Set(store.samples({ fromStep }).filter((s) => s.role === "designer").map((s) => s.ref)),

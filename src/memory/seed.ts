@@ -3,6 +3,7 @@
  * Seeding the memory from the built-in library, so the first designs already see references
  * before any designed environment has stats.
  */
+import { libraryEnvId } from "../envs/index.js";
 import { SpadeError } from "../errors.js";
 import type { EnvRecord } from "./types.js";
 
@@ -34,7 +35,7 @@ export interface LibrarySeedOptions {
 }
 
 /**
- * Memory records for library environments: id `library:<name>` and `createdStep` -1, so they
+ * Memory records for library environments: id `lib-<name>` (`libraryEnvId`, as the store) and `createdStep` -1, so they
  * are the oldest records and leave the window as designs accumulate.
  */
 export function librarySeedRecords(seeds: readonly LibrarySeed[], options: LibrarySeedOptions = {}): EnvRecord[] {
@@ -44,7 +45,7 @@ export function librarySeedRecords(seeds: readonly LibrarySeed[], options: Libra
     throw new SpadeError("E_CONFIG", `library seed defaults must be a win rate in [0, 1] and a finite regret (got ${defaultWinRate}, ${defaultRegret})`);
   }
   return seeds.map((s) => ({
-    id: `library:${s.name}`,
+    id: libraryEnvId(s.name),
     name: s.name,
     skill: s.skill,
     description: s.description,

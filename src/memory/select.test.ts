@@ -107,16 +107,16 @@ describe("library seeds", () => {
 
   it("become the oldest records, with neutral stats unless measured", () => {
     expect(librarySeedRecords(library)).toEqual([
-      { id: "library:vault-cracker", name: "vault-cracker", skill: "Logical Deduction", description: "Find a 4-digit code.", code: "class Environment {}", winRate: 0.5, regret: 0, createdStep: -1 },
-      { id: "library:pebble-duel", name: "pebble-duel", skill: "Strategic Planning", description: "Take pebbles.", code: "class Environment {}", winRate: 0.95, regret: 0, createdStep: -1 },
+      { id: "lib-vault-cracker", name: "vault-cracker", skill: "Logical Deduction", description: "Find a 4-digit code.", code: "class Environment {}", winRate: 0.5, regret: 0, createdStep: -1 },
+      { id: "lib-pebble-duel", name: "pebble-duel", skill: "Strategic Planning", description: "Take pebbles.", code: "class Environment {}", winRate: 0.95, regret: 0, createdStep: -1 },
     ]);
   });
 
   it("serve as references before any design exists, and age out of the window", () => {
     const seeds = librarySeedRecords(library);
     const first = selectMemory(withLibrarySeeds([], seeds), "Logical Deduction", scripted(0));
-    expect(ids(first.references)).toEqual(["library:vault-cracker"]);
-    expect(selectMemory(withLibrarySeeds([], seeds), "Strategic Planning", scripted(0)).avoid?.record.id).toBe("library:pebble-duel");
+    expect(ids(first.references)).toEqual(["lib-vault-cracker"]);
+    expect(selectMemory(withLibrarySeeds([], seeds), "Strategic Planning", scripted(0)).avoid?.record.id).toBe("lib-pebble-duel");
 
     const designs = Array.from({ length: 200 }, (_, k) => rec(`d${k}`, "Math", 0.5, 0.1, k));
     const later = selectMemory(withLibrarySeeds(designs, seeds), "Logical Deduction", scripted());

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Action, StepResult, ToolSpec } from "../env/index.js";
 import { makeTestEnv } from "../env/testing/test-env.js";
 import { resolveProgram } from "../envs/index.js";
-import { oracleAgent, runEpisode } from "../rollout/index.js";
+import { MALFORMED_TOOL_CALL_OBSERVATION, oracleAgent, runEpisode } from "../rollout/index.js";
 import { loadProgram } from "../sandbox/index.js";
 import { fakeLogprob, startFakeOpenAIServer, type FakeOpenAIServer, type FakeReply, type FakeScript } from "../../test/fakes/openai-server.js";
 import { chatAgent, DEFAULT_SYSTEM_PROMPT, type ChatAgentOptions } from "./chat-agent.js";
@@ -108,12 +108,28 @@ describe("chatAgent", () => {
     ]);
   });
 
-  it("records malformed tool-call JSON as an E_POLICY_OUTPUT failure of the episode, keeping the raw answer", async () => {
+  it("records malformed tool-call JSON as an E_POLICY_TOOL_CALL failure of the episode (failures: drop), keeping the raw answer", async () => {
     const { agent } = await agentFor([{ kind: "tool_calls", calls: [{ id: "c1", name: "lookup", arguments: '{"key": ' }] }]);
     const episode = await runEpisode(toolEnv(), agent, { seed: 0 });
-    expect(episode).toMatchObject({ success: false, turns: 0, failureStage: "agent", failureCode: "E_POLICY_OUTPUT" });
-    expect(episode.failure).toMatch(/^agent: E_POLICY_OUTPUT: the model wrote 1 tool call\(s\) that are not valid JSON/);
+    expect(episode).toMatchObject({ success: false, turns: 0, outcome: "dropped", failureStage: "agent", failureCode: "E_POLICY_TOOL_CALL" });
+    expect(episode.failure).toMatch(/^agent: E_POLICY_TOOL_CALL: the model wrote 1 tool call\(s\) that are not valid JSON/);
     expect(episode.trace?.messages[2]).toEqual({ role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "lookup", arguments: '{"key": ' } }] });
+  });
+
+  it("answers a malformed tool call with an error and goes on (failures: reference, the reference's way), the turn masked", async () => {
+    const { server, agent } = await agentFor([
+      { kind: "tool_calls", calls: [{ id: "c1", name: "lookup", arguments: '{"key": ' }] },
+      { kind: "text", content: "Then \\boxed{42}." },
+    ]);
+    const episode = await runEpisode(toolEnv(), agent, { seed: 0, failures: "reference" });
+    expect(episode).toMatchObject({ success: true, return: 1, turns: 2, outcome: "terminated", maskedTurns: [0], failure: null });
+    expect(episode.steps[0]).toMatchObject({ masked: true, reward: 0, observation: MALFORMED_TOOL_CALL_OBSERVATION });
+    expect(episode.trace?.samplesByTurn.map((s) => s.masked ?? false)).toEqual([true, false]);
+    // The unanswered call is closed with a tool message, then the error is the next user message.
+    expect(server.requests[1]?.body.messages.slice(3)).toEqual([
+      { role: "tool", tool_call_id: "c1", content: "no result was returned for this call" },
+      { role: "user", content: MALFORMED_TOOL_CALL_OBSERVATION },
+    ]);
   });
 
   it("ends the episode with E_POLICY_CONTEXT when the prompt would outgrow the budget", async () => {
@@ -128,6 +144,12 @@ describe("chatAgent", () => {
     expect(episode.failure).toBe(
       "agent: E_POLICY_CONTEXT: the conversation needs about 59 prompt tokens at turn 1, over the budget of 40 (raise maxPromptTokens, or give the environment fewer turns)",
     );
+  });
+
+  it("ends an overflowing episode as truncated with return 0 under failures: reference; it is not dropped", async () => {
+    const { agent } = await agentFor(() => ({ kind: "text", content: "\\boxed{5}" }), {}, { systemPrompt: "S", maxPromptTokens: 40 });
+    const episode = await runEpisode(makeTestEnv(), agent, { seed: 0, failures: "reference" });
+    expect(episode).toMatchObject({ turns: 1, outcome: "overflow", return: 0, success: false, failure: null, failureCode: null, maskedTurns: [] });
   });
 
   it("records an HTTP failure after retries as the episode's failure", async () => {

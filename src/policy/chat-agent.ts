@@ -17,6 +17,25 @@ export const DEFAULT_SYSTEM_PROMPT = [
   "Follow the format the environment asks for exactly.",
 ].join("\n");
 
+/**
+ * A turn whose tool calls are not valid JSON. It carries the raw answer so a runner that goes on
+ * (the reference's way) can record it; the agent has already marked the turn masked.
+ */
+export class MalformedToolCallError extends SpadeError {
+  /** The model's raw answer. */
+  readonly text: string;
+
+  constructor(text: string, bodies: readonly string[], nextStep: string) {
+    super("E_POLICY_TOOL_CALL", `the model wrote ${bodies.length} tool call(s) that are not valid JSON, e.g. ${(bodies[0] ?? "").slice(0, 200)}`, { nextStep });
+    this.text = text;
+  }
+}
+
+/** True when `err` is a `MalformedToolCallError`. */
+export function isMalformedToolCallError(err: unknown): err is MalformedToolCallError {
+  return err instanceof MalformedToolCallError;
+}
+
 /** Default of `maxPromptTokens`. */
 export const DEFAULT_MAX_PROMPT_TOKENS = 32_768;
 
@@ -49,6 +68,8 @@ export interface TurnSample {
   tokens: string[] | null;
   finishReason: string | null;
   usage: { promptTokens: number; completionTokens: number } | null;
+  /** True when the turn is not to be trained (its tool call was malformed). */
+  masked?: boolean;
 }
 
 /** The record of one agent's episode. */
@@ -183,10 +204,8 @@ export function chatAgent(options: ChatAgentOptions): ChatAgent {
     });
     if (completion.usage) known = { counted: messages.length, tokens: completion.usage.promptTokens + completion.usage.completionTokens };
     if (choice.malformedToolCalls.length > 0) {
-      const first = choice.malformedToolCalls[0] ?? "";
-      throw new SpadeError("E_POLICY_OUTPUT", `the model wrote ${choice.malformedToolCalls.length} tool call(s) that are not valid JSON, e.g. ${first.slice(0, 200)}`, {
-        nextStep: "the episode is recorded as failed; if this is frequent, check that the server's tool-call parser matches the model",
-      });
+      (samplesByTurn[samplesByTurn.length - 1] as TurnSample).masked = true;
+      throw new MalformedToolCallError(choice.content, choice.malformedToolCalls, "if this is frequent, check that the server's tool-call parser matches the model");
     }
     return makeAction(choice.content, choice.toolCalls);
   };

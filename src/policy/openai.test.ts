@@ -111,9 +111,11 @@ describe("openAIChatBackend", () => {
     expect([server.requests.length, clock.sleeps, isSpadeError(err, "E_POLICY_HTTP")]).toEqual([1, [], true]);
   });
 
-  it("waits for a slow answer within the timeout", async () => {
-    const { backend } = await setup([{ kind: "slow", delayMs: 150, reply: { kind: "text", content: "late" } }], { retry: { timeoutMs: 5_000 } });
+  it("waits for a slow answer within the timeout, telling onSlow it is still waiting", async () => {
+    const slow: unknown[] = [];
+    const { server, backend } = await setup([{ kind: "slow", delayMs: 150, reply: { kind: "text", content: "late" } }], { retry: { timeoutMs: 5_000, noticeAfterMs: 40 }, onSlow: (n) => slow.push(n) });
     expect((await backend.complete({ messages: MESSAGES })).choices[0]!.content).toBe("late");
+    expect(slow).toEqual([{ label: `${server.baseURL}/chat/completions`, attempt: 1, waitedMs: 40, timeoutMs: 5_000 }]);
   });
 
   it("abandons answers that never come after timeoutMs, retries, then fails with E_POLICY_TIMEOUT", async () => {
@@ -176,6 +178,54 @@ describe("openAIChatBackend", () => {
     const { server, backend } = await setup([{ kind: "text", content: "x" }], { apiKeyEnv: "MY_KEY", environment: { MY_KEY: "sk-test-123" } });
     await backend.complete({ messages: MESSAGES });
     expect(server.requests[0]!.headers.authorization).toBe("Bearer sk-test-123");
+  });
+
+  it("retries an answer whose connection closes mid-body, then succeeds", async () => {
+    const { server, clock, backend } = await setup([{ kind: "cut", content: "lost" }, { kind: "text", content: "whole" }]);
+    const notices: string[] = [];
+    const out = await openAIChatBackend({ baseURL: server.baseURL, model: "m", clock, retry: { initialDelayMs: 100 }, onRetry: (n) => notices.push(`${n.retry}/${n.maxRetries} ${n.failure.code} ${n.failure.message.replace(/after \d+ bytes/, "after N bytes")}`) })
+      .complete({ messages: MESSAGES });
+    expect(out.choices[0]!.content).toBe("whole");
+    expect(server.requests).toHaveLength(2);
+    expect(clock.sleeps).toEqual([100]);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatch(new RegExp(`^1/4 E_POLICY_HTTP the connection to ${server.baseURL}/chat/completions broke off after N bytes of the answer: `));
+    void backend;
+  });
+
+  it("codes malformed JSON E_POLICY_OUTPUT without retrying it", async () => {
+    const { server, clock, backend } = await setup(() => ({ kind: "raw", body: '{"choices": [' }));
+    const err = await backend.complete({ messages: MESSAGES }).catch((e: unknown) => e);
+    expect(isSpadeError(err, "E_POLICY_OUTPUT")).toBe(true);
+    expect((err as SpadeError).message).toBe(
+      `${server.baseURL}/chat/completions answered HTTP 200 with a body that is not JSON: "{\\"choices\\": [" (1 attempt) (check the server's log; a proxy or a crashed worker may be cutting answers)`,
+    );
+    expect([server.requests.length, clock.sleeps]).toEqual([1, []]);
+  });
+
+  it("refuses an answer over maxAnswerBytes, declared or streamed, with E_POLICY_OUTPUT", async () => {
+    const { server, backend } = await setup([{ kind: "large", chars: 300_000 }, { kind: "large", chars: 300_000, chunked: true }, { kind: "large", chars: 1_000 }], { maxAnswerBytes: 200_000 });
+    const declared = await backend.complete({ messages: MESSAGES }).catch((e: unknown) => e);
+    expect(isSpadeError(declared, "E_POLICY_OUTPUT")).toBe(true);
+    expect((declared as SpadeError).message).toMatch(/sent an answer of 300\d{3} bytes, over the cap of 200000 bytes \(1 attempt\)/);
+    const streamed = await backend.complete({ messages: MESSAGES }).catch((e: unknown) => e);
+    expect(isSpadeError(streamed, "E_POLICY_OUTPUT")).toBe(true);
+    expect((streamed as SpadeError).message).toContain("sent an answer of more than 200000 bytes, over the cap of 200000 bytes (1 attempt)");
+    expect((await backend.complete({ messages: MESSAGES })).choices[0]!.content).toHaveLength(1_000);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it("stops retrying when the total budget is spent, however many retries are left", async () => {
+    server = await startFakeOpenAIServer(() => ({ kind: "hang" }));
+    const backend = openAIChatBackend({ baseURL: server.baseURL, model: "m", retry: { timeoutMs: 60_000, budgetMs: 400, maxRetries: 10, initialDelayMs: 50 } });
+    const started = Date.now();
+    const err = await backend.complete({ messages: MESSAGES }).catch((e: unknown) => e);
+    const elapsed = Date.now() - started;
+    expect(isSpadeError(err, "E_POLICY_TIMEOUT")).toBe(true);
+    expect((err as SpadeError).message).toMatch(/\(1 attempt; the retry budget of 0.4 s is spent\)/);
+    expect(server.requests).toHaveLength(1);
+    expect(elapsed).toBeGreaterThanOrEqual(390);
+    expect(elapsed).toBeLessThan(3_000);
   });
 
   it("keeps at most the limiter's capacity of requests in flight", async () => {

@@ -3,14 +3,17 @@
  * The OpenAI-compatible chat backend (vLLM, SGLang, llama.cpp server, Ollama, hosted APIs)
  * through the official `openai` package. The SDK's own retries are off: retries, timeouts and
  * the shared concurrency limit live in `retry.ts` and `limiter.ts`, so they behave the same for
- * every HTTP client of SPADE.
+ * every HTTP client of SPADE. The SDK is given a `fetch` that reads each answer in full with a
+ * size cap (`http-body.ts`), so a connection closed mid-answer is a retried connection error and
+ * a body that is not JSON is E_POLICY_OUTPUT, both before the SDK parses anything.
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { parseOpenAIToolCalls, parseToolCallText } from "../env/index.js";
 import type { Json, JsonObject, OpenAIToolCall } from "../env/index.js";
 import { SpadeError } from "../errors.js";
+import { BodyInterruptedError, DEFAULT_MAX_ANSWER_BYTES, isJsonType, readBodyCapped } from "./http-body.js";
 import { Limiter, sharedLimiter } from "./limiter.js";
-import { DEFAULT_RETRY, isRetryableStatus, retryAfterMs, withRetries, type AttemptFailure, type RetryClock, type RetryOptions } from "./retry.js";
+import { DEFAULT_RETRY, failureOf, isRetryableStatus, retryAfterMs, withRetries, type AttemptFailure, type RetryClock, type RetryNotice, type RetryOptions, type SlowNotice } from "./retry.js";
 import type { ChatBackend, ChatChoice, ChatCompletion, ChatRequest, SamplingParams } from "./types.js";
 
 /** Settings of an OpenAI-compatible backend. */
@@ -40,8 +43,14 @@ export interface OpenAIChatOptions {
   promptLogprobs?: number;
   /** Further body fields, sent as they are (server-specific extensions). */
   extraBody?: JsonObject;
-  /** Retries and per-request timeout; see `DEFAULT_RETRY`. */
+  /** Retries, per-request timeout and total budget; see `DEFAULT_RETRY`. */
   retry?: RetryOptions;
+  /** Told before each retry wait (the CLI prints a notice). Default: nothing. */
+  onRetry?: (notice: RetryNotice) => void;
+  /** Told when an attempt is unanswered after `retry.noticeAfterMs`. Default: nothing. */
+  onSlow?: (notice: SlowNotice) => void;
+  /** Largest answer body accepted, in bytes; a larger one fails with E_POLICY_OUTPUT. Default 4 MiB. */
+  maxAnswerBytes?: number;
   /** Clock for retry waits. Default the real one. */
   clock?: RetryClock;
   /**
@@ -86,9 +95,16 @@ function classify(err: unknown, timedOut: boolean, nowMs: number, options: OpenA
       retryAfterMs: null,
       code: "E_POLICY_TIMEOUT",
       message: `${options.baseURL} gave no answer within ${timeoutMs} ms`,
-      nextStep: "raise retry.timeoutMs, or check that the server is not stuck",
+      nextStep: "raise the request timeout (--request-timeout), or check that the server is not stuck",
       cause: err,
     };
+  }
+  if (err instanceof APIConnectionError && err.cause instanceof SpadeError) {
+    // Raised by `readAnswer` (too large, not JSON): the same request would get the same answer.
+    return failureOf(err.cause, false);
+  }
+  if (err instanceof APIConnectionError && err.cause instanceof BodyInterruptedError) {
+    return { retryable: true, retryAfterMs: null, code: "E_POLICY_HTTP", message: err.cause.message, nextStep: "check the server's log and any proxy between it and SPADE", cause: err.cause };
   }
   if (err instanceof APIConnectionError) {
     const detail = err.cause instanceof Error ? err.cause.message : err.message;
@@ -106,6 +122,31 @@ function classify(err: unknown, timedOut: boolean, nowMs: number, options: OpenA
   }
   const message = err instanceof Error ? err.message : String(err);
   return { retryable: false, retryAfterMs: null, code: "E_POLICY_HTTP", message: `request to ${options.baseURL} failed: ${message}`, cause: err };
+}
+
+/**
+ * A `fetch` that reads the whole answer inside the request (capped at `maxBytes`) and checks that
+ * a successful JSON answer parses, so the SDK only ever sees complete, well-formed bodies.
+ */
+function readAnswer(base: typeof fetch, maxBytes: number): typeof fetch {
+  return async (input, init) => {
+    const response = await base(input, init);
+    const url = input instanceof Request ? input.url : String(input);
+    const body = await readBodyCapped(response, url, maxBytes);
+    if (response.ok && isJsonType(response.headers.get("content-type"))) {
+      const text = new TextDecoder().decode(body);
+      try {
+        JSON.parse(text);
+      } catch (cause) {
+        throw new SpadeError("E_POLICY_OUTPUT", `${url} answered HTTP ${response.status} with a body that is not JSON: ${JSON.stringify(text.slice(0, 200))}`, {
+          nextStep: "check the server's log; a proxy or a crashed worker may be cutting answers",
+          cause,
+        });
+      }
+    }
+    const noBody = response.status === 204 || response.status === 205 || response.status === 304;
+    return new Response(noBody ? null : body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
 }
 
 /** A JSON value's numbers, or null when it is not an array of numbers. */
@@ -179,7 +220,7 @@ export function openAIChatBackend(options: OpenAIChatOptions): ChatBackend {
     webhookSecret: null,
     maxRetries: 0,
     timeout: timeoutMs,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    fetch: readAnswer(options.fetch ?? fetch, options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES),
   });
   const limiter = options.limiter ?? sharedLimiter(options.baseURL, options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS);
   return {
@@ -191,6 +232,9 @@ export function openAIChatBackend(options: OpenAIChatOptions): ChatBackend {
         clock: options.clock,
         limiter,
         signal: request.signal,
+        onRetry: options.onRetry,
+        onSlow: options.onSlow,
+        label: `${options.baseURL.replace(/\/+$/, "")}/chat/completions`,
         classify: (err, timedOut, nowMs) => classify(err, timedOut, nowMs, options, timeoutMs),
       });
       return parseChatCompletion(response);

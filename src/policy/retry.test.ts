@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SpadeError, isSpadeError } from "../errors.js";
 import { Limiter } from "./limiter.js";
-import { DEFAULT_RETRY, backoffMs, isRetryableStatus, retryAfterMs, withRetries, type AttemptFailure, type RetryClock } from "./retry.js";
+import { DEFAULT_RETRY, backoffMs, formatRetryNotice, formatSlowNotice, isRetryableStatus, retryAfterMs, withRetries, type AttemptFailure, type RetryClock, type RetryNotice, type SlowNotice } from "./retry.js";
 
 /** TEST DOUBLE: a clock whose sleeps return at once and are recorded. */
 function fakeClock(randoms: number[] = [0]): RetryClock & { sleeps: number[] } {
@@ -131,5 +131,45 @@ describe("withRetries", () => {
       { classify, clock, limiter },
     );
     expect([activeDuringAttempts, activeDuringSleeps, limiter.active]).toEqual([[1, 1, 1], [0, 0], 0]);
+  });
+
+  it("stops before a wait that would end past the total budget, and tells each retry", async () => {
+    // TEST DOUBLE: a clock whose sleeps move time on; each attempt takes 1 s of it.
+    let now = 0;
+    const clock: RetryClock = { now: () => now, random: () => 0, sleep: async (ms) => void (now += ms) };
+    const notices: RetryNotice[] = [];
+    let calls = 0;
+    const err = await withRetries(
+      async () => {
+        calls++;
+        now += 1_000;
+        throw { status: 503 };
+      },
+      { classify, clock, options: { maxRetries: 10, initialDelayMs: 1_000, maxDelayMs: 60_000, budgetMs: 10_000 }, onRetry: (n) => notices.push(n) },
+    ).catch((e: unknown) => e);
+    // Attempts end at 1 s, 3 s (after a 1 s wait), 6 s (2 s wait); the next wait (4 s) would end at 10 s.
+    expect([calls, now]).toEqual([3, 6_000]);
+    expect(notices.map((n) => [n.retry, n.waitMs, n.budgetLeftMs])).toEqual([[1, 1_000, 8_000], [2, 2_000, 5_000]]);
+    expect(isSpadeError(err, "E_POLICY_HTTP")).toBe(true);
+    expect((err as SpadeError).message).toBe("HTTP 503 (3 attempts; the retry budget of 10 s is spent) (check the server)");
+    expect(formatRetryNotice(notices[1]!)).toBe("E_POLICY_HTTP: HTTP 503; retry 2 of 10 in 2.0 s (retry budget left 5.0 s)");
+  });
+
+  it("cuts an attempt's timeout to the budget left", async () => {
+    const err = await withRetries((signal) => new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(new Error("aborted")))), {
+      classify,
+      options: { timeoutMs: 60_000, budgetMs: 50 },
+    }).catch((e: unknown) => e);
+    expect((err as SpadeError).message).toBe("no answer (1 attempt; the retry budget of 0.05 s is spent) (wait longer)");
+  });
+
+  it("reports an attempt still unanswered after noticeAfterMs, once, and none that answers sooner", async () => {
+    const slow: SlowNotice[] = [];
+    const after = (ms: number) => () => new Promise<string>((resolve) => setTimeout(() => resolve("ok"), ms));
+    const run = { classify, onSlow: (n: SlowNotice) => slow.push(n), label: "http://s/x", options: { noticeAfterMs: 30, timeoutMs: 5_000 } };
+    expect(await withRetries(after(150), run)).toBe("ok");
+    expect(await withRetries(after(1), run)).toBe("ok");
+    expect(slow).toEqual([{ label: "http://s/x", attempt: 1, waitedMs: 30, timeoutMs: 5_000 }]);
+    expect(formatSlowNotice({ label: "http://s/x", attempt: 2, waitedMs: 60_000, timeoutMs: 600_000 })).toBe("still waiting for http://s/x after 60 s (attempt 2; abandoned and retried after 600 s)");
   });
 });

@@ -10,7 +10,8 @@
 import { randomUUID } from "node:crypto";
 import { SpadeError } from "../errors.js";
 import { resolveApiKey } from "./openai.js";
-import { isRetryableStatus, REAL_CLOCK, retryAfterMs, withRetries, type AttemptFailure, type RetryClock, type RetryOptions } from "./retry.js";
+import { BodyInterruptedError, readBodyCapped } from "./http-body.js";
+import { failureOf, isRetryableStatus, REAL_CLOCK, retryAfterMs, withRetries, type AttemptFailure, type RetryClock, type RetryNotice, type RetryOptions, type SlowNotice } from "./retry.js";
 
 /** How a request body is put on the wire. */
 export interface BodyEncoding {
@@ -29,8 +30,17 @@ export interface TinkerHttpOptions {
   apiKeyEnv?: string;
   /** Where `apiKeyEnv` is looked up. Default `process.env`. */
   environment?: Readonly<Record<string, string | undefined>>;
-  /** Retries and per-attempt timeout of each POST; see `DEFAULT_RETRY`. */
+  /** Retries, per-attempt timeout and total budget of each POST; see `DEFAULT_RETRY`. */
   retry?: RetryOptions;
+  /** Told before each retry wait (the CLI prints a notice). Default: nothing. */
+  onRetry?: (notice: RetryNotice) => void;
+  /** Told when an attempt is unanswered after `retry.noticeAfterMs`. Default: nothing. */
+  onSlow?: (notice: SlowNotice) => void;
+  /**
+   * Largest answer body accepted, in bytes; a larger one fails with E_POLICY_OUTPUT. Default
+   * 256 MiB (training answers carry per-token outputs of a whole batch).
+   */
+  maxAnswerBytes?: number;
   /** Clock for waits. Default the real one. */
   clock?: RetryClock;
   /** `fetch` to use. Default the global one. */
@@ -46,6 +56,9 @@ export interface TinkerHttpOptions {
   /** `tags` sent with `create_session`. Default none. */
   tags?: string[];
 }
+
+/** Default of `TinkerHttpOptions.maxAnswerBytes`. */
+export const DEFAULT_TINKER_MAX_ANSWER_BYTES = 256 * 1024 * 1024;
 
 /** An HTTP answer with a status the caller handles itself (e.g. a long-poll 408). */
 export interface HttpAnswer {
@@ -111,19 +124,30 @@ export class TinkerHttp {
     return withRetries(
       async (signal) => {
         const response = await this.fetchImpl(url, { method: "POST", headers, body: payload, signal });
-        const text = await response.text();
+        const text = new TextDecoder().decode(await readBodyCapped(response, url, this.options.maxAnswerBytes ?? DEFAULT_TINKER_MAX_ANSWER_BYTES));
         if (!response.ok && !opts.passStatuses?.includes(response.status)) throw new StatusError(response.status, text, response.headers);
         let parsed: unknown = null;
         if (text.trim() !== "") {
           try {
             parsed = JSON.parse(text);
           } catch (cause) {
-            throw new SpadeError("E_POLICY_HTTP", `${url} answered HTTP ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`, { cause });
+            throw new SpadeError("E_POLICY_OUTPUT", `${url} answered HTTP ${response.status} with a body that is not JSON: ${JSON.stringify(text.slice(0, 200))}`, {
+              nextStep: "check the server's log; a proxy or a crashed worker may be cutting answers",
+              cause,
+            });
           }
         }
         return { status: response.status, body: parsed };
       },
-      { options: this.options.retry, clock: this.clock, signal: opts.signal, classify: (err, timedOut, nowMs) => this.classify(url, err, timedOut, nowMs, timeoutMs) },
+      {
+        options: this.options.retry,
+        clock: this.clock,
+        signal: opts.signal,
+        onRetry: this.options.onRetry,
+        onSlow: this.options.onSlow,
+        label: url,
+        classify: (err, timedOut, nowMs) => this.classify(url, err, timedOut, nowMs, timeoutMs),
+      },
     );
   }
 
@@ -196,7 +220,7 @@ export class TinkerHttp {
   /** Judges one failed attempt for the retry loop. */
   private classify(url: string, err: unknown, timedOut: boolean, nowMs: number, timeoutMs: number | undefined): AttemptFailure {
     if (timedOut) {
-      return { retryable: true, retryAfterMs: null, code: "E_POLICY_TIMEOUT", message: `${url} gave no answer within ${timeoutMs ?? 600_000} ms`, nextStep: "raise retry.timeoutMs, or check that the server is not stuck", cause: err };
+      return { retryable: true, retryAfterMs: null, code: "E_POLICY_TIMEOUT", message: `${url} gave no answer within ${timeoutMs ?? 600_000} ms`, nextStep: "raise the request timeout (--request-timeout), or check that the server is not stuck", cause: err };
     }
     if (err instanceof StatusError) {
       const advice =
@@ -209,7 +233,8 @@ export class TinkerHttp {
               : "the server rejected the request: read its message";
       return { retryable: isRetryableStatus(err.status), retryAfterMs: retryAfterMs(err.headers, nowMs), code: "E_POLICY_HTTP", message: `${url} answered ${err.message}`, nextStep: advice, cause: err };
     }
-    if (err instanceof SpadeError) return { retryable: false, retryAfterMs: null, code: err.code, message: err.message, nextStep: err.nextStep, cause: err };
+    if (err instanceof SpadeError) return failureOf(err, false);
+    if (err instanceof BodyInterruptedError) return { retryable: true, retryAfterMs: null, code: "E_POLICY_HTTP", message: err.message, nextStep: "check the server's log", cause: err };
     const detail = err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err);
     return { retryable: true, retryAfterMs: null, code: "E_POLICY_HTTP", message: `could not reach ${url}: ${detail}`, nextStep: "check that the server is running and --base-url is right", cause: err };
   }

@@ -120,11 +120,28 @@ describe("tokenAgent over a Tinker-compatible server", () => {
     expect(first!.body.sampling_params.max_tokens).toBe(2_000 - first!.body.prompt.chunks[0].tokens.length);
   });
 
-  it("records malformed tool-call output as an E_POLICY_OUTPUT failure, keeping the sampled turn", async () => {
+  it("records malformed tool-call output as an E_POLICY_TOOL_CALL failure (failures: drop), keeping the sampled turn", async () => {
     const { env, agent } = await setup((r) => [[...r.encode('<tool_call>\n{"name": "get_item", "arguments": {oops}\n</tool_call>'), TINY.imEnd]]);
     const episode = await runEpisode(env, agent, { seed: SEED });
-    expect(episode).toMatchObject({ turns: 0, failureStage: "agent", failureCode: "E_POLICY_OUTPUT" });
+    expect(episode).toMatchObject({ turns: 0, failureStage: "agent", failureCode: "E_POLICY_TOOL_CALL" });
     expect((episode.trace as TokenTrace).turns[0]!.malformedToolCalls).toEqual(['{"name": "get_item", "arguments": {oops}']);
+  });
+
+  it("masks a malformed tool-call turn's sampled tokens out of the stream and goes on (failures: reference)", async () => {
+    const { env, agent } = await setup((r) => [
+      [...r.encode('<tool_call>\n{"name": "get_item", "arguments": {oops}\n</tool_call>'), TINY.imEnd],
+      [...r.encode("\\boxed{x}"), TINY.imEnd],
+    ]);
+    const episode = await runEpisode(env, agent, { seed: SEED, failures: "reference" });
+    expect(episode).toMatchObject({ turns: 2, maskedTurns: [0], failure: null });
+    const trace = episode.trace as TokenTrace;
+    const [first, second] = trace.turns;
+    const span = (t: typeof first) => trace.stream.lossMask.slice(t!.promptLength, t!.promptLength + t!.responseTokenIds.length);
+    // Turn 0 sampled tokens are masked (0), turn 1's are trained (1); nothing else is 1.
+    expect(span(first)).toEqual(first!.responseTokenIds.map(() => 0));
+    expect(span(second)).toEqual(second!.responseTokenIds.map(() => 1));
+    expect(trace.stream.lossMask.filter((m) => m === 1)).toHaveLength(second!.responseTokenIds.length);
+    expect(trace.samplesByTurn.map((s) => s.masked ?? false)).toEqual([true, false]);
   });
 
   it("records a server that fails the request as an E_POLICY_HTTP failure", async () => {

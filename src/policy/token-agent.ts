@@ -6,7 +6,7 @@
  */
 import type { Action } from "../env/index.js";
 import { SpadeError } from "../errors.js";
-import { DEFAULT_SYSTEM_PROMPT, type ChatAgentTurn, type ChatTrace, type TurnSample } from "./chat-agent.js";
+import { DEFAULT_SYSTEM_PROMPT, MalformedToolCallError, type ChatAgentTurn, type ChatTrace, type TurnSample } from "./chat-agent.js";
 import { TokenConversation, type ChatRenderer, type TokenTurn } from "./render/index.js";
 import type { TokenSampler, TokenSampleRequest } from "./token-types.js";
 import type { ChatMessage } from "./types.js";
@@ -76,6 +76,17 @@ function observationMessages(last: ChatMessage | undefined, turn: ChatAgentTurn)
   return messages;
 }
 
+/** The stream's loss mask with the sampled tokens of masked turns (malformed tool calls) set to 0. */
+function maskedLossMask(conversation: TokenConversation | null, samplesByTurn: readonly TurnSample[]): number[] {
+  const mask = [...(conversation?.lossMask ?? [])];
+  samplesByTurn.forEach((s, i) => {
+    const turn = conversation?.turns[i];
+    if (!s.masked || !turn) return;
+    mask.fill(0, turn.promptLength, turn.promptLength + turn.responseTokenIds.length);
+  });
+  return mask;
+}
+
 /** Creates a token agent for one episode. */
 export function tokenAgent(options: TokenAgentOptions): TokenAgent {
   const maxContextTokens = options.maxContextTokens ?? DEFAULT_MAX_CONTEXT_TOKENS;
@@ -118,9 +129,8 @@ export function tokenAgent(options: TokenAgentOptions): TokenAgent {
       usage: { promptTokens: promptLength, completionTokens: sample.tokenIds.length },
     });
     if (parsed.malformedToolCalls.length > 0) {
-      throw new SpadeError("E_POLICY_OUTPUT", `the model wrote ${parsed.malformedToolCalls.length} tool call(s) that are not valid JSON, e.g. ${(parsed.malformedToolCalls[0] ?? "").slice(0, 200)}`, {
-        nextStep: "the episode is recorded as failed; frequent ones point at the chat template or the sampling settings",
-      });
+      (samplesByTurn[samplesByTurn.length - 1] as TurnSample).masked = true;
+      throw new MalformedToolCallError(parsed.text, parsed.malformedToolCalls, "frequent ones point at the chat template or the sampling settings");
     }
     return parsed.action;
   };
@@ -131,7 +141,7 @@ export function tokenAgent(options: TokenAgentOptions): TokenAgent {
       model: options.sampler.model,
       messages: structuredClone(conversation?.messages ?? []),
       samplesByTurn: structuredClone(samplesByTurn),
-      stream: { tokenIds: [...(conversation?.tokenIds ?? [])], lossMask: [...(conversation?.lossMask ?? [])], logprobs: [...(conversation?.logprobs ?? [])] },
+      stream: { tokenIds: [...(conversation?.tokenIds ?? [])], lossMask: maskedLossMask(conversation, samplesByTurn), logprobs: [...(conversation?.logprobs ?? [])] },
       turns: structuredClone(conversation?.turns ?? []),
       prefixStable: conversation?.prefixStable ?? true,
     }),

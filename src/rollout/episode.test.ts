@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import { SpadeError } from "../errors.js";
 import { makeAction } from "../env/index.js";
 import { makeTestEnv } from "../env/testing/test-env.js";
+import { MalformedToolCallError } from "../policy/index.js";
 import { oracleAgent, randomAgent } from "./agents.js";
-import { runEpisode, type Agent } from "./episode.js";
+import { MALFORMED_TOOL_CALL_OBSERVATION, runEpisode, turnLimit, type Agent } from "./episode.js";
 
 describe("runEpisode", () => {
   it("plays the oracle to success and records the transcript", async () => {
@@ -61,5 +62,55 @@ describe("runEpisode", () => {
     const b = await runEpisode(makeTestEnv(), randomAgent(7), { seed: 1 });
     expect(a.steps.map((s) => s.action.text)).toEqual(b.steps.map((s) => s.action.text));
     expect(a.turns).toBe(8);
+  });
+
+  it.each([
+    // environment maxTurns, cap -> turns allowed (the reference: min(game max_turns, 25))
+    [40, 25, 25],
+    [12, 25, 12],
+    [40, null, 40],
+  ])("turnLimit(%i, cap %s) = %i", (maxTurns, cap, expected) => {
+    expect(turnLimit(maxTurns, cap)).toBe(expected);
+  });
+
+  it("caps an episode at maxTurnsCap turns (truncated), and refuses a cap below 1 as a dropped episode with E_CONFIG", async () => {
+    const wrong: Agent = async () => makeAction("\\boxed{5}");
+    const capped = await runEpisode(makeTestEnv({ meta: { maxTurns: 40 } }), wrong, { seed: 0, maxTurnsCap: 25 });
+    expect(capped).toMatchObject({ turns: 25, outcome: "truncated", return: 0, failure: null });
+    const bad = await runEpisode(makeTestEnv(), wrong, { seed: 0, maxTurnsCap: 0 });
+    expect(bad).toMatchObject({ outcome: "dropped", failureCode: "E_CONFIG" });
+  });
+
+  it("under failures: reference a context overflow ends the episode as truncated with return 0, even after rewards", async () => {
+    // Turn 0 earns 0.5 (a partial reward), turn 1 overflows: return 0, counted (no failure).
+    const env = makeTestEnv({ step: () => ({ observation: "go on", reward: 0.5, terminated: false, truncated: false, info: {} }) });
+    let turns = 0;
+    const agent: Agent = async () => {
+      if (turns++ === 1) throw new SpadeError("E_POLICY_CONTEXT", "full");
+      return makeAction("\\boxed{1}");
+    };
+    const episode = await runEpisode(env, agent, { seed: 0, failures: "reference" });
+    expect(episode).toMatchObject({ turns: 1, outcome: "overflow", return: 0, success: false, failure: null, failureCode: null });
+    turns = 0;
+    const dropped = await runEpisode(env, agent, { seed: 0, failures: "drop" });
+    expect(dropped).toMatchObject({ outcome: "dropped", failureCode: "E_POLICY_CONTEXT", failureStage: "agent" });
+  });
+
+  it("under failures: reference a malformed tool call is answered with the error, masked, and the episode goes on; other agent errors drop it", async () => {
+    const seen: string[] = [];
+    let turn = 0;
+    const agent: Agent = async ({ observation }) => {
+      seen.push(observation);
+      if (turn++ === 0) throw new MalformedToolCallError("<tool_call>{oops</tool_call>", ["{oops"], "check the parser");
+      return makeAction("\\boxed{42}");
+    };
+    const episode = await runEpisode(makeTestEnv(), agent, { seed: 3, failures: "reference" });
+    expect(episode).toMatchObject({ turns: 2, outcome: "terminated", return: 1, success: true, maskedTurns: [0], failure: null });
+    expect(seen[1]).toBe(MALFORMED_TOOL_CALL_OBSERVATION);
+    expect(episode.steps[0]).toMatchObject({ masked: true, reward: 0, action: { text: "<tool_call>{oops</tool_call>" } });
+    const http: Agent = async () => {
+      throw new SpadeError("E_POLICY_HTTP", "server down after retries");
+    };
+    expect(await runEpisode(makeTestEnv(), http, { seed: 3, failures: "reference" })).toMatchObject({ outcome: "dropped", failureCode: "E_POLICY_HTTP" });
   });
 });

@@ -39,7 +39,7 @@ describe("pairedSeeds and groupStats", () => {
   });
 
   it("leaves failed episodes out of the rates", () => {
-    const ep = (ret: number, failure: string | null) => ({ seed: 0, hinted: false, firstObservation: "", steps: [], return: ret, success: ret >= 0.99 && failure === null, turns: 1, failure, failureStage: null, failureCode: null });
+    const ep = (ret: number, failure: string | null) => ({ seed: 0, hinted: false, firstObservation: "", steps: [], return: ret, success: ret >= 0.99 && failure === null, turns: 1, outcome: failure === null ? ("terminated" as const) : ("dropped" as const), maskedTurns: [], failure, failureStage: null, failureCode: null });
     expect(groupStats([ep(1, null), ep(0, null), ep(0.5, null), ep(0, "agent: x")])).toEqual({ episodes: 4, failed: 1, successRate: 1 / 3, meanReturn: 0.5 });
     expect(groupStats([ep(0, "step: y")])).toEqual({ episodes: 1, failed: 1, successRate: null, meanReturn: null });
   });

@@ -7,7 +7,7 @@
 import { describeError, isSpadeError, SpadeError } from "../errors.js";
 import type { Env } from "../env/index.js";
 import { Limiter } from "../policy/index.js";
-import { runEpisode, type Agent, type Episode } from "./episode.js";
+import { runEpisode, type Agent, type Episode, type EpisodeFailureMode } from "./episode.js";
 
 /** What an agent factory learns about the episode it makes an agent for. */
 export interface GroupEpisodeContext {
@@ -42,6 +42,10 @@ export interface GroupOptions {
   signal?: AbortSignal;
   /** Hint template for hinted episodes (see `runEpisode`). */
   hintTemplate?: string;
+  /** Turn cap of every episode (see `runEpisode`). Default: none. */
+  maxTurnsCap?: number | null;
+  /** Which agent failures end an episode as data (see `runEpisode`). Default `drop`. */
+  failures?: EpisodeFailureMode;
 }
 
 /** Environments a group opens at once unless given an `openLimiter`. */
@@ -91,7 +95,7 @@ export function groupStats(episodes: readonly Episode[]): GroupStats {
 /** An episode that failed before it could start (the environment did not open). */
 function openFailure(seed: number, hinted: boolean, err: unknown): Episode {
   return {
-    seed, hinted, firstObservation: "", steps: [], return: 0, success: false, turns: 0,
+    seed, hinted, firstObservation: "", steps: [], return: 0, success: false, turns: 0, outcome: "dropped", maskedTurns: [],
     failure: `open: ${describeError(err)}`, failureStage: "open", failureCode: isSpadeError(err) ? err.code : null,
   };
 }
@@ -135,7 +139,7 @@ export async function runGroup(open: () => Promise<Env>, makeAgent: AgentFactory
           } catch (err) {
             agent = async () => { throw err; }; // recorded as the episode's agent failure
           }
-          const episode = await runEpisode(env, agent, { seed, hinted, signal, hintTemplate: options.hintTemplate });
+          const episode = await runEpisode(env, agent, { seed, hinted, signal, hintTemplate: options.hintTemplate, maxTurnsCap: options.maxTurnsCap, failures: options.failures });
           episodes[index] = episode;
           if (episode.failureStage === "reset" || episode.failureStage === "hint" || episode.failureStage === "step") {
             const broken = env;

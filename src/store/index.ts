@@ -3,6 +3,9 @@
  * Public face of run persistence: one SQLite file per run.
  */
 export { RunStore, STORE_FILE } from "./run-store.js";
+export { RunLock, readHolder, LOCK_FILE, HOLDER_FILE } from "./lock.js";
+export type { LockHolder } from "./lock.js";
+export { storeIoError, guardIo } from "./io-errors.js";
 export { SCHEMA_VERSION } from "./schema.js";
 export { EMPTY_STATS } from "./types.js";
 export type { DesignRow, EnvironmentRow, EnvStats, EpisodeRow, SampleRow, StepRow } from "./types.js";

@@ -5,9 +5,11 @@
  * one transaction, so a process killed at any point leaves whole units or none.
  */
 import Database from "better-sqlite3";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { SpadeError } from "../errors.js";
+import { guardIo } from "./io-errors.js";
+import { LOCK_FILE, RunLock, type LockHolder } from "./lock.js";
 import { SCHEMA_SQL, SCHEMA_VERSION } from "./schema.js";
 import type { DesignRow, EnvironmentRow, EnvStats, EpisodeRow, SampleRow, StepRow } from "./types.js";
 
@@ -56,6 +58,21 @@ function stepClause(where: { step?: number; fromStep?: number }, extra: Array<[s
   return [conditions.length ? `WHERE ${conditions.map((c) => c[0]).join(" AND ")}` : "", conditions.map((c) => c[1])];
 }
 
+/**
+ * Creates `dir` (and missing parents). The folder itself is made first without `recursive`,
+ * whose errors lose their cause (a read-only parent reads as ENOENT), so EROFS / EACCES show.
+ */
+function makeFolder(dir: string): void {
+  try {
+    mkdirSync(dir);
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (code === "EEXIST") return;
+    if (code !== "ENOENT") throw err;
+    mkdirSync(dir, { recursive: true });
+  }
+}
+
 /** Options of `RunStore.open`. */
 export interface OpenOptions {
   /**
@@ -65,110 +82,170 @@ export interface OpenOptions {
   killInTransaction?: number;
 }
 
+/** The part of a prepared statement the store uses, with failures coded. */
+interface Statement {
+  run(...params: unknown[]): Database.RunResult;
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+}
+
 /** The store of one run. Synchronous (better-sqlite3): every method is one short transaction. */
 export class RunStore {
   readonly path: string;
   readonly #db: Database.Database;
+  readonly #lock: RunLock | null;
   readonly #killInTransaction: number | undefined;
   #transactions = 0;
 
-  private constructor(path: string, db: Database.Database, options: OpenOptions) {
+  private constructor(path: string, db: Database.Database, options: OpenOptions, lock: RunLock | null) {
     this.path = path;
     this.#db = db;
+    this.#lock = lock;
     this.#killInTransaction = options.killInTransaction;
+  }
+
+  /** The holder a killed process left recorded on the folder this store took over, if any. */
+  get tookOverFrom(): LockHolder | null {
+    return this.#lock?.tookOverFrom ?? null;
+  }
+
+  /** `sql` prepared, its failures coded (E_IO, E_DISK_FULL, E_STORE_CORRUPT). */
+  #prepare(sql: string): Statement {
+    const io = <T>(fn: () => T): T => guardIo(this.path, fn);
+    const statement = io(() => this.#db.prepare(sql));
+    return {
+      run: (...params) => io(() => statement.run(...params)),
+      get: (...params) => io(() => statement.get(...params)),
+      all: (...params) => io(() => statement.all(...params)),
+    };
   }
 
   /**
    * Opens the store in `dir`. `mode: "create"` refuses a folder that already has a run;
-   * `"resume"` refuses one that has none; `"read"` opens an existing run read-only.
+   * `"resume"` refuses one that has none; `"read"` opens an existing run read-only. A store
+   * opened to write holds the folder's lock until `close` (E_RUN_LOCKED while another process
+   * does); a damaged file is E_STORE_CORRUPT, an unwritable folder E_IO, a full disk E_DISK_FULL.
    */
   static open(dir: string, mode: "create" | "resume" | "read", options: OpenOptions = {}): RunStore {
     const path = join(dir, STORE_FILE);
-    const exists = existsSync(path);
-    if (mode === "create" && exists) {
-      throw new SpadeError("E_CONFIG", `${dir} already holds a run`, { nextStep: `resume it with --resume ${dir}, or choose another --out` });
-    }
-    if (mode !== "create" && !exists) {
+    if (mode !== "create" && !existsSync(path)) {
       throw new SpadeError("E_NOT_FOUND", `no run in ${dir} (${STORE_FILE} is missing)`, { nextStep: "give the folder a run was written to (--out)" });
     }
-    if (mode === "create") mkdirSync(dir, { recursive: true });
-    let db: Database.Database;
+    if (mode === "create") guardIo(path, () => makeFolder(dir));
+    const lock = mode === "read" ? null : RunLock.acquire(dir);
+    let db: Database.Database | undefined;
     try {
-      db = new Database(path, { readonly: mode === "read" });
-    } catch (cause) {
-      throw new SpadeError("E_IO", `cannot open ${path}`, { cause, nextStep: "check the folder's permissions" });
+      if (mode === "create" && existsSync(path)) {
+        throw new SpadeError("E_CONFIG", `${dir} already holds a run`, { nextStep: `resume it with --resume ${dir}, or choose another --out` });
+      }
+      const opened = guardIo(path, () => new Database(path, { readonly: mode === "read" }));
+      db = opened;
+      if (mode !== "read") {
+        guardIo(path, () => {
+          opened.pragma("journal_mode = WAL");
+          opened.pragma("synchronous = NORMAL"); // durable against a killed process; WAL keeps commits atomic
+          opened.exec(SCHEMA_SQL);
+        });
+      }
+      const store = new RunStore(path, opened, options, lock);
+      if (mode === "create") store.setMeta("schema_version", String(SCHEMA_VERSION));
+      const version = store.getMeta("schema_version");
+      if (version !== String(SCHEMA_VERSION)) {
+        throw new SpadeError("E_CONFIG", `${path} has schema version ${version}, this SPADE reads ${SCHEMA_VERSION}`, { nextStep: "use the SPADE version that wrote the run" });
+      }
+      return store;
+    } catch (err) {
+      db?.close();
+      lock?.release();
+      throw err;
     }
-    if (mode !== "read") {
-      db.pragma("journal_mode = WAL");
-      db.pragma("synchronous = NORMAL"); // durable against a killed process; WAL keeps commits atomic
-      db.exec(SCHEMA_SQL);
+  }
+
+  /**
+   * Removes the run in `dir` when it never began a step (a start that failed after creating the
+   * store: an unreadable corpus, a refused engine), so the folder can take a new run: its store
+   * files and lock record, under its lock. Returns false, removing nothing, when a step began.
+   */
+  static discardUnstarted(dir: string): boolean {
+    const store = RunStore.open(dir, "resume");
+    let removed = false;
+    try {
+      if (store.steps().length > 0) return false;
+      guardIo(store.path, () => {
+        store.#db.close();
+        for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(`${store.path}${suffix}`, { force: true });
+      });
+      removed = true;
+      return true;
+    } finally {
+      store.close();
+      if (removed) rmSync(join(dir, LOCK_FILE), { force: true });
     }
-    const store = new RunStore(path, db, options);
-    if (mode === "create") store.setMeta("schema_version", String(SCHEMA_VERSION));
-    const version = store.getMeta("schema_version");
-    if (version !== String(SCHEMA_VERSION)) {
-      db.close();
-      throw new SpadeError("E_CONFIG", `${path} has schema version ${version}, this SPADE reads ${SCHEMA_VERSION}`, { nextStep: "use the SPADE version that wrote the run" });
-    }
-    return store;
   }
 
   /** Runs `fn` in one transaction: all of its writes land, or none. */
   transaction<T>(fn: () => T): T {
-    return this.#db.transaction(() => {
-      const result = fn();
-      if (++this.#transactions === this.#killInTransaction) process.kill(process.pid, "SIGKILL");
-      return result;
-    })();
+    return guardIo(this.path, () =>
+      this.#db.transaction(() => {
+        const result = fn();
+        if (++this.#transactions === this.#killInTransaction) process.kill(process.pid, "SIGKILL");
+        return result;
+      })(),
+    );
   }
 
+  /** Closes the database and releases the folder's lock. */
   close(): void {
-    this.#db.close();
+    try {
+      if (this.#db.open) guardIo(this.path, () => this.#db.close());
+    } finally {
+      this.#lock?.release();
+    }
   }
 
   getMeta(key: string): string | undefined {
-    const row = this.#db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as Row | undefined;
+    const row = this.#prepare("SELECT value FROM meta WHERE key = ?").get(key) as Row | undefined;
     return row === undefined ? undefined : String(row.value);
   }
 
   setMeta(key: string, value: string): void {
-    this.#db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(key, value);
+    this.#prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(key, value);
   }
 
   /** A named JSON state value (sampler position, trainer checkpoint, ...). */
   getState<T>(key: string): T | undefined {
-    const row = this.#db.prepare("SELECT value FROM state WHERE key = ?").get(key) as Row | undefined;
+    const row = this.#prepare("SELECT value FROM state WHERE key = ?").get(key) as Row | undefined;
     return row === undefined ? undefined : parse<T>(row.value);
   }
 
   setState(key: string, value: unknown): void {
-    this.#db.prepare("INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(key, json(value));
+    this.#prepare("INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(key, json(value));
   }
 
   /** Marks `step` as started (no-op when it already was). */
   beginStep(step: number): void {
-    this.#db.prepare("INSERT OR IGNORE INTO steps (step, status) VALUES (?, 'running')").run(step);
+    this.#prepare("INSERT OR IGNORE INTO steps (step, status) VALUES (?, 'running')").run(step);
   }
 
   /** Marks `step` done with its metrics. */
   completeStep(step: number, metrics: unknown): void {
-    this.#db.prepare("UPDATE steps SET status = 'done', metrics = ? WHERE step = ?").run(json(metrics), step);
+    this.#prepare("UPDATE steps SET status = 'done', metrics = ? WHERE step = ?").run(json(metrics), step);
   }
 
   steps(): StepRow[] {
-    return (this.#db.prepare("SELECT step, status, metrics FROM steps ORDER BY step").all() as Row[]).map((r) => ({
+    return (this.#prepare("SELECT step, status, metrics FROM steps ORDER BY step").all() as Row[]).map((r) => ({
       step: Number(r.step), status: r.status as StepRow["status"], metrics: parseOrNull(r.metrics),
     }));
   }
 
   /** Number of completed steps (steps are completed in order). */
   doneSteps(): number {
-    return Number((this.#db.prepare("SELECT COUNT(*) AS n FROM steps WHERE status = 'done'").get() as Row).n);
+    return Number((this.#prepare("SELECT COUNT(*) AS n FROM steps WHERE status = 'done'").get() as Row).n);
   }
 
   insertDesign(d: DesignRow): void {
-    this.#db
-      .prepare(
+    this
+      .#prepare(
         `INSERT INTO designs (step, slot, seq, attempt, repair_turn, skill, doc_id, prompt, completion, program, outcome, report, duplicate_of, memory_refs, trainable, tokens, env_id)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
@@ -180,12 +257,12 @@ export class RunStore {
   /** Design attempts of one step, or of every step from `fromStep` on, in key order. */
   designs(where: { step?: number; fromStep?: number } = {}): DesignRow[] {
     const [clause, args] = stepClause(where);
-    return (this.#db.prepare(`SELECT * FROM designs ${clause} ORDER BY step, slot, seq`).all(...args) as Row[]).map(designFromRow);
+    return (this.#prepare(`SELECT * FROM designs ${clause} ORDER BY step, slot, seq`).all(...args) as Row[]).map(designFromRow);
   }
 
   insertEnvironment(e: EnvironmentRow): void {
-    this.#db
-      .prepare(
+    this
+      .#prepare(
         `INSERT INTO environments (id, name, skill, description, code, meta, source, created_step, slot, doc_id, hint, stats)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
@@ -193,22 +270,22 @@ export class RunStore {
   }
 
   updateStats(id: string, stats: EnvStats): void {
-    this.#db.prepare("UPDATE environments SET stats = ? WHERE id = ?").run(json(stats), id);
+    this.#prepare("UPDATE environments SET stats = ? WHERE id = ?").run(json(stats), id);
   }
 
   environment(id: string): EnvironmentRow | undefined {
-    const row = this.#db.prepare("SELECT * FROM environments WHERE id = ?").get(id) as Row | undefined;
+    const row = this.#prepare("SELECT * FROM environments WHERE id = ?").get(id) as Row | undefined;
     return row === undefined ? undefined : environmentFromRow(row);
   }
 
   /** Every environment, oldest first. */
   environments(): EnvironmentRow[] {
-    return (this.#db.prepare("SELECT * FROM environments ORDER BY created_step, source, slot, id").all() as Row[]).map(environmentFromRow);
+    return (this.#prepare("SELECT * FROM environments ORDER BY created_step, source, slot, id").all() as Row[]).map(environmentFromRow);
   }
 
   insertEpisode(e: EpisodeRow): void {
-    this.#db
-      .prepare(
+    this
+      .#prepare(
         `INSERT INTO episodes (step, env_id, idx, seed, hinted, return, success, turns, failure, failure_code, rewards, transcript, trace)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
@@ -219,23 +296,23 @@ export class RunStore {
   /** Episodes, filtered by step (one, or from `fromStep` on) and/or environment, in key order. */
   episodes(where: { step?: number; fromStep?: number; envId?: string } = {}): EpisodeRow[] {
     const [clause, args] = stepClause(where, where.envId === undefined ? [] : [["env_id = ?", where.envId]]);
-    return (this.#db.prepare(`SELECT * FROM episodes ${clause} ORDER BY step, env_id, idx`).all(...args) as Row[]).map(episodeFromRow);
+    return (this.#prepare(`SELECT * FROM episodes ${clause} ORDER BY step, env_id, idx`).all(...args) as Row[]).map(episodeFromRow);
   }
 
   insertSample(s: SampleRow): void {
-    this.#db.prepare("INSERT INTO samples (step, role, ref, reward, advantage) VALUES (?, ?, ?, ?, ?)").run(s.step, s.role, s.ref, s.reward, s.advantage);
+    this.#prepare("INSERT INTO samples (step, role, ref, reward, advantage) VALUES (?, ?, ?, ?, ?)").run(s.step, s.role, s.ref, s.reward, s.advantage);
   }
 
   /** Training samples of one step, or of every step from `fromStep` on, in key order. */
   samples(where: { step?: number; fromStep?: number } = {}): SampleRow[] {
     const [clause, args] = stepClause(where);
-    const rows = this.#db.prepare(`SELECT * FROM samples ${clause} ORDER BY step, role, ref`).all(...args) as Row[];
+    const rows = this.#prepare(`SELECT * FROM samples ${clause} ORDER BY step, role, ref`).all(...args) as Row[];
     return rows.map((r) => ({ step: Number(r.step), role: r.role as SampleRow["role"], ref: String(r.ref), reward: Number(r.reward), advantage: Number(r.advantage) }));
   }
 
   /** Everything in the store as plain data in key order (for comparisons and export). */
   dump(): Record<string, unknown> {
-    const all = (table: string, order: string) => this.#db.prepare(`SELECT * FROM ${table} ORDER BY ${order}`).all();
+    const all = (table: string, order: string) => this.#prepare(`SELECT * FROM ${table} ORDER BY ${order}`).all();
     return {
       meta: all("meta", "key"),
       state: all("state", "key"),

@@ -75,7 +75,7 @@ describe("spade env run", () => {
       expect(e.turns).toBe(e.transcript.steps.length);
       expect(e.transcript.steps.at(-1)).toMatchObject({ reward: 1, terminated: true });
     }
-    expect(out.summary).toEqual({ episodes: 2, successes: 2, meanReturn: 1 });
+    expect(out.summary).toEqual({ episodes: 2, successes: 2, meanReturn: 1, failed: 0, nothingPlayed: false });
   });
 
   it("gives the same episode on both backends and shows the hint with --hint", async () => {
@@ -85,10 +85,10 @@ describe("spade env run", () => {
     expect(a.episodes[0].transcript.firstObservation).toMatch(/\n\nHINT: The code starts with \d and ends with \d\.$/);
   });
 
-  it("records an environment failure as data", async () => {
+  it("records an environment failure as data; exit 3 when no episode could be played", async () => {
     const path = file("crash.js", makeProgram({ step: 'throw new Error("kaput");' }));
     const r = await spade(["env", "run", path, "--json"]);
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(3);
     const episode = JSON.parse(r.stdout).episodes[0];
     expect(episode).toMatchObject({ success: false, turns: 0 });
     expect(episode.failure).toMatch(/^step: E_SANDBOX_THROW: .*kaput/);

@@ -33,7 +33,7 @@ describe("spade env run --policy openai", () => {
   it("records a server that keeps failing as the episode's failure", async () => {
     server = await startFakeOpenAIServer(() => ({ kind: "status", status: 400, message: "unknown model" }));
     const r = await spade(["env", "run", "vault-cracker", "--policy", "openai", "--base-url", server.baseURL, "--model", "nope", "--json"]);
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(3);
     const [episode] = JSON.parse(r.stdout).episodes;
     expect(episode).toMatchObject({ turns: 0, success: false, failureCode: "E_POLICY_HTTP" });
     expect(episode.failure).toMatch(/^agent: E_POLICY_HTTP: .* answered HTTP 400: 400 unknown model \(1 attempt\)/);

@@ -61,6 +61,7 @@ describe("spade run with a scripted designer and agent", () => {
   it("records every design attempt with its outcome, and which one is trained", () => {
     const store = RunStore.open(out, "read");
     const designs = store.designs();
+    const environments = store.environments();
     store.close();
     expect(designs.map((d) => [d.step, d.slot, d.seq, d.outcome, d.trainable, d.envId])).toEqual([
       [0, 0, 0, "invalid", false, null],
@@ -77,11 +78,17 @@ describe("spade run with a scripted designer and agent", () => {
     expect(designs[4]?.report?.failures).toEqual(["E_ORACLE"]);
     expect(designs[5]?.duplicateOf).toBe("d0-0");
     expect(designs.every((d) => d.docId !== null && JSON.stringify(d.prompt).includes(d.skill))).toBe(true);
+    // Memory references name environments as the store does (library ones `lib-<name>`), drawn per attempt.
+    const refIds = designs.flatMap((d) => (d.memoryRefs as { references: string[] }).references);
+    expect(refIds.length).toBeGreaterThan(0);
+    expect(refIds.every((id) => /^lib-[a-z0-9-]+$/.test(id) || /^d\d+-\d+$/.test(id))).toBe(true);
+    const envIds = new Set(environments.map((e) => e.id));
+    expect(refIds.filter((id) => id.startsWith("d")).every((id) => envIds.has(id))).toBe(true);
   });
 
   it("plays rotating library environments with --designer off (the fixed-environment baseline)", async () => {
     const base = join(dir, "baseline");
-    const run = await spade(["run", "--out", base, "--no-train", "--base-url", server.baseURL, "--model", "m", "--designer", "off", "--steps", "3", "--designs-per-step", "2", "--regenerate-every", "2", "--plays", "2", "--concurrency", "4"]);
+    const run = await spade(["run", "--out", base, "--no-train", "--base-url", server.baseURL, "--model", "m", "--designer", "off", "--steps", "3", "--designs-per-step", "2", "--regenerate-every", "2", "--agent-batch", "4", "--concurrency", "4"]);
     expect(run.code).toBe(0);
     const store = RunStore.open(base, "read");
     const episodes = store.episodes();
@@ -96,6 +103,7 @@ describe("spade run with a scripted designer and agent", () => {
     expect(played(2)).toEqual([library[2]?.id, library[3]?.id].sort());
     expect(episodes.every((e) => !e.hinted)).toBe(true);
     expect(samples.every((s) => s.role === "agent")).toBe(true);
+    // agentBatch 4 over 2 environments: ceil(4 / 2) = 2 plays each, 4 samples a step.
     expect(samples).toHaveLength(12);
   });
 

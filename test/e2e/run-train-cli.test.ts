@@ -47,7 +47,7 @@ async function startEngine(): Promise<FakeTinkerServer> {
 function runFlags(engine: string, out: string, extra: string[] = []): string[] {
   return [
     "run", "--out", out, "--engine", engine, "--base-model", BASE, "--model-path", modelPath, "--api-key-env", "SPADE_E2E_ENGINE_KEY",
-    "--seed", "3", "--steps", "3", "--designs-per-step", "2", "--regenerate-every", "1", "--reward-delay", "1", "--plays", "2", "--hinted-plays", "0",
+    "--seed", "3", "--steps", "3", "--designs-per-step", "2", "--regenerate-every", "1", "--reward-delay", "1", "--plays", "2", "--hinted-plays", "0", "--batch-fit", "off",
     "--max-attempts", "1", "--max-words", "40", "--max-tokens", "16", "--designer-max-tokens", "32", "--concurrency", "4", "--learning-rate", "1e-5", ...extra,
   ];
 }

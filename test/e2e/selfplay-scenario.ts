@@ -35,12 +35,12 @@ export const RUN_SEED = (() => {
   throw new Error("no run seed with the wanted parities");
 })();
 
-/** `spade run` flags of the scenario (R = D = 2, 4 steps, 3 slots, 2 unhinted + 2 hinted plays). */
+/** `spade run` flags of the scenario (R = D = 2, 4 steps, 3 slots, 2 unhinted + 2 hinted plays, every finished play one sample). */
 export function runFlags(baseURL: string, out: string): string[] {
   return [
     "run", "--out", out, "--no-train", "--base-url", baseURL, "--model", "scripted-double", "--seed", String(RUN_SEED),
     "--steps", "4", "--designs-per-step", "3", "--skills", `${LD},${PR}`, "--regenerate-every", "2", "--reward-delay", "2",
-    "--plays", "2", "--hinted-plays", "2", "--max-attempts", "2", "--concurrency", "4",
+    "--plays", "2", "--hinted-plays", "2", "--max-attempts", "2", "--concurrency", "4", "--batch-fit", "off",
     // The scripted environments carry their hints in hint(): the programs' own hints, not a model's.
     "--hints", "program",
   ];

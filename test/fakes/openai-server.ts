@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 /** One scripted reply. */
 export type FakeReply =
   /** A normal assistant text answer; `finishReason` default `stop` (`length` for an answer cut at max_tokens). */
-  | { kind: "text"; content: string; finishReason?: string }
+  | { kind: "text"; content: string; finishReason?: string; completionTokens?: number }
   /** Tool calls in `tool_calls`; `arguments` is sent verbatim (so it may be malformed JSON). */
   | { kind: "tool_calls"; calls: Array<{ id?: string; name: string; arguments: string }>; content?: string | null }
   /** An HTTP error with optional headers (e.g. `retry-after`). */
@@ -20,7 +20,13 @@ export type FakeReply =
   /** Never answers (until the client gives up or the server closes). */
   | { kind: "hang" }
   /** A 200 answer without choices. */
-  | { kind: "no-choices" };
+  | { kind: "no-choices" }
+  /** A text answer whose connection is closed after the headers and `bytes` bytes of the body (default half). */
+  | { kind: "cut"; content: string; bytes?: number }
+  /** Any body as it is (e.g. malformed JSON), with a status (default 200) and content type (default JSON). */
+  | { kind: "raw"; body: string; status?: number; contentType?: string }
+  /** A text answer of `chars` characters; `chunked` sends it without a content-length. */
+  | { kind: "large"; chars: number; chunked?: boolean };
 
 /** A request as the server received it. */
 export interface RecordedRequest {
@@ -54,7 +60,7 @@ export function fakeLogprob(i: number): number {
   return -(i + 1) / 8;
 }
 
-function completionBody(body: any, message: Record<string, unknown>, finishReason: string): Record<string, unknown> {
+function completionBody(body: any, message: Record<string, unknown>, finishReason: string, completionTokens?: number): Record<string, unknown> {
   const content = typeof message.content === "string" ? message.content : "";
   const ids = fakeTokenIds(content);
   const promptText = (body.messages ?? []).map((m: any) => (typeof m.content === "string" ? m.content : "")).join("\n");
@@ -76,7 +82,7 @@ function completionBody(body: any, message: Record<string, unknown>, finishReaso
     created: 0,
     model: body.model,
     choices: [choice],
-    usage: { prompt_tokens: promptIds.length, completion_tokens: ids.length, total_tokens: promptIds.length + ids.length },
+    usage: { prompt_tokens: promptIds.length, completion_tokens: completionTokens ?? ids.length, total_tokens: promptIds.length + (completionTokens ?? ids.length) },
   };
   if (body.return_token_ids) out.prompt_token_ids = promptIds;
   if (body.prompt_logprobs !== undefined) {
@@ -93,7 +99,7 @@ function sendJson(res: ServerResponse, status: number, value: unknown, headers: 
 function play(reply: FakeReply, body: any, res: ServerResponse): void {
   switch (reply.kind) {
     case "text":
-      return sendJson(res, 200, completionBody(body, { content: reply.content }, reply.finishReason ?? "stop"));
+      return sendJson(res, 200, completionBody(body, { content: reply.content }, reply.finishReason ?? "stop", reply.completionTokens));
     case "tool_calls": {
       const toolCalls = reply.calls.map((c, i) => ({ id: c.id ?? `call_fake_${i}`, type: "function", function: { name: c.name, arguments: c.arguments } }));
       return sendJson(res, 200, completionBody(body, { content: reply.content ?? null, tool_calls: toolCalls }, "tool_calls"));
@@ -109,6 +115,24 @@ function play(reply: FakeReply, body: any, res: ServerResponse): void {
       return;
     case "no-choices":
       return sendJson(res, 200, { id: "chatcmpl-fake", object: "chat.completion", created: 0, model: body.model, choices: [] });
+    case "cut": {
+      const text = JSON.stringify(completionBody(body, { content: reply.content }, "stop"));
+      res.writeHead(200, { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) });
+      res.write(text.slice(0, reply.bytes ?? Math.floor(text.length / 2)), () => res.destroy());
+      return;
+    }
+    case "raw":
+      res.writeHead(reply.status ?? 200, { "content-type": reply.contentType ?? "application/json" });
+      res.end(reply.body);
+      return;
+    case "large": {
+      const text = JSON.stringify(completionBody(body, { content: "x".repeat(reply.chars) }, "stop"));
+      res.writeHead(200, reply.chunked ? { "content-type": "application/json" } : { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) });
+      // Written in pieces, so a client that stops reading early is seen stopping.
+      for (let i = 0; i < text.length; i += 65_536) res.write(text.slice(i, i + 65_536));
+      res.end();
+      return;
+    }
   }
 }
 

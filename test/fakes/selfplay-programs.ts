@@ -6,6 +6,9 @@
  * - hintOnly*: the answer appears only in the hint -> win rate 0, regret 1;
  * - easy*: the answer is in the observation -> win rate 1, regret 0;
  * - flicker: the answer is shown on even seeds only -> win rate = share of even seeds;
+ * - failureLab: seed % 5 picks the round: 0 shows the answer, 1 says FLOOD, 2 says MANGLE and
+ *   shows it, 3 hides it (hint only), 4 says BREAK (what the agent double does with those words
+ *   is in test/e2e/run-failures-cli.test.ts);
  * - the rest are refused by the validator or the dedupe check.
  */
 
@@ -146,5 +149,28 @@ class Environment {
   }
   hint() { return "It is between 10 and 99."; }
   solve() { return { text: "\\\\boxed{5}" }; }
+}`);
+}
+
+/** The failure lab (see the module comment): its round kind is `seed % 5`, its word `seed % 4`. */
+export function failureLab(skill: string): string {
+  return fence(`
+class Environment {
+  static meta = { name: "failure-lab", skill: "${skill}", description: "Name the colour word; rounds differ in what they show and how they are played.", maxTurns: 3, tools: [] };
+  reset(seed) {
+    this.word = ["amber", "cobalt", "violet", "scarlet"][seed % 4];
+    this.turn = 0;
+    const shown = "The answer is " + this.word + ".";
+    const ask = "Name the colour word in \\\\boxed{}.";
+    const texts = [ask + " " + shown, "FLOOD. " + ask, "MANGLE. " + shown + " " + ask, ask, "BREAK. " + ask];
+    return { observation: texts[seed % 5], info: {} };
+  }
+  step(action) {
+    this.turn++;
+    const ok = action.answer === this.word;
+    return { observation: ok ? "Correct." : "No.", reward: ok ? 1 : 0, terminated: ok || this.turn >= 3, truncated: false, info: {} };
+  }
+  hint() { return "The answer is " + this.word + "."; }
+  solve() { return { text: "\\\\boxed{" + this.word + "}" }; }
 }`);
 }

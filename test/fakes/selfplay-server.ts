@@ -28,6 +28,8 @@ export interface SelfPlayServerOptions {
   designDelayMs?: number;
   /** Delay of every agent answer (to kill a run while it plays); read at each request. */
   agentDelayMs?: number;
+  /** Replaces the agent double's answer for a conversation when it returns a reply (null: the default answer). */
+  agentReply?: (messages: ReadonlyArray<{ role: string; content: unknown }>) => FakeReply | null;
 }
 
 /** The agent double's answer for a conversation. */
@@ -51,6 +53,6 @@ export function startSelfPlayServer(options: SelfPlayServerOptions): Promise<Fak
       if (completion === undefined) return { kind: "status", status: 500, message: `no scripted design for seed ${request.body.seed}` };
       return delayed({ kind: "text", content: completion }, options.designDelayMs);
     }
-    return delayed({ kind: "text", content: agentAnswer(messages) }, options.agentDelayMs);
+    return delayed(options.agentReply?.(messages) ?? { kind: "text", content: agentAnswer(messages) }, options.agentDelayMs);
   });
 }

@@ -4,6 +4,7 @@
  * finished item, written atomically as it finishes) and `summary.json`. A run can be resumed
  * from whatever item files exist.
  */
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -17,14 +18,17 @@ export function itemsDir(outDir: string): string {
 
 /**
  * A file name for an item id: letters, digits, `.`, `_` and `-` kept, every other byte
- * percent-encoded (`gsm8k/17` -> `gsm8k%2F17.json`), so distinct ids never share a file.
+ * percent-encoded (`gsm8k/17` -> `gsm8k%2F17.json`), so distinct ids never share a file. An
+ * encoding longer than 160 characters (tau2's telecom ids) is cut and suffixed with a hash of the
+ * id, keeping names under file systems' 255-byte limit.
  */
 export function itemFileName(id: string): string {
   const safe = Array.from(new TextEncoder().encode(id), (b) => {
     const ch = String.fromCharCode(b);
     return /[A-Za-z0-9._-]/.test(ch) ? ch : `%${b.toString(16).toUpperCase().padStart(2, "0")}`;
   }).join("");
-  return `${safe}.json`;
+  if (safe.length <= 160) return `${safe}.json`;
+  return `${safe.slice(0, 120)}~${createHash("sha256").update(id).digest("hex").slice(0, 32)}.json`;
 }
 
 /** Writes JSON to `path` through a temporary file, so an interrupted write leaves no half file. */

@@ -1,0 +1,129 @@
+/**
+ * @module eval/tau2/shim
+ * A small OpenAI-compatible chat server SPADE serves itself, so tau2-bench's harness (which calls
+ * models through litellm) can play against players that live in SPADE: the scripted oracle,
+ * idle agent and user, or any other handler. One handler per model name.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { SpadeError } from "../../errors.js";
+import type { JsonObject } from "../../env/index.js";
+import type { ChatMessage, ScriptedTurn } from "./scripted.js";
+
+/** One chat request as the shim received it. */
+export interface ShimRequest {
+  model: string;
+  messages: ChatMessage[];
+  /** The whole request body (sampling parameters, tools...). */
+  body: JsonObject;
+  /** Lower-cased request headers. */
+  headers: Record<string, string | undefined>;
+}
+
+/** An assistant message in the OpenAI wire shape. */
+export interface ShimMessage {
+  message: { role: "assistant"; content: string | null; tool_calls?: Array<{ id: string; type: "function"; function: { name: string; arguments: string } }> };
+}
+
+/** Answers one chat request: text, one tool call, or a whole assistant message. */
+export type ShimHandler = (request: ShimRequest) => ScriptedTurn | ShimMessage | Promise<ScriptedTurn | ShimMessage>;
+
+/** A running shim. */
+export interface Shim {
+  /** e.g. `http://127.0.0.1:40123/v1` */
+  baseURL: string;
+  /** Every request received, in order (bodies kept for checks of what the harness sent). */
+  requests: ShimRequest[];
+  close(): Promise<void>;
+}
+
+function send(res: ServerResponse, status: number, value: unknown): void {
+  const body = JSON.stringify(value);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+  res.end(body);
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** The OpenAI `chat.completion` object for a handler's answer. */
+export function completionOf(model: string, turn: ScriptedTurn | ShimMessage, n: number): JsonObject {
+  const message =
+    "message" in turn
+      ? turn.message
+      : "toolCall" in turn
+        ? { role: "assistant", content: null, tool_calls: [{ id: `call_${n}`, type: "function", function: { name: turn.toolCall.name, arguments: JSON.stringify(turn.toolCall.arguments) } }] }
+        : { role: "assistant", content: turn.content };
+  const calls = "message" in turn ? (turn.message.tool_calls?.length ?? 0) > 0 : "toolCall" in turn;
+  return {
+    id: `chatcmpl-spade-${n}`,
+    object: "chat.completion",
+    created: 0,
+    model,
+    choices: [{ index: 0, message, finish_reason: calls ? "tool_calls" : "stop" }],
+    usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+  } as JsonObject;
+}
+
+/**
+ * Starts the shim on 127.0.0.1 (a free port unless `port` is given). Requests for a model without
+ * a handler get HTTP 404 and a handler's error HTTP 500, both as OpenAI error objects, so the
+ * harness records the failure instead of a made-up answer.
+ */
+export async function startShim(handlers: Record<string, ShimHandler>, options: { port?: number } = {}): Promise<Shim> {
+  const requests: ShimRequest[] = [];
+  let served = 0;
+  const server = createServer((req, res) => {
+    void (async () => {
+      if (req.method !== "POST" || !/\/chat\/completions$/.test(req.url ?? "")) {
+        send(res, 404, { error: { message: `no route ${req.method} ${req.url}`, type: "not_found" } });
+        return;
+      }
+      let body: JsonObject;
+      try {
+        body = JSON.parse(await readBody(req)) as JsonObject;
+      } catch (err) {
+        send(res, 400, { error: { message: `body is not JSON: ${(err as Error).message}`, type: "invalid_request_error" } });
+        return;
+      }
+      const model = typeof body.model === "string" ? body.model : "";
+      const headers: Record<string, string | undefined> = {};
+      for (const [k, v] of Object.entries(req.headers)) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(",") : v;
+      const request: ShimRequest = { model, messages: (body.messages ?? []) as unknown as ChatMessage[], body, headers };
+      requests.push(request);
+      const handler = handlers[model];
+      if (!handler) {
+        send(res, 404, { error: { message: `model ${JSON.stringify(model)} is not served here (served: ${Object.keys(handlers).join(", ")})`, type: "not_found" } });
+        return;
+      }
+      try {
+        const turn = await handler(request);
+        served += 1;
+        send(res, 200, completionOf(model, turn, served));
+      } catch (err) {
+        send(res, 500, { error: { message: (err as Error).message, type: "server_error" } });
+      }
+    })();
+  });
+  // Keep idle connections open long: litellm's HTTP client reuses them, and a server that closes one
+  // (Node's default: after 5 s idle) races a request sent on it ("Connection error" in the harness).
+  server.keepAliveTimeout = 600_000;
+  server.headersTimeout = 601_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (err) => reject(new SpadeError("E_IO", `the tau2 model shim cannot listen: ${err.message}`, { nextStep: "free the port or omit it", cause: err })));
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

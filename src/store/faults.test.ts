@@ -1,0 +1,229 @@
+/**
+ * The run store against an unlucky disk and a second writer: the folder lock, a damaged
+ * run.sqlite, a full disk, a read-only folder; each a coded error with a next step. The full-disk
+ * and read-only cases mount a small tmpfs (root only; skipped with the reason otherwise).
+ */
+import Database from "better-sqlite3";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { SpadeError } from "../errors.js";
+import { storeIoError } from "./io-errors.js";
+import { HOLDER_FILE, readHolder } from "./lock.js";
+import { RunStore, STORE_FILE } from "./run-store.js";
+import { EMPTY_STATS, type EnvironmentRow } from "./types.js";
+
+const dirs: string[] = [];
+const mounts: string[] = [];
+const tmp = () => {
+  const dir = mkdtempSync(join(tmpdir(), "spade-store-faults-"));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const m of mounts.splice(0)) execFileSync("umount", [m]);
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const caught = (fn: () => unknown): SpadeError => {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof SpadeError) return err;
+    throw err;
+  }
+  throw new Error("expected a SpadeError");
+};
+
+const env = (id: string, code: string): EnvironmentRow => ({
+  id, name: "x", skill: "Logical Deduction", description: "d", code,
+  meta: { name: "x", skill: "Logical Deduction", description: "d", maxTurns: 3, tools: [] },
+  source: "designer", createdStep: 0, slot: 1, docId: null, hint: null, stats: EMPTY_STATS,
+});
+
+/** Mounts a tmpfs of `size` at a fresh folder; null (with the reason) when this machine does not allow it. */
+function mountTmpfs(size: string, readOnly = false): string | null {
+  const dir = tmp();
+  try {
+    execFileSync("mount", ["-t", "tmpfs", "-o", `size=${size}${readOnly ? ",ro" : ""}`, "tmpfs", dir], { stdio: "ignore" });
+  } catch {
+    return null;
+  }
+  mounts.push(dir);
+  return dir;
+}
+const CAN_MOUNT = (() => {
+  if (process.getuid?.() !== 0) return false;
+  const probe = mkdtempSync(join(tmpdir(), "spade-mount-probe-"));
+  try {
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe], { stdio: "ignore" });
+    execFileSync("umount", [probe]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    rmSync(probe, { recursive: true, force: true });
+  }
+})();
+
+describe("the run folder lock", () => {
+  it("refuses a second writer with E_RUN_LOCKED naming the holder's PID, host and start; readers are let in", () => {
+    const dir = tmp();
+    const first = RunStore.open(dir, "create");
+    const holder = readHolder(dir);
+    expect(holder).toEqual({ pid: process.pid, host: hostname(), startedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    const err = caught(() => RunStore.open(dir, "resume"));
+    expect(err.code).toBe("E_RUN_LOCKED");
+    expect(err.message).toBe(`${dir} is in use by process ${process.pid} on ${hostname()} (since ${holder!.startedAt}) (wait for process ${process.pid} to finish or stop it, or give another folder)`);
+    expect(caught(() => RunStore.open(dir, "create")).code).toBe("E_RUN_LOCKED");
+    const reader = RunStore.open(dir, "read");
+    expect(reader.getMeta("schema_version")).toBe("1");
+    reader.close();
+    first.close();
+    expect(existsSync(join(dir, HOLDER_FILE))).toBe(false);
+    const again = RunStore.open(dir, "resume");
+    expect(again.tookOverFrom).toBeNull();
+    again.close();
+  });
+
+  it("takes over the folder of a process that was killed, and says whose it was", () => {
+    const dir = tmp();
+    RunStore.open(dir, "create").close();
+    // What a killed holder leaves: its record (the kernel dropped its lock with the process).
+    const dead = { pid: 999_999_999, host: hostname(), startedAt: "2026-01-01T00:00:00.000Z" };
+    writeFileSync(join(dir, HOLDER_FILE), JSON.stringify(dead));
+    const store = RunStore.open(dir, "resume");
+    expect(store.tookOverFrom).toEqual(dead);
+    expect(readHolder(dir)?.pid).toBe(process.pid);
+    store.close();
+  });
+
+  it("a store that fails to open releases the lock", () => {
+    const dir = tmp();
+    writeFileSync(join(dir, STORE_FILE), "not a database, just text ".repeat(200));
+    expect(caught(() => RunStore.open(dir, "resume")).code).toBe("E_STORE_CORRUPT");
+    expect(existsSync(join(dir, HOLDER_FILE))).toBe(false);
+    expect(caught(() => RunStore.open(dir, "resume")).code).toBe("E_STORE_CORRUPT"); // not E_RUN_LOCKED
+  });
+});
+
+describe("a damaged run.sqlite", () => {
+  const written = () => {
+    const dir = tmp();
+    const store = RunStore.open(dir, "create");
+    store.transaction(() => {
+      for (let i = 0; i < 200; i++) store.insertEnvironment(env(`e${i}`, "x".repeat(2_000)));
+    });
+    store.close();
+    return dir;
+  };
+
+  it("overwritten or cut to a few bytes: E_STORE_CORRUPT on resume and on read, with a next step", () => {
+    const dir = written();
+    writeFileSync(join(dir, STORE_FILE), Buffer.alloc(8192, 0xa5));
+    for (const mode of ["resume", "read"] as const) {
+      const err = caught(() => RunStore.open(dir, mode));
+      expect(err.code).toBe("E_STORE_CORRUPT");
+      expect(err.message).toMatch(/run\.sqlite is damaged or is not a run store \(SQLITE_NOTADB: file is not a database\) \(restore it from a backup, or start a new run in another folder \(--out\)/);
+    }
+    const cut = written();
+    truncateSync(join(cut, STORE_FILE), 100);
+    expect(caught(() => RunStore.open(cut, "resume")).code).toBe("E_STORE_CORRUPT");
+  });
+
+  it("truncated mid-file (at a page boundary): E_STORE_CORRUPT", () => {
+    const dir = written();
+    const size = readFileSync(join(dir, STORE_FILE)).length;
+    truncateSync(join(dir, STORE_FILE), Math.floor(size / 2 / 4096) * 4096);
+    for (const mode of ["resume", "read"] as const) {
+      const err = caught(() => RunStore.open(dir, mode));
+      expect(err.code).toBe("E_STORE_CORRUPT");
+      expect(err.message).toContain("(SQLITE_CORRUPT: database disk image is malformed)");
+    }
+  });
+});
+
+describe("disk and permission failures", () => {
+  it("maps SQLite's and Node's codes: full disk, read-only, other I/O; leaves constraint errors alone", () => {
+    // A real SQLITE_FULL: a database whose page budget is spent.
+    const db = new Database(":memory:");
+    db.pragma("max_page_count = 2");
+    let full: unknown;
+    try {
+      db.exec("CREATE TABLE t (x TEXT); INSERT INTO t VALUES (randomblob(100000));");
+    } catch (err) {
+      full = err;
+    }
+    expect((full as { code: string }).code).toBe("SQLITE_FULL");
+    const path = join("/runs", "r1", STORE_FILE);
+    const mapped = storeIoError(full, path)!;
+    expect(mapped.code).toBe("E_DISK_FULL");
+    expect(mapped.message).toBe(
+      "the disk holding /runs/r1/run.sqlite is full (SQLITE_FULL: database or disk is full) (nothing committed is lost: free space and run again, or copy /runs/r1 to a disk with space and continue there with spade run --resume <the copy>)",
+    );
+    const sys = (code: string) => Object.assign(new Error(`${code}: failed, write`), { code, syscall: "write" });
+    expect([sys("ENOSPC"), sys("EDQUOT"), sys("EROFS"), sys("EACCES"), sys("EIO")].map((e) => storeIoError(e, path)?.code)).toEqual(["E_DISK_FULL", "E_DISK_FULL", "E_IO", "E_IO", "E_IO"]);
+    const unique = Object.assign(new Error("UNIQUE constraint failed"), { code: "SQLITE_CONSTRAINT_PRIMARYKEY" });
+    expect(storeIoError(unique, path)).toBeNull();
+    expect(storeIoError(new TypeError("x"), path)).toBeNull();
+  });
+
+  it.skipIf(!CAN_MOUNT)("a disk that fills during a run: E_DISK_FULL, and every committed row is kept (tmpfs of 512 KiB)", () => {
+    const disk = mountTmpfs("512k")!;
+    const dir = join(disk, "run");
+    const store = RunStore.open(dir, "create");
+    let committed = 0;
+    const err = caught(() => {
+      for (let i = 0; i < 1_000; i++) {
+        store.transaction(() => store.insertEnvironment(env(`e${i}`, "y".repeat(20_000))));
+        committed++;
+      }
+    });
+    expect(err.code).toBe("E_DISK_FULL");
+    expect(err.message).toContain(`copy ${dir} to a disk with space and continue there with spade run --resume <the copy>`);
+    expect(committed).toBeGreaterThan(3);
+    store.close();
+    // Copied elsewhere, the run resumes with what was committed.
+    const elsewhere = join(tmp(), "run");
+    mkdirSync(elsewhere);
+    for (const f of readdirSync(dir)) if (f.startsWith(STORE_FILE)) writeFileSync(join(elsewhere, f), readFileSync(join(dir, f)));
+    const resumed = RunStore.open(elsewhere, "resume");
+    expect(resumed.environments()).toHaveLength(committed);
+    resumed.close();
+  });
+
+  it.skipIf(!CAN_MOUNT)("a read-only folder: E_IO naming the folder, for a new run and for a resume", () => {
+    const ro = mountTmpfs("64k", true)!;
+    const create = caught(() => RunStore.open(join(ro, "run"), "create"));
+    expect(create.code).toBe("E_IO");
+    expect(create.message).toMatch(/^cannot write .*run\.sqlite: the folder or file is read-only or not ours \(EROFS: /);
+    // A run written on a disk that is then remounted read-only.
+    const disk = mountTmpfs("1m")!;
+    RunStore.open(join(disk, "run"), "create").close();
+    execFileSync("mount", ["-o", "remount,ro", disk]);
+    const resume = caught(() => RunStore.open(join(disk, "run"), "resume"));
+    expect(resume.code).toBe("E_IO");
+    expect(resume.message).toContain("read-only or not ours");
+  });
+});
+
+describe("a start that failed before its first step", () => {
+  it("is removed by discardUnstarted; a run that began a step is kept", () => {
+    const dir = tmp();
+    const store = RunStore.open(dir, "create");
+    store.setMeta("config", "{}");
+    store.close();
+    expect(RunStore.discardUnstarted(dir)).toBe(true);
+    expect(readdirSync(dir)).toEqual([]);
+    RunStore.open(dir, "create").close(); // the folder takes a new run
+
+    const begun = tmp();
+    const s2 = RunStore.open(begun, "create");
+    s2.beginStep(0);
+    s2.close();
+    expect(RunStore.discardUnstarted(begun)).toBe(false);
+    expect(existsSync(join(begun, STORE_FILE))).toBe(true);
+  });
+});

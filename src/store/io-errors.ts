@@ -1,0 +1,62 @@
+/**
+ * @module store/io-errors
+ * Turning what the disk and SQLite say (ENOSPC, EROFS, SQLITE_FULL, SQLITE_NOTADB...) into coded
+ * errors with a next step. A full disk never loses committed work, so its message says how to
+ * continue the run elsewhere.
+ */
+import { dirname } from "node:path";
+import { SpadeError } from "../errors.js";
+
+/** The `code` of a Node system error or a better-sqlite3 `SqliteError`, or null. */
+function codeOf(err: unknown): string | null {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : null;
+}
+
+const DISK_FULL = new Set(["ENOSPC", "EDQUOT", "SQLITE_FULL"]);
+const NOT_WRITABLE = new Set(["EACCES", "EPERM", "EROFS"]);
+
+/**
+ * The coded error for a failed store or run-folder operation on `path`, or null when `err` is
+ * not an I/O or SQLite failure (a programming error, a constraint: those stay as they are).
+ * E_DISK_FULL for a full disk or quota, E_STORE_CORRUPT for a damaged or foreign file, E_IO for
+ * the rest (read-only or unwritable folder, other I/O errors).
+ */
+export function storeIoError(err: unknown, path: string): SpadeError | null {
+  if (err instanceof SpadeError) return err;
+  const code = codeOf(err);
+  if (code === null) return null;
+  const runDir = dirname(path);
+  const detail = err instanceof Error ? err.message : String(err);
+  if (DISK_FULL.has(code)) {
+    return new SpadeError("E_DISK_FULL", `the disk holding ${path} is full (${code}: ${detail})`, {
+      cause: err,
+      nextStep: `nothing committed is lost: free space and run again, or copy ${runDir} to a disk with space and continue there with spade run --resume <the copy>`,
+    });
+  }
+  if (code === "SQLITE_NOTADB" || code.startsWith("SQLITE_CORRUPT")) {
+    return new SpadeError("E_STORE_CORRUPT", `${path} is damaged or is not a run store (${code}: ${detail})`, {
+      cause: err,
+      nextStep: "restore it from a backup, or start a new run in another folder (--out); `sqlite3 run.sqlite .recover` may save what is left",
+    });
+  }
+  if (NOT_WRITABLE.has(code) || code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_CANTOPEN") || code === "SQLITE_PERM" || code === "SQLITE_AUTH") {
+    return new SpadeError("E_IO", `cannot write ${path}: the folder or file is read-only or not ours (${code}: ${detail})`, {
+      cause: err,
+      nextStep: `check the permissions and mount of ${runDir}, or give another folder (--out)`,
+    });
+  }
+  if (code.startsWith("SQLITE_IOERR") || /^E[A-Z]+$/.test(code)) {
+    return new SpadeError("E_IO", `reading or writing ${path} failed (${code}: ${detail})`, { cause: err, nextStep: `check the disk holding ${runDir}` });
+  }
+  return null;
+}
+
+/** Runs `fn`, turning I/O and SQLite failures on `path` into coded errors (see `storeIoError`). */
+export function guardIo<T>(path: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    throw storeIoError(err, path) ?? err;
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * @module store/lock
+ * One writer per run folder. The lock is SQLite's exclusive lock on a small file, `run.lock`:
+ * the kernel drops it when its process ends, however it ends, so a lock is never stale and a
+ * folder left by a killed run is taken over at once. Who holds it (PID, host, start time) is
+ * written beside it, in `run.lock.json`, so a refused process can name the holder.
+ */
+import Database from "better-sqlite3";
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { SpadeError } from "../errors.js";
+import { guardIo } from "./io-errors.js";
+
+/** The file whose exclusive SQLite lock is the run folder's lock. Never deleted while in use. */
+export const LOCK_FILE = "run.lock";
+/** Who holds the lock, as JSON. */
+export const HOLDER_FILE = "run.lock.json";
+
+/** The process holding a run folder. */
+export interface LockHolder {
+  pid: number;
+  host: string;
+  /** ISO time the lock was taken. */
+  startedAt: string;
+}
+
+/** The holder recorded in `dir`, or null when none is (or it is unreadable). */
+export function readHolder(dir: string): LockHolder | null {
+  try {
+    const value = JSON.parse(readFileSync(join(dir, HOLDER_FILE), "utf8")) as Partial<LockHolder>;
+    if (typeof value.pid !== "number" || typeof value.host !== "string" || typeof value.startedAt !== "string") return null;
+    return { pid: value.pid, host: value.host, startedAt: value.startedAt };
+  } catch {
+    return null;
+  }
+}
+
+/** A held run-folder lock. */
+export class RunLock {
+  readonly #db: Database.Database;
+  readonly #dir: string;
+  /** The holder recorded by a process that ended without releasing (killed), when there was one. */
+  readonly tookOverFrom: LockHolder | null;
+  /** This process's record. */
+  readonly holder: LockHolder;
+
+  private constructor(dir: string, db: Database.Database, holder: LockHolder, tookOverFrom: LockHolder | null) {
+    this.#dir = dir;
+    this.#db = db;
+    this.holder = holder;
+    this.tookOverFrom = tookOverFrom;
+  }
+
+  /**
+   * Takes the lock of `dir` (which must exist) at once, or throws E_RUN_LOCKED naming the
+   * holder. I/O failures are coded as `storeIoError` codes them.
+   */
+  static acquire(dir: string, now: Date = new Date()): RunLock {
+    const path = join(dir, LOCK_FILE);
+    const db = guardIo(path, () => new Database(path, { timeout: 0 }));
+    try {
+      guardIo(path, () => {
+        db.pragma("locking_mode = EXCLUSIVE");
+        db.exec("BEGIN EXCLUSIVE; COMMIT"); // in exclusive locking mode the lock is kept until close
+      });
+    } catch (err) {
+      db.close();
+      if ((err as { code?: unknown }).code !== "SQLITE_BUSY") throw err;
+      const holder = readHolder(dir);
+      const who = holder ? `process ${holder.pid} on ${holder.host} (since ${holder.startedAt})` : "another process (which has not recorded itself yet)";
+      throw new SpadeError("E_RUN_LOCKED", `${dir} is in use by ${who}`, {
+        nextStep: holder ? `wait for process ${holder.pid} to finish or stop it, or give another folder` : "wait a moment and try again, or give another folder",
+      });
+    }
+    const previous = readHolder(dir);
+    const holder: LockHolder = { pid: process.pid, host: hostname(), startedAt: now.toISOString() };
+    try {
+      const temp = join(dir, `${HOLDER_FILE}.${process.pid}.tmp`);
+      guardIo(join(dir, HOLDER_FILE), () => {
+        writeFileSync(temp, `${JSON.stringify(holder)}\n`);
+        renameSync(temp, join(dir, HOLDER_FILE));
+      });
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+    return new RunLock(dir, db, holder, previous);
+  }
+
+  /** Releases the lock: the record first, while still held, so no later holder's record is removed. */
+  release(): void {
+    if (!this.#db.open) return;
+    if (existsSync(join(this.#dir, HOLDER_FILE))) rmSync(join(this.#dir, HOLDER_FILE), { force: true });
+    this.#db.close();
+  }
+}
