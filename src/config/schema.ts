@@ -59,6 +59,7 @@ export const CONFIG_SCHEMA = z.object({
   loss: z.enum(["importance_sampling", "ppo"]).default("importance_sampling").describe("policy-gradient loss: importance_sampling (REINFORCE weighted by p_theta / p_sampler, which corrects the designer samples trained D steps after sampling) or ppo (the same ratio clipped to [0.8, 1.28], the reference's bounds)"),
   // Execution
   sandbox: z.enum(["isolated-vm", "quickjs"]).default("isolated-vm").describe("sandbox backend for environment programs"),
+  validationBudgetS: num.positive().max(3600).default(60).describe("wall-time budget of validating one designed environment, in seconds; a design that uses it up fails E_TIME_BUDGET (each call also has its own sandbox deadline)"),
 });
 
 /** Keys whose null default is derived from other settings by `resolveConfig`; other nulls mean "not set". */

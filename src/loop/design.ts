@@ -113,6 +113,7 @@ async function runSlot(
     maxAttempts: config.maxAttempts,
     repairTurns: config.repairTurns,
     backend: config.sandbox,
+    check: { budgetMs: config.validationBudgetS * 1000 },
     signal: ctx.signal,
   });
 

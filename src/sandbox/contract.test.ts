@@ -309,6 +309,7 @@ describe("sandbox options", () => {
       solveTimeoutMs: 200,
       outputBytes: 1024 * 1024,
       sourceBytes: 256 * 1024,
+      metaBytes: 64 * 1024,
     });
   });
 });

@@ -114,6 +114,11 @@ class IsolatedVmInstance implements SandboxInstance {
 export interface IsolatedVmOptions {
   /** Number of sandbox processes. Default: one per core, at most 4. */
   processes?: number;
+  /**
+   * Ceiling on each sandbox process's data memory (RLIMIT_DATA), shared by the guests it holds.
+   * Default 2 GiB (`DEFAULT_PROCESS_MEMORY_BYTES`); at least 256 MiB.
+   */
+  processMemoryBytes?: number;
 }
 
 /** An isolated-vm backend with its own pool of sandbox processes (started on first use). */
@@ -122,7 +127,7 @@ export function createIsolatedVmBackend(options: IsolatedVmOptions = {}): Sandbo
   return {
     name: "isolated-vm",
     async create(source: string, limits: SandboxLimits): Promise<SandboxInstance> {
-      pool ??= new IvmPool(options.processes);
+      pool ??= new IvmPool(options.processes, options.processMemoryBytes);
       const host = pool.acquire();
       const iid = nextInstanceId++;
       const memoryMiB = Math.max(MIN_ISOLATE_MIB, Math.ceil(limits.memoryBytes / MIB));

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { CHECK_CODES } from "../../src/env/index.js";
 import { makeProgram } from "../../src/sandbox/testing/programs.js";
 import { spade } from "./cli.js";
 
@@ -25,7 +26,7 @@ describe("spade env check", () => {
     const report = JSON.parse(r.stdout);
     expect(report.ok).toBe(true);
     expect(report.failures).toEqual([]);
-    expect(report.checks).toHaveLength(11);
+    expect(report.checks).toHaveLength(CHECK_CODES.length);
     expect(report.meta).toMatchObject({ name: "vault-cracker", skill: "Logical Deduction", maxTurns: 10, tools: [] });
   });
 
