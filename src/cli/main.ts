@@ -6,6 +6,7 @@
 import { defineCommand, renderUsage, runCommand, type CommandDef } from "citty";
 import { isSpadeError, SpadeError } from "../errors.js";
 import { envCommand } from "./env.js";
+import { visibleText } from "./guest-text.js";
 
 const USAGE_CODES = new Set(["E_CONFIG", "E_IO", "E_NOT_FOUND"]);
 
@@ -51,7 +52,7 @@ async function run(rawArgs: string[]): Promise<number> {
     return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (err) {
     if (isSpadeError(err)) {
-      process.stderr.write(`spade: ${err.code}: ${err.message}\n`);
+      process.stderr.write(`spade: ${err.code}: ${visibleText(err.message)}\n`);
       return USAGE_CODES.has(err.code) ? 2 : 1;
     }
     if (err instanceof Error && err.name === "CLIError") {
