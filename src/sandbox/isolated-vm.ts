@@ -6,8 +6,9 @@
  * before termination; going over disposes the isolate); every call runs under a deadline that
  * terminates the guest (uncatchable: `catch`/`finally` do not run; regular expressions and
  * microtask floods are stopped too), backed by a host watchdog that kills the process 2 s later;
- * no host objects in the guest; `WebAssembly`, `SharedArrayBuffer`, `Atomics` and timers are
- * deleted by the prelude; dynamic `import()` rejects ("Not supported"); the guest's `Function`
+ * no host objects in the guest; `WebAssembly`, `SharedArrayBuffer`, `Atomics`, `Proxy` and timers
+ * are deleted and resizable `ArrayBuffer`s refused by the prelude (their memory escapes the cap);
+ * each sandbox process has a hard data ceiling (RLIMIT_DATA, ivm-pool.ts) and an empty environment; dynamic `import()` rejects ("Not supported"); the guest's `Function`
  * constructor reaches only the guest's own global.
  * Why processes: V8 aborts the whole process on some out-of-memory paths that isolated-vm cannot
  * turn into an error (measured with a 16 MiB isolate: adding properties to one object in a loop,

@@ -12,7 +12,9 @@
  * thread: a call blocks the event loop until it returns or its deadline passes. The deadline is
  * polled by the interpreter, so time spent inside one engine operation is not cut: measured
  * overshoots at a 16 MiB heap were ~1 s (recursion catching its stack overflows) and ~1.6 s
- * (a loop swallowing out-of-memory errors, each retry running a full GC). Measured on 2 shared
+ * (a loop swallowing out-of-memory errors, each retry running a full GC); `Proxy` is removed by
+ * the prelude because its `ownKeys` check is quadratic native code (29 s for 400k keys), but
+ * generic array methods on a huge array-like `length` still loop natively (docs/sandbox.md). Measured on 2 shared
  * cores: ~80k echo steps/s for one episode; loading a program takes ~6 ms.
  */
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSSyncVariant } from "quickjs-emscripten-core";
