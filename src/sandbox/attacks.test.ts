@@ -92,6 +92,9 @@ const ATTACKS: Attack[] = [
   { name: "try/finally re-entry", at: "step", code: "for (;;) { try { for (;;) {} } finally { continue; } }", outcome: "E_SANDBOX_TIMEOUT" },
   { name: "ReDoS", at: "step", code: '/(a+)+$/.test("a".repeat(40) + "!");', outcome: "E_SANDBOX_TIMEOUT" },
   { name: "recursion that catches its stack overflow", at: "step", code: "const f = (n) => { try { return f(n + 1) + 1; } catch (e) { return f(n + 1); } }; f(0);", outcome: "E_SANDBOX_TIMEOUT" },
+  // Native loops no interpreter deadline sees: QuickJS held the host's thread for minutes.
+  { name: "indexOf over an array-like of length 2 ** 40", at: "step", code: "Array.prototype.indexOf.call({ length: 2 ** 40 }, 1);", outcome: "E_SANDBOX_TIMEOUT" },
+  { name: "join over an array-like of length 2 ** 30", at: "step", code: "Array.prototype.join.call({ length: 2 ** 30 });", outcome: "E_SANDBOX_TIMEOUT" },
   { name: "microtask flood", at: "step", code: "const f = () => { Promise.resolve().then(f); }; f(); " + stepReturning('"ok"'), outcome: { "isolated-vm": "E_SANDBOX_TIMEOUT", quickjs: "ok" } },
   { name: "infinite loop at the top level", at: "load", code: LOOP_FOREVER, outcome: "E_SANDBOX_TIMEOUT" },
   // Stack: an uncaught stack overflow is E_SANDBOX_MEMORY on both backends (documented choice).

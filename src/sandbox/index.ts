@@ -2,7 +2,7 @@
  * @module sandbox
  * Public face of the sandbox: `loadProgram` turns an untrusted environment program into an `Env`
  * running in a hard-limited guest (isolated-vm isolates in sandbox processes by default, or
- * QuickJS in WebAssembly on the host's thread). Guarantees and measured numbers are in the
+ * QuickJS in WebAssembly in worker threads). Guarantees and measured numbers are in the
  * backends' headers (isolated-vm.ts, quickjs.ts) and the prelude's (prelude.ts).
  */
 import { SpadeError } from "../errors.js";

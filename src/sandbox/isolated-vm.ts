@@ -15,7 +15,7 @@
  * `new Array(5e7).fill(0)`, flattening a doubled string); in-process, one such program would kill
  * the trainer. Cost, measured on 2 shared cores: in-process `applySync` did ~330k trivial calls/s;
  * through the processes one episode does ~21k echo steps/s and 16 concurrent episodes ~40k/s in
- * total (QuickJS: ~80k/s, but on the host's thread); loading a program takes ~3 ms. The upside
+ * total (QuickJS in worker threads: see docs/sandbox.md); loading a program takes ~3 ms. The upside
  * beyond safety: a spinning guest never blocks the host's event loop.
  */
 import { SpadeError } from "../errors.js";

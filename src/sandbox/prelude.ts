@@ -183,7 +183,7 @@ hide(Math, "random", function random() {
   return (x * 67108864 + y) / 9007199254740992;
 });
 
-// --- fixed clock, time zone UTC (QuickJS runs on the host's thread and sees its time zone) ---
+// --- fixed clock, time zone UTC (QuickJS runs in the host's process and sees its time zone) ---
 var RealDate = Date, FIXED = ${FIXED_TIME_MS}, utc = RealDate.UTC, realParse = RealDate.parse, DP = RealDate.prototype;
 var toUTCString = DP.toUTCString, getTime = DP.getTime, engineOffset = DP.getTimezoneOffset;
 var DATE_ONLY = /^\s*[+-]?\d{4,6}(?:-\d\d){0,2}\s*$/, HAS_ZONE = /(?:z|[+-]\d\d:?\d\d|gmt|utc)\s*(?:\(.*\))?\s*$|gmt|utc/i;
