@@ -13,6 +13,7 @@ import { DEFAULT_LIMITS, type SandboxBackend, type SandboxBackendName, type Sand
 
 export { DEFAULT_LIMITS, ProgramEnv };
 export { createIsolatedVmBackend, type IsolatedVmOptions } from "./isolated-vm.js";
+export { createQuickJsBackend, type QuickJsOptions } from "./quickjs.js";
 export type { GuestMethod, SandboxBackend, SandboxBackendName, SandboxInstance, SandboxLimits } from "./types.js";
 export { FIXED_TIME_MS } from "./prelude.js";
 export { MAX_JSON_DEPTH } from "./shapes.js";
