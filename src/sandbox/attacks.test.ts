@@ -136,6 +136,7 @@ const ATTACKS: Attack[] = [
   { name: "a RangeError the guest made with the stack-overflow message", at: "step", code: 'throw new RangeError("Maximum call stack size exceeded");', outcome: "E_SANDBOX_THROW" },
   { name: "a subclassed RangeError saying out of memory", at: "step", code: 'class E extends RangeError {} throw new E("out of memory");', outcome: "E_SANDBOX_THROW" },
   { name: "an object with RangeError's prototype and a forged tag", at: "step", code: 'throw Object.create(RangeError.prototype, { message: { value: "stack overflow" }, [Symbol.toStringTag]: { value: "Error" } });', outcome: "E_SANDBOX_THROW" },
+  { name: "a forged QuickJS interrupt", at: "step", code: 'throw typeof InternalError === "function" ? new InternalError("interrupted") : new Error("interrupted");', outcome: "E_SANDBOX_THROW", expect: /interrupted/ },
   { name: "a real stack overflow, caught and rethrown", at: "step", code: "const f = (n) => f(n + 1) + 1; try { f(0); } catch (e) { throw e; }", outcome: "E_SANDBOX_MEMORY", limits: BOMB },
   // The host's time zone and locale stay out (issue 16 item 6); run with TZ/LANG set by the suite.
   {

@@ -97,7 +97,7 @@ class IsolatedVmInstance implements SandboxInstance {
       if (reply.fail !== "rejected") this.dispose();
       throw failureError(reply, op, timeoutMs);
     }
-    const decoded = decodeReply(reply.reply, op, this.#outputBytes);
+    const decoded = decodeReply(reply.reply, op, this.#outputBytes, timeoutMs);
     if (decoded.ok) return decoded.json;
     if (decoded.fatal) this.dispose();
     throw decoded.error;
@@ -139,7 +139,7 @@ export function createIsolatedVmBackend(options: IsolatedVmOptions = {}): Sandbo
         instance.dispose();
         throw asLoadError(failureError(reply, "init", limits.compileTimeoutMs));
       }
-      const decoded = decodeReply(reply.reply, "init", limits.outputBytes);
+      const decoded = decodeReply(reply.reply, "init", limits.outputBytes, limits.compileTimeoutMs);
       if (!decoded.ok) {
         instance.dispose();
         throw asLoadError(decoded.error);

@@ -52,8 +52,13 @@ export const REPLY_TAGS = {
   ok: "R",
   /** The method threw; payload is `Name: message`. */
   threw: "E",
-  /** The method ran out of heap or stack (a guest RangeError/InternalError of that kind). */
+  /** The method ran out of heap or stack (an engine RangeError/InternalError of that kind). */
   memory: "M",
+  /**
+   * The engine's deadline interrupt surfaced as a caught error (QuickJS's "interrupted" can reach
+   * the glue's catch when it fires inside a native call); the payload is the description.
+   */
+  interrupted: "T",
   /** The method returned a Promise; payload is the method name. */
   promise: "P",
   /** `Environment` has no such method; payload is the method name. */
@@ -262,7 +267,7 @@ function describe(e) {
   }
 }
 var ENGINE_LIMIT_MESSAGES = ["Maximum call stack size exceeded", "stack overflow", "out of memory", "Array buffer allocation failed"];
-function isEngineLimitError(e) {
+function isEngineError(e, messages) {
   if (e === null || typeof e !== "object" || apply(weakHas, madeByGuest, [e])) return false;
   var proto = getProto(e), known = false;
   for (var i = 0; i < ENGINE_ERROR_PROTOS.length; i++) if (ENGINE_ERROR_PROTOS[i] === proto) known = true;
@@ -272,12 +277,13 @@ function isEngineLimitError(e) {
   if (apply(objToString, e, []) !== "[object Error]") return false;
   var d = getOwn(e, "message");
   if (d === undefined || !apply(hasOwn, d, ["value"])) return false;
-  for (var j = 0; j < ENGINE_LIMIT_MESSAGES.length; j++) if (d.value === ENGINE_LIMIT_MESSAGES[j]) return true;
+  for (var j = 0; j < messages.length; j++) if (d.value === messages[j]) return true;
   return false;
 }
 function tagOf(e) {
   try {
-    if (isEngineLimitError(e)) return "M";
+    if (isEngineError(e, ENGINE_LIMIT_MESSAGES)) return "M";
+    if (isEngineError(e, ["interrupted"])) return "T";
   } catch (e2) {}
   return "E";
 }

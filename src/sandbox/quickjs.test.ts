@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { codeOfAsync } from "../../test/assert.js";
 import { ProgramEnv, resolveLimits } from "./index.js";
+import { decodeReply } from "./protocol.js";
 import { createQuickJsBackend } from "./quickjs.js";
 import { QUICKJS_WATCHDOG_GRACE_MS } from "./quickjs-pool.js";
 import { makeProgram, stepReturning } from "./testing/programs.js";
@@ -47,5 +48,16 @@ describe("QuickJS worker threads", () => {
   it("refuses a bad worker count", async () => {
     const backend = createQuickJsBackend({ workers: 0 });
     expect(await codeOfAsync(ProgramEnv.create(backend, SOURCE, resolveLimits()))).toBe("E_CONFIG");
+  });
+
+  // Under load QuickJS's "interrupted" can fire inside a native call and reach the glue's catch:
+  // the prelude tags an engine-made one "T", which is a timeout, not the guest's own throw.
+  it("decodes an interrupt the glue caught as E_SANDBOX_TIMEOUT", () => {
+    const decoded = decodeReply("TInternalError: interrupted", "reset", 1000, 500);
+    expect(decoded.ok).toBe(false);
+    if (decoded.ok) return;
+    expect(decoded.fatal).toBe(true);
+    expect(decoded.error.code).toBe("E_SANDBOX_TIMEOUT");
+    expect(decoded.error.message).toBe("reset() ran past its 500 ms deadline (make the method cheaper or raise the limit)");
   });
 });

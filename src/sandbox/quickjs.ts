@@ -101,7 +101,7 @@ class QuickJsInstance implements SandboxInstance {
       this.dispose();
       throw failureError(reply, op, timeoutMs);
     }
-    const decoded = decodeReply(reply.reply, op, this.#outputBytes);
+    const decoded = decodeReply(reply.reply, op, this.#outputBytes, timeoutMs);
     if (decoded.ok) return decoded.json;
     if (reply.reply === THROWN_NULL) {
       // QuickJS running out of memory while building its own "out of memory" error leaves a bare
