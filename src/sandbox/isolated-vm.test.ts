@@ -105,11 +105,14 @@ describe("isolated-vm sandbox processes", () => {
   });
 
   // Issue 16 item 6: sandbox processes inherited the host's whole environment, API keys included.
-  it("starts sandbox processes with only TZ=UTC and LC_ALL=C, and a data-memory ceiling", () => {
+  it("starts sandbox processes with only TZ=UTC and LC_ALL=C, and a data-memory ceiling", async () => {
     process.env.SPADE_TEST_SECRET_KEY = "sk-must-not-leak";
     const pool = new IvmPool(1, 512 * 1024 * 1024);
     try {
       const host = pool.acquire();
+      // Once it answers, the shell has set the limit and exec'd node.
+      const reply = await host.request({ t: "create", iid: 1, source: makeProgram(), memoryMiB: 16, timeoutMs: 1000, maxChars: 1000 }, "init", 1000);
+      expect(reply).toEqual({ id: 1, reply: "R" });
       const pid = host.pid as number;
       // node adds its IPC channel variables; nothing else of the host's reaches the process.
       const environ = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").filter(Boolean).sort();

@@ -5,6 +5,7 @@
  * that worker held become disposed, and the pool starts a fresh worker on demand.
  */
 import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
@@ -29,7 +30,10 @@ interface Pending {
   reject(err: SpadeError): void;
 }
 
-let workerData: QuickJsWorkerData | undefined;
+let workerData: Promise<QuickJsWorkerData> | undefined;
+
+/** The WebAssembly global, typed here (opaquely) because the project's `lib` declares none. */
+const wasmApi = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<object> } }).WebAssembly;
 
 /**
  * The file URL of a package's ESM entry (both packages ship `dist/index.mjs` beside the CommonJS
@@ -43,22 +47,29 @@ function esmEntry(require: NodeJS.Require, name: string): string {
   return pathToFileURL(path).href;
 }
 
-/** Where the worker finds the library (resolved here: an evaluated worker has no module path). */
-function resolveWorkerData(): QuickJsWorkerData {
-  if (workerData === undefined) {
+/**
+ * What every worker starts with: where the library is (an evaluated worker has no module path)
+ * and QuickJS's wasm, compiled once per process.
+ */
+export function quickJsWorkerData(): Promise<QuickJsWorkerData> {
+  workerData ??= (async () => {
+    let paths: { coreUrl: string; variantUrl: string; wasmPath: string };
     try {
       const require = createRequire(import.meta.url);
-      workerData = {
+      paths = {
         coreUrl: esmEntry(require, "quickjs-emscripten-core"),
         variantUrl: esmEntry(require, "@jitl/quickjs-wasmfile-release-sync"),
         wasmPath: require.resolve("@jitl/quickjs-wasmfile-release-sync/wasm"),
-        prelude: PRELUDE_SOURCE,
-        stackBytes: MAX_STACK_BYTES,
       };
     } catch (err) {
       throw new SpadeError("E_CONFIG", "the QuickJS packages are not installed", { nextStep: "npm install, or use the isolated-vm backend", cause: err });
     }
-  }
+    const wasmModule = await wasmApi.compile(await readFile(paths.wasmPath));
+    return { coreUrl: paths.coreUrl, variantUrl: paths.variantUrl, wasmModule, prelude: PRELUDE_SOURCE, stackBytes: MAX_STACK_BYTES };
+  })();
+  workerData.catch(() => {
+    workerData = undefined;
+  });
   return workerData;
 }
 
@@ -75,8 +86,8 @@ export class QuickJsWorker {
   /** Guests created here and not yet disposed (for placement). */
   liveInstances = 0;
 
-  constructor() {
-    this.#worker = new Worker(QUICKJS_WORKER_SOURCE, { eval: true, workerData: resolveWorkerData(), env: {} });
+  constructor(data: QuickJsWorkerData) {
+    this.#worker = new Worker(QUICKJS_WORKER_SOURCE, { eval: true, workerData: data, env: {} });
     this.#worker.on("message", (reply: QuickJsReply) => this.#onReply(reply));
     this.#worker.on("error", (err) => {
       this.#failure = err.message;
@@ -161,10 +172,11 @@ export class QuickJsPool {
   }
 
   /** A live worker for a new guest, starting one while the pool is under its size. */
-  acquire(): QuickJsWorker {
+  async acquire(): Promise<QuickJsWorker> {
+    const data = await quickJsWorkerData();
     this.#workers = this.#workers.filter((w) => !w.dead);
     if (this.#workers.length < this.size) {
-      const fresh = new QuickJsWorker();
+      const fresh = new QuickJsWorker(data);
       this.#workers.push(fresh);
       return fresh;
     }

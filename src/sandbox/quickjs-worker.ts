@@ -27,7 +27,8 @@ export type QuickJsReply =
 export interface QuickJsWorkerData {
   coreUrl: string;
   variantUrl: string;
-  wasmPath: string;
+  /** QuickJS's compiled WebAssembly.Module: compiled once by the host, shared by every worker. */
+  wasmModule: object;
   prelude: string;
   stackBytes: number;
 }
@@ -35,14 +36,12 @@ export interface QuickJsWorkerData {
 /** The worker program (CommonJS, evaluated). Kept in one string so builds need no copy step. */
 export const QUICKJS_WORKER_SOURCE = `"use strict";
 const { parentPort, workerData } = require("node:worker_threads");
-const { readFileSync } = require("node:fs");
 const PAGE = 65536, BASE_PAGES = 256, MAX_PAGES = 65536;
 let loaded = null;
 function load() {
   loaded = loaded || (async () => {
     const [core, variantModule] = await Promise.all([import(workerData.coreUrl), import(workerData.variantUrl)]);
-    const wasmModule = await WebAssembly.compile(readFileSync(workerData.wasmPath));
-    return { core, variant: variantModule.default, wasmModule };
+    return { core, variant: variantModule.default, wasmModule: workerData.wasmModule };
   })();
   return loaded;
 }

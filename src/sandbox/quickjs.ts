@@ -134,7 +134,7 @@ export function createQuickJsBackend(options: QuickJsOptions = {}): SandboxBacke
     name: "quickjs",
     async create(source: string, limits: SandboxLimits): Promise<SandboxInstance> {
       pool ??= new QuickJsPool(options.workers);
-      const host = pool.acquire();
+      const host = await pool.acquire();
       const iid = nextInstanceId++;
       const message = { t: "create", iid, source, memoryBytes: limits.memoryBytes, timeoutMs: limits.compileTimeoutMs, maxChars: limits.outputBytes } as const;
       const reply = await host.request(message, "init", limits.compileTimeoutMs);
