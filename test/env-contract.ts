@@ -4,7 +4,7 @@
  * `describeEnvContract`. It runs the validator and, independently, the episode runner.
  */
 import { expect, it } from "vitest";
-import { checkEnv, type CheckOptions, type Env } from "../src/env/index.js";
+import { CHECK_CODES, checkEnv, type CheckOptions, type Env } from "../src/env/index.js";
 import { oracleAgent, runEpisode } from "../src/rollout/index.js";
 
 /** Registers the contract tests for one environment; `open` returns a fresh instance. */
@@ -13,7 +13,7 @@ export function describeEnvContract(open: () => Promise<Env>, options: CheckOpti
     const report = await checkEnv(open, options);
     const failed = report.checks.filter((c) => !c.ok).map((c) => `${c.code}: ${c.message}`);
     expect(failed).toEqual([]);
-    expect(report.checks).toHaveLength(11);
+    expect(report.checks).toHaveLength(CHECK_CODES.length);
   });
 
   it("is solved by the oracle through the episode runner, identically twice, and shows the hint", async () => {

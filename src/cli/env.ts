@@ -8,6 +8,7 @@ import { libraryNames, libraryPath, resolveProgram } from "../envs/index.js";
 import { runEpisode, type Episode } from "../rollout/index.js";
 import { loadProgram } from "../sandbox/index.js";
 import { EXIT_NOTHING_PLAYED, intFlag, jsonArg, nothingPlayedLine, openableProgram, printJson, sandboxArg, sandboxFlag } from "./common.js";
+import { visibleText } from "./guest-text.js";
 import { playInteractive } from "./play.js";
 import { policyArgs, policyFromFlags } from "./policy.js";
 
@@ -16,10 +17,11 @@ const MAX_EPISODES = 100_000;
 
 const programArg = { type: "positional", description: "a program file, or a library name (see `spade env list`)", required: true } as const;
 
+/** The report for a terminal: guest text in messages is shown with its control characters escaped. */
 function printReport(report: CheckReport, path: string): void {
-  const name = report.meta?.name ?? path;
+  const name = visibleText(report.meta?.name ?? path, { oneLine: true });
   process.stdout.write(`${report.ok ? "valid" : "INVALID"}: ${name}\n`);
-  for (const c of report.checks) process.stdout.write(`  ${c.ok ? "ok  " : "FAIL"} ${c.code.padEnd(18)} ${c.message}\n`);
+  for (const c of report.checks) process.stdout.write(`  ${c.ok ? "ok  " : "FAIL"} ${c.code.padEnd(18)} ${visibleText(c.message, { oneLine: true })}\n`);
 }
 
 const check = defineCommand({
@@ -48,7 +50,7 @@ const list = defineCommand({
     if (args.json) return printJson(rows);
     const width = Math.max(4, ...rows.map((r) => r.name.length));
     process.stdout.write(`${"name".padEnd(width)}  ${"skill".padEnd(22)} tools  maxTurns\n`);
-    for (const r of rows) process.stdout.write(`${r.name.padEnd(width)}  ${r.skill.padEnd(22)} ${String(r.tools).padStart(5)}  ${String(r.maxTurns).padStart(8)}\n`);
+    for (const r of rows) process.stdout.write(`${visibleText(r.name, { oneLine: true }).padEnd(width)}  ${visibleText(r.skill, { oneLine: true }).padEnd(22)} ${String(r.tools).padStart(5)}  ${String(r.maxTurns).padStart(8)}\n`);
   },
 });
 
@@ -69,13 +71,15 @@ function episodeJson(e: Episode) {
   };
 }
 
+/** One episode for a terminal; what the environment and the model wrote is escaped (visibleText). */
 function printTranscript(e: Episode): void {
-  process.stdout.write(`--- seed ${e.seed}${e.hinted ? " (hinted)" : ""}\n${e.firstObservation}\n`);
+  const v = (text: string) => visibleText(text);
+  process.stdout.write(`--- seed ${e.seed}${e.hinted ? " (hinted)" : ""}\n${v(e.firstObservation)}\n`);
   for (const s of e.steps) {
     const calls = s.action.toolCalls.map((c) => `${c.name}(${JSON.stringify(c.arguments)})`).join(" ");
-    process.stdout.write(`> ${[s.action.text, calls].filter(Boolean).join(" ") || "(empty)"}\n`);
-    for (const r of s.toolResults) process.stdout.write(`  [${r.id}] ${r.content}\n`);
-    process.stdout.write(`< ${s.observation}  (reward ${s.reward}${s.terminated ? ", terminated" : ""}${s.truncated ? ", truncated" : ""})\n`);
+    process.stdout.write(`> ${v([s.action.text, calls].filter(Boolean).join(" ")) || "(empty)"}\n`);
+    for (const r of s.toolResults) process.stdout.write(`  [${v(r.id)}] ${v(r.content)}\n`);
+    process.stdout.write(`< ${v(s.observation)}  (reward ${s.reward}${s.terminated ? ", terminated" : ""}${s.truncated ? ", truncated" : ""})\n`);
   }
 }
 
@@ -103,7 +107,7 @@ const run = defineCommand({
         results.push(episode);
         if (!args.json) {
           if (episodes === 1) printTranscript(episode);
-          process.stdout.write(`seed ${episode.seed}: return ${episode.return}, ${episode.success ? "success" : "no success"}, ${episode.turns} turns${episode.failure ? `, FAILED: ${episode.failure}` : ""}\n`);
+          process.stdout.write(`seed ${episode.seed}: return ${episode.return}, ${episode.success ? "success" : "no success"}, ${episode.turns} turns${episode.failure ? `, FAILED: ${visibleText(episode.failure, { oneLine: true })}` : ""}\n`);
         }
       }
     } finally {
@@ -116,8 +120,8 @@ const run = defineCommand({
     if (args.json) {
       printJson({ env: env.meta.name, policy: args.policy, episodes: results.map(episodeJson), summary: { episodes, successes, meanReturn, failed: failed.length, nothingPlayed } });
     } else {
-      process.stdout.write(`${env.meta.name}: ${successes}/${episodes} successes, mean return ${meanReturn.toFixed(3)}${failed.length > 0 ? `, ${failed.length} failed` : ""}\n`);
-      if (nothingPlayed) process.stdout.write(`${nothingPlayedLine("episode", failed.length, failed[0]?.failure ?? null)}\n`);
+      process.stdout.write(`${visibleText(env.meta.name, { oneLine: true })}: ${successes}/${episodes} successes, mean return ${meanReturn.toFixed(3)}${failed.length > 0 ? `, ${failed.length} failed` : ""}\n`);
+      if (nothingPlayed) process.stdout.write(`${visibleText(nothingPlayedLine("episode", failed.length, failed[0]?.failure ?? null), { oneLine: true })}\n`);
     }
     if (nothingPlayed) process.exitCode = EXIT_NOTHING_PLAYED;
   },

@@ -8,6 +8,7 @@ import { defineCommand, renderUsage, runCommand, type CommandDef } from "citty";
 import { isSpadeError, SpadeError } from "../errors.js";
 import { storeIoError } from "../store/index.js";
 import { envCommand } from "./env.js";
+import { visibleText } from "./guest-text.js";
 
 const USAGE_CODES = new Set(["E_CONFIG", "E_IO", "E_NOT_FOUND", "E_RUN_LOCKED", "E_STORE_CORRUPT", "E_DISK_FULL"]);
 
@@ -61,7 +62,7 @@ async function run(rawArgs: string[]): Promise<number> {
   } catch (thrown) {
     const err = codedSystemError(thrown) ?? thrown;
     if (isSpadeError(err)) {
-      process.stderr.write(`spade: ${err.code}: ${err.message}\n`);
+      process.stderr.write(`spade: ${err.code}: ${visibleText(err.message)}\n`);
       return USAGE_CODES.has(err.code) ? 2 : 1;
     }
     if (err instanceof Error && err.name === "CLIError") {

@@ -6,6 +6,7 @@
 import { createInterface } from "node:readline";
 import { describeError } from "../errors.js";
 import { episodeReturn, isSuccess, makeAction, type Action, type Env } from "../env/index.js";
+import { visibleText } from "./guest-text.js";
 
 const HELP = `Type your reply (e.g. \\boxed{42}) and press Enter. Commands:
   /call NAME {json}   call a tool with JSON arguments
@@ -30,7 +31,8 @@ function parseCall(line: string, turn: number): Action | string {
 
 /** Runs the interactive loop until the user quits or input ends. */
 export async function playInteractive(env: Env, firstSeed: number): Promise<void> {
-  const say = (text: string) => process.stdout.write(`${text}\n`);
+  // Everything printed here may hold the environment's text: control characters are escaped.
+  const say = (text: string) => process.stdout.write(`${visibleText(text)}\n`);
   let seed = firstSeed;
   let rewards: number[] = [];
   let over = false;

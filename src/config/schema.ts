@@ -86,6 +86,7 @@ export const CONFIG_SCHEMA = z.object({
   // Execution
   sandbox: z.enum(["isolated-vm", "quickjs"]).default("isolated-vm").describe("sandbox backend for environment programs"),
   validation: z.enum(["strict", "reference"]).default("strict").describe("strict: the full validator (the oracle must win, determinism, anti-trivial, limits); reference: the reference's gate only (loads, meta, reset, 3 steps, limits), for ablations and comparisons"),
+  validationBudgetS: num.positive().max(3600).default(60).describe("wall-time budget of validating one designed environment, in seconds; a design that uses it up fails E_TIME_BUDGET (each call also has its own sandbox deadline)"),
 });
 
 /** Keys whose null default is derived from other settings by `resolveConfig`; other nulls mean "not set". */

@@ -61,7 +61,7 @@ describe("buildDesignerPrompt", () => {
     expect(text).toContain("an episode succeeds when its return is at least 0.99");
     expect(text).toContain("at most 2000 characters");
     expect(text).toContain("an integer from 1 to 200");
-    const custom = buildDesignerPrompt(input({ limits: { memoryBytes: 32 * 1024 * 1024, compileTimeoutMs: 1000, resetTimeoutMs: 900, stepTimeoutMs: 50, hintTimeoutMs: 50, solveTimeoutMs: 50, outputBytes: 65536, sourceBytes: 131072 } }))[1]?.content ?? "";
+    const custom = buildDesignerPrompt(input({ limits: { memoryBytes: 32 * 1024 * 1024, compileTimeoutMs: 1000, resetTimeoutMs: 900, stepTimeoutMs: 50, hintTimeoutMs: 50, solveTimeoutMs: 50, outputBytes: 65536, sourceBytes: 131072, metaBytes: 65536 } }))[1]?.content ?? "";
     expect(custom).toContain("within 900 ms of CPU; step(), hint() and solve() within 50 ms each; memory is capped at 32 MiB; the program at 128 KiB; each returned value at 64 KiB");
   });
 

@@ -27,6 +27,7 @@ export const CHECK_ADVICE: Readonly<Record<CheckCode, string>> = Object.freeze({
   E_TIMEOUT: "A call ran past its CPU budget: precompute less in reset() and avoid loops that may not end.",
   E_MEMORY: "The program ran out of memory: keep the state small and avoid building large arrays or strings.",
   E_OUTPUT_SIZE: "A returned value or the program itself is too large: keep observations, tool results and the source short.",
+  E_TIME_BUDGET: "Validation as a whole took too long: make every method fast (well under its deadline) and keep maxTurns no larger than the task needs.",
 });
 
 const REPLY = "Answer with the complete corrected program in one ```javascript block.";

@@ -13,7 +13,7 @@ describe("checkEnv on native environments", () => {
     expect(report.ok).toBe(true);
     expect(report.failures).toEqual([]);
     expect(report.checks.map((c) => c.code)).toEqual([
-      "E_COMPILE", "E_META", "E_RESET", "E_HINT", "E_STEP", "E_ORACLE", "E_NONDETERMINISTIC", "E_TRIVIAL", "E_TIMEOUT", "E_MEMORY", "E_OUTPUT_SIZE",
+      "E_COMPILE", "E_META", "E_RESET", "E_HINT", "E_STEP", "E_ORACLE", "E_NONDETERMINISTIC", "E_TRIVIAL", "E_TIMEOUT", "E_MEMORY", "E_OUTPUT_SIZE", "E_TIME_BUDGET",
     ]);
     expect(report.meta?.name).toBe("guess-number");
   });
@@ -116,5 +116,34 @@ describe("checkEnv on native environments", () => {
     expect(mem.failures).toEqual(["E_HINT", "E_MEMORY"]);
     const big = await check({ step: () => { throw new SpadeError("E_SANDBOX_OUTPUT_SIZE", "2000000 bytes"); } });
     expect(big.failures).toEqual(["E_STEP", "E_OUTPUT_SIZE"]);
+  });
+
+  // Issue 16 item 4: a program spending just under every call's deadline held checkEnv for minutes.
+  it("stops with E_TIME_BUDGET once the validation's wall-time budget is spent", async () => {
+    let clockMs = 1000;
+    let calls = 0;
+    // Each step "takes" 150 ms of the test clock; the budget is 1000 ms.
+    const report = await checkEnv(
+      async () =>
+        makeTestEnv({
+          step: () => {
+            calls++;
+            clockMs += 150;
+            return { ...win, reward: 0, terminated: false };
+          },
+        }),
+      { budgetMs: 1000, now: () => clockMs },
+    );
+    expect(report.failures).toEqual(["E_TIME_BUDGET"]);
+    // 7 steps use 1050 ms; the 8th call finds the budget spent.
+    expect(calls).toBe(7);
+    expect(report.checks.find((c) => c.code === "E_TIME_BUDGET")?.message).toBe(
+      'the validation used its 1000 ms budget (1050 ms) before solve() on seed 0; the checks after it did not run',
+    );
+    expect(report.checks.map((c) => c.code)).not.toContain("E_ORACLE");
+  });
+
+  it("refuses a budget that is not positive", async () => {
+    await expect(checkEnv(async () => makeTestEnv(), { budgetMs: 0 })).rejects.toMatchObject({ code: "E_CONFIG" });
   });
 });

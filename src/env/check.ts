@@ -3,6 +3,7 @@
  * The validator: `checkEnv` proves an environment usable before it may enter the pool. A failed
  * design is data: the report lists each check with a stable code, never throws for the env's sake.
  */
+import { SpadeError } from "../errors.js";
 import { episodeReturn, isSuccess } from "./returns.js";
 import { probeActions, trivialPolicies } from "./probes.js";
 import { hintProblems, metaProblems, resetProblems, stepProblems } from "./shape.js";
@@ -21,7 +22,11 @@ export const CHECK_CODES = [
   "E_TIMEOUT",
   "E_MEMORY",
   "E_OUTPUT_SIZE",
+  "E_TIME_BUDGET",
 ] as const;
+
+/** Default of `CheckOptions.budgetMs`: the wall time one validation may take in all. */
+export const DEFAULT_VALIDATION_BUDGET_MS = 60_000;
 
 /** One validator check code. */
 export type CheckCode = (typeof CHECK_CODES)[number];
@@ -51,6 +56,14 @@ export interface CheckOptions {
   trivialSeeds?: readonly number[];
   /** Stop running further checks after this many limit errors (timeout/memory/size). Default 3. */
   maxLimitErrors?: number;
+  /**
+   * Wall time the whole validation may take, in ms (each call also has its own sandbox deadline).
+   * Checked before every call: once spent, E_TIME_BUDGET fails and no further check runs.
+   * Default DEFAULT_VALIDATION_BUDGET_MS (60 s).
+   */
+  budgetMs?: number;
+  /** The clock, in ms. Default `Date.now`. */
+  now?: () => number;
 }
 
 /** Opens a fresh instance of the environment under test (compiles it, for programs). */
@@ -72,7 +85,18 @@ class Recorder {
   private readonly passed = new Map<CheckCode, string>();
   limitErrors = 0;
 
-  constructor(private readonly maxLimitErrors: number) {}
+  constructor(
+    private readonly maxLimitErrors: number,
+    private readonly budget: { budgetMs: number; now: () => number; startedMs: number },
+  ) {}
+
+  /** Stops checking (E_TIME_BUDGET) once the validation's wall-time budget is spent. */
+  checkBudget(context: string): void {
+    const spentMs = this.budget.now() - this.budget.startedMs;
+    if (spentMs < this.budget.budgetMs) return;
+    this.fail("E_TIME_BUDGET", `the validation used its ${this.budget.budgetMs} ms budget (${spentMs} ms) before ${context}; the checks after it did not run`);
+    throw new StopChecking();
+  }
 
   fail(code: CheckCode, message: string): void {
     const prev = this.failed.get(code);
@@ -116,6 +140,7 @@ interface Trace {
 
 /** Calls `fn`, recording a thrown error under `method`; returns undefined when it threw. */
 async function guarded<T>(rec: Recorder, method: string, context: string, fn: () => Promise<T>): Promise<T | undefined> {
+  rec.checkBudget(context);
   try {
     return await fn();
   } catch (err) {
@@ -192,7 +217,10 @@ async function replay(env: Env, rec: Recorder, seed: number, trace: Trace, conte
 export async function checkEnv(open: EnvOpener, options: CheckOptions = {}): Promise<CheckReport> {
   const seeds = options.seeds ?? [0, 1, 2, 3];
   const trivialSeeds = options.trivialSeeds ?? [0, 1, 2, 3, 4];
-  const rec = new Recorder(options.maxLimitErrors ?? 3);
+  const budgetMs = options.budgetMs ?? DEFAULT_VALIDATION_BUDGET_MS;
+  if (!(budgetMs > 0)) throw new SpadeError("E_CONFIG", `checkEnv: budgetMs must be a positive number of milliseconds, got ${budgetMs}`);
+  const now = options.now ?? Date.now;
+  const rec = new Recorder(options.maxLimitErrors ?? 3, { budgetMs, now, startedMs: now() });
   const opened: Env[] = [];
   let meta: EnvMeta | null = null;
   try {
@@ -290,4 +318,5 @@ async function runChecks(env: Env, open: EnvOpener, opened: Env[], rec: Recorder
   rec.pass("E_TIMEOUT", "every call finished within its deadline");
   rec.pass("E_MEMORY", "every call stayed within the memory cap");
   rec.pass("E_OUTPUT_SIZE", "every answer stayed within the size limit");
+  rec.pass("E_TIME_BUDGET", "the validation finished within its time budget");
 }

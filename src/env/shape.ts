@@ -4,7 +4,8 @@
  * of problems (empty when valid), so the sandbox, the validator and native wrappers share one
  * definition of "valid".
  */
-import type { Action } from "./types.js";
+import { sampleProblem } from "./schema-sample.js";
+import type { Action, JsonSchema } from "./types.js";
 
 /** Longest accepted hint, in characters. */
 export const MAX_HINT_CHARS = 2000;
@@ -64,6 +65,10 @@ export function metaProblems(meta: unknown): string[] {
       if (typeof fn.description !== "string") problems.push(`meta.tools[${i}].function.description must be a string`);
       if (!isPlainObject(fn.parameters) || fn.parameters.type !== "object") {
         problems.push(`meta.tools[${i}].function.parameters must be a JSON Schema with type "object"`);
+      } else {
+        // The validator builds arguments from this schema on the host: it must fit the bounds.
+        const tooLarge = sampleProblem(fn.parameters as JsonSchema);
+        if (tooLarge) problems.push(`meta.tools[${i}].function.parameters: ${tooLarge}`);
       }
     });
   }

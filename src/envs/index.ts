@@ -3,10 +3,13 @@
  * The built-in environment library: JavaScript programs in the same form the designer writes,
  * one per file in `library/`, named after `meta.name`.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { SpadeError } from "../errors.js";
+import { readProgramFile } from "./program-file.js";
+
+export { decodeProgramText, MAX_PROGRAM_FILE_BYTES, readProgramFile } from "./program-file.js";
 
 /**
  * Folder of the library programs. Resolved from this module so it works from `src/` (tests)
@@ -44,20 +47,26 @@ export interface ProgramSource {
 }
 
 /**
- * Resolves a command-line reference: an existing file path, else a library name.
- * Throws E_NOT_FOUND when it is neither.
+ * Resolves a command-line reference: an existing path, else a library name. Throws E_IO when the
+ * path exists but is not a readable UTF-8 program file of at most MAX_PROGRAM_FILE_BYTES (see
+ * `readProgramFile`), E_NOT_FOUND when it is neither a path nor a library name.
  */
 export function resolveProgram(ref: string): ProgramSource {
-  if (existsSync(ref) && statSync(ref).isFile()) {
-    try {
-      return { name: null, path: ref, source: readFileSync(ref, "utf8") };
-    } catch (cause) {
-      throw new SpadeError("E_IO", `cannot read ${ref}`, { cause, nextStep: "check the file's permissions" });
+  try {
+    return { name: null, path: ref, source: readProgramFile(ref) };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EACCES" || code === "EPERM") {
+      throw new SpadeError("E_IO", `${ref}: permission denied`, { cause: err, nextStep: "check the permissions of the file and its folders" });
+    }
+    if (err instanceof SpadeError) throw err;
+    if (code !== "ENOENT" && code !== "ENOTDIR" && code !== "ENAMETOOLONG") {
+      throw new SpadeError("E_IO", `${ref}: cannot be read (${code ?? String(err)})`, { cause: err, nextStep: "check the path" });
     }
   }
   if (libraryNames().includes(ref)) {
     const path = libraryPath(ref);
-    return { name: ref, path, source: readFileSync(path, "utf8") };
+    return { name: ref, path, source: readProgramFile(path) };
   }
   throw new SpadeError("E_NOT_FOUND", `no file or library environment named "${ref}"`, {
     nextStep: "give a path to a .js program, or a name from `spade env list`",

@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { describeEnvContract } from "../../test/env-contract.js";
-import { checkEnv, type CheckOptions } from "../env/index.js";
+import { CHECK_CODES, checkEnv, type CheckOptions } from "../env/index.js";
 import { AceBenchEnv, loadAceEntries, loadReplaySummary, summaryKey } from "./acebench/index.js";
 import { benchmarksDir } from "./acebench/testing/bench-dir.js";
 import { BFCL_CATEGORIES, bfclEnv, loadEntries, loadFunctionDocs, loadLongContextData } from "./bfcl/index.js";
@@ -50,7 +50,7 @@ describe.skipIf(!ACE_PRESENT)(`ACEBench multi-step entries ${ACE_PRESENT ? "" : 
     it.each(defective.map((entry) => [entry.id, entry] as const))(`${lang} %s fails only E_ORACLE (its milestones miss the ground truth upstream too)`, async (_id, entry) => {
       const report = await checkEnv(async () => new AceBenchEnv(entry), FIXED_ENTRY);
       expect(report.failures).toEqual(["E_ORACLE"]);
-      expect(report.checks).toHaveLength(11);
+      expect(report.checks).toHaveLength(CHECK_CODES.length);
     });
   }
 

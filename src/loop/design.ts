@@ -130,6 +130,7 @@ async function runSlot(
     repairTurns: config.repairTurns,
     backend: config.sandbox,
     validation: config.validation,
+    check: { budgetMs: config.validationBudgetS * 1000 },
     signal: ctx.signal,
   });
 

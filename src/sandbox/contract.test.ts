@@ -1,7 +1,9 @@
+import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Action } from "../env/types.js";
 import type { ErrorCode } from "../errors.js";
 import { getBackend, loadProgram, resolveLimits, SANDBOX_BACKENDS, type ProgramEnv, type SandboxLimits } from "./index.js";
+import { CONTRACT_DOC, toStepResult } from "./shapes.js";
 import { makeProgram, stepReturning, TEST_META, type ProgramParts } from "./testing/programs.js";
 
 /** Rejects unless `promise` rejects with a SpadeError of `code`; returns its message. */
@@ -309,6 +311,7 @@ describe("sandbox options", () => {
       solveTimeoutMs: 200,
       outputBytes: 1024 * 1024,
       sourceBytes: 256 * 1024,
+      metaBytes: 64 * 1024,
     });
   });
 });
@@ -324,3 +327,22 @@ function stepResult(override: string): string {
 // Checked against an independent BigInt implementation of the algorithm documented in prelude.ts.
 const PINNED_RANDOM_SEED_1 = "0.47536599659741097,0.3544643093726425";
 const PINNED_RANDOM_SEED_MINUS_1 = "0.5038320157501937,0.5822963393414373";
+
+// Issue 16 item 6: the next step named DESIGN.md, which is not a file of this project.
+describe("the contract error's next step", () => {
+  it("names a README section and a doc that exist", () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    expect(readme).toContain("\n## The environment contract\n");
+    expect(readFileSync(new URL("../../docs/validation.md", import.meta.url), "utf8")).toContain("# Validation");
+    expect(CONTRACT_DOC).toBe('README.md "The environment contract" and docs/validation.md');
+    const err = (() => {
+      try {
+        toStepResult({ observation: 1 }, { text: "", answer: null, toolCalls: [] });
+      } catch (e) {
+        return e as Error & { nextStep?: string };
+      }
+      return undefined;
+    })();
+    expect(err?.nextStep).toBe(`step(): see ${CONTRACT_DOC}`);
+  });
+});

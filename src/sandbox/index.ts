@@ -2,7 +2,7 @@
  * @module sandbox
  * Public face of the sandbox: `loadProgram` turns an untrusted environment program into an `Env`
  * running in a hard-limited guest (isolated-vm isolates in sandbox processes by default, or
- * QuickJS in WebAssembly on the host's thread). Guarantees and measured numbers are in the
+ * QuickJS in WebAssembly in worker threads). Guarantees and measured numbers are in the
  * backends' headers (isolated-vm.ts, quickjs.ts) and the prelude's (prelude.ts).
  */
 import { SpadeError } from "../errors.js";
@@ -13,6 +13,7 @@ import { DEFAULT_LIMITS, type SandboxBackend, type SandboxBackendName, type Sand
 
 export { DEFAULT_LIMITS, ProgramEnv };
 export { createIsolatedVmBackend, type IsolatedVmOptions } from "./isolated-vm.js";
+export { createQuickJsBackend, type QuickJsOptions } from "./quickjs.js";
 export type { GuestMethod, SandboxBackend, SandboxBackendName, SandboxInstance, SandboxLimits } from "./types.js";
 export { FIXED_TIME_MS } from "./prelude.js";
 export { MAX_JSON_DEPTH } from "./shapes.js";

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ErrorCode } from "../errors.js";
 import { createIsolatedVmBackend } from "./isolated-vm.js";
@@ -101,5 +102,46 @@ describe("isolated-vm sandbox processes", () => {
     expect(pool.acquire()).toBe(b);
     pool.close();
     expect(() => new IvmPool(0)).toThrow(/positive integer/);
+  });
+
+  // Issue 16 item 6: sandbox processes inherited the host's whole environment, API keys included.
+  it("starts sandbox processes with only TZ=UTC and LC_ALL=C, and a data-memory ceiling", async () => {
+    process.env.SPADE_TEST_SECRET_KEY = "sk-must-not-leak";
+    const pool = new IvmPool(1, 512 * 1024 * 1024);
+    try {
+      const host = pool.acquire();
+      // Once it answers, the shell has set the limit and exec'd node.
+      const reply = await host.request({ t: "create", iid: 1, source: makeProgram(), memoryMiB: 16, timeoutMs: 1000, maxChars: 1000 }, "init", 1000);
+      expect(reply).toEqual({ id: 1, reply: "R" });
+      const pid = host.pid as number;
+      // node adds its IPC channel variables; nothing else of the host's reaches the process.
+      const environ = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").filter(Boolean).sort();
+      expect(environ.filter((v) => !v.startsWith("NODE_CHANNEL_"))).toEqual(["LC_ALL=C", "TZ=UTC"]);
+      const limits = readFileSync(`/proc/${pid}/limits`, "utf8");
+      expect(limits).toMatch(/Max data size\s+536870912\s+536870912\s+bytes/);
+    } finally {
+      delete process.env.SPADE_TEST_SECRET_KEY;
+      pool.close();
+    }
+    expect(() => new IvmPool(1, 1024)).toThrow(/at least 256 MiB/);
+  });
+
+  // Issue 16 item 2: the per-process ceiling is a second line behind the isolates' soft caps.
+  it("a process over its memory ceiling dies alone: its calls fail E_SANDBOX_MEMORY, the next process works", async () => {
+    const backend = createIsolatedVmBackend({ processes: 1, processMemoryBytes: 320 * 1024 * 1024 });
+    backends.push(backend);
+    // Each guest holds 40 MiB of array buffers, within its own 64 MiB cap; ten of them do not fit.
+    const hold = makeProgram({ members: "keep = [];", step: "for (let i = 0; i < 40; i++) this.keep.push(new Uint8Array(1 << 20).fill(1)); " + stepReturning('"held"') });
+    const limits = resolveLimits({ memoryBytes: 64 * 1024 * 1024, stepTimeoutMs: 5000 });
+    const envs = await Promise.all(Array.from({ length: 10 }, () => ProgramEnv.create(backend, hold, limits)));
+    await Promise.all(envs.map((env, i) => env.reset(i)));
+    const codes: Array<string | undefined> = [];
+    for (const env of envs) codes.push(await codeOf(env.step({ text: "", answer: null, toolCalls: [] })));
+    expect(codes.slice(0, 5)).toEqual(Array(5).fill("resolved"));
+    expect(codes).toContain("E_SANDBOX_MEMORY");
+    const fresh = await ProgramEnv.create(backend, SOURCE, LIMITS);
+    await fresh.reset(1);
+    expect((await fresh.step({ text: "", answer: null, toolCalls: [] })).observation).toBe("alive 1");
+    await Promise.all([...envs, fresh].map((env) => env.close()));
   });
 });

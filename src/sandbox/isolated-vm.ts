@@ -6,15 +6,16 @@
  * before termination; going over disposes the isolate); every call runs under a deadline that
  * terminates the guest (uncatchable: `catch`/`finally` do not run; regular expressions and
  * microtask floods are stopped too), backed by a host watchdog that kills the process 2 s later;
- * no host objects in the guest; `WebAssembly`, `SharedArrayBuffer`, `Atomics` and timers are
- * deleted by the prelude; dynamic `import()` rejects ("Not supported"); the guest's `Function`
+ * no host objects in the guest; `WebAssembly`, `SharedArrayBuffer`, `Atomics`, `Proxy` and timers
+ * are deleted and resizable `ArrayBuffer`s refused by the prelude (their memory escapes the cap);
+ * each sandbox process has a hard data ceiling (RLIMIT_DATA, ivm-pool.ts) and an empty environment; dynamic `import()` rejects ("Not supported"); the guest's `Function`
  * constructor reaches only the guest's own global.
  * Why processes: V8 aborts the whole process on some out-of-memory paths that isolated-vm cannot
  * turn into an error (measured with a 16 MiB isolate: adding properties to one object in a loop,
  * `new Array(5e7).fill(0)`, flattening a doubled string); in-process, one such program would kill
  * the trainer. Cost, measured on 2 shared cores: in-process `applySync` did ~330k trivial calls/s;
  * through the processes one episode does ~21k echo steps/s and 16 concurrent episodes ~40k/s in
- * total (QuickJS: ~80k/s, but on the host's thread); loading a program takes ~3 ms. The upside
+ * total (QuickJS in worker threads: see docs/sandbox.md); loading a program takes ~3 ms. The upside
  * beyond safety: a spinning guest never blocks the host's event loop.
  */
 import { SpadeError } from "../errors.js";
@@ -96,7 +97,7 @@ class IsolatedVmInstance implements SandboxInstance {
       if (reply.fail !== "rejected") this.dispose();
       throw failureError(reply, op, timeoutMs);
     }
-    const decoded = decodeReply(reply.reply, op, this.#outputBytes);
+    const decoded = decodeReply(reply.reply, op, this.#outputBytes, timeoutMs);
     if (decoded.ok) return decoded.json;
     if (decoded.fatal) this.dispose();
     throw decoded.error;
@@ -114,6 +115,11 @@ class IsolatedVmInstance implements SandboxInstance {
 export interface IsolatedVmOptions {
   /** Number of sandbox processes. Default: one per core, at most 4. */
   processes?: number;
+  /**
+   * Ceiling on each sandbox process's data memory (RLIMIT_DATA), shared by the guests it holds.
+   * Default 2 GiB (`DEFAULT_PROCESS_MEMORY_BYTES`); at least 256 MiB.
+   */
+  processMemoryBytes?: number;
 }
 
 /** An isolated-vm backend with its own pool of sandbox processes (started on first use). */
@@ -122,7 +128,7 @@ export function createIsolatedVmBackend(options: IsolatedVmOptions = {}): Sandbo
   return {
     name: "isolated-vm",
     async create(source: string, limits: SandboxLimits): Promise<SandboxInstance> {
-      pool ??= new IvmPool(options.processes);
+      pool ??= new IvmPool(options.processes, options.processMemoryBytes);
       const host = pool.acquire();
       const iid = nextInstanceId++;
       const memoryMiB = Math.max(MIN_ISOLATE_MIB, Math.ceil(limits.memoryBytes / MIB));
@@ -133,7 +139,7 @@ export function createIsolatedVmBackend(options: IsolatedVmOptions = {}): Sandbo
         instance.dispose();
         throw asLoadError(failureError(reply, "init", limits.compileTimeoutMs));
       }
-      const decoded = decodeReply(reply.reply, "init", limits.outputBytes);
+      const decoded = decodeReply(reply.reply, "init", limits.outputBytes, limits.compileTimeoutMs);
       if (!decoded.ok) {
         instance.dispose();
         throw asLoadError(decoded.error);

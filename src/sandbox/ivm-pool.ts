@@ -15,6 +15,26 @@ import { memoryError, opLabel, timeoutError, type GlueOp } from "./protocol.js";
 /** Extra time the host waits past a call's own deadline before it kills the sandbox process. */
 export const WATCHDOG_GRACE_MS = 2000;
 
+/**
+ * Default ceiling on one sandbox process's data memory (RLIMIT_DATA): the second line behind the
+ * isolates' own caps, which are soft. Every guest a process holds shares it.
+ */
+export const DEFAULT_PROCESS_MEMORY_BYTES = 2 * 1024 * 1024 * 1024;
+
+/**
+ * The whole environment of a sandbox process: nothing of the host's (no API keys), a fixed time
+ * zone and locale for V8's `Date` and `Intl`.
+ */
+export const SANDBOX_PROCESS_ENV: Readonly<Record<string, string>> = Object.freeze({ TZ: "UTC", LC_ALL: "C" });
+
+/**
+ * The shell line that starts a sandbox process: \`ulimit -d\` (setrlimit RLIMIT_DATA, in KiB) then
+ * exec node. Linux counts private writable mappings against RLIMIT_DATA (since 4.7), so V8's heap,
+ * array buffers and malloc all fail there, and V8 aborts the process, which the host reports as
+ * E_SANDBOX_MEMORY. A hard limit already lower than asked is kept (the ulimit call then fails).
+ */
+const START_LINE = 'ulimit -d "$1" 2>/dev/null; unset PWD OLDPWD; exec "$0" --no-node-snapshot -e "$2"';
+
 /** Default number of sandbox processes: one per core, at most 4. */
 export function defaultProcessCount(): number {
   return Math.max(1, Math.min(4, availableParallelism()));
@@ -60,12 +80,13 @@ export class IvmProcess {
   /** Guests created here and not yet disposed (for placement). */
   liveInstances = 0;
 
-  constructor() {
+  constructor(memoryBytes: number = DEFAULT_PROCESS_MEMORY_BYTES) {
     const path = resolveIvmPath();
-    // NODE_OPTIONS is dropped so test runners' loaders and the like stay out of the sandbox.
-    this.#child = spawn(process.execPath, ["--no-node-snapshot", "-e", IVM_CHILD_SOURCE], {
+    const kib = String(Math.ceil(memoryBytes / 1024));
+    this.#child = spawn("/bin/sh", ["-c", START_LINE, process.execPath, kib, IVM_CHILD_SOURCE], {
       stdio: ["ignore", "ignore", "pipe", "ipc"],
-      env: { ...process.env, NODE_OPTIONS: "" },
+      env: { ...SANDBOX_PROCESS_ENV },
+      cwd: "/",
       serialization: "json",
     });
     this.#child.stderr?.on("data", (chunk: Buffer) => {
@@ -79,6 +100,11 @@ export class IvmProcess {
     });
     this.#child.send({ t: "init", ivmPath: path, prelude: PRELUDE_SOURCE } satisfies ChildRequest);
     this.#updateRef();
+  }
+
+  /** The sandbox process's id (undefined if it could not be started). */
+  get pid(): number | undefined {
+    return this.#child.pid;
   }
 
   /** True once the process has exited (guests it held are gone). */
@@ -161,18 +187,25 @@ export class IvmProcess {
 /** A fixed-size set of sandbox processes; guests go to the least loaded one. */
 export class IvmPool {
   readonly size: number;
+  readonly processMemoryBytes: number;
   #processes: IvmProcess[] = [];
 
-  constructor(size: number = defaultProcessCount()) {
+  constructor(size: number = defaultProcessCount(), processMemoryBytes: number = DEFAULT_PROCESS_MEMORY_BYTES) {
     if (!Number.isSafeInteger(size) || size < 1) throw new SpadeError("E_CONFIG", `sandbox process count must be a positive integer, got ${size}`);
+    if (!Number.isSafeInteger(processMemoryBytes) || processMemoryBytes < 256 * 1024 * 1024) {
+      throw new SpadeError("E_CONFIG", `sandbox process memory must be an integer of at least 256 MiB, got ${processMemoryBytes}`, {
+        nextStep: "a Node process with isolated-vm needs about 120 MB before any guest runs",
+      });
+    }
     this.size = size;
+    this.processMemoryBytes = processMemoryBytes;
   }
 
   /** A live process for a new guest, starting one while the pool is under its size. */
   acquire(): IvmProcess {
     this.#processes = this.#processes.filter((p) => !p.dead);
     if (this.#processes.length < this.size) {
-      const fresh = new IvmProcess();
+      const fresh = new IvmProcess(this.processMemoryBytes);
       this.#processes.push(fresh);
       return fresh;
     }

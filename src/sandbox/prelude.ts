@@ -14,10 +14,14 @@ export const GUEST_MESSAGE_CHARS = 500;
  * Globals the prelude deletes. WebAssembly and SharedArrayBuffer memory is not counted by
  * isolated-vm's heap limit; Atomics.wait could block; WeakRef/FinalizationRegistry make a
  * program depend on the garbage collector; timers, `performance` and host objects are either
- * nondeterministic or ways out. The prelude throws (so no instance is created) if one survives.
+ * nondeterministic or ways out. `Proxy` goes because engines answer some traps in native code
+ * that no deadline interrupts (QuickJS checks an `ownKeys` result of n keys for duplicates in
+ * O(n^2): 400k keys held the host's thread 29 s past a 200 ms deadline). The prelude throws (so
+ * no instance is created) if one survives.
  */
 export const REMOVED_GLOBALS: readonly string[] = [
   "WebAssembly",
+  "Proxy",
   "SharedArrayBuffer",
   "Atomics",
   "WeakRef",
@@ -48,8 +52,13 @@ export const REPLY_TAGS = {
   ok: "R",
   /** The method threw; payload is `Name: message`. */
   threw: "E",
-  /** The method ran out of heap or stack (a guest RangeError/InternalError of that kind). */
+  /** The method ran out of heap or stack (an engine RangeError/InternalError of that kind). */
   memory: "M",
+  /**
+   * The engine's deadline interrupt surfaced as a caught error (QuickJS's "interrupted" can reach
+   * the glue's catch when it fires inside a native call); the payload is the description.
+   */
+  interrupted: "T",
   /** The method returned a Promise; payload is the method name. */
   promise: "P",
   /** `Environment` has no such method; payload is the method name. */
@@ -73,10 +82,16 @@ export const REPLY_TAGS = {
  * each `Math.random()` uses two outputs, (x >>> 5) * 2^26 + (y >>> 6), divided by 2^53.
  * It is seeded with 0 before the constructor runs and with the seed before every `reset(seed)`.
  *
- * The clock is fixed at FIXED_TIME_MS. Local-time Date methods are mapped to their UTC twins
- * and `new Date(y, m, ...)` is read as UTC, so no answer depends on the host's time zone (date
- * strings without an offset are still parsed by the engine's own rules, and V8's `Intl` follows
- * the host's ICU data).
+ * The clock is fixed at FIXED_TIME_MS. Local-time Date methods are mapped to their UTC twins,
+ * `new Date(y, m, ...)` and date strings without a zone are read as UTC, and `toDateString` /
+ * `toTimeString` (and QuickJS's `toLocale*String`) format UTC, so no answer depends on the host's
+ * time zone. V8's `Intl` sees UTC and `en-US` because sandbox processes get only `TZ=UTC` and
+ * `LC_ALL=C` as their environment (ivm-pool.ts).
+ *
+ * Resizable `ArrayBuffer`s are refused (`maxByteLength`) and `resize`/`transfer` deleted: V8
+ * commits their memory outside the heap accounting isolated-vm's cap relies on (measured: a
+ * 16 MiB isolate holding 96 MiB more per step reached 1.2 GB). `RangeError` and `InternalError`
+ * are wrapped so the glue can tell an engine's stack or heap error from one the guest made.
  *
  * `console` is replaced by an inert object (its methods do nothing), so programs that log still run.
  */
@@ -97,6 +112,52 @@ function hide(obj, key, value) {
 var noop = function () {};
 hide(G, "console", Object.freeze({ log: noop, info: noop, warn: noop, error: noop, debug: noop,
   trace: noop, dir: noop, table: noop, assert: noop, group: noop, groupEnd: noop, time: noop, timeEnd: noop }));
+var getProto = Object.getPrototypeOf, setProto = Object.setPrototypeOf, getOwn = Object.getOwnPropertyDescriptor;
+var hasOwn = Object.prototype.hasOwnProperty, objToString = Object.prototype.toString, TAG = Symbol.toStringTag;
+
+// --- no resizable ArrayBuffer: resize() commits memory outside the isolate's heap accounting ---
+var RealArrayBuffer = G.ArrayBuffer, ABP = RealArrayBuffer.prototype;
+function ArrayBufferCtor(length, options) {
+  if (new.target === undefined) throw new TypeError("Constructor ArrayBuffer requires 'new'");
+  if (options !== null && typeof options === "object" && options.maxByteLength !== undefined) {
+    throw new RangeError("resizable ArrayBuffers (maxByteLength) are not available in the sandbox");
+  }
+  // options are never passed on: the engine only ever makes fixed-length buffers.
+  return construct(RealArrayBuffer, [length], new.target);
+}
+defineProperty(ArrayBufferCtor, "name", { value: "ArrayBuffer", configurable: true });
+defineProperty(ArrayBufferCtor, "length", { value: 1, configurable: true });
+defineProperty(ArrayBufferCtor, "prototype", { value: ABP, writable: false, enumerable: false, configurable: false });
+hide(ArrayBufferCtor, "isView", RealArrayBuffer.isView);
+defineProperty(ArrayBufferCtor, Symbol.species, { get: function () { return this; }, configurable: true });
+hide(ABP, "constructor", ArrayBufferCtor);
+hide(G, "ArrayBuffer", ArrayBufferCtor);
+var GROWERS = [[ABP, "resize"], [ABP, "transfer"]];
+for (var g = 0; g < GROWERS.length; g++) {
+  try { delete GROWERS[g][0][GROWERS[g][1]]; } catch (e) {}
+  if (GROWERS[g][1] in GROWERS[g][0]) throw new Error("spade prelude: could not remove ArrayBuffer " + GROWERS[g][1]);
+}
+
+// --- errors the guest makes itself are marked, so only engine errors count as out of memory ---
+var madeByGuest = new WeakSet(), weakAdd = WeakSet.prototype.add, weakHas = WeakSet.prototype.has;
+var ENGINE_ERROR_PROTOS = [];
+function markConstructed(name) {
+  var Real = G[name];
+  if (typeof Real !== "function") return;
+  ENGINE_ERROR_PROTOS[ENGINE_ERROR_PROTOS.length] = Real.prototype;
+  var Wrapped = function (message, options) {
+    var e = construct(Real, arguments, new.target === undefined ? Wrapped : new.target);
+    apply(weakAdd, madeByGuest, [e]);
+    return e;
+  };
+  defineProperty(Wrapped, "name", { value: name, configurable: true });
+  defineProperty(Wrapped, "prototype", { value: Real.prototype, writable: false, enumerable: false, configurable: false });
+  setProto(Wrapped, getProto(Real));
+  hide(Real.prototype, "constructor", Wrapped);
+  hide(G, name, Wrapped);
+}
+markConstructed("RangeError");
+markConstructed("InternalError");
 
 // --- seeded Math.random: sfc32 seeded by splitmix32 ---
 var s0 = 0, s1 = 0, s2 = 0, s3 = 0, sm = 0;
@@ -127,27 +188,66 @@ hide(Math, "random", function random() {
   return (x * 67108864 + y) / 9007199254740992;
 });
 
-// --- fixed clock, time zone UTC ---
-var RealDate = Date, FIXED = ${FIXED_TIME_MS}, utc = RealDate.UTC, DP = RealDate.prototype;
-var toUTCString = DP.toUTCString;
+// --- fixed clock, time zone UTC (QuickJS runs in the host's process and sees its time zone) ---
+var RealDate = Date, FIXED = ${FIXED_TIME_MS}, utc = RealDate.UTC, realParse = RealDate.parse, DP = RealDate.prototype;
+var toUTCString = DP.toUTCString, getTime = DP.getTime, engineOffset = DP.getTimezoneOffset;
+var DATE_ONLY = /^\s*[+-]?\d{4,6}(?:-\d\d){0,2}\s*$/, HAS_ZONE = /(?:z|[+-]\d\d:?\d\d|gmt|utc)\s*(?:\(.*\))?\s*$|gmt|utc/i;
+var reTest = RegExp.prototype.test;
+// RegExp.prototype.test looks \`exec\` up on the regex: pin it so the guest cannot swap it.
+hide(DATE_ONLY, "exec", RegExp.prototype.exec);
+hide(HAS_ZONE, "exec", RegExp.prototype.exec);
+/** Date.parse read as UTC: a string without a zone is shifted back by the engine's local offset. */
+function parseUTC(text) {
+  var s = StringCtor(text), t = apply(realParse, RealDate, [s]);
+  if (t !== t || apply(reTest, DATE_ONLY, [s]) || apply(reTest, HAS_ZONE, [s])) return t;
+  var off = apply(engineOffset, new RealDate(t), []);
+  if (off === 0) return t;
+  return t - apply(engineOffset, new RealDate(t - off * 60000), []) * 60000;
+}
 function SpadeDate(a, b) {
   if (new.target === undefined) return apply(toUTCString, new RealDate(FIXED), []);
   var n = arguments.length;
-  var args = n === 0 ? [FIXED] : n === 1 ? [a] : [apply(utc, undefined, arguments)];
+  var args = n === 0 ? [FIXED] : n === 1 ? [typeof a === "string" ? parseUTC(a) : a] : [apply(utc, undefined, arguments)];
   return construct(RealDate, args, new.target);
 }
 SpadeDate.prototype = DP;
 hide(SpadeDate, "now", function now() { return FIXED; });
-hide(SpadeDate, "parse", RealDate.parse);
+hide(SpadeDate, "parse", function parse(text) { return parseUTC(text); });
 hide(SpadeDate, "UTC", utc);
 hide(DP, "constructor", SpadeDate);
 var UTC_TWINS = ["FullYear", "Month", "Date", "Day", "Hours", "Minutes", "Seconds", "Milliseconds"];
+var U = {};
 for (var j = 0; j < UTC_TWINS.length; j++) {
+  U[UTC_TWINS[j]] = DP["getUTC" + UTC_TWINS[j]];
   hide(DP, "get" + UTC_TWINS[j], DP["getUTC" + UTC_TWINS[j]]);
   if (UTC_TWINS[j] !== "Day") hide(DP, "set" + UTC_TWINS[j], DP["setUTC" + UTC_TWINS[j]]);
 }
 hide(DP, "getTimezoneOffset", function getTimezoneOffset() { return 0; });
 hide(DP, "toString", toUTCString);
+var DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+var MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+function pad(n, width) { var t = StringCtor(n < 0 ? -n : n); while (t.length < width) t = "0" + t; return (n < 0 ? "-" : "") + t; }
+function part(d, name) { return apply(U[name], d, []); }
+function invalid(d) { var t = apply(getTime, d, []); return t !== t; }
+function clock(d) { return pad(part(d, "Hours"), 2) + ":" + pad(part(d, "Minutes"), 2) + ":" + pad(part(d, "Seconds"), 2); }
+hide(DP, "toDateString", function toDateString() {
+  if (invalid(this)) return "Invalid Date";
+  return DAYS[part(this, "Day")] + " " + MONTHS[part(this, "Month")] + " " + pad(part(this, "Date"), 2) + " " + pad(part(this, "FullYear"), 4);
+});
+hide(DP, "toTimeString", function toTimeString() {
+  return invalid(this) ? "Invalid Date" : clock(this) + " GMT+0000 (Coordinated Universal Time)";
+});
+if (typeof G.Intl === "undefined") {
+  // QuickJS formats these from the host's local time; V8 uses Intl (sandbox processes run in UTC).
+  var localeDate = function (d) { return pad(part(d, "Month") + 1, 2) + "/" + pad(part(d, "Date"), 2) + "/" + pad(part(d, "FullYear"), 4); };
+  var localeTime = function (d) {
+    var h = part(d, "Hours");
+    return pad(h % 12 === 0 ? 12 : h % 12, 2) + ":" + pad(part(d, "Minutes"), 2) + ":" + pad(part(d, "Seconds"), 2) + (h < 12 ? " AM" : " PM");
+  };
+  hide(DP, "toLocaleDateString", function toLocaleDateString() { return invalid(this) ? "Invalid Date" : localeDate(this); });
+  hide(DP, "toLocaleTimeString", function toLocaleTimeString() { return invalid(this) ? "Invalid Date" : localeTime(this); });
+  hide(DP, "toLocaleString", function toLocaleString() { return invalid(this) ? "Invalid Date" : localeDate(this) + ", " + localeTime(this); });
+}
 hide(G, "Date", SpadeDate);
 
 // --- the glue the host calls ---
@@ -166,11 +266,24 @@ function describe(e) {
     return "unprintable exception";
   }
 }
+var ENGINE_LIMIT_MESSAGES = ["Maximum call stack size exceeded", "stack overflow", "out of memory", "Array buffer allocation failed"];
+function isEngineError(e, messages) {
+  if (e === null || typeof e !== "object" || apply(weakHas, madeByGuest, [e])) return false;
+  var proto = getProto(e), known = false;
+  for (var i = 0; i < ENGINE_ERROR_PROTOS.length; i++) if (ENGINE_ERROR_PROTOS[i] === proto) known = true;
+  if (!known) return false;
+  // A real error object: [[ErrorData]] shows in Object.prototype.toString unless a tag hides it.
+  for (var o = e; o !== null; o = getProto(o)) if (getOwn(o, TAG) !== undefined) return false;
+  if (apply(objToString, e, []) !== "[object Error]") return false;
+  var d = getOwn(e, "message");
+  if (d === undefined || !apply(hasOwn, d, ["value"])) return false;
+  for (var j = 0; j < messages.length; j++) if (d.value === messages[j]) return true;
+  return false;
+}
 function tagOf(e) {
   try {
-    var m = e !== null && typeof e === "object" ? e.message : undefined;
-    if (m === "Maximum call stack size exceeded" || m === "stack overflow" ||
-        m === "out of memory" || m === "Array buffer allocation failed") return "M";
+    if (isEngineError(e, ENGINE_LIMIT_MESSAGES)) return "M";
+    if (isEngineError(e, ["interrupted"])) return "T";
   } catch (e2) {}
   return "E";
 }

@@ -45,7 +45,14 @@ export class ProgramEnv implements Env {
   static async create(backend: SandboxBackend, source: string, limits: SandboxLimits): Promise<ProgramEnv> {
     const instance = await backend.create(source, limits);
     try {
-      const meta = toEnvMeta(parseGuestJson(await instance.call("meta", null, limits.compileTimeoutMs), "Environment.meta"));
+      const json = await instance.call("meta", null, limits.compileTimeoutMs);
+      const bytes = Buffer.byteLength(json, "utf8");
+      if (bytes > limits.metaBytes) {
+        throw new SpadeError("E_ENV_CONTRACT", `Environment.meta is ${bytes} bytes of JSON, over the ${limits.metaBytes}-byte limit`, {
+          nextStep: "keep meta small: a short description and compact tool schemas",
+        });
+      }
+      const meta = toEnvMeta(parseGuestJson(json, "Environment.meta"));
       return new ProgramEnv(backend, source, limits, instance, meta);
     } catch (err) {
       instance.dispose();

@@ -26,11 +26,12 @@ export function clipGuestMessage(message: string): string {
 }
 
 /**
- * Decodes what the glue returned. The glue's own length check counts UTF-16 units, which never
+ * Decodes what the glue returned (`timeoutMs`, the call's deadline, is named in a timeout). The
+ * glue's own length check counts UTF-16 units, which never
  * exceed UTF-8 bytes, so it only stops answers that are certainly too large; the exact UTF-8
  * count is checked here.
  */
-export function decodeReply(reply: unknown, op: GlueOp, outputBytes: number): DecodedReply {
+export function decodeReply(reply: unknown, op: GlueOp, outputBytes: number, timeoutMs = 0): DecodedReply {
   if (typeof reply !== "string" || reply.length === 0) {
     const error = new SpadeError("E_SANDBOX_THROW", `${opLabel(op)}: the guest glue returned no reply`);
     return { ok: false, error, fatal: true };
@@ -47,6 +48,8 @@ export function decodeReply(reply: unknown, op: GlueOp, outputBytes: number): De
       return { ok: false, error: new SpadeError("E_SANDBOX_THROW", `${opLabel(op)} threw: ${clipGuestMessage(payload)}`), fatal: false };
     case REPLY_TAGS.memory:
       return { ok: false, error: memoryError(op, payload), fatal: true };
+    case REPLY_TAGS.interrupted:
+      return { ok: false, error: timeoutError(op, timeoutMs), fatal: true };
     case REPLY_TAGS.promise:
       return {
         ok: false,

@@ -12,10 +12,13 @@ import { SpadeError } from "../errors.js";
 /** Deepest nesting accepted in a guest answer; deeper JSON could overflow host recursion later. */
 export const MAX_JSON_DEPTH = 64;
 
+/** Where the environment contract is written down (a file of this project). */
+export const CONTRACT_DOC = 'README.md "The environment contract" and docs/validation.md';
+
 
 function contractError(where: string, problem: string): SpadeError {
   return new SpadeError("E_ENV_CONTRACT", `${where}: ${problem}`, {
-    nextStep: "see the environment contract in DESIGN.md",
+    nextStep: `see ${CONTRACT_DOC}`,
   });
 }
 
@@ -70,7 +73,7 @@ function requireString(obj: Record<string, unknown>, key: string, where: string)
 /** Throws E_ENV_CONTRACT with the first of `problems`, if any. */
 function assertNoProblems(problems: string[], where: string): void {
   if (problems.length > 0) {
-    throw new SpadeError("E_ENV_CONTRACT", problems.join("; "), { nextStep: `see the environment contract (${where})` });
+    throw new SpadeError("E_ENV_CONTRACT", problems.join("; "), { nextStep: `${where}: see ${CONTRACT_DOC}` });
   }
 }
 

@@ -23,6 +23,11 @@ export interface SandboxLimits {
   outputBytes: number;
   /** Largest accepted program source, in bytes. Default 256 KiB. */
   sourceBytes: number;
+  /**
+   * Largest `Environment.meta`, in bytes of JSON (UTF-8). Default 64 KiB. Meta (tool schemas
+   * included) is kept for the whole run and sent in every agent prompt, so it is bounded apart.
+   */
+  metaBytes: number;
 }
 
 /** The defaults of `SandboxLimits`. */
@@ -35,6 +40,7 @@ export const DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
   solveTimeoutMs: 200,
   outputBytes: 1024 * 1024,
   sourceBytes: 256 * 1024,
+  metaBytes: 64 * 1024,
 });
 
 /** Names of the sandbox backends. `isolated-vm` is the default. */

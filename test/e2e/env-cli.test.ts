@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { CHECK_CODES } from "../../src/env/index.js";
 import { makeProgram } from "../../src/sandbox/testing/programs.js";
 import { spade } from "./cli.js";
 
@@ -25,7 +26,7 @@ describe("spade env check", () => {
     const report = JSON.parse(r.stdout);
     expect(report.ok).toBe(true);
     expect(report.failures).toEqual([]);
-    expect(report.checks).toHaveLength(11);
+    expect(report.checks).toHaveLength(CHECK_CODES.length);
     expect(report.meta).toMatchObject({ name: "vault-cracker", skill: "Logical Deduction", maxTurns: 10, tools: [] });
   });
 
@@ -98,6 +99,33 @@ describe("spade env run", () => {
     const r = await spade(["env", "run", "vault-cracker", "--policy", "psychic"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("--policy must be one of");
+  });
+});
+
+// Issue 16 item 5: guest text reached the terminal raw (clipboard writes, title changes, a fake "ok").
+describe("guest text on the terminal", () => {
+  const EVIL = "\u001b]52;c;ZXZpbA==\u0007\u001b]0;pwned\u0007\u001b[1A\u001b[2K\r  ok   E_ORACLE";
+  const SHOWN = "\\x1b]52;c;ZXZpbA==\\x07\\x1b]0;pwned\\x07\\x1b[1A\\x1b[2K\\r  ok   E_ORACLE";
+  const evil = JSON.stringify(EVIL);
+
+  it("env run shows control characters escaped, and --json keeps the text exact", async () => {
+    const path = file("evil-run.js", makeProgram({ reset: `return { observation: ${evil}, info: {} };`, step: `const win = action.answer === "win"; return { observation: ${evil}, reward: win ? 1 : 0, terminated: win, truncated: false, info: {} };` }));
+    const r = await spade(["env", "run", path]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    expect(r.stdout).toContain(`--- seed 0\n${SHOWN}\n`);
+    expect(r.stdout).toContain(`< ${SHOWN}  (reward 1, terminated)`);
+    const json = JSON.parse((await spade(["env", "run", path, "--json"])).stdout);
+    expect(json.episodes[0].transcript.firstObservation).toBe(EVIL);
+  });
+
+  it("env check shows a guest's error message escaped, on one line", async () => {
+    const path = file("evil-check.js", makeProgram({ hint: `throw new Error(${JSON.stringify(`${EVIL}\n  ok   E_HINT`)});` }));
+    const r = await spade(["env", "check", path]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    expect(r.stdout).toContain(`  FAIL E_HINT             hint() after reset(0): hint() threw: Error: ${SHOWN}\\n  ok   E_HINT`);
+    expect(r.stdout.split("\n").filter((line) => line.includes("E_HINT"))).toHaveLength(1);
   });
 });
 

@@ -1,0 +1,191 @@
+/**
+ * @module sandbox/quickjs-pool
+ * The worker threads that host QuickJS guests. A guest stuck in native code past its deadline
+ * gets its worker terminated, never the host: the call fails E_SANDBOX_TIMEOUT, the other guests
+ * that worker held become disposed, and the pool starts a fresh worker on demand.
+ */
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import { SpadeError } from "../errors.js";
+import { PRELUDE_SOURCE } from "./prelude.js";
+import { memoryError, opLabel, timeoutError, type GlueOp } from "./protocol.js";
+import { QUICKJS_WORKER_SOURCE, type QuickJsReply, type QuickJsRequest, type QuickJsWorkerData } from "./quickjs-worker.js";
+
+/** Extra time the host waits past a call's own deadline before it terminates the worker. */
+export const QUICKJS_WATCHDOG_GRACE_MS = 2000;
+/** QuickJS stack cap: deep recursion ends with "stack overflow", not a wasm trap. */
+const MAX_STACK_BYTES = 256 * 1024;
+
+type Outgoing = Extract<QuickJsRequest, { id: number }> extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
+
+interface Pending {
+  op: GlueOp;
+  timeoutMs: number;
+  timer: NodeJS.Timeout;
+  resolve(reply: QuickJsReply): void;
+  reject(err: SpadeError): void;
+}
+
+let workerData: Promise<QuickJsWorkerData> | undefined;
+
+/** The WebAssembly global, typed here (opaquely) because the project's `lib` declares none. */
+const wasmApi = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<object> } }).WebAssembly;
+
+/**
+ * The file URL of a package's ESM entry (both packages ship `dist/index.mjs` beside the CommonJS
+ * `dist/index.js` that require.resolve finds). The ESM builds are what the backend always loaded
+ * and were measured to honour the fixed `WebAssembly.Memory`; loaded through the CommonJS entries
+ * a guest grew past it (1 GB).
+ */
+function esmEntry(require: NodeJS.Require, name: string): string {
+  const path = require.resolve(name).replace(/\.js$/, ".mjs");
+  if (!existsSync(path)) throw new Error(`no ESM entry ${path}`);
+  return pathToFileURL(path).href;
+}
+
+/**
+ * What every worker starts with: where the library is (an evaluated worker has no module path)
+ * and QuickJS's wasm, compiled once per process.
+ */
+export function quickJsWorkerData(): Promise<QuickJsWorkerData> {
+  workerData ??= (async () => {
+    let paths: { coreUrl: string; variantUrl: string; wasmPath: string };
+    try {
+      const require = createRequire(import.meta.url);
+      paths = {
+        coreUrl: esmEntry(require, "quickjs-emscripten-core"),
+        variantUrl: esmEntry(require, "@jitl/quickjs-wasmfile-release-sync"),
+        wasmPath: require.resolve("@jitl/quickjs-wasmfile-release-sync/wasm"),
+      };
+    } catch (err) {
+      throw new SpadeError("E_CONFIG", "the QuickJS packages are not installed", { nextStep: "npm install, or use the isolated-vm backend", cause: err });
+    }
+    const wasmModule = await wasmApi.compile(await readFile(paths.wasmPath));
+    return { coreUrl: paths.coreUrl, variantUrl: paths.variantUrl, wasmModule, prelude: PRELUDE_SOURCE, stackBytes: MAX_STACK_BYTES };
+  })();
+  workerData.catch(() => {
+    workerData = undefined;
+  });
+  return workerData;
+}
+
+/** One worker thread and the requests waiting on it (answered in order: it runs one at a time). */
+export class QuickJsWorker {
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, Pending>();
+  #nextId = 1;
+  #dead = false;
+  #failure = "";
+  #killedByWatchdog: number | undefined;
+  /** When the last queued request must have finished at the latest (see IvmProcess). */
+  #queueEndsAtMs = 0;
+  /** Guests created here and not yet disposed (for placement). */
+  liveInstances = 0;
+
+  constructor(data: QuickJsWorkerData) {
+    this.#worker = new Worker(QUICKJS_WORKER_SOURCE, { eval: true, workerData: data, env: {} });
+    this.#worker.on("message", (reply: QuickJsReply) => this.#onReply(reply));
+    this.#worker.on("error", (err) => {
+      this.#failure = err.message;
+    });
+    this.#worker.on("exit", (code) => this.#onExit(`exit code ${code}`));
+    this.#updateRef();
+  }
+
+  /** True once the worker has exited (guests it held are gone). */
+  get dead(): boolean {
+    return this.#dead;
+  }
+
+  /** Sends a request and waits for its answer, terminating the worker if none comes in time. */
+  request(message: Outgoing, op: GlueOp, timeoutMs: number): Promise<QuickJsReply> {
+    if (this.#dead) return Promise.reject(new SpadeError("E_SANDBOX_DISPOSED", `${opLabel(op)}: the QuickJS worker had already exited`));
+    const id = this.#nextId++;
+    const now = Date.now();
+    const startByMs = Math.max(now, this.#queueEndsAtMs);
+    this.#queueEndsAtMs = startByMs + timeoutMs;
+    return new Promise<QuickJsReply>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#killedByWatchdog = id;
+        this.kill();
+      }, startByMs - now + timeoutMs + QUICKJS_WATCHDOG_GRACE_MS);
+      this.#pending.set(id, { op, timeoutMs, timer, resolve, reject });
+      this.#updateRef();
+      this.#worker.postMessage({ ...message, id } as QuickJsRequest);
+    });
+  }
+
+  /** Sends a message that has no answer (dispose). */
+  notify(message: Extract<QuickJsRequest, { t: "dispose" }>): void {
+    if (!this.#dead) this.#worker.postMessage(message);
+  }
+
+  /** Terminates the worker; pending requests fail when it has exited. */
+  kill(): void {
+    if (!this.#dead) void this.#worker.terminate();
+  }
+
+  #onReply(reply: QuickJsReply): void {
+    const pending = this.#pending.get(reply.id);
+    if (!pending) return;
+    this.#pending.delete(reply.id);
+    clearTimeout(pending.timer);
+    if (this.#pending.size === 0) this.#queueEndsAtMs = 0;
+    this.#updateRef();
+    pending.resolve(reply);
+  }
+
+  /** The oldest pending request was running: it caused the exit; the others are collateral. */
+  #onExit(why: string): void {
+    if (this.#dead) return;
+    this.#dead = true;
+    let first = true;
+    for (const [id, pending] of this.#pending) {
+      clearTimeout(pending.timer);
+      if (first && id === this.#killedByWatchdog) pending.reject(timeoutError(pending.op, pending.timeoutMs));
+      else if (first) pending.reject(memoryError(pending.op, `the QuickJS worker died (${why}${this.#failure ? `: ${this.#failure}` : ""})`));
+      else pending.reject(new SpadeError("E_SANDBOX_DISPOSED", `${opLabel(pending.op)}: the QuickJS worker stopped while running another guest`));
+      first = false;
+    }
+    this.#pending.clear();
+  }
+
+  /** Only a worker with requests in flight keeps the host's event loop alive. */
+  #updateRef(): void {
+    if (this.#pending.size > 0 && !this.#dead) this.#worker.ref();
+    else this.#worker.unref();
+  }
+}
+
+/** A fixed-size set of QuickJS workers; guests go to the least loaded one. */
+export class QuickJsPool {
+  readonly size: number;
+  #workers: QuickJsWorker[] = [];
+
+  constructor(size: number = Math.max(1, Math.min(4, availableParallelism()))) {
+    if (!Number.isSafeInteger(size) || size < 1) throw new SpadeError("E_CONFIG", `QuickJS worker count must be a positive integer, got ${size}`);
+    this.size = size;
+  }
+
+  /** A live worker for a new guest, starting one while the pool is under its size. */
+  async acquire(): Promise<QuickJsWorker> {
+    const data = await quickJsWorkerData();
+    this.#workers = this.#workers.filter((w) => !w.dead);
+    if (this.#workers.length < this.size) {
+      const fresh = new QuickJsWorker(data);
+      this.#workers.push(fresh);
+      return fresh;
+    }
+    return this.#workers.reduce((best, w) => (w.liveInstances < best.liveInstances ? w : best));
+  }
+
+  /** Terminates every worker (their guests become disposed). */
+  close(): void {
+    for (const w of this.#workers) w.kill();
+    this.#workers = [];
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * @module sandbox/quickjs-worker
+ * The program each QuickJS worker thread runs (`new Worker(source, { eval: true })`): it owns
+ * QuickJS runtimes, one WebAssembly instance per guest, and answers the host's create/call/dispose
+ * messages one at a time. A worker and not the host's thread because QuickJS polls its deadline
+ * only between bytecodes: a native operation (a generic array method over `{length: 2 ** 40}`)
+ * runs on for minutes, and only terminating the thread stops it.
+ */
+
+/** Host -> worker messages. */
+export type QuickJsRequest =
+  | { t: "create"; id: number; iid: number; source: string; memoryBytes: number; timeoutMs: number; maxChars: number }
+  | { t: "call"; id: number; iid: number; op: string; arg: string | null; maxChars: number; timeoutMs: number }
+  | { t: "dispose"; iid: number };
+
+/**
+ * Worker -> host answers: the glue's tagged reply, or why there is none. `timeout` and `memory`
+ * come from an exception that escaped guest code (QuickJS's "interrupted", "out of memory",
+ * "stack overflow"); `compile` is a program that did not load; `crash` is a wasm trap or abort
+ * (the guest's module is dead); after any of these but `compile` the worker has dropped the guest.
+ */
+export type QuickJsReply =
+  | { id: number; reply: unknown }
+  | { id: number; fail: "timeout" | "memory" | "compile" | "disposed" | "crash" | "other"; text: string };
+
+/** What the worker is started with. */
+export interface QuickJsWorkerData {
+  coreUrl: string;
+  variantUrl: string;
+  /** QuickJS's compiled WebAssembly.Module: compiled once by the host, shared by every worker. */
+  wasmModule: object;
+  prelude: string;
+  stackBytes: number;
+}
+
+/** The worker program (CommonJS, evaluated). Kept in one string so builds need no copy step. */
+export const QUICKJS_WORKER_SOURCE = `"use strict";
+const { parentPort, workerData } = require("node:worker_threads");
+const PAGE = 65536, BASE_PAGES = 256, MAX_PAGES = 65536;
+let loaded = null;
+function load() {
+  loaded = loaded || (async () => {
+    const [core, variantModule] = await Promise.all([import(workerData.coreUrl), import(workerData.variantUrl)]);
+    return { core, variant: variantModule.default, wasmModule: workerData.wasmModule };
+  })();
+  return loaded;
+}
+const guests = new Map();
+function escapedText(vm, error) {
+  try {
+    const read = (key) => {
+      const h = vm.getProp(error, key);
+      try { return vm.typeof(h) === "string" ? vm.getString(h) : ""; } finally { h.dispose(); }
+    };
+    return read("name") + ": " + read("message");
+  } catch (e) {
+    return "unreadable exception";
+  }
+}
+function kindOf(text) {
+  if (text.endsWith(": interrupted")) return "timeout";
+  if (/out of memory|stack overflow/.test(text)) return "memory";
+  return "other";
+}
+function free(g) {
+  try { if (g.glue) g.glue.dispose(); g.vm.dispose(); g.runtime.dispose(); } catch (e) {}
+}
+function drop(iid) {
+  const g = guests.get(iid);
+  if (!g) return;
+  guests.delete(iid);
+  free(g);
+}
+async function create(m) {
+  const { core, variant, wasmModule } = await load();
+  const maximum = Math.min(MAX_PAGES, BASE_PAGES + Math.ceil(m.memoryBytes / PAGE));
+  const wasmMemory = new WebAssembly.Memory({ initial: BASE_PAGES, maximum });
+  const module = await core.newQuickJSWASMModuleFromVariant(core.newVariant(variant, { wasmModule, wasmMemory }));
+  const runtime = module.newRuntime();
+  runtime.setMemoryLimit(m.memoryBytes);
+  runtime.setMaxStackSize(workerData.stackBytes);
+  const vm = runtime.newContext();
+  const g = { runtime, vm, glue: null };
+  // One budget for the prelude, the program's top level and the constructor.
+  const deadline = Date.now() + m.timeoutMs;
+  runtime.setInterruptHandler(() => Date.now() > deadline);
+  try {
+    const prelude = vm.evalCode(workerData.prelude, "spade-prelude.js", { type: "global" });
+    if (prelude.error) {
+      const text = escapedText(vm, prelude.error);
+      prelude.error.dispose();
+      free(g);
+      return { fail: "other", text: "the sandbox prelude failed: " + text };
+    }
+    g.glue = prelude.value;
+    const top = vm.evalCode(m.source, "environment.js", { type: "global" });
+    if (top.error) {
+      const text = escapedText(vm, top.error);
+      top.error.dispose();
+      free(g);
+      const kind = kindOf(text);
+      return { fail: kind === "other" ? "compile" : kind, text };
+    }
+    top.value.dispose();
+  } catch (e) {
+    free(g);
+    return { fail: "crash", text: String(e) };
+  }
+  guests.set(m.iid, g);
+  return call(m.iid, "init", null, m.maxChars, Math.max(1, deadline - Date.now()));
+}
+function call(iid, op, arg, maxChars, timeoutMs) {
+  const g = guests.get(iid);
+  if (!g) return { fail: "disposed", text: "" };
+  const { runtime, vm, glue } = g;
+  const deadline = Date.now() + timeoutMs;
+  runtime.setInterruptHandler(() => Date.now() > deadline);
+  try {
+    const args = [vm.newString(op), arg === null ? vm.null : vm.newString(arg), vm.newNumber(maxChars)];
+    const result = vm.callFunction(glue, vm.undefined, ...args);
+    for (const h of args) h.dispose();
+    if (result.error) {
+      const text = escapedText(vm, result.error);
+      result.error.dispose();
+      drop(iid);
+      return { fail: kindOf(text), text };
+    }
+    const reply = vm.typeof(result.value) === "string" ? vm.getString(result.value) : undefined;
+    result.value.dispose();
+    runtime.removeInterruptHandler();
+    return { reply };
+  } catch (e) {
+    drop(iid);
+    return { fail: "crash", text: String(e) };
+  }
+}
+async function handle(m) {
+  if (m.t === "dispose") { drop(m.iid); return null; }
+  if (m.t === "create") return create(m);
+  if (m.t === "call") return call(m.iid, m.op, m.arg, m.maxChars, m.timeoutMs);
+  return { fail: "other", text: "unknown request" };
+}
+let queue = Promise.resolve();
+parentPort.on("message", (m) => {
+  queue = queue.then(() => handle(m)).then(
+    (out) => { if (out) { out.id = m.id; parentPort.postMessage(out); } },
+    (e) => { if (m.id !== undefined) parentPort.postMessage({ id: m.id, fail: "crash", text: String(e) }); },
+  );
+});
+`;

@@ -1,0 +1,63 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { codeOfAsync } from "../../test/assert.js";
+import { ProgramEnv, resolveLimits } from "./index.js";
+import { decodeReply } from "./protocol.js";
+import { createQuickJsBackend } from "./quickjs.js";
+import { QUICKJS_WATCHDOG_GRACE_MS } from "./quickjs-pool.js";
+import { makeProgram, stepReturning } from "./testing/programs.js";
+
+const NATIVE_SPIN = 'if (action.answer === "spin") Array.prototype.indexOf.call({ length: 2 ** 40 }, 1); ';
+const SOURCE = makeProgram({ step: NATIVE_SPIN + stepReturning('"alive " + (++this.turns)') });
+const ACT = { text: "", answer: null, toolCalls: [] };
+
+// Issue 16 item 3: QuickJS ran on the host's thread, where a native loop ignores the deadline.
+describe("QuickJS worker threads", () => {
+  const backends: Array<{ close(): void }> = [];
+  afterEach(() => {
+    for (const b of backends.splice(0)) b.close();
+  });
+
+  it("a guest stuck in native code is ended by the watchdog while the host's event loop runs on", async () => {
+    const backend = createQuickJsBackend({ workers: 1 });
+    backends.push(backend);
+    const limits = resolveLimits({ stepTimeoutMs: 200 });
+    const victim = await ProgramEnv.create(backend, SOURCE, limits);
+    const sibling = await ProgramEnv.create(backend, SOURCE, limits);
+    await victim.reset(1);
+    await sibling.reset(1);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 10);
+    const started = performance.now();
+    const spin = victim.step({ ...ACT, answer: "spin" });
+    const queued = sibling.step(ACT);
+    expect(await codeOfAsync(spin)).toBe("E_SANDBOX_TIMEOUT");
+    const elapsedMs = performance.now() - started;
+    clearInterval(timer);
+    expect(await codeOfAsync(queued)).toBe("E_SANDBOX_DISPOSED");
+    // Not a speed goal: the spin would last minutes; the watchdog ends it after deadline + grace.
+    expect(elapsedMs).toBeLessThan(200 + QUICKJS_WATCHDOG_GRACE_MS + 5000);
+    expect(ticks).toBeGreaterThanOrEqual(20);
+    // Both recover in a fresh worker at their next reset.
+    await sibling.reset(2);
+    expect((await sibling.step(ACT)).observation).toBe("alive 1");
+    expect(sibling.replacements).toBe(1);
+    await victim.close();
+    await sibling.close();
+  });
+
+  it("refuses a bad worker count", async () => {
+    const backend = createQuickJsBackend({ workers: 0 });
+    expect(await codeOfAsync(ProgramEnv.create(backend, SOURCE, resolveLimits()))).toBe("E_CONFIG");
+  });
+
+  // Under load QuickJS's "interrupted" can fire inside a native call and reach the glue's catch:
+  // the prelude tags an engine-made one "T", which is a timeout, not the guest's own throw.
+  it("decodes an interrupt the glue caught as E_SANDBOX_TIMEOUT", () => {
+    const decoded = decodeReply("TInternalError: interrupted", "reset", 1000, 500);
+    expect(decoded.ok).toBe(false);
+    if (decoded.ok) return;
+    expect(decoded.fatal).toBe(true);
+    expect(decoded.error.code).toBe("E_SANDBOX_TIMEOUT");
+    expect(decoded.error.message).toBe("reset() ran past its 500 ms deadline (make the method cheaper or raise the limit)");
+  });
+});
