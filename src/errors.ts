@@ -50,6 +50,8 @@ export const ERROR_CODES = {
   E_RL_INPUT: "reward math received invalid numbers",
   /** Work was cancelled through an AbortSignal. */
   E_CANCELLED: "cancelled",
+  /** A helper process (e.g. the reasoning-gym worker) crashed, timed out or answered nonsense. */
+  E_WORKER: "helper process failed",
 } as const;
 
 /** One of the stable error codes. */

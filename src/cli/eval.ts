@@ -19,5 +19,6 @@ export const evalCommand = defineCommand({
     bbh: () => import("./eval-run-suites.js").then((m) => m.suiteRunCommand("bbh")),
     bfcl: () => import("./eval-run-bfcl.js").then((m) => m.bfclRunCommand),
     acebench: () => import("./eval-run-acebench.js").then((m) => m.acebenchRunCommand),
+    rg: () => import("./eval-rg.js").then((m) => m.rgRunCommand),
   },
 });
