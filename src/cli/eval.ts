@@ -20,5 +20,6 @@ export const evalCommand = defineCommand({
     bfcl: () => import("./eval-run-bfcl.js").then((m) => m.bfclRunCommand),
     acebench: () => import("./eval-run-acebench.js").then((m) => m.acebenchRunCommand),
     rg: () => import("./eval-rg.js").then((m) => m.rgRunCommand),
+    paper: () => import("./eval-paper.js").then((m) => m.paperCommand),
   },
 });
