@@ -90,10 +90,17 @@ async function checkDataset(dataset: RgDataset, service: RgService, options: Req
   };
   const references: Array<string | null> = [];
   for (let episode = 0; episode < options.episodes; episode++) {
+    // Generate once (the worker caches it for the episode below); a failed generation is a failed episode.
+    const problem = await service.generate(dataset.name, dataset.config, episode).catch((err: unknown) => {
+      result.failures.push({ episode, reason: describeError(err) });
+      return null;
+    });
+    references.push(problem?.reference ?? null);
+    if (!problem) continue;
+    if (!result.referenceSources.includes(problem.referenceSource)) result.referenceSources.push(problem.referenceSource);
     const env = new RgEnv(dataset, service);
     try {
-      const reset = await env.reset(episode);
-      void reset;
+      await env.reset(episode);
       const step = await env.step(await env.solve());
       if (step.reward === 1) result.correct++;
       else result.failures.push({ episode, reason: `reference scored ${String(step.info.score)} (extracted ${JSON.stringify(step.info.extracted)})` });
@@ -102,9 +109,6 @@ async function checkDataset(dataset: RgDataset, service: RgService, options: Req
     } finally {
       await env.close();
     }
-    const problem = await service.generate(dataset.name, dataset.config, episode).catch(() => null);
-    references.push(problem?.reference ?? null);
-    if (problem && !result.referenceSources.includes(problem.referenceSource)) result.referenceSources.push(problem.referenceSource);
   }
   if (!options.perturb) return result;
   for (let episode = 0; episode < options.episodes; episode++) {
