@@ -12,6 +12,10 @@ import { chatUserSimulator } from "../eval/run/index.js";
 import {
   aceAgentSource,
   isPaperSetting,
+  loadAime,
+  loadGpqa,
+  qaPaths,
+  qaSource,
   PAPER_SETTINGS,
   readPaperRow,
   renderCsv,
@@ -40,6 +44,12 @@ const ACEBENCH_SAMPLING: SamplingParams = { temperature: 0.7, top_p: 1, max_toke
 
 const TAU2 = ["Tau2-Retail", "Tau2-Airline", "Tau2-Telecom"];
 
+/** AIME (eval_offline/configs/games.yaml): 64 samples, temperature 1.0, top_p 0.95, top_k 20, 32,768 tokens. */
+const AIME_SAMPLING: SamplingParams = { temperature: 1, top_p: 0.95, max_tokens: 32768, ...({ top_k: 20 } as object) };
+
+/** GPQA-Diamond (games.yaml): 8 samples, temperature 0.7, top_p 0.95, 32,768 tokens. */
+const GPQA_SAMPLING: SamplingParams = { temperature: 0.7, top_p: 0.95, max_tokens: 32768 };
+
 /** A one-line progress bar on stderr. */
 function bar(source: string, done: number, total: number, accuracy: number): string {
   const width = 24;
@@ -50,11 +60,31 @@ function bar(source: string, done: number, total: number, accuracy: number): str
 /** The sources of a setting, in column order. */
 function sourcesFor(setting: PaperSetting, policy: Policy, flags: Record<string, unknown>, dataDir: string, pool: () => RgWorkerPool): ColumnSource[] {
   const agent = (sampling: SamplingParams) => (sample: number, signal: AbortSignal) => policy.makeAgent({ seed: sample, signal, systemPrompt: null, sampling });
+  const qaAgent = (sampling: SamplingParams) => (sample: number, signal: AbortSignal, system: string | null) => policy.makeAgent({ seed: sample, signal, systemPrompt: system, sampling });
+  const limit = flags.limit === undefined ? undefined : intFlag("limit", String(flags.limit), 1);
   if (setting === "games") {
     return [
-      unavailableSource("aime", ["AIME-25", "AIME-26"], "no local AIME data: loaders and `spade data` are not built yet"),
-      unavailableSource("gpqa-diamond", ["GPQA-Diamond"], "no local GPQA-Diamond data: loader and `spade data` are not built yet"),
-      unavailableSource("livecodebench", ["LiveCodeBench"], "no local LiveCodeBench v6 data: loader and `spade data` are not built yet"),
+      ...[2025, 2026].map((year) =>
+        qaSource({
+          name: `aime-${year}`,
+          column: `AIME-${year - 2000}`,
+          load: (dir) => loadAime(qaPaths(dir).aime(year), year),
+          samples: 64,
+          settings: { source: "spade-rl/spade eval_offline/configs/games.yaml (aime)", samples: 64, temperature: 1, top_p: 0.95, top_k: 20, max_tokens: 32768, grading: "last \\boxed{} (no nested braces), math equivalence with the label", column: "pass@1 over all samples" },
+          limit,
+          makeAgent: qaAgent(AIME_SAMPLING),
+        }),
+      ),
+      qaSource({
+        name: "gpqa-diamond",
+        column: "GPQA-Diamond",
+        load: (dir) => loadGpqa(qaPaths(dir).gpqa),
+        samples: 8,
+        settings: { source: "spade-rl/spade eval_offline/configs/games.yaml (gpqa_diamond)", samples: 8, temperature: 0.7, top_p: 0.95, max_tokens: 32768, grading: "last \\boxed{A-D}, else the first 'answer is X' / 'Answer: X'", column: "avg@8" },
+        limit,
+        makeAgent: qaAgent(GPQA_SAMPLING),
+      }),
+      unsupportedSource("livecodebench", ["LiveCodeBench"], "LiveCodeBench v6 is not scored yet"),
       rgSource({ service: pool(), makeAgent: agent(RG_SAMPLING), datasets: datasetsFlag(flags as { datasets?: string }), limit: flags.limit === undefined ? undefined : intFlag("limit", String(flags.limit), 1) }),
     ];
   }

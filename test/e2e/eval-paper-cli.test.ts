@@ -4,7 +4,7 @@
  * wrong (exact columns, the reference's sampling in every request), the tool-use table, and
  * `--compare` of the two runs. Needs .venv with reasoning-gym (scripts/setup-python.sh).
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
@@ -46,7 +46,7 @@ describe.skipIf(!HAVE_DATA || !RG_VENV_READY)(`spade eval paper ${HAVE_DATA && R
     expect(res.stdout.split("\n").slice(0, 3)).toEqual([
       "| model | AIME-25 | AIME-26 | GPQA-Diamond | LiveCodeBench | RG:Math | RG:Algorithmic | RG:Cognition | RG:Logic |",
       "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
-      "| base-m | not available | not available | not available | not available | 100.0 | 100.0 | not available | 0.0 |",
+      "| base-m | not available | not available | not available | not supported yet | 100.0 | 100.0 | not available | 0.0 |",
     ]);
     expect(res.stderr).toContain("[rg] ######################## 3/3 items");
     expect(server.requests).toHaveLength(24);
@@ -60,7 +60,7 @@ describe.skipIf(!HAVE_DATA || !RG_VENV_READY)(`spade eval paper ${HAVE_DATA && R
     expect(rg.settings).toMatchObject({ episodes: 8, maxTurns: 2, temperature: 0.6, topP: 0.8, topK: 20, maxTokens: 8192 });
     expect(rg.details.datasets.map((d: any) => [d.dataset, d.wins, d.episodes])).toEqual([["gcd", 8, 8], ["spell_backward", 8, 8], ["syllogism", 0, 8]]);
     expect(readdirSync(join(out, "rg", "items")).sort()).toEqual(["rg%2Fgcd.json", "rg%2Fspell_backward.json", "rg%2Fsyllogism.json"]);
-    expect(readFileSync(join(out, "table.csv"), "utf8").split("\n")[1]).toBe("base-m,not available,not available,not available,not available,100.0,100.0,not available,0.0");
+    expect(readFileSync(join(out, "table.csv"), "utf8").split("\n")[1]).toBe("base-m,not available,not available,not available,not supported yet,100.0,100.0,not available,0.0");
 
     // Resumable: a second run with --resume asks the server nothing.
     const again = await spade(["eval", "paper", "--setting", "games", "--policy", "openai", "--base-url", server.baseURL, "--model", "base-m", "--data", DATA, "--datasets", "gcd,spell_backward,syllogism", "--out", out, "--resume"]);
@@ -79,10 +79,49 @@ describe.skipIf(!HAVE_DATA || !RG_VENV_READY)(`spade eval paper ${HAVE_DATA && R
     const compare = await spade(["eval", "paper", "--compare", `${out},${out2}`]);
     expect(compare.code).toBe(0);
     expect(compare.stdout.split("\n").slice(2, 5)).toEqual([
-      "| base-m | not available | not available | not available | not available | 100.0 | 100.0 | not available | 0.0 |",
-      "| spade-m | not available | not available | not available | not available | 0.0 | 0.0 | not available | 0.0 |",
+      "| base-m | not available | not available | not available | not supported yet | 100.0 | 100.0 | not available | 0.0 |",
+      "| spade-m | not available | not available | not available | not supported yet | 0.0 | 0.0 | not available | 0.0 |",
       "| spade-m - base-m |  |  |  |  | -100.0 | -100.0 |  | +0.0 |",
     ]);
+  });
+
+  it("games with fixture data for AIME-25 and GPQA-Diamond in the reference's formats", { timeout: 600_000 }, async () => {
+    // A benchmarks folder with the shared hard split plus small fixture files where users put the real ones.
+    const bench = join(dir, "bench");
+    mkdirSync(join(bench, "aime-2025"), { recursive: true });
+    mkdirSync(join(bench, "gpqa-diamond"), { recursive: true });
+    symlinkSync(join(DATA, "reasoning-gym"), join(bench, "reasoning-gym"));
+    const aime = [
+      { prompt: [{ role: "user", content: "AIME fixture: what is 6*7?" }], label: "42" },
+      { prompt: [{ role: "user", content: "AIME fixture: what is 2^10?" }], label: "1024" },
+    ];
+    writeFileSync(join(bench, "aime-2025", "aime-2025.jsonl"), aime.map((r) => JSON.stringify(r)).join("\n"));
+    const gpqa = [
+      { question_id: "d1", question: "What charge does an electron carry?", options: ["+1", "-1", "0", "+2"], answer: "B" },
+      { question_id: "d2", question: "Which planet is closest to the Sun?", options: ["Venus", "Mars", "Mercury", "Earth"], answer: "C" },
+    ];
+    writeFileSync(join(bench, "gpqa-diamond", "gpqa_diamond.jsonl"), gpqa.map((r) => JSON.stringify(r)).join("\n"));
+    // The scripted model: AIME 6*7 right, 2^10 wrong; GPQA: always "B" (right once); RG as above.
+    server = await startFakeOpenAIServer((r): FakeReply => {
+      const text = user(r);
+      if (text.includes("6*7")) return { kind: "text", content: "\\boxed{42}" };
+      if (text.includes("2^10")) return { kind: "text", content: "\\boxed{1000}" };
+      if (text.includes("LETTER is one of ABCD")) return { kind: "text", content: "The answer is \\boxed{B}" };
+      return rgReply(r);
+    });
+    const out = join(dir, "games-fixtures");
+    const res = await spade(["eval", "paper", "--setting", "games", "--policy", "openai", "--base-url", server.baseURL, "--model", "m", "--data", bench, "--datasets", "gcd", "--out", out]);
+    expect(res.code).toBe(0);
+    expect(res.stdout.split("\n")[2]).toBe("| m | 50.0 | not available | 50.0 | not supported yet | 100.0 | not available | not available | not available |");
+    const aimeRequests = server.requests.filter((r) => user(r).startsWith("AIME fixture"));
+    expect(aimeRequests).toHaveLength(128);
+    expect(aimeRequests[0]?.body).toMatchObject({ temperature: 1, top_p: 0.95, top_k: 20, max_tokens: 32768 });
+    const gpqaRequests = server.requests.filter((r) => user(r).includes("LETTER is one of ABCD"));
+    expect(gpqaRequests).toHaveLength(16);
+    expect(gpqaRequests[0]?.body).toMatchObject({ temperature: 0.7, top_p: 0.95, max_tokens: 32768 });
+    const results = JSON.parse(readFileSync(join(out, "results.json"), "utf8"));
+    expect(results.cells["AIME-26"].reason).toContain(join("aime-2026", "aime-2026.jsonl"));
+    expect(results.sources.find((s: any) => s.name === "aime-2025").details).toMatchObject({ samples: 128, correct: 64, passAtK: 0.5 });
   });
 
   it("tool-use: ACEBench-A from the agent entries, every other column says why it is empty", { timeout: 300_000 }, async () => {

@@ -14,6 +14,7 @@ import { runEval, type EvalAgentContext, type EvalProgress } from "../run/runner
 import type { EvalTask } from "../run/types.js";
 import { loadHardSplit, RG_CATEGORIES, rgResults, rgSettingsRecord, rgTasks, type RgCategory, type RgService } from "../rg/index.js";
 import type { UserSimulator } from "../acebench/index.js";
+import { QaEnv, type QaItem } from "./qa.js";
 import type { Cell } from "./table.js";
 
 /** What every source is given. */
@@ -151,4 +152,45 @@ export function aceAgentSource(options: { acebenchDir: string; limit?: number; m
 /** The results folder of a source below the paper run's folder. */
 export function sourceDir(outDir: string, source: ColumnSource): string {
   return join(outDir, source.name);
+}
+
+/** A question as an evaluation task. */
+interface QaTask extends EvalTask {
+  item: QaItem;
+}
+
+/**
+ * One column from a file of questions (AIME of one year, GPQA-Diamond): K samples per question,
+ * the column is correct samples / samples (the reference's pass@1 / avg@N). A missing file gives
+ * "not available" naming where to put it.
+ */
+export function qaSource(options: {
+  name: string;
+  column: string;
+  load: (dataDir: string) => Promise<QaItem[]>;
+  samples: number;
+  settings: JsonObject;
+  limit?: number;
+  makeAgent: (sample: number, signal: AbortSignal, system: string | null) => Agent;
+}): ColumnSource {
+  return {
+    name: options.name,
+    columns: [options.column],
+    async run(context) {
+      const items = await options.load(context.dataDir);
+      const chosen = options.limit === undefined ? items : items.slice(0, options.limit);
+      const tasks: QaTask[] = chosen.map((item) => ({ id: item.id, group: options.name, item, open: () => new QaEnv(item) }));
+      const run = await runTasks(options.name, context, tasks, {
+        samples: options.samples,
+        settings: options.settings,
+        makeAgent: ({ task, sample, signal }) => options.makeAgent(sample, signal, task.item.system),
+      });
+      const samples = run.items.flatMap((i) => i.samples);
+      const correct = samples.filter((s) => s.success).length;
+      const cells: Record<string, Cell> = run.interrupted || samples.length === 0 ? {} : { [options.column]: { status: "ok", value: correct / samples.length } };
+      const perItem = run.items.map((i) => ({ id: i.id, accuracy: i.accuracy, anyCorrect: i.samples.some((s) => s.success) }));
+      const passAtK = perItem.length === 0 ? null : perItem.filter((p) => p.anyCorrect).length / perItem.length;
+      return { cells, settings: options.settings, details: { out: context.outDir, samples: samples.length, correct, passAtK, items: perItem } as unknown as JsonObject, interrupted: run.interrupted };
+    },
+  };
 }
