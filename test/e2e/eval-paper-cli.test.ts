@@ -137,6 +137,14 @@ describe.skipIf(!HAVE_DATA || !RG_VENV_READY)(`spade eval paper ${HAVE_DATA && R
     for (const r of agentRequests) expect(r.body).toMatchObject({ temperature: 0.7, top_p: 1, max_tokens: 16384 });
   });
 
+  it("spade eval gold rg --json prints {suite, items, correct} like the other gold checks", { timeout: 300_000 }, async () => {
+    const res = await spade(["eval", "gold", "rg", "--json", "--data", DATA, "--datasets", "gcd,graph_color", "--workers", "2"]);
+    expect(res.code).toBe(0);
+    const report = JSON.parse(res.stdout);
+    expect(report).toMatchObject({ suite: "rg", items: 2, correct: 2, problems: 16, problemsCorrect: 16, reasoningGym: "0.1.25", failures: [] });
+    expect(report.perturbations.empty).toEqual({ applicable: 16, rejected: 16 });
+  });
+
   it("refuses a missing --setting and --compare of a folder without results", async () => {
     const none = await spade(["eval", "paper", "--policy", "oracle"]);
     expect([none.code, none.stderr]).toEqual([2, expect.stringContaining("E_CONFIG")]);
