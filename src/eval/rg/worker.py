@@ -17,7 +17,6 @@ SpadeReasoningGymEnv): the dataset is `reasoning_gym.create_dataset(name, size=5
 """
 
 import collections
-import copy
 import json
 import os
 import random
@@ -133,30 +132,49 @@ def rubiks_inverse(scramble):
 
 
 def rush_hour_solution(config):
-    """Breadth-first search over single-step moves, simulated by the package's own Board."""
-    from reasoning_gym.games.rush_hour import Board
+    """Breadth-first search over single-step moves, each simulated by the package's own Board.move."""
+    from reasoning_gym.games.rush_hour import Board, H
 
-    start = Board(config)
-    movable = [i for i, p in enumerate(start._pieces) if not p.fixed]
+    board = Board(config)
+    pieces = board._pieces
+    movable = [i for i, p in enumerate(pieces) if not p.fixed]
 
-    def key(board):
-        return tuple(p.position for p in board._pieces)
+    def load(positions):
+        # Put every piece at its position and rebuild the board's occupancy masks (as add_piece does).
+        board._horz_mask = board._vert_mask = 0
+        for piece, position in zip(pieces, positions):
+            piece.position = position
+            piece.mask = 0
+            p = position
+            for _ in range(piece.size):
+                piece.mask |= 1 << p
+                p += piece.stride
+            if piece.stride == H:
+                board._horz_mask |= piece.mask
+            else:
+                board._vert_mask |= piece.mask
 
-    seen = {key(start)}
-    queue = collections.deque([(start, [])])
+    start = tuple(p.position for p in pieces)
+    parent = {start: None}
+    queue = collections.deque([start])
     while queue:
-        board, path = queue.popleft()
+        state = queue.popleft()
+        load(state)
         if board.solved:
-            return " ".join(path)
+            path = []
+            while parent[state] is not None:
+                state, move = parent[state]
+                path.append(move)
+            return " ".join(reversed(path))
         for i in movable:
             letter = chr(ord("A") + i)
             for step in (1, -1):
-                nxt = copy.deepcopy(board)
-                nxt.move(letter, step)
-                k = key(nxt)
-                if k not in seen:
-                    seen.add(k)
-                    queue.append((nxt, path + [f"{letter}{'+' if step > 0 else '-'}1"]))
+                load(state)
+                board.move(letter, step)
+                nxt = tuple(p.position for p in pieces)
+                if nxt not in parent:
+                    parent[nxt] = (state, f"{letter}{'+' if step > 0 else '-'}1")
+                    queue.append(nxt)
     raise ValueError("rush hour board has no solution")
 
 
