@@ -60,6 +60,8 @@ export const ERROR_CODES = {
   E_CANCELLED: "cancelled",
   /** tau2-bench's harness failed (crashed, could not load its tasks, or a simulation raised). */
   E_TAU2_HARNESS: "the tau2-bench harness failed",
+  /** A helper process (e.g. the reasoning-gym worker) crashed, timed out or answered nonsense. */
+  E_WORKER: "helper process failed",
 } as const;
 
 /** One of the stable error codes. */

@@ -24,10 +24,10 @@ const SHOWN_FAILURES = 10;
 export const goldCommand = defineCommand({
   meta: {
     name: "gold",
-    description: `Grade every reference answer of a suite as if a model wrote it (${SUITE_NAMES.join(", ")}); exit 0 when all score 1`,
+    description: `Grade every reference answer of a suite as if a model wrote it (${SUITE_NAMES.join(", ")}, rg); exit 0 when all score 1`,
   },
   args: {
-    suite: { type: "positional", description: SUITE_NAMES.join(" | "), required: true },
+    suite: { type: "positional", description: `${SUITE_NAMES.join(" | ")} | rg`, required: true },
     json: jsonArg,
     limit: { type: "string", description: "only the first N items" },
     data: { type: "string", description: "benchmarks folder (default $SPADE_BENCHMARKS, else ../shared/benchmarks)" },
@@ -38,10 +38,17 @@ export const goldCommand = defineCommand({
       description: "code suites: run code WITHOUT a network namespace when none can be made (unsafe)",
       default: false,
     },
-    perturb: { type: "boolean", description: "math suites: also check that perturbed references score 0", default: false },
+    perturb: { type: "boolean", description: "math suites: also check that perturbed references score 0 (rg: always)", default: false },
+    datasets: { type: "string", description: "rg: only these datasets, comma-separated" },
+    workers: { type: "string", description: "rg: worker processes (default 4)" },
   },
   async run({ args }) {
     const suite = String(args.suite);
+    if (suite === "rg") {
+      const { runRgGold } = await import("./eval-rg.js");
+      await runRgGold({ ...args, perturb: true });
+      return;
+    }
     if (!isSuiteName(suite)) {
       throw new SpadeError("E_CONFIG", `unknown suite "${suite}"`, { nextStep: `one of ${SUITE_NAMES.join(", ")}` });
     }

@@ -20,5 +20,7 @@ export const evalCommand = defineCommand({
     bfcl: () => import("./eval-run-bfcl.js").then((m) => m.bfclRunCommand),
     acebench: () => import("./eval-run-acebench.js").then((m) => m.acebenchRunCommand),
     tau2: () => import("./eval-tau2.js").then((m) => m.tau2Command),
+    rg: () => import("./eval-rg.js").then((m) => m.rgRunCommand),
+    paper: () => import("./eval-paper.js").then((m) => m.paperCommand),
   },
 });

@@ -66,6 +66,8 @@ export interface AgentRequest {
   signal?: AbortSignal;
   /** Chat agents: the system message (null: none). Default the chat agent's. */
   systemPrompt?: string | null;
+  /** Sampling of this agent's requests (a suite's settings); `--temperature` / `--max-tokens` given by the user win. */
+  sampling?: SamplingParams;
 }
 
 /** A resolved `--policy`: its name for records, and a maker of one agent per episode. */
@@ -134,18 +136,20 @@ export function policyFromFlags(flags: PolicyFlags): Policy {
     case "random":
       return { name, model: "random", backend: null, makeAgent: ({ seed }) => randomAgent(seed) };
     case "openai": {
+      const userSampling = samplingFlags(flags);
       const backend = openAIBackendFrom({
         baseURL: requiredFlag("openai", "base-url", flags["base-url"], "http://127.0.0.1:8000/v1"),
         model: requiredFlag("openai", "model", flags.model, "NAME"),
         apiKeyEnv: flags["api-key-env"],
-        sampling: samplingFlags(flags),
+        sampling: userSampling,
         request: requestFlags(flags),
       });
       return {
         name,
         model: backend.model,
         backend,
-        makeAgent: ({ signal, systemPrompt }) => chatAgent({ backend, signal, ...(systemPrompt !== undefined ? { systemPrompt } : {}) }),
+        makeAgent: ({ signal, systemPrompt, sampling }) =>
+          chatAgent({ backend, signal, ...(systemPrompt !== undefined ? { systemPrompt } : {}), ...(sampling ? { sampling: { ...sampling, ...userSampling } } : {}) }),
       };
     }
     case "tinker": {
@@ -159,18 +163,26 @@ export function policyFromFlags(flags: PolicyFlags): Policy {
         maxTokens: sampling?.max_tokens,
         request: requestFlags(flags),
       });
-      return { name, model: tinker.model, backend: null, makeAgent: tinker.makeAgent };
+      return {
+        name,
+        model: tinker.model,
+        backend: null,
+        makeAgent: ({ sampling: suite, ...request }) =>
+          tinker.makeAgent({ ...request, temperature: sampling?.temperature ?? suite?.temperature, maxTokens: sampling?.max_tokens ?? suite?.max_tokens }),
+      };
     }
     case "gguf": {
       const model = requiredFlag("gguf", "model-path", flags["model-path"], "PATH/model.gguf");
       // A missing file is a usage error now, not a failure of every episode later.
       if (!isRemoteModel(model) && !existsSync(model)) throw new SpadeError("E_NOT_FOUND", `no model file at ${model}`, { nextStep: "pass the path of a .gguf file to --model-path" });
-      const backend = ggufChatBackend({ model, sampling: samplingFlags(flags) });
+      const userSampling = samplingFlags(flags);
+      const backend = ggufChatBackend({ model, sampling: userSampling });
       return {
         name,
         model: backend.model,
         backend,
-        makeAgent: ({ signal, systemPrompt }) => chatAgent({ backend, signal, ...(systemPrompt !== undefined ? { systemPrompt } : {}) }),
+        makeAgent: ({ signal, systemPrompt, sampling }) =>
+          chatAgent({ backend, signal, ...(systemPrompt !== undefined ? { systemPrompt } : {}), ...(sampling ? { sampling: { ...sampling, ...userSampling } } : {}) }),
       };
     }
     default:

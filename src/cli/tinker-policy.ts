@@ -31,7 +31,11 @@ export interface TinkerPolicyOptions {
  * The model name and an agent maker for `--policy tinker`. Reads the tokenizer files at once:
  * E_IO / E_CONFIG for a bad `--model-path`, E_CONFIG for an unset key variable.
  */
-export function tinkerPolicy(options: TinkerPolicyOptions): { model: string; makeAgent(request: { signal?: AbortSignal; systemPrompt?: string | null }): Agent } {
+export function tinkerPolicy(options: TinkerPolicyOptions): {
+  model: string;
+  /** `temperature` / `maxTokens` of a request replace the options' (a suite's own settings). */
+  makeAgent(request: { signal?: AbortSignal; systemPrompt?: string | null; temperature?: number; maxTokens?: number }): Agent;
+} {
   const renderer = ChatRenderer.fromDir(options.modelPath);
   const sampler = tinkerSampler({
     baseURL: options.baseURL,
@@ -41,10 +45,11 @@ export function tinkerPolicy(options: TinkerPolicyOptions): { model: string; mak
     ...stderrNotices(),
     ...(options.request ? { retry: retryOptions(options.request) } : {}),
   });
-  const sampling: Pick<TokenSampleRequest, "temperature"> = options.temperature !== undefined ? { temperature: options.temperature } : {};
   return {
     model: sampler.model,
-    makeAgent: ({ signal, systemPrompt }) =>
-      tokenAgent({ sampler, renderer, signal, sampling, ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}), ...(systemPrompt !== undefined ? { systemPrompt } : {}) }),
+    makeAgent: ({ signal, systemPrompt, temperature = options.temperature, maxTokens = options.maxTokens }) => {
+      const sampling: Pick<TokenSampleRequest, "temperature"> = temperature !== undefined ? { temperature } : {};
+      return tokenAgent({ sampler, renderer, signal, sampling, ...(maxTokens !== undefined ? { maxTokens } : {}), ...(systemPrompt !== undefined ? { systemPrompt } : {}) });
+    },
   };
 }

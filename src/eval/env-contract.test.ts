@@ -1,10 +1,11 @@
 /**
  * The shared Env contract suite (test/env-contract.ts) over the native evaluation environments:
- * one BFCL entry per category, the ACEBench multi-step entries, one item of each eval suite.
+ * one BFCL entry per category, the ACEBench multi-step entries, one item of each eval suite,
+ * two reasoning-gym datasets through the real worker, and a paper QA question.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { describeEnvContract } from "../../test/env-contract.js";
 import { CHECK_CODES, checkEnv, type CheckOptions } from "../env/index.js";
 import { AceBenchEnv, loadAceEntries, loadReplaySummary, summaryKey } from "./acebench/index.js";
@@ -12,6 +13,9 @@ import { benchmarksDir } from "./acebench/testing/bench-dir.js";
 import { BFCL_CATEGORIES, bfclEnv, loadEntries, loadFunctionDocs, loadLongContextData } from "./bfcl/index.js";
 import { BFCL_DATA_DIR, BFCL_DATA_MISSING, BFCL_DATA_PRESENT, TEST_TODAY } from "./bfcl/testing/paths.js";
 import { loadSuite, PythonSandbox } from "./suites/index.js";
+import { aimeCorrect, aimeExtract, QaEnv, type QaItem } from "./paper/index.js";
+import { loadHardSplit, RgEnv, RgWorker } from "./rg/index.js";
+import { RG_DATA_PRESENT, RG_MISSING, RG_VENV_READY } from "./rg/testing/paths.js";
 
 const DATA = benchmarksDir();
 
@@ -84,4 +88,19 @@ describe.skipIf(!SUITES_PRESENT)(`one item of each eval suite ${SUITES_PRESENT ?
       describeEnvContract(async () => item!.createEnv(), FIXED_ENTRY);
     });
   });
+});
+
+describe.skipIf(!RG_VENV_READY || !RG_DATA_PRESENT)(`reasoning-gym hard split, the real worker ${RG_VENV_READY && RG_DATA_PRESENT ? "" : `(skipped: ${RG_MISSING})`}`, async () => {
+  const worker = new RgWorker();
+  afterAll(() => worker.close());
+  const datasets = RG_VENV_READY && RG_DATA_PRESENT ? await loadHardSplit(DATA, { datasets: ["basic_arithmetic", "graph_color"] }) : [];
+  describe.each(datasets.map((d) => [d.name, d] as const))("%s", (_name, dataset) => {
+    // Each seed is another problem of the dataset.
+    describeEnvContract(async () => new RgEnv(dataset, worker), { seeds: [0, 1], trivialSeeds: [0, 1] });
+  });
+});
+
+describe("a paper QA question (AIME row)", () => {
+  const item: QaItem = { id: "aime-2025/0", system: null, user: "What is 6*7?", label: "42", extract: aimeExtract, correct: (p) => aimeCorrect(p, "42") };
+  describeEnvContract(async () => new QaEnv(item), FIXED_ENTRY);
 });

@@ -1,0 +1,22 @@
+/**
+ * @module eval/rg/testing/paths
+ * Where tests find the hard split (`../shared/benchmarks` seen from the repository root) and the
+ * project's .venv with reasoning-gym; suites skip with these reasons when either is absent.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { PROJECT_VENV_PYTHON } from "../worker.js";
+
+/** The benchmarks folder, resolved from this file's location. */
+export const BENCHMARKS_DIR = fileURLToPath(new URL("../../../../../shared/benchmarks/", import.meta.url));
+
+/** Whether the hard split's file is present. */
+export const RG_DATA_PRESENT = existsSync(`${BENCHMARKS_DIR}reasoning-gym/hard.json`);
+
+/** Whether .venv has reasoning_gym (scripts/setup-python.sh installs it). */
+export const RG_VENV_READY =
+  existsSync(PROJECT_VENV_PYTHON) && spawnSync(PROJECT_VENV_PYTHON, ["-c", "import reasoning_gym"], { stdio: "ignore" }).status === 0;
+
+/** Skip reason when the data or the package is missing. */
+export const RG_MISSING = `needs ../shared/benchmarks/reasoning-gym/hard.json and .venv with reasoning-gym (bash scripts/setup-python.sh)`;
