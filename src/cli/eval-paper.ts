@@ -22,6 +22,7 @@ import {
   renderMarkdown,
   rgSource,
   runPaper,
+  tau2ResultsSource,
   unavailableSource,
   unsupportedSource,
   type ColumnSource,
@@ -41,8 +42,6 @@ import { openAIBackendFrom, policyFromFlags, type Policy } from "./policy.js";
  * top_p 1.0, 16,384 tokens, at most 40 dialogue turns, the user played by a second model.
  */
 const ACEBENCH_SAMPLING: SamplingParams = { temperature: 0.7, top_p: 1, max_tokens: 16384 };
-
-const TAU2 = ["Tau2-Retail", "Tau2-Airline", "Tau2-Telecom"];
 
 /** AIME (eval_offline/configs/games.yaml): 64 samples, temperature 1.0, top_p 0.95, top_k 20, 32,768 tokens. */
 const AIME_SAMPLING: SamplingParams = { temperature: 1, top_p: 0.95, max_tokens: 32768, ...({ top_k: 20 } as object) };
@@ -106,7 +105,7 @@ function sourcesFor(setting: PaperSetting, policy: Policy, flags: Record<string,
       : unavailableSource("acebench-agent", ["ACEBench-A"], "multi-turn entries need a simulated user: pass --user-model and --user-base-url (or use --policy openai)");
   return [
     unsupportedSource("bfcl", ["BFCL-v4"], "the overall score needs the single-turn non_live and live categories, which SPADE does not score yet (multi-turn: spade eval bfcl)"),
-    unsupportedSource("tau2", TAU2, "tau2-bench is not ported yet"),
+    tau2ResultsSource(flags["tau2-results"] as string | undefined),
     unsupportedSource("acebench-normal-special", ["ACEBench-N", "ACEBench-S"], "the normal and special categories are not scored yet"),
     ace,
     unsupportedSource("acebench-overall", ["ACEBench"], "the overall score needs ACEBench-N and ACEBench-S"),
@@ -124,6 +123,7 @@ export const paperCommand = defineCommand({
     datasets: { type: "string", description: "games: only these reasoning-gym datasets, comma-separated (default all 100)" },
     workers: { type: "string", description: "games: reasoning-gym worker processes (default 4)", default: "4" },
     python: { type: "string", description: "games: Python with reasoning-gym (default the project's .venv, else python3)" },
+    "tau2-results": { type: "string", description: "tool-use: the folder of a finished `spade eval tau2 --domain all` run of the same model (its pass^1 fills the Tau2 columns)" },
     "user-model": { type: "string", description: "tool-use: model that plays ACEBench's simulated user (default --model; the reference used gpt-4o)" },
     "user-base-url": { type: "string", description: "tool-use: server of the user model (default --base-url)" },
     "user-api-key-env": { type: "string", description: "tool-use: variable holding the user server's key" },

@@ -5,5 +5,5 @@
  */
 export { PAPER_COLUMNS, PAPER_SETTINGS, difference, formatScore, isPaperSetting, renderCsv, renderMarkdown, tableCells, type Cell, type PaperRow, type PaperSetting } from "./table.js";
 export { QaEnv, aimeCorrect, aimeExtract, gpqaExtract, gpqaPrompt, loadAime, loadGpqa, qaPaths, type QaItem } from "./qa.js";
-export { aceAgentSource, qaSource, rgSource, runSource, sourceDir, unavailableSource, unsupportedSource, type ColumnSource, type SourceContext, type SourceResult } from "./sources.js";
+export { aceAgentSource, qaSource, rgSource, runSource, sourceDir, tau2ResultsSource, TAU2_COLUMNS, unavailableSource, unsupportedSource, type ColumnSource, type SourceContext, type SourceResult } from "./sources.js";
 export { PAPER_RESULTS_FILE, readPaperRow, runPaper, writePaperFiles, type PaperRun, type RunPaperOptions } from "./run.js";

@@ -2,8 +2,8 @@
  * @module eval/paper/sources
  * Where a table column's number comes from: a `ColumnSource` runs one suite (resumable, in its
  * own results folder) and fills its columns. Sources for suites that SPADE does not run yet
- * fill "not supported yet"; suites without local data fill "not available". A new suite (tau2)
- * is one more source in the setting's list.
+ * fill "not supported yet"; suites without local data fill "not available". A new suite is one
+ * more source in the setting's list.
  */
 import { join } from "node:path";
 import { describeError, isSpadeError } from "../../errors.js";
@@ -14,6 +14,7 @@ import { runEval, type EvalAgentContext, type EvalProgress } from "../run/runner
 import type { EvalTask } from "../run/types.js";
 import { loadHardSplit, RG_CATEGORIES, rgResults, rgSettingsRecord, rgTasks, type RgCategory, type RgService } from "../rg/index.js";
 import type { UserSimulator } from "../acebench/index.js";
+import { tau2PassAt1, TAU2_DOMAINS } from "../tau2/index.js";
 import { QaEnv, type QaItem } from "./qa.js";
 import type { Cell } from "./table.js";
 
@@ -191,6 +192,33 @@ export function qaSource(options: {
       const perItem = run.items.map((i) => ({ id: i.id, accuracy: i.accuracy, anyCorrect: i.samples.some((s) => s.success) }));
       const passAtK = perItem.length === 0 ? null : perItem.filter((p) => p.anyCorrect).length / perItem.length;
       return { cells, settings: options.settings, details: { out: context.outDir, samples: samples.length, correct, passAtK, items: perItem } as unknown as JsonObject, interrupted: run.interrupted };
+    },
+  };
+}
+
+/** The tau2 columns, in the order of the table. */
+export const TAU2_COLUMNS = ["Tau2-Retail", "Tau2-Airline", "Tau2-Telecom"] as const;
+
+/**
+ * The three tau2 columns from a finished `spade eval tau2 --domain all` results folder: pass^1
+ * per domain as tau2 computes it (`tau2PassAt1`). The harness runs for hours against a real
+ * model with a simulated user, so the table reads its results rather than starting it; without
+ * a folder the columns say how to make one, and a domain missing from it says so.
+ */
+export function tau2ResultsSource(resultsDir: string | undefined): ColumnSource {
+  const how = "run `spade eval tau2 --domain all --out DIR` with the same model, then pass --tau2-results DIR";
+  if (resultsDir === undefined) return unavailableSource("tau2", TAU2_COLUMNS, how);
+  return {
+    name: "tau2",
+    columns: TAU2_COLUMNS,
+    async run() {
+      const scores = await tau2PassAt1(resultsDir);
+      const cells: Record<string, Cell> = {};
+      TAU2_DOMAINS.forEach((domain, i) => {
+        const score = scores[domain];
+        cells[TAU2_COLUMNS[i] as string] = score ? { status: "ok", value: score.passAt1 } : { status: "not available", reason: `no ${domain} results in ${resultsDir}: ${how}` };
+      });
+      return { cells, settings: { source: "spade eval tau2 (tau2-bench's own harness)", results: resultsDir, column: "pass^1 per domain" }, details: { out: resultsDir, ...(scores as unknown as JsonObject) }, interrupted: false };
     },
   };
 }
