@@ -87,15 +87,20 @@ function tensorMessage(name: string, t: WireTensor): Tensor {
   return create(TensorSchema, { dtype, shape: t.shape.map(BigInt), encoding: { case: "dense", value: packed(t.data, t.dtype) } });
 }
 
+/** Entries in key order: maps are written sorted, as protobuf's deterministic serialization writes them. */
+const byKey = <T>(record: Readonly<Record<string, T>>): Array<[string, T]> => Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+
 /**
  * A `forward_backward` body as the SDK's protobuf bytes: every `loss_fn_config` number is written
- * to both the legacy float map and `loss_fn_config_v2` (strings to v2 only), as the SDK does.
+ * to both the legacy map and `loss_fn_config_v2` (strings to v2 only), as the SDK does. The bytes
+ * equal the SDK's message serialized deterministically (map entries in key order; the SDK itself
+ * writes them in its hash table's order, which a server cannot tell apart).
  */
 export function encodeForwardBackward(body: ForwardBackwardBody, forwardOnly = false): Uint8Array {
   const input = body.forward_backward_input;
   const lossFnConfig: Record<string, number> = {};
   const lossFnConfigV2: Record<string, LossConfigValue> = {};
-  for (const [key, value] of Object.entries(input.loss_fn_config ?? {})) {
+  for (const [key, value] of byKey(input.loss_fn_config ?? {})) {
     if (typeof value === "string") {
       lossFnConfigV2[key] = create(LossConfigValueSchema, { value: { case: "text", value } });
     } else {
@@ -109,7 +114,7 @@ export function encodeForwardBackward(body: ForwardBackwardBody, forwardOnly = f
         if (chunk.type !== "encoded_text") throw new SpadeError("E_CONFIG", `model_input chunks of type ${String(chunk.type)} cannot be sent; SPADE trains on token ids`);
         return { chunk: { case: "encodedText" as const, value: { tokens: packed(chunk.tokens, "int32") } } };
       }),
-      lossFnInputs: Object.fromEntries(Object.entries(datum.loss_fn_inputs).map(([name, t]) => [name, tensorMessage(name, t)])),
+      lossFnInputs: Object.fromEntries(byKey(datum.loss_fn_inputs).map(([name, t]) => [name, tensorMessage(name, t)])),
     }),
   );
   const message = create(ForwardBackwardRequestSchema, {
