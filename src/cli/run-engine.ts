@@ -56,7 +56,7 @@ export function runBackends(config: RunConfig, environment: Readonly<Record<stri
   const policy = tinkerLoopPolicy({ http, baseModel, renderer });
   const trainer = config.train
     ? new TinkerTrainer({
-        client: new TinkerTrainingClient(http, { baseModel, loraRank: config.loraRank, loraSeed: config.seed }),
+        client: new TinkerTrainingClient(http, { baseModel, loraRank: config.loraRank, loraSeed: config.seed, forwardBackwardEncoding: config.fwdbwdEncoding }),
         loss: config.loss,
         adam: { learningRate: config.learningRate },
         signal,

@@ -56,6 +56,7 @@ export const CONFIG_SCHEMA = z.object({
   modelPath: z.string().nullable().default(null).describe("folder with the base model's tokenizer.json and tokenizer_config.json (its chat template renders both roles' prompts into tokens)"),
   loraRank: int(1).default(32).describe("LoRA rank of the trained adapter (the reference's Tinker scripts use 32)"),
   learningRate: num.positive().default(1e-6).describe("Adam learning rate, constant (betas 0.9 / 0.98, weight decay 0.1, as the reference). 1e-6 is the reference's, for full fine-tuning of 30B models and kept in its LoRA scripts; LoRA usually wants about 10x the full-fine-tuning rate, so raise it for small models or short runs"),
+  fwdbwdEncoding: z.enum(["auto", "protobuf", "json"]).default("auto").describe("how forward_backward bodies go to the engine: auto sends protobuf as the official Tinker SDK 0.38.0 does (zstd-compressed when the service asks) and switches to JSON for the session when the engine refuses it (HTTP 415/422: SkyRL tx); protobuf or json force one"),
   loss: z.enum(["importance_sampling", "ppo"]).default("importance_sampling").describe("policy-gradient loss: importance_sampling (REINFORCE weighted by p_theta / p_sampler, which corrects the designer samples trained D steps after sampling) or ppo (the same ratio clipped to [0.8, 1.28], the reference's bounds)"),
   // Execution
   sandbox: z.enum(["isolated-vm", "quickjs"]).default("isolated-vm").describe("sandbox backend for environment programs"),

@@ -286,7 +286,10 @@ export class TinkerHttp {
             : isRetryableStatus(err.status)
               ? "the server is overloaded or failing: lower the concurrency, or check its log"
               : "the server rejected the request: read its message";
-      return { retryable: isRetryableStatus(err.status), retryAfterMs: retryAfterMs(err.headers, nowMs), code: "E_POLICY_HTTP", message: `${url} answered ${err.message}`, nextStep: advice, cause: err };
+      // The server may say itself whether to retry (`x-should-retry`), which the SDK obeys over the status.
+      const says = err.headers.get("x-should-retry");
+      const retryable = says === "true" ? true : says === "false" ? false : isRetryableStatus(err.status);
+      return { retryable, retryAfterMs: retryAfterMs(err.headers, nowMs), code: "E_POLICY_HTTP", message: `${url} answered ${err.message}`, nextStep: advice, cause: err };
     }
     if (err instanceof SpadeError) return { retryable: false, retryAfterMs: null, code: err.code, message: err.message, nextStep: err.nextStep, cause: err };
     const detail = err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err);

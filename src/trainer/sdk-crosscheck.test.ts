@@ -64,7 +64,7 @@ async function runSpade(recorder: TinkerRecorder, encoding: "auto" | "json" = "a
   }
   const optimMetrics = await client.optimStep({ learningRate: ADAM.learning_rate, beta1: ADAM.beta1, beta2: ADAM.beta2, eps: ADAM.eps, weightDecay: ADAM.weight_decay });
   const samplerPath = await client.saveWeightsForSampler(FLOW.checkpoint);
-  const sampler = tinkerSampler({ http, baseModel: FLOW.base_model, modelPath: samplerPath });
+  const sampler = tinkerSampler({ baseURL: recorder.baseURL, http, baseModel: FLOW.base_model, modelPath: samplerPath });
   const sampled = await sampler.sample({ promptTokenIds: SAMPLE.prompt, maxTokens: SAMPLE.max_tokens, stopTokenIds: SAMPLE.stop, temperature: SAMPLE.temperature, seed: SAMPLE.seed });
   http.close();
   return {

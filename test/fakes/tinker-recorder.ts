@@ -25,6 +25,8 @@ export interface RecorderOptions {
   dynamicConfig?: boolean;
   /** The API key it demands. Default `tml-recorder-key`. */
   apiKey?: string;
+  /** More `client/config` flags (e.g. `fwdbwd_max_chunk_len`). */
+  config?: Record<string, unknown>;
 }
 
 /** One recorded request. */
@@ -159,7 +161,7 @@ export async function startTinkerRecorder(options: RecorderOptions): Promise<Tin
       const wantsProto = (req.headers.accept ?? "").includes(PROTOBUF_CONTENT_TYPE);
       switch (path) {
         case "/api/v1/client/config":
-          return send(200, { pjwt_auth_enabled: options.jwt, proto_compress_fwdbwd: options.zstd, use_pyqwest_transport: false });
+          return send(200, { pjwt_auth_enabled: options.jwt, proto_compress_fwdbwd: options.zstd, ...options.config });
         case "/api/v1/client/dynamic_config":
           return options.dynamicConfig === false ? send(404, { detail: "Not Found" }) : send(200, { refresh_interval_sec: 300, sample_cancel_enabled: false });
         case "/api/v1/auth/token": {
