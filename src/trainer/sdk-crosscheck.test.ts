@@ -122,7 +122,7 @@ describe.skipIf(SDK_MISSING !== null)(`SPADE's Tinker client matches the officia
     { jwt: true, zstd: false },
     { jwt: true, zstd: true },
   ])("handshake: protobuf accepted, JWT $jwt, zstd $zstd", (flags) => {
-    it("sends the same requests and reads the same results", { timeout: 60_000 }, async () => {
+    it("sends the same requests and reads the same results", { timeout: 120_000 }, async () => {
       const { sdk, spade, sdkRecorder, spadeRecorder } = await both({ ...flags, protobuf: true });
       expect(spade.wire).toBe("protobuf");
       const sdkRequests = compared(sdkRecorder);
@@ -150,7 +150,7 @@ describe.skipIf(SDK_MISSING !== null)(`SPADE's Tinker client matches the officia
     });
   });
 
-  it("falls back to JSON for the session when the server refuses protobuf (415), with the body the SDK encodes", { timeout: 60_000 }, async () => {
+  it("falls back to JSON for the session when the server refuses protobuf (415), with the body the SDK encodes", { timeout: 120_000 }, async () => {
     const { sdkRecorder, spade, spadeRecorder } = await both({ jwt: false, zstd: false, protobuf: true }, { jwt: false, zstd: false, protobuf: false });
     expect(spade.wire).toBe("json");
     const sdkFb = compared(sdkRecorder).filter((r) => r.path === "/api/v1/forward_backward");
