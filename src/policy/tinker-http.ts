@@ -178,7 +178,8 @@ export class TinkerHttp {
       const answer = await this.request("/api/v1/client/config", version, { signal, passStatuses: [404] });
       if (answer.status === 404) return { ...DEFAULT_CLIENT_CONFIG, served: false };
       const config = parseClientConfig(answer.body);
-      if (config.jwtAuth) this.jwt = new JwtAuth(() => this.post("/api/v1/auth/token", {}, { signal }), () => this.clock.now());
+      // Later exchanges serve any request, so none is tied to this caller's signal.
+      if (config.jwtAuth) this.jwt = new JwtAuth(() => this.post("/api/v1/auth/token", {}), () => this.clock.now());
       await this.request("/api/v1/client/dynamic_config", version, { signal, passStatuses: [404] });
       return config;
     })();
