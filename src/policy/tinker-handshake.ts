@@ -24,6 +24,12 @@ export interface TinkerClientConfig {
   parallelChunks: boolean;
   /** Sampling requests the service lets one client have in flight (`sample_max_concurrent_requests`). */
   sampleMaxConcurrentRequests: number;
+  /**
+   * The service's configuration names the protobuf flags (`proto_compress_fwdbwd`): it reads
+   * protobuf `forward_backward` bodies. Servers that only stub the handshake (SkyRL tx 0.3.0
+   * answers `{pjwt_auth_enabled: false}`) do not say so.
+   */
+  protobufAware: boolean;
   /** False when the server has no `/client/config` (HTTP 404: a server older than the handshake). */
   served: boolean;
 }
@@ -36,6 +42,7 @@ export const DEFAULT_CLIENT_CONFIG: TinkerClientConfig = {
   maxChunkBytes: 5_000_000,
   parallelChunks: true,
   sampleMaxConcurrentRequests: 2000,
+  protobufAware: false,
   served: true,
 };
 
@@ -52,6 +59,7 @@ export function parseClientConfig(body: unknown): TinkerClientConfig {
     maxChunkBytes: count("fwdbwd_max_chunk_bytes_count", d.maxChunkBytes),
     parallelChunks: flag("parallel_fwdbwd_chunks", d.parallelChunks),
     sampleMaxConcurrentRequests: count("sample_max_concurrent_requests", d.sampleMaxConcurrentRequests),
+    protobufAware: typeof raw.proto_compress_fwdbwd === "boolean",
     served: true,
   };
 }

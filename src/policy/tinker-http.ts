@@ -68,6 +68,10 @@ export interface RequestOptions {
   passStatuses?: number[];
   /** `Accept` header. Default `application/json`. */
   accept?: string;
+  /** `X-Idempotency-Key` (one key for the same request sent in two encodings). Default a new one. */
+  idempotencyKey?: string;
+  /** Most retries of this request, instead of the client's `retry.maxRetries`. */
+  maxRetries?: number;
 }
 
 /** Attempts of `retrieve_future` answered a bare HTTP 400 before the SDK gives up (it may come from a proxy). */
@@ -127,7 +131,7 @@ export class TinkerHttp {
   async request(path: string, body: unknown, opts: RequestOptions = {}): Promise<HttpAnswer> {
     const encoding = opts.encoding ?? JSON_BODY;
     const payload = encoding.encode(body);
-    const headers: Record<string, string> = { "content-type": encoding.contentType, accept: opts.accept ?? "application/json", "x-api-key": this.apiKey, "x-idempotency-key": `spade-${randomUUID()}` };
+    const headers: Record<string, string> = { "content-type": encoding.contentType, accept: opts.accept ?? "application/json", "x-api-key": this.apiKey, "x-idempotency-key": opts.idempotencyKey ?? `spade-${randomUUID()}` };
     if (encoding.contentEncoding) headers["content-encoding"] = encoding.contentEncoding;
     const url = `${this.baseURL}${path}`;
     const timeoutMs = this.options.retry?.timeoutMs;
@@ -158,7 +162,7 @@ export class TinkerHttp {
         }
         return { status: response.status, body: parsed };
       },
-      { options: this.options.retry, clock: this.clock, signal: opts.signal, classify: (err, timedOut, nowMs) => this.classify(url, err, timedOut, nowMs, timeoutMs) },
+      { options: opts.maxRetries === undefined ? this.options.retry : { ...this.options.retry, maxRetries: opts.maxRetries }, clock: this.clock, signal: opts.signal, classify: (err, timedOut, nowMs) => this.classify(url, err, timedOut, nowMs, timeoutMs) },
     );
   }
 

@@ -44,7 +44,7 @@ describe("parseClientConfig", () => {
     expect(parseClientConfig(null)).toEqual(DEFAULT_CLIENT_CONFIG);
     expect(
       parseClientConfig({ pjwt_auth_enabled: true, proto_compress_fwdbwd: true, fwdbwd_max_chunk_len: 16, fwdbwd_max_chunk_bytes_count: 4096, parallel_fwdbwd_chunks: false, sample_max_concurrent_requests: 8, unknown_flag: 1 }),
-    ).toEqual({ jwtAuth: true, compressForwardBackward: true, maxChunkDatums: 16, maxChunkBytes: 4096, parallelChunks: false, sampleMaxConcurrentRequests: 8, served: true });
+    ).toEqual({ jwtAuth: true, compressForwardBackward: true, maxChunkDatums: 16, maxChunkBytes: 4096, parallelChunks: false, sampleMaxConcurrentRequests: 8, protobufAware: true, served: true });
     expect(parseClientConfig({ pjwt_auth_enabled: "yes", fwdbwd_max_chunk_len: 0, fwdbwd_max_chunk_bytes_count: 1.5 })).toEqual(DEFAULT_CLIENT_CONFIG);
   });
 });

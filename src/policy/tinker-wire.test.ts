@@ -48,7 +48,7 @@ describe("encodeForwardBackward", () => {
   });
 
   it("writes map entries in key order, so the bytes do not depend on the order keys were set in", () => {
-    const reordered = structuredClone(BODY) as { forward_backward_input: { data: Array<{ loss_fn_inputs: Record<string, unknown> }> } };
+    const reordered = structuredClone(BODY) as unknown as { forward_backward_input: { data: Array<{ loss_fn_inputs: Record<string, unknown> }> } };
     const inputs = reordered.forward_backward_input.data[0]!.loss_fn_inputs;
     reordered.forward_backward_input.data[0]!.loss_fn_inputs = { advantages: inputs.advantages, target_tokens: inputs.target_tokens };
     expect(hex(encodeForwardBackward(reordered as unknown as ForwardBackwardBody))).toBe(hex(encodeForwardBackward(BODY)));

@@ -29,7 +29,7 @@ describe("combineOutputs", () => {
     const out = (n: number, metrics: Record<string, number>) => ({ lossFnOutputs: Array.from({ length: n }, (_, i) => ({ logprobs: { data: [i], dtype: "float32" as const, shape: [1] } })), metrics });
     const combined = combineOutputs([out(1, { "loss:sum": 1, "lr:mean": 2, "g:min": 3, "g2:max": 3, "odd:unique": 1, "only:sum": 1 }), out(3, { "loss:sum": 2, "lr:mean": 6, "g:min": 1, "g2:max": 5, "odd:unique": 2 })]);
     expect(combined.metrics).toEqual({ "loss:sum": 3, "lr:mean": 5, "g:min": 1, "g2:max": 5 });
-    expect(combined.lossFnOutputs.map((o) => o.logprobs.data[0])).toEqual([0, 0, 1, 2]);
+    expect(combined.lossFnOutputs.map((o) => o.logprobs!.data[0])).toEqual([0, 0, 1, 2]);
   });
 });
 
@@ -66,6 +66,26 @@ describe("forward_backward on the wire", () => {
     expect(json.forwardBackwardWire).toBe("json");
     const forced = client(recorder, "protobuf");
     expect(await codeOfAsync(forced.forwardBackward([datum(1)], "importance_sampling"))).toBe("E_POLICY_HTTP");
+  });
+
+  it("a server whose handshake does not name the protobuf flags and fails on protobuf (500, as SkyRL tx 0.3.0) gets the same request as JSON, for the session", async () => {
+    recorder = await startTinkerRecorder({ jwt: false, zstd: false, protobuf: false, refusal: 500 });
+    const c = client(recorder);
+    await c.forwardBackward([datum(1)], "importance_sampling");
+    await c.forwardBackward([datum(2)], "importance_sampling");
+    const posts = recorder.requests.filter((r) => r.path === "/api/v1/forward_backward");
+    expect(posts.map((p) => p.headers["content-type"])).toEqual(["application/x-protobuf", "application/json", "application/json"]);
+    expect(posts[1]!.headers["x-idempotency-key"]).toBe(posts[0]!.headers["x-idempotency-key"]);
+    expect(posts.map((p) => p.proto?.seq_id ?? (p.json as { seq_id: number }).seq_id)).toEqual([1, 1, 2]);
+    expect(c.forwardBackwardWire).toBe("json");
+  });
+
+  it("a server whose handshake names the protobuf flags is not sent JSON when protobuf fails: the failure is reported", async () => {
+    recorder = await startTinkerRecorder({ jwt: false, zstd: false, protobuf: false, refusal: 500, config: { proto_compress_fwdbwd: false } });
+    const c = client(recorder);
+    expect(await codeOfAsync(c.forwardBackward([datum(1)], "importance_sampling"))).toBe("E_POLICY_HTTP");
+    expect(recorder.requests.filter((r) => r.path === "/api/v1/forward_backward").map((p) => p.headers["content-type"])).toEqual(["application/x-protobuf"]);
+    expect(c.forwardBackwardWire).toBe(null);
   });
 
   it("E_CONFIG for an unknown encoding", () => {

@@ -3,8 +3,11 @@
  * How `forward_backward` goes on the wire, as the official SDK 0.38.0 sends it: protobuf bodies
  * (zstd-compressed when the handshake says so), split into requests within the server's announced
  * limits, and the outputs of those requests joined back into one. A server that refuses protobuf
- * (HTTP 415 / 422: SkyRL tx and other JSON-only engines) gets JSON for the rest of the session.
+ * gets JSON for the rest of the session: HTTP 415 / 422, or, from a server whose handshake does
+ * not name the protobuf flags, a failure (SkyRL tx 0.3.0's FastAPI answers protobuf bytes with a
+ * 500: it cannot print the bytes into its 422) that the same request as JSON does not repeat.
  */
+import { randomUUID } from "node:crypto";
 import {
   encodeForwardBackward,
   JSON_BODY,
@@ -52,16 +55,35 @@ export class ForwardBackwardWire {
     return this.#chosen;
   }
 
-  /** POSTs one `forward_backward` body and returns the JSON answer (the future). */
-  async post(http: TinkerHttp, path: string, body: Record<string, unknown>, zstd: boolean, signal?: AbortSignal): Promise<unknown> {
+  /**
+   * POSTs one `forward_backward` body and returns the JSON answer (the future). The first body of
+   * `auto` is a probe; its JSON resend keeps the seq id and idempotency key (the server took
+   * neither attempt, or runs the request once).
+   */
+  async post(http: TinkerHttp, path: string, body: Record<string, unknown>, config: Pick<TinkerClientConfig, "compressForwardBackward" | "protobufAware">, signal?: AbortSignal): Promise<unknown> {
+    const protobuf = protobufBody(config.compressForwardBackward);
     if (this.#chosen === "json") return http.post(path, body, { signal, encoding: JSON_BODY });
-    const probing = this.#chosen === null;
-    const answer = await http.request(path, body, { signal, encoding: protobufBody(zstd), passStatuses: probing ? REFUSED_PROTOBUF : [] });
-    if (probing && REFUSED_PROTOBUF.includes(answer.status)) {
-      // The server does not read protobuf: the same request (same seq id, it was not accepted) as JSON.
+    if (this.#chosen === "protobuf") return http.post(path, body, { signal, encoding: protobuf });
+    const idempotencyKey = `spade-${randomUUID()}`;
+    const asJson = async () => {
+      const answer = await http.post(path, body, { signal, encoding: JSON_BODY, idempotencyKey });
       this.#chosen = "json";
-      return http.post(path, body, { signal, encoding: JSON_BODY });
+      return answer;
+    };
+    let answer;
+    try {
+      // A server that reads protobuf is retried as usual; for one that may not, the first failure decides.
+      answer = await http.request(path, body, { signal, encoding: protobuf, passStatuses: REFUSED_PROTOBUF, idempotencyKey, ...(config.protobufAware ? {} : { maxRetries: 0 }) });
+    } catch (err) {
+      if (config.protobufAware || (err as { code?: string }).code === "E_CANCELLED") throw err;
+      try {
+        return await asJson();
+      } catch {
+        // JSON fails too: the protobuf failure was the server's own; keep protobuf and report it.
+        throw err;
+      }
     }
+    if (REFUSED_PROTOBUF.includes(answer.status)) return asJson();
     this.#chosen = "protobuf";
     return answer.body;
   }

@@ -10,7 +10,7 @@
  * request); `forward_backward` goes as protobuf where the server takes it (fwdbwd-wire.ts).
  */
 import { SpadeError } from "../errors.js";
-import { decodeForwardBackwardOutput, JSON_BODY, type TinkerHttp } from "../policy/index.js";
+import { decodeForwardBackwardOutput, JSON_BODY, type TinkerClientConfig, type TinkerHttp } from "../policy/index.js";
 import type { Datum, TensorData } from "./datums.js";
 import { chunkDatums, combineOutputs, FORWARD_BACKWARD_ENCODINGS, ForwardBackwardWire, type ForwardBackwardEncoding } from "./fwdbwd-wire.js";
 
@@ -132,7 +132,7 @@ export class TinkerTrainingClient {
     for (const chunk of chunkDatums(datums, config)) {
       const input = { data: chunk, loss_fn: loss, ...(lossConfig ? { loss_fn_config: lossConfig } : {}) };
       parts.push(
-        await this.submit("/api/v1/forward_backward", (model) => ({ forward_backward_input: input, model_id: model.id, seq_id: model.seq }), signal, { wire: this.#wire, zstd: config.compressForwardBackward }, (r) => {
+        await this.submit("/api/v1/forward_backward", (model) => ({ forward_backward_input: input, model_id: model.id, seq_id: model.seq }), signal, { wire: this.#wire, config }, (r) => {
           const outputs = Array.isArray(r.loss_fn_outputs) ? (r.loss_fn_outputs as Array<Record<string, TensorData>>) : [];
           return { lossFnOutputs: outputs, metrics: numbers(r.metrics) };
         }, decodeForwardBackwardOutput),
@@ -197,7 +197,7 @@ export class TinkerTrainingClient {
     path: string,
     build: (model: { id: string; seq: number }) => Record<string, unknown>,
     signal: AbortSignal | undefined,
-    binary: { wire: ForwardBackwardWire; zstd: boolean } | undefined,
+    binary: { wire: ForwardBackwardWire; config: TinkerClientConfig } | undefined,
     parse: (result: Record<string, unknown>) => T,
     decodeProtobuf?: (bytes: Uint8Array) => Record<string, unknown>,
   ): Promise<Submitted<T>> {
@@ -205,7 +205,7 @@ export class TinkerTrainingClient {
     const posted = this.#turn.then(async () => {
       const seq = this.#lastSeqId + 1;
       const body = build({ id, seq });
-      const answer = binary ? await binary.wire.post(this.http, path, body, binary.zstd, signal) : await this.http.post(path, body, { signal, encoding: JSON_BODY });
+      const answer = binary ? await binary.wire.post(this.http, path, body, binary.config, signal) : await this.http.post(path, body, { signal, encoding: JSON_BODY });
       this.#lastSeqId = seq;
       return text((answer as { request_id?: unknown } | null)?.request_id, `${path.replace("/api/v1/", "")}'s request_id`, answer);
     });

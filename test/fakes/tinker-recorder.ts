@@ -19,8 +19,10 @@ export interface RecorderOptions {
   jwt: boolean;
   /** Announce `proto_compress_fwdbwd`. */
   zstd: boolean;
-  /** Accept protobuf `forward_backward` bodies; false answers 415 to them (a JSON-only server). */
+  /** Accept protobuf `forward_backward` bodies; false answers them with `refusal` (a JSON-only server). */
   protobuf: boolean;
+  /** How a JSON-only recorder answers protobuf: 415 (default) or 500 (FastAPI failing to print the bytes, SkyRL tx 0.3.0). */
+  refusal?: 415 | 500;
   /** Serve `/client/dynamic_config`; false answers 404 (an older service). Default true. */
   dynamicConfig?: boolean;
   /** The API key it demands. Default `tml-recorder-key`. */
@@ -161,7 +163,8 @@ export async function startTinkerRecorder(options: RecorderOptions): Promise<Tin
       const wantsProto = (req.headers.accept ?? "").includes(PROTOBUF_CONTENT_TYPE);
       switch (path) {
         case "/api/v1/client/config":
-          return send(200, { pjwt_auth_enabled: options.jwt, proto_compress_fwdbwd: options.zstd, ...options.config });
+          // A JSON-only server stubs the handshake without the protobuf flags, as SkyRL tx does.
+          return send(200, { pjwt_auth_enabled: options.jwt, ...(options.protobuf ? { proto_compress_fwdbwd: options.zstd } : {}), ...options.config });
         case "/api/v1/client/dynamic_config":
           return options.dynamicConfig === false ? send(404, { detail: "Not Found" }) : send(200, { refresh_interval_sec: 300, sample_cancel_enabled: false });
         case "/api/v1/auth/token": {
@@ -183,7 +186,13 @@ export async function startTinkerRecorder(options: RecorderOptions): Promise<Tin
         case "/api/v1/get_info":
           return send(200, { type: "get_info", model_id: body.model_id, model_data: { arch: "tiny", model_name: "Org/Tiny-1B", tokenizer_id: "Org/Tiny-1B" }, is_lora: true, lora_rank: 8 });
         case "/api/v1/forward_backward": {
-          if (proto && !options.protobuf) return send(415, { detail: "Unsupported Media Type: send JSON" });
+          if (proto && !options.protobuf) {
+            if (options.refusal === 500) {
+              res.writeHead(500, { "content-type": "text/plain" });
+              return res.end("Internal Server Error");
+            }
+            return send(415, { detail: "Unsupported Media Type: send JSON" });
+          }
           const request = (proto ?? body) as ForwardBackwardBody;
           if (!request?.forward_backward_input) return send(422, { detail: "forward_backward_input is required" });
           const result = fbResult(request);
