@@ -74,6 +74,6 @@ export function runBackends(config: RunConfig, environment: Readonly<Record<stri
   // Training answers are larger than chat answers: the engine keeps TinkerHttp's own cap.
   const http = new TinkerHttp({ baseURL: engine, apiKeyEnv: config.apiKeyEnv ?? undefined, environment, retry: retryOptions(config), ...stderrNotices() });
   const policy = tinkerLoopPolicy({ http, baseModel, renderer });
-  const trainer = config.train ? new TinkerTrainer({ client: new TinkerTrainingClient(http, { baseModel, loraRank: config.loraRank, loraSeed: config.seed }), ...trainerSettings(config, http, baseModel), signal }) : null;
+  const trainer = config.train ? new TinkerTrainer({ client: new TinkerTrainingClient(http, { baseModel, loraRank: config.loraRank, loraSeed: config.seed, forwardBackwardEncoding: config.fwdbwdEncoding }), ...trainerSettings(config, http, baseModel), signal }) : null;
   return { policy, trainer, close: () => http.close() };
 }

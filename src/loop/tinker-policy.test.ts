@@ -46,7 +46,7 @@ describe("tinkerLoopPolicy", () => {
     const promptTokenIds = renderer.renderTokens(messages, { addGenerationPrompt: true });
     expect(out).toEqual({ text: "class E {}", tokens: { promptTokenIds, tokenIds: answer, logprobs: answer.map((_, i) => -0.1 * (i + 1)) } });
     expect(requests[0]!.promptTokens).toEqual(promptTokenIds);
-    expect(requests[0]!.body.sampling_params).toEqual({ max_tokens: 64, stop: [TINY.imEnd], temperature: 0.6, top_p: 0.95, seed: 11 });
+    expect(requests[0]!.body.sampling_params).toEqual({ max_tokens: 64, stop: [TINY.imEnd], temperature: 0.6, top_p: 0.95, top_k: -1, seed: 11 });
     expect(requests[0]!.model).toBe(BASE);
     expect(policy.samplerPath).toBeNull();
   });

@@ -18,7 +18,11 @@ export type { ChatAgent, ChatAgentOptions, ChatAgentTurn, ChatTrace, TurnSample 
 export type * from "./token-types.js";
 export * from "./render/index.js";
 export { TinkerHttp, FutureExpiredError, JSON_BODY, DEFAULT_TINKER_MAX_ANSWER_BYTES } from "./tinker-http.js";
-export type { TinkerHttpOptions, BodyEncoding, HttpAnswer } from "./tinker-http.js";
+export type { TinkerHttpOptions, BodyEncoding, HttpAnswer, RequestOptions } from "./tinker-http.js";
+export { DEFAULT_CLIENT_CONFIG, JwtAuth, jwtClaims, parseClientConfig, TINKER_SDK_VERSION } from "./tinker-handshake.js";
+export type { TinkerClientConfig } from "./tinker-handshake.js";
+export { decodeForwardBackward, decodeForwardBackwardOutput, decodeSampleResponse, encodeForwardBackward, PROTOBUF_CONTENT_TYPE, zstdCompress, zstdDecompress } from "./tinker-wire.js";
+export type { ForwardBackwardBody, WireTensor } from "./tinker-wire.js";
 export { tinkerSampler, parseSampleResponse } from "./tinker.js";
 export type { TinkerSampler, TinkerSamplerOptions } from "./tinker.js";
 export { tokenAgent, DEFAULT_MAX_CONTEXT_TOKENS, DEFAULT_MAX_TOKENS_PER_TURN } from "./token-agent.js";

@@ -33,6 +33,7 @@ describe("tinkerSampler", () => {
     expect(await client.sample(REQUEST)).toEqual([{ tokenIds: [3, 7, 0], logprobs: [-0.5, -0.25, -0.125], stopReason: "stop" }]);
     await client.sample({ ...REQUEST, promptTokenIds: [5], temperature: 0.7, seed: 3 });
     expect(server.requests.map((r) => r.path.replace("/api/v1/", ""))).toEqual([
+      "client/config",
       "create_session",
       "create_sampling_session",
       "asample",
@@ -47,12 +48,17 @@ describe("tinkerSampler", () => {
       seq_id: 0,
       num_samples: 1,
       prompt: { chunks: [{ type: "encoded_text", tokens: [1, 2, 3] }] },
-      sampling_params: { max_tokens: 16, stop: [0, 9] },
+      sampling_params: { max_tokens: 16, stop: [0, 9], temperature: 1, top_k: -1, top_p: 1 },
       prompt_logprobs: false,
+      topk_prompt_logprobs: 0,
+      topk_sample_logprobs: 0,
+      prompt_alt_tokens_k: 0,
+      record_stability_info: false,
       type: "sample",
     });
-    expect(second!.body).toMatchObject({ seq_id: 1, sampling_params: { max_tokens: 16, stop: [0, 9], temperature: 0.7, seed: 3 } });
-    expect(server.requestsTo("/api/v1/retrieve_future")[0]!.body).toEqual({ request_id: "2" });
+    expect(second!.body).toMatchObject({ seq_id: 1, sampling_params: { max_tokens: 16, stop: [0, 9], temperature: 0.7, seed: 3, top_k: -1, top_p: 1 } });
+    expect(server.requestsTo("/api/v1/retrieve_future")[0]!.body).toEqual({ request_id: "2", allow_metadata_only: true });
+    expect(server.requestsTo("/api/v1/retrieve_future")[0]!.headers.accept).toBe("application/x-protobuf");
     expect(first!.headers["x-api-key"]).toBe("k-123");
     expect(clock.waitsMs).toEqual([40, 40, 40, 40]);
   });

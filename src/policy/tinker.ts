@@ -4,12 +4,14 @@
  * sampled ids and per-token logprobs out, through `asample` and futures polling. Wire format as
  * the official SDK's types define it: `ModelInput {chunks: [{type: "encoded_text", tokens}]}`,
  * `SamplingParams {max_tokens, stop (ids), temperature, top_p, top_k, seed}`, answers
- * `{sequences: [{tokens, logprobs, stop_reason}]}`.
+ * `{sequences: [{tokens, logprobs, stop_reason}]}` as JSON or, when the server answers the SDK's
+ * `Accept: application/x-protobuf`, as a protobuf `SampleResponse`.
  */
 import { SpadeError } from "../errors.js";
 import { Limiter, sharedLimiter } from "./limiter.js";
 import { DEFAULT_MAX_CONCURRENT_REQUESTS } from "./openai.js";
 import { FutureExpiredError, TinkerHttp, type TinkerHttpOptions } from "./tinker-http.js";
+import { decodeSampleResponse } from "./tinker-wire.js";
 import type { TokenSample, TokenSampler, TokenSampleRequest } from "./token-types.js";
 
 /** Settings of a Tinker-compatible sampler. */
@@ -65,18 +67,18 @@ export function parseSampleResponse(body: unknown): TokenSample[] {
   });
 }
 
-/** The `sampling_params` object: only what is set, `stop` as token ids. */
+/**
+ * The `sampling_params` object, `stop` as token ids. Unset temperature, top_p and top_k are sent
+ * as the SDK sends them (1, 1, -1: plain sampling, which every engine implements); an unset seed
+ * is left out.
+ */
 function samplingParams(request: TokenSampleRequest, defaults: TinkerSamplerOptions["sampling"] = {}): Record<string, unknown> {
   const params: Record<string, unknown> = { max_tokens: request.maxTokens, stop: [...request.stopTokenIds] };
-  const temperature = request.temperature ?? defaults.temperature;
-  const topP = request.topP ?? defaults.topP;
-  const topK = request.topK ?? defaults.topK;
   const seed = request.seed ?? defaults.seed;
-  // Unset values are left out: some servers reject any top_p / top_k they do not implement.
-  if (temperature !== undefined) params.temperature = temperature;
-  if (topP !== undefined) params.top_p = topP;
-  if (topK !== undefined) params.top_k = topK;
   if (seed !== undefined) params.seed = seed;
+  params.temperature = request.temperature ?? defaults.temperature ?? 1;
+  params.top_k = request.topK ?? defaults.topK ?? -1;
+  params.top_p = request.topP ?? defaults.topP ?? 1;
   return params;
 }
 
@@ -110,6 +112,10 @@ export function tinkerSampler(options: TinkerSamplerOptions): TinkerSampler {
       prompt: { chunks: [{ type: "encoded_text", tokens: [...request.promptTokenIds] }] },
       sampling_params: samplingParams(request, options.sampling),
       prompt_logprobs: false,
+      topk_prompt_logprobs: 0,
+      topk_sample_logprobs: 0,
+      prompt_alt_tokens_k: 0,
+      record_stability_info: false,
       type: "sample",
     };
     const answer = (await http.post("/api/v1/asample", body, { signal: request.signal })) as { request_id?: unknown } | null;
@@ -132,7 +138,7 @@ export function tinkerSampler(options: TinkerSamplerOptions): TinkerSampler {
         for (let resubmits = 0; ; resubmits++) {
           const requestId = await submit(request);
           try {
-            return parseSampleResponse(await http.awaitFuture(requestId, request.signal));
+            return parseSampleResponse(await http.awaitFuture(requestId, request.signal, decodeSampleResponse));
           } catch (err) {
             if (!(err instanceof FutureExpiredError) || resubmits >= (options.maxResubmits ?? 2)) throw err;
           }

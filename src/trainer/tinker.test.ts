@@ -4,7 +4,7 @@ import type { Json } from "../env/index.js";
 import { Limiter, TinkerHttp, tinkerSampler, type RetryClock } from "../policy/index.js";
 import type { DesignRow, EpisodeRow } from "../store/index.js";
 import { sequenceDatum } from "./datums.js";
-import { TinkerTrainingClient } from "./tinker.js";
+import { TinkerTrainingClient, type TinkerTrainingOptions } from "./tinker.js";
 import { DEFAULT_ADAM, TinkerTrainer } from "./tinker-trainer.js";
 import type { TrainSample } from "./types.js";
 
@@ -23,7 +23,7 @@ afterEach(async () => {
   sampled.length = 0;
 });
 
-async function setup(fake: Partial<FakeTinkerOptions> = {}) {
+async function setup(fake: Partial<FakeTinkerOptions> = {}, training: Partial<TinkerTrainingOptions> = {}) {
   const sample: FakeTinkerOptions["sample"] = (request) => {
     sampled.push(request);
     return { sequences: [{ tokens: [5, 6], logprobs: [-0.5, -0.25], stop_reason: "stop" }] };
@@ -31,9 +31,12 @@ async function setup(fake: Partial<FakeTinkerOptions> = {}) {
   server = await startFakeTinkerServer({ baseModel: BASE, sample, training: true, ...fake });
   const clock = recordingClock();
   const http = new TinkerHttp({ baseURL: server.baseURL, clock, heartbeatMs: 0, retry: { maxRetries: 2 }, pollIntervalMs: 25 });
-  const client = new TinkerTrainingClient(http, { baseModel: BASE, loraRank: 8, loraSeed: 7 });
+  const client = new TinkerTrainingClient(http, { baseModel: BASE, loraRank: 8, loraSeed: 7, ...training });
   return { server, clock, http, client };
 }
+
+/** The JSON requests to `path` (the fake, like SkyRL, refuses protobuf bodies with 422; their body records as null). */
+const jsonTo = (s: FakeTinkerServer, path: string) => s.requestsTo(path).filter((r) => r.body !== null);
 
 const paths = (s: FakeTinkerServer) => s.requests.map((r) => r.path.replace("/api/v1/", ""));
 const t = (data: number[], dtype: "int64" | "float32") => ({ data, dtype, shape: [data.length] });
@@ -63,29 +66,34 @@ describe("TinkerTrainingClient", () => {
     expect(await client.saveWeightsForSampler("s-1")).toBe("tinker://model_0/sampler_weights/s-1");
     await client.loadState("tinker://model_0/weights/s-1", { optimizer: true });
 
+    // No /client/config on this server (HTTP 404: an older server); protobuf refused once, then JSON.
     expect(paths(server)).toEqual([
-      "create_session", "create_model", "retrieve_future", "retrieve_future",
-      ...["forward_backward", "optim_step", "save_weights", "save_weights_for_sampler", "load_weights"].flatMap((p) => [p, "retrieve_future", "retrieve_future"]),
+      "client/config", "create_session", "create_model", "retrieve_future", "retrieve_future",
+      "forward_backward", ...["forward_backward", "optim_step", "save_weights", "save_weights_for_sampler", "load_weights"].flatMap((p) => [p, "retrieve_future", "retrieve_future"]),
     ]);
+    expect(client.forwardBackwardWire).toBe("json");
+    expect(server.requestsTo("/api/v1/forward_backward")[0]!.headers["content-type"]).toBe("application/x-protobuf");
     expect(server.requestsTo("/api/v1/create_model")[0]!.body).toEqual({
-      session_id: "session_0", model_seq_id: 0, base_model: BASE, user_metadata: null,
-      lora_config: { rank: 8, seed: 7, train_mlp: true, train_attn: true, train_unembed: true }, type: "create_model",
+      session_id: "session_0", model_seq_id: 0, base_model: BASE,
+      lora_config: { rank: 8, seed: 7, train_mlp: true, train_attn: true, train_unembed: true }, optimizer_config: { type: "adamw" }, type: "create_model",
     });
-    expect(server.requestsTo("/api/v1/forward_backward")[0]!.body).toEqual({
-      forward_backward_input: { data: [datum], loss_fn: "importance_sampling", loss_fn_config: null }, model_id: "model_0", seq_id: 1,
+    expect(jsonTo(server, "/api/v1/forward_backward")).toHaveLength(1);
+    expect(jsonTo(server, "/api/v1/forward_backward")[0]!.body).toEqual({
+      forward_backward_input: { data: [datum], loss_fn: "importance_sampling" }, model_id: "model_0", seq_id: 1,
     });
     expect(server.requestsTo("/api/v1/optim_step")[0]!.body).toEqual({
-      adam_params: { learning_rate: 1e-6, beta1: 0.9, beta2: 0.98, eps: 1e-8, weight_decay: 0.1 }, model_id: "model_0", seq_id: 2, type: "optim_step",
+      adam_params: { learning_rate: 1e-6, beta1: 0.9, beta2: 0.98, eps: 1e-8, weight_decay: 0.1, grad_clip_norm: 0 }, model_id: "model_0", seq_id: 2, type: "optim_step",
     });
-    expect(server.requestsTo("/api/v1/save_weights")[0]!.body).toEqual({ model_id: "model_0", path: "s-1", seq_id: 3, type: "save_weights" });
-    expect(server.requestsTo("/api/v1/save_weights_for_sampler")[0]!.body).toEqual({ model_id: "model_0", path: "s-1", seq_id: 4, type: "save_weights_for_sampler" });
+    expect(server.requestsTo("/api/v1/save_weights")[0]!.body).toEqual({ model_id: "model_0", path: "s-1", seq_id: 3, overwrite: false, type: "save_weights" });
+    expect(server.requestsTo("/api/v1/save_weights_for_sampler")[0]!.body).toEqual({ model_id: "model_0", path: "s-1", kind: "snapshot", seq_id: 4, type: "save_weights_for_sampler" });
+    expect(server.requestsTo("/api/v1/retrieve_future")[0]!.body).toEqual({ request_id: "1", allow_metadata_only: true });
     expect(server.requestsTo("/api/v1/load_weights")[0]!.body).toEqual({ model_id: "model_0", path: "tinker://model_0/weights/s-1", seq_id: 5, optimizer: true, type: "load_weights" });
     expect(clock.waitsMs).toEqual(Array(6).fill(25));
     expect(server.training!.models.get("model_0")).toMatchObject({ optimSteps: 1, lastSeqId: 5, loraRank: 8 });
   });
 
   it("retries an HTTP 500 on forward_backward with the same seq id and idempotency key", async () => {
-    const { server, clock, client } = await setup({ faults: [{ path: "/api/v1/forward_backward", status: 500 }, { path: "/api/v1/retrieve_future", status: 503 }] });
+    const { server, clock, client } = await setup({ faults: [{ path: "/api/v1/forward_backward", status: 500 }, { path: "/api/v1/retrieve_future", status: 503 }] }, { forwardBackwardEncoding: "json" });
     const datum = sequenceDatum({ tokenIds: [1, 2], lossMask: [0, 1], logprobs: [0, -1] }, 0.5);
     expect((await client.forwardBackward([datum], "ppo", { clip_low_threshold: 0.8, clip_high_threshold: 1.28 })).metrics).toEqual({ "loss:sum": -0.5 });
     const posts = server.requestsTo("/api/v1/forward_backward");
@@ -96,7 +104,7 @@ describe("TinkerTrainingClient", () => {
   });
 
   it("fails with E_POLICY_HTTP when the engine refuses a request, naming its message; a refused request takes no seq id", async () => {
-    const { server, client } = await setup();
+    const { server, client } = await setup({}, { forwardBackwardEncoding: "json" });
     const bad = { ...sequenceDatum({ tokenIds: [1, 2], lossMask: [0, 1], logprobs: [0, -1] }, 1) };
     bad.loss_fn_inputs = { ...bad.loss_fn_inputs, advantages: t([1, 1], "float32") };
     await expect(client.forwardBackward([bad], "importance_sampling")).rejects.toMatchObject({ code: "E_POLICY_HTTP", message: expect.stringContaining("advantages must be float32 TensorData of shape [1]") });
@@ -111,8 +119,8 @@ describe("TinkerTrainer", () => {
     const { server, client } = await setup();
     const trainer = new TinkerTrainer({ client, adam: { learningRate: 2e-5 } });
     const result = await trainer.train(4, handMadeBatch());
-    expect(server.requestsTo("/api/v1/forward_backward")).toHaveLength(1);
-    expect(server.requestsTo("/api/v1/forward_backward")[0]!.body.forward_backward_input.data).toEqual([
+    expect(jsonTo(server, "/api/v1/forward_backward")).toHaveLength(1);
+    expect(jsonTo(server, "/api/v1/forward_backward")[0]!.body.forward_backward_input.data).toEqual([
       {
         model_input: { chunks: [{ type: "encoded_text", tokens: [1, 2, 3, 4, 5] }] },
         loss_fn_inputs: { target_tokens: t([2, 3, 4, 5, 6], "int64"), logprobs: t([0, -0.5, -0.25, 0, -1], "float32"), advantages: t([0, 2, 2, 0, 2], "float32") },
@@ -123,7 +131,7 @@ describe("TinkerTrainer", () => {
       },
     ]);
     expect(server.requestsTo("/api/v1/optim_step")[0]!.body.adam_params.learning_rate).toBe(2e-5);
-    expect(paths(server).filter((p) => p !== "retrieve_future")).toEqual(["create_session", "create_model", "forward_backward", "optim_step", "save_weights", "save_weights_for_sampler"]);
+    expect(paths(server).filter((p) => p !== "retrieve_future")).toEqual(["client/config", "create_session", "create_model", "forward_backward", "forward_backward", "optim_step", "save_weights", "save_weights_for_sampler"]);
     // Loss: -(2 + 2 + 2) for the agent, -(-0.5) for the designer; every ratio is 1 on the fake.
     expect(result).toEqual({
       metrics: { "loss:sum": -5.5, loss: -5.5, datums: 2, agentDatums: 1, designerDatums: 1, trainedTokens: 4, "agentLogRatio:mean": 0, "designerLogRatio:mean": 0, "optim/datums:sum": 2 },
@@ -137,7 +145,7 @@ describe("TinkerTrainer", () => {
     expect(await trainer.train(0, [])).toEqual({ metrics: { datums: 0 }, checkpoint: null });
     expect(server.requests).toEqual([]);
     const result = await trainer.train(1, handMadeBatch());
-    expect(server.requestsTo("/api/v1/forward_backward")[0]!.body.forward_backward_input).toMatchObject({ loss_fn: "ppo", loss_fn_config: { clip_low_threshold: 0.8, clip_high_threshold: 1.28 } });
+    expect(jsonTo(server, "/api/v1/forward_backward")[0]!.body.forward_backward_input).toMatchObject({ loss_fn: "ppo", loss_fn_config: { clip_low_threshold: 0.8, clip_high_threshold: 1.28 } });
     expect(server.requestsTo("/api/v1/save_weights")).toEqual([]);
     expect(result.checkpoint).toEqual({ step: 1, samplerPath: "tinker://model_0/sampler_weights/spade-step-1", statePath: null });
     await expect(new TinkerTrainer({ client }).restore(result.checkpoint!)).rejects.toMatchObject({ code: "E_CONFIG" });

@@ -6,10 +6,13 @@
  * (`CreateModelRequest`, `ForwardBackwardRequest {forward_backward_input: {data, loss_fn,
  * loss_fn_config}, model_id, seq_id}`, `OptimStepRequest {adam_params}`, `SaveWeights*Request`,
  * `LoadWeightsRequest`); every model-scoped request carries the next `seq_id` of its model (1, 2...).
+ * Bodies are what the official SDK 0.38.0 sends (test/tinker-sdk/ compares them request by
+ * request); `forward_backward` goes as protobuf where the server takes it (fwdbwd-wire.ts).
  */
 import { SpadeError } from "../errors.js";
-import { JSON_BODY, type BodyEncoding, type TinkerHttp } from "../policy/index.js";
+import { decodeForwardBackwardOutput, JSON_BODY, type TinkerClientConfig, type TinkerHttp } from "../policy/index.js";
 import type { Datum, TensorData } from "./datums.js";
+import { chunkDatums, combineOutputs, FORWARD_BACKWARD_ENCODINGS, ForwardBackwardWire, type ForwardBackwardEncoding } from "./fwdbwd-wire.js";
 
 /** The policy-gradient losses SPADE trains with (Tinker's `LossFnType` names). */
 export type TinkerLoss = "importance_sampling" | "ppo";
@@ -45,8 +48,12 @@ export interface TinkerTrainingOptions {
   loraRank?: number;
   /** Seed of the LoRA initialisation; unset: the engine's choice. */
   loraSeed?: number;
-  /** How `forward_backward` bodies go on the wire. Default JSON (the official SDK 0.25+ sends protobuf; SkyRL takes both). */
-  forwardBackwardEncoding?: BodyEncoding;
+  /**
+   * How `forward_backward` bodies go on the wire: `auto` (default) sends protobuf, as the official
+   * SDK does, and falls back to JSON for the rest of the session when the server refuses it (HTTP
+   * 415 / 422, e.g. SkyRL tx); `protobuf` or `json` force one.
+   */
+  forwardBackwardEncoding?: ForwardBackwardEncoding;
 }
 
 /** Only the finite numbers of a metrics object. */
@@ -71,6 +78,7 @@ export class TinkerTrainingClient {
   #lastSeqId = 0;
   /** The previous submission: the next one is posted after it. */
   #turn: Promise<void> = Promise.resolve();
+  readonly #wire: ForwardBackwardWire;
 
   constructor(
     readonly http: TinkerHttp,
@@ -78,6 +86,14 @@ export class TinkerTrainingClient {
   ) {
     const rank = options.loraRank ?? 32;
     if (!Number.isInteger(rank) || rank < 1) throw new SpadeError("E_CONFIG", `loraRank must be an integer >= 1 (got ${rank})`);
+    const encoding = options.forwardBackwardEncoding ?? "auto";
+    if (!FORWARD_BACKWARD_ENCODINGS.includes(encoding)) throw new SpadeError("E_CONFIG", `forwardBackwardEncoding must be one of ${FORWARD_BACKWARD_ENCODINGS.join(", ")} (got ${String(encoding)})`);
+    this.#wire = new ForwardBackwardWire(encoding);
+  }
+
+  /** The encoding `forward_backward` bodies go in now: null until the first one was accepted in `auto`. */
+  get forwardBackwardWire(): "protobuf" | "json" | null {
+    return this.#wire.chosen;
   }
 
   /**
@@ -87,12 +103,13 @@ export class TinkerTrainingClient {
   modelId(signal?: AbortSignal): Promise<string> {
     this.#modelId ??= (async () => {
       const sessionId = await this.http.session(signal);
+      const lora = { rank: this.options.loraRank ?? 32, ...(this.options.loraSeed === undefined ? {} : { seed: this.options.loraSeed }), train_unembed: true, train_mlp: true, train_attn: true };
       const body = {
         session_id: sessionId,
         model_seq_id: this.http.nextSeqId("model"),
         base_model: this.options.baseModel,
-        user_metadata: null,
-        lora_config: { rank: this.options.loraRank ?? 32, seed: this.options.loraSeed ?? null, train_mlp: true, train_attn: true, train_unembed: true },
+        lora_config: lora,
+        optimizer_config: { type: "adamw" },
         type: "create_model",
       };
       const answer = (await this.http.post("/api/v1/create_model", body, { signal })) as Record<string, unknown> | null;
@@ -104,31 +121,44 @@ export class TinkerTrainingClient {
     return this.#modelId;
   }
 
-  /** Submits `forward_backward` over `datums`: gradients accumulate until the next `optim_step`. */
-  submitForwardBackward(datums: readonly Datum[], loss: TinkerLoss, lossConfig?: Record<string, number>, signal?: AbortSignal): Promise<Submitted<ForwardBackwardOutput>> {
-    const input = { data: datums, loss_fn: loss, loss_fn_config: lossConfig ?? null };
-    return this.submit("/api/v1/forward_backward", (model) => ({ forward_backward_input: input, model_id: model.id, seq_id: model.seq }), signal, this.options.forwardBackwardEncoding, (r) => {
-      const outputs = Array.isArray(r.loss_fn_outputs) ? (r.loss_fn_outputs as Array<Record<string, TensorData>>) : [];
-      return { lossFnOutputs: outputs, metrics: numbers(r.metrics) };
-    });
+  /**
+   * Submits `forward_backward` over `datums`: gradients accumulate until the next `optim_step`.
+   * Split into the requests the server's limits allow (`fwdbwd_max_chunk_len` datums, estimated
+   * `fwdbwd_max_chunk_bytes_count` bytes), each with its own seq id; the result joins them.
+   */
+  async submitForwardBackward(datums: readonly Datum[], loss: TinkerLoss, lossConfig?: Record<string, number>, signal?: AbortSignal): Promise<Submitted<ForwardBackwardOutput>> {
+    const config = await this.http.handshake(signal);
+    const parts: Array<Submitted<ForwardBackwardOutput>> = [];
+    for (const chunk of chunkDatums(datums, config)) {
+      const input = { data: chunk, loss_fn: loss, ...(lossConfig ? { loss_fn_config: lossConfig } : {}) };
+      parts.push(
+        await this.submit("/api/v1/forward_backward", (model) => ({ forward_backward_input: input, model_id: model.id, seq_id: model.seq }), signal, { wire: this.#wire, config }, (r) => {
+          const outputs = Array.isArray(r.loss_fn_outputs) ? (r.loss_fn_outputs as Array<Record<string, TensorData>>) : [];
+          return { lossFnOutputs: outputs, metrics: numbers(r.metrics) };
+        }, decodeForwardBackwardOutput),
+      );
+    }
+    if (parts.length === 1) return parts[0] as Submitted<ForwardBackwardOutput>;
+    return { requestId: parts.map((p) => p.requestId).join(","), result: async () => combineOutputs(await Promise.all(parts.map((p) => p.result()))) };
   }
 
   /** Submits `optim_step`: one Adam update with the accumulated gradients. Resolves to the engine's metrics. */
   submitOptimStep(adam: AdamParams, signal?: AbortSignal): Promise<Submitted<Record<string, number>>> {
-    const adamParams = { learning_rate: adam.learningRate, beta1: adam.beta1, beta2: adam.beta2, eps: adam.eps, weight_decay: adam.weightDecay };
+    // grad_clip_norm 0 = no clipping (the SDK's default, which it always sends).
+    const adamParams = { learning_rate: adam.learningRate, beta1: adam.beta1, beta2: adam.beta2, eps: adam.eps, weight_decay: adam.weightDecay, grad_clip_norm: 0 };
     return this.submit("/api/v1/optim_step", (model) => ({ adam_params: adamParams, model_id: model.id, seq_id: model.seq, type: "optim_step" }), signal, undefined, (r) => numbers(r.metrics));
   }
 
   /** Submits `save_weights_for_sampler` under `name` (letters, digits, `_`, `-`). Resolves to the sampler path. */
   submitSaveWeightsForSampler(name: string, signal?: AbortSignal): Promise<Submitted<string>> {
-    return this.submit("/api/v1/save_weights_for_sampler", (model) => ({ model_id: model.id, path: name, seq_id: model.seq, type: "save_weights_for_sampler" }), signal, undefined, (r) =>
+    return this.submit("/api/v1/save_weights_for_sampler", (model) => ({ model_id: model.id, path: name, kind: "snapshot", seq_id: model.seq, type: "save_weights_for_sampler" }), signal, undefined, (r) =>
       text(r.path, "save_weights_for_sampler's path", r),
     );
   }
 
   /** Submits `save_weights` (weights and optimiser state, for resuming) under `name`. Resolves to the state path. */
   submitSaveState(name: string, signal?: AbortSignal): Promise<Submitted<string>> {
-    return this.submit("/api/v1/save_weights", (model) => ({ model_id: model.id, path: name, seq_id: model.seq, type: "save_weights" }), signal, undefined, (r) => text(r.path, "save_weights' path", r));
+    return this.submit("/api/v1/save_weights", (model) => ({ model_id: model.id, path: name, seq_id: model.seq, overwrite: false, type: "save_weights" }), signal, undefined, (r) => text(r.path, "save_weights' path", r));
   }
 
   /** Loads saved weights (and with `optimizer`, the optimiser state) into this model. */
@@ -167,21 +197,23 @@ export class TinkerTrainingClient {
     path: string,
     build: (model: { id: string; seq: number }) => Record<string, unknown>,
     signal: AbortSignal | undefined,
-    encoding: BodyEncoding | undefined,
+    binary: { wire: ForwardBackwardWire; config: TinkerClientConfig } | undefined,
     parse: (result: Record<string, unknown>) => T,
+    decodeProtobuf?: (bytes: Uint8Array) => Record<string, unknown>,
   ): Promise<Submitted<T>> {
     const id = await this.modelId(signal);
     const posted = this.#turn.then(async () => {
       const seq = this.#lastSeqId + 1;
-      const answer = (await this.http.post(path, build({ id, seq }), { signal, encoding: encoding ?? JSON_BODY })) as { request_id?: unknown } | null;
+      const body = build({ id, seq });
+      const answer = binary ? await binary.wire.post(this.http, path, body, binary.config, signal) : await this.http.post(path, body, { signal, encoding: JSON_BODY });
       this.#lastSeqId = seq;
-      return text(answer?.request_id, `${path.replace("/api/v1/", "")}'s request_id`, answer);
+      return text((answer as { request_id?: unknown } | null)?.request_id, `${path.replace("/api/v1/", "")}'s request_id`, answer);
     });
     this.#turn = posted.then(
       () => undefined,
       () => undefined,
     );
     const requestId = await posted;
-    return { requestId, result: async () => parse(await this.http.awaitFuture(requestId, signal)) };
+    return { requestId, result: async () => parse(await this.http.awaitFuture(requestId, signal, decodeProtobuf)) };
   }
 }

@@ -116,7 +116,8 @@ export async function startFakeTinkerServer(options: FakeTinkerOptions): Promise
         return send(fault.status, { detail: `scripted ${fault.status}` }, fault.headers);
       }
       if (options.apiKey !== undefined && req.headers["x-api-key"] !== options.apiKey) return send(401, { detail: "bad key" });
-      if (req.method !== "POST" || body === null) return send(400, { detail: "POST a JSON body" });
+      // FastAPI (SkyRL tx) answers a body that is not JSON, e.g. protobuf, with 422.
+      if (req.method !== "POST" || body === null) return send(req.method === "POST" ? 422 : 400, { detail: "POST a JSON body" });
       switch (path) {
         case "/api/v1/create_session": {
           if (!Array.isArray(body.tags) || typeof body.sdk_version !== "string") return send(422, { detail: "tags and sdk_version are required" });
