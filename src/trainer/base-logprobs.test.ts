@@ -32,7 +32,8 @@ async function setup() {
       ({ sequences: [{ tokens: [0], logprobs: [-1], stop_reason: "length" }], prompt_logprobs: request.body.prompt_logprobs ? BASE_LOGPROBS[request.promptTokens.join(",")] : null }) as FakeSampleResult,
   });
   const http = new TinkerHttp({ baseURL: server.baseURL, clock, heartbeatMs: 0, retry: { maxRetries: 0 }, pollIntervalMs: 10 });
-  return { server, http, client: new TinkerTrainingClient(http, { baseModel: BASE, loraRank: 8, loraSeed: 7 }) };
+  // JSON bodies, so the test reads the advantages sent (the fake engine, like SkyRL, speaks JSON only).
+  return { server, http, client: new TinkerTrainingClient(http, { baseModel: BASE, loraRank: 8, loraSeed: 7, forwardBackwardEncoding: "json" }) };
 }
 
 /** One agent episode (targets 2..6, sampled at 3, 4 and 6) and one designer completion (target 7 sampled). */
