@@ -30,7 +30,7 @@ export const CONFIG_SCHEMA = z.object({
   rewardDelay: int(1, 10_000, "longer than any run").nullable().default(null).describe("D: the designer's reward is computed D steps after its environment was created, over all its plays (default R)"),
   maxAttempts: int(1, 100, "each attempt is a designer completion").default(5).describe("design attempts per slot, each with a fresh document"),
   repairTurns: int(0, 20, "each turn resends the whole design conversation").default(0).describe("times a failed design is sent back with its validation report before a fresh attempt"),
-  hints: z.enum(["model", "program"]).default("model").describe("model (the reference's way): a second, untrained call of the same model reads the program and writes the hint (never trained; no hint after hintRetries failed calls: no hinted plays, regret 0); program: the environment's own hint()"),
+  hints: z.enum(["model", "program"]).default("model").describe("model (the reference's way): a second, untrained call of the same model reads the program and writes the hint (never trained; no hint after hintRetries failed calls: no hinted plays, regret 0; not asked when hintedPlays is 0); program: the environment's own hint()"),
   hintTemperature: num.min(0).default(0.3).describe("sampling temperature of the hint writer (--hints model; the reference's 0.3)"),
   hintMaxTokens: int(1, 1_048_576, "no model has a longer context").nullable().default(null).describe("most tokens of the hint writer's answer (default 4,096 for games, 2,048 for tool use, the reference's)"),
   hintRetries: int(1, 20, "each retry is a model call").default(3).describe("calls of the hint writer before the environment is left without a hint (the reference's 3)"),

@@ -135,8 +135,9 @@ async function runSlot(
   });
 
   // The hint writer: a separate call of the same model, never stored as a design, so never trained.
+  // Only hinted plays read the hint, so with none there is nothing to write it for.
   let hint: string | null = null;
-  if (result.design && config.hints === "model") {
+  if (result.design && config.hints === "model" && config.hintedPlays > 0) {
     const written = await writeModelHint(
       result.design.source,
       result.design.meta,

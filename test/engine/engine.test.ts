@@ -179,7 +179,9 @@ describe.skipIf(SKIP_ENGINE)(`spade run training both roles on SkyRL's server ${
   const flags = (out: string, extra: string[]) => [
     "run", "--out", out, "--engine", engine.url, "--base-model", modelDir, "--model-path", modelDir, "--seed", "3", "--designs-per-step", "1",
     "--regenerate-every", "2", "--reward-delay", "1", "--plays", "2", "--hinted-plays", "0", "--max-attempts", "1", "--max-words", "40",
-    "--max-tokens", "16", "--designer-max-tokens", "32", "--concurrency", "4", "--learning-rate", "1e-3", ...extra,
+    "--max-tokens", "16", "--designer-max-tokens", "32", "--concurrency", "4", "--learning-rate", "1e-3",
+    // Every finished play one sample: the reference's fill to 192 samples would train 96 copies of each play on CPU.
+    "--batch-fit", "off", ...extra,
   ];
 
   function readStore(out: string) {
