@@ -167,13 +167,17 @@ function dialogueOf(id: string): { dialogue: string; turn: string } {
  */
 export function scoreCategory(entries: NsEntry[], outputs: string[]): NsCategoryScore {
   if (entries.length !== outputs.length) throw new SpadeError("E_CONFIG", `${outputs.length} outputs for ${entries.length} entries`, { nextStep: "give one output per entry, in entry order" });
+  const special = entries[0]?.category.startsWith("special") ?? false;
+  return scoreVerdicts(entries, entries.map((e, i) => (special ? checkSpecialItem(e, outputs[i]!) : checkNormalItem(e, outputs[i]!))));
+}
+
+/** A category's score from its items' verdicts (in entry order), as `scoreCategory` computes it. */
+export function scoreVerdicts(entries: NsEntry[], items: NsItemResult[]): NsCategoryScore {
   const category = entries[0]?.category;
   if (category === undefined) throw new SpadeError("E_CONFIG", "no entries to score", { nextStep: "load a category with entries" });
-  const special = category.startsWith("special");
-  const items = entries.map((e, i) => (special ? checkSpecialItem(e, outputs[i]!) : checkNormalItem(e, outputs[i]!)));
   const correct = items.filter((r) => r.valid).length;
   const total = items.length;
-  if (special) return { category, accuracy: correct / total, correct, total, items };
+  if (category.startsWith("special")) return { category, accuracy: correct / total, correct, total, items };
   if (!category.startsWith("normal_multi_turn")) return { category, accuracy: round3(correct / total), correct, total, items };
   const groups: boolean[][] = [];
   let last: string | undefined;
@@ -195,9 +199,18 @@ export function unweightedMean(accuracies: number[]): number {
   return round3(accuracies.reduce((a, b) => a + b, 0) / accuracies.length);
 }
 
-/** ACEBench's overall score as `generate_result_csv` computes it from the three group scores. */
-export function overallScore(normal: number, special: number, agent: number): number {
-  return round3(special * 0.2676 + normal * 0.578 + agent * 0.1545);
+/**
+ * ACEBench's overall score from the three group scores: `generate_result_csv`'s weights, rounded
+ * to 3 places as upstream writes it, or unrounded as the SPADE reference's suite reports it.
+ */
+export function overallScore(normal: number, special: number, agent: number, options: { round?: boolean } = {}): number {
+  const x = special * 0.2676 + normal * 0.578 + agent * 0.1545;
+  return options.round === false ? x : round3(x);
+}
+
+/** The SPADE reference's group score (eval_offline/suites/acebench.py): the plain mean of the categories' accuracies. */
+export function groupMean(accuracies: number[]): number | null {
+  return accuracies.length === 0 ? null : accuracies.reduce((a, b) => a + b, 0) / accuracies.length;
 }
 
 /**

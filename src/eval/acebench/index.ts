@@ -42,12 +42,15 @@ export {
   checkNormalItem,
   checkSpecialItem,
   goldOutput,
+  groupMean,
   loadNsEntries,
   overallScore,
   scoreCategory,
+  scoreVerdicts,
   unweightedMean,
   type NsCategory,
   type NsCategoryScore,
   type NsEntry,
   type NsItemResult,
 } from "./categories.js";
+export { AceNsEnv, nsSystemPrompt, nsUserPrompt } from "./ns-env.js";
