@@ -6,16 +6,11 @@
  */
 import type { JsonObject } from "../../env/index.js";
 import type { Agent } from "../../rollout/index.js";
-import { AceNsEnv, NORMAL_CATEGORIES, SPECIAL_CATEGORIES, groupMean, loadNsEntries, nsSystemPrompt, overallScore, scoreVerdicts, type NsCategory, type NsEntry } from "../acebench/index.js";
+import { NORMAL_CATEGORIES, SPECIAL_CATEGORIES, nsSystemPrompt, overallScore, type NsCategory } from "../acebench/index.js";
+import { aceNsEntries, aceNsScores, aceNsTasks } from "../run/acebench-ns.js";
 import { runEval } from "../run/runner.js";
-import type { EvalTask } from "../run/types.js";
 import type { ColumnSource, SourceResult } from "./sources.js";
 import type { Cell } from "./table.js";
-
-/** An entry as an evaluation task. */
-interface NsTask extends EvalTask {
-  entry: NsEntry;
-}
 
 /** Where column values are shared between sources of one table (ACEBench-A feeds the overall). */
 export type CellStore = Map<string, Cell>;
@@ -39,13 +34,9 @@ export function aceNormalSpecialSource(options: { acebenchDir: string; limit?: n
     name: "acebench-normal-special",
     columns: ["ACEBench-N", "ACEBench-S"],
     async run(context) {
-      const byCategory = new Map(categories.map((c) => {
-        const all = loadNsEntries(options.acebenchDir, c);
-        return [c, options.limit === undefined ? all : all.slice(0, options.limit)] as const;
-      }));
-      const tasks: NsTask[] = [...byCategory.values()].flat().map((entry) => ({ id: entry.id, group: entry.category, entry, open: () => new AceNsEnv(entry) }));
+      const entries = aceNsEntries(options.acebenchDir, categories, options.limit);
       const run = await runEval({
-        tasks,
+        tasks: aceNsTasks(entries),
         info: { benchmark: "acebench-normal-special", model: context.model, samples: 1, settings: options.settings },
         concurrency: context.concurrency,
         outDir: context.outDir,
@@ -55,20 +46,13 @@ export function aceNormalSpecialSource(options: { acebenchDir: string; limit?: n
         onItem: (_item, p) => context.onProgress?.("acebench-normal-special", p),
       });
       if (run.interrupted) return { cells: {}, settings: options.settings, details: { out: context.outDir }, interrupted: true };
-      const valid = new Map(run.items.map((i) => [i.id, i.samples.some((s) => s.success)]));
-      const scores = categories.map((c) => {
-        const entries = byCategory.get(c)!;
-        return scoreVerdicts(entries, entries.map((e) => ({ id: e.id, valid: valid.get(e.id) ?? false, errorType: "", error: "" })));
-      });
-      const n = groupMean(scores.filter((s) => s.category.startsWith("normal")).map((s) => s.accuracy));
-      const s = groupMean(scores.filter((x) => x.category.startsWith("special")).map((x) => x.accuracy));
+      const scores = aceNsScores(run.items, entries);
       const cells: Record<string, Cell> = {
-        "ACEBench-N": n === null ? { status: "failed", reason: "no normal entries" } : { status: "ok", value: n },
-        "ACEBench-S": s === null ? { status: "failed", reason: "no special entries" } : { status: "ok", value: s },
+        "ACEBench-N": scores.normal === null ? { status: "failed", reason: "no normal entries" } : { status: "ok", value: scores.normal },
+        "ACEBench-S": scores.special === null ? { status: "failed", reason: "no special entries" } : { status: "ok", value: scores.special },
       };
       for (const [k, v] of Object.entries(cells)) options.store?.set(k, v);
-      const categoriesOut = scores.map((x) => ({ category: x.category, accuracy: x.accuracy, correct: x.correct, total: x.total, ...(x.processAccuracy === undefined ? {} : { processAccuracy: x.processAccuracy }) }));
-      return { cells, settings: options.settings, details: { out: context.outDir, categories: categoriesOut } as unknown as JsonObject, interrupted: false };
+      return { cells, settings: options.settings, details: { out: context.outDir, categories: scores.categories } as unknown as JsonObject, interrupted: false };
     },
   };
 }
