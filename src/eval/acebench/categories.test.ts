@@ -25,6 +25,9 @@ const PERTURB: Record<string, (gold: string, e: NsEntry) => string> = {
   doubled: (g) => (g.startsWith("[") && g.endsWith("]") ? `${g.slice(0, -1)}, ${g.slice(1)}` : g),
   phraseCut: (g) => g.replace("Missing necessary", "Lacking").replace("There is incorrect", "Wrong").replace("limitations", "limits"),
   lastWordCut: (g) => g.replace(/\w+\)/, ")"),
+  jsonWords: (g) => g.replaceAll("True", "true").replaceAll("False", "false").replaceAll("None", "null"),
+  bareNames: (g) => g.replace(/='([A-Za-z_]\w*)'/g, "=$1"),
+  tupleNotList: (g) => (g.startsWith("[") && g.endsWith("]") ? `${g.slice(1, -1)},` : g),
 };
 
 function outputsFor(kind: string): Map<NsCategory, string[]> {
@@ -41,6 +44,9 @@ describe("ACEBench normal checker", () => {
   it("decodes as upstream: whitespace removed, keyword arguments, a list required", () => {
     expect(decodeNormalOutput("[f(a = 'New York', b=[1, 2.5])]")).toEqual([{ name: "f", params: new Map<string, unknown>([["a", "NewYork"], ["b", [1n, 2.5]]]) }]);
     expect(decodeNormalOutput("f(a=1)")).toBeNull();
+    expect(decodeNormalOutput("f(a=1), g(b=true)")).toEqual([{ name: "f", params: new Map([["a", 1n]]) }, { name: "g", params: new Map([["b", "true"]]) }]);
+    expect(decodeNormalOutput("[f(a=Paris, c=g(k=1), d=None)]")).toEqual([{ name: "f", params: new Map<string, unknown>([["a", "Paris"], ["c", new Map([["g", new Map([["k", 1n]])]])], ["d", null]]) }]);
+    expect(decodeNormalOutput("[f(a=x.y)]")).toBeNull();
     expect(decodeNormalOutput("[f(a=1)")).toBeNull();
     expect(standardizeString("Last-Quarter, 'x'_y.z")).toBe('lastquarter"x"yz');
   });

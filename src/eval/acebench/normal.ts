@@ -7,7 +7,7 @@
 import { parsePythonCalls } from "../pycall.js";
 import { pyRepr, pyStr } from "../pyformat.js";
 import { PyException } from "../pyops.js";
-import { PyTuple, findKey, pyEquals, pyTypeName, type PyDict, type PyValue } from "../pyvalue.js";
+import { PyTuple, findKey, pyEquals, pyTypeName, type PyDict, type PyKey, type PyValue } from "../pyvalue.js";
 
 /** A decoded call as upstream's `decode_ast` gives it: `{name: {param: value}}`. */
 export interface NormalCall {
@@ -279,14 +279,19 @@ function findDescription(docs: PyValue, name: string): PyValue | undefined {
 
 /**
  * Upstream's decode of a normal-category output: all whitespace removed, then a Python list of
- * calls with keyword arguments (positional ones are dropped, as upstream's decoder drops them).
+ * calls (or a tuple of them) with keyword arguments (positional ones are dropped, as upstream's
+ * decoder drops them); bare names are strings and nested calls dicts, as `resolve_ast_by_type` reads them.
  * Returns null where upstream's decode fails ("wrong_output_format").
  */
 export function decodeNormalOutput(raw: string): NormalCall[] | null {
   const compact = raw.split(/\s+/).join("");
-  if (!compact.startsWith("[")) return null;
+  const read = (src: string) => parsePythonCalls(src, { astValues: true }).map((c) => ({ name: c.name, params: new Map<PyKey, PyValue>(Object.entries(c.kwargs)) }));
   try {
-    return parsePythonCalls(compact).map((c) => ({ name: c.name, params: new Map(Object.entries(c.kwargs)) }));
+    if (compact.startsWith("[")) return read(compact);
+    // `f(a=1),g(b=2)` and `f(a=1),` are tuples, whose items upstream reads like a list's; a
+    // lone call `f(a=1)` has none and fails.
+    const calls = read(`[${compact}]`);
+    return calls.length >= 2 || compact.endsWith(",") ? calls : null;
   } catch {
     return null;
   }
