@@ -53,4 +53,4 @@ export {
   type NsEntry,
   type NsItemResult,
 } from "./categories.js";
-export { AceNsEnv, nsSystemPrompt, nsUserPrompt } from "./ns-env.js";
+export { AceNsEnv, answerAfterThinking, nsSystemPrompt, nsUserPrompt } from "./ns-env.js";

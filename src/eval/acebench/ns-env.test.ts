@@ -24,6 +24,9 @@ describe("AceNsEnv", () => {
     await expect(env.step(makeAction("[]"))).rejects.toMatchObject({ code: "E_ENV_CONTRACT" });
     await env.reset(1);
     expect(await env.step(makeAction("[]"))).toMatchObject({ reward: 0, info: { valid: false, errorType: "wrong functions number" } });
+    await env.reset(2);
+    const thought = await env.step(makeAction(`<think>maybe [] or</think> ${goldOutput(e)}\n`));
+    expect(thought).toMatchObject({ reward: 1, info: { valid: true } });
     await env.close();
     await expect(env.reset(0)).rejects.toMatchObject({ code: "E_ENV_CONTRACT" });
   });

@@ -33,6 +33,14 @@ export function nsUserPrompt(entry: NsEntry): string {
   return format(USER_PROMPT, { question: entry.question });
 }
 
+/**
+ * The reply as the SPADE reference's patched ACEBench reads it (`_patch_strip_reasoning`): the
+ * text after the last `</think>`, stripped.
+ */
+export function answerAfterThinking(text: string): string {
+  return (text.split("</think>").at(-1) ?? "").trim();
+}
+
 /** A single-turn environment over one normal or special entry. */
 export class AceNsEnv implements Env {
   readonly meta: EnvMeta;
@@ -54,7 +62,8 @@ export class AceNsEnv implements Env {
     if (this.state !== "ready") throw new SpadeError("E_ENV_CONTRACT", `${this.entry.id}: step() ${this.state === "done" ? "after the episode ended" : "before reset()"}`);
     this.state = "done";
     const special = this.entry.category.startsWith("special");
-    const verdict = special ? checkSpecialItem(this.entry, action.text) : checkNormalItem(this.entry, action.text);
+    const reply = answerAfterThinking(action.text);
+    const verdict = special ? checkSpecialItem(this.entry, reply) : checkNormalItem(this.entry, reply);
     return {
       observation: verdict.valid ? "Correct." : "Incorrect.",
       reward: verdict.valid ? 1 : 0,
