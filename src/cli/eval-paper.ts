@@ -28,6 +28,7 @@ import {
   type ColumnSource,
   type PaperSetting,
 } from "../eval/paper/index.js";
+import { aceNormalSpecialSource, aceOverallSource, recordingSource, type CellStore } from "../eval/paper/acebench-source.js";
 import { RG_SAMPLING, RgWorkerPool } from "../eval/rg/index.js";
 import { benchmarksRoot } from "../eval/suites/index.js";
 import type { SamplingParams } from "../policy/index.js";
@@ -90,6 +91,7 @@ function sourcesFor(setting: PaperSetting, policy: Policy, flags: Record<string,
   const userModel = (flags["user-model"] as string | undefined) ?? (policy.name === "openai" ? (flags.model as string | undefined) : undefined);
   const userBaseURL = (flags["user-base-url"] as string | undefined) ?? (policy.name === "openai" ? (flags["base-url"] as string | undefined) : undefined);
   const userApiKeyEnv = (flags["user-api-key-env"] as string | undefined) ?? (flags["user-base-url"] === undefined ? (flags["api-key-env"] as string | undefined) : undefined);
+  const aceCells: CellStore = new Map();
   const ace: ColumnSource =
     userModel && userBaseURL
       ? (() => {
@@ -106,9 +108,9 @@ function sourcesFor(setting: PaperSetting, policy: Policy, flags: Record<string,
   return [
     unsupportedSource("bfcl", ["BFCL-v4"], "the overall score needs the single-turn non_live and live categories, which SPADE does not score yet (multi-turn: spade eval bfcl)"),
     tau2ResultsSource(flags["tau2-results"] as string | undefined),
-    unsupportedSource("acebench-normal-special", ["ACEBench-N", "ACEBench-S"], "the normal and special categories are not scored yet"),
-    ace,
-    unsupportedSource("acebench-overall", ["ACEBench"], "the overall score needs ACEBench-N and ACEBench-S"),
+    aceNormalSpecialSource({ acebenchDir: acebenchFolder(dataDir), limit, makeAgent: qaAgent(ACEBENCH_SAMPLING), store: aceCells, settings: { source: "spade-rl/spade eval_offline/configs/tool_use.yaml", language: "en", categories: "12 normal + 3 special, one sample each", limit: limit ?? null, temperature: 0.7, top_p: 1, max_tokens: 16384, column: "mean of the categories' accuracies (upstream's eval_main.py per category)" } }),
+    recordingSource(ace, aceCells),
+    aceOverallSource(aceCells),
   ];
 }
 

@@ -7,9 +7,9 @@
 import { defineCommand } from "citty";
 import { SpadeError } from "../errors.js";
 import type { JsonObject } from "../env/index.js";
-import type { AceCategory, Lang } from "../eval/acebench/index.js";
+import { NORMAL_CATEGORIES, SPECIAL_CATEGORIES, nsSystemPrompt, type AceCategory, type Lang, type NsCategory } from "../eval/acebench/index.js";
 import { benchmarksRoot } from "../eval/suites/index.js";
-import { aceMetrics, aceScores, aceSetName, aceTasks, chatUserSimulator, formatRate, type AceTask } from "../eval/run/index.js";
+import { aceMetrics, aceNsEntries, aceNsScores, aceNsTasks, aceScores, aceSetName, aceTasks, chatUserSimulator, formatRate, type AceTask } from "../eval/run/index.js";
 import { acebenchFolder } from "./eval-acebench.js";
 import { evalRunArgs, interruptSignal, limitFlag, runEvalCommand } from "./eval-run.js";
 import { openAIBackendFrom, policyFromFlags } from "./policy.js";
@@ -25,6 +25,56 @@ function choice<T extends string>(flag: string, value: string | undefined, all: 
   return [v as T];
 }
 
+/** The normal/special categories a `--category` value names, or null for the agent sets. */
+function normalSpecialChoice(value: string | undefined): NsCategory[] | null {
+  const all: readonly string[] = [...NORMAL_CATEGORIES, ...SPECIAL_CATEGORIES];
+  if (value === "normal") return [...NORMAL_CATEGORIES];
+  if (value === "special") return [...SPECIAL_CATEGORIES];
+  if (value === "normal+special") return [...NORMAL_CATEGORIES, ...SPECIAL_CATEGORIES];
+  if (value !== undefined && all.includes(value)) return [value as NsCategory];
+  return null;
+}
+
+/** Normal and special entries (English): one reply each, scored by upstream's checker. */
+async function runNormalSpecial(args: Record<string, unknown> & Parameters<typeof runEvalCommand>[0]["flags"], policy: ReturnType<typeof policyFromFlags>, categories: NsCategory[]): Promise<void> {
+  if (args.lang !== undefined && args.lang !== "all" && args.lang !== "en") {
+    throw new SpadeError("E_CONFIG", `the normal and special categories are scored in English only (got --lang ${String(args.lang)})`, { nextStep: "drop --lang or pass --lang en" });
+  }
+  const limit = limitFlag(args);
+  const dir = acebenchFolder(benchmarksRoot({ flag: args.data as string | undefined, env: process.env }));
+  const entries = aceNsEntries(dir, categories, limit);
+  const interrupt = interruptSignal();
+  try {
+    await runEvalCommand({
+      benchmark: "acebench",
+      flags: args,
+      policy,
+      tasks: aceNsTasks(entries),
+      signal: interrupt.signal,
+      groupOrder: categories,
+      makeAgent: ({ task, sample, signal }) => policy.makeAgent({ seed: sample, signal, systemPrompt: nsSystemPrompt(task.entry) }),
+      metrics: ({ episode }) => {
+        const info = episode.steps.at(-1)?.info ?? {};
+        return { valid: (info as { valid?: boolean }).valid ?? false, errorType: (info as { errorType?: string }).errorType ?? "" };
+      },
+      settings: { lang: "en", categories, limit: limit ?? null },
+      extras: (items) => {
+        const scores = aceNsScores(items, entries);
+        return {
+          json: scores as unknown as JsonObject,
+          lines: [
+            ...scores.categories.map((c) => `${c.category}: ${formatRate(c.accuracy)} (upstream's accuracy${c.processAccuracy === undefined ? "" : `; process ${formatRate(c.processAccuracy)}`})`),
+            ...(scores.normal === null ? [] : [`ACEBench-N (mean of the normal categories): ${formatRate(scores.normal)}`]),
+            ...(scores.special === null ? [] : [`ACEBench-S (mean of the special categories): ${formatRate(scores.special)}`]),
+          ],
+        };
+      },
+    });
+  } finally {
+    interrupt.dispose();
+  }
+}
+
 /** `spade eval acebench --policy ...`. */
 export const acebenchRunCommand = defineCommand({
   meta: {
@@ -34,7 +84,7 @@ export const acebenchRunCommand = defineCommand({
   args: {
     ...evalRunArgs,
     lang: { type: "string", description: "en | zh | all", default: "all" },
-    category: { type: "string", description: "multi_turn | multi_step | all", default: "all" },
+    category: { type: "string", description: "multi_turn | multi_step | all (agent), or normal | special | normal+special | one category such as normal_atom_bool (English)", default: "all" },
     "user-model": { type: "string", description: "model that plays the simulated user (default --model)" },
     "user-base-url": { type: "string", description: "OpenAI-compatible server of the user model (default --base-url)" },
     "user-api-key-env": { type: "string", description: "variable holding the user server's key (default --api-key-env when --user-base-url is not given)" },
@@ -42,6 +92,11 @@ export const acebenchRunCommand = defineCommand({
   },
   async run({ args }) {
     const policy = policyFromFlags(args);
+    const nsCategories = normalSpecialChoice(args.category);
+    if (nsCategories !== null) {
+      await runNormalSpecial(args, policy, nsCategories);
+      return;
+    }
     const langs = choice("lang", args.lang, LANGS);
     const categories = choice("category", args.category, CATEGORIES);
     const sets = langs.flatMap((lang) => categories.map((category) => ({ lang, category })));

@@ -34,12 +34,23 @@ const RADIX_RE = /0([xXoObB])([0-9a-fA-F_]+)/y;
 const NUMBER_RE = /(?:\d[\d_]*)?(?:\.(?:\d[\d_]*)?)?(?:[eE][+-]?\d[\d_]*)?/y;
 const PREFIX_RE = /[rRuU](?=['"])/y;
 
+/** Options of `parsePythonCalls`. */
+export interface PythonCallsOptions {
+  /**
+   * Read argument values as the decoders built on Python's `ast` do (ACEBench's `resolve_ast_by_type`):
+   * a bare name is its id as a string (`true` -> "true"), a call `g(k=v)` is the dict
+   * `{g: {k: v}}`. Default false: only literals.
+   */
+  astValues?: boolean;
+}
+
 /** A recursive-descent reader over one source string. */
 class Reader {
   pos = 0;
   constructor(
     readonly src: string,
     readonly mode: Mode,
+    readonly options: PythonCallsOptions = {},
   ) {}
 
   fail(message: string, at = this.pos): never {
@@ -119,6 +130,14 @@ class Reader {
       if (word === "null") return null;
       if (word === "NaN") return NaN;
       if (word === "Infinity") return Infinity;
+    }
+    if (this.options.astValues) {
+      // ast.Call: {name: {keyword: value}} (positional arguments dropped); ast.Name: its id.
+      if (this.peek() === "(") {
+        const call = this.callArgs(word.replace(/\s+/g, ""), start);
+        return new Map<PyKey, PyValue>([[call.name, new Map<PyKey, PyValue>(Object.entries(call.kwargs))]]);
+      }
+      if (!word.includes(".")) return word;
     }
     if (this.peek() === "(") this.fail(`a call (${word}) is not allowed as a value`, start);
     return this.fail(`unknown name '${word}'`, start);
@@ -346,8 +365,8 @@ class Reader {
  * Parses one Python call (`f(1, x='a')`) or a list of calls (`[f(a=1), g(b=2)]`).
  * Throws SpadeError E_PARSE on anything else (nested calls, expressions, trailing text).
  */
-export function parsePythonCalls(src: string): PyCall[] {
-  const r = new Reader(src, "python");
+export function parsePythonCalls(src: string, options: PythonCallsOptions = {}): PyCall[] {
+  const r = new Reader(src, "python", options);
   const calls: PyCall[] = [];
   if (r.eat("[")) {
     r.items("]", () => calls.push(r.call()));

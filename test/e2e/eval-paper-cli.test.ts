@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { NORMAL_CATEGORIES, SPECIAL_CATEGORIES, goldOutput, loadNsEntries, nsSystemPrompt, nsUserPrompt } from "../../src/eval/acebench/index.js";
 import { benchmarksDir } from "../../src/eval/acebench/testing/bench-dir.js";
 import { RG_MISSING, RG_VENV_READY } from "../../src/eval/rg/testing/paths.js";
 import { startFakeOpenAIServer, type FakeOpenAIServer, type FakeReply, type RecordedRequest } from "../fakes/openai-server.js";
@@ -124,12 +125,27 @@ describe.skipIf(!HAVE_DATA || !RG_VENV_READY)(`spade eval paper ${HAVE_DATA && R
     expect(results.sources.find((s: any) => s.name === "aime-2025").details).toMatchObject({ samples: 128, correct: 64, passAtK: 0.5 });
   });
 
-  it("tool-use: ACEBench-A from the agent entries, every other column says why it is empty", { timeout: 300_000 }, async () => {
-    server = await startFakeOpenAIServer(() => ({ kind: "text", content: "I cannot help with that." }));
+  it("tool-use: ACEBench N, S, A and overall, every other column says why it is empty", { timeout: 300_000 }, async () => {
+    // The scripted model: the ground truth for each category's first normal/special entry, found
+    // by its system prompt and dialogue (two categories share a first dialogue); anything else
+    // (the agent entries) gets a refusal.
+    const key = (system: string, userText: string) => `${system}\n---\n${userText}`;
+    const keyOf = (r: RecordedRequest) => key(r.body.messages.find((m: any) => m.role === "system")?.content ?? "", user(r));
+    const gold = new Map([...NORMAL_CATEGORIES, ...SPECIAL_CATEGORIES].map((c) => loadNsEntries(join(DATA, "acebench"), c)[0]!).map((e) => [key(nsSystemPrompt(e), nsUserPrompt(e)), goldOutput(e)]));
+    server = await startFakeOpenAIServer((r) => ({ kind: "text", content: gold.get(keyOf(r)) ?? "I cannot help with that." }));
     const out = join(dir, "tool-use");
     const res = await spade(["eval", "paper", "--setting", "tool-use", "--policy", "openai", "--base-url", server.baseURL, "--model", "m", "--data", DATA, "--limit", "1", "--out", out]);
     expect(res.code).toBe(0);
-    expect(res.stdout.split("\n")[2]).toBe("| m | not supported yet | not available | not available | not available | not supported yet | not supported yet | 0.0 | not supported yet |");
+    // Upstream's checker fails the ground truth of normal_atom_object_deep_0 (whitespace removal):
+    // N = 11/12, S = 3/3, A = 0, overall = 0.578 * 11/12 + 0.2676.
+    expect(res.stdout.split("\n")[2]).toBe("| m | not supported yet | not available | not available | not available | 91.7 | 100.0 | 0.0 | 79.7 |");
+    const paper = JSON.parse(readFileSync(join(out, "results.json"), "utf8"));
+    const ns = paper.sources.find((s: any) => s.name === "acebench-normal-special");
+    expect(ns.details.categories.map((c: any) => c.accuracy)).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1]);
+    expect(paper.cells.ACEBench.value).toBeCloseTo(0.578 * (11 / 12) + 0.2676, 12);
+    const nsRequests = server.requests.filter((r) => gold.has(keyOf(r)));
+    expect(nsRequests.length).toBe(15);
+    for (const r of nsRequests) expect(r.body).toMatchObject({ temperature: 0.7, top_p: 1, max_tokens: 16384 });
     const results = JSON.parse(readFileSync(join(out, "results.json"), "utf8"));
     expect(results.cells["Tau2-Retail"]).toEqual({ status: "not available", reason: "run `spade eval tau2 --domain all --out DIR` with the same model, then pass --tau2-results DIR" });
     expect(results.sources.find((s: any) => s.name === "acebench-agent").settings).toMatchObject({ temperature: 0.7, top_p: 1, max_tokens: 16384, language: "en" });

@@ -10,3 +10,4 @@ export { formatRate, itemAccuracy, summarize, summarizeItems, summaryTable, type
 export { suiteGroup, suiteTasks, type SuiteTask } from "./suites.js";
 export { bfclLeaderboard, bfclMetrics, bfclTasks, fcAgent, fcObservation, type BfclLeaderboard, type BfclTask, type BfclTaskOptions } from "./bfcl.js";
 export { aceMetrics, aceScores, aceSetName, aceTasks, chatUserSimulator, USER_SAMPLING, type AceSetScore, type AceTask, type AceTaskOptions } from "./acebench.js";
+export { aceNsEntries, aceNsScores, aceNsTasks, type AceNsCategoryScore, type AceNsTask } from "./acebench-ns.js";

@@ -1,0 +1,298 @@
+/**
+ * @module eval/acebench/normal
+ * ACEBench's normal-category checker as upstream scores it (`model_eval/checker.py`
+ * `normal_checker` and `eval_main.py`): whitespace-stripped `[f(a=1)]` output decoded to calls,
+ * then per-function name counts, required and extra parameters, Python type checks and values.
+ */
+import { parsePythonCalls } from "../pycall.js";
+import { pyRepr, pyStr } from "../pyformat.js";
+import { PyException } from "../pyops.js";
+import { PyTuple, findKey, pyEquals, pyTypeName, type PyDict, type PyKey, type PyValue } from "../pyvalue.js";
+
+/** A decoded call as upstream's `decode_ast` gives it: `{name: {param: value}}`. */
+export interface NormalCall {
+  name: string;
+  params: PyDict;
+}
+
+/** One verdict: `valid`, and upstream's `error_type` (empty when valid). */
+export interface NormalVerdict {
+  valid: boolean;
+  errorType: string;
+  error: string;
+}
+
+const TYPE_MAPPING: Record<string, string> = {
+  string: "str",
+  integer: "int",
+  float: "float",
+  boolean: "bool",
+  array: "list",
+  tuple: "list",
+  dict: "dict",
+  any: "str",
+  list: "list",
+  object: "dict",
+  objectArray: "list",
+  "list(string)": "list",
+  "list(enum)": "list",
+  int: "int",
+  enum: "enumerate",
+  number: "int",
+};
+const NESTED_TYPES = new Set(["array", "tuple", "list(string)", "list(enum)", "object", "objectArray"]);
+
+const ok = (): NormalVerdict => ({ valid: true, errorType: "", error: "" });
+const bad = (errorType: string, error: string): NormalVerdict => ({ valid: false, errorType, error });
+
+function mapType(t: PyValue | undefined): string {
+  const key = typeof t === "string" ? t : pyRepr(t ?? null);
+  const mapped = TYPE_MAPPING[key];
+  if (mapped === undefined) throw new PyException("KeyError", pyRepr(t ?? null));
+  return mapped;
+}
+
+/** Python's `type(v)` name, with a tuple counted as itself (never equal to list). */
+const typeOf = (v: PyValue): string => pyTypeName(v);
+
+/** Upstream's `standardize_string`: drops ` ,./-_*^`, lower-cases, and turns `'` into `"`. */
+export function standardizeString(s: string): string {
+  return s.replace(/[ ,./\-_*^]/g, "").toLowerCase().replaceAll("'", '"');
+}
+
+function get(d: PyValue | undefined, key: string): PyValue | undefined {
+  if (!(d instanceof Map)) {
+    if (d === undefined) return undefined;
+    throw new PyException("TypeError", `'${pyTypeName(d)}' object is not subscriptable`);
+  }
+  const k = findKey(d, key);
+  return k === undefined ? undefined : d.get(k);
+}
+
+function need(d: PyValue | undefined, key: string): PyValue {
+  const v = get(d, key);
+  if (v === undefined) throw new PyException("KeyError", `'${key}'`);
+  return v;
+}
+
+const has = (d: PyValue, key: string): boolean => d instanceof Map && findKey(d, key) !== undefined;
+
+/** `possible_answer != ""` then `type(possible_answer)`. */
+function answerType(answer: PyValue): string | undefined {
+  return answer === "" ? undefined : typeOf(answer);
+}
+
+/** Python iteration: list and tuple items, dict keys, string characters. */
+function iterate(v: PyValue): readonly PyValue[] {
+  if (Array.isArray(v)) return v;
+  if (v instanceof PyTuple) return v.items;
+  if (v instanceof Map) return [...v.keys()];
+  if (typeof v === "string") return [...v];
+  throw new PyException("TypeError", `'${pyTypeName(v)}' object is not iterable`);
+}
+
+const boolWord = (v: PyValue): PyValue => (v === "true" ? true : v === "false" ? false : v);
+
+function typeChecker(param: string, value0: PyValue, answer: PyValue, expected: string, nested: string | undefined, func: string): NormalVerdict & { isVariable: boolean } {
+  let isVariable = false;
+  const at = answerType(answer);
+  if (at !== undefined && at !== expected) isVariable = true;
+  const value = boolWord(value0);
+  // When the nested check finds no matching item, upstream marks the result invalid and then
+  // returns that same result from its fallback below: the value fails whatever the fallback says.
+  let nestedFailed = false;
+  if (typeOf(value) === expected) {
+    if (nested === undefined) return { ...ok(), isVariable };
+    for (const item of iterate(answer)) {
+      let flag = true;
+      if (Array.isArray(item)) {
+        for (const v of iterate(value)) {
+          if (!typeChecker(param, v, item, nested, undefined, func).valid) {
+            flag = false;
+            break;
+          }
+        }
+      }
+      if (flag) return { ...ok(), isVariable };
+    }
+    nestedFailed = true;
+  }
+  if (at !== undefined && (typeOf(value) === at || pyEquals(answer, value))) {
+    return nestedFailed ? { ...bad("type_error", `nested type checking failed for parameter ${pyRepr(param)}`), isVariable: true } : { ...ok(), isVariable: true };
+  }
+  return { ...bad("type_error", `wrong type for parameter (${param}) of api (${func})`), isVariable };
+}
+
+function stringChecker(param: string, output: string, answer: PyValue, func: string, category: string): NormalVerdict {
+  if (typeof answer !== "string") throw new PyException("TypeError", "expected string or bytes-like object");
+  const out = standardizeString(output);
+  const want = standardizeString(answer);
+  const fails = category.includes("agent") ? out !== want : !out.includes(want);
+  return fails ? bad("value_error:string", `wrong value for parameter (${param}) of api (${func})`) : ok();
+}
+
+function listChecker(param: string, output: PyValue[], answer: PyValue, func: string): NormalVerdict {
+  if (!Array.isArray(answer)) throw new PyException("TypeError", `object of type '${pyTypeName(answer)}' has no len()`);
+  const std = (xs: PyValue[]) => xs.map((x) => (typeof x === "string" ? standardizeString(x) : x));
+  return pyEquals(std(output), std(answer)) ? ok() : bad("value_error:list/tuple", `wrong value for parameter (${pyRepr(param)}) of api (${func})`);
+}
+
+function flattenDates(d: PyDict): PyDict {
+  return new Map([...d].map(([k, v]) => [k, Array.isArray(v) && v.length === 1 ? v[0]! : v]));
+}
+
+function dictChecker(param: string, output: PyValue, answer: PyValue, func: string): NormalVerdict {
+  const wrong = () => bad("value_error", `wrong value for parameter (${param}) of api (${func})`);
+  if (!(output instanceof Map)) return bad("value_error", `wrong type for parameter (${param}) of api (${func})`);
+  if (!(answer instanceof Map)) throw new PyException("AttributeError", `'${pyTypeName(answer)}' object has no attribute 'keys'`);
+  if (output.size !== answer.size) return wrong();
+  let result = ok();
+  for (const [key, raw] of output) {
+    const value = boolWord(raw);
+    const ak = findKey(answer, key);
+    if (ak === undefined) return wrong();
+    const expected = answer.get(ak)!;
+    if (expected instanceof Map) {
+      result = dictChecker(param, value, expected, func);
+      if (!result.valid) return result;
+    } else {
+      const stdValue = typeof value === "string" ? standardizeString(value) : value;
+      const stdAnswer = typeof expected === "string" ? standardizeString(expected) : expected;
+      if (!pyStr(stdValue).includes(pyStr(stdAnswer))) return wrong();
+    }
+  }
+  return result;
+}
+
+function listDictChecker(param: string, output: PyValue[], answer: PyValue, func: string): NormalVerdict {
+  if (!Array.isArray(answer)) throw new PyException("TypeError", `object of type '${pyTypeName(answer)}' has no len()`);
+  if (output.length !== answer.length) return bad("value_error:list_dict_count", `wrong value for parameter (${param}) of api (${func})`);
+  let result = ok();
+  for (let i = 0; i < output.length; i++) {
+    result = dictChecker(param, output[i]!, answer[i]!, func);
+    if (!result.valid) return result;
+  }
+  return result;
+}
+
+function isEmptyDict(v: PyValue | undefined): boolean {
+  return v instanceof Map && v.size === 0;
+}
+
+/** Upstream's `simple_function_checker` for one call against one expected `{name: params}`. */
+function simpleFunctionChecker(doc: PyValue | undefined, call: NormalCall, answer: PyValue, category: string): NormalVerdict {
+  if (doc === undefined) throw new PyException("TypeError", "'NoneType' object is not subscriptable");
+  const parameters = need(doc, "parameters");
+  const callEmpty = call.params.size === 0;
+  if (callEmpty && isEmptyDict(parameters)) return ok();
+  if (callEmpty || isEmptyDict(parameters)) return bad("wrong_param", "");
+  if (pyEquals(answer, need(parameters, "properties"))) return ok();
+  if (isEmptyDict(answer)) return bad("wrong_param", "");
+  const func = String(need(doc, "name"));
+  if (call.name !== func) return bad("wrong_function_name", `expected ${func}, real ${call.name}`);
+  const details = need(parameters, "properties");
+  const required = need(parameters, "required");
+  if (!Array.isArray(required)) throw new PyException("TypeError", "required is not a list");
+  for (const p of required) {
+    if (!has(call.params, String(p))) return bad("lack_args", `lack required_params: ${pyStr(p)}`);
+  }
+  for (const [pk, value0] of call.params) {
+    const param = String(pk);
+    if (!has(details, param) || !has(answer, param)) return bad("addition_args", `addition params: ${param}`);
+    const detail = need(details, param);
+    const description = need(detail, "type");
+    const expected = mapType(description);
+    const descText = typeof description === "string" ? description : "";
+    let nested: string | undefined;
+    if (NESTED_TYPES.has(descText)) {
+      const items = get(detail, "items");
+      const itemType = items instanceof Map ? get(items, "type") : undefined;
+      let nestedName: PyValue;
+      if (itemType !== undefined) nestedName = itemType;
+      else if (descText.includes("string")) nestedName = "string";
+      else if (descText.includes("enum")) nestedName = "enum";
+      else nestedName = "dict";
+      nested = mapType(nestedName);
+    }
+    let value = value0;
+    if (descText === "float" && typeof value === "bigint") value = Number(value);
+    const expectedAnswer = need(answer, param);
+    const typed = typeChecker(param, value, expectedAnswer, expected, nested, func);
+    if (!typed.valid) return bad(typed.errorType, typed.error);
+    if (typed.isVariable) continue;
+    let r: NormalVerdict | undefined;
+    if (expected === "dict") r = dictChecker(param, value, expectedAnswer, func);
+    else if (expected === "list" && nested === "dict") {
+      if (descText === "objectArray") {
+        if (!Array.isArray(value) || !Array.isArray(expectedAnswer)) throw new PyException("TypeError", "objectArray value is not a list");
+        if (value.length !== expectedAnswer.length) return bad("value_error:dict_items", "Wrong number of parameters for dictionary.");
+        // Upstream calls dict_checker here without its fourth argument: a TypeError.
+        if (value.length > 0) throw new PyException("TypeError", "dict_checker() missing 1 required positional argument: 'func_name'");
+      }
+      r = listDictChecker(param, value as PyValue[], expectedAnswer, func);
+    } else if (expected === "str") r = stringChecker(param, value as string, expectedAnswer, func, category);
+    else if (expected === "list") r = listChecker(param, value as PyValue[], expectedAnswer, func);
+    if (r !== undefined && !r.valid) return r;
+  }
+  return ok();
+}
+
+/**
+ * Upstream's `normal_checker`: `answer` is one alternative of the ground truth, a dict
+ * `{name or name_N: params}`; `docs` the entry's function documents.
+ */
+export function normalChecker(docs: PyValue, calls: NormalCall[], answer: PyDict, category: string): NormalVerdict {
+  if (calls.length !== answer.size) return bad("wrong functions number", "The number of functions does not match the answer.");
+  const originalNames = [...answer.keys()].map(String);
+  const expected = [...answer].map(([k, v]) => ({ name: String(k).replace(/_\d+$/, ""), params: v }));
+  const count = (names: string[]) => names.reduce((m, n) => m.set(n, (m.get(n) ?? 0) + 1), new Map<string, number>());
+  const got = count(calls.map((c) => c.name));
+  const want = count(expected.map((e) => e.name));
+  for (const name of got.keys()) if (!want.has(name)) return bad("function_mismatch", `extra function detected: ${name} is not in the ground truth`);
+  for (const name of want.keys()) if (!got.has(name)) return bad("function_mismatch", `extra function detected: ${name} is not in the ground truth`);
+  for (const [name, n] of got) if (n !== want.get(name)) return bad("function_mismatch", `incorrect count for function ${name}: [expected: ${want.get(name)}, actual: ${n}]`);
+  let result = ok();
+  for (let i = 0; i < expected.length; i++) {
+    const doc = findDescription(docs, originalNames[i]!);
+    for (const call of calls) {
+      if (call.name === expected[i]!.name) {
+        result = simpleFunctionChecker(doc, call, expected[i]!.params, category);
+        if (result.valid) break;
+      } else {
+        result = bad("simple_function_checker:unclear", "wrong_function");
+      }
+    }
+    if (!result.valid) return result;
+  }
+  return result;
+}
+
+/** `find_description`: the first document whose name is a substring of `name`. */
+function findDescription(docs: PyValue, name: string): PyValue | undefined {
+  if (!Array.isArray(docs)) return docs;
+  for (const d of docs) {
+    const n = need(d, "name");
+    if (typeof n === "string" && name.includes(n)) return d;
+  }
+  return undefined;
+}
+
+/**
+ * Upstream's decode of a normal-category output: all whitespace removed, then a Python list of
+ * calls (or a tuple of them) with keyword arguments (positional ones are dropped, as upstream's
+ * decoder drops them); bare names are strings and nested calls dicts, as `resolve_ast_by_type` reads them.
+ * Returns null where upstream's decode fails ("wrong_output_format").
+ */
+export function decodeNormalOutput(raw: string): NormalCall[] | null {
+  const compact = raw.split(/\s+/).join("");
+  const read = (src: string) => parsePythonCalls(src, { astValues: true }).map((c) => ({ name: c.name, params: new Map<PyKey, PyValue>(Object.entries(c.kwargs)) }));
+  try {
+    if (compact.startsWith("[")) return read(compact);
+    // `f(a=1),g(b=2)` and `f(a=1),` are tuples, whose items upstream reads like a list's; a
+    // lone call `f(a=1)` has none and fails.
+    const calls = read(`[${compact}]`);
+    return calls.length >= 2 || compact.endsWith(",") ? calls : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * @module eval/acebench/ns-env
+ * One ACEBench normal or special entry as a single-turn `Env`: upstream's system prompt and
+ * user message, the model's one reply scored by upstream's checker (reward 1 when valid).
+ */
+import { SpadeError } from "../../errors.js";
+import { makeAction, type Action, type Env, type EnvMeta, type ResetResult, type StepResult } from "../../env/index.js";
+import { pyRepr } from "../pyformat.js";
+import { checkNormalItem, checkSpecialItem, goldOutput, type NsEntry } from "./categories.js";
+import { NORMAL_SYSTEM_PROMPT, PREFERENCE_SYSTEM_PROMPT, SPECIAL_SYSTEM_PROMPT, USER_PROMPT } from "./ns-prompts.js";
+
+/** Upstream's `str.format` on these prompts: each named field replaced, `{{`/`}}` unescaped. */
+function format(template: string, fields: Record<string, string>): string {
+  return template.replace(/\{\{|\}\}|\{(\w+)\}/g, (m, name: string | undefined) => {
+    if (m === "{{") return "{";
+    if (m === "}}") return "}";
+    const v = fields[name!];
+    if (v === undefined) throw new SpadeError("E_CONFIG", `prompt field {${name}} has no value`, { nextStep: "report this: the ACEBench prompt and entry do not match" });
+    return v;
+  });
+}
+
+/** The system prompt upstream's `single_turn_inference` sends for this entry. */
+export function nsSystemPrompt(entry: NsEntry): string {
+  const fn = pyRepr(entry.functions);
+  if (entry.category.startsWith("special")) return format(SPECIAL_SYSTEM_PROMPT, { time: entry.time, function: fn });
+  if (entry.category === "normal_preference") return format(PREFERENCE_SYSTEM_PROMPT, { profile: entry.profile, function: fn });
+  return format(NORMAL_SYSTEM_PROMPT, { time: entry.time, function: fn });
+}
+
+/** The user message: `Conversation history 1..t:` and the entry's dialogue. */
+export function nsUserPrompt(entry: NsEntry): string {
+  return format(USER_PROMPT, { question: entry.question });
+}
+
+/**
+ * The reply as the SPADE reference's patched ACEBench reads it (`_patch_strip_reasoning`): the
+ * text after the last `</think>`, stripped.
+ */
+export function answerAfterThinking(text: string): string {
+  return (text.split("</think>").at(-1) ?? "").trim();
+}
+
+/** A single-turn environment over one normal or special entry. */
+export class AceNsEnv implements Env {
+  readonly meta: EnvMeta;
+  private state: "new" | "ready" | "done" | "closed" = "new";
+
+  constructor(readonly entry: NsEntry) {
+    this.meta = { name: "acebench-ns", skill: "Tool Use", description: `ACEBench ${entry.category} entry ${entry.id}`, maxTurns: 1, tools: [] };
+  }
+
+  /** The user message (the system prompt is `nsSystemPrompt`, given to the agent). */
+  async reset(_seed: number): Promise<ResetResult> {
+    if (this.state === "closed") throw new SpadeError("E_ENV_CONTRACT", `${this.entry.id}: environment used after close()`);
+    this.state = "ready";
+    return { observation: nsUserPrompt(this.entry), info: { id: this.entry.id } };
+  }
+
+  /** Scores the one reply with upstream's checker. */
+  async step(action: Action): Promise<StepResult> {
+    if (this.state !== "ready") throw new SpadeError("E_ENV_CONTRACT", `${this.entry.id}: step() ${this.state === "done" ? "after the episode ended" : "before reset()"}`);
+    this.state = "done";
+    const special = this.entry.category.startsWith("special");
+    const reply = answerAfterThinking(action.text);
+    const verdict = special ? checkSpecialItem(this.entry, reply) : checkNormalItem(this.entry, reply);
+    return {
+      observation: verdict.valid ? "Correct." : "Incorrect.",
+      reward: verdict.valid ? 1 : 0,
+      terminated: true,
+      truncated: false,
+      info: { id: this.entry.id, valid: verdict.valid, errorType: verdict.errorType, error: verdict.error },
+    };
+  }
+
+  async hint(): Promise<string> {
+    return `A correct answer is: ${goldOutput(this.entry)}`;
+  }
+
+  /** The ground truth written as a reply (which upstream's checker does not always accept). */
+  async solve(): Promise<Action> {
+    return makeAction(goldOutput(this.entry));
+  }
+
+  async close(): Promise<void> {
+    this.state = "closed";
+  }
+}
