@@ -180,17 +180,21 @@ describe("designer samples", () => {
   });
 });
 
+/** Step 2 with R = D = 2: designs of step 0 are due (A valid, B invalid); pool = step 2's new designs C, D (2 of 3 valid). */
+function scoreStep2(config: ReturnType<typeof buildConfig>) {
+  const envs = [env("d0-0", "A", 0), env("d2-0", "A", 2), env("d2-1", "A", 2)];
+  const designs = [design(0, 0, "A", "d0-0"), design(0, 1, "A", null), design(2, 0, "A", "d2-0"), design(2, 1, "A", "d2-1"), design(2, 2, "A", null)];
+  const episodes = [
+    ...plays("d0-0", 0, ["win", "loss"]), ...plays("d0-0", 1, ["win", "loss"]),
+    ...plays("d2-0", 2, ["win", "overflow", "dropped"]), ...plays("d2-1", 2, ["loss", "loss", "loss"]),
+  ];
+  return scoreStep({ config, step: 2, isLast: false, pool: envs.slice(1), playsPerEnv: 3, environments: envs, episodes, designs, trainedDesigns: new Set(), lpState: {} });
+}
+
 describe("scoreStep", () => {
   it("fills the agent batch, scales the designer by the filled count, cuts designer-first to agentBatch, and reports every number", () => {
     const config = buildConfig([{ agentBatch: 10, invalidDesign: "drop", regenerateEvery: 2, rewardDelay: 2 }]);
-    // Step 2: designs of step 0 are due (A valid, B invalid); pool = step 2's new designs C, D (2 of 3 valid).
-    const envs = [env("d0-0", "A", 0), env("d2-0", "A", 2), env("d2-1", "A", 2)];
-    const designs = [design(0, 0, "A", "d0-0"), design(0, 1, "A", null), design(2, 0, "A", "d2-0"), design(2, 1, "A", "d2-1"), design(2, 2, "A", null)];
-    const episodes = [
-      ...plays("d0-0", 0, ["win", "loss"]), ...plays("d0-0", 1, ["win", "loss"]),
-      ...plays("d2-0", 2, ["win", "overflow", "dropped"]), ...plays("d2-1", 2, ["loss", "loss", "loss"]),
-    ];
-    const score = scoreStep({ config, step: 2, isLast: false, pool: envs.slice(1), playsPerEnv: 3, environments: envs, episodes, designs, trainedDesigns: new Set(), lpState: {} });
+    const score = scoreStep2(config);
     // Agent: 5 finished plays; fill target agentBatch 10 - 2 new trained designs = 8 -> 3 copies.
     // Designer: 1 trained (B dropped): scale min(50, 8 / 1 * 2) = 16; alone in its skill -> advantage 0.
     // Trim: 1 designer + 8 agent = 9 <= 10: nothing cut.
@@ -203,13 +207,7 @@ describe("scoreStep", () => {
 
   it("--train-designer off: the agent batch reserves no room for designer samples, which are all kept (stored, not trained)", () => {
     const config = buildConfig([{ agentBatch: 10, invalidDesign: "drop", regenerateEvery: 2, rewardDelay: 2, trainDesigner: "off" }]);
-    const envs = [env("d0-0", "A", 0), env("d2-0", "A", 2), env("d2-1", "A", 2)];
-    const designs = [design(0, 0, "A", "d0-0"), design(0, 1, "A", null), design(2, 0, "A", "d2-0"), design(2, 1, "A", "d2-1"), design(2, 2, "A", null)];
-    const episodes = [
-      ...plays("d0-0", 0, ["win", "loss"]), ...plays("d0-0", 1, ["win", "loss"]),
-      ...plays("d2-0", 2, ["win", "overflow", "dropped"]), ...plays("d2-1", 2, ["loss", "loss", "loss"]),
-    ];
-    const score = scoreStep({ config, step: 2, isLast: false, pool: envs.slice(1), playsPerEnv: 3, environments: envs, episodes, designs, trainedDesigns: new Set(), lpState: {} });
+    const score = scoreStep2(config);
     // Agent: 5 finished plays filled to the whole agentBatch 10 (5 copies); designer: scale min(50, 10 / 1 * 2) = 20.
     // Nothing is cut: 10 agent samples fit agentBatch, and the 1 designer sample is stored apart from the batch.
     expect(score.metrics).toMatchObject({ agentSamples: 10, agentSamplesFilled: 5, agentSamplesTrimmed: 0, designerSamples: 1, designerScale: 20 });
