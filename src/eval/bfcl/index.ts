@@ -29,3 +29,14 @@ export { checkEntry, isEmptyExecuteResponse, missingUnordered, type CheckResult,
 export { replayCategory, replayEntry, type ReplayMismatch, type ReplayOptions, type ReplayReport } from "./replay.js";
 export { ADDED_FUNCTIONS_PROMPT, BFCL_MAX_STEPS_PER_TURN, BfclEnv, bfclEnv, entryTools, type BfclEnvOptions } from "./env.js";
 export { callSource, jsonArgsOf, pyCallFromJson, toJsonSchema, toolSpecOf } from "./tools.js";
+export {
+  astCheck,
+  isEmptyOutput,
+  relevanceCheck,
+  simpleFunctionChecker,
+  standardizeString,
+  type AstCheckOptions,
+  type AstVerdict,
+  type SingleFunctionDoc,
+} from "./single/ast-checker.js";
+export { BFCL_LIVE, BFCL_NON_LIVE_PYTHON, isRelevanceCategory, loadSingleEntries, type BfclSingleCategory, type BfclSingleEntry } from "./single/data.js";
