@@ -39,4 +39,7 @@ export {
   type AstVerdict,
   type SingleFunctionDoc,
 } from "./single/ast-checker.js";
-export { BFCL_LIVE, BFCL_NON_LIVE_PYTHON, isRelevanceCategory, loadSingleEntries, type BfclSingleCategory, type BfclSingleEntry } from "./single/data.js";
+export { BFCL_LIVE, BFCL_NON_LIVE, isRelevanceCategory, loadSingleEntries, type BfclSingleCategory, type BfclSingleEntry } from "./single/data.js";
+export { languageOf, type BfclLanguage } from "./single/ast-checker.js";
+export { JAVA_TYPE_CONVERSION, javaTypeConverter } from "./single/java-types.js";
+export { JS_TYPE_CONVERSION, jsTypeConverter } from "./single/js-types.js";

@@ -1,9 +1,12 @@
 /**
  * @module eval/bfcl/single/ast-checker
- * BFCL's single-turn AST checker (bfcl-eval 2026.3.23 `ast_checker.py`) for Python-language
- * categories: a model's decoded calls against the possible answers, verdict and error type.
+ * BFCL's single-turn AST checker (bfcl-eval 2026.3.23 `ast_checker.py`): a model's decoded calls
+ * against the possible answers, verdict and error type; Java and JavaScript arguments go through
+ * upstream's type converters first.
  */
 import { SpadeError } from "../../../errors.js";
+import { JAVA_TYPE_CONVERSION, javaTypeConverter } from "./java-types.js";
+import { JS_TYPE_CONVERSION, jsTypeConverter } from "./js-types.js";
 import { PyTuple, dictGet, dictHas, isDict, pyEquals, type PyDict, type PyValue } from "../../pyvalue.js";
 
 /** A checker verdict: `errorType` is upstream's string (e.g. "value_error:string") when invalid. */
@@ -16,7 +19,18 @@ export interface AstVerdict {
 export type DecodedCall = PyDict;
 
 /** Python type names the checker compares with `type(x) == T`. */
-type PyTypeName = "str" | "int" | "float" | "bool" | "list" | "tuple" | "dict" | "NoneType" | "object";
+type PyTypeName = "str" | "int" | "float" | "bool" | "list" | "tuple" | "dict" | "set" | "NoneType" | "object";
+
+/** The language of a category's functions, as upstream derives it from the category name. */
+export type BfclLanguage = "python" | "java" | "javascript";
+
+/** `simple_java` is Java, `simple_javascript` JavaScript, every other category Python. */
+export function languageOf(testCategory: string): BfclLanguage {
+  if (testCategory.includes("javascript")) return "javascript";
+  return testCategory.includes("java") ? "java" : "python";
+}
+
+const NESTED_CONVERSION_TYPES = new Set(["Array", "ArrayList", "array"]);
 
 /** BFCL's `PYTHON_TYPE_MAPPING`. */
 const PYTHON_TYPE_MAPPING: Readonly<Record<string, PyTypeName>> = {
@@ -42,6 +56,7 @@ function typeOf(v: PyValue): PyTypeName {
   if (Array.isArray(v)) return "list";
   if (v instanceof PyTuple) return "tuple";
   if (v instanceof Map) return "dict";
+  if (v instanceof Set) return "set";
   return "object";
 }
 
@@ -63,8 +78,9 @@ function itemsOf(v: PyValue): PyValue[] {
   });
 }
 
-function mapping(typeName: unknown): PyTypeName {
-  const t = typeof typeName === "string" ? PYTHON_TYPE_MAPPING[typeName] : undefined;
+function mapping(typeName: unknown, language: BfclLanguage = "python"): PyTypeName {
+  const table: Readonly<Record<string, PyTypeName>> = language === "java" ? JAVA_TYPE_CONVERSION : language === "javascript" ? JS_TYPE_CONVERSION : PYTHON_TYPE_MAPPING;
+  const t = typeof typeName === "string" && Object.hasOwn(table, typeName) ? table[typeName] : undefined;
   if (!t) {
     throw new SpadeError("E_PARSE", `BFCL parameter type ${JSON.stringify(typeName)} is not one the checker knows`, {
       nextStep: "check the function document matches bfcl-eval 2026.3.23 (Python categories only)",
@@ -190,6 +206,8 @@ export interface SingleFunctionDoc {
 /** Options: `underscoreToDot` is the model config's flag (dots in names become underscores). */
 export interface AstCheckOptions {
   underscoreToDot?: boolean;
+  /** The functions' language; Python unless given (`astCheck` sets it from the category). */
+  language?: BfclLanguage;
 }
 
 /** Upstream's `simple_function_checker` for one call against one `{name: {param: options}}` answer. */
@@ -206,11 +224,25 @@ export function simpleFunctionChecker(doc: SingleFunctionDoc, call: PyValue, ans
       return { valid: false, errorType: "simple_function_checker:unexpected_param" };
     }
     const description = details[param]!.type;
-    const expected = mapping(description);
-    const nested = NESTED_TYPES.has(description as string) ? mapping(details[param]!.items?.type) : null;
+    const language = opts.language ?? "python";
+    const expected = mapping(description, language);
+    let nested: PyTypeName | null = null;
     let value = raw;
+    if (language === "python") {
+      if (NESTED_TYPES.has(description as string)) nested = mapping(details[param]!.items?.type);
+    } else {
+      if (typeof value !== "string") return { valid: false, errorType: language === "java" ? "type_error:java" : "type_error:js" };
+      const convert = language === "java" ? javaTypeConverter : jsTypeConverter;
+      if (NESTED_CONVERSION_TYPES.has(description as string)) {
+        const nestedType = details[param]!.items?.type as string;
+        nested = mapping(nestedType, language);
+        value = convert(value, description as string, nestedType);
+      } else {
+        value = convert(value, description as string);
+      }
+    }
     if (description === "tuple" && value instanceof PyTuple) value = [...value.items];
-    if (description === "float" && typeof value === "bigint") value = Number(value);
+    if (language === "python" && description === "float" && typeof value === "bigint") value = Number(value);
     const options = dictGet(possible, param)!;
     const typed = typeChecker(value, options, expected, nested);
     if (!typed.valid) return { valid: false, errorType: typed.errorType };
@@ -244,10 +276,11 @@ function findDescription(docs: SingleFunctionDoc[], name: PyValue): SingleFuncti
 }
 
 /**
- * Upstream's `ast_checker` for a Python-language category: `parallel` categories match calls in
+ * Upstream's `ast_checker`: `parallel` categories match calls in
  * any order, `multiple` ones check the single expected call, the rest need exactly one call.
  */
-export function astCheck(docs: SingleFunctionDoc[], output: PyValue[], answers: PyDict[], testCategory: string, opts: AstCheckOptions = {}): AstVerdict {
+export function astCheck(docs: SingleFunctionDoc[], output: PyValue[], answers: PyDict[], testCategory: string, options: AstCheckOptions = {}): AstVerdict {
+  const opts = { ...options, language: options.language ?? languageOf(testCategory) };
   if (testCategory.includes("parallel")) {
     if (output.length !== answers.length) return { valid: false, errorType: "parallel_function_checker_no_order:wrong_count" };
     const matched = new Set<number>();

@@ -10,14 +10,14 @@ import { isDict, type PyDict } from "../../pyvalue.js";
 import { readText } from "../data.js";
 import type { SingleFunctionDoc } from "./ast-checker.js";
 
-/** bfcl-eval's `NON_LIVE_CATEGORY` without the Java and JavaScript ones (not ported yet). */
-export const BFCL_NON_LIVE_PYTHON = ["simple_python", "multiple", "parallel", "parallel_multiple", "irrelevance"] as const;
+/** bfcl-eval's `NON_LIVE_CATEGORY`. */
+export const BFCL_NON_LIVE = ["simple_python", "simple_java", "simple_javascript", "multiple", "parallel", "parallel_multiple", "irrelevance"] as const;
 
 /** bfcl-eval's `LIVE_CATEGORY`. */
 export const BFCL_LIVE = ["live_simple", "live_multiple", "live_parallel", "live_parallel_multiple", "live_irrelevance", "live_relevance"] as const;
 
 /** A single-turn category. */
-export type BfclSingleCategory = (typeof BFCL_NON_LIVE_PYTHON)[number] | (typeof BFCL_LIVE)[number];
+export type BfclSingleCategory = (typeof BFCL_NON_LIVE)[number] | (typeof BFCL_LIVE)[number];
 
 /** One single-turn entry: the chat, the functions offered and (AST categories) the possible answers. */
 export interface BfclSingleEntry {

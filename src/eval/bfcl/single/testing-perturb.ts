@@ -3,8 +3,43 @@
  * TEST DOUBLE: right and wrong decoded model outputs built from a single-turn entry's possible
  * answers, for the cross-check against upstream's checker. Never used by a user-facing command.
  */
-import { pyEquals, type PyDict, type PyValue } from "../../pyvalue.js";
+import { pyRepr } from "../../pyformat.js";
+import { pyEquals, type PyDict, type PyKey, type PyValue } from "../../pyvalue.js";
+import { languageOf, type BfclLanguage, type SingleFunctionDoc } from "./ast-checker.js";
 import type { BfclSingleEntry } from "./data.js";
+
+/** One value as Java or JavaScript source text, the way a model writes the argument string. */
+function render(v: PyValue, lang: BfclLanguage, type: string | undefined, inner = false): string {
+  if (typeof v === "string") return inner ? JSON.stringify(v) : v;
+  if (typeof v === "boolean") return v ? "true" : "false";
+  if (typeof v === "bigint") return lang === "java" && type === "long" ? `${v}L` : String(v);
+  if (typeof v === "number") return lang === "java" && type === "float" ? `${pyRepr(v)}f` : pyRepr(v);
+  if (Array.isArray(v)) {
+    const items = v.map((x) => render(x, lang, undefined, true)).join(", ");
+    if (lang === "javascript") return `[${items}]`;
+    return type === "Array" ? `new Object[]{${items}}` : `new ArrayList<>(Arrays.asList(${items}))`;
+  }
+  if (v instanceof Map) {
+    if (lang === "javascript") return `{${[...v].map(([k, x]) => `'${String(k)}': ${render(x, lang, undefined, true)}`).join(", ")}}`;
+    return `new HashMap<String, Object>() {{ ${[...v].map(([k, x]) => `put("${String(k)}", ${render(x, lang, undefined, true)});`).join(" ")} }}`;
+  }
+  return String(v);
+}
+
+/** Every argument of every call written as source text, typed by the function documents. */
+function renderOutput(output: PyValue[], docs: SingleFunctionDoc[], lang: BfclLanguage): PyValue[] {
+  return output.map((call) => {
+    if (!(call instanceof Map)) return call;
+    return new Map(
+      [...call].map(([name, args]) => {
+        const doc = docs.find((d) => d.name === name);
+        if (!(args instanceof Map)) return [name, args] as [PyKey, PyValue];
+        const typed: PyDict = new Map([...args].map(([k, x]) => [k, render(x, lang, doc?.parameters.properties[k as string]?.type as string | undefined)]));
+        return [name, typed] as [PyKey, PyValue];
+      }),
+    ) as PyDict;
+  });
+}
 
 /** One generated output with its name. */
 export interface SingleCase {
@@ -88,7 +123,8 @@ export function singleCases(entry: BfclSingleEntry): SingleCase[] {
     }),
   );
   const firstDoc = entry.functions[0]!;
-  return [
+  const lang = languageOf(entry.category);
+  const cases: SingleCase[] = [
     { name: "gold", output: gold },
     { name: "last_option", output: lastOption },
     { name: "with_optional", output: withOptional },
@@ -103,4 +139,8 @@ export function singleCases(entry: BfclSingleEntry): SingleCase[] {
     { name: "extra_param", output: gold.map((c) => mapFirstParam(c, (args) => args.set("zzq_param", 1n))) },
     { name: "other_function", output: [new Map([[firstDoc.name, new Map()]])] },
   ];
+  if (lang === "python") return cases;
+  // Java and JavaScript arguments are source strings; "raw_value" keeps one unwritten (not a string).
+  const rendered = cases.map((c) => ({ name: c.name, output: renderOutput(c.output, entry.functions, lang) }));
+  return [...rendered, { name: "raw_value", output: gold }];
 }

@@ -5,7 +5,7 @@ the project virtualenv from requirements-test.txt). CASES.json holds [{"key", "i
 "output"}] where "output" is the decoded model result (a list of {name: {param: value}}).
 Prints one JSON object {key: [valid, error_type]} on stdout.
 
-AST categories go through upstream's ast_checker with language Python; relevance categories
+AST categories go through upstream's ast_checker with the category's language (an exception\nit raises is recorded as exception:<type>); relevance categories
 through upstream's is_empty_output, as eval_runner's relevance runner does. The model-config
 table is replaced by one model whose underscore_to_dot is False (it is the only thing
 ast_checker reads from it), so the check does not import every provider's SDK; filelock likewise.
@@ -53,7 +53,12 @@ def main():
             kind = "irrelevance_error:decoder_success" if "irrelevance" in category else "relevance_error:decoder_failed"
             verdicts[case["key"]] = [ok, None if ok else kind]
             continue
-        r = ast_checker(prompts[case["id"]]["function"], output, answers[case["id"]], Language.PYTHON, category, "spade_xcheck")
+        language = Language.JAVASCRIPT if "javascript" in category else Language.JAVA if "java" in category else Language.PYTHON
+        try:
+            r = ast_checker(prompts[case["id"]]["function"], output, answers[case["id"]], language, category, "spade_xcheck")
+        except Exception as e:  # upstream's checker raises (e.g. Java Set conversion): recorded as such
+            verdicts[case["key"]] = [False, f"exception:{type(e).__name__}"]
+            continue
         verdicts[case["key"]] = [r["valid"], None if r["valid"] else r["error_type"]]
     print(json.dumps(verdicts))
 
