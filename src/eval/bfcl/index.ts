@@ -43,3 +43,4 @@ export { BFCL_LIVE, BFCL_NON_LIVE, isRelevanceCategory, loadSingleEntries, type 
 export { languageOf, type BfclLanguage } from "./single/ast-checker.js";
 export { JAVA_TYPE_CONVERSION, javaTypeConverter } from "./single/java-types.js";
 export { JS_TYPE_CONVERSION, jsTypeConverter } from "./single/js-types.js";
+export { renderOutput, renderSource } from "./single/render.js";

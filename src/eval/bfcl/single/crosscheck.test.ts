@@ -20,8 +20,8 @@ function wheelDataDir(): string | null {
   const lib = join(VENV, "lib");
   if (!existsSync(lib)) return null;
   for (const py of readdirSync(lib)) {
-    const dir = join(lib, py, "site-packages/bfcl_eval/data");
-    if (existsSync(dir)) return dir;
+    const root = join(lib, py, "site-packages");
+    if (existsSync(join(root, "bfcl_eval/data"))) return root;
   }
   return null;
 }
@@ -71,7 +71,7 @@ describe.skipIf(DATA === null || !existsSync(VENV_PYTHON))("single-turn verdicts
     try {
       const file = join(dir, "cases.json");
       writeFileSync(file, `[${lines.join(",\n")}]`);
-      const run = spawnSync(VENV_PYTHON, [SCRIPT, file, DATA!], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024, timeout: 300_000 });
+      const run = spawnSync(VENV_PYTHON, [SCRIPT, file, join(DATA!, "bfcl_eval/data")], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024, timeout: 300_000 });
       expect(run.status, run.stderr).toBe(0);
       const upstream = JSON.parse(run.stdout) as Record<string, [boolean, string | null]>;
       const theirs = Object.fromEntries(Object.entries(upstream).map(([k, [ok, t]]) => [k, ok ? "valid" : t!]));

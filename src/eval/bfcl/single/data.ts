@@ -1,8 +1,10 @@
 /**
  * @module eval/bfcl/single/data
  * The BFCL v4 single-turn categories the reference runs (`non_live`, `live`) and their entries
- * and possible answers, read from a `bfcl_eval/data` folder (the pinned bfcl-eval wheel's).
+ * and possible answers, read from `<root>/bfcl_eval/data` as the multi-turn data is: the pinned
+ * bfcl-eval wheel's site-packages folder is such a root.
  */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { SpadeError } from "../../../errors.js";
 import { parseJsonPy } from "../../pycall.js";
@@ -40,9 +42,15 @@ function lines(path: string): string[] {
     .filter((l) => l.trim() !== "");
 }
 
-/** Reads one category's entries (and possible answers) from a `bfcl_eval/data` folder. */
-export function loadSingleEntries(dataDir: string, category: BfclSingleCategory): BfclSingleEntry[] {
+/** Reads one category's entries (and possible answers) from `<root>/bfcl_eval/data`. */
+export function loadSingleEntries(root: string, category: BfclSingleCategory): BfclSingleEntry[] {
   const file = `BFCL_v4_${category}.json`;
+  const dataDir = join(root, "bfcl_eval", "data");
+  if (!existsSync(join(dataDir, file))) {
+    throw new SpadeError("E_IO", `BFCL single-turn data ${join(dataDir, file)} is missing`, {
+      nextStep: "pip install --no-deps bfcl-eval==2026.3.23 and pass --data <its site-packages folder> (it holds bfcl_eval/data with every category)",
+    });
+  }
   const answers = new Map<string, PyDict[]>();
   if (!isRelevanceCategory(category)) {
     for (const line of lines(join(dataDir, "possible_answer", file))) {

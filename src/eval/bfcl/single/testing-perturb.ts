@@ -3,43 +3,10 @@
  * TEST DOUBLE: right and wrong decoded model outputs built from a single-turn entry's possible
  * answers, for the cross-check against upstream's checker. Never used by a user-facing command.
  */
-import { pyRepr } from "../../pyformat.js";
-import { pyEquals, type PyDict, type PyKey, type PyValue } from "../../pyvalue.js";
-import { languageOf, type BfclLanguage, type SingleFunctionDoc } from "./ast-checker.js";
+import { pyEquals, type PyDict, type PyValue } from "../../pyvalue.js";
+import { languageOf } from "./ast-checker.js";
 import type { BfclSingleEntry } from "./data.js";
-
-/** One value as Java or JavaScript source text, the way a model writes the argument string. */
-function render(v: PyValue, lang: BfclLanguage, type: string | undefined, inner = false): string {
-  if (typeof v === "string") return inner ? JSON.stringify(v) : v;
-  if (typeof v === "boolean") return v ? "true" : "false";
-  if (typeof v === "bigint") return lang === "java" && type === "long" ? `${v}L` : String(v);
-  if (typeof v === "number") return lang === "java" && type === "float" ? `${pyRepr(v)}f` : pyRepr(v);
-  if (Array.isArray(v)) {
-    const items = v.map((x) => render(x, lang, undefined, true)).join(", ");
-    if (lang === "javascript") return `[${items}]`;
-    return type === "Array" ? `new Object[]{${items}}` : `new ArrayList<>(Arrays.asList(${items}))`;
-  }
-  if (v instanceof Map) {
-    if (lang === "javascript") return `{${[...v].map(([k, x]) => `'${String(k)}': ${render(x, lang, undefined, true)}`).join(", ")}}`;
-    return `new HashMap<String, Object>() {{ ${[...v].map(([k, x]) => `put("${String(k)}", ${render(x, lang, undefined, true)});`).join(" ")} }}`;
-  }
-  return String(v);
-}
-
-/** Every argument of every call written as source text, typed by the function documents. */
-function renderOutput(output: PyValue[], docs: SingleFunctionDoc[], lang: BfclLanguage): PyValue[] {
-  return output.map((call) => {
-    if (!(call instanceof Map)) return call;
-    return new Map(
-      [...call].map(([name, args]) => {
-        const doc = docs.find((d) => d.name === name);
-        if (!(args instanceof Map)) return [name, args] as [PyKey, PyValue];
-        const typed: PyDict = new Map([...args].map(([k, x]) => [k, render(x, lang, doc?.parameters.properties[k as string]?.type as string | undefined)]));
-        return [name, typed] as [PyKey, PyValue];
-      }),
-    ) as PyDict;
-  });
-}
+import { renderOutput } from "./render.js";
 
 /** One generated output with its name. */
 export interface SingleCase {
