@@ -44,3 +44,4 @@ export { languageOf, type BfclLanguage } from "./single/ast-checker.js";
 export { JAVA_TYPE_CONVERSION, javaTypeConverter } from "./single/java-types.js";
 export { JS_TYPE_CONVERSION, jsTypeConverter } from "./single/js-types.js";
 export { renderOutput, renderSource } from "./single/render.js";
+export { BfclSingleEnv, checkSingle, singleToolDocs } from "./single/env.js";
