@@ -129,7 +129,8 @@ describe.skipIf(!HAVE_DATA || !RG_VENV_READY)(`spade eval paper ${HAVE_DATA && R
     const out = join(dir, "tool-use");
     const res = await spade(["eval", "paper", "--setting", "tool-use", "--policy", "openai", "--base-url", server.baseURL, "--model", "m", "--data", DATA, "--limit", "1", "--out", out]);
     expect(res.code).toBe(0);
-    expect(res.stdout.split("\n")[2]).toBe("| m | not supported yet | not available | not available | not available | not supported yet | not supported yet | 0.0 | not supported yet |");
+    expect(res.stdout.split("\n")[2]).toBe("| m | not available | not available | not available | not available | not supported yet | not supported yet | 0.0 | not supported yet |");
+    expect(JSON.parse(readFileSync(join(out, "results.json"), "utf8")).cells["BFCL-v4"].reason).toContain("bfcl-eval==2026.3.23");
     const results = JSON.parse(readFileSync(join(out, "results.json"), "utf8"));
     expect(results.cells["Tau2-Retail"]).toEqual({ status: "not available", reason: "run `spade eval tau2 --domain all --out DIR` with the same model, then pass --tau2-results DIR" });
     expect(results.sources.find((s: any) => s.name === "acebench-agent").settings).toMatchObject({ temperature: 0.7, top_p: 1, max_tokens: 16384, language: "en" });

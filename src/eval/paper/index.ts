@@ -7,3 +7,4 @@ export { PAPER_COLUMNS, PAPER_SETTINGS, difference, formatScore, isPaperSetting,
 export { QaEnv, aimeCorrect, aimeExtract, gpqaExtract, gpqaPrompt, loadAime, loadGpqa, qaPaths, type QaItem } from "./qa.js";
 export { aceAgentSource, qaSource, rgSource, runSource, sourceDir, tau2ResultsSource, TAU2_COLUMNS, unavailableSource, unsupportedSource, type ColumnSource, type SourceContext, type SourceResult } from "./sources.js";
 export { PAPER_RESULTS_FILE, readPaperRow, runPaper, writePaperFiles, type PaperRun, type RunPaperOptions } from "./run.js";
+export { bfclSource, type BfclSourceOptions } from "./bfcl-source.js";
