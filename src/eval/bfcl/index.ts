@@ -1,7 +1,8 @@
 /**
  * @module eval/bfcl
- * BFCL v4 multi-turn (base, miss_func, miss_param, long_context) as native TypeScript: ports of
- * upstream's eight API classes, its executor and checkers, golden replay, and `Env` wrappers.
+ * BFCL v4 as native TypeScript: multi-turn (base, miss_func, miss_param, long_context) ports of
+ * upstream's eight API classes, its executor and checkers, golden replay, and `Env` wrappers;
+ * single-turn non_live and live (./single).
  */
 export { BFCL_CLASS_NAMES, createApi, isStatelessClass } from "./classes/index.js";
 export { bindArgs, type Args, type BfclApi, type MethodSpec, type ParamSpec } from "./api.js";
@@ -29,19 +30,4 @@ export { checkEntry, isEmptyExecuteResponse, missingUnordered, type CheckResult,
 export { replayCategory, replayEntry, type ReplayMismatch, type ReplayOptions, type ReplayReport } from "./replay.js";
 export { ADDED_FUNCTIONS_PROMPT, BFCL_MAX_STEPS_PER_TURN, BfclEnv, bfclEnv, entryTools, type BfclEnvOptions } from "./env.js";
 export { callSource, jsonArgsOf, pyCallFromJson, toJsonSchema, toolSpecOf } from "./tools.js";
-export {
-  astCheck,
-  isEmptyOutput,
-  relevanceCheck,
-  simpleFunctionChecker,
-  standardizeString,
-  type AstCheckOptions,
-  type AstVerdict,
-  type SingleFunctionDoc,
-} from "./single/ast-checker.js";
-export { BFCL_LIVE, BFCL_NON_LIVE, isRelevanceCategory, loadSingleEntries, type BfclSingleCategory, type BfclSingleEntry } from "./single/data.js";
-export { languageOf, type BfclLanguage } from "./single/ast-checker.js";
-export { JAVA_TYPE_CONVERSION, javaTypeConverter } from "./single/java-types.js";
-export { JS_TYPE_CONVERSION, jsTypeConverter } from "./single/js-types.js";
-export { renderOutput, renderSource } from "./single/render.js";
-export { BfclSingleEnv, checkSingle, singleToolDocs } from "./single/env.js";
+export * from "./single/index.js";
