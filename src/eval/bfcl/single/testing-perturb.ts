@@ -62,10 +62,10 @@ function retyped(v: PyValue): PyValue {
   return "zzq";
 }
 
-function mapFirstParam(call: PyDict, f: (args: PyDict, key: PyValue, value: PyValue) => void): PyDict {
+function mapFirstParam(call: PyDict, f: (args: PyDict, key: PyValue, value: PyValue) => void, index = 0): PyDict {
   const [name, args] = [...call.entries()][0]!;
   const copy = new Map(args as PyDict);
-  const entry = [...copy.entries()][0];
+  const entry = [...copy.entries()][index];
   if (entry) f(copy, entry[0], entry[1]);
   return new Map([[name, copy]]);
 }
@@ -109,5 +109,14 @@ export function singleCases(entry: BfclSingleEntry): SingleCase[] {
   if (lang === "python") return cases;
   // Java and JavaScript arguments are source strings; "raw_value" keeps one unwritten (not a string).
   const rendered = cases.map((c) => ({ name: c.name, output: renderOutput(c.output, entry.functions, lang) }));
-  return [...rendered, { name: "raw_value", output: gold }];
+  const renderedGold = rendered[0]!.output as PyDict[];
+  return [
+    ...rendered,
+    { name: "raw_value", output: gold },
+    // Each argument in turn as unparseable text, and quoted.
+    ...[0, 1, 2, 3].flatMap((i) => [
+      { name: `text_value_${i}`, output: renderedGold.map((c) => mapFirstParam(c, (args, k) => args.set(k as string, "zzq"), i)) },
+      { name: `quoted_value_${i}`, output: renderedGold.map((c) => mapFirstParam(c, (args, k, v) => args.set(k as string, `"${String(v)}"`), i)) },
+    ]),
+  ];
 }
