@@ -11,6 +11,7 @@ import { SpadeError } from "../errors.js";
 import { chatUserSimulator } from "../eval/run/index.js";
 import {
   aceAgentSource,
+  bfclSource,
   isPaperSetting,
   loadAime,
   loadGpqa,
@@ -29,11 +30,13 @@ import {
   type PaperSetting,
 } from "../eval/paper/index.js";
 import { aceNormalSpecialSource, aceOverallSource, recordingSource, type CellStore } from "../eval/paper/acebench-source.js";
+import { resolveBfclDataDir } from "../eval/bfcl/index.js";
 import { RG_SAMPLING, RgWorkerPool } from "../eval/rg/index.js";
 import { benchmarksRoot } from "../eval/suites/index.js";
 import type { SamplingParams } from "../policy/index.js";
 import { intFlag } from "./common.js";
 import { acebenchFolder } from "./eval-acebench.js";
+import { bfclSingleRoot } from "./eval-run-bfcl.js";
 import { defaultOutDir, evalRunArgs, interruptSignal } from "./eval-run.js";
 import { datasetsFlag } from "./eval-rg.js";
 import { openAIBackendFrom, policyFromFlags, type Policy } from "./policy.js";
@@ -49,6 +52,9 @@ const AIME_SAMPLING: SamplingParams = { temperature: 1, top_p: 0.95, max_tokens:
 
 /** GPQA-Diamond (games.yaml): 8 samples, temperature 0.7, top_p 0.95, 32,768 tokens. */
 const GPQA_SAMPLING: SamplingParams = { temperature: 0.7, top_p: 0.95, max_tokens: 32768 };
+
+/** BFCL (tool_use.yaml bfcl_full): temperature 0.0, one sample per entry. */
+const BFCL_SAMPLING: SamplingParams = { temperature: 0 };
 
 /** A one-line progress bar on stderr. */
 function bar(source: string, done: number, total: number, accuracy: number): string {
@@ -106,7 +112,13 @@ function sourcesFor(setting: PaperSetting, policy: Policy, flags: Record<string,
         })()
       : unavailableSource("acebench-agent", ["ACEBench-A"], "multi-turn entries need a simulated user: pass --user-model and --user-base-url (or use --policy openai)");
   return [
-    unsupportedSource("bfcl", ["BFCL-v4"], "the overall score needs the single-turn non_live and live categories, which SPADE does not score yet (multi-turn: spade eval bfcl)"),
+    bfclSource({
+      multiTurnDir: resolveBfclDataDir({ flag: dataDir, env: {}, cwd: process.cwd() }),
+      singleTurnRoot: bfclSingleRoot(flags["bfcl-single-data"] as string | undefined, dataDir),
+      makeAgent: agent(BFCL_SAMPLING),
+      limit,
+      settings: { source: "spade-rl/spade eval_offline/configs/tool_use.yaml", categories: ["non_live", "live", "multi_turn"], samples: 1, temperature: 0, limit: limit ?? null },
+    }),
     tau2ResultsSource(flags["tau2-results"] as string | undefined),
     aceNormalSpecialSource({ acebenchDir: acebenchFolder(dataDir), limit, makeAgent: qaAgent(ACEBENCH_SAMPLING), store: aceCells, settings: { source: "spade-rl/spade eval_offline/configs/tool_use.yaml", language: "en", categories: "12 normal + 3 special, one sample each", limit: limit ?? null, temperature: 0.7, top_p: 1, max_tokens: 16384, column: "mean of the categories' accuracies (upstream's eval_main.py per category)" } }),
     recordingSource(ace, aceCells),
@@ -125,6 +137,7 @@ export const paperCommand = defineCommand({
     datasets: { type: "string", description: "games: only these reasoning-gym datasets, comma-separated (default all 100)" },
     workers: { type: "string", description: "games: reasoning-gym worker processes (default 4)", default: "4" },
     python: { type: "string", description: "games: Python with reasoning-gym (default the project's .venv, else python3)" },
+    "bfcl-single-data": { type: "string", description: "tool-use: folder holding bfcl_eval/data with BFCL's single-turn categories (default: the bfcl folder of the benchmarks; the bfcl-eval==2026.3.23 wheel's site-packages folder has them)" },
     "tau2-results": { type: "string", description: "tool-use: the folder of a finished `spade eval tau2 --domain all` run of the same model (its pass^1 fills the Tau2 columns)" },
     "user-model": { type: "string", description: "tool-use: model that plays ACEBench's simulated user (default --model; the reference used gpt-4o)" },
     "user-base-url": { type: "string", description: "tool-use: server of the user model (default --base-url)" },

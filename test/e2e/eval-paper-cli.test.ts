@@ -138,7 +138,7 @@ describe.skipIf(!HAVE_DATA || !RG_VENV_READY)(`spade eval paper ${HAVE_DATA && R
     expect(res.code).toBe(0);
     // Upstream's checker fails the ground truth of normal_atom_object_deep_0 (whitespace removal):
     // N = 11/12, S = 3/3, A = 0, overall = 0.578 * 11/12 + 0.2676.
-    expect(res.stdout.split("\n")[2]).toBe("| m | not supported yet | not available | not available | not available | 91.7 | 100.0 | 0.0 | 79.7 |");
+    expect(res.stdout.split("\n")[2]).toBe("| m | not available | not available | not available | not available | 91.7 | 100.0 | 0.0 | 79.7 |");
     const paper = JSON.parse(readFileSync(join(out, "results.json"), "utf8"));
     const ns = paper.sources.find((s: any) => s.name === "acebench-normal-special");
     expect(ns.details.categories.map((c: any) => c.accuracy)).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1]);
@@ -146,6 +146,7 @@ describe.skipIf(!HAVE_DATA || !RG_VENV_READY)(`spade eval paper ${HAVE_DATA && R
     const nsRequests = server.requests.filter((r) => gold.has(keyOf(r)));
     expect(nsRequests.length).toBe(15);
     for (const r of nsRequests) expect(r.body).toMatchObject({ temperature: 0.7, top_p: 1, max_tokens: 16384 });
+    expect(JSON.parse(readFileSync(join(out, "results.json"), "utf8")).cells["BFCL-v4"].reason).toContain("bfcl-eval==2026.3.23");
     const results = JSON.parse(readFileSync(join(out, "results.json"), "utf8"));
     expect(results.cells["Tau2-Retail"]).toEqual({ status: "not available", reason: "run `spade eval tau2 --domain all --out DIR` with the same model, then pass --tau2-results DIR" });
     expect(results.sources.find((s: any) => s.name === "acebench-agent").settings).toMatchObject({ temperature: 0.7, top_p: 1, max_tokens: 16384, language: "en" });

@@ -1,7 +1,8 @@
 /**
  * @module eval/bfcl
- * BFCL v4 multi-turn (base, miss_func, miss_param, long_context) as native TypeScript: ports of
- * upstream's eight API classes, its executor and checkers, golden replay, and `Env` wrappers.
+ * BFCL v4 as native TypeScript: multi-turn (base, miss_func, miss_param, long_context) ports of
+ * upstream's eight API classes, its executor and checkers, golden replay, and `Env` wrappers;
+ * single-turn non_live and live (./single).
  */
 export { BFCL_CLASS_NAMES, createApi, isStatelessClass } from "./classes/index.js";
 export { bindArgs, type Args, type BfclApi, type MethodSpec, type ParamSpec } from "./api.js";
@@ -29,3 +30,4 @@ export { checkEntry, isEmptyExecuteResponse, missingUnordered, type CheckResult,
 export { replayCategory, replayEntry, type ReplayMismatch, type ReplayOptions, type ReplayReport } from "./replay.js";
 export { ADDED_FUNCTIONS_PROMPT, BFCL_MAX_STEPS_PER_TURN, BfclEnv, bfclEnv, entryTools, type BfclEnvOptions } from "./env.js";
 export { callSource, jsonArgsOf, pyCallFromJson, toJsonSchema, toolSpecOf } from "./tools.js";
+export * from "./single/index.js";

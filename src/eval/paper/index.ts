@@ -8,3 +8,4 @@ export { QaEnv, aimeCorrect, aimeExtract, gpqaExtract, gpqaPrompt, loadAime, loa
 export { aceAgentSource, qaSource, rgSource, runSource, sourceDir, tau2ResultsSource, TAU2_COLUMNS, unavailableSource, unsupportedSource, type ColumnSource, type SourceContext, type SourceResult } from "./sources.js";
 export { PAPER_RESULTS_FILE, readPaperRow, runPaper, writePaperFiles, type PaperRun, type RunPaperOptions } from "./run.js";
 export { aceNormalSpecialSource, aceOverallSource, recordingSource, type CellStore } from "./acebench-source.js";
+export { bfclSource, type BfclSourceOptions } from "./bfcl-source.js";

@@ -8,6 +8,7 @@ export { runEval, sampleRecord, type EvalAgentContext, type EvalProgress, type E
 export { itemFileName, itemsDir, prepareOutDir, readItemResults, writeItemResult, writeJsonAtomic } from "./results.js";
 export { formatRate, itemAccuracy, summarize, summarizeItems, summaryTable, type GroupSummary } from "./summary.js";
 export { suiteGroup, suiteTasks, type SuiteTask } from "./suites.js";
+export { BFCL_CATEGORY_SIZES, bfclOverall, bfclSingleTasks, type BfclOverall, type BfclScore, type BfclSingleTask } from "./bfcl-overall.js";
 export { bfclLeaderboard, bfclMetrics, bfclTasks, fcAgent, fcObservation, type BfclLeaderboard, type BfclTask, type BfclTaskOptions } from "./bfcl.js";
 export { aceMetrics, aceScores, aceSetName, aceTasks, chatUserSimulator, USER_SAMPLING, type AceSetScore, type AceTask, type AceTaskOptions } from "./acebench.js";
 export { aceNsEntries, aceNsScores, aceNsTasks, type AceNsCategoryScore, type AceNsTask } from "./acebench-ns.js";

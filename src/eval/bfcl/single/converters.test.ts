@@ -1,0 +1,35 @@
+// Java and JavaScript argument conversion: upstream's own converter examples, exact values.
+import { describe, expect, it } from "vitest";
+import { PyException } from "../../pyops.js";
+import { javaTypeConverter } from "./java-types.js";
+import { jsTypeConverter } from "./js-types.js";
+
+describe("jsTypeConverter", () => {
+  it("reads scalars, arrays and objects as upstream does", () => {
+    expect(jsTypeConverter("true", "Boolean")).toBe(true);
+    expect(jsTypeConverter("123n", "Bigint")).toBe(123n);
+    expect(jsTypeConverter("-3.14", "float")).toBe(-3.14);
+    expect(jsTypeConverter("'abc'", "String")).toBe("abc");
+    expect(jsTypeConverter("12.5", "integer")).toBe("12.5");
+    expect(jsTypeConverter("new Array(4n, 5n, 6n)", "array", "Bigint")).toEqual([4n, 5n, 6n]);
+    expect(jsTypeConverter("[1, 'two', true]", "array")).toEqual([1n, "two", true]);
+    expect(jsTypeConverter(" [ [ 1, 2 ], [ 3,   4], [5, 6]]", "array", "array")).toEqual([[1n, 2n], [3n, 4n], [5n, 6n]]);
+    expect(jsTypeConverter("{'key1': 123, 'key2': 'value', 'key3': false}", "dict")).toEqual(new Map<string, unknown>([["key1", 123n], ["key2", "value"], ["key3", false]]));
+    expect(() => jsTypeConverter("1", "Number")).toThrow(PyException);
+  });
+});
+
+describe("javaTypeConverter", () => {
+  it("reads literals and collections as upstream does", () => {
+    expect(javaTypeConverter("3e-3F", "float")).toBe(0.003);
+    expect(javaTypeConverter("-9223372036854775808L", "long")).toBe(-9223372036854775808n);
+    expect(javaTypeConverter("3.14", "float")).toBe("3.14");
+    expect(javaTypeConverter("'a'", "char")).toBe("'a'");
+    expect(javaTypeConverter('new Object[]{1, "abc", true}', "Array")).toEqual([1n, "abc", true]);
+    expect(javaTypeConverter('new ArrayList<>(Arrays.asList("a", "b"))', "ArrayList", "String")).toEqual(["a", "b"]);
+    expect(javaTypeConverter("new ArrayList<Integer>() {{ add(1); add(2); }}", "ArrayList", "integer")).toEqual([1n, 2n]);
+    expect(javaTypeConverter('new HashMap<String, String>() {{ put("key", "value"); }}', "HashMap")).toEqual(new Map([["key", "value"]]));
+    expect(javaTypeConverter("new HashMap<>()", "HashMap")).toEqual(new Map());
+    expect(() => javaTypeConverter("x", "Set")).toThrow(/Set conversion is not implemented/);
+  });
+});

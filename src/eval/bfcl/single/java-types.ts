@@ -1,0 +1,116 @@
+/**
+ * @module eval/bfcl/single/java-types
+ * bfcl-eval 2026.3.23's `java_type_converter`: a Java-category argument (always a string in the
+ * model's output) turned into the Python value the AST checker compares, regexes and all.
+ */
+import { PyException, pyFloat, pyInt } from "../../pyops.js";
+import type { PyDict, PyValue } from "../../pyvalue.js";
+import { pyStrip } from "./js-types.js";
+
+/** bfcl-eval's `JAVA_TYPE_CONVERSION`: Java type name -> Python type name. */
+export const JAVA_TYPE_CONVERSION: Readonly<Record<string, "str" | "int" | "float" | "bool" | "dict" | "list" | "set">> = {
+  byte: "int",
+  short: "int",
+  integer: "int",
+  float: "float",
+  double: "float",
+  long: "int",
+  boolean: "bool",
+  char: "str",
+  Array: "list",
+  ArrayList: "list",
+  Set: "set",
+  HashMap: "dict",
+  Hashtable: "dict",
+  Queue: "list",
+  Stack: "list",
+  String: "str",
+  any: "str",
+};
+
+const notImplemented = (what: string) => new PyException("NotImplementedError", `${what} conversion is not implemented`);
+
+/** Upstream's `java_type_converter`; Set, Hashtable, Queue and Stack throw as upstream does. */
+export function javaTypeConverter(value: string, expected: string, nested?: string): PyValue {
+  if (!(expected in JAVA_TYPE_CONVERSION)) throw new PyException("ValueError", `Unsupported type: ${expected}`);
+  switch (expected) {
+    case "byte":
+    case "short":
+    case "integer":
+      return /^-?\d+$/.test(value) ? pyInt(value) : value;
+    case "float":
+      return /^-?\d+(\.\d+)?([eE][+-]?\d+)?[fF]$/.test(value) ? pyFloat(value.slice(0, -1)) : value;
+    case "double":
+      return /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(value) ? pyFloat(value) : value;
+    case "long":
+      return /^-?\d+[lL]$/.test(value) ? pyInt(value.slice(0, -1)) : value;
+    case "boolean":
+      return value === "true" || value === "false" ? value === "true" : value;
+    case "Array":
+      return parseArray(value, nested);
+    case "ArrayList":
+      return parseArrayList(value, nested);
+    case "HashMap":
+      return parseHashMap(value);
+    case "Set":
+    case "Hashtable":
+      throw notImplemented("Set");
+    case "Queue":
+    case "Stack":
+      throw notImplemented(expected);
+    default:
+      // String, any, and char (upstream's char pattern can never match, so it stays the text).
+      return value;
+  }
+}
+
+function element(text: string, nested?: string): PyValue {
+  const s = pyStrip(text);
+  if (nested === "char" || nested === "String") return s.slice(1, -1);
+  return nested ? javaTypeConverter(s, nested) : parseJavaValue(s);
+}
+
+function parseArrayList(input: string, nested?: string): PyValue {
+  const asList = /new\s+ArrayList<\w*>\(Arrays\.asList\((.+?)\)\)/.exec(input);
+  if (asList) return asList[1]!.split(",").map((e) => element(e, nested));
+  const adds = /new\s+ArrayList<\w*>\(\)\s*\{\{\s*(.+?)\s*\}\}/s.exec(input);
+  if (adds) return [...adds[1]!.matchAll(/add\((.+?)\)/g)].map((m) => element(m[1]!, nested));
+  if (/new\s+ArrayList<\w*>\(\)/.test(input)) return [];
+  return input;
+}
+
+function parseArray(input: string, nested?: string): PyValue {
+  const m = /new\s+\w+\[\]\s*\{(.*?)\}/.exec(input);
+  if (!m) return input;
+  const parts = m[1]!.split(",").filter((x) => pyStrip(x) !== "");
+  return parts.map((x) => (nested ? javaTypeConverter(pyStrip(x), nested) : parseJavaValue(pyStrip(x))));
+}
+
+function parseHashMap(input: string): PyValue {
+  const m = /new\s+HashMap<.*?>\s*\(\)\s*\{\s*\{?\s*(.*?)\s*\}?\s*\}/s.exec(input);
+  if (m) {
+    const out: PyDict = new Map();
+    if (pyStrip(m[1]!) !== "") for (const p of m[1]!.matchAll(/put\("(.*?)",\s*(.*?)\)/g)) out.set(p[1]!, parseJavaValue(pyStrip(p[2]!)));
+    return out;
+  }
+  if (/new\s+HashMap<.*?>\s*\(\)/.test(input)) return new Map();
+  return input;
+}
+
+/** Upstream's `parse_java_value`: booleans, "strings", 1L, 1.5f, an int, a float, else the text. */
+export function parseJavaValue(s: string): PyValue {
+  if (s === "true") return true;
+  if (s === "false") return false;
+  if (s.startsWith('"') && s.endsWith('"')) return s.slice(1, -1);
+  if (/^-?\d+[lL]$/.test(s)) return pyInt(s.slice(0, -1));
+  if (/^-?\d+(\.\d+)?([eE][+-]?\d+)?[fF]$/.test(s)) return pyFloat(s.slice(0, -1));
+  try {
+    return pyInt(s);
+  } catch {
+    try {
+      return pyFloat(s);
+    } catch {
+      return s;
+    }
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * @module eval/bfcl/single/js-types
+ * bfcl-eval 2026.3.23's `js_type_converter`: a JavaScript-category argument (always a string in
+ * the model's output) turned into the Python value the AST checker compares, regexes and all.
+ */
+import { PyException, pyFloat, pyInt } from "../../pyops.js";
+import type { PyDict, PyValue } from "../../pyvalue.js";
+
+/** bfcl-eval's `JS_TYPE_CONVERSION`: JavaScript type name -> Python type name. */
+export const JS_TYPE_CONVERSION: Readonly<Record<string, "str" | "int" | "float" | "bool" | "dict" | "list">> = {
+  String: "str",
+  integer: "int",
+  float: "float",
+  Bigint: "int",
+  Boolean: "bool",
+  dict: "dict",
+  array: "list",
+  any: "str",
+};
+
+/** Python's `str.strip(chars)`. */
+export function stripChars(s: string, chars: string): string {
+  let a = 0;
+  let b = s.length;
+  while (a < b && chars.includes(s[a]!)) a++;
+  while (b > a && chars.includes(s[b - 1]!)) b--;
+  return s.slice(a, b);
+}
+
+/** Python's `str.strip()` (whitespace). */
+export const pyStrip = (s: string): string => s.replace(/^[\s\u001c-\u001f\u0085]+|[\s\u001c-\u001f\u0085]+$/g, "");
+
+const quoted = (s: string): boolean => (s.startsWith('"') && s.endsWith('"')) || (s.startsWith("'") && s.endsWith("'"));
+
+/** Upstream's `js_type_converter`; an unknown type throws as upstream's ValueError does. */
+export function jsTypeConverter(value: string, expected: string, nested?: string): PyValue {
+  if (!(expected in JS_TYPE_CONVERSION)) throw new PyException("ValueError", `Unsupported type: ${expected}`);
+  switch (expected) {
+    case "String":
+      return quoted(value) ? value.slice(1, -1) : value;
+    case "integer":
+      return /^-?\d+$/.test(value) ? pyInt(value) : value;
+    case "float":
+      return /^-?\d+(\.\d+)?$/.test(value) ? pyFloat(value) : value;
+    case "Bigint":
+      return /^-?\d+n$/.test(value) ? pyInt(value.slice(0, -1)) : value;
+    case "Boolean":
+      return value === "true" || value === "false" ? value === "true" : value;
+    case "dict":
+      return parseJsCollection(value, "dict", nested);
+    case "array":
+      return parseJsCollection(value, "array", nested);
+    default:
+      return value;
+  }
+}
+
+function parseJsCollection(raw: string, kind: "dict" | "array", nested?: string): PyValue {
+  const code = pyStrip(raw);
+  if (kind === "array") {
+    try {
+      const m2 = /^(?:\[\s*\[.*?\]\s*(,\s*\[.*?\]\s*)*\]|\bnew\s+Array\(\s*\[.*?\]\s*(,\s*\[.*?\]\s*)*\))/.exec(code);
+      if (m2) {
+        return [...m2[0].matchAll(/\[(.*?)\]/g)].map((m, idx) => {
+          let inner = pyStrip(m[1]!);
+          if (idx === 0 && inner.startsWith("[")) inner = inner.slice(1);
+          return inner.split(",").map((e) => parseJsValue(pyStrip(e)));
+        });
+      }
+      const m = /^(?:\[(.*?)\]|\bnew\s+Array\((.*?)\))/.exec(code);
+      if (!m) return code;
+      const body = m[1] ?? m[2];
+      const elements = body === undefined || pyStrip(body) === "" ? [] : pyStrip(body).split(",");
+      if (nested) return elements.map((e) => (/^["']/.test(pyStrip(e)) ? jsTypeConverter(pyStrip(e), nested, "String") : jsTypeConverter(pyStrip(e), nested)));
+      return elements.map((e) => parseJsValue(pyStrip(e)));
+    } catch {
+      return code;
+    }
+  }
+  if (code === "{}") return new Map();
+  const dm = /^\{(.*?)\}/.exec(code);
+  if (!dm) return code;
+  try {
+    const out: PyDict = new Map();
+    for (const [, k, v] of dm[1]!.matchAll(/([^:]+):\s*(.*?)(?:,\s*(?=[^,]+:)|$)/g)) {
+      const key = stripChars(pyStrip(k!), "'\"");
+      const value = pyStrip(v!);
+      if (value.startsWith("[") && value.endsWith("]")) out.set(key, parseJsCollection(value, "array"));
+      else if (value.startsWith("{") && value.endsWith("}")) out.set(key, parseJsCollection(value, "dict"));
+      else out.set(key, parseJsValue(stripChars(value, "'\"")));
+    }
+    return out;
+  } catch {
+    return code;
+  }
+}
+
+/** Upstream's `parse_js_value`: true/false, a quoted string, an int, a float, else the text. */
+export function parseJsValue(raw: string): PyValue {
+  const s = pyStrip(raw);
+  if (s === "true") return true;
+  if (s === "false") return false;
+  if (quoted(s)) return s.slice(1, -1);
+  try {
+    return pyInt(s);
+  } catch {
+    try {
+      return pyFloat(s);
+    } catch {
+      return s;
+    }
+  }
+}
