@@ -150,13 +150,16 @@ export class PythonSandbox {
     });
   }
 
-  /** Runs `source` as `main.py`; never rejects for the program's own failures (they are the result). */
-  run(source: string): Promise<PythonRunResult> {
-    return this.limit(() => this.runNow(source));
+  /**
+   * Runs `source` as `main.py`; never rejects for the program's own failures (they are the
+   * result). `limits` overrides the sandbox's limits for this run (e.g. a benchmark's time limit).
+   */
+  run(source: string, limits?: Partial<PythonLimits>): Promise<PythonRunResult> {
+    const merged = limits ? { ...this.limits, ...limits } : this.limits;
+    return this.limit(() => this.runNow(source, merged));
   }
 
-  private argv(): string[] {
-    const l = this.limits;
+  private argv(l: Readonly<PythonLimits>): string[] {
     const limits = [
       this.prlimit,
       `--as=${l.memoryBytes}`,
@@ -174,7 +177,7 @@ export class PythonSandbox {
     return [...this.isolation.namespacePrefix, ...limits, ...this.isolation.dropPrefix, ...init, this.python, "-I", "-B", "main.py"];
   }
 
-  private async runNow(source: string): Promise<PythonRunResult> {
+  private async runNow(source: string, limits: Readonly<PythonLimits>): Promise<PythonRunResult> {
     // All runs share one sandbox user, so a run's directory sits, under an unguessable name,
     // inside a parent the user may enter but not list: concurrent runs cannot find each other.
     const outer = await mkdtemp(join(this.tmpDir, "spade-py-"));
@@ -188,10 +191,10 @@ export class PythonSandbox {
         await chown(dir, this.isolation.runAs.uid, this.isolation.runAs.gid);
         await chown(join(dir, "main.py"), this.isolation.runAs.uid, this.isolation.runAs.gid);
       }
-      const argv = this.argv();
+      const argv = this.argv(limits);
       const child = spawn(argv[0] ?? "", argv.slice(1), { cwd: dir, env: cleanEnv(dir), stdio: ["ignore", "pipe", "pipe"], detached: true });
-      const stdout = new TailBuffer(this.limits.outputBytes);
-      const stderr = new TailBuffer(this.limits.outputBytes);
+      const stdout = new TailBuffer(limits.outputBytes);
+      const stderr = new TailBuffer(limits.outputBytes);
       child.stdout.on("data", (d: Buffer) => stdout.push(d));
       child.stderr.on("data", (d: Buffer) => stderr.push(d));
       let timedOut = false;
@@ -205,7 +208,7 @@ export class PythonSandbox {
       const timer = setTimeout(() => {
         timedOut = true;
         killTree();
-      }, this.limits.timeoutMs);
+      }, limits.timeoutMs);
       const { code, signal } = await new Promise<{ code: number | null; signal: string | null }>((resolve) => {
         child.on("error", (err) => {
           stderr.push(Buffer.from(`\nspawn failed: ${err.message}\n`));
