@@ -13,6 +13,8 @@ import {
   aceAgentSource,
   bfclSource,
   isPaperSetting,
+  lcbItems,
+  LCB_SETTINGS,
   loadAime,
   loadGpqa,
   qaPaths,
@@ -25,7 +27,6 @@ import {
   runPaper,
   tau2ResultsSource,
   unavailableSource,
-  unsupportedSource,
   type ColumnSource,
   type PaperSetting,
 } from "../eval/paper/index.js";
@@ -33,6 +34,7 @@ import { aceNormalSpecialSource, aceOverallSource, recordingSource, type CellSto
 import { resolveBfclDataDir } from "../eval/bfcl/index.js";
 import { RG_SAMPLING, RgWorkerPool } from "../eval/rg/index.js";
 import { benchmarksRoot } from "../eval/suites/index.js";
+import { LCB_DEFAULT_RELEASE, LCB_RELEASES, LCB_TIMEOUT_SECONDS, loadLiveCodeBench, PythonSandbox } from "../eval/suites/code/index.js";
 import type { SamplingParams } from "../policy/index.js";
 import { intFlag } from "./common.js";
 import { acebenchFolder } from "./eval-acebench.js";
@@ -53,6 +55,9 @@ const AIME_SAMPLING: SamplingParams = { temperature: 1, top_p: 0.95, max_tokens:
 /** GPQA-Diamond (games.yaml): 8 samples, temperature 0.7, top_p 0.95, 32,768 tokens. */
 const GPQA_SAMPLING: SamplingParams = { temperature: 0.7, top_p: 0.95, max_tokens: 32768 };
 
+/** LiveCodeBench (games.yaml): 1 sample, temperature 0.2, top_p 0.95, 16,384 tokens. */
+const LCB_SAMPLING: SamplingParams = { temperature: LCB_SETTINGS.temperature, top_p: LCB_SETTINGS.top_p, max_tokens: LCB_SETTINGS.max_tokens };
+
 /** BFCL (tool_use.yaml bfcl_full): temperature 0.0, one sample per entry. */
 const BFCL_SAMPLING: SamplingParams = { temperature: 0 };
 
@@ -64,7 +69,8 @@ function bar(source: string, done: number, total: number, accuracy: number): str
 }
 
 /** The sources of a setting, in column order. */
-function sourcesFor(setting: PaperSetting, policy: Policy, flags: Record<string, unknown>, dataDir: string, pool: () => RgWorkerPool): ColumnSource[] {
+function sourcesFor(setting: PaperSetting, policy: Policy, flags: Record<string, unknown>, dataDir: string, pool: () => RgWorkerPool, sandbox: () => Promise<PythonSandbox>): ColumnSource[] {
+  const lcbRelease = (flags["lcb-release"] as string | undefined) ?? LCB_DEFAULT_RELEASE;
   const agent = (sampling: SamplingParams) => (sample: number, signal: AbortSignal) => policy.makeAgent({ seed: sample, signal, systemPrompt: null, sampling });
   const qaAgent = (sampling: SamplingParams) => (sample: number, signal: AbortSignal, system: string | null) => policy.makeAgent({ seed: sample, signal, systemPrompt: system, sampling });
   const limit = flags.limit === undefined ? undefined : intFlag("limit", String(flags.limit), 1);
@@ -90,7 +96,15 @@ function sourcesFor(setting: PaperSetting, policy: Policy, flags: Record<string,
         limit,
         makeAgent: qaAgent(GPQA_SAMPLING),
       }),
-      unsupportedSource("livecodebench", ["LiveCodeBench"], "LiveCodeBench v6 is not scored yet"),
+      qaSource({
+        name: "livecodebench",
+        column: "LiveCodeBench",
+        load: async (dir) => lcbItems(await loadLiveCodeBench(qaPaths(dir).livecodebench, lcbRelease), await sandbox()),
+        samples: LCB_SETTINGS.samples,
+        settings: { source: "spade-rl/spade eval_offline/configs/games.yaml (livecodebench)", release: lcbRelease, ...LCB_SETTINGS, timeoutSecondsPerTest: LCB_TIMEOUT_SECONDS, grading: "last ```python block (else the whole answer), every public and private test passes under lcb_runner's rules", column: "pass@1 averaged over samples" },
+        limit,
+        makeAgent: qaAgent(LCB_SAMPLING),
+      }),
       rgSource({ service: pool(), makeAgent: agent(RG_SAMPLING), datasets: datasetsFlag(flags as { datasets?: string }), limit: flags.limit === undefined ? undefined : intFlag("limit", String(flags.limit), 1) }),
     ];
   }
@@ -137,6 +151,8 @@ export const paperCommand = defineCommand({
     datasets: { type: "string", description: "games: only these reasoning-gym datasets, comma-separated (default all 100)" },
     workers: { type: "string", description: "games: reasoning-gym worker processes (default 4)", default: "4" },
     python: { type: "string", description: "games: Python with reasoning-gym (default the project's .venv, else python3)" },
+    "lcb-release": { type: "string", description: `games: LiveCodeBench release tag (default ${LCB_DEFAULT_RELEASE}; one of ${Object.keys(LCB_RELEASES).join(", ")})` },
+    "allow-no-isolation": { type: "boolean", description: "games: run LiveCodeBench checks without namespaces (no network cut) when they are unavailable" },
     "bfcl-single-data": { type: "string", description: "tool-use: folder holding bfcl_eval/data with BFCL's single-turn categories (default: the bfcl folder of the benchmarks; the bfcl-eval==2026.3.23 wheel's site-packages folder has them)" },
     "tau2-results": { type: "string", description: "tool-use: the folder of a finished `spade eval tau2 --domain all` run of the same model (its pass^1 fills the Tau2 columns)" },
     "user-model": { type: "string", description: "tool-use: model that plays ACEBench's simulated user (default --model; the reference used gpt-4o)" },
@@ -164,13 +180,15 @@ export const paperCommand = defineCommand({
     const outDir = args.out ?? defaultOutDir(`paper-${setting}`, policy.model);
     let pool: RgWorkerPool | null = null;
     const getPool = () => (pool ??= new RgWorkerPool(intFlag("workers", args.workers ?? "4", 1), args.python ? { python: args.python } : {}));
+    let sandbox: Promise<PythonSandbox> | null = null;
+    const getSandbox = () => (sandbox ??= PythonSandbox.create({ allowNoIsolation: args["allow-no-isolation"] === true }));
     const interrupt = interruptSignal();
     let lastPrintMs = 0;
     try {
       const run = await runPaper({
         setting,
         model: policy.model,
-        sources: sourcesFor(setting, policy, args, dataDir, getPool),
+        sources: sourcesFor(setting, policy, args, dataDir, getPool, getSandbox),
         outDir,
         context: {
           dataDir,

@@ -13,6 +13,11 @@ import { benchmarksDir } from "../../src/eval/acebench/testing/bench-dir.js";
 import { RG_MISSING, RG_VENV_READY } from "../../src/eval/rg/testing/paths.js";
 import { startFakeOpenAIServer, type FakeOpenAIServer, type FakeReply, type RecordedRequest } from "../fakes/openai-server.js";
 import { spade } from "./cli.js";
+import { PythonSandbox } from "../../src/eval/suites/code/index.js";
+import { LCB_ANSWERS, writeLcbFixtures } from "../../src/eval/suites/code/testing/lcb-fixtures.js";
+
+/** Whether the Python sandbox can be built here (else the LiveCodeBench column fails with its reason). */
+const SANDBOX_OK = await PythonSandbox.create().then(() => true, () => false);
 
 const DATA = benchmarksDir();
 const HAVE_DATA = existsSync(join(DATA, "reasoning-gym", "hard.json")) && existsSync(join(DATA, "acebench"));
@@ -47,7 +52,7 @@ describe.skipIf(!HAVE_DATA || !RG_VENV_READY)(`spade eval paper ${HAVE_DATA && R
     expect(res.stdout.split("\n").slice(0, 3)).toEqual([
       "| model | AIME-25 | AIME-26 | GPQA-Diamond | LiveCodeBench | RG:Math | RG:Algorithmic | RG:Cognition | RG:Logic |",
       "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
-      "| base-m | not available | not available | not available | not supported yet | 100.0 | 100.0 | not available | 0.0 |",
+      "| base-m | not available | not available | not available | not available | 100.0 | 100.0 | not available | 0.0 |",
     ]);
     expect(res.stderr).toContain("[rg] ######################## 3/3 items");
     expect(server.requests).toHaveLength(24);
@@ -61,7 +66,7 @@ describe.skipIf(!HAVE_DATA || !RG_VENV_READY)(`spade eval paper ${HAVE_DATA && R
     expect(rg.settings).toMatchObject({ episodes: 8, maxTurns: 2, temperature: 0.6, topP: 0.8, topK: 20, maxTokens: 8192 });
     expect(rg.details.datasets.map((d: any) => [d.dataset, d.wins, d.episodes])).toEqual([["gcd", 8, 8], ["spell_backward", 8, 8], ["syllogism", 0, 8]]);
     expect(readdirSync(join(out, "rg", "items")).sort()).toEqual(["rg%2Fgcd.json", "rg%2Fspell_backward.json", "rg%2Fsyllogism.json"]);
-    expect(readFileSync(join(out, "table.csv"), "utf8").split("\n")[1]).toBe("base-m,not available,not available,not available,not supported yet,100.0,100.0,not available,0.0");
+    expect(readFileSync(join(out, "table.csv"), "utf8").split("\n")[1]).toBe("base-m,not available,not available,not available,not available,100.0,100.0,not available,0.0");
 
     // Resumable: a second run with --resume asks the server nothing.
     const again = await spade(["eval", "paper", "--setting", "games", "--policy", "openai", "--base-url", server.baseURL, "--model", "base-m", "--data", DATA, "--datasets", "gcd,spell_backward,syllogism", "--out", out, "--resume"]);
@@ -80,49 +85,85 @@ describe.skipIf(!HAVE_DATA || !RG_VENV_READY)(`spade eval paper ${HAVE_DATA && R
     const compare = await spade(["eval", "paper", "--compare", `${out},${out2}`]);
     expect(compare.code).toBe(0);
     expect(compare.stdout.split("\n").slice(2, 5)).toEqual([
-      "| base-m | not available | not available | not available | not supported yet | 100.0 | 100.0 | not available | 0.0 |",
-      "| spade-m | not available | not available | not available | not supported yet | 0.0 | 0.0 | not available | 0.0 |",
+      "| base-m | not available | not available | not available | not available | 100.0 | 100.0 | not available | 0.0 |",
+      "| spade-m | not available | not available | not available | not available | 0.0 | 0.0 | not available | 0.0 |",
       "| spade-m - base-m |  |  |  |  | -100.0 | -100.0 |  | +0.0 |",
     ]);
   });
 
-  it("games with fixture data for AIME-25 and GPQA-Diamond in the reference's formats", { timeout: 600_000 }, async () => {
+  it("games with fixture data for AIME-25, AIME-26, GPQA-Diamond and LiveCodeBench in the reference's formats", { timeout: 600_000 }, async () => {
     // A benchmarks folder with the shared hard split plus small fixture files where users put the real ones.
     const bench = join(dir, "bench");
     mkdirSync(join(bench, "aime-2025"), { recursive: true });
+    mkdirSync(join(bench, "aime-2026"), { recursive: true });
     mkdirSync(join(bench, "gpqa-diamond"), { recursive: true });
+    writeLcbFixtures(join(bench, "livecodebench"), "test6.jsonl");
     symlinkSync(join(DATA, "reasoning-gym"), join(bench, "reasoning-gym"));
     const aime = [
       { prompt: [{ role: "user", content: "AIME fixture: what is 6*7?" }], label: "42" },
       { prompt: [{ role: "user", content: "AIME fixture: what is 2^10?" }], label: "1024" },
     ];
     writeFileSync(join(bench, "aime-2025", "aime-2025.jsonl"), aime.map((r) => JSON.stringify(r)).join("\n"));
+    const aime26 = [
+      { prompt: [{ role: "system", content: "Think." }, { role: "user", content: "AIME-26 fixture: what is 3+4?" }], label: 7 },
+      { prompt: [{ role: "user", content: "AIME-26 fixture: what is 5*5?" }], label: "25" },
+      { prompt: [{ role: "user", content: "AIME-26 fixture: what is 9-10?" }], label: "-1" },
+    ];
+    writeFileSync(join(bench, "aime-2026", "aime-2026.jsonl"), aime26.map((r) => JSON.stringify(r)).join("\n"));
     const gpqa = [
       { question_id: "d1", question: "What charge does an electron carry?", options: ["+1", "-1", "0", "+2"], answer: "B" },
       { question_id: "d2", question: "Which planet is closest to the Sun?", options: ["Venus", "Mars", "Mercury", "Earth"], answer: "C" },
     ];
     writeFileSync(join(bench, "gpqa-diamond", "gpqa_diamond.jsonl"), gpqa.map((r) => JSON.stringify(r)).join("\n"));
-    // The scripted model: AIME 6*7 right, 2^10 wrong; GPQA: always "B" (right once); RG as above.
+    // The scripted model: AIME-25 6*7 right, 2^10 wrong; AIME-26 3+4 and 5*5 right, 9-10 wrong;
+    // GPQA: always "B" (right once); LiveCodeBench: sum and mean right, twice wrong; RG as above.
     server = await startFakeOpenAIServer((r): FakeReply => {
       const text = user(r);
+      if (text.includes("3+4")) return { kind: "text", content: "\\boxed{7}" };
+      if (text.includes("5*5")) return { kind: "text", content: "\\boxed{25}" };
+      if (text.includes("9-10")) return { kind: "text", content: "\\boxed{1}" };
+      if (text.startsWith("Read two integers")) return { kind: "text", content: LCB_ANSWERS.sum.right };
+      if (text.startsWith("Return a list with every element")) return { kind: "text", content: LCB_ANSWERS.twice.wrong };
+      if (text.startsWith("Read N, then N integers")) return { kind: "text", content: LCB_ANSWERS.mean.right };
       if (text.includes("6*7")) return { kind: "text", content: "\\boxed{42}" };
       if (text.includes("2^10")) return { kind: "text", content: "\\boxed{1000}" };
       if (text.includes("LETTER is one of ABCD")) return { kind: "text", content: "The answer is \\boxed{B}" };
       return rgReply(r);
     });
     const out = join(dir, "games-fixtures");
-    const res = await spade(["eval", "paper", "--setting", "games", "--policy", "openai", "--base-url", server.baseURL, "--model", "m", "--data", bench, "--datasets", "gcd", "--out", out]);
+    const res = await spade(["eval", "paper", "--setting", "games", "--policy", "openai", "--base-url", server.baseURL, "--model", "m", "--data", bench, "--datasets", "gcd", "--lcb-release", "v6", "--out", out]);
     expect(res.code).toBe(0);
-    expect(res.stdout.split("\n")[2]).toBe("| m | 50.0 | not available | 50.0 | not supported yet | 100.0 | not available | not available | not available |");
+    const lcbCell = SANDBOX_OK ? "66.7" : "failed";
+    expect(res.stdout.split("\n")[2]).toBe(`| m | 50.0 | 66.7 | 50.0 | ${lcbCell} | 100.0 | not available | not available | not available |`);
     const aimeRequests = server.requests.filter((r) => user(r).startsWith("AIME fixture"));
     expect(aimeRequests).toHaveLength(128);
     expect(aimeRequests[0]?.body).toMatchObject({ temperature: 1, top_p: 0.95, top_k: 20, max_tokens: 32768 });
     const gpqaRequests = server.requests.filter((r) => user(r).includes("LETTER is one of ABCD"));
     expect(gpqaRequests).toHaveLength(16);
     expect(gpqaRequests[0]?.body).toMatchObject({ temperature: 0.7, top_p: 0.95, max_tokens: 32768 });
+    const aime26Requests = server.requests.filter((r) => user(r).startsWith("AIME-26 fixture"));
+    expect(aime26Requests).toHaveLength(192);
+    expect(aime26Requests.filter((r) => r.body.messages[0]?.role === "system")).toHaveLength(64);
+    const lcbRequests = server.requests.filter((r) => user(r).endsWith("Write the complete solution in a single ```python ... ``` block."));
+    expect(lcbRequests).toHaveLength(3);
+    expect(lcbRequests[0]?.body).toMatchObject({ temperature: 0.2, top_p: 0.95, max_tokens: 16384 });
+    expect(user(lcbRequests.find((r) => user(r).startsWith("Return a list"))!)).toContain("Starter code:\n```python\nclass Solution:");
     const results = JSON.parse(readFileSync(join(out, "results.json"), "utf8"));
-    expect(results.cells["AIME-26"].reason).toContain(join("aime-2026", "aime-2026.jsonl"));
+    expect(results.cells["AIME-26"]).toEqual({ status: "ok", value: 2 / 3 });
     expect(results.sources.find((s: any) => s.name === "aime-2025").details).toMatchObject({ samples: 128, correct: 64, passAtK: 0.5 });
+    const lcb = results.sources.find((s: any) => s.name === "livecodebench");
+    if (SANDBOX_OK) {
+      expect(results.cells.LiveCodeBench).toEqual({ status: "ok", value: 2 / 3 });
+      expect(lcb.details.items.map((i: any) => [i.id, i.accuracy])).toEqual([["livecodebench/fx-sum", 1], ["livecodebench/fx-twice", 0], ["livecodebench/fx-mean", 1]]);
+      expect(lcb.settings).toMatchObject({ release: "v6", samples: 1, temperature: 0.2, top_p: 0.95, max_tokens: 16384, timeoutSecondsPerTest: 6 });
+    } else {
+      expect(results.cells.LiveCodeBench.reason).toContain("E_SANDBOX_UNAVAILABLE");
+    }
+
+    // The default release (release_v6: test.jsonl ... test6.jsonl) names the first file missing.
+    const v1 = await spade(["eval", "paper", "--setting", "games", "--policy", "openai", "--base-url", server.baseURL, "--model", "m", "--data", bench, "--datasets", "gcd", "--limit", "1", "--out", join(dir, "games-v1")]);
+    expect(v1.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, "games-v1", "results.json"), "utf8")).cells.LiveCodeBench).toMatchObject({ status: "not available", reason: expect.stringContaining(join(bench, "livecodebench", "test.jsonl")) });
   });
 
   it("tool-use: ACEBench N, S, A and overall, every other column says why it is empty", { timeout: 300_000 }, async () => {

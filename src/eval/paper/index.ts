@@ -9,3 +9,4 @@ export { aceAgentSource, qaSource, rgSource, runSource, sourceDir, tau2ResultsSo
 export { PAPER_RESULTS_FILE, readPaperRow, runPaper, writePaperFiles, type PaperRun, type RunPaperOptions } from "./run.js";
 export { aceNormalSpecialSource, aceOverallSource, recordingSource, type CellStore } from "./acebench-source.js";
 export { bfclSource, type BfclSourceOptions } from "./bfcl-source.js";
+export { lcbItems, LCB_SETTINGS } from "./lcb.js";

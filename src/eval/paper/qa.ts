@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { SpadeError } from "../../errors.js";
-import { makeAction, type Action, type Env, type EnvMeta, type ResetResult, type StepResult } from "../../env/index.js";
+import { makeAction, type Action, type Env, type EnvMeta, type JsonObject, type ResetResult, type StepResult } from "../../env/index.js";
 import { readJsonl } from "../suites/data.js";
 import { mathAnswersEqual } from "../suites/math/index.js";
 
@@ -21,11 +21,13 @@ export interface QaItem {
   extract(text: string): string | null;
   /** Whether an extracted answer is right. */
   correct(extracted: string | null): boolean;
+  /** Grades a whole answer when that needs more than a comparison (LiveCodeBench runs tests); overrides extract/correct. */
+  grade?(text: string): Promise<{ correct: boolean; info: JsonObject }>;
 }
 
 /** Where a user puts the files (below the benchmarks folder), as the reference lays AIME out. */
-export function qaPaths(dataDir: string): { aime: (year: number) => string; gpqa: string } {
-  return { aime: (year) => join(dataDir, `aime-${year}`, `aime-${year}.jsonl`), gpqa: join(dataDir, "gpqa-diamond", "gpqa_diamond.jsonl") };
+export function qaPaths(dataDir: string): { aime: (year: number) => string; gpqa: string; livecodebench: string } {
+  return { aime: (year) => join(dataDir, `aime-${year}`, `aime-${year}.jsonl`), gpqa: join(dataDir, "gpqa-diamond", "gpqa_diamond.jsonl"), livecodebench: join(dataDir, "livecodebench") };
 }
 
 /** The last `\boxed{...}` without nested braces (the reference's `\\boxed\{([^{}]+)\}`), stripped. */
@@ -114,6 +116,10 @@ export class QaEnv implements Env {
   async step(action: Action): Promise<StepResult> {
     if (this.state !== "ready") throw new SpadeError("E_ENV_CONTRACT", `${this.item.id}: step() ${this.state === "done" ? "after the episode ended" : "before reset()"}`);
     this.state = "done";
+    if (this.item.grade) {
+      const { correct, info } = await this.item.grade(action.text);
+      return { observation: correct ? "Correct." : "Incorrect.", reward: correct ? 1 : 0, terminated: true, truncated: false, info: { id: this.item.id, correct, ...info } };
+    }
     const predicted = this.item.extract(action.text);
     const correct = this.item.correct(predicted);
     return { observation: correct ? "Correct." : "Incorrect.", reward: correct ? 1 : 0, terminated: true, truncated: false, info: { id: this.item.id, predicted, label: this.item.label, correct } };
