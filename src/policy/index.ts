@@ -6,7 +6,7 @@
  * local GGUF backend (node-llama-cpp, imported only when a GGUF model is first used).
  */
 export type * from "./types.js";
-export { Limiter, sharedLimiter } from "./limiter.js";
+export { Limiter, mapLimit, sharedLimiter } from "./limiter.js";
 export type { Release } from "./limiter.js";
 export { withRetries, retryAfterMs, backoffMs, isRetryableStatus, formatRetryNotice, formatSlowNotice, bareMessage, DEFAULT_RETRY, JITTER, REAL_CLOCK } from "./retry.js";
 export type { RetryOptions, RetryClock, RetryRun, RetryNotice, SlowNotice, AttemptFailure, HeaderSource } from "./retry.js";

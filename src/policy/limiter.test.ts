@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isSpadeError } from "../errors.js";
-import { Limiter, sharedLimiter } from "./limiter.js";
+import { Limiter, mapLimit, sharedLimiter } from "./limiter.js";
 
 /** Lets pending promise callbacks run. */
 const flush = () => new Promise((r) => setImmediate(r));
@@ -71,5 +71,20 @@ describe("Limiter", () => {
     const a = sharedLimiter("limiter-test-key", 3);
     expect(sharedLimiter("limiter-test-key", 3)).toBe(a);
     expect(() => sharedLimiter("limiter-test-key", 4)).toThrow(expect.objectContaining({ code: "E_CONFIG" }));
+  });
+
+  it("mapLimit runs at most n tasks at once and keeps result order", async () => {
+    let active = 0;
+    let peak = 0;
+    const results = await mapLimit([5, 1, 4, 2, 3], 2, async (ms, i) => {
+      active++;
+      peak = Math.max(peak, active);
+      await new Promise((r) => setTimeout(r, ms));
+      active--;
+      return i;
+    });
+    expect(results).toEqual([0, 1, 2, 3, 4]);
+    expect(peak).toBe(2);
+    await expect(mapLimit([1], 1, async () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
   });
 });

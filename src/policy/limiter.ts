@@ -97,6 +97,12 @@ export class Limiter {
   }
 }
 
+/** Maps `items` through `fn` with at most `n` calls in flight (first come, first served); results keep the input order. */
+export function mapLimit<T, R>(items: readonly T[], n: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const limiter = new Limiter(Math.max(1, Math.floor(n)));
+  return Promise.all(items.map((item, i) => limiter.run(() => fn(item, i))));
+}
+
 const SHARED = new Map<string, Limiter>();
 
 /**

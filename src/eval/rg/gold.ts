@@ -5,7 +5,7 @@
  * perturbed answers (empty, another problem's answer, one character changed) must not.
  */
 import { describeError } from "../../errors.js";
-import { mapLimit } from "../suites/limit.js";
+import { mapLimit } from "../../policy/index.js";
 import { RgEnv, RG_WIN_SCORE, rgOracleText } from "./env.js";
 import { RG_SETTINGS, type RgDataset } from "./split.js";
 import type { RgService } from "./worker.js";

@@ -5,7 +5,7 @@
  */
 import type { JsonObject } from "../../env/index.js";
 import { PythonSandbox } from "./code/python-sandbox.js";
-import { mapLimit } from "./limit.js";
+import { mapLimit } from "../../policy/index.js";
 import { isCodeSuite, isSuiteName, loadSuite, type LoadSuiteOptions } from "./load.js";
 import type { EvalItem, SuiteName } from "./types.js";
 

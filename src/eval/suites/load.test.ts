@@ -2,7 +2,6 @@ import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isSpadeError } from "../../errors.js";
 import { benchmarksRoot } from "./data.js";
-import { createLimiter, mapLimit } from "./limit.js";
 import { loadSuite } from "./load.js";
 
 const dataDir = "../shared/benchmarks";
@@ -31,27 +30,5 @@ describe("benchmarksRoot", () => {
     expect(benchmarksRoot({ flag: "data", env: { SPADE_BENCHMARKS: "/env" }, cwd: "/repo" })).toBe("/repo/data");
     expect(benchmarksRoot({ env: { SPADE_BENCHMARKS: "/env" }, cwd: "/repo" })).toBe("/env");
     expect(benchmarksRoot({ env: {}, cwd: "/srv/project/repo" })).toBe(resolve("/srv/project/shared/benchmarks"));
-  });
-});
-
-describe("limits", () => {
-  it("runs at most n tasks at once and keeps result order", async () => {
-    let active = 0;
-    let peak = 0;
-    const results = await mapLimit([5, 1, 4, 2, 3], 2, async (ms, i) => {
-      active++;
-      peak = Math.max(peak, active);
-      await new Promise((r) => setTimeout(r, ms));
-      active--;
-      return i;
-    });
-    expect(results).toEqual([0, 1, 2, 3, 4]);
-    expect(peak).toBe(2);
-  });
-
-  it("releases the slot when a task rejects", async () => {
-    const limit = createLimiter(1);
-    await expect(limit(async () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
-    expect(await limit(async () => 7)).toBe(7);
   });
 });

@@ -11,7 +11,7 @@ import { chmod, chown, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { SpadeError } from "../../../errors.js";
-import { createLimiter, type Limiter } from "../limit.js";
+import { Limiter } from "../../../policy/index.js";
 import { DEFAULT_ISOLATION_COMMANDS, planIsolation, runQuiet, type IsolationCommands, type IsolationPlan } from "./isolation.js";
 import { classifyRun, type PythonOutcome } from "./outcome.js";
 
@@ -117,7 +117,7 @@ export class PythonSandbox {
     private readonly prlimit: string,
     private readonly tmpDir: string,
   ) {
-    this.limit = createLimiter(maxConcurrency);
+    this.limit = new Limiter(Math.max(1, Math.floor(maxConcurrency)));
   }
 
   /**
@@ -156,7 +156,7 @@ export class PythonSandbox {
    */
   run(source: string, limits?: Partial<PythonLimits>): Promise<PythonRunResult> {
     const merged = limits ? { ...this.limits, ...limits } : this.limits;
-    return this.limit(() => this.runNow(source, merged));
+    return this.limit.run(() => this.runNow(source, merged));
   }
 
   private argv(l: Readonly<PythonLimits>): string[] {
