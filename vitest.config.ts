@@ -6,6 +6,7 @@ export default defineConfig({
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     pool: "forks",
     poolOptions: { forks: { execArgv: ["--no-node-snapshot"] } },
+    env: { SPADE_DATA_DIR: new URL("../shared/benchmarks", import.meta.url).pathname },
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

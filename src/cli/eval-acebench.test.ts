@@ -72,6 +72,6 @@ describe("spade eval acebench-replay", () => {
     expect((await replay("--lang", "fr")).exitCode).toBe(2);
     const missing = await replay("--data", join(tmpdir(), "no-such-spade-benchmarks"));
     expect(missing.exitCode).toBe(2);
-    expect(missing.stderr).toMatch(/^spade: E_IO: missing ACEBench replay summary /);
+    expect(missing.stderr).toMatch(/^spade: E_IO: cannot read benchmark file \S*acebench_milestone_replay_summary\.json \(run `spade data list`/);
   });
 });

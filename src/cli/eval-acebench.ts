@@ -9,12 +9,12 @@ import { join } from "node:path";
 import { defineCommand } from "citty";
 import { SpadeError, isSpadeError } from "../errors.js";
 import { compareWithSummary, type Lang } from "../eval/acebench/index.js";
-import { benchmarksRoot } from "../eval/suites/index.js";
+import { dataRoot, datasetDir } from "../eval/index.js";
 import { jsonArg, printJson } from "./common.js";
 
 /** The acebench folder: DIR itself when it holds `data_all/`, else DIR/acebench. */
 export function acebenchFolder(root: string): string {
-  return existsSync(join(root, "data_all")) ? root : join(root, "acebench");
+  return datasetDir(root, "acebench", "data_all", existsSync);
 }
 
 /** `spade eval acebench-replay [--lang en|zh] [--json] [--data DIR]`. */
@@ -26,7 +26,7 @@ export const acebenchReplayCommand = defineCommand({
   args: {
     lang: { type: "string", description: "en | zh (default both)" },
     json: jsonArg,
-    data: { type: "string", description: "benchmarks folder or its acebench folder (default $SPADE_BENCHMARKS, else ../shared/benchmarks)" },
+    data: { type: "string", description: "data folder or its acebench folder (default $SPADE_DATA_DIR, else ~/.cache/spade/data; see `spade data path`)" },
   },
   async run({ args }) {
     try {
@@ -34,7 +34,7 @@ export const acebenchReplayCommand = defineCommand({
         throw new SpadeError("E_CONFIG", `--lang must be en or zh (got ${JSON.stringify(args.lang)})`);
       }
       const langs: Lang[] = args.lang === undefined ? ["en", "zh"] : [args.lang];
-      const dir = acebenchFolder(benchmarksRoot({ flag: args.data, env: process.env }));
+      const dir = acebenchFolder(dataRoot({ flag: args.data, env: process.env }));
       const result = compareWithSummary(dir, langs);
       if (args.json) printJson(result);
       else {

@@ -28,9 +28,10 @@ async function replay(...args: string[]): Promise<{ stdout: string; stderr: stri
   }
 }
 
+const DATA_DIR = process.env.SPADE_DATA_DIR;
 afterEach(() => {
   process.exitCode = undefined;
-  delete process.env.SPADE_BENCHMARKS;
+  process.env.SPADE_DATA_DIR = DATA_DIR;
 });
 
 describe.skipIf(!BFCL_DATA_PRESENT)(`spade eval bfcl-replay ${BFCL_DATA_PRESENT ? "" : BFCL_DATA_MISSING}`, () => {
@@ -40,8 +41,8 @@ describe.skipIf(!BFCL_DATA_PRESENT)(`spade eval bfcl-replay ${BFCL_DATA_PRESENT 
     expect(exitCode).toBe(0);
   });
 
-  it("prints a summary without --json and finds the data through SPADE_BENCHMARKS", async () => {
-    process.env.SPADE_BENCHMARKS = join(BFCL_DATA_DIR, "..");
+  it("prints a summary without --json and finds the data through SPADE_DATA_DIR", async () => {
+    process.env.SPADE_DATA_DIR = join(BFCL_DATA_DIR, "..");
     const { stdout, exitCode } = await replay("--category", "miss_func");
     expect(stdout).toBe("miss_func: 200/200 entries match the golden file\n");
     expect(exitCode).toBe(0);

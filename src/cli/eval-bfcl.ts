@@ -27,7 +27,7 @@ export const bfclReplayCommand = defineCommand({
     category: { type: "string", description: BFCL_CATEGORIES.join(" | "), required: true },
     golden: { type: "string", description: "golden replay file (default <data>/golden/BFCL_v4_multi_turn_<category>.replay.jsonl)" },
     json: jsonArg,
-    data: { type: "string", description: "BFCL data folder or benchmarks root (default $SPADE_BENCHMARKS, else ../shared/benchmarks/bfcl)" },
+    data: { type: "string", description: "BFCL folder or the data folder holding bfcl/ (default $SPADE_DATA_DIR, else ~/.cache/spade/data)" },
   },
   run({ args }) {
     try {

@@ -33,7 +33,7 @@ import {
 import { aceNormalSpecialSource, aceOverallSource, recordingSource, type CellStore } from "../eval/paper/acebench-source.js";
 import { resolveBfclDataDir } from "../eval/bfcl/index.js";
 import { RG_SAMPLING, RgWorkerPool } from "../eval/rg/index.js";
-import { benchmarksRoot } from "../eval/suites/index.js";
+import { dataRoot } from "../eval/index.js";
 import { LCB_DEFAULT_RELEASE, LCB_RELEASES, LCB_TIMEOUT_SECONDS, loadLiveCodeBench, PythonSandbox } from "../eval/suites/code/index.js";
 import type { SamplingParams } from "../policy/index.js";
 import { intFlag } from "./common.js";
@@ -176,7 +176,7 @@ export const paperCommand = defineCommand({
     if (!isPaperSetting(setting)) throw new SpadeError("E_CONFIG", `--setting must be one of ${PAPER_SETTINGS.join(", ")} (got ${JSON.stringify(args.setting ?? null)})`);
     if (!args.policy) throw new SpadeError("E_CONFIG", "eval paper needs --policy (or --compare DIR,...)", { nextStep: "add --policy openai --base-url URL --model NAME" });
     const policy = policyFromFlags(args);
-    const dataDir = benchmarksRoot({ flag: args.data, env: process.env });
+    const dataDir = dataRoot({ flag: args.data, env: process.env });
     const outDir = args.out ?? defaultOutDir(`paper-${setting}`, policy.model);
     let pool: RgWorkerPool | null = null;
     const getPool = () => (pool ??= new RgWorkerPool(intFlag("workers", args.workers ?? "4", 1), args.python ? { python: args.python } : {}));

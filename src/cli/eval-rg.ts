@@ -18,7 +18,7 @@ import {
   type RgGoldReport,
 } from "../eval/rg/index.js";
 import { formatRate } from "../eval/run/index.js";
-import { benchmarksRoot } from "../eval/suites/index.js";
+import { dataRoot } from "../eval/index.js";
 import { intFlag, printJson } from "./common.js";
 import { evalRunArgs, interruptSignal, limitFlag, runEvalCommand } from "./eval-run.js";
 import { policyFromFlags } from "./policy.js";
@@ -49,7 +49,7 @@ export function datasetsFlag(flags: RgFlags): string[] | undefined {
 
 /** Runs the gold check and prints it; the process exit code says whether it held. */
 export async function runRgGold(flags: RgFlags & { limit?: string; data?: string; json?: boolean; perturb?: boolean }): Promise<RgGoldReport> {
-  const dataDir = benchmarksRoot({ flag: flags.data, env: process.env });
+  const dataDir = dataRoot({ flag: flags.data, env: process.env });
   const limit = flags.limit === undefined ? undefined : intFlag("limit", flags.limit, 1);
   const datasets = await loadHardSplit(dataDir, { datasets: datasetsFlag(flags), limit });
   const pool = rgPool(flags);
@@ -105,7 +105,7 @@ export const rgRunCommand = defineCommand({
   args: { ...evalRunArgs, samples: { type: "string", description: "episodes per dataset (the reference: 8)", default: "8" }, ...rgArgs },
   async run({ args }) {
     const policy = policyFromFlags(args);
-    const dataDir = benchmarksRoot({ flag: args.data, env: process.env });
+    const dataDir = dataRoot({ flag: args.data, env: process.env });
     const datasets = await loadHardSplit(dataDir, { datasets: datasetsFlag(args), limit: limitFlag(args) });
     const pool = rgPool(args);
     const interrupt = interruptSignal();

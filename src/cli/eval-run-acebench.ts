@@ -8,7 +8,7 @@ import { defineCommand } from "citty";
 import { SpadeError } from "../errors.js";
 import type { JsonObject } from "../env/index.js";
 import { NORMAL_CATEGORIES, SPECIAL_CATEGORIES, nsSystemPrompt, type AceCategory, type Lang, type NsCategory } from "../eval/acebench/index.js";
-import { benchmarksRoot } from "../eval/suites/index.js";
+import { dataRoot } from "../eval/index.js";
 import { aceMetrics, aceNsEntries, aceNsScores, aceNsTasks, aceScores, aceSetName, aceTasks, chatUserSimulator, formatRate, type AceTask } from "../eval/run/index.js";
 import { acebenchFolder } from "./eval-acebench.js";
 import { evalRunArgs, interruptSignal, limitFlag, runEvalCommand } from "./eval-run.js";
@@ -41,7 +41,7 @@ async function runNormalSpecial(args: Record<string, unknown> & Parameters<typeo
     throw new SpadeError("E_CONFIG", `the normal and special categories are scored in English only (got --lang ${String(args.lang)})`, { nextStep: "drop --lang or pass --lang en" });
   }
   const limit = limitFlag(args);
-  const dir = acebenchFolder(benchmarksRoot({ flag: args.data as string | undefined, env: process.env }));
+  const dir = acebenchFolder(dataRoot({ flag: args.data as string | undefined, env: process.env }));
   const entries = aceNsEntries(dir, categories, limit);
   const interrupt = interruptSignal();
   try {
@@ -88,7 +88,7 @@ export const acebenchRunCommand = defineCommand({
     "user-model": { type: "string", description: "model that plays the simulated user (default --model)" },
     "user-base-url": { type: "string", description: "OpenAI-compatible server of the user model (default --base-url)" },
     "user-api-key-env": { type: "string", description: "variable holding the user server's key (default --api-key-env when --user-base-url is not given)" },
-    data: { type: "string", description: "benchmarks folder or its acebench folder (default $SPADE_BENCHMARKS, else ../shared/benchmarks)" },
+    data: { type: "string", description: "data folder or its acebench folder (default $SPADE_DATA_DIR, else ~/.cache/spade/data; see `spade data path`)" },
   },
   async run({ args }) {
     const policy = policyFromFlags(args);
@@ -101,7 +101,7 @@ export const acebenchRunCommand = defineCommand({
     const categories = choice("category", args.category, CATEGORIES);
     const sets = langs.flatMap((lang) => categories.map((category) => ({ lang, category })));
     const limit = limitFlag(args);
-    const dir = acebenchFolder(benchmarksRoot({ flag: args.data, env: process.env }));
+    const dir = acebenchFolder(dataRoot({ flag: args.data, env: process.env }));
     const interrupt = interruptSignal();
     try {
       let userFor: ((entry: AceTask["entry"]) => ReturnType<typeof chatUserSimulator>) | undefined;

@@ -59,7 +59,7 @@ export const bfclRunCommand = defineCommand({
       default: "all",
     },
     "single-data": { type: "string", description: "folder holding bfcl_eval/data with the single-turn categories (default: --data; the bfcl-eval==2026.3.23 wheel's site-packages folder has them)" },
-    data: { type: "string", description: "BFCL data folder or benchmarks root (default $SPADE_BENCHMARKS, else ../shared/benchmarks/bfcl)" },
+    data: { type: "string", description: "BFCL folder or the data folder holding bfcl/ (default $SPADE_DATA_DIR, else ~/.cache/spade/data)" },
   },
   async run({ args }) {
     const policy = policyFromFlags(args);

@@ -4,7 +4,8 @@
  * held-out suite (K samples each); accuracy per suite (BBH: per task) and overall.
  */
 import { defineCommand } from "citty";
-import { benchmarksRoot, isCodeSuite, loadSuite, PythonSandbox, type PythonSandboxOptions, type SuiteName } from "../eval/suites/index.js";
+import { dataRoot } from "../eval/index.js";
+import { isCodeSuite, loadSuite, PythonSandbox, type PythonSandboxOptions, type SuiteName } from "../eval/suites/index.js";
 import { suiteTasks } from "../eval/run/index.js";
 import { evalRunArgs, interruptSignal, limitFlag, runEvalCommand } from "./eval-run.js";
 import { policyFromFlags } from "./policy.js";
@@ -25,7 +26,7 @@ export function suiteRunCommand(suite: SuiteName) {
     async run({ args }) {
       const policy = policyFromFlags(args);
       const limit = limitFlag(args);
-      const dataDir = benchmarksRoot({ flag: args.data, env: process.env });
+      const dataDir = dataRoot({ flag: args.data, env: process.env });
       const sandboxOptions: PythonSandboxOptions = { allowNoIsolation: args["allow-no-isolation"] === true };
       if (args.python !== undefined) sandboxOptions.python = String(args.python);
       // Code suites: make the sandbox first, so a machine without isolation fails before any request.

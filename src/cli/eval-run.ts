@@ -34,7 +34,7 @@ export const evalRunArgs = {
   out: { type: "string", description: "results folder (default eval-results/<benchmark>/<model>)" },
   resume: { type: "boolean", description: "skip items whose results file exists in --out", default: false },
   json: jsonArg,
-  data: { type: "string", description: "benchmarks folder (default $SPADE_BENCHMARKS, else ../shared/benchmarks)" },
+  data: { type: "string", description: "data folder (default $SPADE_DATA_DIR, else ~/.cache/spade/data; see `spade data path`)" },
 } as const;
 
 /** Parsed values of `evalRunArgs`. */

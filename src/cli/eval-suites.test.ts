@@ -24,9 +24,10 @@ async function gold(...args: string[]): Promise<{ stdout: string; exitCode: numb
   }
 }
 
+const DATA_DIR = process.env.SPADE_DATA_DIR;
 afterEach(() => {
   process.exitCode = undefined;
-  delete process.env.SPADE_BENCHMARKS;
+  process.env.SPADE_DATA_DIR = DATA_DIR;
 });
 
 describe("spade eval gold", () => {
@@ -71,9 +72,9 @@ describe("spade eval gold", () => {
     expect(isSpadeError(await gold("humaneval", "--perturb").catch((e: unknown) => e), "E_CONFIG")).toBe(true);
   });
 
-  it("reads the data folder from --data, else SPADE_BENCHMARKS (E_IO when missing)", async () => {
+  it("reads the data folder from --data, else SPADE_DATA_DIR (E_IO when missing)", async () => {
     expect(isSpadeError(await gold("gsm8k", "--data", "/nonexistent").catch((e: unknown) => e), "E_IO")).toBe(true);
-    process.env.SPADE_BENCHMARKS = "/nonexistent/benchmarks";
+    process.env.SPADE_DATA_DIR = "/nonexistent/benchmarks";
     const err = await gold("gsm8k").catch((e: unknown) => e);
     expect(isSpadeError(err, "E_IO")).toBe(true);
     expect((err as Error).message).toContain("/nonexistent/benchmarks/gsm8k/test.jsonl");

@@ -4,9 +4,9 @@
  * as a model would, must score 1). Exit 0 when all are correct, 1 otherwise, 2 usage or I/O error.
  */
 import { defineCommand } from "citty";
+import { dataRoot } from "../eval/index.js";
 import { SpadeError } from "../errors.js";
 import {
-  benchmarksRoot,
   goldCheck,
   isCodeSuite,
   isSuiteName,
@@ -30,7 +30,7 @@ export const goldCommand = defineCommand({
     suite: { type: "positional", description: `${SUITE_NAMES.join(" | ")} | rg`, required: true },
     json: jsonArg,
     limit: { type: "string", description: "only the first N items" },
-    data: { type: "string", description: "benchmarks folder (default $SPADE_BENCHMARKS, else ../shared/benchmarks)" },
+    data: { type: "string", description: "data folder (default $SPADE_DATA_DIR, else ~/.cache/spade/data; see `spade data path`)" },
     concurrency: { type: "string", description: "code suites: Python processes at once (default min(4, CPUs))" },
     python: { type: "string", description: "code suites: Python 3 interpreter (default python3, else /usr/bin/python3)" },
     "allow-no-isolation": {
@@ -53,7 +53,7 @@ export const goldCommand = defineCommand({
       throw new SpadeError("E_CONFIG", `unknown suite "${suite}"`, { nextStep: `one of ${SUITE_NAMES.join(", ")}` });
     }
     const limit = args.limit === undefined ? undefined : intFlag("limit", args.limit, 1);
-    const dataDir = benchmarksRoot({ flag: args.data, env: process.env });
+    const dataDir = dataRoot({ flag: args.data, env: process.env });
     const sandbox: PythonSandboxOptions = { allowNoIsolation: args["allow-no-isolation"] === true };
     if (args.concurrency !== undefined) sandbox.maxConcurrency = intFlag("concurrency", args.concurrency, 1);
     if (args.python !== undefined) sandbox.python = String(args.python);

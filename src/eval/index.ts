@@ -55,3 +55,4 @@ export {
   truthy,
 } from "./pyops.js";
 export { formatNamed, lstrip, rstrip, sortedStrings, splitWhitespace, splitlines, strip, utf8Length } from "./pystr.js";
+export { DATA_DIR_ENV, DATA_NEXT_STEP, dataRoot, datasetDir, field, parseJsonl, readJson, readJsonSync, readJsonl, readJsonlSync, readText, readTextSync, takeLimit, type DataDirOptions } from "./data.js";

@@ -4,10 +4,11 @@
  * JSON Lines) with its answers (`possible_answer/`: ground-truth final states and milestone call
  * lists) from a benchmark folder laid out as upstream's repository.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { JsonObject } from "../../env/index.js";
 import { SpadeError } from "../../errors.js";
+import { readJsonSync, readJsonlSync } from "../data.js";
 import type { Lang } from "./api-base.js";
 
 /** The two agent categories. */
@@ -50,15 +51,7 @@ export interface LoadOptions {
 }
 
 function readJsonLines(path: string): JsonObject[] {
-  if (!existsSync(path)) throw new SpadeError("E_IO", `missing ACEBench file ${path}`, { nextStep: "point --data at the acebench folder of the benchmarks" });
-  try {
-    return readFileSync(path, "utf8")
-      .split("\n")
-      .filter((line) => line.trim() !== "")
-      .map((line) => JSON.parse(line) as JsonObject);
-  } catch (err) {
-    throw new SpadeError("E_IO", `cannot read ACEBench file ${path}: ${(err as Error).message}`, { cause: err });
-  }
+  return readJsonlSync(path) as JsonObject[];
 }
 
 /** The path of an answer file, honouring the fork's fix where it has one. */
@@ -120,13 +113,7 @@ export interface SummarySet {
 /** Reads the replay summary: `"en/agent_multi_turn"` -> its counts and failing ids. */
 export function loadReplaySummary(dir: string): Map<string, SummarySet> {
   const path = join(dir, "derived", "acebench_milestone_replay_summary.json");
-  if (!existsSync(path)) throw new SpadeError("E_IO", `missing ACEBench replay summary ${path}`);
-  let parsed: { results?: Record<string, { entries: number; replay_state_match: number; failing_ids: string[] }> };
-  try {
-    parsed = JSON.parse(readFileSync(path, "utf8")) as typeof parsed;
-  } catch (err) {
-    throw new SpadeError("E_IO", `cannot read ${path}: ${(err as Error).message}`, { cause: err });
-  }
+  const parsed = readJsonSync(path) as { results?: Record<string, { entries: number; replay_state_match: number; failing_ids: string[] }> };
   const out = new Map<string, SummarySet>();
   for (const [key, v] of Object.entries(parsed.results ?? {})) {
     out.set(key, { entries: v.entries, replayStateMatch: v.replay_state_match, failingIds: v.failing_ids });

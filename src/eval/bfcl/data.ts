@@ -4,10 +4,11 @@
  * ground truth, function documents, long-context padding and golden replay files. Values that
  * reach the Python ports are parsed with Python's int/float distinction (`parseJsonPy`).
  */
-import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { SpadeError } from "../../errors.js";
 import type { Json, JsonObject } from "../../env/types.js";
+import { dataRoot, datasetDir, readJsonlSync, readTextSync } from "../data.js";
 import { parseJsonPy } from "../pycall.js";
 import { PY_ELLIPSIS, isDict, isPyKey, type PyDict, type PyValue } from "../pyvalue.js";
 
@@ -64,29 +65,13 @@ export const FUNC_DOC_FILES: Readonly<Record<string, string>> = {
   VehicleControlAPI: "vehicle_control.json",
 };
 
-/** Reads a text file, as a coded E_IO error when it cannot. */
+/** Reads a text file (eval/data's reader: E_IO naming the file when it cannot). */
 export function readText(path: string): string {
-  try {
-    return readFileSync(path, "utf8");
-  } catch (err) {
-    throw new SpadeError("E_IO", `cannot read ${path}: ${(err as Error).message}`, {
-      nextStep: "check --data / SPADE_BENCHMARKS points at the benchmarks folder holding bfcl/",
-      cause: err,
-    });
-  }
+  return readTextSync(path);
 }
 
 function jsonLines(path: string): Json[] {
-  return readText(path)
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line, i) => {
-      try {
-        return JSON.parse(line) as Json;
-      } catch (err) {
-        throw new SpadeError("E_PARSE", `${path}:${i + 1} is not valid JSON`, { cause: err });
-      }
-    });
+  return readJsonlSync(path) as Json[];
 }
 
 /** Path of a category's entry file. */
@@ -170,13 +155,10 @@ export function loadGolden(path: string): GoldenEntry[] {
 }
 
 /**
- * The BFCL data folder: `--data` (either the bfcl folder itself or a benchmarks root holding
- * `bfcl/`), else `$SPADE_BENCHMARKS/bfcl`, else `../shared/benchmarks/bfcl` from `cwd`.
+ * The BFCL data folder: `--data` (either the bfcl folder itself or a data folder holding
+ * `bfcl/`), else the data folder of `dataRoot` (`$SPADE_DATA_DIR`, else the user cache) + `bfcl/`.
  */
 export function resolveBfclDataDir(options: { flag?: string; env?: Record<string, string | undefined>; cwd: string }): string {
-  const pick = (dir: string): string => (existsSync(join(dir, "bfcl_eval")) || !existsSync(join(dir, "bfcl")) ? dir : join(dir, "bfcl"));
-  if (options.flag) return pick(resolve(options.cwd, options.flag));
-  const root = options.env?.SPADE_BENCHMARKS;
-  if (root) return pick(resolve(options.cwd, root));
-  return resolve(options.cwd, "..", "shared", "benchmarks", "bfcl");
+  const root = dataRoot({ flag: options.flag, env: options.env, cwd: options.cwd });
+  return options.flag ? datasetDir(root, "bfcl", "bfcl_eval", existsSync) : join(root, "bfcl");
 }

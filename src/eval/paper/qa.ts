@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { SpadeError } from "../../errors.js";
 import { makeAction, type Action, type Env, type EnvMeta, type JsonObject, type ResetResult, type StepResult } from "../../env/index.js";
-import { readJsonl } from "../suites/data.js";
+import { readJsonl } from "../data.js";
 import { mathAnswersEqual } from "../suites/math/index.js";
 
 /** One question: the user message, an optional system message, and how to grade an answer. */

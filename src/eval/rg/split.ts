@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { SpadeError } from "../../errors.js";
 import type { JsonObject } from "../../env/index.js";
-import { readJson } from "../suites/data.js";
+import { readJson } from "../data.js";
 
 /** The four RG columns of the paper's games table, in its order. */
 export const RG_CATEGORIES = ["math", "algorithmic", "cognition", "logic"] as const;

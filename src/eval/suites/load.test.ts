@@ -1,10 +1,10 @@
-import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isSpadeError } from "../../errors.js";
-import { benchmarksRoot } from "./data.js";
+import { dataRoot } from "../data.js";
 import { loadSuite } from "./load.js";
 
-const dataDir = "../shared/benchmarks";
+// vitest.config.ts points SPADE_DATA_DIR at ../shared/benchmarks.
+const dataDir = dataRoot({ env: process.env });
 
 describe("loadSuite", () => {
   it("loads each suite with its item count and honours limit", async () => {
@@ -21,14 +21,6 @@ describe("loadSuite", () => {
     expect(isSpadeError(unknown, "E_NOT_FOUND")).toBe(true);
     const missing = await loadSuite("gsm8k", { dataDir: "/nonexistent/benchmarks" }).catch((e: unknown) => e);
     expect(isSpadeError(missing, "E_IO")).toBe(true);
-    expect((missing as Error).message).toContain("SPADE_BENCHMARKS");
-  });
-});
-
-describe("benchmarksRoot", () => {
-  it("prefers the flag, then SPADE_BENCHMARKS, then ../shared/benchmarks, from cwd", () => {
-    expect(benchmarksRoot({ flag: "data", env: { SPADE_BENCHMARKS: "/env" }, cwd: "/repo" })).toBe("/repo/data");
-    expect(benchmarksRoot({ env: { SPADE_BENCHMARKS: "/env" }, cwd: "/repo" })).toBe("/env");
-    expect(benchmarksRoot({ env: {}, cwd: "/srv/project/repo" })).toBe(resolve("/srv/project/shared/benchmarks"));
+    expect((missing as Error).message).toContain("spade data list");
   });
 });

@@ -7,7 +7,7 @@ import { SpadeError } from "../../errors.js";
 import { loadBbh } from "./bbh/suite.js";
 import { PythonSandbox, type PythonSandboxOptions } from "./code/python-sandbox.js";
 import { loadHumanEval, loadMbpp, type PythonRunner, type RunnerProvider } from "./code/suites.js";
-import { benchmarksRoot } from "./data.js";
+import { dataRoot } from "../data.js";
 import { loadGsm8k, loadMath500 } from "./math/suites.js";
 import { toEvalItem } from "./single-turn-env.js";
 import { SUITE_NAMES, type EvalItem, type SuiteName } from "./types.js";
@@ -16,7 +16,7 @@ import { SUITE_NAMES, type EvalItem, type SuiteName } from "./types.js";
 export interface LoadSuiteOptions {
   /** Only the first `limit` items of the suite (BBH: in task-name order). Default all. */
   limit?: number;
-  /** Benchmarks folder. Default `../shared/benchmarks` from the working directory (see `benchmarksRoot`). */
+  /** The data folder. Default the user-level one (see `dataRoot`; no environment is read here). */
   dataDir?: string;
   /** Code suites: the runner of check programs. Default a `PythonSandbox`, created on first use. */
   runner?: PythonRunner;
@@ -54,7 +54,7 @@ export async function loadSuite(name: string, options: LoadSuiteOptions = {}): P
   if (!isSuiteName(name)) {
     throw new SpadeError("E_NOT_FOUND", `unknown evaluation suite "${name}"`, { nextStep: `one of ${SUITE_NAMES.join(", ")}` });
   }
-  const root = options.dataDir ?? benchmarksRoot();
+  const root = options.dataDir ?? dataRoot();
   const runner = lazyRunner(options);
   const specs = await (() => {
     switch (name) {

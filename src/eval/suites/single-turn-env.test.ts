@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { dataRoot } from "../data.js";
 import { checkEnv, makeAction } from "../../env/index.js";
 import { isSpadeError } from "../../errors.js";
 import { oracleAgent, runEpisode, type Agent } from "../../rollout/index.js";
@@ -7,7 +8,7 @@ import { PythonSandbox } from "./code/python-sandbox.js";
 import { SingleTurnEnv } from "./single-turn-env.js";
 import type { ItemSpec } from "./types.js";
 
-const dataDir = "../shared/benchmarks";
+const dataDir = dataRoot({ env: process.env });
 const sandboxAvailable = await PythonSandbox.create().then(
   () => true,
   () => false,

@@ -1,14 +1,14 @@
 /**
  * @module eval/acebench/testing/bench-dir
- * Where tests find the benchmark data: `$SPADE_BENCHMARKS`, else `../shared/benchmarks` next to
- * the repository root (resolved from this file, so the working directory does not matter).
+ * Where tests find the benchmark data: the data folder of `dataRoot` (vitest.config.ts sets
+ * SPADE_DATA_DIR to ../shared/benchmarks), so tests and the CLI resolve it the same way.
  */
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { dataRoot } from "../../data.js";
 
 /** The benchmarks root folder. */
 export function benchmarksDir(): string {
-  return process.env.SPADE_BENCHMARKS ?? resolve(dirname(fileURLToPath(import.meta.url)), "../../../../../shared/benchmarks");
+  return dataRoot({ env: process.env });
 }
 
 /** The ACEBench folder inside it. */

@@ -1,12 +1,13 @@
 /**
  * @module eval/bfcl/testing/paths
- * Where tests find the BFCL data: `../shared/benchmarks/bfcl` seen from the repository root.
+ * Where tests find the BFCL data: `bfcl/` in the data folder (`dataRoot`; tests set
+ * SPADE_DATA_DIR to ../shared/benchmarks).
  */
 import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { dataRoot } from "../../data.js";
 
-/** The BFCL data folder, resolved from this file's location. */
-export const BFCL_DATA_DIR = fileURLToPath(new URL("../../../../../shared/benchmarks/bfcl/", import.meta.url));
+/** The BFCL data folder, with a trailing slash. */
+export const BFCL_DATA_DIR = `${dataRoot({ env: process.env })}/bfcl/`;
 
 /** Whether the data is present; suites skip (with this reason) when it is not. */
 export const BFCL_DATA_PRESENT = existsSync(BFCL_DATA_DIR);

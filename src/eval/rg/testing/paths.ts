@@ -1,15 +1,15 @@
 /**
  * @module eval/rg/testing/paths
- * Where tests find the hard split (`../shared/benchmarks` seen from the repository root) and the
+ * Where tests find the hard split (the data folder: ../shared/benchmarks in tests) and the
  * project's .venv with reasoning-gym; suites skip with these reasons when either is absent.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { dataRoot } from "../../data.js";
 import { PROJECT_VENV_PYTHON } from "../worker.js";
 
-/** The benchmarks folder, resolved from this file's location. */
-export const BENCHMARKS_DIR = fileURLToPath(new URL("../../../../../shared/benchmarks/", import.meta.url));
+/** The benchmarks folder (`dataRoot`; tests set SPADE_DATA_DIR to ../shared/benchmarks), with a trailing slash. */
+export const BENCHMARKS_DIR = `${dataRoot({ env: process.env })}/`;
 
 /** Whether the hard split's file is present. */
 export const RG_DATA_PRESENT = existsSync(`${BENCHMARKS_DIR}reasoning-gym/hard.json`);

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { dataRoot } from "../../data.js";
 import { makeAction } from "../../../env/index.js";
 import { goldCheck } from "../gold.js";
 import { loadSuite } from "../load.js";
 import { bbhAnswersEqual, choiceLetter, cleanBbhAnswer, parseOptions, BBH_TASK_KINDS } from "./grade.js";
 import { bbhTasks, loadBbhTask } from "./suite.js";
 
-const dataDir = "../shared/benchmarks";
+const dataDir = dataRoot({ env: process.env });
 const input = "What does this SVG draw?\nOptions:\n(A) circle\n(B) heptagon\n(C) hexagon";
 
 describe("BBH answer normalisation", () => {

@@ -8,7 +8,7 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Action } from "../../../env/index.js";
 import { SpadeError } from "../../../errors.js";
-import { field, readJson, takeLimit } from "../data.js";
+import { DATA_NEXT_STEP, field, readJson, takeLimit } from "../../data.js";
 import { referenceHint } from "../single-turn-env.js";
 import type { Grade, ItemSpec } from "../types.js";
 import { bbhAnswersEqual, BBH_INSTRUCTIONS, BBH_TASK_KINDS } from "./grade.js";
@@ -20,7 +20,7 @@ export async function bbhTasks(root: string): Promise<string[]> {
   try {
     names = await readdir(dir);
   } catch (err) {
-    throw new SpadeError("E_IO", `cannot list BBH tasks in ${dir}`, { nextStep: "pass --data DIR or set SPADE_BENCHMARKS", cause: err });
+    throw new SpadeError("E_IO", `cannot list BBH tasks in ${dir}`, { nextStep: DATA_NEXT_STEP, cause: err });
   }
   return names.filter((n) => n.endsWith(".json")).map((n) => n.slice(0, -".json".length)).sort();
 }

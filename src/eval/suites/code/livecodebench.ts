@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { inflateSync } from "node:zlib";
 import { SpadeError } from "../../../errors.js";
 import type { JsonObject } from "../../../env/index.js";
-import { readJsonl } from "../data.js";
+import { readJsonl } from "../../data.js";
 import { LCB_VERDICT_MARK, lcbHarness } from "./lcb-harness.js";
 import type { PythonLimits, PythonRunResult } from "./python-sandbox.js";
 

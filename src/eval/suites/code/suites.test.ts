@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { dataRoot } from "../../data.js";
 import { makeAction } from "../../../env/index.js";
-import { readJsonl } from "../data.js";
+import { readJsonl } from "../../data.js";
 import { goldCheck } from "../gold.js";
 import { loadSuite } from "../load.js";
 import type { EvalItem } from "../types.js";
@@ -8,7 +9,7 @@ import { fenceCode } from "./extract.js";
 import { PythonSandbox } from "./python-sandbox.js";
 import { humanEvalProgram, mbppProgram, type PythonRunner } from "./suites.js";
 
-const dataDir = "../shared/benchmarks";
+const dataDir = dataRoot({ env: process.env });
 const sandboxOptions = { limits: { timeoutMs: 5000, cpuSeconds: 3 }, maxConcurrency: 2 };
 // Gold solutions run under the sandbox's default CPU limit (10 s): mbpp/123 needs about 3 CPU
 // seconds, which a loaded machine pushed past a 3 s limit. Only runaway code would reach 10 s.

@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import type { Action } from "../../../env/index.js";
 import { SpadeError } from "../../../errors.js";
-import { field, readJson, readJsonl, takeLimit } from "../data.js";
+import { field, readJson, readJsonl, takeLimit } from "../../data.js";
 import { referenceHint } from "../single-turn-env.js";
 import type { Grade, ItemSpec } from "../types.js";
 import { CODE_INSTRUCTION, extractCode, fenceCode } from "./extract.js";

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { dataRoot } from "../../data.js";
 import { makeAction } from "../../../env/index.js";
 import { goldCheck } from "../gold.js";
 import { loadSuite } from "../load.js";
 import { gsm8kReference, MATH_INSTRUCTION } from "./suites.js";
 import { perturbationCheck } from "./self-check.js";
 
-const dataDir = "../shared/benchmarks";
+const dataDir = dataRoot({ env: process.env });
 
 describe("GSM8K", () => {
   it("loads 1,319 test items with the boxed-answer instruction", async () => {

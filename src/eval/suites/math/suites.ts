@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import type { Action } from "../../../env/index.js";
-import { field, readJsonl, takeLimit } from "../data.js";
+import { field, readJsonl, takeLimit } from "../../data.js";
 import { referenceHint } from "../single-turn-env.js";
 import type { Grade, ItemSpec, SuiteName } from "../types.js";
 import { mathAnswersEqual } from "./equivalence.js";
