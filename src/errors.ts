@@ -62,6 +62,8 @@ export const ERROR_CODES = {
   E_TAU2_HARNESS: "the tau2-bench harness failed",
   /** A helper process (e.g. the reasoning-gym worker) crashed, timed out or answered nonsense. */
   E_WORKER: "helper process failed",
+  /** A dataset file could not be downloaded or failed its checksum (the message says which file to put where by hand). */
+  E_DATA_FETCH: "dataset file could not be downloaded",
 } as const;
 
 /** One of the stable error codes. */

@@ -27,6 +27,7 @@ export const main = defineCommand({
     eval: () => import("./eval.js").then((m) => m.evalCommand),
     run: () => import("./run.js").then((m) => m.runCommand),
     runs: () => import("./runs.js").then((m) => m.runsCommand),
+    data: () => import("./data.js").then((m) => m.dataCommand),
   },
 });
 
