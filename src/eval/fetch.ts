@@ -7,8 +7,8 @@
  * error names the file to fetch by hand and where to put it.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { createReadStream, createWriteStream, type Dirent } from "node:fs";
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { Readable, Transform } from "node:stream";
@@ -209,9 +209,8 @@ export interface DatasetStatus {
 }
 
 async function folderBytes(path: string): Promise<number> {
-  const { readdir } = await import("node:fs/promises");
   let total = 0;
-  let entries: import("node:fs").Dirent[];
+  let entries: Dirent[];
   try {
     entries = await readdir(path, { withFileTypes: true });
   } catch {
@@ -227,7 +226,10 @@ async function folderBytes(path: string): Promise<number> {
 
 /** Whether each dataset is present, its size, and which of its files no longer match their checksum. */
 export async function datasetStatus(root: string, dataset: Dataset, manifest: Manifest): Promise<DatasetStatus> {
-  const present = (await stat(join(root, dataset.marker)).then(() => true, () => false)) as boolean;
+  const present = await stat(join(root, dataset.marker)).then(
+    () => true,
+    () => false,
+  );
   const changed: string[] = [];
   if (present) {
     for (const file of dataset.files) {
