@@ -76,3 +76,28 @@ describe("GPQA-Diamond (the reference's fixture format, prompt and letter extrac
     expect(isSpadeError(await loadGpqa(bad).catch((e: unknown) => e), "E_IO")).toBe(true);
   });
 });
+
+describe("LiveCodeBench items (graded by running tests)", () => {
+  it("QaEnv uses the item's grade, passes the whole answer, and keeps the verdict in info", async () => {
+    const { lcbItems } = await import("./lcb.js");
+    const { parseLcbRow } = await import("../suites/code/index.js");
+    const { SUM_ROW } = await import("../suites/code/testing/lcb-fixtures.js");
+    const sources: string[] = [];
+    // TEST DOUBLE: a runner that records the program and answers as the harness does for a pass.
+    const runner = {
+      run: async (source: string) => {
+        sources.push(source);
+        return { outcome: "passed" as const, detail: "", exitCode: 0, stdout: '__SPADE_LCB_VERDICT__ {"results": [true, true, true], "meta": {}}\n', stderr: "", durationMs: 3 };
+      },
+    };
+    const [item] = lcbItems([parseLcbRow(SUM_ROW(), "row")], runner);
+    expect(item!.id).toBe("livecodebench/fx-sum");
+    expect(item!.user).toBe("Read two integers A and B from one line and print A+B.\n\nWrite the complete solution in a single ```python ... ``` block.");
+    const env = new QaEnv(item!);
+    await env.reset(0);
+    const step = await env.step(makeAction("```python\nprint(3)\n```"));
+    expect(step).toMatchObject({ reward: 1, terminated: true, info: { id: "livecodebench/fx-sum", correct: true, passed: true, results: [true, true, true], difficulty: "easy" } });
+    expect(sources).toHaveLength(1);
+    expect(sources[0]).toContain(Buffer.from(JSON.stringify({ code: "print(3)", inputs: ["1 2\n", "10 -4\n", "1000000000 1000000000\n"], outputs: ["3\n", "6\n", "2000000000\n"], fn_name: null, timeout: 6 })).toString("base64"));
+  });
+});
