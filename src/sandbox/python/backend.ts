@@ -146,6 +146,13 @@ class PythonInstance implements SandboxInstance {
         pending.reject(coded("E_SANDBOX_OUTPUT_SIZE", `${pending.method}(): the answer is over the ${this.#limits.outputBytes}-byte limit`));
         return;
       }
+      try {
+        JSON.parse(json);
+      } catch {
+        this.#dispose();
+        pending.reject(coded("E_ENV_CONTRACT", `${pending.method}(): the Python process answered text that is not JSON`));
+        return;
+      }
       pending.resolve(json);
       return;
     }

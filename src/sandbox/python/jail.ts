@@ -106,6 +106,7 @@ export function jailArgs(tools: JailTools): string[] {
     ...libraryBinds(),
     ...(tools.prefix === "/usr" ? ["--ro-bind", "/usr", "/usr"] : prefixBind),
     "--dev", "/dev",
+    "--remount-ro", "/",
     "--chdir", "/",
   ];
 }
