@@ -16,7 +16,7 @@ export { DEFAULT_LIMITS, ProgramEnv };
 export { createIsolatedVmBackend, type IsolatedVmOptions } from "./isolated-vm.js";
 export { createQuickJsBackend, type QuickJsOptions } from "./quickjs.js";
 export type { GuestMethod, ProgramLanguage, SandboxBackend, SandboxBackendName, SandboxInstance, SandboxLimits, SandboxRuntimeName } from "./types.js";
-export { createPythonBackend, PYTHON_ALLOWED_MODULES, programLanguageOfPath, type PythonBackendOptions, type PythonMetaDefaults } from "./python/index.js";
+export { createPythonBackend, detectProgramLanguage, PYTHON_ALLOWED_MODULES, programLanguageOfPath, type PythonBackendOptions, type PythonMetaDefaults } from "./python/index.js";
 export { FIXED_TIME_MS } from "./prelude.js";
 export { MAX_JSON_DEPTH } from "./shapes.js";
 

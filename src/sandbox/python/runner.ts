@@ -118,9 +118,9 @@ def _load(req):
     max_turns = int(defaults.get("maxTurns", 25))
     try:
         try:
-            env = cls()
-        except TypeError:
             env = cls(max_turns=max_turns)
+        except TypeError:
+            env = cls()
     except (MemoryError, RecursionError) as e:
         raise _Fail("memory", type(e).__name__ + ": " + str(e))
     except BaseException as e:
