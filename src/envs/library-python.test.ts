@@ -3,7 +3,7 @@
  * originals: both pass checkEnv, and on the same seeds the oracle plays the same episodes.
  */
 import { describe, expect, it } from "vitest";
-import { checkEnv, makeAction, type Env } from "../env/index.js";
+import { checkEnv, makeAction, referenceGate, type Env } from "../env/index.js";
 import { loadProgram } from "../sandbox/index.js";
 import { resolveProgram } from "./index.js";
 import { COUNTERFEIT_COIN_PY, VAULT_CRACKER_PY } from "./testing/python-library.js";
@@ -53,5 +53,36 @@ describe.each(GAMES)("%s in Python", (name, source) => {
       await python.close();
       await javascript.close();
     }
+  }, 120_000);
+});
+
+describe("a pool game without an oracle (the reference's format)", () => {
+  // The reference's own gate passes what its generated games provide; checkEnv asks for an oracle.
+  const NO_ORACLE = `"""Generated game for Optimization"""
+class CheapestPathEnv:
+    """Pick the cheaper of two roads."""
+    def __init__(self, max_turns=20):
+        self.max_turns = max_turns
+    def reset(self, seed=None):
+        self.costs = [random.randint(1, 9), random.randint(10, 19)]
+        random.shuffle(self.costs)
+        return "Roads cost %d and %d. Answer \\\\boxed{1} or \\\\boxed{2}." % tuple(self.costs), {"costs": self.costs}
+    def step(self, action):
+        best = 1 + self.costs.index(min(self.costs))
+        won = ("\\\\boxed{%d}" % best) in action
+        return ("Cheapest." if won else "Too expensive."), (1.0 if won else 0.0), True, False, {}
+`;
+
+  it("passes --validation reference, and checkEnv names the missing hint", async () => {
+    const open = () => loadProgram(NO_ORACLE, { language: "python" });
+    const env = await open();
+    // Meta as the reference derives it: the class name, the saved game's docstring, the constructor's max_turns (25).
+    expect(env.meta).toEqual({ name: "cheapest-path", skill: "Optimization", description: "Pick the cheaper of two roads.", maxTurns: 25, tools: [] });
+    await env.close();
+    const gate = await referenceGate(open);
+    expect(gate.failures).toEqual([]);
+    const strict = await checkEnv(open);
+    expect(strict.ok).toBe(false);
+    expect(strict.checks.find((c) => !c.ok)?.message).toMatch(/defines no (hint|solve)\(\) method/);
   }, 120_000);
 });
