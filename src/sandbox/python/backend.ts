@@ -84,7 +84,8 @@ class PythonInstance implements SandboxInstance {
     this.#child.stdin?.on("error", () => undefined);
     (this.#child.stdio[3] as NodeJS.WritableStream | null)?.on("error", () => undefined);
     this.#child.on("error", (err) => this.#fail(coded("E_SANDBOX_UNAVAILABLE", `the Python sandbox could not start: ${err.message}`)));
-    this.#child.on("exit", (code, signal) => this.#onExit(code, signal));
+    // "close", not "exit": the answer a process wrote just before exiting is read first.
+    this.#child.on("close", (code, signal) => this.#onExit(code, signal));
   }
 
   get disposed(): boolean {
