@@ -3,6 +3,7 @@
  * originals: both pass checkEnv, and on the same seeds the oracle plays the same episodes.
  */
 import { describe, expect, it } from "vitest";
+import { describeEnvContract } from "../../test/env-contract.js";
 import { checkEnv, makeAction, referenceGate, type Env } from "../env/index.js";
 import { loadProgram } from "../sandbox/index.js";
 import { resolveProgram } from "./index.js";
@@ -26,13 +27,11 @@ async function oracleEpisode(env: Env, seed: number): Promise<unknown[]> {
   return turns;
 }
 
-describe.each(GAMES)("%s in Python", (name, source) => {
-  it("passes checkEnv", async () => {
-    const report = await checkEnv(() => loadProgram(source, { language: "python" }));
-    expect(report.failures).toEqual([]);
-    expect(report.ok).toBe(true);
-  }, 120_000);
+describe.each(GAMES)("%s in Python: the shared Env contract suite", (_name, source) => {
+  describeEnvContract(() => loadProgram(source, { language: "python" }));
+});
 
+describe.each(GAMES)("%s in Python", (name, source) => {
   it("has the JavaScript original's meta and plays its episodes on the same seeds", async () => {
     const python = await loadProgram(source, { language: "python" });
     const javascript = await loadProgram(resolveProgram(name).source);
