@@ -86,6 +86,7 @@ const ATTACKS: Attack[] = [
   { name: "an infinite loop", at: "step", code: "while True:\n    pass", outcome: "E_SANDBOX_TIMEOUT", expect: /deadline/ },
   { name: "an exception-swallowing loop", at: "step", code: "while True:\n    try:\n        while True:\n            pass\n    except BaseException:\n        pass", outcome: "E_SANDBOX_TIMEOUT", expect: /deadline/ },
   { name: "ignoring the deadline signal", at: "step", code: `sig = host_import("signal")\nsig.signal(sig.SIGPROF, sig.SIG_IGN)\nwhile True:\n    pass`, outcome: "E_SANDBOX_TIMEOUT", expect: /deadline/ },
+  { name: "sleeping past the deadline (no CPU used)", at: "step", code: `host_import("time").sleep(60)`, outcome: "E_SANDBOX_TIMEOUT", expect: /deadline/ },
   { name: "catastrophic regex backtracking (one long C call)", at: "step", code: `re.match(r"(a+)+$", "a" * 40 + "b")`, outcome: "E_SANDBOX_TIMEOUT", expect: /deadline/ },
   // Memory and recursion.
   { name: "a 1 GB bytearray", at: "step", code: "x = bytearray(10 ** 9)", outcome: "E_SANDBOX_MEMORY", expect: /MemoryError/, limits: BOMB },
