@@ -6,6 +6,8 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, lstatSync, readlinkSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
 import { SpadeError } from "../../errors.js";
 import { PYTHON_ALLOWED_MODULES, PYTHON_RUNNER } from "./runner.js";
 
@@ -19,7 +21,15 @@ export interface JailTools {
   prefix: string;
   /** `major.minor` of the interpreter. */
   version: string;
+  /** Folder of the packages offered to programs (numpy), bound read-only at `/spade-site`; null when absent. */
+  site: string | null;
 }
+
+/** Where `scripts/setup-sandbox.sh` installs the packages offered to programs (requirements-sandbox.txt). */
+export const DEFAULT_SANDBOX_SITE = join(homedir(), ".cache", "spade", "sandbox-site");
+
+/** Where the jail shows that folder. */
+const SITE_IN_JAIL = "/spade-site";
 
 /** Options of `findJailTools`. */
 export interface JailToolOptions {
@@ -27,6 +37,8 @@ export interface JailToolOptions {
   python?: string;
   /** The bubblewrap executable. Default `bwrap` from PATH. */
   bwrap?: string;
+  /** Folder of extra packages (numpy) offered to programs; null for none. Default `DEFAULT_SANDBOX_SITE` when it exists. */
+  site?: string | null;
 }
 
 const NEXT_STEP = "install bubblewrap and python3 (Debian: apt-get install bubblewrap python3); `bash scripts/setup-sandbox.sh` does it as root";
@@ -68,7 +80,8 @@ export function findJailTools(options: JailToolOptions = {}): JailTools {
   const [python, prefix, version] = answer as [string, string, string];
   const [major, minor] = version.split(".").map(Number);
   if (major !== 3 || (minor as number) < 9) throw unavailable(`Python ${version} is too old: 3.9 or later is needed`);
-  const tools = { bwrap, python, prefix, version };
+  const site = options.site === undefined ? (existsSync(DEFAULT_SANDBOX_SITE) ? DEFAULT_SANDBOX_SITE : null) : options.site;
+  const tools = { bwrap, python, prefix, version, site };
   const smoke = spawnSync(bwrap, [...jailArgs(tools), python, "-S", "-c", "print('ok')"], { encoding: "utf8", timeout: 20_000 });
   if (smoke.stdout.trim() !== "ok") {
     throw unavailable(`bubblewrap could not start a jail (${(smoke.stderr || smoke.error?.message || `status ${smoke.status}`).trim().slice(0, 300)}); user namespaces may be disabled`);
@@ -103,7 +116,10 @@ export function jailArgs(tools: JailTools): string[] {
     "--setenv", "PYTHONHASHSEED", "0",
     "--setenv", "LC_ALL", "C.UTF-8",
     "--setenv", "TZ", "UTC",
+    // numpy's OpenBLAS would start threads, which the seccomp filter refuses.
+    "--setenv", "OPENBLAS_NUM_THREADS", "1",
     ...libraryBinds(),
+    ...(tools.site ? ["--ro-bind", tools.site, SITE_IN_JAIL] : []),
     ...(tools.prefix === "/usr" ? ["--ro-bind", "/usr", "/usr"] : prefixBind),
     "--dev", "/dev",
     "--remount-ro", "/",
@@ -123,6 +139,6 @@ export function jailCommand(tools: JailTools, memoryBytes: number): { command: s
   const shell = `ulimit -v ${addressKiB} && ulimit -c 0 && ulimit -f 0 && ulimit -n 64 && exec "$@"`;
   return {
     command: "/bin/sh",
-    args: ["-c", shell, "sh", tools.bwrap, ...jailArgs(tools), "--seccomp", "3", tools.python, "-S", "-s", "-B", "-c", PYTHON_RUNNER, JSON.stringify(PYTHON_ALLOWED_MODULES)],
+    args: ["-c", shell, "sh", tools.bwrap, ...jailArgs(tools), "--seccomp", "3", tools.python, "-S", "-s", "-B", "-c", PYTHON_RUNNER, JSON.stringify(PYTHON_ALLOWED_MODULES), tools.site ? SITE_IN_JAIL : ""],
   };
 }

@@ -86,3 +86,43 @@ describe("the Python backend", () => {
     }
   });
 });
+
+describe("numpy in the Python sandbox (requirements-sandbox.txt, installed by scripts/setup-sandbox.sh)", () => {
+  it("is offered as np without an import, as the reference injects it, seeded per reset; its values become JSON", async () => {
+    const source = `class NumpyEnv:
+    def reset(self, seed=None):
+        self.target = int(np.random.randint(0, 1000))
+        return "numbers " + str(np.arange(4).tolist()), {"mean": np.float64(1.5)}
+    def step(self, action):
+        import numpy
+        won = action.strip() == str(self.target)
+        return str(numpy.int64(self.target)), np.float64(1.0 if won else 0.0), np.bool_(won), False, {"draw": np.array([1, 2])}
+`;
+    const env = await loadProgram(source, { language: "python" });
+    try {
+      const first = await env.reset(4);
+      expect(first).toEqual({ observation: "numbers [0, 1, 2, 3]", info: { mean: 1.5 } });
+      const miss = await env.step({ text: "nope", answer: null, toolCalls: [] });
+      expect(miss).toMatchObject({ reward: 0, terminated: false, truncated: false, info: { draw: [1, 2] } });
+      await env.reset(4);
+      const win = await env.step({ text: miss.observation, answer: null, toolCalls: [] });
+      expect(win).toMatchObject({ observation: miss.observation, reward: 1, terminated: true });
+    } finally {
+      await env.close();
+    }
+  });
+
+  it("gives numpy no way to the host's files", async () => {
+    const env = await loadProgram(`class LoadEnv:
+    def reset(self, seed=None):
+        return str(np.load("/etc/passwd", allow_pickle=False)), {}
+    def step(self, action):
+        return "", 0.0, True, False, {}
+`, { language: "python" });
+    try {
+      await expect(env.reset(0)).rejects.toMatchObject({ code: "E_SANDBOX_THROW", message: expect.stringMatching(/FileNotFoundError/) });
+    } finally {
+      await env.close();
+    }
+  });
+});
