@@ -5,7 +5,7 @@
  */
 import { SpadeError } from "../errors.js";
 import { resolveProgram, type ProgramSource } from "../envs/index.js";
-import { loadProgram, SANDBOX_BACKENDS, type SandboxBackendName } from "../sandbox/index.js";
+import { loadProgram, programLanguageOfPath, SANDBOX_BACKENDS, type SandboxBackendName } from "../sandbox/index.js";
 import type { Env } from "../env/index.js";
 
 /**
@@ -57,9 +57,9 @@ export interface OpenableProgram extends ProgramSource {
   open: () => Promise<Env>;
 }
 
-/** Resolves FILE|NAME and returns an opener that compiles it in the chosen sandbox. */
+/** Resolves FILE|NAME and returns an opener that compiles it in the chosen sandbox (a `.py` file in the Python sandbox). */
 export function openableProgram(ref: string, sandbox: unknown): OpenableProgram {
   const backend = sandboxFlag(sandbox);
   const program = resolveProgram(ref);
-  return { ...program, open: () => loadProgram(program.source, { backend }) };
+  return { ...program, open: () => loadProgram(program.source, { backend, language: programLanguageOfPath(program.path) }) };
 }

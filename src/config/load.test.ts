@@ -100,3 +100,15 @@ describe("presets reference and reference-tool-use (cmd/games/train_spade_30b.sh
     expect(Object.keys(PRESETS)).toEqual(["quick", "reference", "reference-tool-use"]);
   });
 });
+
+describe("envPool and envLanguage (issue 17)", () => {
+  it("takes a pool folder with --designer off and refuses it, rlve, or Python tool use otherwise", () => {
+    expect(buildConfig([{ designer: "off", envPool: "/data/pool" }]).envPool).toBe("/data/pool");
+    expect(buildConfig([{}]).envPool).toBe("library");
+    expect(() => buildConfig([{ envPool: "/data/pool" }])).toThrow(expect.objectContaining({ code: "E_CONFIG", message: expect.stringMatching(/^--env-pool \/data\/pool is the pool of the fixed-environment baseline \(add --designer off/) }));
+    expect(() => buildConfig([{ designer: "off", envPool: "rlve" }])).toThrow(expect.objectContaining({ code: "E_CONFIG", message: expect.stringMatching(/^--env-pool rlve is not available yet/) }));
+    expect(buildConfig([{ envLanguage: "python" }]).envLanguage).toBe("python");
+    expect(() => buildConfig([{ envLanguage: "python", mode: "tool-use" }])).toThrow(expect.objectContaining({ code: "E_CONFIG", message: expect.stringMatching(/^--env-language python is for games/) }));
+    expect(() => buildConfig([{ envLanguage: "ruby" }])).toThrow(expect.objectContaining({ code: "E_CONFIG" }));
+  });
+});

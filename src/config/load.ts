@@ -123,6 +123,17 @@ function checkLoad(config: RunConfig): RunConfig {
       nextStep: "lower --designs-per-step, --plays, --agent-batch or --hinted-plays (every play of a step is held in memory for scoring)",
     });
   }
+  if (config.envLanguage === "python" && config.mode === "tool-use") {
+    throw new SpadeError("E_CONFIG", "--env-language python is for games: tool-use environments are written in JavaScript", { nextStep: "use --env-language javascript with --mode tool-use" });
+  }
+  if (config.envPool === "rlve") {
+    throw new SpadeError("E_CONFIG", "--env-pool rlve is not available yet: RLVE's environments import torch and numpy, which the Python sandbox does not offer", {
+      nextStep: "use --env-pool DIR with a pool folder, or the built-in library (see docs/sandbox.md, Python programs)",
+    });
+  }
+  if (config.envPool !== "library" && config.designer !== "off") {
+    throw new SpadeError("E_CONFIG", `--env-pool ${config.envPool} is the pool of the fixed-environment baseline`, { nextStep: "add --designer off, or leave --env-pool at library" });
+  }
   return config;
 }
 

@@ -51,6 +51,8 @@ export interface DesignSlotOptions<C extends DesignerCompletion> {
   duplicateThreshold?: number;
   /** Sandbox backend for loading and validating. Default `isolated-vm`. */
   backend?: SandboxBackendName;
+  /** The language designs are written in (prompt, extraction, sandbox). Default `javascript`. */
+  language?: "javascript" | "python";
   /** Sandbox limit overrides (also quoted in the prompt). */
   limits?: Partial<SandboxLimits>;
   /** Validator settings. */
@@ -134,9 +136,9 @@ function throwIfCancelled(signal: AbortSignal | undefined): void {
 }
 
 /** Reads `meta` by loading the program once; null when it does not load (validation then says why). */
-async function readMeta(source: string, backend: SandboxBackendName | undefined, limits: Partial<SandboxLimits> | undefined): Promise<EnvMeta | null> {
+async function readMeta(source: string, backend: SandboxBackendName | undefined, limits: Partial<SandboxLimits> | undefined, language?: "javascript" | "python"): Promise<EnvMeta | null> {
   try {
-    const env = await loadProgram(source, { backend, limits });
+    const env = await loadProgram(source, { backend, limits, language });
     const meta = env.meta;
     await env.close();
     return meta;
@@ -172,6 +174,7 @@ export async function designSlot<C extends DesignerCompletion>(options: DesignSl
       taskType: options.taskType,
       referenceCodeMaxChars: options.referenceCodeMaxChars,
       limits: promptLimits,
+      language: options.language,
     });
     for (let repairTurn = 0; repairTurn <= repairTurns; repairTurn++) {
       throwIfCancelled(signal);
@@ -195,7 +198,7 @@ export async function designSlot<C extends DesignerCompletion>(options: DesignSl
         const design = { source, meta, report, docId: document?.docId ?? null, fingerprint: fingerprint(source, meta.description) };
         return { records, design, acceptedIndex: records.length - 1, sampleIndex };
       }
-      messages = [...messages, { role: "assistant", content: stripThinking(completion.text).trim() }, { role: "user", content: renderRepairMessage(problem) }];
+      messages = [...messages, { role: "assistant", content: stripThinking(completion.text).trim() }, { role: "user", content: renderRepairMessage(problem, options.language) }];
     }
   }
   return { records, design: null, acceptedIndex: null, sampleIndex };
@@ -232,7 +235,7 @@ async function judge<C extends DesignerCompletion>(
   threshold: number,
   opts: DesignSlotOptions<C>,
 ): Promise<DesignProblem | null> {
-  const extraction = extractProgram((record.completion as C).text);
+  const extraction = extractProgram((record.completion as C).text, opts.language);
   record.extraction = extraction;
   if (!extraction.ok) {
     settle(record, "no-program", extraction.code, extraction.message);
@@ -240,7 +243,7 @@ async function judge<C extends DesignerCompletion>(
   }
   const program = extraction.program;
   record.program = program;
-  const meta = await readMeta(program, opts.backend, opts.limits);
+  const meta = await readMeta(program, opts.backend, opts.limits, opts.language);
   const offTask = meta ? offTaskReason(meta, opts.skill) : null;
   if (offTask) {
     settle(record, "off-task", "E_OFF_TASK", offTask);
@@ -253,7 +256,7 @@ async function judge<C extends DesignerCompletion>(
     return { kind: "duplicate", match };
   }
   throwIfCancelled(opts.signal);
-  const open = () => loadProgram(program, { backend: opts.backend, limits: opts.limits });
+  const open = () => loadProgram(program, { backend: opts.backend, limits: opts.limits, language: opts.language });
   const report = opts.validation === "reference" ? await referenceGate(open) : await checkEnv(open, opts.check);
   record.report = report;
   if (report.ok) {

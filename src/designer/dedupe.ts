@@ -14,6 +14,8 @@
  * few hundred programs of a few thousand shingles each, so exact sets are cheap and need no seed.
  * The lexer is tolerant by design (it never throws), so programs that do not parse are measured too.
  */
+import { detectProgramLanguage } from "../sandbox/index.js";
+import { pythonAsLexable } from "./python-source.js";
 
 /** Tokens per shingle. Long enough that shared idioms (`this.I = I;`) do not make programs alike. */
 export const SHINGLE_TOKENS = 10;
@@ -165,7 +167,7 @@ export interface Fingerprint {
 
 /** The fingerprint of a program and its description. */
 export function fingerprint(source: string, description: string): Fingerprint {
-  const tokens = normaliseCode(source);
+  const tokens = normaliseCode(detectProgramLanguage(source) === "python" ? pythonAsLexable(source) : source);
   const shingles = new Set<number>();
   if (tokens.length > 0 && tokens.length < SHINGLE_TOKENS) shingles.add(hash32(tokens.join(" ")));
   for (let i = 0; i + SHINGLE_TOKENS <= tokens.length; i++) shingles.add(hash32(tokens.slice(i, i + SHINGLE_TOKENS).join(" ")));

@@ -15,6 +15,11 @@
  * 4. When the text has no fence at all, the whole text is the program if it *is* code: it starts
  *    like JavaScript (a comment, `class`, `const`, `let`, `var`, `function` or `"use strict"`),
  *    ends with `}` or `;`, and contains `class Environment`. Prose around code never qualifies.
+ *
+ * For Python designs (`--env-language python`) the same rule reads blocks tagged `python`, `py`,
+ * `python3` or nothing, the program's class is `class Environment` or a class whose name ends in
+ * `Env` (the reference's loader), and unfenced text qualifies when it starts like Python (a
+ * comment, a docstring, `import`, `from` or `class`).
  */
 
 /** Why no program was found. */
@@ -46,6 +51,20 @@ export type ExtractOutcome =
 const ENVIRONMENT_CLASS = /\bclass\s+Environment\b/;
 const JS_INFO = new Set(["", "javascript", "js", "mjs"]);
 const CODE_START = /^(?:\/\/|\/\*|class\s|const\s|let\s|var\s|function[\s*]|["']use strict["'])/;
+
+/** What tells a program in each language: its blocks' info strings, its class, how unfenced code starts and ends. */
+const LANGUAGES = {
+  javascript: { info: JS_INFO, environment: ENVIRONMENT_CLASS, start: CODE_START, end: /[};]$/, name: "JavaScript", fence: "```javascript", cls: "class Environment" },
+  python: {
+    info: new Set(["", "python", "py", "python3"]),
+    environment: /^class\s+(?:Environment|\w*Env)\b[^\n]*:/m,
+    start: /^(?:#|"""|'''|import\s|from\s|class\s)/,
+    end: /\S$/,
+    name: "Python",
+    fence: "```python",
+    cls: "class Environment (or a class whose name ends in Env)",
+  },
+} as const;
 
 /** `text` without model reasoning (see the module comment, rule 1). */
 export function stripThinking(text: string): string {
@@ -87,33 +106,34 @@ function fencedBlocks(text: string): Block[] {
   return blocks;
 }
 
-/** Finds the program in a designer completion (see the module comment for the rule). */
-export function extractProgram(completion: string): ExtractOutcome {
+/** Finds the program in a designer completion, in `language` (see the module comment for the rule). */
+export function extractProgram(completion: string, language: "javascript" | "python" = "javascript"): ExtractOutcome {
+  const lang = LANGUAGES[language];
   const text = stripThinking(completion);
   if (text.trim() === "") return { ok: false, code: "E_EMPTY", message: "the answer is empty (after removing reasoning)", blockCount: 0 };
-  const blocks = fencedBlocks(text).filter((b) => JS_INFO.has(b.info));
+  const blocks = fencedBlocks(text).filter((b) => lang.info.has(b.info));
   const closed = blocks.filter((b) => b.closed);
   for (let i = closed.length - 1; i >= 0; i--) {
     const block = closed[i] as Block;
-    if (ENVIRONMENT_CLASS.test(block.body)) {
+    if (lang.environment.test(block.body)) {
       return { ok: true, program: `${block.body.trim()}\n`, from: "fenced", blockCount: closed.length, blockIndex: i };
     }
   }
-  const unterminated = blocks.find((b) => !b.closed && ENVIRONMENT_CLASS.test(b.body));
+  const unterminated = blocks.find((b) => !b.closed && lang.environment.test(b.body));
   if (unterminated) {
     return {
       ok: false,
       code: "E_UNTERMINATED",
-      message: "the code block with class Environment never closes; the answer was probably cut off by the token limit",
+      message: `the code block with ${lang.cls} never closes; the answer was probably cut off by the token limit`,
       blockCount: closed.length,
     };
   }
   if (closed.length > 0) {
-    return { ok: false, code: "E_NO_ENVIRONMENT", message: `none of the ${closed.length} JavaScript block(s) defines class Environment`, blockCount: closed.length };
+    return { ok: false, code: "E_NO_ENVIRONMENT", message: `none of the ${closed.length} ${lang.name} block(s) defines ${lang.cls}`, blockCount: closed.length };
   }
   const whole = text.trim();
-  if (!whole.includes("```") && CODE_START.test(whole) && /[};]$/.test(whole) && ENVIRONMENT_CLASS.test(whole)) {
+  if (!whole.includes("```") && lang.start.test(whole) && lang.end.test(whole) && lang.environment.test(whole)) {
     return { ok: true, program: `${whole}\n`, from: "unfenced", blockCount: 0, blockIndex: -1 };
   }
-  return { ok: false, code: "E_NO_CODE", message: "the answer has no ```javascript block and is not a program by itself", blockCount: 0 };
+  return { ok: false, code: "E_NO_CODE", message: `the answer has no ${lang.fence} block and is not a program by itself`, blockCount: 0 };
 }

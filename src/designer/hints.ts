@@ -8,6 +8,7 @@
  */
 import { MAX_HINT_CHARS, type Env, type EnvMeta } from "../env/index.js";
 import { describeError, isSpadeError, SpadeError } from "../errors.js";
+import { detectProgramLanguage } from "../sandbox/index.js";
 import { stripThinking } from "./extract.js";
 import type { DesignerMessage } from "./types.js";
 
@@ -59,7 +60,7 @@ export function buildHintPrompt(source: string, meta: Pick<EnvMeta, "tools">): D
   const toolUse = meta.tools.length > 0;
   return [
     { role: "system", content: toolUse ? TOOL_HINT_SYSTEM : GAME_HINT_SYSTEM },
-    { role: "user", content: `The environment's program:\n\`\`\`javascript\n${source.trimEnd()}\n\`\`\`` },
+    { role: "user", content: `The environment's program:\n\`\`\`${detectProgramLanguage(source)}\n${source.trimEnd()}\n\`\`\`` },
   ];
 }
 

@@ -141,3 +141,59 @@ export function toolUseContract(skill: string, limits: SandboxLimits): string {
 export const ANSWER_FORMAT =
   "## Your answer\nThink as much as you need, then give the complete program in one ```javascript block. If you write " +
   "several blocks, only the last one that contains `class Environment` is taken, on its own, so it must be complete.";
+
+/** The system message of game designs written in Python (`--env-language python`). */
+export const PYTHON_GAME_SYSTEM_PROMPT =
+  "You are an expert designer of training environments for language-model agents. You write each environment as one " +
+  "self-contained Python program that follows the contract you are given exactly, so that it runs in a sandbox and " +
+  "passes automatic validation. You care that the environment is fair, hard to game, and teaches the skill it targets.";
+
+const PYTHON_GAME_SKELETON = (skill: string) => `\`\`\`python
+import random
+import re
+
+
+class Environment:
+    meta = {
+        "name": "short-kebab-name",       # lowercase letters, digits and dashes, at most 64 characters
+        "skill": ${JSON.stringify(skill)},
+        "description": "One or two sentences: what the agent must do and how it is judged.",
+        "maxTurns": 12,                   # the runner ends the episode after this many agent turns
+        "tools": [],                      # a game has no tools
+    }
+
+    def reset(self, seed=None):
+        # Build a fresh episode using the random module only (the host seeds it with \`seed\`).
+        return "the rules, the goal, the starting state, and how to answer", {}
+
+    def step(self, action):
+        # action: the agent's whole reply as a string; read its answer from the last \\\\boxed{...}.
+        return "what happened, the new state, what can be done next", 0.0, False, False, {}
+
+    def hint(self):
+        return "privileged help for this episode"
+
+    def solve(self):
+        return "\\\\boxed{...}"   # the oracle's next action (a reply string) from the current state
+\`\`\``;
+
+/** The contract section of a game design prompt in Python: the JavaScript rules with Python's form and randomness. */
+export function pythonGameContract(skill: string, limits: SandboxLimits): string {
+  const lines = rules(skill, limits).split("\n");
+  lines[0] =
+    "1. Form: one file of Python 3 using only the standard-library modules random, re, json, math, itertools, collections, functools, heapq, " +
+    "string, copy, statistics, typing, dataclasses, enum, fractions, decimal, bisect, operator, textwrap (anything else, files, processes and " +
+    "the network are refused). Define `class Environment` at the top level with `reset`, `step`, `hint` and `solve`; helper functions and " +
+    "constants may sit beside it. `print` shows nothing.";
+  lines[2] =
+    "3. Determinism: the `random` module is the only source of randomness; the host seeds it at every reset(seed). reset() sets up every " +
+    "piece of episode state, so the same seed followed by the same actions gives the same observations and rewards. Return only plain values " +
+    "(str, int, float, bool, None, list, dict): they cross the sandbox as JSON.";
+  const guidance = GAME_GUIDANCE.replace("read them from `action.answer`", "read the last `\\\\boxed{...}` of the `action` string with `re`");
+  return `## The contract\n\n${PYTHON_GAME_SKELETON(skill)}\n\nRules (validation checks each one):\n${lines.join("\n")}\n\n## Design guidance\n${guidance}`;
+}
+
+/** The closing instruction of a Python design: how to answer. */
+export const PYTHON_ANSWER_FORMAT =
+  "## Your answer\nThink as much as you need, then give the complete program in one ```python block. If you write " +
+  "several blocks, only the last one that contains `class Environment` is taken, on its own, so it must be complete.";

@@ -5,8 +5,8 @@
  * tool use get different contracts. The prompt is a pure function of its inputs (no sampling).
  */
 import { SpadeError } from "../errors.js";
-import { DEFAULT_LIMITS, type SandboxLimits } from "../sandbox/index.js";
-import { ANSWER_FORMAT, GAME_SYSTEM_PROMPT, TOOL_USE_SYSTEM_PROMPT, gameContract, toolUseContract } from "./prompt-text.js";
+import { DEFAULT_LIMITS, detectProgramLanguage, type SandboxLimits } from "../sandbox/index.js";
+import { ANSWER_FORMAT, GAME_SYSTEM_PROMPT, PYTHON_ANSWER_FORMAT, PYTHON_GAME_SYSTEM_PROMPT, TOOL_USE_SYSTEM_PROMPT, gameContract, pythonGameContract, toolUseContract } from "./prompt-text.js";
 import { findSkill, getTaskType, type SkillInfo, type ToolUseTaskType } from "./skills.js";
 import type { DesignerMessage, ExampleProgram, GroundingDocument, MemoryReference } from "./types.js";
 
@@ -23,6 +23,8 @@ export interface DesignerPromptInput {
   references?: readonly MemoryReference[];
   /** One earlier environment that was too easy or too hard. Default none. */
   avoid?: MemoryReference | null;
+  /** The language the program is to be written in. Default `javascript`; `python` is for games only (E_CONFIG for tool use). */
+  language?: "javascript" | "python";
   /** Library programs shown as worked examples (see `pickExamples`). Default none. */
   examples?: readonly ExampleProgram[];
   /** Tool use only: the task type. Default `execute`. */
@@ -36,7 +38,7 @@ export interface DesignerPromptInput {
 const percent = (x: number) => `${Math.round(x * 100)}%`;
 
 function fenced(source: string): string {
-  return `\`\`\`javascript\n${source.trimEnd()}\n\`\`\``;
+  return `\`\`\`${detectProgramLanguage(source)}\n${source.trimEnd()}\n\`\`\``;
 }
 
 function skillSection(input: DesignerPromptInput): string {
@@ -108,18 +110,21 @@ export function buildDesignerPrompt(input: DesignerPromptInput): DesignerMessage
   const maxChars = input.referenceCodeMaxChars ?? DEFAULT_REFERENCE_CODE_MAX_CHARS;
   if (!Number.isFinite(maxChars) || maxChars < 0) throw new SpadeError("E_CONFIG", `referenceCodeMaxChars must be a non-negative number, got ${maxChars}`);
   const toolUse = input.skill.kind === "tool-use";
+  const python = input.language === "python";
+  if (python && toolUse) throw new SpadeError("E_CONFIG", "Python designs are for games: tool-use environments are written in JavaScript", { nextStep: "use --env-language javascript with --mode tool-use" });
   const limits = input.limits ?? DEFAULT_LIMITS;
   const sections = [
     skillSection(input),
     documentSection(input.document, toolUse),
-    toolUse ? toolUseContract(input.skill.name, limits) : gameContract(input.skill.name, limits),
+    toolUse ? toolUseContract(input.skill.name, limits) : python ? pythonGameContract(input.skill.name, limits) : gameContract(input.skill.name, limits),
     referencesSection(input.references ?? [], maxChars),
     avoidSection(input.avoid),
-    examplesSection(input.examples ?? []),
-    ANSWER_FORMAT,
+    // The library is JavaScript: its programs would show a Python designer the wrong contract.
+    python ? null : examplesSection(input.examples ?? []),
+    python ? PYTHON_ANSWER_FORMAT : ANSWER_FORMAT,
   ].filter((s): s is string => s !== null);
   return [
-    { role: "system", content: toolUse ? TOOL_USE_SYSTEM_PROMPT : GAME_SYSTEM_PROMPT },
+    { role: "system", content: toolUse ? TOOL_USE_SYSTEM_PROMPT : python ? PYTHON_GAME_SYSTEM_PROMPT : GAME_SYSTEM_PROMPT },
     { role: "user", content: sections.join("\n\n") },
   ];
 }

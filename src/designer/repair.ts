@@ -32,8 +32,13 @@ export const CHECK_ADVICE: Readonly<Record<CheckCode, string>> = Object.freeze({
 
 const REPLY = "Answer with the complete corrected program in one ```javascript block.";
 
-/** The repair message for a refused design. */
-export function renderRepairMessage(problem: DesignProblem): string {
+/** The repair message for a refused design; for a Python design (`language` python) it asks for a ```python block. */
+export function renderRepairMessage(problem: DesignProblem, language: "javascript" | "python" = "javascript"): string {
+  const text = renderJavaScriptRepair(problem);
+  return language === "python" ? text.replaceAll("```javascript", "```python").replaceAll("Math.random", "the random module") : text;
+}
+
+function renderJavaScriptRepair(problem: DesignProblem): string {
   if (problem.kind === "extraction") {
     return (
       `I could not take a program from your answer: ${problem.outcome.message} (${problem.outcome.code}).\n\n` +

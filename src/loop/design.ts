@@ -129,6 +129,7 @@ async function runSlot(
     maxAttempts: config.maxAttempts,
     repairTurns: config.repairTurns,
     backend: config.sandbox,
+    language: config.envLanguage ?? "javascript",
     validation: config.validation,
     check: { budgetMs: config.validationBudgetS * 1000 },
     signal: ctx.signal,

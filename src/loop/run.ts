@@ -23,7 +23,9 @@ import { Limiter } from "../policy/index.js";
 import type { LpState } from "../rl/index.js";
 import { EMPTY_STATS, RunStore, type EnvironmentRow } from "../store/index.js";
 import type { Trainer, TrainerCheckpoint, TrainSample } from "../trainer/index.js";
+import { readPool } from "../envs/pool.js";
 import { designStep } from "./design.js";
+import { poolOrder, poolWindow } from "./env-pool.js";
 import { episodeOfRef, libraryEnvId } from "./keys.js";
 import { loadLibrary, type LibraryProgram } from "./library.js";
 import { playStep, playsPerEnv } from "./play.js";
@@ -109,6 +111,8 @@ export async function runSelfPlay(dir: string, config: RunConfig, deps: LoopDeps
     if (!options.resume) store.setMeta("config", JSON.stringify(config));
     const sampler = await openSampler(config, store);
     const library = await loadLibrary(config.sandbox);
+    // --designer off --env-pool DIR: a pool folder in the reference's layout, read (and verified) once.
+    const envPool = config.designer === "off" && (config.envPool ?? "library") !== "library" ? poolOrder(readPool(config.envPool), config.seed) : null;
     const limiter = new Limiter(config.concurrency);
     rewriteMetrics(dir, store);
     const restored = store.getState<TrainerCheckpoint>("trainer");
@@ -123,7 +127,7 @@ export async function runSelfPlay(dir: string, config: RunConfig, deps: LoopDeps
       if (config.designer === "on" && step % config.regenerateEvery === 0) {
         await designStep({ config, store, policy: deps.policy, library, sampler, signal: deps.signal }, step);
       }
-      const pool = poolFor(config, store, library, step);
+      const pool = envPool ? await poolWindow(config, store, envPool, step) : poolFor(config, store, library, step);
       await playStep({ config, store, policy: deps.policy, limiter, signal: deps.signal }, step, pool);
 
       // Scoring reads the plays of the pool's window and of the designs whose reward is due.

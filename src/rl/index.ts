@@ -18,3 +18,5 @@ export { groupAdvantages, populationStd } from "./grpo.js";
 export { foldKlPenalty } from "./kl.js";
 export type { KlTargets, KlFold } from "./kl.js";
 export type { GroupAdvantageOptions } from "./grpo.js";
+export { initialWindow, updateWindow, sampleDifficulty, SLIDING_WINDOW_DEFAULTS } from "./difficulty.js";
+export type { DifficultyWindow, SlidingWindowOptions } from "./difficulty.js";

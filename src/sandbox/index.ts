@@ -8,26 +8,32 @@
 import { SpadeError } from "../errors.js";
 import { isolatedVmBackend } from "./isolated-vm.js";
 import { ProgramEnv } from "./program-env.js";
+import { pythonBackend } from "./python/index.js";
 import { quickJsBackend } from "./quickjs.js";
-import { DEFAULT_LIMITS, type SandboxBackend, type SandboxBackendName, type SandboxLimits } from "./types.js";
+import { DEFAULT_LIMITS, type ProgramLanguage, type SandboxBackend, type SandboxBackendName, type SandboxLimits, type SandboxRuntimeName } from "./types.js";
 
 export { DEFAULT_LIMITS, ProgramEnv };
 export { createIsolatedVmBackend, type IsolatedVmOptions } from "./isolated-vm.js";
 export { createQuickJsBackend, type QuickJsOptions } from "./quickjs.js";
-export type { GuestMethod, SandboxBackend, SandboxBackendName, SandboxInstance, SandboxLimits } from "./types.js";
+export type { GuestMethod, ProgramLanguage, SandboxBackend, SandboxBackendName, SandboxInstance, SandboxLimits, SandboxRuntimeName } from "./types.js";
+export { createPythonBackend, detectProgramLanguage, PYTHON_ALLOWED_MODULES, programLanguageOfPath, type PythonBackendOptions, type PythonMetaDefaults } from "./python/index.js";
 export { FIXED_TIME_MS } from "./prelude.js";
 export { MAX_JSON_DEPTH } from "./shapes.js";
 
-/** Every sandbox backend, the default first. */
+/** Every sandbox backend for JavaScript programs, the default first (`python` runs Python programs). */
 export const SANDBOX_BACKENDS: readonly SandboxBackendName[] = Object.freeze(["isolated-vm", "quickjs"]);
 
-const BACKENDS: Record<SandboxBackendName, SandboxBackend> = {
+const BACKENDS: Record<SandboxRuntimeName, SandboxBackend> = {
   "isolated-vm": isolatedVmBackend,
   quickjs: quickJsBackend,
+  python: pythonBackend,
 };
 
+/** Languages of environment programs, the default first. */
+export const PROGRAM_LANGUAGES: readonly ProgramLanguage[] = Object.freeze(["javascript", "python"]);
+
 /** The backend called `name`; E_NOT_FOUND for an unknown name. */
-export function getBackend(name: SandboxBackendName): SandboxBackend {
+export function getBackend(name: SandboxRuntimeName): SandboxBackend {
   const backend = Object.hasOwn(BACKENDS, name) ? BACKENDS[name] : undefined;
   if (!backend) {
     throw new SpadeError("E_NOT_FOUND", `unknown sandbox backend ${JSON.stringify(name)}`, {
@@ -53,8 +59,10 @@ export function resolveLimits(overrides: Partial<SandboxLimits> = {}): SandboxLi
 
 /** Options of `loadProgram`. */
 export interface LoadProgramOptions {
-  /** Which backend runs the program. Default `isolated-vm`. */
+  /** Which backend runs a JavaScript program. Default `isolated-vm`. */
   backend?: SandboxBackendName;
+  /** The program's language. Default `javascript`; `python` always runs on the `python` backend. */
+  language?: ProgramLanguage;
   /** Overrides of `DEFAULT_LIMITS`. */
   limits?: Partial<SandboxLimits>;
 }
@@ -68,7 +76,7 @@ export interface LoadProgramOptions {
  * shape. The caller owns the result and must `close()` it.
  */
 export async function loadProgram(source: string, options: LoadProgramOptions = {}): Promise<ProgramEnv> {
-  const backend = getBackend(options.backend ?? "isolated-vm");
+  const backend = getBackend(options.language === "python" ? "python" : (options.backend ?? "isolated-vm"));
   const limits = resolveLimits(options.limits);
   if (typeof source !== "string") throw new SpadeError("E_CONFIG", "loadProgram: source must be a string");
   const bytes = Buffer.byteLength(source, "utf8");

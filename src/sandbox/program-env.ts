@@ -7,14 +7,14 @@
 import type { Action, Env, EnvMeta, ResetResult, StepResult } from "../env/types.js";
 import { SpadeError } from "../errors.js";
 import { parseGuestJson, toEnvMeta, toHint, toOracleAction, toResetResult, toStepResult } from "./shapes.js";
-import type { GuestMethod, SandboxBackend, SandboxBackendName, SandboxInstance, SandboxLimits } from "./types.js";
+import type { GuestMethod, SandboxBackend, SandboxInstance, SandboxRuntimeName, SandboxLimits } from "./types.js";
 
 /** An `Env` running a JavaScript environment program inside a sandbox backend. */
 export class ProgramEnv implements Env {
   /** The program's `Environment.meta`, read once at load. */
   readonly meta: EnvMeta;
   /** Which sandbox backend runs the program. */
-  readonly backend: SandboxBackendName;
+  readonly backend: SandboxRuntimeName;
   /** The limits every guest of this environment runs under. */
   readonly limits: Readonly<SandboxLimits>;
   /**

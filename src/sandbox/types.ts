@@ -43,8 +43,14 @@ export const DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
   metaBytes: 64 * 1024,
 });
 
-/** Names of the sandbox backends. `isolated-vm` is the default. */
+/** Names of the sandbox backends for JavaScript programs. `isolated-vm` is the default. */
 export type SandboxBackendName = "isolated-vm" | "quickjs";
+
+/** Names of every sandbox backend: the JavaScript ones and `python` (src/sandbox/python/). */
+export type SandboxRuntimeName = SandboxBackendName | "python";
+
+/** The languages environment programs are written in. */
+export type ProgramLanguage = "javascript" | "python";
 
 /** The guest methods the host may call. */
 export type GuestMethod = "meta" | "reset" | "step" | "hint" | "solve";
@@ -65,7 +71,7 @@ export interface SandboxInstance {
 
 /** A sandbox implementation. */
 export interface SandboxBackend {
-  readonly name: SandboxBackendName;
+  readonly name: SandboxRuntimeName;
   /**
    * Compiles `source` in a fresh guest and instantiates `Environment`.
    * Rejects with E_SANDBOX_COMPILE (or a limit code) when that fails.

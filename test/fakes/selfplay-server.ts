@@ -8,7 +8,7 @@
  *   observation or in the hint), else `\boxed{nothing}`.
  * So an environment that shows its answer only in the hint is solved only when hinted.
  */
-import { GAME_SYSTEM_PROMPT } from "../../src/designer/prompt-text.js";
+import { GAME_SYSTEM_PROMPT, PYTHON_GAME_SYSTEM_PROMPT } from "../../src/designer/prompt-text.js";
 import { seedOf } from "../../src/loop/keys.js";
 import { startFakeOpenAIServer, type FakeOpenAIServer, type FakeReply } from "./openai-server.js";
 
@@ -48,7 +48,7 @@ export function startSelfPlayServer(options: SelfPlayServerOptions): Promise<Fak
   const delayed = (reply: FakeReply, ms: number | undefined): FakeReply => (ms ? { kind: "slow", delayMs: ms, reply } : reply);
   return startFakeOpenAIServer((request) => {
     const messages = request.body.messages as Array<{ role: string; content: unknown }>;
-    if (messages[0]?.role === "system" && messages[0].content === GAME_SYSTEM_PROMPT) {
+    if (messages[0]?.role === "system" && (messages[0].content === GAME_SYSTEM_PROMPT || messages[0].content === PYTHON_GAME_SYSTEM_PROMPT)) {
       const completion = bySeed.get(request.body.seed);
       if (completion === undefined) return { kind: "status", status: 500, message: `no scripted design for seed ${request.body.seed}` };
       return delayed({ kind: "text", content: completion }, options.designDelayMs);

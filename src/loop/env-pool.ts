@@ -1,0 +1,60 @@
+/**
+ * @module loop/env-pool
+ * The pool folder of the fixed-environment baseline (`--designer off --env-pool DIR`): the
+ * reference walks its pool without replacement (`fixed_env_orchestrator.py`, `no_replacement`);
+ * here the games are put in an order fixed by the run seed and each regeneration takes the next
+ * `designsPerStep` of them (wrapping round once all were played). A game enters the store when
+ * it is first drawn, its meta read once in the Python sandbox.
+ */
+import type { RunConfig } from "../config/index.js";
+import type { Pool, PoolProgram } from "../envs/pool.js";
+import { loadProgram } from "../sandbox/index.js";
+import { EMPTY_STATS, type EnvironmentRow, type RunStore } from "../store/index.js";
+import { seedOf } from "./keys.js";
+
+/** The reference's turn budget for its fixed pool (`_train_fixed_gpt55.sh`, MAX_TURNS), the constructor's `max_turns`. */
+export const POOL_MAX_TURNS = 25;
+
+/** The pool's games in the run's order: by a hash of the run seed and the game's id. */
+export function poolOrder(pool: Pool, runSeed: number): PoolProgram[] {
+  return [...pool.programs].sort((a, b) => seedOf(runSeed, "pool", a.id) - seedOf(runSeed, "pool", b.id) || (a.id < b.id ? -1 : 1));
+}
+
+/** The store row of a pool game, its meta read in the sandbox (skill from the manifest when it has one). */
+async function poolRow(program: PoolProgram, step: number): Promise<EnvironmentRow> {
+  const env = await loadProgram(program.source, { language: "python", limits: { compileTimeoutMs: 5000 } });
+  const meta = { ...env.meta, skill: program.skill ?? env.meta.skill };
+  await env.close();
+  return {
+    id: program.id, name: meta.name, skill: meta.skill, description: meta.description, code: program.source, meta,
+    source: "library", createdStep: step, slot: null, docId: null, hint: null, stats: EMPTY_STATS,
+  };
+}
+
+/**
+ * The environments of `step` drawn from a pool folder: the window of the step's regeneration
+ * epoch. A game that no longer loads is skipped (the reference blacklists it) and the window
+ * takes the next one.
+ */
+export async function poolWindow(config: RunConfig, store: RunStore, ordered: readonly PoolProgram[], step: number): Promise<EnvironmentRow[]> {
+  const epoch = step - (step % config.regenerateEvery);
+  const n = Math.min(config.designsPerStep, ordered.length);
+  const start = (epoch / config.regenerateEvery) * n;
+  const stored = new Map(store.environments().map((e) => [e.id, e]));
+  const rows: EnvironmentRow[] = [];
+  for (let i = 0; rows.length < n && i < ordered.length; i++) {
+    const program = ordered[(start + i) % ordered.length] as PoolProgram;
+    let row = stored.get(program.id);
+    if (!row) {
+      try {
+        row = await poolRow(program, step);
+      } catch {
+        continue;
+      }
+      const fresh = row;
+      store.transaction(() => store.insertEnvironment(fresh));
+    }
+    rows.push(row);
+  }
+  return rows;
+}

@@ -1,0 +1,83 @@
+/**
+ * @module sandbox/python/seccomp
+ * The seccomp filter the Python jail runs under, built as a classic BPF program (the form
+ * bubblewrap's `--seccomp FD` reads): no sockets, no new processes or threads, no tracing, no
+ * mounts or namespaces, no kernel keyrings, BPF, io_uring or user-fault handling.
+ */
+import { SpadeError } from "../../errors.js";
+
+/** Architectures the filter is written for, with their audit arch and denied syscall numbers. */
+const ARCHES = {
+  x64: {
+    audit: 0xc000003e,
+    syscalls: {
+      socket: 41, connect: 42, accept: 43, bind: 49, listen: 50, socketpair: 53, accept4: 288,
+      clone: 56, fork: 57, vfork: 58, clone3: 435, ptrace: 101, process_vm_readv: 310, process_vm_writev: 311,
+      mount: 165, umount2: 166, pivot_root: 155, chroot: 161, unshare: 272, setns: 308,
+      personality: 135, init_module: 175, finit_module: 313, delete_module: 176, kexec_load: 246,
+      add_key: 248, request_key: 249, keyctl: 250, bpf: 321, userfaultfd: 323, perf_event_open: 298,
+      io_uring_setup: 425, io_uring_enter: 426, io_uring_register: 427, execveat: 322,
+    },
+  },
+  arm64: {
+    audit: 0xc00000b7,
+    syscalls: {
+      socket: 198, connect: 203, accept: 202, bind: 200, listen: 201, socketpair: 199, accept4: 242,
+      clone: 220, clone3: 435, ptrace: 117, process_vm_readv: 270, process_vm_writev: 271,
+      mount: 40, umount2: 39, pivot_root: 41, chroot: 51, unshare: 97, setns: 268,
+      personality: 92, init_module: 105, finit_module: 273, delete_module: 106, kexec_load: 104,
+      add_key: 217, request_key: 218, keyctl: 219, bpf: 280, userfaultfd: 282, perf_event_open: 241,
+      io_uring_setup: 425, io_uring_enter: 426, io_uring_register: 427, execveat: 281,
+    },
+  },
+} as const;
+
+/** Names of the syscalls the filter refuses (EPERM; `clone3` gets ENOSYS so libc falls back to `clone`). */
+export const DENIED_SYSCALLS: readonly string[] = Object.freeze(Object.keys(ARCHES.x64.syscalls));
+
+const BPF_LD_W_ABS = 0x20;
+const BPF_JEQ_K = 0x15;
+const BPF_JGE_K = 0x35;
+const BPF_RET_K = 0x06;
+const RET_ALLOW = 0x7fff0000;
+const RET_KILL_PROCESS = 0x80000000;
+const RET_ERRNO = 0x00050000;
+const EPERM = 1;
+const ENOSYS = 38;
+/** x32 system calls on x86-64 carry this bit; they are refused wholesale. */
+const X32_SYSCALL_BIT = 0x40000000;
+
+/**
+ * The filter for `arch` (Node's `process.arch`) as bytes of `struct sock_filter[]`.
+ * E_SANDBOX_UNAVAILABLE for an architecture it is not written for.
+ */
+export function buildSeccompFilter(arch: string = process.arch): Buffer {
+  const table = arch === "x64" ? ARCHES.x64 : arch === "arm64" ? ARCHES.arm64 : undefined;
+  if (!table) {
+    throw new SpadeError("E_SANDBOX_UNAVAILABLE", `the Python sandbox's seccomp filter is written for x64 and arm64, not ${arch}`, {
+      nextStep: "run Python environments on an x64 or arm64 Linux host, or use JavaScript programs",
+    });
+  }
+  const insns: Array<[number, number, number, number]> = [];
+  insns.push([BPF_LD_W_ABS, 0, 0, 4]); // seccomp_data.arch
+  insns.push([BPF_JEQ_K, 1, 0, table.audit]);
+  insns.push([BPF_RET_K, 0, 0, RET_KILL_PROCESS]);
+  insns.push([BPF_LD_W_ABS, 0, 0, 0]); // seccomp_data.nr
+  if (arch === "x64") {
+    insns.push([BPF_JGE_K, 0, 1, X32_SYSCALL_BIT]);
+    insns.push([BPF_RET_K, 0, 0, RET_ERRNO | EPERM]);
+  }
+  for (const [name, nr] of Object.entries(table.syscalls)) {
+    insns.push([BPF_JEQ_K, 0, 1, nr]);
+    insns.push([BPF_RET_K, 0, 0, RET_ERRNO | (name === "clone3" ? ENOSYS : EPERM)]);
+  }
+  insns.push([BPF_RET_K, 0, 0, RET_ALLOW]);
+  const bytes = Buffer.alloc(insns.length * 8);
+  insns.forEach(([code, jt, jf, k], i) => {
+    bytes.writeUInt16LE(code, i * 8);
+    bytes.writeUInt8(jt, i * 8 + 2);
+    bytes.writeUInt8(jf, i * 8 + 3);
+    bytes.writeUInt32LE(k >>> 0, i * 8 + 4);
+  });
+  return bytes;
+}
