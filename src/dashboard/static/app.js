@@ -55,10 +55,12 @@ async function refresh() {
     const response = await fetch(url, { cache: "no-store" });
     const text = await response.text();
     const main = document.getElementById("main");
-    // Keep open <details> open across the swap.
+    // Keep open <details> open and ticked boxes ticked across the swap.
     const open = [...main.querySelectorAll("details[open] > summary")].map((s) => s.textContent);
+    const ticked = [...main.querySelectorAll("input[type=checkbox]:checked")].map((c) => `${c.name}=${c.value}`);
     main.innerHTML = text; // the server escaped every model-written string in this fragment
     for (const s of main.querySelectorAll("details > summary")) if (open.includes(s.textContent)) s.parentElement.open = true;
+    for (const c of main.querySelectorAll("input[type=checkbox]")) if (ticked.includes(`${c.name}=${c.value}`)) c.checked = true;
     drawCharts();
     document.body.dataset.updates = String(Number(document.body.dataset.updates || "0") + 1);
   } finally {
