@@ -17,7 +17,8 @@ import { writeBigRun } from "../../src/bench/big-run.js";
 import { RunStore } from "../../src/store/index.js";
 import { startSelfPlayServer } from "../fakes/selfplay-server.js";
 import type { FakeOpenAIServer } from "../fakes/openai-server.js";
-import { DESIGNS, RUN_SEED, runFlags, spade, spadeAsync, type SpadeProcess } from "./selfplay-scenario.js";
+import type { SpadeProcess } from "./cli.js";
+import { DESIGNS, RUN_SEED, runFlags, spade, spadeAsync } from "./selfplay-scenario.js";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const SHOTS = join(REPO, "test-artifacts", "dashboard");
@@ -182,20 +183,21 @@ describe("spade dashboard in a browser", () => {
     for (let i = 0; i < 12 && (await page.locator("#play-status").getAttribute("data-over")) !== "true"; i++) {
       const before = await page.locator(".play-env").count();
       await page.click("#play-oracle");
-      await page.waitForFunction((n) => document.querySelectorAll(".play-env").length > n, before);
+      await page.locator(".play-env").nth(before).waitFor();
     }
     expect(await page.locator("#play-status").getAttribute("data-success")).toBe("true");
   });
 
   it("follows a second run live, without reloading the page, and overlays the two", async () => {
     await page.goto(base);
-    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
+    // Functions run in the page are given as text: the test's TypeScript has no DOM types.
+    await page.evaluate("window.marker = 42");
     await page.waitForSelector("body[data-live-connected]");
     const second = await spade(runFlags(server.baseURL, join(runs, "run-b")));
     expect(second.code, second.stderr).toBe(0);
     const row = page.locator('tr.run-row:has(a:text-is("run-b"))');
     await row.locator('.steps:text-is("4 / 4")').waitFor({ timeout: 20_000 });
-    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
+    expect(await page.evaluate("window.marker")).toBe(42);
     expect(Number(await page.getAttribute("body", "data-updates"))).toBeGreaterThan(0);
     await shot("runs-live");
     await page.check('tr.run-row:has(a:text-is("run-a")) input[type="checkbox"]');
@@ -214,7 +216,7 @@ describe("spade dashboard in a browser", () => {
     try {
       const started = Date.now();
       await page.goto(`${url}run/r0`);
-      await page.waitForFunction(() => [...document.querySelectorAll("figure.chart")].every((f) => f.hasAttribute("data-points")));
+      await page.waitForFunction('[...document.querySelectorAll("figure.chart")].every((f) => f.hasAttribute("data-points"))');
       const ms = Date.now() - started;
       expect(await page.getAttribute('figure[data-chart="regret"]', "data-points")).toBe("400");
       expect(await page.locator("figure.chart canvas").count()).toBe(9); // every chart but episodes/s (no metrics.jsonl)
