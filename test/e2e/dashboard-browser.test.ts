@@ -209,6 +209,23 @@ describe("spade dashboard in a browser", () => {
     await shot("overlay");
   });
 
+  it("on a non-loopback --host prints a token and serves only requests carrying it", async () => {
+    const { proc, url } = await startDashboardCli([runs, "--host", "0.0.0.0"]);
+    try {
+      const m = /^http:\/\/0\.0\.0\.0:(\d+)\/\?token=([A-Za-z0-9_-]{24})$/.exec(url);
+      expect(m, url).not.toBeNull();
+      const [, port, token] = m as RegExpExecArray;
+      expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(401);
+      expect((await fetch(`http://127.0.0.1:${port}/?token=wrong`)).status).toBe(401);
+      const ok = await fetch(`http://127.0.0.1:${port}/?token=${token}`);
+      expect(ok.status).toBe(200);
+      expect(await ok.text()).toContain(">run-a</a>");
+    } finally {
+      proc.child.kill("SIGINT");
+      expect((await proc.done).code).toBe(0);
+    }
+  });
+
   it("draws the overview of a 400-step, 10,000-episode run in under 2 s", async () => {
     const big = join(root, "big");
     writeBigRun(big, { steps: 400, environments: 2400, episodes: 10_000 });
