@@ -33,7 +33,10 @@ function makeRun(dir: string): void {
   store.insertEnvironment({ id: "d0-0", name: `evil-vault${EVIL}`, skill: "Logical Deduction", description: "d", code: PROGRAM, meta: { name: "evil-vault", skill: "Logical Deduction", description: "d", maxTurns: 2, tools: [] }, source: "designer", createdStep: 0, slot: 0, docId: "doc-1", hint: null, stats: { ...EMPTY_STATS, plays: 2, winRate: 0, regret: 1 } });
   const episode = (idx: number, hinted: boolean) => ({
     step: 0, envId: "d0-0", idx, seed: 11, hinted, return: hinted ? 1 : 0, success: hinted, turns: 1, failure: null, failureCode: null, rewards: [hinted ? 1 : 0],
-    transcript: { firstObservation: hinted ? "Say it\n\nHINT: The answer is amber." : "Say it", outcome: "terminated", steps: [{ action: { text: `\\boxed{${hinted ? "amber" : EVIL}}`, answer: null, toolCalls: [] }, observation: "No.", reward: 0, terminated: true, truncated: false, toolResults: [] }] },
+    transcript: {
+      firstObservation: hinted ? "Say it\n\nHINT: The answer is amber." : "Say it", outcome: "terminated",
+      steps: [{ action: { text: `\\boxed{${hinted ? "amber" : EVIL}}`, answer: null, toolCalls: [{ id: "c1", name: "lookup", arguments: { q: { deep: [1] } } }] }, observation: "No.", reward: 0, terminated: true, truncated: false, toolResults: [{ id: "c1", content: "found 3" }] }],
+    },
     trace: null,
   });
   store.insertEpisode(episode(0, false));
@@ -92,6 +95,16 @@ describe("pages", () => {
     expect(text).toMatch(/newer<\/td><td colspan="5"><div class="error"><code class="error-code">E_CONFIG<\/code> .* has schema version 99, this SPADE reads 1/);
   });
 
+  it("shows a run whose writer holds its lock as running, and stopped again once it lets go", async () => {
+    const writer = RunStore.open(good, "resume");
+    try {
+      expect((await get("/")).text).toContain('<td class="status status-running">running</td>');
+    } finally {
+      writer.close();
+    }
+    expect((await get("/")).text).toContain('<td class="status status-stopped">stopped</td>');
+  });
+
   it("escapes every model-written string (names, programs, prompts, reports, transcripts)", async () => {
     for (const path of ["/run/r0/archive", "/run/r0/env/d0-0", "/run/r0/designs", "/run/r0/episode?step=0&env=d0-0&seed=11", "/run/r0/episodes"]) {
       const { status, text } = await get(path);
@@ -111,6 +124,8 @@ describe("pages", () => {
     const { text } = await get("/run/r0/episode?step=0&env=d0-0&seed=11");
     expect(text).toMatch(/<section class="transcript unhinted"><h2>unhinted: return 0, no success, 1 turns<\/h2>/);
     expect(text).toMatch(/<section class="transcript hinted"><h2>hinted: return 1, success, 1 turns<\/h2>[\s\S]*HINT: The answer is amber\./);
+    expect(text).toContain('<div class="tool-call">call <code>lookup</code> <pre>{\n &quot;q&quot;: {\n  &quot;deep&quot;: [\n   1\n  ]\n }\n}</pre></div>');
+    expect(text).toContain('<div class="tool-result">result c1: <pre>found 3</pre></div>');
   });
 
   it("embeds the overview's series as JSON that cannot close its script element", async () => {
