@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import type { Json } from "../env/index.js";
 import { isSpadeError } from "../errors.js";
 import { html, jsonScript, raw, type SafeHtml } from "./html.js";
-import type { ArchiveEntry, ArchiveFilter, AttemptEntry, AttemptFilter, EnvironmentDetail, EpisodeDetail, EpisodeEntry, RunSeries, RunSummary } from "./queries.js";
+import type { ArchiveEntry, ArchiveFilter, AttemptEntry, LostSlot, AttemptFilter, EnvironmentDetail, EpisodeDetail, EpisodeEntry, RunSeries, RunSummary } from "./queries.js";
 import { failureCodesByStep } from "./queries.js";
 
 // highlight.js is loaded untyped: its type declarations pull the DOM library into the whole build.
@@ -91,16 +91,19 @@ export function overviewPage(runs: ReadonlyArray<{ run: RunEntry; series: RunSer
 const options = (values: readonly string[], selected: string | undefined, all: string) =>
   [html`<option value="">${all}</option>`, ...values.map((v) => html`<option value="${v}"${raw(v === selected ? " selected" : "")}>${v}</option>`)];
 
-/** The environment archive with its filters. */
-export function archivePage(run: RunEntry, entries: readonly ArchiveEntry[], skills: readonly string[], filter: ArchiveFilter): SafeHtml {
+/** The environment archive with its filters; design slots that produced no environment follow (unless filtered out). */
+export function archivePage(run: RunEntry, entries: readonly ArchiveEntry[], lost: readonly LostSlot[], skills: readonly string[], filter: ArchiveFilter): SafeHtml {
   const rows = entries.map((e) => html`<tr class="env-row" data-env="${e.id}"><td><a href="/run/${run.id}/env/${encodeURIComponent(e.id)}">${e.name}</a></td><td>${e.skill}</td><td>${e.source}</td><td>${e.createdStep}</td>
     <td>${e.stats.plays}</td><td class="win-rate">${fmt(e.stats.winRate)}</td><td class="regret">${fmt(e.stats.regret)}</td><td>${fmt(e.stats.designerReward)}</td><td>${fmt(e.stats.designerAdvantage)}</td>
     <td><a href="/play${q({ run: run.id, env: e.id })}">play</a></td></tr>`);
   return html`<form class="filters" method="get">skill <select name="skill">${options(skills, filter.skill, "all skills")}</select>
     regret from <input name="regretMin" size="5" value="${filter.regretMin ?? ""}"> to <input name="regretMax" size="5" value="${filter.regretMax ?? ""}">
-    <button type="submit">Filter</button> <a href="/run/${run.id}/designs?outcome=invalid">invalid designs</a></form>
-    <p class="count">${entries.length} environments</p>
-    <table class="archive"><thead><tr><th>name</th><th>skill</th><th>source</th><th>step</th><th>plays</th><th>win rate</th><th>regret</th><th>designer reward</th><th>advantage</th><th></th></tr></thead><tbody>${rows}</tbody></table>`;
+    designs <select name="validity">${options(["valid", "invalid"], filter.validity, "valid and invalid")}</select>
+    <button type="submit">Filter</button></form>
+    <p class="count">${entries.length} environments, ${lost.length} design slots without one</p>
+    <table class="archive"><thead><tr><th>name</th><th>skill</th><th>source</th><th>step</th><th>plays</th><th>win rate</th><th>regret</th><th>designer reward</th><th>advantage</th><th></th></tr></thead><tbody>${rows}
+    ${lost.map((l) => html`<tr class="lost-row"><td><a href="/run/${run.id}/designs${q({ skill: l.skill })}">(invalid) slot ${l.step}/${l.slot}</a></td><td>${l.skill}</td><td>designer</td><td>${l.step}</td>
+      <td colspan="6">${l.attempts} attempts; last ${l.outcome}${l.codes.length ? html`: ${l.codes.map((c) => html`<code class="failure-code">${c}</code> `)}` : ""}</td></tr>`)}</tbody></table>`;
 }
 
 /** `code` highlighted as JavaScript (highlight.js escapes the text it wraps). */

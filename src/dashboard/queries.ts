@@ -140,13 +140,39 @@ export interface ArchiveEntry {
 /** Filters of the archive page. */
 export interface ArchiveFilter {
   skill?: string;
+  /** `valid`: environments only; `invalid`: design slots that produced none; both when unset. */
+  validity?: "valid" | "invalid";
   /** Keep environments whose regret is at least this (environments without a regret are dropped). */
   regretMin?: number;
   regretMax?: number;
 }
 
+/** A design slot whose attempts all failed: what its last attempt failed on. */
+export interface LostSlot {
+  step: number;
+  slot: number;
+  skill: string;
+  attempts: number;
+  /** The last attempt's outcome and failing check codes. */
+  outcome: string;
+  codes: string[];
+}
+
+/** Design slots of the run in `dir` that produced no environment, filtered by skill. */
+export function lostSlots(dir: string, filter: { skill?: string } = {}): LostSlot[] {
+  const bySlot = new Map<string, AttemptEntry[]>();
+  for (const a of designAttempts(dir, { skill: filter.skill })) bySlot.set(`${a.step}/${a.slot}`, [...(bySlot.get(`${a.step}/${a.slot}`) ?? []), a]);
+  return [...bySlot.values()]
+    .filter((attempts) => attempts.every((a) => a.envId === null))
+    .map((attempts) => {
+      const last = attempts[attempts.length - 1] as AttemptEntry;
+      return { step: last.step, slot: last.slot, skill: last.skill, attempts: attempts.length, outcome: last.outcome, codes: last.failures.map((f) => f.code) };
+    });
+}
+
 /** Every environment of the run in `dir` matching `filter`, oldest first. */
 export function archive(dir: string, filter: ArchiveFilter = {}): ArchiveEntry[] {
+  if (filter.validity === "invalid") return [];
   return withRunDb(dir, (db) => {
     const rows = db.prepare("SELECT id, name, skill, description, source, created_step, stats FROM environments ORDER BY created_step, source, slot, id").all() as Row[];
     return rows

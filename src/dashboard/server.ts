@@ -224,8 +224,13 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
       const view = parts[2] ?? "";
       if (view === "") return runPage(res, url, id, "Overview", (run) => pages.overviewPage([{ run, series: read.runSeries(run.dir) }]));
       if (view === "archive") {
-        const filter = { skill: optionalString(p.get("skill")), regretMin: optionalNumber(p.get("regretMin")), regretMax: optionalNumber(p.get("regretMax")) };
-        return runPage(res, url, id, "Archive", (run) => pages.archivePage(run, read.archive(run.dir, filter), [...new Set(read.archive(run.dir).map((e) => e.skill))].sort(), filter));
+        const validity = p.get("validity") === "valid" || p.get("validity") === "invalid" ? (p.get("validity") as "valid" | "invalid") : undefined;
+        const filter = { skill: optionalString(p.get("skill")), validity, regretMin: optionalNumber(p.get("regretMin")), regretMax: optionalNumber(p.get("regretMax")) };
+        // A regret band selects measured environments: slots without one have no regret.
+        const banded = filter.regretMin !== undefined || filter.regretMax !== undefined;
+        return runPage(res, url, id, "Archive", (run) =>
+          pages.archivePage(run, read.archive(run.dir, filter), validity === "valid" || banded ? [] : read.lostSlots(run.dir, filter), [...new Set(read.archive(run.dir).map((e) => e.skill))].sort(), filter),
+        );
       }
       if (view === "env" && parts[3]) {
         const envId = parts[3];

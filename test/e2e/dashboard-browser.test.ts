@@ -116,10 +116,18 @@ describe("spade dashboard in a browser", () => {
   it("filters the archive and shows an environment's program highlighted with its validation", async () => {
     await page.goto(`${base}run/${runA}/archive`);
     expect(await texts("tr.env-row td:first-child")).toEqual(["colour-vault", "number-echo", "flicker-panel", "secret-sequence", "labelled-shelf"]);
+    expect((await texts("tr.lost-row td")).map((t) => t.trim())).toEqual(["(invalid) slot 0/2", "Logical Deduction", "designer", "0", "2 attempts; last invalid: E_ORACLE"]);
+    await page.selectOption('select[name="validity"]', "invalid");
+    await page.click('form.filters button[type="submit"]');
+    await page.waitForURL(/validity=invalid/);
+    expect(await page.locator("tr.env-row").count()).toBe(0);
+    expect(await page.locator("tr.lost-row").count()).toBe(1);
+    await page.selectOption('select[name="validity"]', "");
     await page.selectOption('select[name="skill"]', "Pattern Recognition");
     await page.click('form.filters button[type="submit"]');
     await page.waitForURL(/skill=Pattern/);
     expect(await texts("tr.env-row td:first-child")).toEqual(["number-echo", "secret-sequence"]);
+    expect(await page.locator("tr.lost-row").count()).toBe(0); // the lost slot is Logical Deduction
     await page.selectOption('select[name="skill"]', "");
     await page.fill('input[name="regretMin"]', "0.5");
     await page.click('form.filters button[type="submit"]');
