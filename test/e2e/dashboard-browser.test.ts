@@ -15,7 +15,7 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeBigRun } from "../../src/bench/big-run.js";
 import { RunStore } from "../../src/store/index.js";
-import { startSelfPlayServer } from "../fakes/selfplay-server.js";
+import { startSelfPlayServer, type SelfPlayServerOptions } from "../fakes/selfplay-server.js";
 import type { FakeOpenAIServer } from "../fakes/openai-server.js";
 import type { SpadeProcess } from "./cli.js";
 import { DESIGNS, RUN_SEED, runFlags, spade, spadeAsync } from "./selfplay-scenario.js";
@@ -25,6 +25,8 @@ const SHOTS = join(REPO, "test-artifacts", "dashboard");
 const root = mkdtempSync(join(tmpdir(), "spade-dash-e2e-"));
 const runs = join(root, "runs");
 let server: FakeOpenAIServer;
+/** The double's options; read at each request, so a test can slow the agent down. */
+const serverOptions: SelfPlayServerOptions = { runSeed: RUN_SEED, designs: DESIGNS };
 let dashboard: SpadeProcess;
 let base: string;
 let browser: Browser;
@@ -54,7 +56,7 @@ const texts = (selector: string) => page.locator(selector).allTextContents();
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   const executablePath = execFileSync("bash", [join(REPO, "scripts/setup-browser.sh")], { encoding: "utf8" }).trim();
-  server = await startSelfPlayServer({ runSeed: RUN_SEED, designs: DESIGNS });
+  server = await startSelfPlayServer(serverOptions);
   const made = await spade(runFlags(server.baseURL, join(runs, "run-a")));
   expect(made.code, made.stderr).toBe(0);
   // Bad folders beside the good run: a damaged store and a run written by a newer SPADE.
@@ -196,15 +198,25 @@ describe("spade dashboard in a browser", () => {
     expect(await page.locator("#play-status").getAttribute("data-success")).toBe("true");
   });
 
-  it("follows a second run live, without reloading the page, and overlays the two", async () => {
+  it("follows a second run live as it runs, without reloading the page, and overlays the two", async () => {
     await page.goto(base);
     // Functions run in the page are given as text: the test's TypeScript has no DOM types.
     await page.evaluate("window.marker = 42");
     await page.waitForSelector("body[data-live-connected]");
-    const second = await spade(runFlags(server.baseURL, join(runs, "run-b")));
-    expect(second.code, second.stderr).toBe(0);
+    serverOptions.agentDelayMs = 150; // slow enough to be seen running
+    const second = spadeAsync(runFlags(server.baseURL, join(runs, "run-b")));
     const row = page.locator('tr.run-row:has(a:text-is("run-b"))');
+    try {
+      await row.locator('.status:text-is("running")').waitFor({ timeout: 20_000 });
+      expect(await row.locator(".steps").textContent()).toMatch(/^[0-3] \/ 4$/);
+      await shot("runs-running");
+    } finally {
+      const ended = await second.done;
+      serverOptions.agentDelayMs = 0;
+      expect(ended.code, ended.stderr).toBe(0);
+    }
     await row.locator('.steps:text-is("4 / 4")').waitFor({ timeout: 20_000 });
+    await row.locator('.status:text-is("done")').waitFor({ timeout: 20_000 });
     expect(await page.evaluate("window.marker")).toBe(42);
     expect(Number(await page.getAttribute("body", "data-updates"))).toBeGreaterThan(0);
     await shot("runs-live");
