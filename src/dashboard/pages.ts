@@ -27,10 +27,10 @@ export interface RunEntry {
   error: { code: string; message: string } | null;
 }
 
-/** The coded form of an error for a page (uncoded errors show as E_UNEXPECTED). */
+/** The coded form of an error for a page (an error without a code, a bug, shows as `unexpected`). */
 export function pageError(err: unknown): { code: string; message: string } {
   if (isSpadeError(err)) return { code: err.code, message: err.message };
-  return { code: "E_UNEXPECTED", message: err instanceof Error ? err.message : String(err) };
+  return { code: "unexpected", message: err instanceof Error ? err.message : String(err) };
 }
 
 const fmt = (x: number | null | undefined, digits = 3) => (x === null || x === undefined ? "-" : Number.isInteger(x) ? String(x) : x.toFixed(digits));
@@ -64,7 +64,7 @@ export function errorBox(error: { code: string; message: string }): SafeHtml {
 export function runsPage(runs: readonly RunEntry[]): SafeHtml {
   const rows = runs.map((r) => {
     if (r.error || !r.summary) {
-      return html`<tr class="run-row" data-run="${r.id}"><td></td><td>${r.dir}</td><td colspan="5">${errorBox(r.error ?? { code: "E_UNEXPECTED", message: "no summary" })}</td></tr>`;
+      return html`<tr class="run-row" data-run="${r.id}"><td></td><td>${r.dir}</td><td colspan="5">${errorBox(r.error ?? { code: "unexpected", message: "no summary" })}</td></tr>`;
     }
     const s = r.summary;
     const config = Object.entries(s.config).map(([k, v]) => html`<span class="kv">${k}=${typeof v === "string" ? v : JSON.stringify(v)}</span> `);
@@ -176,7 +176,7 @@ function transcript(e: EpisodeDetail | null, side: string): SafeHtml {
       <div class="observation"><pre>${String(s.observation ?? "")}</pre></div><div class="reward">reward ${fmt(Number(s.reward))}${s.terminated ? " (terminated)" : ""}${s.truncated ? " (truncated)" : ""}</div></div>`;
   });
   return html`<section class="transcript ${side}"><h2>${side}: return ${fmt(e.return)}, ${e.success ? "success" : "no success"}, ${e.turns} turns</h2>
-    ${e.failure ? errorBox({ code: e.failureCode ?? "E_UNEXPECTED", message: e.failure }) : ""}
+    ${e.failure ? errorBox({ code: e.failureCode ?? "failure", message: e.failure }) : ""}
     <div class="first-observation"><pre>${t.firstObservation ?? ""}</pre></div>${turns}<p>outcome ${t.outcome ?? "?"}</p></section>`;
 }
 

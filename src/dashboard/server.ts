@@ -144,8 +144,8 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
       const e = pages.pageError(err);
       return page(res, url, statusOf(e.code), title, pages.errorBox(e), { live: id });
     }
+    if (run.error) return page(res, url, statusOf(run.error.code), title, pages.errorBox(run.error), { run, live: id });
     try {
-      if (run.error) throw new SpadeError(run.error.code as never, run.error.message);
       page(res, url, 200, `${title}: ${run.summary?.name ?? id}`, render(run), { run, live: id });
     } catch (err) {
       const e = pages.pageError(err);
@@ -334,7 +334,9 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
       clearInterval(keepAlive);
       for (const s of streams) s.end();
       await sessions.closeAll();
-      await new Promise<void>((done) => server.close(() => done()));
+      const closed = new Promise<void>((done) => server.close(() => done()));
+      server.closeAllConnections(); // browsers keep idle connections open; do not wait for them
+      await closed;
     },
   };
 }
