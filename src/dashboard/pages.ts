@@ -7,7 +7,8 @@ import { createRequire } from "node:module";
 import type { Json } from "../env/index.js";
 import { isSpadeError } from "../errors.js";
 import { html, jsonScript, raw, type SafeHtml } from "./html.js";
-import type { ArchiveEntry, ArchiveFilter, AttemptEntry, LostSlot, AttemptFilter, EnvironmentDetail, EpisodeDetail, EpisodeEntry, RunSeries, RunSummary } from "./queries.js";
+import type { ArchiveEntry, ArchiveFilter, AttemptEntry, LostSlot, AttemptFilter, EnvironmentDetail, EpisodeDetail, EpisodeEntry, RunSummary } from "./queries.js";
+import type { RunSeries } from "./series.js";
 import { failureCodesByStep } from "./queries.js";
 
 // highlight.js is loaded untyped: its type declarations pull the DOM library into the whole build.

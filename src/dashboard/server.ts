@@ -4,7 +4,7 @@
  * style, the page script, all from the package, no CDN), the Play API and a server-sent events
  * stream that tells open pages when a run's store changed. It only ever reads the stores.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
@@ -14,9 +14,11 @@ import type { Env } from "../env/index.js";
 import { SpadeError } from "../errors.js";
 import { STORE_FILE } from "../store/index.js";
 import { html, type SafeHtml } from "./html.js";
+import { LiveFeed } from "./live.js";
 import * as pages from "./pages.js";
 import { PlaySessions } from "./play-sessions.js";
 import * as read from "./queries.js";
+import { runSeries } from "./series.js";
 
 /** How the dashboard finds and opens things; the outside world is injected. */
 export interface DashboardOptions {
@@ -125,7 +127,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     return entry(r);
   };
   const sessions = new PlaySessions();
-  const streams = new Set<ServerResponse>();
+  const live = new LiveFeed(runDirs, options.pollMs);
 
   function send(res: ServerResponse, status: number, type: string, text: string | Buffer): void {
     res.writeHead(status, { "content-type": type, "cache-control": "no-store", "x-content-type-options": "nosniff", "content-security-policy": "default-src 'self'; style-src 'self' 'unsafe-inline'" });
@@ -199,13 +201,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
       if (!file) throw new HttpError(404, "no such file");
       return send(res, 200, file.type, readFileSync(file.path()));
     }
-    if (parts[0] === "events") {
-      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store", connection: "keep-alive" });
-      res.write(": connected\n\n");
-      streams.add(res);
-      req.on("close", () => streams.delete(res));
-      return;
-    }
+    if (parts[0] === "events") return live.subscribe(req, res);
     if (parts[0] === "api" && parts[1] === "play" && parts[2]) return api(req, res, parts[2]);
     if (req.method !== "GET") throw new HttpError(405, "pages are read with GET");
     const p = url.searchParams;
@@ -213,7 +209,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     if (parts[0] === "compare") {
       const runs = p.getAll("run").map((id) => findRun(id)).filter((r) => !r.error);
       if (runs.length === 0) return page(res, url, 400, "Overlay", pages.errorBox({ code: "E_CONFIG", message: "tick at least one readable run on the Runs page" }), { live: "*" });
-      return page(res, url, 200, `Overlay: ${runs.map((r) => r.summary?.name).join(" vs ")}`, pages.overviewPage(runs.map((run) => ({ run, series: read.runSeries(run.dir) }))), { live: "*" });
+      return page(res, url, 200, `Overlay: ${runs.map((r) => r.summary?.name).join(" vs ")}`, pages.overviewPage(runs.map((run) => ({ run, series: runSeries(run.dir) }))), { live: "*" });
     }
     if (parts[0] === "play") {
       const selected = p.get("lib") ? `lib:${p.get("lib")}` : p.get("run") && p.get("env") ? `run:${p.get("run")}:${p.get("env")}` : undefined;
@@ -222,7 +218,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     if (parts[0] === "run" && parts[1]) {
       const id = parts[1];
       const view = parts[2] ?? "";
-      if (view === "") return runPage(res, url, id, "Overview", (run) => pages.overviewPage([{ run, series: read.runSeries(run.dir) }]));
+      if (view === "") return runPage(res, url, id, "Overview", (run) => pages.overviewPage([{ run, series: runSeries(run.dir) }]));
       if (view === "archive") {
         const validity = p.get("validity") === "valid" || p.get("validity") === "invalid" ? (p.get("validity") as "valid" | "invalid") : undefined;
         const filter = { skill: optionalString(p.get("skill")), validity, regretMin: optionalNumber(p.get("regretMin")), regretMax: optionalNumber(p.get("regretMax")) };
@@ -292,37 +288,11 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     });
   });
 
-  // Live updates: a store whose files changed (size or time) is announced to every open page.
-  const seen = new Map<string, string>();
-  let first = true;
-  const poll = () => {
-    for (const r of runDirs()) {
-      let mark = "";
-      for (const suffix of ["", "-wal"]) {
-        try {
-          const s = statSync(join(r.dir, `${STORE_FILE}${suffix}`));
-          mark += `${s.size}:${s.mtimeMs};`;
-        } catch {
-          mark += "-;";
-        }
-      }
-      const before = seen.get(r.id);
-      seen.set(r.id, mark);
-      // A run that appeared after the start is a change too (the Runs page lists it).
-      if (before !== mark && !first) for (const s of streams) s.write(`event: change\ndata: ${JSON.stringify({ run: r.id })}\n\n`);
-    }
-    first = false;
-  };
-  poll();
-  const timer = setInterval(poll, options.pollMs);
-  const keepAlive = setInterval(() => {
-    for (const s of streams) s.write(": ping\n\n");
-  }, 15_000);
-
   await new Promise<void>((done, fail) => {
-    server.once("error", (err: NodeJS.ErrnoException) =>
-      fail(new SpadeError("E_CONFIG", `cannot listen on ${options.host}:${options.port} (${err.code ?? err.message})`, { cause: err, nextStep: "choose another --port or --host" })),
-    );
+    server.once("error", (err: NodeJS.ErrnoException) => {
+      live.close();
+      fail(new SpadeError("E_CONFIG", `cannot listen on ${options.host}:${options.port} (${err.code ?? err.message})`, { cause: err, nextStep: "choose another --port or --host" }));
+    });
     server.listen(options.port, options.host, () => done());
   });
   const address = server.address() as AddressInfo;
@@ -330,9 +300,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   return {
     url: `http://${hostForUrl}:${address.port}/`,
     async close() {
-      clearInterval(timer);
-      clearInterval(keepAlive);
-      for (const s of streams) s.end();
+      live.close();
       await sessions.closeAll();
       const closed = new Promise<void>((done) => server.close(() => done()));
       server.closeAllConnections(); // browsers keep idle connections open; do not wait for them
