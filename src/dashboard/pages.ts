@@ -183,7 +183,9 @@ function transcript(e: EpisodeDetail | null, side: string): SafeHtml {
 
 /** The unhinted and hinted plays of one seed, side by side. */
 export function episodePairPage(pair: { unhinted: EpisodeDetail | null; hinted: EpisodeDetail | null }): SafeHtml {
-  return html`<div class="pair">${transcript(pair.unhinted, "unhinted")}${transcript(pair.hinted, "hinted")}</div>`;
+  const any = pair.unhinted ?? pair.hinted;
+  const where = any ? html`<p class="episode-where">${any.envName ?? any.envId} (${any.envId}), step ${any.step}, seed ${any.seed}</p>` : html`<p>no episode with this step, environment and seed</p>`;
+  return html`${where}<div class="pair">${transcript(pair.unhinted, "unhinted")}${transcript(pair.hinted, "hinted")}</div>`;
 }
 
 /** The Play page: choose an environment; the game itself is driven by static/app.js through /api/play. */

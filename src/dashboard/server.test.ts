@@ -122,6 +122,7 @@ describe("pages", () => {
 
   it("shows the unhinted and hinted plays of one seed side by side", async () => {
     const { text } = await get("/run/r0/episode?step=0&env=d0-0&seed=11");
+    expect(text).toContain('<p class="episode-where">evil-vault&lt;img src=x onerror=&#39;alert(1)&#39;&gt; (d0-0), step 0, seed 11</p>');
     expect(text).toMatch(/<section class="transcript unhinted"><h2>unhinted: return 0, no success, 1 turns<\/h2>/);
     expect(text).toMatch(/<section class="transcript hinted"><h2>hinted: return 1, success, 1 turns<\/h2>[\s\S]*HINT: The answer is amber\./);
     expect(text).toContain('<div class="tool-call">call <code>lookup</code> <pre>{\n &quot;q&quot;: {\n  &quot;deep&quot;: [\n   1\n  ]\n }\n}</pre></div>');

@@ -4,6 +4,8 @@
 "use strict";
 
 const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"];
+/** Steps are whole numbers: ticks at whole-number spacings only. */
+const STEP_TICKS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000];
 let plots = [];
 
 function drawCharts() {
@@ -36,7 +38,7 @@ function drawCharts() {
       continue;
     }
     target.textContent = "";
-    const opts = { width: Math.max(280, Math.min(560, target.clientWidth || 480)), height: 220, scales: { x: { time: false } }, series, axes: [{ label: "step" }, {}] };
+    const opts = { width: Math.max(280, Math.min(560, target.clientWidth || 480)), height: 220, scales: { x: { time: false } }, series, axes: [{ label: "step", incrs: STEP_TICKS }, {}] };
     plots.push(new uPlot(opts, data, target));
   }
 }
