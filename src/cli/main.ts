@@ -23,6 +23,7 @@ function codedSystemError(err: unknown): SpadeError | null {
 export const main = defineCommand({
   meta: { name: "spade", version: "0.1.0", description: "Self-play in adaptive synthetic executable environments" },
   subCommands: {
+    dashboard: () => import("./dashboard.js").then((m) => m.dashboardCommand),
     env: envCommand,
     eval: () => import("./eval.js").then((m) => m.evalCommand),
     run: () => import("./run.js").then((m) => m.runCommand),

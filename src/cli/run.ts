@@ -8,6 +8,7 @@ import { setMaxListeners } from "node:events";
 import { accessSync, constants, existsSync, readdirSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { buildConfig, CONFIG_SCHEMA, DERIVED_KEYS, envVar, flagName, preset, readConfigFile, type RunConfig } from "../config/index.js";
+import { EventFileWriter, stepScalars } from "../dashboard/index.js";
 import { SpadeError } from "../errors.js";
 import { METRICS_FILE, runSelfPlay } from "../loop/index.js";
 import { RunStore, STORE_FILE } from "../store/index.js";
@@ -100,6 +101,7 @@ export const runCommand = defineCommand({
     "print-config": { type: "boolean", description: "print the resolved settings as JSON on stdout and exit without running" },
     out: { type: "string", description: "folder for the run's store and metrics (default: runs/run-<time>)" },
     resume: { type: "string", description: "continue the run in this folder where it stopped" },
+    log: { type: "string", description: "also log each step's scalars to a tracker as the run goes: tensorboard:DIR (TensorBoard event files in DIR)" },
     ...configArgs(),
   },
   async run({ args }) {
@@ -118,13 +120,14 @@ export const runCommand = defineCommand({
     if (!resume) checkStart(config);
     const folderExisted = existsSync(dir);
     const storeExisted = existsSync(join(dir, STORE_FILE));
+    const sink = metricsSink(args.log as string | undefined);
     const backends = runBackends(config, process.env, controller.signal);
     const stop = () => controller.abort();
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
     process.stderr.write(`spade run: ${resume ? "resuming" : "writing"} ${dir} (${config.steps} steps, ${config.designer === "on" ? `${config.designsPerStep} designs every ${config.regenerateEvery} steps` : "fixed library environments"}${backends.trainer ? `, training on ${config.engine}` : ""})\n`);
     try {
-      await runSelfPlay(dir, config, { policy: backends.policy, trainer: backends.trainer, progress: (line) => process.stderr.write(`${line}\n`), now: () => Date.now(), signal: controller.signal }, { resume, killInTransaction: faultInjection() });
+      await runSelfPlay(dir, config, { policy: backends.policy, trainer: backends.trainer, progress: (line) => process.stderr.write(`${line}\n`), now: () => Date.now(), signal: controller.signal, onStep: sink?.onStep }, { resume, killInTransaction: faultInjection() });
     } catch (err) {
       if (controller.signal.aborted) {
         process.stderr.write(`spade run: stopped; nothing finished is lost. Continue with: spade run --resume ${dir}\n`);
@@ -134,6 +137,7 @@ export const runCommand = defineCommand({
       if (!resume && !storeExisted && existsSync(join(dir, STORE_FILE))) removeFailedStart(dir, folderExisted);
       throw err;
     } finally {
+      sink?.close();
       backends.close();
       process.off("SIGINT", stop);
       process.off("SIGTERM", stop);
@@ -141,6 +145,18 @@ export const runCommand = defineCommand({
     process.stderr.write(`spade run: done. Inspect with: spade runs show ${dir}\n`);
   },
 });
+
+/** The `--log` sink: `tensorboard:DIR` writes each step's scalars to a new event file in DIR. */
+function metricsSink(value: string | undefined): { onStep: (metrics: Record<string, unknown>) => void; close: () => void } | null {
+  if (value === undefined || value === "") return null;
+  const m = /^tensorboard:(.+)$/.exec(value);
+  if (!m) throw new SpadeError("E_CONFIG", `--log must be tensorboard:DIR (got ${JSON.stringify(value)})`, { nextStep: "give --log tensorboard:DIR, then run tensorboard --logdir DIR" });
+  const writer = EventFileWriter.create(m[1] as string, Date.now());
+  return {
+    onStep: (metrics) => writer.write(Number(metrics.step), stepScalars(metrics), Date.now()),
+    close: () => writer.close(),
+  };
+}
 
 /** FAULT INJECTION for resume tests: SPADE_TEST_KILL_IN_TRANSACTION=n kills the process inside its n-th store transaction. */
 function faultInjection(): number | undefined {

@@ -5,6 +5,8 @@
  * metrics of every step (with `agentSamples`, `designerSamples` and the `designerScale` used).
  */
 import { defineCommand } from "citty";
+import { exportTensorboard } from "../dashboard/index.js";
+import { SpadeError } from "../errors.js";
 import { designRef } from "../loop/index.js";
 import { RunStore } from "../store/index.js";
 import { jsonArg, printJson } from "./common.js";
@@ -87,8 +89,24 @@ const show = defineCommand({
   },
 });
 
+const exportRun = defineCommand({
+  meta: { name: "export", description: "Export a run's per-step scalars and sample transcripts for a tracker: --to tensorboard OUT" },
+  args: {
+    dir: { type: "positional", description: "the run's folder", required: true },
+    out: { type: "positional", description: "folder to write to (TensorBoard: spade writes a new event file in it)", required: true },
+    to: { type: "string", description: "format: tensorboard", required: true },
+  },
+  async run({ args }) {
+    if (args.to !== "tensorboard") {
+      throw new SpadeError("E_CONFIG", `--to must be tensorboard (got ${JSON.stringify(args.to)})`, { nextStep: "use --to tensorboard and open the folder with `tensorboard --logdir OUT`" });
+    }
+    const result = exportTensorboard(args.dir, args.out, Date.now());
+    process.stdout.write(`exported ${result.steps} steps (${result.scalars} scalars, ${result.texts} transcripts) to ${result.path}\n`);
+  },
+});
+
 /** `spade runs ...` */
 export const runsCommand = defineCommand({
   meta: { name: "runs", description: "Inspect runs" },
-  subCommands: { show },
+  subCommands: { show, export: exportRun },
 });

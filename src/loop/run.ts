@@ -47,6 +47,8 @@ export interface LoopDeps {
   /** Milliseconds clock, for throughput only (never stored). */
   now: () => number;
   signal?: AbortSignal;
+  /** Receives each completed step's metrics with its `seconds`, after they are stored (a metrics sink, e.g. `--log tensorboard:DIR`). */
+  onStep?: (metrics: Record<string, unknown>) => void;
 }
 
 /** Library environments as pool rows, created at `step`. */
@@ -156,6 +158,7 @@ export async function runSelfPlay(dir: string, config: RunConfig, deps: LoopDeps
       if (checkpoint) deps.policy.useWeights?.(checkpoint.samplerPath);
       const seconds = (deps.now() - started) / 1000;
       appendFileSync(join(dir, METRICS_FILE), `${JSON.stringify({ ...metrics, seconds })}\n`);
+      deps.onStep?.({ ...metrics, seconds });
       deps.progress(formatProgress(metrics, config.steps, seconds));
     }
   } finally {

@@ -1,0 +1,82 @@
+/**
+ * @module dashboard/store-read
+ * Opening a run's store for the dashboard: read-only, never taking the run's lock (a running run
+ * keeps writing; WAL lets it), with every way a folder can fail to be a readable run coded:
+ * E_NOT_FOUND (no store), E_STORE_CORRUPT, E_RUN_LOCKED (a writer holds SQLite's exclusive
+ * lock), E_CONFIG (a schema this SPADE does not read, e.g. a run written by a newer version).
+ */
+import Database from "better-sqlite3";
+import { existsSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { SpadeError } from "../errors.js";
+import { readHolder, SCHEMA_VERSION, STORE_FILE, storeIoError } from "../store/index.js";
+
+/** How long a read waits for a writer's lock before E_RUN_LOCKED. */
+const BUSY_TIMEOUT_MS = 500;
+
+/** The coded error for a failed read of `path`. */
+export function readError(err: unknown, path: string): unknown {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === "SQLITE_BUSY" || code === "SQLITE_LOCKED") {
+    return new SpadeError("E_RUN_LOCKED", `${path} is locked by a writer that does not let readers in (${String(code)})`, {
+      cause: err,
+      nextStep: "the dashboard reads it again on the next refresh; if it stays locked, stop the process holding it",
+    });
+  }
+  return storeIoError(err, path) ?? err;
+}
+
+/** Runs `fn` on `db`, coding failures for `path`. */
+export function guardRead<T>(path: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    throw readError(err, path);
+  }
+}
+
+/** A read-only connection to the store in `dir`, its schema version checked. Close it after use. */
+export function openRunDb(dir: string): Database.Database {
+  const path = join(dir, STORE_FILE);
+  if (!existsSync(path)) {
+    throw new SpadeError("E_NOT_FOUND", `no run in ${dir} (${STORE_FILE} is missing)`, { nextStep: "give the folder a run was written to (--out)" });
+  }
+  const db = guardRead(path, () => new Database(path, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS }));
+  try {
+    const row = guardRead(path, () => db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get()) as { value?: unknown } | undefined;
+    const version = row?.value === undefined ? undefined : String(row.value);
+    if (version !== String(SCHEMA_VERSION)) {
+      throw new SpadeError("E_CONFIG", `${path} has schema version ${version ?? "(none)"}, this SPADE reads ${SCHEMA_VERSION}`, {
+        nextStep: "open it with the SPADE version that wrote the run",
+      });
+    }
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+/** Opens `dir`'s store, runs `fn`, closes it; failures are coded. */
+export function withRunDb<T>(dir: string, fn: (db: Database.Database) => T): T {
+  const db = openRunDb(dir);
+  try {
+    return guardRead(join(dir, STORE_FILE), () => fn(db));
+  } finally {
+    db.close();
+  }
+}
+
+/** True while the process recorded as holding `dir`'s lock is alive (on this host; a remote holder counts as alive). */
+export function writerAlive(dir: string): boolean {
+  const holder = readHolder(dir);
+  if (holder === null) return false;
+  if (holder.host !== hostname()) return true;
+  try {
+    process.kill(holder.pid, 0);
+    return true;
+  } catch (err) {
+    return (err as { code?: unknown }).code === "EPERM";
+  }
+}
