@@ -27,6 +27,7 @@ export const main = defineCommand({
     eval: () => import("./eval.js").then((m) => m.evalCommand),
     run: () => import("./run.js").then((m) => m.runCommand),
     runs: () => import("./runs.js").then((m) => m.runsCommand),
+    serve: () => import("./serve.js").then((m) => m.serveCommand),
   },
 });
 
