@@ -68,7 +68,7 @@ const wsUrl = (name: string, kind = "ws") => `${base.replace("http", "ws")}/${na
 describe("HTTP routes", () => {
   it("names environments by meta (or library name) and lists them at /", async () => {
     expect(entries.map((e) => e.name)).toEqual(["hostile-test", "bank-transfer"]);
-    const index = await (await fetch(`${base}/`)).json();
+    const index = await jsonOf(fetch(`${base}/`));
     expect(index.environments.map((e: any) => [e.name, e.path, e.origin, e.maxTurns])).toEqual([
       ["hostile-test", "/hostile-test", "file", 3],
       ["bank-transfer", "/bank-transfer", "library", 16],
@@ -77,15 +77,15 @@ describe("HTTP routes", () => {
   });
 
   it("answers /health, /metadata, /schema, /state and /openapi.json as OpenEnv's server does", async () => {
-    expect(await (await fetch(`${base}/hostile-test/health`)).json()).toEqual({ status: "healthy" });
-    const meta = await (await fetch(`${base}/hostile-test/metadata`)).json();
+    expect(await jsonOf(fetch(`${base}/hostile-test/health`))).toEqual({ status: "healthy" });
+    const meta = await jsonOf(fetch(`${base}/hostile-test/metadata`));
     expect(Object.keys(meta).sort()).toEqual(["author", "description", "documentation_url", "name", "readme_content", "version"]);
     expect(meta.name).toBe("hostile-test");
     expect(meta.description).toBe("Test double: throws or spins on command.");
-    const schema = await (await fetch(`${base}/hostile-test/schema`)).json();
+    const schema = await jsonOf(fetch(`${base}/hostile-test/schema`));
     expect(Object.keys(schema).sort()).toEqual(["action", "observation", "state"]);
-    expect(await (await fetch(`${base}/hostile-test/state`)).json()).toEqual({ episode_id: null, step_count: 0 });
-    const api = await (await fetch(`${base}/hostile-test/openapi.json`)).json();
+    expect(await jsonOf(fetch(`${base}/hostile-test/state`))).toEqual({ episode_id: null, step_count: 0 });
+    const api = await jsonOf(fetch(`${base}/hostile-test/openapi.json`));
     expect(api.info.version).toBe("1.0.0");
     expect(Object.keys(api.paths)).toEqual(expect.arrayContaining(["/reset", "/step", "/state", "/health", "/metadata", "/schema", "/mcp"]));
     expect((await fetch(`${base}/nope/health`)).status).toBe(404);
@@ -100,14 +100,14 @@ describe("HTTP routes", () => {
     });
     const negative = await fetch(`${base}/hostile-test/reset`, { method: "POST", body: JSON.stringify({ seed: -1 }) });
     expect(negative.status).toBe(422);
-    expect((await negative.json()).detail[0].loc).toEqual(["body", "seed"]);
+    expect((await jsonOf(negative)).detail[0].loc).toEqual(["body", "seed"]);
     expect((await fetch(`${base}/hostile-test/reset`, { method: "POST", body: "{nope" })).status).toBe(422);
     const badAction = await fetch(`${base}/hostile-test/step`, { method: "POST", body: JSON.stringify({ action: { text: 5 } }) });
     expect(badAction.status).toBe(422);
-    expect((await badAction.json()).detail[0].loc).toEqual(["body", "action", "text"]);
+    expect((await jsonOf(badAction)).detail[0].loc).toEqual(["body", "action", "text"]);
     const step = await fetch(`${base}/hostile-test/step`, { method: "POST", body: JSON.stringify({ action: { text: "hi" } }) });
     expect(step.status).toBe(409);
-    expect((await step.json()).code).toBe("E_ENV_CONTRACT");
+    expect((await jsonOf(step)).code).toBe("E_ENV_CONTRACT");
   });
 });
 
@@ -174,7 +174,7 @@ describe("WS /ws session protocol", () => {
     await Promise.all([bad.closed, good.closed]);
   });
 
-  it("the session beyond --max-sessions gets CAPACITY_REACHED and is closed; a freed slot is reused", async () => {
+  it("the session beyond --max-sessions gets CAPACITY_REACHED, closed at its first message; a freed slot is reused", async () => {
     await waitFor(() => server.registry.active === 0);
     const held = await Promise.all([0, 1, 2, 3].map(() => connect(wsUrl("hostile-test"))));
     await Promise.all(held.map((c) => c.ask({ type: "reset", data: { seed: 1 } })));
@@ -183,7 +183,8 @@ describe("WS /ws session protocol", () => {
       type: "error",
       data: { message: "Server at capacity: 4/4 sessions active. Close a session or retry later.", code: "CAPACITY_REACHED", active_sessions: 4, max_sessions: 4 },
     });
-    expect((await extra.closed).code).toBe(1000);
+    extra.send({ type: "reset", data: {} });
+    expect(await extra.closed).toEqual({ code: 1000, reason: "capacity reached" });
     held[0]!.close();
     await held[0]!.closed;
     await waitFor(() => server.registry.active === 3);
@@ -225,7 +226,7 @@ describe("idle sessions", () => {
 });
 
 describe("MCP JSON-RPC", () => {
-  const rpc = async (body: unknown) => (await fetch(`${base}/bank-transfer/mcp`, { method: "POST", body: typeof body === "string" ? body : JSON.stringify(body) })).json();
+  const rpc = async (body: unknown): Promise<any> => jsonOf(fetch(`${base}/bank-transfer/mcp`, { method: "POST", body: typeof body === "string" ? body : JSON.stringify(body) }));
 
   it("POST /mcp: parse and request errors, tools/list, sessions created, called and closed", async () => {
     expect(await rpc("{x")).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });
@@ -254,6 +255,11 @@ describe("MCP JSON-RPC", () => {
     c.close();
   });
 });
+
+/** A response body as JSON (any: the tests assert its exact shape). */
+async function jsonOf(response: Response | Promise<Response>): Promise<any> {
+  return (await response).json();
+}
 
 async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<void> {
   const start = Date.now();

@@ -53,6 +53,9 @@ export const DEFAULT_MAX_SESSIONS = 64;
 /** Default `--session-timeout`, seconds. */
 export const DEFAULT_SESSION_TIMEOUT_S = 600;
 
+/** How long a refused connection stays open for its client to read the capacity error. */
+const CAPACITY_GRACE_MS = 5000;
+
 class FactoryError extends Error {
   constructor(override readonly cause: unknown) {
     super(`Environment factory failed: ${isSpadeError(cause) ? `${cause.code}: ` : ""}${cause instanceof Error ? cause.message : String(cause)}`);
@@ -306,7 +309,12 @@ export async function startServer(options: ServeOptions): Promise<ServeHandle> {
       if (!(err instanceof CapacityError)) throw err;
       if (protocol === "ws") wsError(ws, "CAPACITY_REACHED", err.message, { active_sessions: err.activeSessions, max_sessions: err.maxSessions });
       else ws.send(JSON.stringify(rpcError(null, RPC.SERVER_ERROR, err.message, { active_sessions: err.activeSessions, max_sessions: err.maxSessions })));
-      ws.close(1000, "capacity reached");
+      // Closed at the client's first message (or after a grace period), not at once: OpenEnv's
+      // client sends its reset right after connecting, and must read the error as the answer
+      // rather than find the connection already closed.
+      const closeNow = () => ws.close(1000, "capacity reached");
+      ws.once("message", closeNow);
+      setTimeout(closeNow, CAPACITY_GRACE_MS).unref();
       return Promise.resolve(null);
     }
     ws.once("close", () => void registry.release(handle.id));
