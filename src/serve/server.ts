@@ -185,7 +185,7 @@ export async function startServer(options: ServeOptions): Promise<ServeHandle> {
       case "POST /step":
         return httpStep(req, res);
       case "POST /mcp":
-        return httpMcp(entry, req, res);
+        return httpMcp(entry, req, res, seedParam(url));
       case "DELETE /mcp": {
         const sid = req.headers["mcp-session-id"];
         if (typeof sid !== "string" || !registry.get(sid)) return sendJson(res, 404, rpcError(null, RPC.INVALID_PARAMS, "Unknown MCP session"));
@@ -250,7 +250,7 @@ export async function startServer(options: ServeOptions): Promise<ServeHandle> {
     });
   }
 
-  async function httpMcp(entry: CatalogEntry, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function httpMcp(entry: CatalogEntry, req: IncomingMessage, res: ServerResponse, seed: number | null): Promise<void> {
     const text = await readBody(req, maxBytes);
     if (text === null) return sendJson(res, 413, rpcError(null, RPC.INVALID_REQUEST, `request body over ${maxBytes} bytes`));
     let value: unknown;
@@ -273,7 +273,7 @@ export async function startServer(options: ServeOptions): Promise<ServeHandle> {
     } else if (request.method === "initialize" && String(req.headers.accept ?? "").includes("text/event-stream")) {
       // A Streamable HTTP client (the MCP SDKs): the session it will name in Mcp-Session-Id.
       try {
-        const session = await ctx.create(null);
+        const session = await ctx.create(seed);
         headers["mcp-session-id"] = session.id;
       } catch (err) {
         if (err instanceof CapacityError) return sendJson(res, 200, rpcError(request.id, RPC.SERVER_ERROR, err.message, { active_sessions: err.activeSessions, max_sessions: err.maxSessions }));
@@ -432,10 +432,7 @@ export async function startServer(options: ServeOptions): Promise<ServeHandle> {
       ws.on("close", () => sockets.delete(ws));
       ws.on("error", () => ws.terminate());
       if (kind === "ws") onWsSession(ws, entry);
-      else {
-        const seed = Number(url.searchParams.get("seed"));
-        onMcpSocket(ws, entry, url.searchParams.has("seed") && Number.isSafeInteger(seed) && seed >= 0 ? seed : null);
-      }
+      else onMcpSocket(ws, entry, seedParam(url));
     });
   });
 
@@ -467,6 +464,12 @@ export async function startServer(options: ServeOptions): Promise<ServeHandle> {
       await registry.closeAll();
     },
   };
+}
+
+/** The `?seed=N` of an MCP URL: the seed of the episode its session starts; null when absent or invalid. */
+function seedParam(url: URL): number | null {
+  const seed = Number(url.searchParams.get("seed"));
+  return url.searchParams.has("seed") && Number.isSafeInteger(seed) && seed >= 0 ? seed : null;
 }
 
 /** OpenEnv's `EnvironmentMetadata` for an entry. */
