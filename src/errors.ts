@@ -62,6 +62,8 @@ export const ERROR_CODES = {
   E_TAU2_HARNESS: "the tau2-bench harness failed",
   /** A helper process (e.g. the reasoning-gym worker) crashed, timed out or answered nonsense. */
   E_WORKER: "helper process failed",
+  /** A remote OpenEnv environment (`openenv+ws://...`) could not be reached or answered with an error. */
+  E_REMOTE_ENV: "remote environment failed",
 } as const;
 
 /** One of the stable error codes. */

@@ -25,6 +25,7 @@ export const CONFIG_SCHEMA = z.object({
   skillsPerRegen: int(1, 1024, "a window of skills to design for").nullable().default(null).describe("skills designed for at each regeneration: a window of this many skills that moves on by as many every regeneration (the reference's select_active_skills), slot i getting the window's skill i mod k; all skills when it is >= their number (default 3 for games, so 24 designs are 8 per skill; all 6 for tool use, 4 each)"),
   // Designer
   designer: z.enum(["on", "off"]).default("on").describe("on: the model designs environments (SPADE); off: the agent trains on the built-in library only (fixed-environment baseline)"),
+  envPool: z.string().min(1).nullable().default(null).describe("the pool of the fixed-environment baseline (--designer off): openenv+ws://HOST:PORT/NAME plays a remote OpenEnv environment, several comma-separated (default: the built-in library)"),
   designsPerStep: int(1, 1024, "each design is a model call and a validated program per step").default(24).describe("new environments designed at each regeneration"),
   regenerateEvery: int(1, 10_000, "longer than any run").nullable().default(null).describe("R: design new environments every R steps and replay them in between (default 4 for games, 8 for tool use)"),
   rewardDelay: int(1, 10_000, "longer than any run").nullable().default(null).describe("D: the designer's reward is computed D steps after its environment was created, over all its plays (default R)"),
