@@ -23,6 +23,7 @@ function codedSystemError(err: unknown): SpadeError | null {
 export const main = defineCommand({
   meta: { name: "spade", version: "0.1.0", description: "Self-play in adaptive synthetic executable environments" },
   subCommands: {
+    archive: () => import("./archive.js").then((m) => m.archiveCommand),
     env: envCommand,
     eval: () => import("./eval.js").then((m) => m.evalCommand),
     run: () => import("./run.js").then((m) => m.runCommand),

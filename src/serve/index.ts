@@ -12,3 +12,4 @@ export type { ObservationPayload, WsErrorCode } from "./protocol.js";
 export { FINAL_ANSWER_TOOL, MCP_PROTOCOL_VERSION, RPC } from "./mcp.js";
 export { CapacityError, SessionRegistry } from "./registry.js";
 export { OPENENV_API_VERSION } from "./openapi.js";
+export { jsonlRecord, jsonlText, openEnvPackage } from "./archive.js";
