@@ -89,6 +89,15 @@ describe("the MCP SDK's client", () => {
     expect(server.registry.active).toBe(0);
   });
 
+  it("a server of one environment also serves it at the root (OpenEnv clients' default base URL)", async () => {
+    const meta = (await (await fetch(`${server.url}/metadata`)).json()) as { name: string };
+    expect(meta.name).toBe("bank-transfer");
+    const client = new Client({ name: "spade-test", version: "0.0.0" });
+    await client.connect(new WebSocketClientTransport(new URL(`${server.url.replace("http", "ws")}/mcp?seed=2`)));
+    expect((await client.listTools()).tools.length).toBe(6);
+    await client.close();
+  });
+
   it("an unknown tool is the JSON-RPC error -32602", async () => {
     const client = new Client({ name: "spade-test", version: "0.0.0" });
     const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/bank-transfer/mcp?seed=1`));

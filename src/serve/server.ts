@@ -103,6 +103,7 @@ export async function startServer(options: ServeOptions): Promise<ServeHandle> {
   const registry = new SessionRegistry(options.maxSessions ?? DEFAULT_MAX_SESSIONS, timeoutS === null ? null : timeoutS * 1000, now);
   const maxBytes = options.maxMessageBytes ?? 4 * 1024 * 1024;
   const byName = new Map(options.entries.map((e) => [e.name, e]));
+  const single = options.entries.length === 1 ? options.entries[0] : undefined;
 
   /** Reserves a slot (throws CapacityError synchronously), then opens the sandbox. */
   function openSession(entry: CatalogEntry, onReap: () => void): { id: string; opened: Promise<EnvSession> } {
@@ -165,9 +166,12 @@ export async function startServer(options: ServeOptions): Promise<ServeHandle> {
       });
     }
     if (parts.length === 1 && parts[0] === "health" && method === "GET") return sendJson(res, 200, { status: "healthy" });
-    const entry = parts.length > 0 ? byName.get(parts[0]!) : undefined;
+    let entry = parts.length > 0 ? byName.get(parts[0]!) : undefined;
+    let rest = parts.slice(1);
+    // A server of one environment also serves it at the root, where OpenEnv clients look by default.
+    if (!entry && single && parts.length === 1) [entry, rest] = [single, parts];
     if (!entry) return sendJson(res, 404, { detail: `Not Found: no environment at ${url.pathname}; GET / lists them` });
-    const route = `${method} /${parts.slice(1).join("/")}`;
+    const route = `${method} /${rest.join("/")}`;
     switch (route) {
       case "GET /":
       case "GET /metadata":
@@ -421,8 +425,8 @@ export async function startServer(options: ServeOptions): Promise<ServeHandle> {
   server.on("upgrade", (req, socket, head) => {
     const url = new URL(req.url ?? "/", "http://localhost");
     const parts = url.pathname.split("/").filter(Boolean);
-    const entry = parts.length === 2 ? byName.get(parts[0]!) : undefined;
-    const kind = parts[1];
+    const entry = parts.length === 2 ? byName.get(parts[0]!) : parts.length === 1 ? single : undefined;
+    const kind = parts.at(-1);
     if (!entry || (kind !== "ws" && kind !== "mcp")) {
       socket.end("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n");
       return;
