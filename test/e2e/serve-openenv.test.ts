@@ -172,5 +172,8 @@ describe("spade serve with openenv-core 0.3.0 as the client", () => {
     expect(out.signatures.final_answer).toBe("(text: str) -> str");
     expect(out.first).toBe(plan.first);
     expect([out.reward, out.done, out.after_end]).toEqual([1, true, "The episode is over."]);
+    expect(out.signatures.transfer).toMatch(/^\(\*, /);
+    expect(out.index).toEqual(["vault-cracker", "bank-transfer"]);
+    expect(out.prompt).toEqual([{ role: "user", content: "ok" }]);
   });
 });

@@ -91,7 +91,17 @@ def trl(url, name, seed, actions):
         after = str(err)
     sig = {t: str(inspect.signature(getattr(env, t))) for t in tools}
     env._close()
-    return {"tools": tools, "signatures": sig, "first": first, "outputs": outputs, "reward": env.reward, "done": env.done, "after_end": after}
+    return {
+        "tools": tools,
+        "signatures": sig,
+        "first": first,
+        "outputs": outputs,
+        "reward": env.reward,
+        "done": env.done,
+        "after_end": after,
+        "index": [e["name"] for e in spade_openenv.list_environments(url)],
+        "prompt": spade_openenv.render_prompt({"text": "", "tool_results": [{"id": "c1", "content": "ok"}]}),
+    }
 
 
 def run_job(url, job):
