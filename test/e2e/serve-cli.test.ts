@@ -53,6 +53,15 @@ describe("remote OpenEnv environments", () => {
     expect(out.episodes.every((e: any) => e.turns >= 1)).toBe(true);
   });
 
+  it("spade eval env evaluates a policy on remote environments: an item each, --samples episodes", async () => {
+    const out = join(dir, "eval");
+    const r = await spadeAsync(["eval", "env", remote("vault-cracker"), remote("bank-transfer"), "--policy", "random", "--samples", "2", "--out", out, "--json"]).done;
+    expect(r.code).toBe(0);
+    const summary = JSON.parse(r.stdout);
+    expect([summary.benchmark, summary.items, summary.samples, summary.failedSamples]).toEqual(["env", 2, 2, 0]);
+    expect(summary.groups.map((g: any) => [g.group, g.items, g.samples])).toEqual([["vault-cracker", 1, 2], ["bank-transfer", 1, 2]]);
+  });
+
   it("an unreachable server is E_REMOTE_ENV; --hint on a remote environment is a recorded failure", async () => {
     const down = await spadeAsync(["env", "run", "openenv+ws://127.0.0.1:1/nothing", "--policy", "random"]).done;
     expect([down.code, down.stderr.startsWith("spade: E_REMOTE_ENV: http://127.0.0.1:1/nothing/metadata:")]).toEqual([1, true]);
