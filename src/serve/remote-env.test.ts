@@ -1,12 +1,13 @@
-// A remote OpenEnv environment as an Env, against `spade serve` in-process: the oracle's moves
+// envs/openenv-remote (a remote OpenEnv environment as an Env) against `spade serve` in-process;
+// here rather than in envs/ so the lower layer's folder imports nothing from serve/: the oracle's moves
 // (computed locally for the same seed) win remotely; tool calls come back as tool results; bad
 // references, unreachable servers and refused sessions are coded.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SpadeError } from "../errors.js";
 import { loadProgram } from "../sandbox/index.js";
-import { loadCatalog, startServer, type ServeHandle } from "../serve/index.js";
-import { resolveProgram } from "./index.js";
-import { isOpenEnvRef, OpenEnvRemoteEnv, parseOpenEnvRef } from "./openenv-remote.js";
+import { isOpenEnvRef, OpenEnvRemoteEnv, parseOpenEnvRef, resolveProgram } from "../envs/index.js";
+import { loadCatalog } from "./catalog.js";
+import { startServer, type ServeHandle } from "./server.js";
 
 let server: ServeHandle;
 let ref: (name: string) => string;
