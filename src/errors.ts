@@ -64,6 +64,8 @@ export const ERROR_CODES = {
   E_WORKER: "helper process failed",
   /** A dataset file could not be downloaded or failed its checksum (the message says which file to put where by hand). */
   E_DATA_FETCH: "dataset file could not be downloaded",
+  /** A remote OpenEnv environment (`openenv+ws://...`) could not be reached or answered with an error. */
+  E_REMOTE_ENV: "remote environment failed",
 } as const;
 
 /** One of the stable error codes. */

@@ -4,7 +4,7 @@
  * sandbox named by `--sandbox`.
  */
 import { SpadeError } from "../errors.js";
-import { resolveProgram, type ProgramSource } from "../envs/index.js";
+import { isOpenEnvRef, openRemoteEnv, resolveProgram, type ProgramSource } from "../envs/index.js";
 import { loadProgram, programLanguageOfPath, SANDBOX_BACKENDS, type SandboxBackendName } from "../sandbox/index.js";
 import type { Env } from "../env/index.js";
 
@@ -57,9 +57,11 @@ export interface OpenableProgram extends ProgramSource {
   open: () => Promise<Env>;
 }
 
-/** Resolves FILE|NAME and returns an opener that compiles it in the chosen sandbox (a `.py` file in the Python sandbox). */
+/** Resolves FILE|NAME (or `openenv+ws://...`) and returns an opener of fresh instances (compiled in the chosen sandbox; a `.py` file in the Python sandbox). */
 export function openableProgram(ref: string, sandbox: unknown): OpenableProgram {
   const backend = sandboxFlag(sandbox);
+  // A remote OpenEnv environment (openenv+ws://HOST:PORT/NAME): played over the network, no local source.
+  if (isOpenEnvRef(ref)) return { name: null, path: ref, source: "", open: () => openRemoteEnv(ref) };
   const program = resolveProgram(ref);
   return { ...program, open: () => loadProgram(program.source, { backend, language: programLanguageOfPath(program.path) }) };
 }

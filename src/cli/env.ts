@@ -15,7 +15,7 @@ import { policyArgs, policyFromFlags } from "./policy.js";
 /** Most episodes of one `spade env run` (each is kept for the summary). */
 const MAX_EPISODES = 100_000;
 
-const programArg = { type: "positional", description: "a program file, or a library name (see `spade env list`)", required: true } as const;
+const programArg = { type: "positional", description: "a program file, a library name (see `spade env list`), or a remote OpenEnv environment openenv+ws://HOST:PORT/NAME", required: true } as const;
 
 /** The report for a terminal: guest text in messages is shown with its control characters escaped. */
 function printReport(report: CheckReport, path: string): void {

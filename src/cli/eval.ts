@@ -22,5 +22,6 @@ export const evalCommand = defineCommand({
     tau2: () => import("./eval-tau2.js").then((m) => m.tau2Command),
     rg: () => import("./eval-rg.js").then((m) => m.rgRunCommand),
     paper: () => import("./eval-paper.js").then((m) => m.paperCommand),
+    env: () => import("./eval-env.js").then((m) => m.envEvalCommand),
   },
 });

@@ -24,11 +24,13 @@ export const main = defineCommand({
   meta: { name: "spade", version: "0.1.0", description: "Self-play in adaptive synthetic executable environments" },
   subCommands: {
     dashboard: () => import("./dashboard.js").then((m) => m.dashboardCommand),
+    archive: () => import("./archive.js").then((m) => m.archiveCommand),
     env: envCommand,
     eval: () => import("./eval.js").then((m) => m.evalCommand),
     run: () => import("./run.js").then((m) => m.runCommand),
     runs: () => import("./runs.js").then((m) => m.runsCommand),
     data: () => import("./data.js").then((m) => m.dataCommand),
+    serve: () => import("./serve.js").then((m) => m.serveCommand),
   },
 });
 

@@ -10,6 +10,8 @@ import { SpadeError } from "../errors.js";
 import { readProgramFile } from "./program-file.js";
 
 export { decodeProgramText, MAX_PROGRAM_FILE_BYTES, readProgramFile } from "./program-file.js";
+export { DEFAULT_REMOTE_MAX_TURNS, isOpenEnvRef, OPENENV_SCHEMES, OpenEnvRemoteEnv, openRemoteEnv, parseOpenEnvRef, remoteMeta } from "./openenv-remote.js";
+export type { OpenEnvTarget } from "./openenv-remote.js";
 
 /**
  * Folder of the library programs. Resolved from this module so it works from `src/` (tests)

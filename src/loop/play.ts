@@ -13,6 +13,7 @@ import type { Json } from "../env/index.js";
 import type { Limiter } from "../policy/index.js";
 import { runGroup, type Episode } from "../rollout/index.js";
 import { detectProgramLanguage, loadProgram } from "../sandbox/index.js";
+import { isOpenEnvRef, openRemoteEnv } from "../envs/index.js";
 import type { EnvironmentRow, RunStore } from "../store/index.js";
 import { playSeeds, seedOf } from "./keys.js";
 import { runSampling, type LoopPolicy } from "./policy.js";
@@ -51,7 +52,10 @@ async function playEnvironment(ctx: PlayContext, step: number, env: EnvironmentR
   const { config, store, policy } = ctx;
   const seeds = playSeeds(config.seed, step, env.id, plays);
   const open = async () => {
-    const program = await loadProgram(env.code, { backend: config.sandbox, language: detectProgramLanguage(env.code) });
+    // A remote OpenEnv environment of --env-pool (its row's code is the reference).
+    const program = isOpenEnvRef(env.code)
+      ? await openRemoteEnv(env.code)
+      : await loadProgram(env.code, { backend: config.sandbox, language: detectProgramLanguage(env.code) });
     return env.hint === null ? program : withFixedHint(program, env.hint);
   };
   const group = await runGroup(

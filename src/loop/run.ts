@@ -18,6 +18,8 @@
 import { appendFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RunConfig } from "../config/index.js";
+import { isOpenEnvRef, parseOpenEnvRef, remoteMeta } from "../envs/index.js";
+import { SpadeError } from "../errors.js";
 import { createSampler, openCorpus, Sampler, type SamplerState } from "../grounding/index.js";
 import { Limiter } from "../policy/index.js";
 import type { LpState } from "../rl/index.js";
@@ -49,6 +51,19 @@ export interface LoopDeps {
   signal?: AbortSignal;
   /** Receives each completed step's metrics with its `seconds`, after they are stored (a metrics sink, e.g. `--log tensorboard:DIR`). */
   onStep?: (metrics: Record<string, unknown>) => void;
+}
+
+/**
+ * The remote OpenEnv environments of `--env-pool openenv+ws://...` (comma-separated), their meta
+ * read once; null when the pool names none. The row's code is the reference (loop/play.ts opens it).
+ */
+async function remotePool(config: RunConfig): Promise<LibraryProgram[] | null> {
+  const refs = (config.envPool ?? "").split(",").map((r) => r.trim()).filter(Boolean);
+  if (refs.length === 0 || !refs.every(isOpenEnvRef)) return null;
+  if (config.designer === "on") {
+    throw new SpadeError("E_CONFIG", "--env-pool openenv+ws://... is the pool of the fixed-environment baseline", { nextStep: "add --designer off" });
+  }
+  return Promise.all(refs.map(async (ref, i) => ({ name: `remote-${i}-${parseOpenEnvRef(ref).name}`, source: ref, meta: await remoteMeta(parseOpenEnvRef(ref)) })));
 }
 
 /** Library environments as pool rows, created at `step`. */
@@ -113,8 +128,10 @@ export async function runSelfPlay(dir: string, config: RunConfig, deps: LoopDeps
     if (!options.resume) store.setMeta("config", JSON.stringify(config));
     const sampler = await openSampler(config, store);
     const library = await loadLibrary(config.sandbox);
-    // --designer off --env-pool DIR: a pool folder in the reference's layout, read (and verified) once.
-    const envPool = config.designer === "off" && (config.envPool ?? "library") !== "library" ? poolOrder(readPool(config.envPool), config.seed) : null;
+    // --designer off --env-pool: remote OpenEnv environments (openenv+ws://...), or a pool folder in the
+    // reference's layout, read (and verified) once.
+    const remote = await remotePool(config);
+    const envPool = remote === null && config.designer === "off" && (config.envPool ?? "library") !== "library" ? poolOrder(readPool(config.envPool), config.seed) : null;
     const limiter = new Limiter(config.concurrency);
     rewriteMetrics(dir, store);
     const restored = store.getState<TrainerCheckpoint>("trainer");
@@ -129,7 +146,7 @@ export async function runSelfPlay(dir: string, config: RunConfig, deps: LoopDeps
       if (config.designer === "on" && step % config.regenerateEvery === 0) {
         await designStep({ config, store, policy: deps.policy, library, sampler, signal: deps.signal }, step);
       }
-      const pool = envPool ? await poolWindow(config, store, envPool, step) : poolFor(config, store, library, step);
+      const pool = envPool ? await poolWindow(config, store, envPool, step) : poolFor(config, store, remote ?? library, step);
       await playStep({ config, store, policy: deps.policy, limiter, signal: deps.signal }, step, pool);
 
       // Scoring reads the plays of the pool's window and of the designs whose reward is due.
