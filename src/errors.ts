@@ -62,6 +62,12 @@ export const ERROR_CODES = {
   E_TAU2_HARNESS: "the tau2-bench harness failed",
   /** A helper process (e.g. the reasoning-gym worker) crashed, timed out or answered nonsense. */
   E_WORKER: "helper process failed",
+  /** A model file is larger than the memory of the machine that would load it. */
+  E_MODEL_TOO_LARGE: "model is too large for this machine's memory",
+  /** A child server SPADE starts (the local training engine) failed to start or died; the message carries its log tail. */
+  E_ENGINE_START: "a local server failed to start or died",
+  /** A TCP port SPADE was asked to listen on is taken by another process. */
+  E_PORT_IN_USE: "port is already in use",
 } as const;
 
 /** One of the stable error codes. */

@@ -3,7 +3,7 @@
  * Getting a local model ready: the lazy import of node-llama-cpp (an optional dependency, so the
  * rest of SPADE never loads it), resolving a path or an `hf:` reference, and loading the file.
  */
-import { existsSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import type { Llama, LlamaModel } from "node-llama-cpp";
 import { describeError, SpadeError } from "../errors.js";
@@ -117,8 +117,44 @@ export async function resolveModelPath(llama: LlamaModule, model: string, option
 /** Which llama.cpp build runs the model: `false` is the CPU (the only binaries installed by default). */
 export type GgufGpu = false | "auto" | "cuda" | "vulkan" | "metal";
 
-/** Starts llama.cpp and loads the model file; E_DEPENDENCY_MISSING / E_MODEL_LOAD on failure. */
-export async function loadModel(llamaModule: LlamaModule, path: string, settings: { gpu: GgufGpu; threads: number; verbose: boolean }): Promise<{ llama: Llama; model: LlamaModel }> {
+/** The 4 bytes every GGUF file starts with. */
+const GGUF_MAGIC = "GGUF";
+
+/**
+ * Checks a model file before llama.cpp sees it: E_MODEL_LOAD when it does not start with the GGUF
+ * magic (a safetensors folder, a partial download, a text file), E_MODEL_TOO_LARGE when its size
+ * is over `memoryBytes` (the weights alone would not fit; the context comes on top).
+ */
+export function checkGgufFile(path: string, memoryBytes?: number): void {
+  const head = Buffer.alloc(4);
+  let read = 0;
+  try {
+    const fd = openSync(path, "r");
+    try {
+      read = readSync(fd, head, 0, 4, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    throw new SpadeError("E_IO", `cannot read the model file ${path} (${describeError(err)})`, { nextStep: "check the path and its permissions", cause: err });
+  }
+  if (read < 4 || head.toString("latin1") !== GGUF_MAGIC) {
+    throw new SpadeError("E_MODEL_LOAD", `${path} is not a GGUF model file (it does not start with "GGUF")`, {
+      nextStep: "pass a .gguf file (convert safetensors with llama.cpp's convert_hf_to_gguf.py, or use an hf:user/repo/file.gguf reference); a partial download must be fetched again",
+    });
+  }
+  const size = statSync(path).size;
+  if (memoryBytes !== undefined && size > memoryBytes) {
+    const gib = (n: number) => `${(n / 2 ** 30).toFixed(1)} GiB`;
+    throw new SpadeError("E_MODEL_TOO_LARGE", `${path} is ${gib(size)}, more than the ${gib(memoryBytes)} of memory this machine has`, {
+      nextStep: "use a smaller or more quantized model (a Q4_K_M file is about 0.6 bytes per parameter)",
+    });
+  }
+}
+
+/** Starts llama.cpp and loads the model file; E_DEPENDENCY_MISSING / E_MODEL_LOAD / E_MODEL_TOO_LARGE on failure. */
+export async function loadModel(llamaModule: LlamaModule, path: string, settings: { gpu: GgufGpu; threads: number; verbose: boolean; memoryBytes?: number }): Promise<{ llama: Llama; model: LlamaModel }> {
+  checkGgufFile(path, settings.memoryBytes);
   let llama: Llama;
   try {
     llama = await llamaModule.getLlama({
