@@ -24,6 +24,7 @@ export const main = defineCommand({
   meta: { name: "spade", version: "0.1.0", description: "Self-play in adaptive synthetic executable environments" },
   subCommands: {
     env: envCommand,
+    doctor: () => import("./doctor.js").then((m) => m.doctorCommand),
     eval: () => import("./eval.js").then((m) => m.evalCommand),
     run: () => import("./run.js").then((m) => m.runCommand),
     runs: () => import("./runs.js").then((m) => m.runsCommand),

@@ -5,6 +5,7 @@
  */
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { join } from "node:path";
 import type { Llama, LlamaModel } from "node-llama-cpp";
 import { describeError, SpadeError } from "../errors.js";
 
@@ -56,6 +57,24 @@ export interface RemoteModelOptions {
   probeTimeoutMs?: number;
   /** `fetch` for the reachability check. Default the global one. */
   fetch?: typeof fetch;
+  /** File name in `modelsDir` for a remote model (a file put there by hand is found under it). Default node-llama-cpp's naming. */
+  fileName?: string;
+  /** Download progress, in bytes (a download only). */
+  onDownloadProgress?: (status: { downloadedBytes: number; totalBytes: number }) => void;
+}
+
+/** The https URL of the file an `hf:user/repo/file.gguf` reference names (what to fetch by hand); null for other forms. */
+export function hfFileUrl(model: string, hfEndpoint = "https://huggingface.co/"): string | null {
+  const m = /^(?:hf:\/\/|hf:|hf\.co\/|huggingface:)([^/]+)\/([^/:]+)\/(.+\.gguf)$/.exec(model);
+  if (!m) return /^https?:\/\//.test(model) ? model : null;
+  return `${hfEndpoint.replace(/\/?$/, "/")}${m[1]}/${m[2]}/resolve/main/${m[3]}`;
+}
+
+/** The next step of a model that could not be downloaded: the file to fetch and where to put it, when both are known. */
+function fetchByHand(model: string, options: RemoteModelOptions): string {
+  const url = hfFileUrl(model, options.hfEndpoint);
+  if (url && options.modelsDir && options.fileName) return `download ${url} where the network allows and put it at ${join(options.modelsDir, options.fileName)} (or pass its path to --model-path)`;
+  return "download the .gguf file where the network allows and pass its path";
 }
 
 /** The URL the reachability check asks: the repository's API entry for `hf:`, the file for URLs. */
@@ -74,8 +93,8 @@ async function probe(model: string, options: RemoteModelOptions): Promise<void> 
   try {
     status = (await doFetch(url, { method: "HEAD", signal: AbortSignal.timeout(options.probeTimeoutMs ?? 10_000) })).status;
   } catch (err) {
-    throw new SpadeError("E_MODEL_DOWNLOAD", `cannot reach ${url} to resolve "${model}" (${describeError(err)})`, {
-      nextStep: "download the .gguf file where the network allows and pass its path",
+    throw new SpadeError("E_MODEL_DOWNLOAD", `"${model}" is not cached and ${url} cannot be reached (${describeError(err)})`, {
+      nextStep: fetchByHand(model, options),
       cause: err,
     });
   }
@@ -97,7 +116,13 @@ export async function resolveModelPath(llama: LlamaModule, model: string, option
     }
     return model;
   }
-  const common = { directory: options.modelsDir, cli: false, endpoints: options.hfEndpoint ? { huggingFace: options.hfEndpoint } : undefined };
+  const common = {
+    directory: options.modelsDir,
+    fileName: options.fileName,
+    cli: false,
+    endpoints: options.hfEndpoint ? { huggingFace: options.hfEndpoint } : undefined,
+    onProgress: options.onDownloadProgress ? (s: { totalSize: number; downloadedSize: number }) => options.onDownloadProgress?.({ downloadedBytes: s.downloadedSize, totalBytes: s.totalSize }) : undefined,
+  };
   try {
     return await llama.resolveModelFile(model, { ...common, download: false });
   } catch {
@@ -108,7 +133,7 @@ export async function resolveModelPath(llama: LlamaModule, model: string, option
     return await llama.resolveModelFile(model, common);
   } catch (err) {
     throw new SpadeError("E_MODEL_DOWNLOAD", `"${model}" could not be downloaded (${describeError(err)})`, {
-      nextStep: "download the .gguf file where the network allows and pass its path",
+      nextStep: fetchByHand(model, options),
       cause: err,
     });
   }
