@@ -101,7 +101,8 @@ export async function probeOpenAI(baseURL: string, model: string, options: Probe
     });
   }
 
-  const tools = await chat({ tools: [WEATHER_TOOL], messages: [{ role: "user", content: "What is the weather in Paris? Use the tool." }], max_tokens: 64, temperature: 0 });
+  // The call is forced (a named tool_choice): what is probed is the server's support, not the model's judgement.
+  const tools = await chat({ tools: [WEATHER_TOOL], tool_choice: { type: "function", function: { name: "get_weather" } }, messages: [{ role: "user", content: "What is the weather in Paris?" }], max_tokens: 64, temperature: 0 });
   const calls = (firstChoice(tools.body)?.message as { tool_calls?: Array<{ function?: { name?: string } }> } | undefined)?.tool_calls ?? [];
   if (tools.status !== 200) checks.push({ name: "tool calls", status: "fail", detail: `a request with tools was refused (HTTP ${tools.status}): ${tools.text.slice(0, 200)}`, fix: "enable tool calling on the server (vLLM: --enable-auto-tool-choice --tool-call-parser NAME; llama.cpp: --jinja or a function-calling chat format)" });
   else if (calls.length > 0) checks.push({ name: "tool calls", status: "ok", detail: `accepted tools and returned a call of ${calls.map((c) => c.function?.name).join(", ")}` });
