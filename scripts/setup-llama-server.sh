@@ -3,8 +3,8 @@
 # for the test against a real server (test/e2e/llama-server.test.ts), into a virtual environment
 # OUTSIDE the repository, cached at ${SPADE_LLAMA_SERVER_DIR:-$HOME/.cache/spade/llama-server} and
 # reinstalled only when the requirements (or this script) change. The install compiles llama.cpp
-# for the CPU (no CUDA, no BLAS): about 25 minutes on 2 busy cores, once. Idempotent; `npm test`
-# runs it. Prints the server's Python on stdout.
+# for the CPU (no CUDA, no BLAS): 68 minutes on 2 cores under heavy load, once (pip keeps the wheel).
+# Idempotent; `npm test` runs it. Prints the server's Python on stdout.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 req=requirements-llama-server.txt

@@ -2,8 +2,9 @@
  * A real OpenAI-compatible server nobody here wrote: llama.cpp's server (llama-cpp-python[server],
  * built for the CPU by scripts/setup-llama-server.sh into a cached venv outside the repository)
  * serving the tiny random GGUF model the tests write (a test double: answers are noise). Checks
- * the protocol: what `spade doctor --base-url` reports about that server, and `spade env run
- * --policy openai` against it: tool calls, token counts, errors. Skips only when the server is
+ * the protocol: what `spade doctor --base-url` reports about that server (sampling parameters,
+ * a forced tool call, logprobs, no token ids), and `spade env run --policy openai` against it,
+ * with and without tools, and an HTTP error. Skips only when the server is
  * not installed and CI is not set (`npm test` installs it).
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -77,7 +78,7 @@ describe.skipIf(SKIP)(`a real OpenAI-compatible server: llama.cpp's ${REASON}`, 
     expect(run.code).toBe(checks.some((c) => c.status === "fail") ? 1 : 0);
   }, 120_000);
 
-  it("spade env run --policy openai plays a library environment: every turn a model call, token counts from the server", async () => {
+  it("spade env run --policy openai plays a library environment to its turn limit: every turn a model call answered by the server", async () => {
     const run = await spade(["env", "run", "vault-cracker", "--policy", "openai", "--base-url", baseURL, "--model", "tiny", "--max-tokens", "8", "--episodes", "1", "--json"]);
     expect(run.code, run.stderr).toBe(0);
     const out = JSON.parse(run.stdout);
@@ -87,7 +88,7 @@ describe.skipIf(SKIP)(`a real OpenAI-compatible server: llama.cpp's ${REASON}`, 
     expect(episode.transcript.messages).toHaveLength(1 + 2 * 10);
   }, 180_000);
 
-  it("a tool-use environment gets OpenAI tool definitions; a bad base URL path is E_POLICY_HTTP", async () => {
+  it("a tool-use environment (its tools sent as OpenAI function schemas) plays without failure; a bad base URL path is E_POLICY_HTTP", async () => {
     const run = await spade(["env", "run", "smart-home", "--policy", "openai", "--base-url", baseURL, "--model", "tiny", "--max-tokens", "8", "--episodes", "1", "--json"]);
     expect(run.code, run.stderr).toBe(0);
     const [episode] = JSON.parse(run.stdout).episodes;
