@@ -66,6 +66,12 @@ export const ERROR_CODES = {
   E_DATA_FETCH: "dataset file could not be downloaded",
   /** A remote OpenEnv environment (`openenv+ws://...`) could not be reached or answered with an error. */
   E_REMOTE_ENV: "remote environment failed",
+  /** A model file is larger than the memory of the machine that would load it. */
+  E_MODEL_TOO_LARGE: "model is too large for this machine's memory",
+  /** A child server SPADE starts (the local training engine) failed to start or died; the message carries its log tail. */
+  E_ENGINE_START: "a local server failed to start or died",
+  /** A TCP port SPADE was asked to listen on is taken by another process. */
+  E_PORT_IN_USE: "port is already in use",
 } as const;
 
 /** One of the stable error codes. */

@@ -143,8 +143,8 @@ def run_engine(argv: list[str]) -> None:
     engine.run()
 
 
-def wait_ready(url: str, ready_file: str, started: float) -> None:
-    """Prints the URL once the API answers and the engine has loaded the model."""
+def wait_ready(url: str, model: str, ready_file: str, started: float) -> None:
+    """Prints the base model (as the engine names it) and the URL once the API answers and the engine has loaded the model."""
     while True:
         try:
             with urllib.request.urlopen(f"{url}/api/v1/healthz", timeout=2) as response:
@@ -155,13 +155,28 @@ def wait_ready(url: str, ready_file: str, started: float) -> None:
             break
         time.sleep(0.1)
     print(f"engine ready in {time.time() - started:.1f} s", file=sys.stderr, flush=True)
+    print(f"SPADE_ENGINE_MODEL={model}", flush=True)
     print(f"SPADE_ENGINE_URL={url}", flush=True)
+
+
+def resolve_model(name: str) -> str:
+    """A local folder as an absolute path; a Hugging Face name downloaded once into the HF cache, as its folder.
+
+    The engine and SPADE's renderer then read weights and tokenizer files from the same place.
+    """
+    if os.path.isdir(name):
+        return os.path.abspath(name)
+    from huggingface_hub import snapshot_download
+
+    print(f"downloading {name} from the Hugging Face hub (once; cached)", file=sys.stderr, flush=True)
+    return snapshot_download(name, allow_patterns=["*.json", "*.safetensors", "*.txt", "*.model", "*.jinja"])
 
 
 def run_api(argv: list[str]) -> None:
     """The API process: SkyRL's `skyrl.tinker.api` server on loopback, its engine started with this Python."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--base-model", required=True, help="folder of the base model (config.json, safetensors, tokenizer)")
+    parser.add_argument("--base-model", required=True, help="folder of the base model (config.json, safetensors, tokenizer), or a Hugging Face name (downloaded once into the HF cache)")
+    parser.add_argument("--backend", default="jax", choices=["jax", "fsdp", "megatron"], help="SkyRL's training backend (jax: CPU or one GPU; fsdp/megatron need SkyRL's torch extras)")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0, help="0: an ephemeral port")
     parser.add_argument("--work-dir", default=None, help="database and checkpoints; default a temp dir removed at exit")
@@ -187,11 +202,12 @@ def run_api(argv: list[str]) -> None:
         os.remove(ready_file)
     os.environ[READY_FILE_ENV] = ready_file
 
+    base_model = resolve_model(args.base_model)
     skyrl_parser = argparse.ArgumentParser()
     add_model(skyrl_parser, EngineConfig)
     skyrl_args = [
-        "--base-model", os.path.abspath(args.base_model),
-        "--backend", "jax",
+        "--base-model", base_model,
+        "--backend", args.backend,
         "--backend-config", args.backend_config,
         # The default database lives inside site-packages: one per server instead.
         "--database-url", f"sqlite:///{os.path.join(work_dir, 'tinker.db')}",
@@ -211,7 +227,7 @@ def run_api(argv: list[str]) -> None:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((args.host, args.port))
     url = f"http://{args.host}:{sock.getsockname()[1]}"
-    threading.Thread(target=wait_ready, args=(url, ready_file, started), daemon=True).start()
+    threading.Thread(target=wait_ready, args=(url, base_model, ready_file, started), daemon=True).start()
     server = uvicorn.Server(uvicorn.Config(api.app, log_config=get_uvicorn_log_config(), log_level="warning"))
     # uvicorn re-raises the signal that stopped it once it has shut down (engine included); with
     # the default handler that would end the process before the work dir is removed.

@@ -26,6 +26,7 @@ export const main = defineCommand({
     dashboard: () => import("./dashboard.js").then((m) => m.dashboardCommand),
     archive: () => import("./archive.js").then((m) => m.archiveCommand),
     env: envCommand,
+    doctor: () => import("./doctor.js").then((m) => m.doctorCommand),
     eval: () => import("./eval.js").then((m) => m.evalCommand),
     run: () => import("./run.js").then((m) => m.runCommand),
     runs: () => import("./runs.js").then((m) => m.runsCommand),

@@ -12,7 +12,8 @@ import { EventFileWriter, stepScalars } from "../dashboard/index.js";
 import { SpadeError } from "../errors.js";
 import { METRICS_FILE, runSelfPlay } from "../loop/index.js";
 import { RunStore, STORE_FILE } from "../store/index.js";
-import { runBackends } from "./run-engine.js";
+import { logTail } from "../engine/index.js";
+import { runBackends, type RunBackends } from "./run-engine.js";
 
 const DEFAULTS = CONFIG_SCHEMA.parse({}) as Record<string, unknown>;
 const KEYS = Object.keys(CONFIG_SCHEMA.shape);
@@ -97,7 +98,7 @@ export const runCommand = defineCommand({
   meta: { name: "run", description: "Run SPADE self-play: the model designs environments and learns to play them" },
   args: {
     config: { type: "string", description: "JSON file of settings (flags override it)" },
-    preset: { type: "string", description: "named settings: quick (a few small steps), reference (the reference's games recipe), reference-tool-use (its tool-use recipe)" },
+    preset: { type: "string", description: "named settings: local (a short self-play run on the default local GGUF model, for a laptop), quick (a few small steps), reference (the reference's games recipe), reference-tool-use (its tool-use recipe)" },
     "print-config": { type: "boolean", description: "print the resolved settings as JSON on stdout and exit without running" },
     out: { type: "string", description: "folder for the run's store and metrics (default: runs/run-<time>)" },
     resume: { type: "string", description: "continue the run in this folder where it stopped" },
@@ -108,9 +109,10 @@ export const runCommand = defineCommand({
     const flags = flagLayer(args as Record<string, unknown>);
     const resume = typeof args.resume === "string" && args.resume !== "";
     const dir = resume ? (args.resume as string) : ((args.out as string | undefined) ?? join("runs", `run-${timestamp(new Date())}`));
-    const config = resume
-      ? resumedConfig(dir, flags)
-      : buildConfig([preset(args.preset as string | undefined), args.config ? readConfigFile(args.config as string) : undefined, flags]);
+    const layers = [preset(args.preset as string | undefined), args.config ? readConfigFile(args.config as string) : undefined, flags];
+    let config = resume ? resumedConfig(dir, flags) : buildConfig(layers);
+    // A local GGUF model is inference only: --no-train is implied unless train was set explicitly.
+    if (!resume && config.policy === "gguf" && config.train && !layers.some((layer) => layer?.train !== undefined)) config = buildConfig([...layers, { train: false }]);
     if (args["print-config"] === true) {
       process.stdout.write(`${JSON.stringify(config, null, 2)}\n`);
       return;
@@ -121,14 +123,36 @@ export const runCommand = defineCommand({
     const folderExisted = existsSync(dir);
     const storeExisted = existsSync(join(dir, STORE_FILE));
     const sink = metricsSink(args.log as string | undefined);
-    const backends = runBackends(config, process.env, controller.signal);
     const stop = () => controller.abort();
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
-    process.stderr.write(`spade run: ${resume ? "resuming" : "writing"} ${dir} (${config.steps} steps, ${config.designer === "on" ? `${config.designsPerStep} designs every ${config.regenerateEvery} steps` : "fixed library environments"}${backends.trainer ? `, training on ${config.engine}` : ""})\n`);
+    let backends: RunBackends;
+    try {
+      backends = await runBackends(config, process.env, { dir, signal: controller.signal });
+    } catch (err) {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      if (controller.signal.aborted) {
+        process.stderr.write("spade run: stopped before the run began\n");
+        process.exitCode = 130;
+        return;
+      }
+      throw err;
+    }
+    // An engine this run started that dies mid-run ends the run at once, with its log tail.
+    let engineDied: SpadeError | null = null;
+    void backends.engine?.exited.then(({ code, signal }) => {
+      if (backends.engine?.stopping) return;
+      engineDied = new SpadeError("E_ENGINE_START", `the local engine died during the run (${signal ?? `exit code ${code}`}); the last lines of its log:\n${logTail(backends.engine?.log() ?? "")}`, {
+        nextStep: `continue with: spade run --resume ${dir}`,
+      });
+      controller.abort();
+    });
+    process.stderr.write(`spade run: ${resume ? "resuming" : "writing"} ${dir} (${config.steps} steps, ${config.designer === "on" ? `${config.designsPerStep} designs every ${config.regenerateEvery} steps` : "fixed library environments"}${backends.trainer ? `, training on ${backends.engine ? `the local engine ${backends.engine.url}` : config.engine}` : ""})\n`);
     try {
       await runSelfPlay(dir, config, { policy: backends.policy, trainer: backends.trainer, progress: (line) => process.stderr.write(`${line}\n`), now: () => Date.now(), signal: controller.signal, onStep: sink?.onStep }, { resume, killInTransaction: faultInjection() });
     } catch (err) {
+      if (engineDied) throw engineDied;
       if (controller.signal.aborted) {
         process.stderr.write(`spade run: stopped; nothing finished is lost. Continue with: spade run --resume ${dir}\n`);
         process.exitCode = 130;
@@ -138,11 +162,11 @@ export const runCommand = defineCommand({
       throw err;
     } finally {
       sink?.close();
-      backends.close();
+      await backends.close();
       process.off("SIGINT", stop);
       process.off("SIGTERM", stop);
     }
-    process.stderr.write(`spade run: done. Inspect with: spade runs show ${dir}\n`);
+    process.stderr.write(`spade run: done. Results are in ${dir} (run.sqlite, metrics.jsonl). Inspect with: spade runs show ${dir}\n`);
   },
 });
 

@@ -97,7 +97,19 @@ describe("presets reference and reference-tool-use (cmd/games/train_spade_30b.sh
     expect(cfg).toMatchObject({ mode: "tool-use", regenerateEvery: 8, rewardDelay: 8, maxWords: 4000, hintMaxTokens: 2048, klCoef: 0.005, loss: "ppo", invalidDesign: "drop", skillsPerRegen: 6 });
     expect(cfg.skills).toEqual(DEFAULT_SKILLS["tool-use"]);
     expect(buildConfig([preset("reference"), { steps: "10" }]).steps).toBe(10);
-    expect(Object.keys(PRESETS)).toEqual(["quick", "reference", "reference-tool-use"]);
+    expect(Object.keys(PRESETS)).toEqual(["quick", "reference", "reference-tool-use", "local"]);
+  });
+});
+
+describe("preset local", () => {
+  it("runs the default GGUF model in-process, inference only, sized for a laptop; flags override it", () => {
+    const cfg = buildConfig([preset("local")]);
+    expect([cfg.policy, cfg.modelPath, cfg.train, cfg.steps, cfg.designsPerStep, cfg.regenerateEvery, cfg.plays, cfg.hintedPlays, cfg.maxTokens]).toEqual([
+      "gguf", "hf:Qwen/Qwen2.5-Coder-0.5B-Instruct-GGUF/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf", false, 2, 2, 2, 2, 2, 256,
+    ]);
+    expect(buildConfig([preset("local"), { modelPath: "my.gguf" }]).modelPath).toBe("my.gguf");
+    expect(() => buildConfig([{ engineBackendConfig: "[1]" }])).toThrow("setting engineBackendConfig (--engine-backend-config): a JSON object");
+    expect(() => buildConfig([{ enginePort: "70000" }])).toThrow(/setting enginePort \(--engine-port\): at most 65,535/);
   });
 });
 

@@ -34,7 +34,24 @@ const REFERENCE_GAMES: Partial<Record<ConfigKey, unknown>> = {
 };
 
 /**
- * Named bundles of settings. `quick`: a few small steps, for trying things out. `reference`: the
+ * The model of `--preset local`: Qwen2.5-Coder-0.5B-Instruct quantized to Q4_K_M (about 0.4 GB;
+ * Apache-2.0), from Qwen's own GGUF repository. Small enough for a laptop's CPU, instruction-tuned
+ * and trained on code (the designer writes programs), with a chat template llama.cpp knows.
+ */
+export const LOCAL_MODEL = "hf:Qwen/Qwen2.5-Coder-0.5B-Instruct-GGUF/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf";
+
+/**
+ * `--preset local`: self-play on `LOCAL_MODEL` in-process, sized for a laptop: one regeneration of
+ * two designs, two steps, two unhinted and two hinted plays per environment, short answers.
+ */
+const LOCAL: Partial<Record<ConfigKey, unknown>> = {
+  policy: "gguf", modelPath: LOCAL_MODEL, train: false, steps: 2, designsPerStep: 2, skillsPerRegen: 2, regenerateEvery: 2, rewardDelay: 1,
+  maxAttempts: 1, plays: 2, hintedPlays: 2, agentBatch: 4, batchFit: "off", concurrency: 2, maxTurnsCap: 6, maxTokens: 256,
+  designerMaxTokens: 2048, hints: "program", maxWords: 300,
+};
+
+/**
+ * Named bundles of settings. `local`: see `LOCAL`. `quick`: a few small steps, for trying things out. `reference`: the
  * reference's games recipe; `reference-tool-use`: its tool-use recipe (`cmd/tool_use/_train_spade_blend.sh`).
  */
 export const PRESETS: Record<string, Partial<Record<ConfigKey, unknown>>> = {
@@ -43,6 +60,7 @@ export const PRESETS: Record<string, Partial<Record<ConfigKey, unknown>>> = {
   "reference-tool-use": {
     ...REFERENCE_GAMES, mode: "tool-use", skills: DEFAULT_SKILLS["tool-use"], regenerateEvery: 8, rewardDelay: 8, skillsPerRegen: 6, hintMaxTokens: 2048, maxWords: 4000, klCoef: 0.005,
   },
+  local: LOCAL,
 };
 
 /** `designsPerStep` -> `designs-per-step`. */

@@ -59,7 +59,7 @@ export const CONFIG_SCHEMA = z.object({
   memoryDraws: z.enum(["attempt", "slot"]).default("attempt").describe("attempt: every design attempt draws its own memory references (the reference builds the prompt afresh per attempt); slot: one draw per slot, shared by its attempts"),
   memory: z.enum(["on", "off"]).default("on").describe("off: the designer sees no memory references, no environment to avoid and no library seeds (the ablation)"),
   // Model
-  policy: z.enum(["openai", "tinker"]).nullable().default(null).describe("model backend: openai (any OpenAI-compatible server, chat-level) or tinker (token by token from --engine, rendered with the chat template in --model-path; what training needs) (default: tinker when --engine is set, else openai)"),
+  policy: z.enum(["openai", "tinker", "gguf"]).nullable().default(null).describe("model backend: openai (any OpenAI-compatible server, chat-level), tinker (token by token from --engine, rendered with the chat template in --model-path; what training needs) or gguf (a local GGUF model in --model-path run in-process by llama.cpp, inference only: --no-train is implied) (default: tinker when --engine is set, else openai)"),
   baseUrl: z.string().nullable().default(null).describe("model server URL, e.g. http://localhost:8000/v1"),
   model: z.string().nullable().default(null).describe("model name as the server knows it"),
   apiKeyEnv: z.string().nullable().default(null).describe("name of the environment variable holding the API key (never put keys in files)"),
@@ -75,9 +75,13 @@ export const CONFIG_SCHEMA = z.object({
   maxAnswerBytes: int(1024, 1_073_741_824, "1 GiB").default(4_194_304).describe("largest chat answer accepted from a model server, in bytes (4 MiB: an answer of 16k tokens is well under 1 MiB without logprobs); a larger one fails with E_POLICY_OUTPUT"),
   // Training
   train: bool.default(true).describe("update weights each step (needs --engine); --no-train runs inference-only self-play"),
-  engine: z.string().nullable().default(null).describe("Tinker-compatible training engine (server root, e.g. http://127.0.0.1:8000): Tinker, SkyRL tx, verl's Tinker gateway; it trains and serves the token-level sampling of both roles"),
-  baseModel: z.string().nullable().default(null).describe("base model exactly as the engine names it (SkyRL tx: its --base-model string)"),
-  modelPath: z.string().nullable().default(null).describe("folder with the base model's tokenizer.json and tokenizer_config.json (its chat template renders both roles' prompts into tokens)"),
+  engine: z.string().nullable().default(null).describe("Tinker-compatible training engine (server root, e.g. http://127.0.0.1:8000): Tinker, SkyRL tx, verl's Tinker gateway; it trains and serves the token-level sampling of both roles. local: SPADE starts SkyRL's server (scripts/setup-engine.sh installs it) as a child process over --base-model and stops it with the run"),
+  enginePort: int(0, 65_535, "a TCP port").default(0).describe("--engine local: the port the engine listens on, on 127.0.0.1 (0: any free port); a taken port fails E_PORT_IN_USE"),
+  engineStartTimeout: seconds(3600).default(600).describe("--engine local: seconds the engine may take to load the model and answer before the run fails E_ENGINE_START with its log tail"),
+  engineBackendConfig: z.string().default("{}").refine((v) => { try { const o: unknown = JSON.parse(v); return typeof o === "object" && o !== null && !Array.isArray(o); } catch { return false; } }, "a JSON object").describe('--engine local: SkyRL\'s --backend-config as a JSON object, e.g. {"train_micro_batch_size": 1} to keep a CPU engine\'s memory low'),
+  engineBackend: z.enum(["jax", "fsdp", "megatron"]).default("jax").describe("--engine local: SkyRL's training backend: jax (CPU, or one GPU with jax[cuda] installed), fsdp or megatron (GPUs, with SkyRL's torch extras installed)"),
+  baseModel: z.string().nullable().default(null).describe("base model exactly as the engine names it (SkyRL tx: its --base-model string); with --engine local a Hugging Face name or a local model folder"),
+  modelPath: z.string().nullable().default(null).describe("--policy tinker: folder with the base model's tokenizer.json and tokenizer_config.json (its chat template renders both roles' prompts into tokens; with --engine local and a local --base-model folder, that folder by default); --policy gguf: a .gguf file or an hf:user/repo/file.gguf reference"),
   loraRank: int(1, 1024, "engines refuse larger adapters").default(32).describe("LoRA rank of the trained adapter (the reference's Tinker scripts use 32)"),
   learningRate: num.positive().default(1e-6).describe("Adam learning rate, constant (betas 0.9 / 0.98, weight decay 0.1, as the reference). 1e-6 is the reference's, for full fine-tuning of 30B models and kept in its LoRA scripts; LoRA usually wants about 10x the full-fine-tuning rate, so raise it for small models or short runs"),
   fwdbwdEncoding: z.enum(["auto", "protobuf", "json"]).default("auto").describe("how forward_backward bodies go to the engine: auto sends protobuf as the official Tinker SDK 0.38.0 does (zstd-compressed when the service asks) and switches to JSON for the session when the engine refuses it (HTTP 415/422: SkyRL tx); protobuf or json force one"),
@@ -100,7 +104,7 @@ export type RawConfig = z.infer<typeof CONFIG_SCHEMA>;
 
 /** A configuration with every derived field resolved. */
 export type RunConfig = Omit<RawConfig, "skills" | "skillsPerRegen" | "regenerateEvery" | "rewardDelay" | "maxWords" | "policy" | "hintMaxTokens" | "klCoef"> & {
-  policy: "openai" | "tinker";
+  policy: "openai" | "tinker" | "gguf";
   skills: string[];
   skillsPerRegen: number;
   regenerateEvery: number;

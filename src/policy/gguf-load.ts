@@ -3,8 +3,9 @@
  * Getting a local model ready: the lazy import of node-llama-cpp (an optional dependency, so the
  * rest of SPADE never loads it), resolving a path or an `hf:` reference, and loading the file.
  */
-import { existsSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { join } from "node:path";
 import type { Llama, LlamaModel } from "node-llama-cpp";
 import { describeError, SpadeError } from "../errors.js";
 
@@ -56,6 +57,24 @@ export interface RemoteModelOptions {
   probeTimeoutMs?: number;
   /** `fetch` for the reachability check. Default the global one. */
   fetch?: typeof fetch;
+  /** File name in `modelsDir` for a remote model (a file put there by hand is found under it). Default node-llama-cpp's naming. */
+  fileName?: string;
+  /** Download progress, in bytes (a download only). */
+  onDownloadProgress?: (status: { downloadedBytes: number; totalBytes: number }) => void;
+}
+
+/** The https URL of the file an `hf:user/repo/file.gguf` reference names (what to fetch by hand); null for other forms. */
+export function hfFileUrl(model: string, hfEndpoint = "https://huggingface.co/"): string | null {
+  const m = /^(?:hf:\/\/|hf:|hf\.co\/|huggingface:)([^/]+)\/([^/:]+)\/(.+\.gguf)$/.exec(model);
+  if (!m) return /^https?:\/\//.test(model) ? model : null;
+  return `${hfEndpoint.replace(/\/?$/, "/")}${m[1]}/${m[2]}/resolve/main/${m[3]}`;
+}
+
+/** The next step of a model that could not be downloaded: the file to fetch and where to put it, when both are known. */
+function fetchByHand(model: string, options: RemoteModelOptions): string {
+  const url = hfFileUrl(model, options.hfEndpoint);
+  if (url && options.modelsDir && options.fileName) return `download ${url} where the network allows and put it at ${join(options.modelsDir, options.fileName)} (or pass its path to --model-path)`;
+  return "download the .gguf file where the network allows and pass its path";
 }
 
 /** The URL the reachability check asks: the repository's API entry for `hf:`, the file for URLs. */
@@ -74,8 +93,8 @@ async function probe(model: string, options: RemoteModelOptions): Promise<void> 
   try {
     status = (await doFetch(url, { method: "HEAD", signal: AbortSignal.timeout(options.probeTimeoutMs ?? 10_000) })).status;
   } catch (err) {
-    throw new SpadeError("E_MODEL_DOWNLOAD", `cannot reach ${url} to resolve "${model}" (${describeError(err)})`, {
-      nextStep: "download the .gguf file where the network allows and pass its path",
+    throw new SpadeError("E_MODEL_DOWNLOAD", `"${model}" is not cached and ${url} cannot be reached (${describeError(err)})`, {
+      nextStep: fetchByHand(model, options),
       cause: err,
     });
   }
@@ -97,7 +116,13 @@ export async function resolveModelPath(llama: LlamaModule, model: string, option
     }
     return model;
   }
-  const common = { directory: options.modelsDir, cli: false, endpoints: options.hfEndpoint ? { huggingFace: options.hfEndpoint } : undefined };
+  const common = {
+    directory: options.modelsDir,
+    fileName: options.fileName,
+    cli: false,
+    endpoints: options.hfEndpoint ? { huggingFace: options.hfEndpoint } : undefined,
+    onProgress: options.onDownloadProgress ? (s: { totalSize: number; downloadedSize: number }) => options.onDownloadProgress?.({ downloadedBytes: s.downloadedSize, totalBytes: s.totalSize }) : undefined,
+  };
   try {
     return await llama.resolveModelFile(model, { ...common, download: false });
   } catch {
@@ -108,7 +133,7 @@ export async function resolveModelPath(llama: LlamaModule, model: string, option
     return await llama.resolveModelFile(model, common);
   } catch (err) {
     throw new SpadeError("E_MODEL_DOWNLOAD", `"${model}" could not be downloaded (${describeError(err)})`, {
-      nextStep: "download the .gguf file where the network allows and pass its path",
+      nextStep: fetchByHand(model, options),
       cause: err,
     });
   }
@@ -117,8 +142,44 @@ export async function resolveModelPath(llama: LlamaModule, model: string, option
 /** Which llama.cpp build runs the model: `false` is the CPU (the only binaries installed by default). */
 export type GgufGpu = false | "auto" | "cuda" | "vulkan" | "metal";
 
-/** Starts llama.cpp and loads the model file; E_DEPENDENCY_MISSING / E_MODEL_LOAD on failure. */
-export async function loadModel(llamaModule: LlamaModule, path: string, settings: { gpu: GgufGpu; threads: number; verbose: boolean }): Promise<{ llama: Llama; model: LlamaModel }> {
+/** The 4 bytes every GGUF file starts with. */
+const GGUF_MAGIC = "GGUF";
+
+/**
+ * Checks a model file before llama.cpp sees it: E_MODEL_LOAD when it does not start with the GGUF
+ * magic (a safetensors folder, a partial download, a text file), E_MODEL_TOO_LARGE when its size
+ * is over `memoryBytes` (the weights alone would not fit; the context comes on top).
+ */
+export function checkGgufFile(path: string, memoryBytes?: number): void {
+  const head = Buffer.alloc(4);
+  let read = 0;
+  try {
+    const fd = openSync(path, "r");
+    try {
+      read = readSync(fd, head, 0, 4, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    throw new SpadeError("E_IO", `cannot read the model file ${path} (${describeError(err)})`, { nextStep: "check the path and its permissions", cause: err });
+  }
+  if (read < 4 || head.toString("latin1") !== GGUF_MAGIC) {
+    throw new SpadeError("E_MODEL_LOAD", `${path} is not a GGUF model file (it does not start with "GGUF")`, {
+      nextStep: "pass a .gguf file (convert safetensors with llama.cpp's convert_hf_to_gguf.py, or use an hf:user/repo/file.gguf reference); a partial download must be fetched again",
+    });
+  }
+  const size = statSync(path).size;
+  if (memoryBytes !== undefined && size > memoryBytes) {
+    const gib = (n: number) => `${(n / 2 ** 30).toFixed(1)} GiB`;
+    throw new SpadeError("E_MODEL_TOO_LARGE", `${path} is ${gib(size)}, more than the ${gib(memoryBytes)} of memory this machine has`, {
+      nextStep: "use a smaller or more quantized model (a Q4_K_M file is about 0.6 bytes per parameter)",
+    });
+  }
+}
+
+/** Starts llama.cpp and loads the model file; E_DEPENDENCY_MISSING / E_MODEL_LOAD / E_MODEL_TOO_LARGE on failure. */
+export async function loadModel(llamaModule: LlamaModule, path: string, settings: { gpu: GgufGpu; threads: number; verbose: boolean; memoryBytes?: number }): Promise<{ llama: Llama; model: LlamaModel }> {
+  checkGgufFile(path, settings.memoryBytes);
   let llama: Llama;
   try {
     llama = await llamaModule.getLlama({

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,8 +8,8 @@ import { runEpisode } from "../rollout/index.js";
 import { loadProgram } from "../sandbox/index.js";
 import { schemaProblems } from "../../test/json-schema.js";
 import { chatAgent } from "./chat-agent.js";
-import { ggufChatBackend, type GgufChatBackend } from "./gguf.js";
-import { defaultThreads, probeUrl } from "./gguf-load.js";
+import { answerBudget, ggufChatBackend, toChatChoice, type GgufChatBackend } from "./gguf.js";
+import { checkGgufFile, defaultThreads, probeUrl } from "./gguf-load.js";
 import { writeTinyLlamaGguf } from "./testing/gguf-writer.js";
 import type { ChatMessage } from "./types.js";
 import { codeOfAsync as codeOf } from "../../test/assert.js";
@@ -183,6 +183,15 @@ describe("ggufChatBackend errors", () => {
     const junk = join(dir, "junk.gguf");
     writeFileSync(junk, "not a model");
     expect(await codeOf(ggufChatBackend({ model: junk }).load())).toBe("E_MODEL_LOAD");
+    expect(() => checkGgufFile(junk)).toThrow(`${junk} is not a GGUF model file (it does not start with "GGUF")`);
+  });
+
+  it("a file larger than the memory given is E_MODEL_TOO_LARGE before anything loads", async () => {
+    const size = statSync(modelPath).size;
+    expect(() => checkGgufFile(modelPath, size)).not.toThrow();
+    const tooLarge = ggufChatBackend({ model: modelPath, memoryBytes: size - 1 });
+    expect(await codeOf(tooLarge.load())).toBe("E_MODEL_TOO_LARGE");
+    expect(tooLarge.contextSize).toBeNull();
   });
 
   it("an hf: reference without network is E_MODEL_DOWNLOAD", async () => {
@@ -200,5 +209,29 @@ describe("ggufChatBackend errors", () => {
   it("threads default to all cores but one", () => {
     expect([defaultThreads(1), defaultThreads(2), defaultThreads(16)]).toEqual([1, 1, 15]);
     expect(() => ggufChatBackend({ model: modelPath, threads: 0 })).toThrow(expect.objectContaining({ code: "E_CONFIG" }));
+  });
+});
+
+describe("GGUF prompt budgeting and answer mapping (pure)", () => {
+  it("answerBudget: max_tokens (default 1024) cut to the room the prompt leaves; no room is E_POLICY_CONTEXT", () => {
+    expect(answerBudget(100, 4096, 64)).toBe(64);
+    expect(answerBudget(100, 4096, undefined)).toBe(1024);
+    expect(answerBudget(4000, 4096, 512)).toBe(95);
+    expect(answerBudget(4094, 4096, 8)).toBe(1);
+    expect(() => answerBudget(4095, 4096, 8)).toThrow("the conversation (4095 tokens) leaves no room for an answer in the 4096-token context");
+  });
+
+  it("toChatChoice: text with token ids; function calls without ids; a required-mode JSON call; stop reasons in OpenAI's words", () => {
+    expect(toChatChoice({ text: "hi", functionCalls: [], stopReason: "maxTokens", tokenIds: [5, 6] }, false)).toEqual({
+      content: "hi", toolCalls: [], malformedToolCalls: [], rawToolCalls: [], finishReason: "length", tokenIds: [5, 6], logprobs: null, tokens: null,
+    });
+    const called = toChatChoice({ text: "", functionCalls: [{ functionName: "wait" }, { functionName: "go", params: { to: "den" } }], stopReason: "functionCalls", tokenIds: [1] }, false);
+    expect(called.toolCalls).toEqual([{ id: "call_0", name: "wait", arguments: {} }, { id: "call_1", name: "go", arguments: { to: "den" } }]);
+    expect([called.finishReason, called.tokenIds]).toEqual(["tool_calls", null]);
+    const required = toChatChoice({ text: '{"name": "go", "arguments": {"to": "hall"}}', functionCalls: [], stopReason: "eogToken", tokenIds: [7] }, true);
+    expect([required.content, required.toolCalls.map((c) => [c.name, c.arguments]), required.finishReason, required.tokenIds]).toEqual(["", [["go", { to: "hall" }]], "tool_calls", [7]]);
+    const broken = toChatChoice({ text: '{"name": "go", "argu', functionCalls: [], stopReason: "maxTokens", tokenIds: [] }, true);
+    expect([broken.toolCalls, broken.malformedToolCalls.length, broken.finishReason]).toEqual([[], 1, "length"]);
+    expect(toChatChoice({ text: "", functionCalls: [], stopReason: "abort", tokenIds: [] }, false).finishReason).toBe("abort");
   });
 });

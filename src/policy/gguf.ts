@@ -39,6 +39,8 @@ export interface GgufChatOptions extends RemoteModelOptions {
   verbose?: boolean;
   /** How node-llama-cpp is imported. Default a dynamic import. */
   loadModule?: LlamaModuleLoader;
+  /** Memory the model may use, in bytes; a larger file fails E_MODEL_TOO_LARGE before loading. Default: no check. */
+  memoryBytes?: number;
 }
 
 /** Tokens generated per choice when `max_tokens` is unset. */
@@ -59,16 +61,34 @@ export interface GgufChatBackend extends ChatBackend {
   readonly contextSize: number | null;
 }
 
+/** What a load gives: llama.cpp, the model, one chat per context sequence and the slots guarding them. */
 interface Loaded {
   llama: Llama;
   model: LlamaModel;
+  contextSize: number;
   idleChats: LlamaChat[];
   slots: Limiter;
 }
 
+/**
+ * Tokens an answer may have: the request's `max_tokens` (default `DEFAULT_GGUF_MAX_TOKENS`) cut to
+ * the room the prompt leaves in the context, so an answer stops where the context ends ("length")
+ * as servers do, instead of node-llama-cpp silently cutting the conversation. E_POLICY_CONTEXT
+ * when the prompt leaves no room at all.
+ */
+export function answerBudget(promptTokens: number, contextSize: number, maxTokens: number | undefined): number {
+  const room = contextSize - promptTokens - 1;
+  if (room < 1) {
+    throw new SpadeError("E_POLICY_CONTEXT", `the conversation (${promptTokens} tokens) leaves no room for an answer in the ${contextSize}-token context`, {
+      nextStep: "raise contextSize, lower max_tokens, or give the environment fewer turns",
+    });
+  }
+  return Math.min(maxTokens ?? DEFAULT_GGUF_MAX_TOKENS, room);
+}
+
 /** node-llama-cpp's stop reasons in OpenAI's words. */
-function finishReason(response: LlamaChatResponse<ChatModelFunctions | undefined>): string {
-  switch (response.metadata.stopReason) {
+export function finishReason(stopReason: LlamaChatResponse["metadata"]["stopReason"]): string {
+  switch (stopReason) {
     case "maxTokens":
       return "length";
     case "functionCalls":
@@ -80,114 +100,92 @@ function finishReason(response: LlamaChatResponse<ChatModelFunctions | undefined
   }
 }
 
-/** E_POLICY_CONTEXT for a conversation that leaves no room for an answer in the context. */
-function contextFull(promptTokens: number, contextSize: number): SpadeError {
-  return new SpadeError("E_POLICY_CONTEXT", `the conversation (${promptTokens} tokens) leaves no room for an answer in the ${contextSize}-token context`, {
-    nextStep: "raise contextSize, lower max_tokens, or give the environment fewer turns",
-  });
+/** What node-llama-cpp answered, as the backend maps it. */
+export interface LlamaAnswer {
+  /** The answer's text (for `required` tool choice: the grammar-constrained JSON of one call). */
+  text: string;
+  /** Function calls node-llama-cpp parsed (auto tool choice). */
+  functionCalls: ReadonlyArray<{ functionName: string; params?: unknown }>;
+  stopReason: LlamaChatResponse["metadata"]["stopReason"];
+  /** The tokens streamed while generating. */
+  tokenIds: readonly number[];
 }
 
-/** A `required`-mode answer: one JSON object `{"name", "arguments"}`, parsed like `<tool_call>` text. */
-function requiredChoiceCalls(text: string): { toolCalls: ToolCall[]; malformed: string[] } {
-  const parsed = parseToolCallText(`<tool_call>${text}</tool_call>`);
-  return { toolCalls: parsed.calls, malformed: parsed.malformed };
-}
-
-/** Creates a local GGUF backend. Cheap: the model loads on first use. */
-export function ggufChatBackend(options: GgufChatOptions): GgufChatBackend {
-  const threads = options.threads ?? defaultThreads();
-  const parallel = options.parallel ?? 1;
-  const toolChoice = options.toolChoice ?? "auto";
-  if (!Number.isInteger(threads) || threads < 1) throw new SpadeError("E_CONFIG", `threads must be an integer >= 1 (got ${threads})`);
-  if (!Number.isInteger(parallel) || parallel < 1) throw new SpadeError("E_CONFIG", `parallel must be an integer >= 1 (got ${parallel})`);
-  let loading: Promise<Loaded> | null = null;
-  let contextSize: number | null = null;
-  const grammars = new Map<string, Promise<LlamaGrammar>>();
-
-  const doLoad = async (): Promise<Loaded> => {
-    const module = await loadLlamaModule(options.loadModule);
-    const path = await resolveModelPath(module, options.model, options);
-    const { llama, model } = await loadModel(module, path, { gpu: options.gpu ?? false, threads, verbose: options.verbose ?? false });
-    try {
-      const size = options.contextSize ?? { max: Math.min(model.trainContextSize, DEFAULT_GGUF_MAX_CONTEXT) };
-      const context = await model.createContext({ contextSize: size, sequences: parallel, threads });
-      contextSize = context.contextSize;
-      const idleChats = Array.from({ length: parallel }, () => new module.LlamaChat({ contextSequence: context.getSequence() }));
-      return { llama, model, idleChats, slots: new Limiter(parallel) };
-    } catch (err) {
-      await llama.dispose();
-      throw new SpadeError("E_MODEL_LOAD", `could not create a ${options.contextSize ?? "default"}-token context for ${path} (${describeError(err)})`, {
-        nextStep: "lower contextSize or parallel",
-        cause: err,
-      });
-    }
-  };
-
-  const load = (): Promise<Loaded> => {
-    loading ??= doLoad().catch((err: unknown) => {
-      loading = null;
-      throw err;
-    });
-    return loading;
-  };
-
-  /** One grammar per tool set, built once. */
-  const grammarFor = (loaded: Loaded, tools: readonly ToolSpec[]): Promise<LlamaGrammar> => {
-    const key = JSON.stringify(tools);
-    let grammar = grammars.get(key);
-    if (!grammar) {
-      grammar = loaded.llama.createGrammarForJsonSchema<GbnfJsonSchema>(toolCallSchema(tools));
-      grammars.set(key, grammar);
-    }
-    return grammar;
-  };
-
-  const sampleOne = async (loaded: Loaded, chat: LlamaChat, request: ChatRequest, sampling: SamplingParams, index: number): Promise<{ choice: ChatChoice; promptTokens: number }> => {
-    const tools = request.tools ?? [];
-    const required = toolChoice === "required" && tools.length > 0;
-    const history = toLlamaHistory(request.messages, tools, toolChoice);
-    const functions = !required && tools.length > 0 ? toFunctions(tools) : undefined;
-    const tokenIds: Token[] = [];
-    const stop = sampling.stop === undefined ? undefined : Array.isArray(sampling.stop) ? sampling.stop : [sampling.stop];
-    const common = {
-      temperature: sampling.temperature,
-      topP: sampling.top_p,
-      topK: sampling.top_k,
-      seed: sampling.seed === undefined ? undefined : sampling.seed + index,
-      repeatPenalty: false as const,
-      customStopTriggers: stop,
-      signal: request.signal,
-      onResponseChunk: (chunk: { tokens: Token[] }) => void tokenIds.push(...chunk.tokens),
-    };
-    const promptTokens = chat.chatWrapper.generateContextState({ chatHistory: history, availableFunctions: functions }).contextText.tokenize(loaded.model.tokenizer).length;
-    // node-llama-cpp would silently cut the conversation to fit; a turn that does not fit fails instead.
-    const room = (contextSize ?? 0) - promptTokens - 1;
-    if (room < 1) throw contextFull(promptTokens, contextSize ?? 0);
-    // The answer stops where the context ends ("length"), as servers do, instead of shifting the context.
-    const maxTokens = Math.min(sampling.max_tokens ?? DEFAULT_GGUF_MAX_TOKENS, room);
-    const response = required
-      ? await chat.generateResponse(history, { ...common, maxTokens, grammar: await grammarFor(loaded, tools) })
-      : await chat.generateResponse<ChatModelFunctions>(history, { ...common, maxTokens, functions });
-    const calls = required
-      ? requiredChoiceCalls(response.response)
-      : { toolCalls: (response.functionCalls ?? []).map((fc, i) => ({ id: `call_${i}`, name: fc.functionName, arguments: (fc.params ?? {}) as JsonObject })), malformed: [] };
-    const choice: ChatChoice = {
-      content: required ? "" : response.response,
-      toolCalls: calls.toolCalls,
-      malformedToolCalls: calls.malformed,
+/**
+ * One node-llama-cpp answer as an OpenAI-style choice. `required`: the text is one JSON object
+ * `{"name", "arguments"}`, parsed like `<tool_call>` text. Function-call tokens are not reported
+ * by node-llama-cpp, so an answer with calls has no token ids rather than partial ones.
+ */
+export function toChatChoice(answer: LlamaAnswer, required: boolean): ChatChoice {
+  if (required) {
+    const parsed = parseToolCallText(`<tool_call>${answer.text}</tool_call>`);
+    return {
+      content: "",
+      toolCalls: parsed.calls,
+      malformedToolCalls: parsed.malformed,
       rawToolCalls: [],
-      finishReason: required && calls.toolCalls.length > 0 ? "tool_calls" : finishReason(response),
-      // Function-call tokens are not reported by node-llama-cpp: no ids rather than partial ones.
-      tokenIds: (response.functionCalls?.length ?? 0) > 0 ? null : tokenIds.map(Number),
+      finishReason: parsed.calls.length > 0 ? "tool_calls" : finishReason(answer.stopReason),
+      tokenIds: [...answer.tokenIds],
       logprobs: null,
       tokens: null,
     };
-    return { choice, promptTokens };
+  }
+  const toolCalls: ToolCall[] = answer.functionCalls.map((fc, i) => ({ id: `call_${i}`, name: fc.functionName, arguments: (fc.params ?? {}) as JsonObject }));
+  return {
+    content: answer.text,
+    toolCalls,
+    malformedToolCalls: [],
+    rawToolCalls: [],
+    finishReason: finishReason(answer.stopReason),
+    tokenIds: toolCalls.length > 0 ? null : [...answer.tokenIds],
+    logprobs: null,
+    tokens: null,
   };
+}
 
-  const complete = async (request: ChatRequest): Promise<ChatCompletion> => {
-    const loaded = await load();
-    const sampling = { ...options.sampling, ...request.sampling };
+/** A local GGUF model as a chat backend. Cheap to construct: the model loads on first use. */
+export class GgufChat implements GgufChatBackend {
+  readonly model: string;
+  private readonly threads: number;
+  private readonly parallel: number;
+  private readonly toolChoice: GgufToolChoice;
+  private loading: Promise<Loaded> | null = null;
+  private loadedContextSize: number | null = null;
+  /** One grammar per tool set, built once. */
+  private readonly grammars = new Map<string, Promise<LlamaGrammar>>();
+
+  constructor(private readonly options: GgufChatOptions) {
+    this.threads = options.threads ?? defaultThreads();
+    this.parallel = options.parallel ?? 1;
+    this.toolChoice = options.toolChoice ?? "auto";
+    if (!Number.isInteger(this.threads) || this.threads < 1) throw new SpadeError("E_CONFIG", `threads must be an integer >= 1 (got ${this.threads})`);
+    if (!Number.isInteger(this.parallel) || this.parallel < 1) throw new SpadeError("E_CONFIG", `parallel must be an integer >= 1 (got ${this.parallel})`);
+    this.model = options.name ?? basename(options.model);
+  }
+
+  get contextSize(): number | null {
+    return this.loadedContextSize;
+  }
+
+  async load(): Promise<void> {
+    await this.loaded();
+  }
+
+  async tokenize(text: string): Promise<number[]> {
+    return (await this.loaded()).model.tokenize(text, true).map(Number);
+  }
+
+  async close(): Promise<void> {
+    const current = this.loading;
+    this.loading = null;
+    this.grammars.clear();
+    this.loadedContextSize = null;
+    if (current) await (await current.catch(() => null))?.llama.dispose();
+  }
+
+  async complete(request: ChatRequest): Promise<ChatCompletion> {
+    const loaded = await this.loaded();
+    const sampling = { ...this.options.sampling, ...request.sampling };
     const release = await loaded.slots.acquire(request.signal);
     const chat = loaded.idleChats.pop();
     if (!chat) throw new SpadeError("E_CONFIG", "internal: no idle GGUF sequence for a granted slot");
@@ -195,7 +193,7 @@ export function ggufChatBackend(options: GgufChatOptions): GgufChatBackend {
       const choices: ChatChoice[] = [];
       let promptTokens = 0;
       for (let i = 0; i < (sampling.n ?? 1); i++) {
-        const sampled = await sampleOne(loaded, chat, request, sampling, i);
+        const sampled = await this.sampleOne(loaded, chat, request, sampling, i);
         choices.push(sampled.choice);
         promptTokens = sampled.promptTokens;
       }
@@ -209,22 +207,77 @@ export function ggufChatBackend(options: GgufChatOptions): GgufChatBackend {
       loaded.idleChats.push(chat);
       release();
     }
-  };
+  }
 
-  return {
-    model: options.name ?? basename(options.model),
-    get contextSize() {
-      return contextSize;
-    },
-    complete,
-    load: async () => void (await load()),
-    tokenize: async (text) => (await load()).model.tokenize(text, true).map(Number),
-    close: async () => {
-      const current = loading;
-      loading = null;
-      grammars.clear();
-      contextSize = null;
-      if (current) await (await current.catch(() => null))?.llama.dispose();
-    },
-  };
+  /** The loaded model, loading it once; a failed load is retried by the next call. */
+  private loaded(): Promise<Loaded> {
+    this.loading ??= this.doLoad().catch((err: unknown) => {
+      this.loading = null;
+      throw err;
+    });
+    return this.loading;
+  }
+
+  private async doLoad(): Promise<Loaded> {
+    const { options, threads, parallel } = this;
+    const module = await loadLlamaModule(options.loadModule);
+    const path = await resolveModelPath(module, options.model, options);
+    const { llama, model } = await loadModel(module, path, { gpu: options.gpu ?? false, threads, verbose: options.verbose ?? false, memoryBytes: options.memoryBytes });
+    try {
+      const size = options.contextSize ?? { max: Math.min(model.trainContextSize, DEFAULT_GGUF_MAX_CONTEXT) };
+      const context = await model.createContext({ contextSize: size, sequences: parallel, threads });
+      this.loadedContextSize = context.contextSize;
+      const idleChats = Array.from({ length: parallel }, () => new module.LlamaChat({ contextSequence: context.getSequence() }));
+      return { llama, model, contextSize: context.contextSize, idleChats, slots: new Limiter(parallel) };
+    } catch (err) {
+      await llama.dispose();
+      throw new SpadeError("E_MODEL_LOAD", `could not create a ${options.contextSize ?? "default"}-token context for ${path} (${describeError(err)})`, {
+        nextStep: "lower contextSize or parallel",
+        cause: err,
+      });
+    }
+  }
+
+  private grammarFor(loaded: Loaded, tools: readonly ToolSpec[]): Promise<LlamaGrammar> {
+    const key = JSON.stringify(tools);
+    let grammar = this.grammars.get(key);
+    if (!grammar) {
+      grammar = loaded.llama.createGrammarForJsonSchema<GbnfJsonSchema>(toolCallSchema(tools));
+      this.grammars.set(key, grammar);
+    }
+    return grammar;
+  }
+
+  /** One choice: budget the answer against the prompt, generate, map the answer. */
+  private async sampleOne(loaded: Loaded, chat: LlamaChat, request: ChatRequest, sampling: SamplingParams, index: number): Promise<{ choice: ChatChoice; promptTokens: number }> {
+    const tools = request.tools ?? [];
+    const required = this.toolChoice === "required" && tools.length > 0;
+    const history = toLlamaHistory(request.messages, tools, this.toolChoice);
+    const functions = !required && tools.length > 0 ? toFunctions(tools) : undefined;
+    const promptTokens = chat.chatWrapper.generateContextState({ chatHistory: history, availableFunctions: functions }).contextText.tokenize(loaded.model.tokenizer).length;
+    const maxTokens = answerBudget(promptTokens, loaded.contextSize, sampling.max_tokens);
+    const tokenIds: Token[] = [];
+    const stop = sampling.stop === undefined ? undefined : Array.isArray(sampling.stop) ? sampling.stop : [sampling.stop];
+    const common = {
+      maxTokens,
+      temperature: sampling.temperature,
+      topP: sampling.top_p,
+      topK: sampling.top_k,
+      seed: sampling.seed === undefined ? undefined : sampling.seed + index,
+      repeatPenalty: false as const,
+      customStopTriggers: stop,
+      signal: request.signal,
+      onResponseChunk: (chunk: { tokens: Token[] }) => void tokenIds.push(...chunk.tokens),
+    };
+    const response = required
+      ? await chat.generateResponse(history, { ...common, grammar: await this.grammarFor(loaded, tools) })
+      : await chat.generateResponse<ChatModelFunctions>(history, { ...common, functions });
+    const answer: LlamaAnswer = { text: response.response, functionCalls: response.functionCalls ?? [], stopReason: response.metadata.stopReason, tokenIds: tokenIds.map(Number) };
+    return { choice: toChatChoice(answer, required), promptTokens };
+  }
+}
+
+/** Creates a local GGUF backend. Cheap: the model loads on first use. */
+export function ggufChatBackend(options: GgufChatOptions): GgufChatBackend {
+  return new GgufChat(options);
 }

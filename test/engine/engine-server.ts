@@ -4,11 +4,12 @@
  * scripts/setup-engine.sh into a cached venv outside the repository), started on loopback through
  * scripts/engine/launch.py over a tiny random Qwen3 model that the tests build themselves.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { startLocalEngine, type LocalEngine } from "../../src/engine/index.js";
 import { writeTinyModel } from "../fakes/tiny-model.js";
 
 const SCRIPTS = fileURLToPath(new URL("../../scripts/engine/", import.meta.url));
@@ -81,57 +82,14 @@ export function pythonTokenIds(modelDir: string, texts: string[]): number[][] {
   return reference(modelDir, { texts }).ids ?? [];
 }
 
-/** A running engine. */
-export interface RunningEngine {
-  /** Server root, e.g. `http://127.0.0.1:41234`. */
-  url: string;
-  /** Seconds from spawn to ready (API up and base model loaded). */
-  readySeconds: number;
-  /** The server's stderr so far (its log), for failure messages. */
-  log(): string;
-  /** Stops the server (SIGTERM, then SIGKILL after 15 s) and waits for it. */
-  stop(): Promise<void>;
-}
+/** A running engine (src/engine's `LocalEngine`, started as `spade run --engine local` starts it). */
+export type RunningEngine = LocalEngine;
 
 /**
  * Starts the engine on an ephemeral loopback port over `modelDir`; its database and checkpoints go
  * to `workDir`. `backendConfig` is SkyRL's JAX backend config (e.g. `train_micro_batch_size`).
  */
 export function startEngine(modelDir: string, workDir: string, options: { readyTimeoutMs?: number; backendConfig?: Record<string, unknown> } = {}): Promise<RunningEngine> {
-  const started = Date.now();
   // Niceness 10: the engine's JAX threads take every core, and the other test files run beside it.
-  const args = [join(SCRIPTS, "launch.py"), "--base-model", modelDir, "--work-dir", workDir, "--backend-config", JSON.stringify(options.backendConfig ?? {}), "--nice", "10"];
-  const child: ChildProcess = spawn(ENGINE_PYTHON, args, { env: PY_ENV, stdio: ["ignore", "pipe", "pipe"] });
-  let stderr = "";
-  let stdout = "";
-  // SkyRL logs to stdout, Python warnings go to stderr: one log of both. Its tail only: a long run logs every request.
-  const append = (c: Buffer) => (stderr = (stderr + c.toString()).slice(-200_000));
-  child.stderr!.on("data", append);
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill("SIGTERM");
-    const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
-    await exited;
-    clearTimeout(timer);
-  };
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void stop();
-      reject(new Error(`the engine was not ready within ${options.readyTimeoutMs ?? 120_000} ms; its log:\n${stderr.slice(-3000)}`));
-    }, options.readyTimeoutMs ?? 120_000);
-    child.stdout!.on("data", (c: Buffer) => {
-      append(c);
-      stdout += c.toString();
-      const url = /SPADE_ENGINE_URL=(\S+)/.exec(stdout)?.[1];
-      if (url) {
-        clearTimeout(timer);
-        resolve({ url, readySeconds: (Date.now() - started) / 1000, log: () => stderr, stop });
-      }
-    });
-    child.once("exit", (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`the engine exited before it was ready (${code ?? signal}); its log:\n${stderr.slice(-3000)}`));
-    });
-  });
+  return startLocalEngine({ python: ENGINE_PYTHON, baseModel: modelDir, workDir, backendConfig: options.backendConfig, readyTimeoutMs: options.readyTimeoutMs ?? 120_000, nice: 10 });
 }

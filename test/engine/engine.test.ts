@@ -5,14 +5,15 @@
  * forward pass), the learning check, and `spade run` training both roles. Skips only when the
  * engine is not installed and CI is not set (`npm test` installs it: scripts/setup-engine.sh).
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ChatRenderer, TinkerHttp, tinkerSampler } from "../../src/policy/index.js";
 import { RunStore } from "../../src/store/index.js";
 import { sequenceDatum, TinkerTrainingClient, type Datum, type TensorData, type TokenSequence } from "../../src/trainer/index.js";
-import { spade } from "../e2e/cli.js";
+import { spade, spadeAsync } from "../e2e/cli.js";
 import { TINY } from "../fakes/tiny-model.js";
 import { buildTinyEngineModel, pythonTokenIds, referenceLogprobs, requireEngine, SKIP_ENGINE, SKIP_REASON, startEngine, type RunningEngine } from "./engine-server.js";
 import { learnCheck } from "./learn-check.js";
@@ -224,3 +225,119 @@ describe.skipIf(SKIP_ENGINE)(`spade run training both roles on SkyRL's server ${
     expect(trainer).toMatchObject({ step: 0, samplerPath: expect.stringMatching(/\/spade-step-0$/) });
   }, 300_000);
 });
+
+/** Pids of live processes whose command line mentions `text` (the engine's work dir names every process of it). */
+function processesMentioning(text: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(text)) pids.push(Number(entry));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return pids;
+}
+
+/** Waits until no process mentions `text`, at most `ms`; returns those still there. */
+async function goneWithin(text: string, ms: number): Promise<number[]> {
+  const deadline = Date.now() + ms;
+  while (processesMentioning(text).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+  return processesMentioning(text);
+}
+
+describe.skipIf(SKIP_ENGINE)(`spade run --engine local: the engine as a child process ${SKIP_ENGINE ? SKIP_REASON : ""}`, () => {
+  let modelDir: string;
+
+  beforeAll(() => {
+    requireEngine();
+    modelDir = join(dir, "tiny-bpe");
+    if (!existsSync(join(modelDir, "config.json"))) buildTinyEngineModel(modelDir, { bpeVocab: 8192 });
+  }, 180_000);
+
+  const flags = (out: string, extra: string[]) => [
+    "run", "--out", out, "--engine", "local", "--base-model", modelDir, "--engine-backend-config", '{"train_micro_batch_size": 1}', "--seed", "3",
+    "--designs-per-step", "1", "--regenerate-every", "2", "--reward-delay", "1", "--plays", "2", "--hinted-plays", "0", "--max-attempts", "1",
+    "--max-words", "40", "--max-tokens", "16", "--designer-max-tokens", "32", "--concurrency", "4", "--learning-rate", "1e-3", "--batch-fit", "off", ...extra,
+  ];
+
+  it("starts the engine, trains two steps, stops it: no process left behind", async () => {
+    const out = join(dir, "run-local");
+    const started = Date.now();
+    const run = await spade(flags(out, ["--steps", "2"]));
+    const ready = /local engine ready at (http:\/\/127\.0\.0\.1:\d+) in ([\d.]+) s \(pid (\d+)/.exec(run.stderr);
+    expect(ready, run.stderr.slice(-3000)).not.toBeNull();
+    expect(run.stderr).toContain("step 2/2");
+    expect(run.code).toBe(0);
+    process.stderr.write(`spade run --engine local: engine ready in ${ready![2]} s; 2 steps in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+    expect(processesMentioning(join(out, "engine"))).toEqual([]);
+    const { steps, trainer } = readStoreOf(out);
+    expect(steps.map((s) => s.status)).toEqual(["done", "done"]);
+    expect(trainer).toMatchObject({ step: 1, samplerPath: expect.stringMatching(/^tinker:\/\/model_[0-9a-f]{8}\/spade-step-1$/) });
+    expect(readFileSync(join(out, "engine", "engine.log"), "utf8")).toContain("engine ready in");
+    // 896 s measured here under a load average of about 18 (the engine JIT-compiles every new sequence length).
+  }, 1_500_000);
+
+  it("Ctrl-C while the engine starts: exit 130, the engine stopped", async () => {
+    const out = join(dir, "run-sigint");
+    const { child, done } = spadeAsync(flags(out, ["--steps", "1"]));
+    // Once the engine's processes exist (its work dir is on their command lines), before it is ready.
+    const deadline = Date.now() + 60_000;
+    while (processesMentioning(join(out, "engine")).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(processesMentioning(join(out, "engine")).length).toBeGreaterThan(0);
+    child.kill("SIGINT");
+    const ended = await done;
+    expect(ended.code).toBe(130);
+    expect(ended.stderr).toContain("spade run: stopped before the run began\n");
+    expect(processesMentioning(join(out, "engine"))).toEqual([]);
+  }, 180_000);
+
+  it("a killed spade takes its engine with it; a dead engine ends the run with E_ENGINE_START and its log tail", async () => {
+    const killedOut = join(dir, "run-killed");
+    const killed = spadeAsync(flags(killedOut, ["--steps", "2"]));
+    let stderr = "";
+    killed.child.stderr!.on("data", (c: Buffer) => (stderr += c.toString()));
+    while (!stderr.includes("local engine ready")) await new Promise((r) => setTimeout(r, 200));
+    killed.child.kill("SIGKILL");
+    await killed.done;
+    expect(await goneWithin(join(killedOut, "engine"), 30_000)).toEqual([]);
+
+    const deadOut = join(dir, "run-engine-dies");
+    const run = spadeAsync(flags(deadOut, ["--steps", "2"]));
+    let log = "";
+    run.child.stderr!.on("data", (c: Buffer) => (log += c.toString()));
+    while (!/pid (\d+)/.test(log)) await new Promise((r) => setTimeout(r, 200));
+    process.kill(-Number(/pid (\d+)/.exec(log)![1]), "SIGKILL");
+    const ended = await run.done;
+    expect(ended.code).toBe(1);
+    expect(ended.stderr).toContain("spade: E_ENGINE_START: the local engine died during the run (SIGKILL); the last lines of its log:");
+    expect(ended.stderr).toContain(`(continue with: spade run --resume ${deadOut})`);
+    expect(processesMentioning(join(deadOut, "engine"))).toEqual([]);
+  }, 600_000);
+
+  it("a taken port is E_PORT_IN_USE, an engine that cannot load the model is E_ENGINE_START with its log tail", async () => {
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, "127.0.0.1", () => r()));
+    const port = (taken.address() as { port: number }).port;
+    const busy = await spade(flags(join(dir, "run-port"), ["--steps", "1", "--engine-port", String(port)]));
+    taken.close();
+    expect(busy.code).toBe(1);
+    expect(busy.stderr).toContain(`spade: E_PORT_IN_USE: port ${port} on 127.0.0.1 is already in use (stop what listens there, or pass another --engine-port (0: any free port))`);
+    // A Hugging Face name the engine cannot fetch (offline): the launcher exits before it is ready.
+    const bad = await spade(flags(join(dir, "run-bad-model"), ["--steps", "1"]).map((a) => (a === modelDir ? "no-such-org/no-such-model" : a)), { HF_HUB_OFFLINE: "1" });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/spade: E_ENGINE_START: the engine exited before it was ready \(exit code 1\); the last lines of its log:\n/);
+    expect(bad.stderr).toContain("no-such-org/no-such-model");
+    expect(processesMentioning(join(dir, "run-bad-model", "engine"))).toEqual([]);
+  }, 180_000);
+});
+
+function readStoreOf(out: string) {
+  const store = RunStore.open(out, "read");
+  try {
+    return { steps: store.steps(), trainer: store.getState<Record<string, unknown>>("trainer") };
+  } finally {
+    store.close();
+  }
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { megabytes, progressLine } from "./progress.js";
+
+function sink(isTTY: boolean) {
+  const written: string[] = [];
+  return { stream: { isTTY, write: (t: string) => written.push(t) }, written };
+}
+
+describe("progressLine", () => {
+  it("on a TTY rewrites one live line and ends it", () => {
+    const { stream, written } = sink(true);
+    const p = progressLine(stream);
+    p.update("a 1");
+    p.update("a 2");
+    p.done("a done");
+    expect(written).toEqual(["\r\x1b[Ka 1", "\r\x1b[Ka 2", "\r\x1b[Ka done\n"]);
+  });
+
+  it("in logs writes plain lines at most every logEveryMs, and always the last", () => {
+    const { stream, written } = sink(false);
+    let t = 0;
+    const p = progressLine(stream, { now: () => t, logEveryMs: 1000 });
+    p.update("x 0");
+    t = 999;
+    p.update("x 999");
+    t = 1000;
+    p.update("x 1000");
+    p.done("x done");
+    expect(written).toEqual(["x 0\n", "x 1000\n", "x done\n"]);
+    expect(megabytes(398_000_000)).toBe("398.0 MB");
+  });
+});

@@ -1,0 +1,48 @@
+/**
+ * @module cli/progress
+ * Progress of long work (a model download, an engine start-up) on stderr: on a terminal one live
+ * line rewritten in place, in logs (a pipe, a file) a plain line at most every `logEveryMs`.
+ */
+
+/** A progress line. */
+export interface Progress {
+  /** The current state; shown at once on a TTY, thinned in logs. */
+  update(text: string): void;
+  /** The final state, always written, ending the line. */
+  done(text: string): void;
+}
+
+/** Where progress goes: a stream with an `isTTY` flag (process.stderr). */
+export interface ProgressStream {
+  isTTY?: boolean;
+  write(text: string): unknown;
+}
+
+/** A progress line on `stream`; `now` and `logEveryMs` (default 10,000) pace the plain lines of logs. */
+export function progressLine(stream: ProgressStream, options: { now?: () => number; logEveryMs?: number } = {}): Progress {
+  const now = options.now ?? Date.now;
+  const every = options.logEveryMs ?? 10_000;
+  let lastMs = -Infinity;
+  let live = false;
+  return {
+    update(text) {
+      if (stream.isTTY) {
+        stream.write(`\r\x1b[K${text}`);
+        live = true;
+        return;
+      }
+      if (now() - lastMs < every) return;
+      lastMs = now();
+      stream.write(`${text}\n`);
+    },
+    done(text) {
+      stream.write(stream.isTTY && live ? `\r\x1b[K${text}\n` : `${text}\n`);
+      live = false;
+    },
+  };
+}
+
+/** Bytes as MB with one decimal. */
+export function megabytes(bytes: number): string {
+  return `${(bytes / 1e6).toFixed(1)} MB`;
+}
