@@ -64,7 +64,9 @@ function poolFor(config: RunConfig, store: RunStore, library: readonly LibraryPr
   const epoch = step - (step % config.regenerateEvery);
   const all = store.environments();
   const libraryPool = () => {
-    if (!all.some((e) => e.source === "library")) store.transaction(() => libraryRows(library, step).forEach((row) => store.insertEnvironment(row)));
+    if (!all.some((e) => e.source === "library")) store.transaction(() => {
+        for (const row of libraryRows(library, step)) store.insertEnvironment(row);
+      });
     const rows = store.environments().filter((e) => e.source === "library");
     const start = (epoch / config.regenerateEvery) * config.designsPerStep;
     const n = Math.min(config.designsPerStep, rows.length);

@@ -137,10 +137,6 @@ function listChecker(param: string, output: PyValue[], answer: PyValue, func: st
   return pyEquals(std(output), std(answer)) ? ok() : bad("value_error:list/tuple", `wrong value for parameter (${pyRepr(param)}) of api (${func})`);
 }
 
-function flattenDates(d: PyDict): PyDict {
-  return new Map([...d].map(([k, v]) => [k, Array.isArray(v) && v.length === 1 ? v[0]! : v]));
-}
-
 function dictChecker(param: string, output: PyValue, answer: PyValue, func: string): NormalVerdict {
   const wrong = () => bad("value_error", `wrong value for parameter (${param}) of api (${func})`);
   if (!(output instanceof Map)) return bad("value_error", `wrong type for parameter (${param}) of api (${func})`);

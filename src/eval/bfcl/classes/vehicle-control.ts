@@ -178,7 +178,9 @@ export class VehicleControlAPI implements BfclApi {
     ["displayCarStatus", [req("option")], ({ option }) => {
       const status: PyDict = new Map();
       if (this.longContext) status.set("metadata", this.session.longContextValue("CAR_STATUS_METADATA_EXTENSION"));
-      const add = (entries: Record<string, PyValue>) => Object.entries(entries).forEach(([k, v]) => status.set(k, v));
+      const add = (entries: Record<string, PyValue>) => {
+        for (const [k, v] of Object.entries(entries)) status.set(k, v);
+      };
       const o = typeof option === "string" ? option : null;
       if (o === "fuel") add({ fuelLevel: this.get("fuelLevel") });
       else if (o === "battery") add({ batteryVoltage: this.get("batteryVoltage") });
