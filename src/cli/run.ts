@@ -9,8 +9,8 @@ import { accessSync, constants, existsSync, readdirSync, rmdirSync, rmSync, stat
 import { join } from "node:path";
 import { buildConfig, CONFIG_SCHEMA, DERIVED_KEYS, envVar, flagName, preset, readConfigFile, type RunConfig } from "../config/index.js";
 import { SpadeError } from "../errors.js";
-import { METRICS_FILE, runSelfPlay } from "../loop/index.js";
-import { RunStore, STORE_FILE } from "../store/index.js";
+import { METRICS_FILE, runSelfPlay, type LoopDeps } from "../loop/index.js";
+import { killInTransaction, RunStore, STORE_FILE } from "../store/index.js";
 import { runBackends } from "./run-engine.js";
 
 const DEFAULTS = CONFIG_SCHEMA.parse({}) as Record<string, unknown>;
@@ -124,7 +124,7 @@ export const runCommand = defineCommand({
     process.once("SIGTERM", stop);
     process.stderr.write(`spade run: ${resume ? "resuming" : "writing"} ${dir} (${config.steps} steps, ${config.designer === "on" ? `${config.designsPerStep} designs every ${config.regenerateEvery} steps` : "fixed library environments"}${backends.trainer ? `, training on ${config.engine}` : ""})\n`);
     try {
-      await runSelfPlay(dir, config, { policy: backends.policy, trainer: backends.trainer, progress: (line) => process.stderr.write(`${line}\n`), now: () => Date.now(), signal: controller.signal }, { resume, killInTransaction: faultInjection() });
+      await runSelfPlay(dir, config, { policy: backends.policy, trainer: backends.trainer, progress: (line) => process.stderr.write(`${line}\n`), now: () => Date.now(), signal: controller.signal, ...faultInjection() }, { resume });
     } catch (err) {
       if (controller.signal.aborted) {
         process.stderr.write(`spade run: stopped; nothing finished is lost. Continue with: spade run --resume ${dir}\n`);
@@ -143,7 +143,8 @@ export const runCommand = defineCommand({
 });
 
 /** FAULT INJECTION for resume tests: SPADE_TEST_KILL_IN_TRANSACTION=n kills the process inside its n-th store transaction. */
-function faultInjection(): number | undefined {
+function faultInjection(): Pick<LoopDeps, "openStore"> {
   const value = envVar("SPADE_TEST_KILL_IN_TRANSACTION");
-  return value ? Number(value) : undefined;
+  if (!value) return {};
+  return { openStore: (dir, mode) => killInTransaction(RunStore.open(dir, mode), Number(value)) };
 }

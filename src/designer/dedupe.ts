@@ -15,6 +15,8 @@
  * The lexer is tolerant by design (it never throws), so programs that do not parse are measured too.
  */
 
+import { fnv1a32 } from "../random/index.js";
+
 /** Tokens per shingle. Long enough that shared idioms (`this.I = I;`) do not make programs alike. */
 export const SHINGLE_TOKENS = 10;
 /** Weight of the code similarity in the score; the rest is the description's. */
@@ -136,16 +138,6 @@ export function normaliseCode(source: string): string[] {
   return tokens;
 }
 
-/** A 32-bit FNV-1a hash of a string. */
-function hash32(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
 const STOPWORDS = new Set(
   "a an and are as at be by each for from has have in is it its of on or that the their then this to was were with which who will you your after before into over under than can one two".split(" "),
 );
@@ -167,8 +159,8 @@ export interface Fingerprint {
 export function fingerprint(source: string, description: string): Fingerprint {
   const tokens = normaliseCode(source);
   const shingles = new Set<number>();
-  if (tokens.length > 0 && tokens.length < SHINGLE_TOKENS) shingles.add(hash32(tokens.join(" ")));
-  for (let i = 0; i + SHINGLE_TOKENS <= tokens.length; i++) shingles.add(hash32(tokens.slice(i, i + SHINGLE_TOKENS).join(" ")));
+  if (tokens.length > 0 && tokens.length < SHINGLE_TOKENS) shingles.add(fnv1a32(tokens.join(" ")));
+  for (let i = 0; i + SHINGLE_TOKENS <= tokens.length; i++) shingles.add(fnv1a32(tokens.slice(i, i + SHINGLE_TOKENS).join(" ")));
   return { shingles, words: descriptionWords(description) };
 }
 

@@ -45,6 +45,8 @@ export interface LoopDeps {
   /** Milliseconds clock, for throughput only (never stored). */
   now: () => number;
   signal?: AbortSignal;
+  /** Opens the run's store; `RunStore.open` unless a test wraps it (store/fault-injection.ts). */
+  openStore?: (dir: string, mode: "create" | "resume") => RunStore;
 }
 
 /** Library environments as pool rows, created at `step`. */
@@ -105,8 +107,8 @@ function rewriteMetrics(dir: string, store: RunStore): void {
  * Runs (or resumes) self-play in `dir` until `config.steps` steps are done. A new run stores its
  * config; a resumed one must be given the stored config (the CLI does that).
  */
-export async function runSelfPlay(dir: string, config: RunConfig, deps: LoopDeps, options: { resume: boolean; killInTransaction?: number }): Promise<void> {
-  const store = RunStore.open(dir, options.resume ? "resume" : "create", { killInTransaction: options.killInTransaction });
+export async function runSelfPlay(dir: string, config: RunConfig, deps: LoopDeps, options: { resume: boolean }): Promise<void> {
+  const store = (deps.openStore ?? RunStore.open)(dir, options.resume ? "resume" : "create");
   try {
     if (!options.resume) store.setMeta("config", JSON.stringify(config));
     const sampler = await openSampler(config, store);
