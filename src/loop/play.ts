@@ -11,7 +11,7 @@ import type { RunConfig } from "../config/index.js";
 import { withFixedHint } from "../designer/index.js";
 import type { Json } from "../env/index.js";
 import type { Limiter } from "../policy/index.js";
-import { episodeTranscript, runGroup, type Episode } from "../rollout/index.js";
+import { episodeTranscript, runGroup } from "../rollout/index.js";
 import { loadProgram } from "../sandbox/index.js";
 import type { EnvironmentRow, RunStore } from "../store/index.js";
 import { playSeeds, seedOf } from "./keys.js";

@@ -7,11 +7,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SpadeError } from "../../errors.js";
-import { roundFloat } from "../pyfloat.js";
-import { parseJsonPy } from "../pycall.js";
-import { pyRepr } from "../pyformat.js";
-import { PyException } from "../pyops.js";
-import { pyTypeName, type PyDict, type PyValue } from "../pyvalue.js";
+import { parseJsonPy, type PyDict, PyException, pyRepr, pyTypeName, type PyValue, roundFloat } from "../python/index.js";
 import { decodeNormalOutput, normalChecker, type NormalVerdict } from "./normal.js";
 
 /** The twelve normal categories in upstream's `ACE_DATA_CATEGORY["normal"]` order. */

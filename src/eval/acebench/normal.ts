@@ -4,10 +4,7 @@
  * `normal_checker` and `eval_main.py`): whitespace-stripped `[f(a=1)]` output decoded to calls,
  * then per-function name counts, required and extra parameters, Python type checks and values.
  */
-import { parsePythonCalls } from "../pycall.js";
-import { pyRepr, pyStr } from "../pyformat.js";
-import { PyException } from "../pyops.js";
-import { PyTuple, findKey, pyEquals, pyTypeName, type PyDict, type PyKey, type PyValue } from "../pyvalue.js";
+import { findKey, parsePythonCalls, type PyDict, pyEquals, PyException, type PyKey, pyRepr, pyStr, PyTuple, pyTypeName, type PyValue } from "../python/index.js";
 
 /** A decoded call as upstream's `decode_ast` gives it: `{name: {param: value}}`. */
 export interface NormalCall {

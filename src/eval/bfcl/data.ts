@@ -8,8 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { SpadeError } from "../../errors.js";
 import type { Json, JsonObject } from "../../env/types.js";
-import { parseJsonPy } from "../pycall.js";
-import { PY_ELLIPSIS, isDict, isPyKey, type PyDict, type PyValue } from "../pyvalue.js";
+import { isDict, isPyKey, parseJsonPy, PY_ELLIPSIS, type PyDict, type PyValue } from "../python/index.js";
 
 /** The four BFCL v4 multi-turn categories. */
 export const BFCL_CATEGORIES = ["base", "miss_func", "miss_param", "long_context"] as const;
