@@ -68,6 +68,11 @@ export function runBackends(config: RunConfig, environment: Readonly<Record<stri
     });
     return { policy: chatLoopPolicy(backend), trainer: null, close: () => {} };
   }
+  if (config.engine === null && config.baseUrl !== null) {
+    throw new SpadeError("E_CONFIG", "--policy tinker samples from a Tinker-compatible engine, named --engine URL (its model --base-model NAME), not --base-url / --model", {
+      nextStep: "write --engine URL --base-model NAME --model-path DIR, or --policy openai for an OpenAI-compatible server",
+    });
+  }
   const engine = need(config.engine, "--engine", "http://127.0.0.1:8000", "--policy tinker samples from a Tinker-compatible engine");
   const baseModel = need(config.baseModel, "--base-model", "NAME", "the engine serves models by name");
   const renderer = ChatRenderer.fromDir(need(config.modelPath, "--model-path", "DIR", "token-level sampling renders with the model's chat template"));

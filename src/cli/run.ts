@@ -4,13 +4,13 @@
  * configuration key is also a flag (`designsPerStep` -> `--designs-per-step`).
  */
 import { defineCommand, type ArgsDef } from "citty";
-import { setMaxListeners } from "node:events";
 import { accessSync, constants, existsSync, readdirSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { buildConfig, CONFIG_SCHEMA, DERIVED_KEYS, envVar, flagName, preset, readConfigFile, type RunConfig } from "../config/index.js";
 import { SpadeError } from "../errors.js";
 import { METRICS_FILE, runSelfPlay, type LoopDeps } from "../loop/index.js";
 import { killInTransaction, RunStore, STORE_FILE } from "../store/index.js";
+import { interruptSignal } from "./interrupt.js";
 import { runBackends } from "./run-engine.js";
 
 const DEFAULTS = CONFIG_SCHEMA.parse({}) as Record<string, unknown>;
@@ -113,20 +113,16 @@ export const runCommand = defineCommand({
       process.stdout.write(`${JSON.stringify(config, null, 2)}\n`);
       return;
     }
-    const controller = new AbortController();
-    setMaxListeners(0, controller.signal); // every request in flight listens to it
     if (!resume) checkStart(config);
     const folderExisted = existsSync(dir);
     const storeExisted = existsSync(join(dir, STORE_FILE));
-    const backends = runBackends(config, process.env, controller.signal);
-    const stop = () => controller.abort();
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
+    const interrupt = interruptSignal("spade run: stopping (a second Ctrl-C ends at once); nothing finished is lost");
+    const backends = runBackends(config, process.env, interrupt.signal);
     process.stderr.write(`spade run: ${resume ? "resuming" : "writing"} ${dir} (${config.steps} steps, ${config.designer === "on" ? `${config.designsPerStep} designs every ${config.regenerateEvery} steps` : "fixed library environments"}${backends.trainer ? `, training on ${config.engine}` : ""})\n`);
     try {
-      await runSelfPlay(dir, config, { policy: backends.policy, trainer: backends.trainer, progress: (line) => process.stderr.write(`${line}\n`), now: () => Date.now(), signal: controller.signal, ...faultInjection() }, { resume });
+      await runSelfPlay(dir, config, { policy: backends.policy, trainer: backends.trainer, progress: (line) => process.stderr.write(`${line}\n`), now: () => Date.now(), signal: interrupt.signal, ...faultInjection() }, { resume });
     } catch (err) {
-      if (controller.signal.aborted) {
+      if (interrupt.signal.aborted) {
         process.stderr.write(`spade run: stopped; nothing finished is lost. Continue with: spade run --resume ${dir}\n`);
         process.exitCode = 130;
         return;
@@ -135,8 +131,7 @@ export const runCommand = defineCommand({
       throw err;
     } finally {
       backends.close();
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
+      interrupt.dispose();
     }
     process.stderr.write(`spade run: done. Inspect with: spade runs show ${dir}\n`);
   },
