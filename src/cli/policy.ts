@@ -139,6 +139,17 @@ export function openAIBackendFrom(options: {
   });
 }
 
+/** A policy of chat agents on `backend`; the user's `--temperature` / `--max-tokens` win over a suite's sampling. */
+function chatPolicy(name: "openai" | "gguf", backend: ChatBackend, userSampling: SamplingParams | undefined): Policy {
+  return {
+    name,
+    model: backend.model,
+    backend,
+    makeAgent: ({ signal, systemPrompt, sampling }) =>
+      chatAgent({ backend, signal, ...(systemPrompt !== undefined ? { systemPrompt } : {}), ...(sampling ? { sampling: { ...sampling, ...userSampling } } : {}) }),
+  };
+}
+
 /** Resolves `--policy` and its flags. Throws E_CONFIG for an unknown policy or a missing flag. */
 export function policyFromFlags(flags: PolicyFlags): Policy {
   const name = flags.policy ?? "oracle";
@@ -156,13 +167,7 @@ export function policyFromFlags(flags: PolicyFlags): Policy {
         sampling: userSampling,
         request: requestFlags(flags),
       });
-      return {
-        name,
-        model: backend.model,
-        backend,
-        makeAgent: ({ signal, systemPrompt, sampling }) =>
-          chatAgent({ backend, signal, ...(systemPrompt !== undefined ? { systemPrompt } : {}), ...(sampling ? { sampling: { ...sampling, ...userSampling } } : {}) }),
-      };
+      return chatPolicy(name, backend, userSampling);
     }
     case "tinker": {
       refuseOldTinkerFlags(flags);
@@ -190,13 +195,7 @@ export function policyFromFlags(flags: PolicyFlags): Policy {
       if (!isRemoteModel(model) && !existsSync(model)) throw new SpadeError("E_NOT_FOUND", `no model file at ${model}`, { nextStep: "pass the path of a .gguf file to --model-path" });
       const userSampling = samplingFlags(flags);
       const backend = ggufChatBackend({ model, sampling: userSampling });
-      return {
-        name,
-        model: backend.model,
-        backend,
-        makeAgent: ({ signal, systemPrompt, sampling }) =>
-          chatAgent({ backend, signal, ...(systemPrompt !== undefined ? { systemPrompt } : {}), ...(sampling ? { sampling: { ...sampling, ...userSampling } } : {}) }),
-      };
+      return chatPolicy(name, backend, userSampling);
     }
     default:
       throw new SpadeError("E_CONFIG", `--policy must be one of ${POLICY_NAMES.join(", ")} (got "${name}")`);

@@ -3,21 +3,13 @@
  * The one JSON record of an episode's play, written the same way by the run store, `spade env
  * run --json` and the eval results.
  */
-import type { Action, JsonObject, ToolResult } from "../env/index.js";
-import type { AgentTrace, Episode, EpisodeOutcome } from "./episode.js";
+import type { AgentTrace, Episode, EpisodeOutcome, EpisodeStep } from "./episode.js";
 
-/** One turn of a transcript: what the agent did and what the environment answered. */
-export interface TranscriptStep {
-  action: Action;
-  observation: string;
-  reward: number;
-  terminated: boolean;
-  truncated: boolean;
-  toolResults: ToolResult[];
-  info: JsonObject;
-  /** Present (true) only on a turn whose malformed tool call was answered with an error and not trained. */
-  masked?: true;
-}
+/**
+ * One turn of a transcript: an episode step, with `masked` present (true) only on a turn whose
+ * malformed tool call was answered with an error and not trained.
+ */
+export type TranscriptStep = Omit<EpisodeStep, "masked"> & { masked?: true };
 
 /** The record of one episode's play. */
 export interface Transcript {

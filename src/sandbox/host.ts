@@ -6,7 +6,7 @@
  * how a runner starts and dies, and how their failure replies read.
  */
 import type { SpadeError } from "../errors.js";
-import { asLoadError, checkTimeoutMs, decodeReply, disposedError, timeoutError, type GlueOp } from "./protocol.js";
+import { asLoadError, checkTimeoutMs, compileError, decodeReply, disposedError, memoryError, timeoutError, type GlueOp } from "./protocol.js";
 import type { GuestMethod, SandboxInstance, SandboxLimits } from "./types.js";
 
 /** Host -> runner: one glue call on guest `iid`. */
@@ -128,10 +128,26 @@ export interface GuestRunner<Reply> {
   notify(message: DisposeRequest): void;
 }
 
+/** The coded error of a failure both runners report alike, or null for a backend's own reason. */
+function sharedFailureError(reply: { fail: string; text: string }, op: GlueOp, timeoutMs: number): SpadeError | null {
+  switch (reply.fail) {
+    case "timeout":
+      return timeoutError(op, timeoutMs);
+    case "memory":
+      return memoryError(op, reply.text);
+    case "compile":
+      return compileError(reply.text);
+    case "disposed":
+      return disposedError(op);
+    default:
+      return null;
+  }
+}
+
 /** How a backend reads its runner's replies. */
 export interface ReplyReader<Fail extends string> {
-  /** The coded error of a reply that carries no glue answer. */
-  failureError(reply: { fail: Fail; text: string }, op: GlueOp, timeoutMs: number): SpadeError;
+  /** The coded error of a failure other than timeout, memory, compile or disposed. */
+  failureError(reply: { fail: Fail; text: string }, op: GlueOp): SpadeError;
   /** Whether a failure leaves the guest usable (isolated-vm: an unhandled rejection). Default: no. */
   keepsGuest?(fail: Fail): boolean;
   /** A glue answer that is itself fatal (QuickJS: a thrown null), or null. */
@@ -187,7 +203,7 @@ export class GuestInstance<Fail extends string> implements SandboxInstance {
   settle(reply: RunnerReply<Fail>, op: GlueOp, timeoutMs: number): string {
     if ("fail" in reply) {
       if (!this.#reader.keepsGuest?.(reply.fail)) this.dispose();
-      throw this.#reader.failureError(reply, op, timeoutMs);
+      throw sharedFailureError(reply, op, timeoutMs) ?? this.#reader.failureError(reply, op);
     }
     const fatal = this.#reader.fatalAnswer?.(reply.reply, op) ?? null;
     if (fatal !== null) {

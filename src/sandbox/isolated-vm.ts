@@ -22,37 +22,17 @@ import { SpadeError } from "../errors.js";
 import { loadGuest, newGuestId, type ReplyReader } from "./host.js";
 import type { IvmFail } from "./ivm-child.js";
 import { IvmPool } from "./ivm-pool.js";
-import {
-  clipGuestMessage,
-  compileError,
-  disposedError,
-  memoryError,
-  opLabel,
-  timeoutError,
-  type GlueOp,
-} from "./protocol.js";
+import { clipGuestMessage, opLabel, type GlueOp } from "./protocol.js";
 import type { SandboxBackend, SandboxInstance, SandboxLimits } from "./types.js";
 
 const MIB = 1024 * 1024;
 /** isolated-vm refuses limits under 8 MB. */
 const MIN_ISOLATE_MIB = 8;
 
-/** Maps a reply that carries no glue answer to a coded error. */
-function failureError(reply: { fail: IvmFail; text: string }, op: GlueOp, timeoutMs: number): SpadeError {
-  switch (reply.fail) {
-    case "timeout":
-      return timeoutError(op, timeoutMs);
-    case "memory":
-      return memoryError(op, reply.text);
-    case "compile":
-      return compileError(reply.text);
-    case "disposed":
-      return disposedError(op);
-    case "rejected":
-      return new SpadeError("E_SANDBOX_THROW", `${opLabel(op)} left a promise rejection unhandled: ${clipGuestMessage(reply.text)}`);
-    default:
-      return new SpadeError("E_SANDBOX_THROW", `${op}: the isolate failed: ${reply.text}`);
-  }
+/** The coded error of isolated-vm's own failure reasons (host.ts reads the shared ones). */
+function failureError(reply: { fail: IvmFail; text: string }, op: GlueOp): SpadeError {
+  if (reply.fail === "rejected") return new SpadeError("E_SANDBOX_THROW", `${opLabel(op)} left a promise rejection unhandled: ${clipGuestMessage(reply.text)}`);
+  return new SpadeError("E_SANDBOX_THROW", `${op}: the isolate failed: ${reply.text}`);
 }
 
 /** How isolated-vm's replies read: an unhandled rejection fails the call but keeps the guest. */

@@ -19,15 +19,7 @@
  */
 import { SpadeError } from "../errors.js";
 import { REPLY_TAGS } from "./prelude.js";
-import {
-  clipGuestMessage,
-  compileError,
-  disposedError,
-  memoryError,
-  opLabel,
-  timeoutError,
-  type GlueOp,
-} from "./protocol.js";
+import { clipGuestMessage, memoryError, opLabel, type GlueOp } from "./protocol.js";
 import { loadGuest, newGuestId, type ReplyReader } from "./host.js";
 import { QuickJsPool } from "./quickjs-pool.js";
 import type { QuickJsFail } from "./quickjs-worker.js";
@@ -36,23 +28,11 @@ import type { SandboxBackend, SandboxInstance, SandboxLimits } from "./types.js"
 /** The glue's reply for a thrown `null` (tag "E" + the description "null"). */
 const THROWN_NULL = `${REPLY_TAGS.threw}null`;
 
-/** Maps a worker reply that carries no glue answer to a coded error. */
-function failureError(reply: { fail: QuickJsFail; text: string }, op: GlueOp, timeoutMs: number): SpadeError {
-  switch (reply.fail) {
-    case "timeout":
-      return timeoutError(op, timeoutMs);
-    case "memory":
-      return memoryError(op, reply.text);
-    case "compile":
-      return compileError(reply.text);
-    case "disposed":
-      return disposedError(op);
-    case "crash":
-      // A wasm trap or abort inside QuickJS: running out of wasm memory is the cause we know of.
-      return memoryError(op, `the QuickJS runtime crashed: ${reply.text}`);
-    default:
-      return new SpadeError("E_SANDBOX_THROW", `${opLabel(op)}: the QuickJS runtime failed: ${clipGuestMessage(reply.text)}`);
-  }
+/** The coded error of QuickJS's own failure reasons (host.ts reads the shared ones). */
+function failureError(reply: { fail: QuickJsFail; text: string }, op: GlueOp): SpadeError {
+  // A wasm trap or abort inside QuickJS: running out of wasm memory is the cause we know of.
+  if (reply.fail === "crash") return memoryError(op, `the QuickJS runtime crashed: ${reply.text}`);
+  return new SpadeError("E_SANDBOX_THROW", `${opLabel(op)}: the QuickJS runtime failed: ${clipGuestMessage(reply.text)}`);
 }
 
 /**
