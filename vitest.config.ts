@@ -1,13 +1,37 @@
 import { defineConfig } from "vitest/config";
 
+// Four projects, chosen by path so a new test file lands in one without editing this file:
+//   unit   everything else under src/ and test/*.test.ts (the default `npm run test:unit`)
+//   data   benchmark evaluation: src/eval/** (but the Python runtime, src/eval/python/) and the
+//          eval commands' tests, src/cli/eval*.test.ts; they read ../shared/benchmarks
+//   engine a real model engine: test/engine/** (SkyRL's Tinker server) and *gguf*.test.ts
+//          (llama.cpp through node-llama-cpp)
+//   e2e    the real CLI and servers: test/e2e/**
+// `npm test` runs all four. A test whose data or tool is missing follows test/missing.ts.
+const DATA = ["src/eval/**/*.test.ts", "src/cli/eval*.test.ts"];
+const ENGINE = ["test/engine/**/*.test.ts", "src/**/*gguf*.test.ts"];
+const E2E = ["test/e2e/**/*.test.ts"];
+
 // isolated-vm needs `--no-node-snapshot` on Node 20; test workers are forked with it.
 export default defineConfig({
   test: {
-    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     pool: "forks",
     poolOptions: { forks: { execArgv: ["--no-node-snapshot"] } },
     env: { SPADE_DATA_DIR: new URL("../shared/benchmarks", import.meta.url).pathname },
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["src/**/*.test.ts", "test/*.test.ts"],
+          exclude: ["src/eval/!(python)/**", "src/eval/*.test.ts", "src/cli/eval*.test.ts", ...ENGINE],
+        },
+      },
+      { extends: true, test: { name: "data", include: DATA, exclude: ["src/eval/python/**", ...ENGINE] } },
+      { extends: true, test: { name: "engine", include: ENGINE } },
+      { extends: true, test: { name: "e2e", include: E2E } },
+    ],
   },
 });

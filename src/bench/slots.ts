@@ -100,7 +100,11 @@ async function startSlotServer(slots: number, latencyMs: number, episodes: numbe
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     stats,
-    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -5,7 +5,7 @@
 import { defineCommand } from "citty";
 import { checkEnv, type CheckReport } from "../env/index.js";
 import { libraryNames, libraryPath, resolveProgram } from "../envs/index.js";
-import { runEpisode, type Episode } from "../rollout/index.js";
+import { episodeTranscript, runEpisode, type Episode } from "../rollout/index.js";
 import { loadProgram } from "../sandbox/index.js";
 import { EXIT_NOTHING_PLAYED, intFlag, jsonArg, nothingPlayedLine, openableProgram, printJson, sandboxArg, sandboxFlag } from "./common.js";
 import { visibleText } from "./guest-text.js";
@@ -63,11 +63,7 @@ function episodeJson(e: Episode) {
     failure: e.failure,
     failureCode: e.failureCode,
     hinted: e.hinted,
-    transcript: {
-      firstObservation: e.firstObservation,
-      steps: e.steps.map((s) => ({ action: s.action, observation: s.observation, reward: s.reward, terminated: s.terminated, truncated: s.truncated, toolResults: s.toolResults })),
-      ...(e.trace ? { messages: e.trace.messages } : {}),
-    },
+    transcript: episodeTranscript(e, { messages: true }),
   };
 }
 

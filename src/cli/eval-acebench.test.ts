@@ -1,25 +1,14 @@
 import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runCommand } from "citty";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { type CommandOutput, runCaptured } from "../../test/run-command.js";
 import { acebenchDir, benchmarksDir } from "../eval/acebench/testing/bench-dir.js";
 import { acebenchReplayCommand } from "./eval-acebench.js";
 
 /** Runs `spade eval acebench-replay ...args`; returns stdout, stderr and the exit code it set. */
-async function replay(...args: string[]): Promise<{ stdout: string; stderr: string; exitCode: number | undefined }> {
-  let stdout = "";
-  let stderr = "";
-  const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => ((stdout += String(chunk)), true));
-  const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => ((stderr += String(chunk)), true));
-  try {
-    process.exitCode = undefined;
-    await runCommand(acebenchReplayCommand, { rawArgs: args });
-    return { stdout, stderr, exitCode: process.exitCode as number | undefined };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
+function replay(...args: string[]): Promise<CommandOutput> {
+  return runCaptured(acebenchReplayCommand, args);
 }
 
 afterEach(() => {

@@ -1,31 +1,14 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runCommand } from "citty";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { type CommandOutput, runCaptured } from "../../test/run-command.js";
 import { bfclReplayCommand } from "./eval-bfcl.js";
 import { BFCL_DATA_DIR, BFCL_DATA_MISSING, BFCL_DATA_PRESENT } from "../eval/bfcl/testing/paths.js";
 
 /** Runs `spade eval bfcl-replay ...args`; returns stdout, stderr and the exit code it set. */
-async function replay(...args: string[]): Promise<{ stdout: string; stderr: string; exitCode: number | undefined }> {
-  let stdout = "";
-  let stderr = "";
-  const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    process.exitCode = undefined;
-    await runCommand(bfclReplayCommand, { rawArgs: args });
-    return { stdout, stderr, exitCode: process.exitCode as number | undefined };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
+function replay(...args: string[]): Promise<CommandOutput> {
+  return runCaptured(bfclReplayCommand, args);
 }
 
 const DATA_DIR = process.env.SPADE_DATA_DIR;

@@ -6,6 +6,7 @@
  * 3 when every sample failed (nothing could be played: e.g. the model server never answered).
  */
 import { join } from "node:path";
+import { interruptSignal as interruptOn } from "./interrupt.js";
 import { SpadeError } from "../errors.js";
 import type { JsonObject } from "../env/index.js";
 import type { Agent, Episode } from "../rollout/index.js";
@@ -53,24 +54,9 @@ export function limitFlag(flags: EvalRunFlags): number | undefined {
   return flags.limit === undefined ? undefined : intFlag("limit", flags.limit, 1);
 }
 
-/**
- * Aborts on the first Ctrl-C (or SIGTERM). The handler then removes itself, so a second one
- * ends the process the default way, at once.
- */
+/** The eval commands' Ctrl-C handler (cli/interrupt.ts): the first Ctrl-C stops, keeping finished items. */
 export function interruptSignal(): { signal: AbortSignal; dispose: () => void } {
-  const controller = new AbortController();
-  const dispose = () => {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-  };
-  function onSignal() {
-    dispose();
-    process.stderr.write("\nspade: stopping: running episodes end at their next turn; finished items are kept (continue with --resume)\n");
-    controller.abort();
-  }
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  return { signal: controller.signal, dispose };
+  return interruptOn("spade: stopping: running episodes end at their next turn; finished items are kept (continue with --resume)");
 }
 
 /** What a benchmark adds to the summary: JSON fields and lines of text. */

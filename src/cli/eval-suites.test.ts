@@ -1,27 +1,15 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runCommand } from "citty";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { runCaptured } from "../../test/run-command.js";
 import { isSpadeError } from "../errors.js";
 import { goldCommand } from "./eval-suites.js";
 
 /** Runs `spade eval gold ...args`; returns stdout and the exit code it set. */
 async function gold(...args: string[]): Promise<{ stdout: string; exitCode: number | undefined }> {
-  let stdout = "";
-  const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
-  try {
-    process.exitCode = undefined;
-    await runCommand(goldCommand, { rawArgs: args });
-    return { stdout, exitCode: process.exitCode as number | undefined };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
+  const { stdout, exitCode } = await runCaptured(goldCommand, args);
+  return { stdout, exitCode };
 }
 
 const DATA_DIR = process.env.SPADE_DATA_DIR;

@@ -11,6 +11,7 @@ import { ChatRenderer, tinkerSampler } from "../policy/index.js";
 import { runTau2, tau2ScoresOf, tokenSamplerHandler, TAU2_DEFAULTS, TAU2_DOMAINS, type Tau2Agent, type Tau2Domain, type Tau2Endpoint, type Tau2Settings } from "../eval/tau2/index.js";
 import { intFlag, jsonArg, printJson } from "./common.js";
 import { defaultOutDir, interruptSignal } from "./eval-run.js";
+import { policyArgs } from "./policy.js";
 
 const TAU2_POLICIES = ["openai", "tinker", "oracle", "idle"] as const;
 
@@ -56,8 +57,10 @@ export const tau2Command = defineCommand({
   args: {
     domain: { type: "string", description: `${TAU2_DOMAINS.join(" | ")} | all (or a comma list)`, default: "all" },
     policy: { type: "string", description: `the agent: ${TAU2_POLICIES.join(" | ")} (oracle replays each task's ground-truth actions, idle does nothing; both without a model)`, required: true },
-    "base-url": { type: "string", description: "the agent's OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 (--policy openai); the Tinker-compatible server root (--policy tinker)" },
-    model: { type: "string", description: "the agent's model name as the server knows it (--policy openai); the base model (--policy tinker)" },
+    "base-url": { type: "string", description: "the agent's OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 (--policy openai)" },
+    model: { type: "string", description: "the agent's model name as the server knows it (--policy openai)" },
+    engine: policyArgs.engine,
+    "base-model": policyArgs["base-model"],
     "model-path": { type: "string", description: "folder with the model's tokenizer.json and tokenizer_config.json (--policy tinker)" },
     "api-key-env": { type: "string", description: "environment variable holding the agent server's API key" },
     "user-base-url": { type: "string", description: "the user simulator's server (default: the agent's)" },
@@ -89,11 +92,14 @@ export const tau2Command = defineCommand({
       agent = { kind: "model", endpoint: { ...endpoint, apiKey: keyFrom("agent", args["api-key-env"]) } };
     } else if (policy === "tinker") {
       // Tinker sampling behind SPADE's own OpenAI-compatible shim, so the harness can call it.
-      if (!args["base-url"] || !args.model || !args["model-path"]) {
-        throw new SpadeError("E_CONFIG", "--policy tinker needs --base-url, --model and --model-path", { nextStep: "add --base-url http://127.0.0.1:8000 --model BASE_MODEL --model-path TOKENIZER_FOLDER" });
+      if (args["base-url"] !== undefined && args.engine === undefined) {
+        throw new SpadeError("E_CONFIG", "--policy tinker takes the engine as --engine URL and its model as --base-model NAME, not --base-url / --model", { nextStep: "write --engine URL --base-model NAME (the names spade run uses)" });
+      }
+      if (!args.engine || !args["base-model"] || !args["model-path"]) {
+        throw new SpadeError("E_CONFIG", "--policy tinker needs --engine, --base-model and --model-path", { nextStep: "add --engine http://127.0.0.1:8000 --base-model BASE_MODEL --model-path TOKENIZER_FOLDER" });
       }
       const renderer = ChatRenderer.fromDir(String(args["model-path"]));
-      const sampler = tinkerSampler({ baseURL: String(args["base-url"]), baseModel: String(args.model), apiKeyEnv: args["api-key-env"] || undefined, environment: process.env });
+      const sampler = tinkerSampler({ baseURL: String(args.engine), baseModel: String(args["base-model"]), apiKeyEnv: args["api-key-env"] || undefined, environment: process.env });
       agent = { kind: "served", model: sampler.model, handler: tokenSamplerHandler({ sampler, renderer, defaultMaxTokens: TAU2_DEFAULTS.maxTokens }) };
     } else if (policy === "oracle" || policy === "idle") {
       agent = { kind: policy };

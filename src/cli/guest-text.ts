@@ -12,7 +12,7 @@
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 const CONTROL_OR_NEWLINE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
-function escape(char: string): string {
+function escapeChar(char: string): string {
   const code = char.charCodeAt(0);
   if (char === "\n") return "\\n";
   if (char === "\r") return "\\r";
@@ -24,5 +24,5 @@ function escape(char: string): string {
  * newlines stay unless `oneLine` (then they show as `\n`, so one report row stays one row).
  */
 export function visibleText(text: string, options: { oneLine?: boolean } = {}): string {
-  return text.replace(options.oneLine ? CONTROL_OR_NEWLINE : CONTROL, escape);
+  return text.replace(options.oneLine ? CONTROL_OR_NEWLINE : CONTROL, escapeChar);
 }

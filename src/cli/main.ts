@@ -4,7 +4,7 @@
  * 1 a negative result (an invalid environment, a failed check), 2 usage, configuration or I/O error,
  * 3 nothing could be played (`env run`, `eval`: every episode failed), 130 interrupted.
  */
-import { defineCommand, renderUsage, runCommand, type CommandDef } from "citty";
+import { defineCommand, renderUsage, runCommand, type ArgsDef, type CommandDef } from "citty";
 import { isSpadeError, SpadeError } from "../errors.js";
 import { storeIoError } from "../store/index.js";
 import { envCommand } from "./env.js";
@@ -36,9 +36,9 @@ export const main = defineCommand({
 });
 
 /** Finds the sub-command that `--help` asks about. */
-async function commandFor(rawArgs: string[]): Promise<{ cmd: CommandDef<any>; parent?: CommandDef<any> }> {
-  let cmd: CommandDef<any> = main;
-  let parent: CommandDef<any> | undefined;
+async function commandFor(rawArgs: string[]): Promise<{ cmd: CommandDef<ArgsDef>; parent?: CommandDef<ArgsDef> }> {
+  let cmd: CommandDef<ArgsDef> = main;
+  let parent: CommandDef<ArgsDef> | undefined;
   for (const word of rawArgs) {
     if (word.startsWith("-")) break;
     const subs = typeof cmd.subCommands === "function" ? await cmd.subCommands() : await cmd.subCommands;

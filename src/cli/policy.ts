@@ -1,7 +1,10 @@
 /**
  * @module cli/policy
  * The `--policy` flags shared by `spade env run` and `spade eval ...`: who plays (baselines that
- * need no model, or a model on an OpenAI-compatible server) and how its agents are made.
+ * need no model, or a model on an OpenAI-compatible server) and how its agents are made. Names
+ * match `spade run`'s: an OpenAI-compatible server is `--base-url` + `--model`, a
+ * Tinker-compatible engine `--engine` + `--base-model` (+ `--model-path`); sampling flags are
+ * described and checked by the run configuration's schema.
  */
 import { existsSync } from "node:fs";
 import { buildConfig, CONFIG_SCHEMA, type RunConfig } from "../config/index.js";
@@ -19,9 +22,11 @@ export const policyArgs = {
   policy: { type: "string", description: `who plays: ${POLICY_NAMES.join(" | ")}`, default: "oracle" },
   "base-url": { type: "string", description: "OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 (--policy openai)" },
   model: { type: "string", description: "model name as the server knows it (--policy openai)" },
+  engine: { type: "string", description: `${CONFIG_SCHEMA.shape.engine.description} (--policy tinker)` },
+  "base-model": { type: "string", description: `${CONFIG_SCHEMA.shape.baseModel.description} (--policy tinker)` },
   "api-key-env": { type: "string", description: "environment variable holding the API key (--policy openai); omit for local servers" },
-  temperature: { type: "string", description: "sampling temperature (--policy openai, gguf; default: the server's, greedy for gguf)" },
-  "max-tokens": { type: "string", description: "most tokens per answer (--policy openai, gguf; default: the server's, 1024 for gguf)" },
+  temperature: { type: "string", description: `${CONFIG_SCHEMA.shape.temperature.description} (--policy openai, tinker, gguf; unset: the server's, greedy for gguf)` },
+  "max-tokens": { type: "string", description: `${CONFIG_SCHEMA.shape.maxTokens.description} (--policy openai, tinker, gguf; unset: the server's, 1024 for gguf)` },
   "model-path": { type: "string", description: "folder with the model's tokenizer.json and tokenizer_config.json (--policy tinker); a .gguf file or hf:user/repo/file.gguf (--policy gguf)" },
   "request-timeout": { type: "string", description: `${CONFIG_SCHEMA.shape.requestTimeout.description} (default 600)` },
   "retry-budget": { type: "string", description: `${CONFIG_SCHEMA.shape.retryBudget.description} (default 1800)` },
@@ -48,6 +53,8 @@ export interface PolicyFlags {
   policy?: string;
   "base-url"?: string;
   model?: string;
+  engine?: string;
+  "base-model"?: string;
   "api-key-env"?: string;
   temperature?: string;
   "max-tokens"?: string;
@@ -86,20 +93,25 @@ export function requiredFlag(policy: string, name: string, value: string | undef
   return value;
 }
 
-/** Sampling parameters from `--temperature` and `--max-tokens`. */
+/** Sampling parameters from `--temperature` and `--max-tokens`, checked by the run schema; only those given. */
 export function samplingFlags(flags: Pick<PolicyFlags, "temperature" | "max-tokens">): SamplingParams | undefined {
+  const config = buildConfig([{ temperature: flags.temperature, maxTokens: flags["max-tokens"] }]);
   const sampling: SamplingParams = {};
-  if (flags.temperature !== undefined) {
-    const t = Number(flags.temperature);
-    if (flags.temperature.trim() === "" || !Number.isFinite(t) || t < 0) throw new SpadeError("E_CONFIG", `--temperature must be a number >= 0 (got ${JSON.stringify(flags.temperature)})`);
-    sampling.temperature = t;
-  }
-  if (flags["max-tokens"] !== undefined) {
-    const n = Number(flags["max-tokens"]);
-    if (!Number.isInteger(n) || n < 1) throw new SpadeError("E_CONFIG", `--max-tokens must be an integer >= 1 (got ${JSON.stringify(flags["max-tokens"])})`);
-    sampling.max_tokens = n;
-  }
+  if (flags.temperature !== undefined) sampling.temperature = config.temperature;
+  if (flags["max-tokens"] !== undefined) sampling.max_tokens = config.maxTokens;
   return Object.keys(sampling).length > 0 ? sampling : undefined;
+}
+
+/**
+ * `--policy tinker` before the names were shared took the engine as `--base-url` and the model as
+ * `--model`: E_CONFIG naming `--engine` / `--base-model` (what `spade run` calls them).
+ */
+function refuseOldTinkerFlags(flags: PolicyFlags): void {
+  const old = [flags["base-url"] !== undefined ? "--base-url" : null, flags.model !== undefined ? "--model" : null].filter((f) => f !== null);
+  if (old.length === 0) return;
+  throw new SpadeError("E_CONFIG", `--policy tinker takes the engine as --engine URL and its model as --base-model NAME, not ${old.join(" / ")}`, {
+    nextStep: "write --engine URL --base-model NAME (the names spade run uses)",
+  });
 }
 
 /**
@@ -127,6 +139,17 @@ export function openAIBackendFrom(options: {
   });
 }
 
+/** A policy of chat agents on `backend`; the user's `--temperature` / `--max-tokens` win over a suite's sampling. */
+function chatPolicy(name: "openai" | "gguf", backend: ChatBackend, userSampling: SamplingParams | undefined): Policy {
+  return {
+    name,
+    model: backend.model,
+    backend,
+    makeAgent: ({ signal, systemPrompt, sampling }) =>
+      chatAgent({ backend, signal, ...(systemPrompt !== undefined ? { systemPrompt } : {}), ...(sampling ? { sampling: { ...sampling, ...userSampling } } : {}) }),
+  };
+}
+
 /** Resolves `--policy` and its flags. Throws E_CONFIG for an unknown policy or a missing flag. */
 export function policyFromFlags(flags: PolicyFlags): Policy {
   const name = flags.policy ?? "oracle";
@@ -144,19 +167,14 @@ export function policyFromFlags(flags: PolicyFlags): Policy {
         sampling: userSampling,
         request: requestFlags(flags),
       });
-      return {
-        name,
-        model: backend.model,
-        backend,
-        makeAgent: ({ signal, systemPrompt, sampling }) =>
-          chatAgent({ backend, signal, ...(systemPrompt !== undefined ? { systemPrompt } : {}), ...(sampling ? { sampling: { ...sampling, ...userSampling } } : {}) }),
-      };
+      return chatPolicy(name, backend, userSampling);
     }
     case "tinker": {
+      refuseOldTinkerFlags(flags);
       const sampling = samplingFlags(flags);
       const tinker = tinkerPolicy({
-        baseURL: requiredFlag("tinker", "base-url", flags["base-url"], "http://127.0.0.1:8000"),
-        model: requiredFlag("tinker", "model", flags.model, "BASE_MODEL"),
+        baseURL: requiredFlag("tinker", "engine", flags.engine, "http://127.0.0.1:8000"),
+        model: requiredFlag("tinker", "base-model", flags["base-model"], "BASE_MODEL"),
         modelPath: requiredFlag("tinker", "model-path", flags["model-path"], "PATH_TO_TOKENIZER_FOLDER"),
         apiKeyEnv: flags["api-key-env"],
         temperature: sampling?.temperature,
@@ -177,13 +195,7 @@ export function policyFromFlags(flags: PolicyFlags): Policy {
       if (!isRemoteModel(model) && !existsSync(model)) throw new SpadeError("E_NOT_FOUND", `no model file at ${model}`, { nextStep: "pass the path of a .gguf file to --model-path" });
       const userSampling = samplingFlags(flags);
       const backend = ggufChatBackend({ model, sampling: userSampling });
-      return {
-        name,
-        model: backend.model,
-        backend,
-        makeAgent: ({ signal, systemPrompt, sampling }) =>
-          chatAgent({ backend, signal, ...(systemPrompt !== undefined ? { systemPrompt } : {}), ...(sampling ? { sampling: { ...sampling, ...userSampling } } : {}) }),
-      };
+      return chatPolicy(name, backend, userSampling);
     }
     default:
       throw new SpadeError("E_CONFIG", `--policy must be one of ${POLICY_NAMES.join(", ")} (got "${name}")`);

@@ -110,6 +110,11 @@ export async function runBackends(config: RunConfig, environment: Readonly<Recor
     });
     return { policy: chatLoopPolicy(backend), trainer: null, engine: null, close: async () => {} };
   }
+  if (config.engine === null && config.baseUrl !== null) {
+    throw new SpadeError("E_CONFIG", "--policy tinker samples from a Tinker-compatible engine, named --engine URL (its model --base-model NAME), not --base-url / --model", {
+      nextStep: "write --engine URL --base-model NAME --model-path DIR, or --policy openai for an OpenAI-compatible server",
+    });
+  }
   const engineRef = need(config.engine, "--engine", "http://127.0.0.1:8000", "--policy tinker samples from a Tinker-compatible engine");
   const baseModelRef = need(config.baseModel, "--base-model", "NAME", "the engine serves models by name");
   const engine = engineRef === "local" ? await startEngine(config, baseModelRef, places, options.dir, stream, signal) : null;

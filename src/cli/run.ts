@@ -10,9 +10,10 @@ import { join } from "node:path";
 import { buildConfig, CONFIG_SCHEMA, DERIVED_KEYS, envVar, flagName, preset, readConfigFile, type RunConfig } from "../config/index.js";
 import { EventFileWriter, stepScalars } from "../dashboard/index.js";
 import { SpadeError } from "../errors.js";
-import { METRICS_FILE, runSelfPlay } from "../loop/index.js";
-import { RunStore, STORE_FILE } from "../store/index.js";
+import { METRICS_FILE, runSelfPlay, type LoopDeps } from "../loop/index.js";
+import { killInTransaction, RunStore, STORE_FILE } from "../store/index.js";
 import { logTail } from "../engine/index.js";
+import { interruptSignal } from "./interrupt.js";
 import { runBackends, type RunBackends } from "./run-engine.js";
 
 const DEFAULTS = CONFIG_SCHEMA.parse({}) as Record<string, unknown>;
@@ -117,43 +118,42 @@ export const runCommand = defineCommand({
       process.stdout.write(`${JSON.stringify(config, null, 2)}\n`);
       return;
     }
-    const controller = new AbortController();
-    setMaxListeners(0, controller.signal); // every request in flight listens to it
     if (!resume) checkStart(config);
     const folderExisted = existsSync(dir);
     const storeExisted = existsSync(join(dir, STORE_FILE));
     const sink = metricsSink(args.log as string | undefined);
-    const stop = () => controller.abort();
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
+    const interrupt = interruptSignal("spade run: stopping (a second Ctrl-C ends at once); nothing finished is lost");
+    // The run stops on Ctrl-C, and at once when an engine this run started dies.
+    const engineDeath = new AbortController();
+    const signal = AbortSignal.any([interrupt.signal, engineDeath.signal]);
+    setMaxListeners(0, signal); // every request in flight listens to it
     let backends: RunBackends;
     try {
-      backends = await runBackends(config, process.env, { dir, signal: controller.signal });
+      backends = await runBackends(config, process.env, { dir, signal });
     } catch (err) {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      if (controller.signal.aborted) {
+      interrupt.dispose();
+      sink?.close();
+      if (interrupt.signal.aborted) {
         process.stderr.write("spade run: stopped before the run began\n");
         process.exitCode = 130;
         return;
       }
       throw err;
     }
-    // An engine this run started that dies mid-run ends the run at once, with its log tail.
     let engineDied: SpadeError | null = null;
-    void backends.engine?.exited.then(({ code, signal }) => {
+    void backends.engine?.exited.then(({ code, signal: killedBy }) => {
       if (backends.engine?.stopping) return;
-      engineDied = new SpadeError("E_ENGINE_START", `the local engine died during the run (${signal ?? `exit code ${code}`}); the last lines of its log:\n${logTail(backends.engine?.log() ?? "")}`, {
+      engineDied = new SpadeError("E_ENGINE_START", `the local engine died during the run (${killedBy ?? `exit code ${code}`}); the last lines of its log:\n${logTail(backends.engine?.log() ?? "")}`, {
         nextStep: `continue with: spade run --resume ${dir}`,
       });
-      controller.abort();
+      engineDeath.abort();
     });
     process.stderr.write(`spade run: ${resume ? "resuming" : "writing"} ${dir} (${config.steps} steps, ${config.designer === "on" ? `${config.designsPerStep} designs every ${config.regenerateEvery} steps` : "fixed library environments"}${backends.trainer ? `, training on ${backends.engine ? `the local engine ${backends.engine.url}` : config.engine}` : ""})\n`);
     try {
-      await runSelfPlay(dir, config, { policy: backends.policy, trainer: backends.trainer, progress: (line) => process.stderr.write(`${line}\n`), now: () => Date.now(), signal: controller.signal, onStep: sink?.onStep }, { resume, killInTransaction: faultInjection() });
+      await runSelfPlay(dir, config, { policy: backends.policy, trainer: backends.trainer, progress: (line) => process.stderr.write(`${line}\n`), now: () => Date.now(), signal, onStep: sink?.onStep, ...faultInjection() }, { resume });
     } catch (err) {
       if (engineDied) throw engineDied;
-      if (controller.signal.aborted) {
+      if (interrupt.signal.aborted) {
         process.stderr.write(`spade run: stopped; nothing finished is lost. Continue with: spade run --resume ${dir}\n`);
         process.exitCode = 130;
         return;
@@ -163,8 +163,7 @@ export const runCommand = defineCommand({
     } finally {
       sink?.close();
       await backends.close();
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
+      interrupt.dispose();
     }
     process.stderr.write(`spade run: done. Results are in ${dir} (run.sqlite, metrics.jsonl). Inspect with: spade runs show ${dir}\n`);
   },
@@ -183,7 +182,8 @@ function metricsSink(value: string | undefined): { onStep: (metrics: Record<stri
 }
 
 /** FAULT INJECTION for resume tests: SPADE_TEST_KILL_IN_TRANSACTION=n kills the process inside its n-th store transaction. */
-function faultInjection(): number | undefined {
+function faultInjection(): Pick<LoopDeps, "openStore"> {
   const value = envVar("SPADE_TEST_KILL_IN_TRANSACTION");
-  return value ? Number(value) : undefined;
+  if (!value) return {};
+  return { openStore: (dir, mode) => killInTransaction(RunStore.open(dir, mode), Number(value)) };
 }

@@ -11,9 +11,9 @@ import { retryOptions, type RequestSettings } from "./policy.js";
 
 /** What `--policy tinker` is made from. */
 export interface TinkerPolicyOptions {
-  /** Server root (`--base-url`). */
+  /** Engine root (`--engine`). */
   baseURL: string;
-  /** Base model exactly as the server names it (`--model`). */
+  /** Base model exactly as the engine names it (`--base-model`). */
   model: string;
   /** Folder with `tokenizer.json` and `tokenizer_config.json` (`--model-path`). */
   modelPath: string;

@@ -12,10 +12,14 @@
  * near-duplicate of the archived program with the highest score when that score is at least
  * the threshold (`DEFAULT_DUPLICATE_THRESHOLD`). Exact Jaccard (not MinHash): the archive is a
  * few hundred programs of a few thousand shingles each, so exact sets are cheap and need no seed.
- * The lexer is tolerant by design (it never throws), so programs that do not parse are measured too.
+ * Tokens come from js-tokens (a maintained tokenizer that never throws), so programs that do not
+ * parse are measured too.
  */
 import { detectProgramLanguage } from "../sandbox/index.js";
 import { pythonAsLexable } from "./python-source.js";
+
+import jsTokens from "js-tokens";
+import { fnv1a32 } from "../random/index.js";
 
 /** Tokens per shingle. Long enough that shared idioms (`this.I = I;`) do not make programs alike. */
 export const SHINGLE_TOKENS = 10;
@@ -35,117 +39,52 @@ const KEYWORDS = new Set(
     "instanceof let new null of return static super switch this throw true try typeof undefined var void while with yield async await get set"
   ).split(" "),
 );
-// After these tokens a `/` starts a regular expression rather than a division.
-const REGEX_AFTER_WORD = new Set(["return", "typeof", "case", "do", "else", "in", "instanceof", "new", "delete", "void", "throw", "yield", "await", "of"]);
-const PUNCT = [">>>=", "...", "===", "!==", "**=", "<<=", ">>=", ">>>", "&&=", "||=", "??=", "=>", "==", "!=", "<=", ">=", "&&", "||", "??", "?.", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "**", "<<", ">>"];
-
-/** Index just past a quoted string starting at `i` (tolerates a missing end quote). */
-function skipQuoted(src: string, i: number): number {
-  const quote = src[i];
-  let j = i + 1;
-  while (j < src.length && src[j] !== quote && src[j] !== "\n") j += src[j] === "\\" ? 2 : 1;
-  return j + 1;
-}
-
-/** Index just past a template literal starting at `i`, skipping `${...}` with nested braces and literals. */
-function skipTemplate(src: string, i: number): number {
-  let j = i + 1;
-  while (j < src.length && src[j] !== "`") {
-    if (src[j] === "\\") j += 2;
-    else if (src[j] === "$" && src[j + 1] === "{") {
-      let depth = 1;
-      j += 2;
-      while (j < src.length && depth > 0) {
-        const c = src[j];
-        if (c === "{") depth++;
-        else if (c === "}") depth--;
-        if (c === "'" || c === '"') j = skipQuoted(src, j);
-        else if (c === "`") j = skipTemplate(src, j);
-        else j++;
-      }
-    } else j++;
-  }
-  return j + 1;
-}
-
-/** Index just past a regular expression literal starting at `i`. */
-function skipRegex(src: string, i: number): number {
-  let j = i + 1;
-  let inClass = false;
-  while (j < src.length && src[j] !== "\n") {
-    const c = src[j];
-    if (c === "\\") j++;
-    else if (c === "[") inClass = true;
-    else if (c === "]") inClass = false;
-    else if (c === "/" && !inClass) break;
-    j++;
-  }
-  j++;
-  while (j < src.length && /[a-z]/i.test(src[j] as string)) j++;
-  return j;
-}
-
-/** The normalised token sequence of `source` (see the module comment). Never throws. */
+/**
+ * The normalised token sequence of `source` (see the module comment). Never throws: js-tokens
+ * tokenises any text, and a template literal with substitutions counts as one string, nested
+ * templates included.
+ */
 export function normaliseCode(source: string): string[] {
   const tokens: string[] = [];
-  let prev = "";
-  let i = 0;
-  const push = (t: string, raw: string) => {
-    tokens.push(t);
-    prev = raw;
-  };
-  while (i < source.length) {
-    const c = source[i] as string;
-    const next = source[i + 1];
-    if (/\s/.test(c)) i++;
-    else if (c === "/" && next === "/") {
-      const end = source.indexOf("\n", i);
-      i = end < 0 ? source.length : end;
-    } else if (c === "/" && next === "*") {
-      const end = source.indexOf("*/", i + 2);
-      i = end < 0 ? source.length : end + 2;
-    } else if (c === "'" || c === '"') {
-      i = skipQuoted(source, i);
-      push("S", "S");
-    } else if (c === "`") {
-      i = skipTemplate(source, i);
-      push("S", "S");
-    } else if (/[0-9]/.test(c) || (c === "." && /[0-9]/.test(next ?? ""))) {
-      const m = /^(?:0[xob][0-9a-f_]+|[0-9_]*\.?[0-9_]+(?:e[+-]?[0-9]+)?)n?/i.exec(source.slice(i, i + 64));
-      i += m ? Math.max(1, m[0].length) : 1;
-      push("N", "N");
-    } else if (/[A-Za-z_$#]/.test(c)) {
-      const m = /^[#A-Za-z_$][\w$]*/.exec(source.slice(i, i + 256));
-      const word = m ? m[0] : c;
-      i += word.length;
-      push(KEYWORDS.has(word) ? word : "I", word);
-    } else if (c === "/") {
-      const regexAllowed = prev === "" || REGEX_AFTER_WORD.has(prev) || /^[^\w$)\]}"'`]/.test(prev);
-      if (regexAllowed) {
-        i = skipRegex(source, i);
-        push("R", "R");
-      } else {
-        const op = next === "=" ? "/=" : "/";
-        i += op.length;
-        push(op, op);
-      }
-    } else {
-      const op = PUNCT.find((p) => source.startsWith(p, i)) ?? c;
-      i += op.length;
-      push(op, op);
+  let templateDepth = 0;
+  for (const token of jsTokens(source)) {
+    if (token.type === "TemplateHead") {
+      if (templateDepth++ === 0) tokens.push("S");
+      continue;
+    }
+    if (token.type === "TemplateTail") {
+      templateDepth = Math.max(0, templateDepth - 1);
+      continue;
+    }
+    if (templateDepth > 0) continue;
+    switch (token.type) {
+      case "WhiteSpace":
+      case "LineTerminatorSequence":
+      case "SingleLineComment":
+      case "MultiLineComment":
+      case "HashbangComment":
+        break;
+      case "StringLiteral":
+      case "NoSubstitutionTemplate":
+        tokens.push("S");
+        break;
+      case "NumericLiteral":
+        tokens.push("N");
+        break;
+      case "RegularExpressionLiteral":
+        tokens.push("R");
+        break;
+      case "IdentifierName":
+        tokens.push(KEYWORDS.has(token.value) ? token.value : "I");
+        break;
+      case "PrivateIdentifier":
+        tokens.push("I");
+        break;
+      default:
+        tokens.push(token.value);
     }
   }
   return tokens;
-}
-
-/** A 32-bit FNV-1a hash of a string. */
-function hash32(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
 }
 
 const STOPWORDS = new Set(
@@ -169,8 +108,8 @@ export interface Fingerprint {
 export function fingerprint(source: string, description: string): Fingerprint {
   const tokens = normaliseCode(detectProgramLanguage(source) === "python" ? pythonAsLexable(source) : source);
   const shingles = new Set<number>();
-  if (tokens.length > 0 && tokens.length < SHINGLE_TOKENS) shingles.add(hash32(tokens.join(" ")));
-  for (let i = 0; i + SHINGLE_TOKENS <= tokens.length; i++) shingles.add(hash32(tokens.slice(i, i + SHINGLE_TOKENS).join(" ")));
+  if (tokens.length > 0 && tokens.length < SHINGLE_TOKENS) shingles.add(fnv1a32(tokens.join(" ")));
+  for (let i = 0; i + SHINGLE_TOKENS <= tokens.length; i++) shingles.add(fnv1a32(tokens.slice(i, i + SHINGLE_TOKENS).join(" ")));
   return { shingles, words: descriptionWords(description) };
 }
 

@@ -9,7 +9,7 @@ export type { OpenAIToolCall, ParsedToolCalls } from "./action.js";
 export { episodeReturn, isSuccess, clampUnit, SUCCESS_THRESHOLD } from "./returns.js";
 export { metaProblems, resetProblems, stepProblems, hintProblems, MAX_HINT_CHARS, MAX_TURNS_LIMIT } from "./shape.js";
 export { sampleFromSchema } from "./schema-sample.js";
-export { probeActions, trivialPolicies, mulberry32 } from "./probes.js";
+export { probeActions, trivialPolicies } from "./probes.js";
 export { checkEnv, CHECK_CODES } from "./check.js";
 export { referenceGate, REFERENCE_GATE } from "./reference-gate.js";
 export { normalizeToolSchema, normalizeMetaTools } from "./tool-schema.js";

@@ -3,6 +3,7 @@
  * The actions the validator throws at an environment: fixed probes (empty, junk, a boxed
  * answer, one schema-valid call per tool) and the trivial policies that must not succeed.
  */
+import { mulberry32 } from "../random/index.js";
 import { makeAction } from "./action.js";
 import { sampleFromSchema } from "./schema-sample.js";
 import type { Action, EnvMeta, JsonObject } from "./types.js";
@@ -34,18 +35,6 @@ export function probeActions(meta: EnvMeta): Probe[] {
     });
   });
   return probes;
-}
-
-/** A deterministic PRNG (mulberry32) for the random-probe policy. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** A policy that needs nothing but the last observation. */

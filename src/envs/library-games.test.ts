@@ -3,21 +3,11 @@
  * counts as a valid move, what a mistake costs, and that partial credit never reaches success.
  * (The generic contract for every program lives in library.test.ts.)
  */
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isSuccess, makeAction, type Env, type JsonObject, type StepResult } from "../env/index.js";
-import { loadProgram } from "../sandbox/index.js";
-import { resolveProgram } from "./index.js";
+import { libraryOpener } from "./testing/open-library.js";
 
-const opened: Env[] = [];
-afterAll(async () => {
-  for (const env of opened) await env.close();
-});
-
-async function open(name: string): Promise<Env> {
-  const env = await loadProgram(resolveProgram(name).source);
-  opened.push(env);
-  return env;
-}
+const open = libraryOpener();
 
 function say(env: Env, text: string): Promise<StepResult> {
   return env.step(makeAction(text));

@@ -3,21 +3,11 @@
  * codes for bad nested arguments, the traps each task sets, and what counts as success.
  * (The generic contract for every program lives in library.test.ts.)
  */
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { makeAction, type Action, type Env, type Json, type JsonObject, type StepResult } from "../env/index.js";
-import { loadProgram } from "../sandbox/index.js";
-import { resolveProgram } from "./index.js";
+import { libraryOpener } from "./testing/open-library.js";
 
-const opened: Env[] = [];
-afterAll(async () => {
-  for (const env of opened) await env.close();
-});
-
-async function open(name: string): Promise<Env> {
-  const env = await loadProgram(resolveProgram(name).source);
-  opened.push(env);
-  return env;
-}
+const open = libraryOpener();
 
 /** One tool call; returns the step and the parsed tool result. */
 async function call(env: Env, name: string, args: Json): Promise<{ step: StepResult; out: any }> {

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { skipWithout } from "../../test/missing.js";
 import { createSampler, DEFAULT_CORPUS_PATH, openCorpus } from "./index.js";
 import { countWords } from "./truncate.js";
 
@@ -63,7 +64,7 @@ describe("the default corpus", () => {
 // The team's shared sample (OpenStax sections, CC BY 4.0), read in place and never committed.
 const OPENSTAX = fileURLToPath(new URL("../../../shared/corpus/openstax/derived/", import.meta.url));
 
-describe.skipIf(!existsSync(OPENSTAX))("the shared OpenStax sample (skips when ../shared/corpus/openstax is absent)", () => {
+describe.skipIf(skipWithout(existsSync(OPENSTAX) ? null : `the OpenStax sample is not at ${OPENSTAX} (../shared/corpus/openstax)`))("the shared OpenStax sample", () => {
   it("opens as a data folder of .jsonl.gz files and samples reproducibly", async () => {
     const cacheDir = await mkdtemp(join(tmpdir(), "spade-openstax-cache-"));
     try {

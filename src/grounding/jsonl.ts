@@ -4,7 +4,7 @@
  * afterwards a document is one positioned read of its line.
  */
 import { createReadStream } from "node:fs";
-import { open } from "node:fs/promises";
+import { type FileHandle, open } from "node:fs/promises";
 import { SpadeError } from "../errors.js";
 import { checkIndex, documentFromRecord, isRecord, textOf } from "./record.js";
 import type { CorpusDocument, ResolvedCorpusOptions } from "./types.js";
@@ -111,7 +111,7 @@ export async function indexJsonl(filePath: string, options: ResolvedCorpusOption
       checkIndex(index, table.size, label);
       const { offset, length, line } = table.get(index);
       const bytes = Buffer.alloc(length);
-      let handle;
+      let handle: FileHandle | undefined;
       try {
         handle = await open(filePath, "r");
         await handle.read(bytes, 0, length, offset);

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isSpadeError } from "../errors.js";
 import { openCorpus } from "./open.js";
-import { indexAt, mix64, uniformAt } from "./prng.js";
+import { indexAt, mix64, uniformAt } from "../random/index.js";
 import { createSampler, MAX_ATTEMPTS_PER_DRAW, Sampler, type SamplerState } from "./sampler.js";
 import type { Corpus, CorpusDocument } from "./types.js";
 

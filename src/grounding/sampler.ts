@@ -5,7 +5,7 @@
  * run continues the sequence instead of restarting it.
  */
 import { SpadeError } from "../errors.js";
-import { indexAt } from "./prng.js";
+import { indexAt } from "../random/index.js";
 import { DEFAULT_MAX_WORDS, truncateWords } from "./truncate.js";
 import type { Corpus } from "./types.js";
 

@@ -19,7 +19,8 @@ import {
   type GroundingDocument,
   type MemoryReference,
 } from "../designer/index.js";
-import { mulberry32, type Json } from "../env/index.js";
+import type { Json } from "../env/index.js";
+import { mulberry32 } from "../random/index.js";
 import type { Sampler } from "../grounding/index.js";
 import { librarySeedRecords, selectMemory, withLibrarySeeds, type EnvRecord } from "../memory/index.js";
 import { EMPTY_STATS, type RunStore } from "../store/index.js";

@@ -5,21 +5,10 @@
  * which concurrent work finished, so a resumed run repeats exactly what it lost.
  */
 
-/** A 31-bit seed from the parts (FNV-1a over their text, then a final avalanche). */
-export function seedOf(...parts: Array<string | number>): number {
-  let h = 0x811c9dc5;
-  const text = parts.join("\u0000");
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 1;
-}
+import { seedOf } from "../random/index.js";
+
+/** A 31-bit seed from the parts (defined with the other hashing helpers). */
+export { seedOf };
 
 /** Id of the environment designed in `slot` at `step`. */
 export function designedEnvId(step: number, slot: number): string {

@@ -11,7 +11,7 @@ import type { RunConfig } from "../config/index.js";
 import { withFixedHint } from "../designer/index.js";
 import type { Json } from "../env/index.js";
 import type { Limiter } from "../policy/index.js";
-import { runGroup, type Episode } from "../rollout/index.js";
+import { episodeTranscript, runGroup } from "../rollout/index.js";
 import { detectProgramLanguage, loadProgram } from "../sandbox/index.js";
 import { isOpenEnvRef, openRemoteEnv } from "../envs/index.js";
 import type { EnvironmentRow, RunStore } from "../store/index.js";
@@ -37,15 +37,6 @@ export function playsPerEnv(config: Pick<RunConfig, "plays" | "agentBatch">, poo
 /** True when `env` gets hinted plays at `step`: designed environments, on their creation step. */
 export function playsHinted(env: EnvironmentRow, step: number): boolean {
   return env.source === "designer" && env.createdStep === step;
-}
-
-function transcriptOf(e: Episode): Json {
-  return {
-    firstObservation: e.firstObservation,
-    outcome: e.outcome,
-    maskedTurns: e.maskedTurns,
-    steps: e.steps.map((s) => ({ action: s.action, observation: s.observation, reward: s.reward, terminated: s.terminated, truncated: s.truncated, toolResults: s.toolResults, ...(s.masked ? { masked: true } : {}) })),
-  } as unknown as Json;
 }
 
 async function playEnvironment(ctx: PlayContext, step: number, env: EnvironmentRow, plays: number): Promise<void> {
@@ -78,7 +69,7 @@ async function playEnvironment(ctx: PlayContext, step: number, env: EnvironmentR
       store.insertEpisode({
         step, envId: env.id, idx, seed: e.seed, hinted: e.hinted, return: e.return, success: e.success, turns: e.turns,
         failure: e.failure, failureCode: e.failureCode ?? null, rewards: e.steps.map((s) => s.reward),
-        transcript: transcriptOf(e), trace: (e.trace ?? null) as Json | null,
+        transcript: episodeTranscript(e, { messages: false }) as unknown as Json, trace: (e.trace ?? null) as Json | null,
       });
     });
   });

@@ -51,6 +51,8 @@ export interface LoopDeps {
   signal?: AbortSignal;
   /** Receives each completed step's metrics with its `seconds`, after they are stored (a metrics sink, e.g. `--log tensorboard:DIR`). */
   onStep?: (metrics: Record<string, unknown>) => void;
+  /** Opens the run's store; `RunStore.open` unless a test wraps it (store/fault-injection.ts). */
+  openStore?: (dir: string, mode: "create" | "resume") => RunStore;
 }
 
 /**
@@ -83,7 +85,9 @@ function poolFor(config: RunConfig, store: RunStore, library: readonly LibraryPr
   const epoch = step - (step % config.regenerateEvery);
   const all = store.environments();
   const libraryPool = () => {
-    if (!all.some((e) => e.source === "library")) store.transaction(() => libraryRows(library, step).forEach((row) => store.insertEnvironment(row)));
+    if (!all.some((e) => e.source === "library")) store.transaction(() => {
+        for (const row of libraryRows(library, step)) store.insertEnvironment(row);
+      });
     const rows = store.environments().filter((e) => e.source === "library");
     const start = (epoch / config.regenerateEvery) * config.designsPerStep;
     const n = Math.min(config.designsPerStep, rows.length);
@@ -122,8 +126,8 @@ function rewriteMetrics(dir: string, store: RunStore): void {
  * Runs (or resumes) self-play in `dir` until `config.steps` steps are done. A new run stores its
  * config; a resumed one must be given the stored config (the CLI does that).
  */
-export async function runSelfPlay(dir: string, config: RunConfig, deps: LoopDeps, options: { resume: boolean; killInTransaction?: number }): Promise<void> {
-  const store = RunStore.open(dir, options.resume ? "resume" : "create", { killInTransaction: options.killInTransaction });
+export async function runSelfPlay(dir: string, config: RunConfig, deps: LoopDeps, options: { resume: boolean }): Promise<void> {
+  const store = (deps.openStore ?? RunStore.open)(dir, options.resume ? "resume" : "create");
   try {
     if (!options.resume) store.setMeta("config", JSON.stringify(config));
     const sampler = await openSampler(config, store);

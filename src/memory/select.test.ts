@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mulberry32 } from "../env/index.js";
+import { mulberry32 } from "../random/index.js";
 import { librarySeedRecords, memoryWindow, selectMemory, withLibrarySeeds, type EnvRecord } from "./index.js";
 import { codeOf } from "../../test/assert.js";
 

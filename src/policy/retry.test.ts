@@ -165,10 +165,10 @@ describe("withRetries", () => {
 
   it("reports an attempt still unanswered after noticeAfterMs, once, and none that answers sooner", async () => {
     const slow: SlowNotice[] = [];
-    const after = (ms: number) => () => new Promise<string>((resolve) => setTimeout(() => resolve("ok"), ms));
+    const answerAfter = (ms: number) => () => new Promise<string>((resolve) => setTimeout(() => resolve("ok"), ms));
     const run = { classify, onSlow: (n: SlowNotice) => slow.push(n), label: "http://s/x", options: { noticeAfterMs: 30, timeoutMs: 5_000 } };
-    expect(await withRetries(after(150), run)).toBe("ok");
-    expect(await withRetries(after(1), run)).toBe("ok");
+    expect(await withRetries(answerAfter(150), run)).toBe("ok");
+    expect(await withRetries(answerAfter(1), run)).toBe("ok");
     expect(slow).toEqual([{ label: "http://s/x", attempt: 1, waitedMs: 30, timeoutMs: 5_000 }]);
     expect(formatSlowNotice({ label: "http://s/x", attempt: 2, waitedMs: 60_000, timeoutMs: 600_000 })).toBe("still waiting for http://s/x after 60 s (attempt 2; abandoned and retried after 600 s)");
   });

@@ -41,7 +41,13 @@ export function foldKlPenalty(sequences: readonly KlTargets[], coef: number): Kl
   });
   let sum = 0;
   let count = 0;
-  sequences.forEach((s, i) => s.mask.forEach((m, t) => m && ((sum += diffs[i]?.[t] as number), count++)));
+  sequences.forEach((s, i) => {
+    s.mask.forEach((m, t) => {
+      if (!m) return;
+      sum += diffs[i]?.[t] as number;
+      count++;
+    });
+  });
   const meanLogRatio = count ? sum / count : null;
   const advantages = sequences.map((s, i) =>
     s.advantages.map((a, t) => (s.mask[t] && coef !== 0 ? a + coef * ((meanLogRatio as number) - (diffs[i]?.[t] as number)) : a)),

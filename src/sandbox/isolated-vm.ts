@@ -19,97 +19,24 @@
  * beyond safety: a spinning guest never blocks the host's event loop.
  */
 import { SpadeError } from "../errors.js";
-import type { ChildReply } from "./ivm-child.js";
-import { IvmPool, type IvmProcess } from "./ivm-pool.js";
-import {
-  asLoadError,
-  checkTimeoutMs,
-  clipGuestMessage,
-  compileError,
-  decodeReply,
-  disposedError,
-  memoryError,
-  opLabel,
-  timeoutError,
-  type GlueOp,
-} from "./protocol.js";
-import type { GuestMethod, SandboxBackend, SandboxInstance, SandboxLimits } from "./types.js";
+import { loadGuest, newGuestId, type ReplyReader } from "./host.js";
+import type { IvmFail } from "./ivm-child.js";
+import { IvmPool } from "./ivm-pool.js";
+import { clipGuestMessage, opLabel, type GlueOp } from "./protocol.js";
+import type { SandboxBackend, SandboxInstance, SandboxLimits } from "./types.js";
 
 const MIB = 1024 * 1024;
 /** isolated-vm refuses limits under 8 MB. */
 const MIN_ISOLATE_MIB = 8;
 
-/** Maps a reply that carries no glue answer to a coded error. */
-function failureError(reply: Extract<ChildReply, { fail: string }>, op: GlueOp, timeoutMs: number): SpadeError {
-  switch (reply.fail) {
-    case "timeout":
-      return timeoutError(op, timeoutMs);
-    case "memory":
-      return memoryError(op, reply.text);
-    case "compile":
-      return compileError(reply.text);
-    case "disposed":
-      return disposedError(op);
-    case "rejected":
-      return new SpadeError("E_SANDBOX_THROW", `${opLabel(op)} left a promise rejection unhandled: ${clipGuestMessage(reply.text)}`);
-    default:
-      return new SpadeError("E_SANDBOX_THROW", `${op}: the isolate failed: ${reply.text}`);
-  }
+/** The coded error of isolated-vm's own failure reasons (host.ts reads the shared ones). */
+function failureError(reply: { fail: IvmFail; text: string }, op: GlueOp): SpadeError {
+  if (reply.fail === "rejected") return new SpadeError("E_SANDBOX_THROW", `${opLabel(op)} left a promise rejection unhandled: ${clipGuestMessage(reply.text)}`);
+  return new SpadeError("E_SANDBOX_THROW", `${op}: the isolate failed: ${reply.text}`);
 }
 
-let nextInstanceId = 1;
-
-/** One isolate in a sandbox process, holding one `Environment` instance. */
-class IsolatedVmInstance implements SandboxInstance {
-  readonly #host: IvmProcess;
-  readonly #iid: number;
-  readonly #outputBytes: number;
-  #disposed = false;
-
-  constructor(host: IvmProcess, iid: number, outputBytes: number) {
-    this.#host = host;
-    this.#iid = iid;
-    this.#outputBytes = outputBytes;
-    host.liveInstances++;
-  }
-
-  get disposed(): boolean {
-    return this.#disposed || this.#host.dead;
-  }
-
-  call(method: GuestMethod, argJson: string | null, timeoutMs: number): Promise<string> {
-    return this.invoke(method, argJson, timeoutMs);
-  }
-
-  /** One glue call; any fatal outcome disposes the guest before the promise rejects. */
-  async invoke(op: GlueOp, argJson: string | null, timeoutMs: number): Promise<string> {
-    if (this.disposed) throw disposedError(op);
-    checkTimeoutMs(timeoutMs);
-    let reply: ChildReply;
-    try {
-      const message = { t: "call", iid: this.#iid, op, arg: argJson, maxChars: this.#outputBytes, timeoutMs } as const;
-      reply = await this.#host.request(message, op, timeoutMs);
-    } catch (err) {
-      this.dispose();
-      throw err;
-    }
-    if ("fail" in reply) {
-      if (reply.fail !== "rejected") this.dispose();
-      throw failureError(reply, op, timeoutMs);
-    }
-    const decoded = decodeReply(reply.reply, op, this.#outputBytes, timeoutMs);
-    if (decoded.ok) return decoded.json;
-    if (decoded.fatal) this.dispose();
-    throw decoded.error;
-  }
-
-  dispose(): void {
-    if (this.#disposed) return;
-    this.#disposed = true;
-    this.#host.liveInstances--;
-    this.#host.notify({ t: "dispose", iid: this.#iid });
-  }
-}
+/** How isolated-vm's replies read: an unhandled rejection fails the call but keeps the guest. */
+const IVM_READER: ReplyReader<IvmFail> = { failureError, keepsGuest: (fail) => fail === "rejected" };
 
 /** Options of `createIsolatedVmBackend`. */
 export interface IsolatedVmOptions {
@@ -130,21 +57,10 @@ export function createIsolatedVmBackend(options: IsolatedVmOptions = {}): Sandbo
     async create(source: string, limits: SandboxLimits): Promise<SandboxInstance> {
       pool ??= new IvmPool(options.processes, options.processMemoryBytes);
       const host = pool.acquire();
-      const iid = nextInstanceId++;
+      const iid = newGuestId();
       const memoryMiB = Math.max(MIN_ISOLATE_MIB, Math.ceil(limits.memoryBytes / MIB));
       const message = { t: "create", iid, source, memoryMiB, timeoutMs: limits.compileTimeoutMs, maxChars: limits.outputBytes } as const;
-      const reply = await host.request(message, "init", limits.compileTimeoutMs);
-      const instance = new IsolatedVmInstance(host, iid, limits.outputBytes);
-      if ("fail" in reply) {
-        instance.dispose();
-        throw asLoadError(failureError(reply, "init", limits.compileTimeoutMs));
-      }
-      const decoded = decodeReply(reply.reply, "init", limits.outputBytes, limits.compileTimeoutMs);
-      if (!decoded.ok) {
-        instance.dispose();
-        throw asLoadError(decoded.error);
-      }
-      return instance;
+      return loadGuest(host, iid, host.request(message, "init", limits.compileTimeoutMs), limits, IVM_READER);
     },
     close(): void {
       pool?.close();

@@ -6,12 +6,14 @@
  * (measured: growing one object's properties in a loop, `new Array(5e7).fill(0)`).
  */
 
+import type { CallRequest, DisposeRequest, RunnerReply } from "./host.js";
+
 /** Parent -> child messages. */
 export type ChildRequest =
   | { t: "init"; ivmPath: string; prelude: string }
   | { t: "create"; id: number; iid: number; source: string; memoryMiB: number; timeoutMs: number; maxChars: number }
-  | { t: "call"; id: number; iid: number; op: string; arg: string | null; maxChars: number; timeoutMs: number }
-  | { t: "dispose"; iid: number };
+  | CallRequest
+  | DisposeRequest;
 
 /**
  * Child -> parent answers: the glue's tagged reply, or why there is none. After `timeout` and
@@ -20,9 +22,10 @@ export type ChildRequest =
  * unhandled, which isolated-vm throws in place of the answer (the guest is kept); `other` is
  * anything unexpected (the text says what).
  */
-export type ChildReply =
-  | { id: number; reply: unknown }
-  | { id: number; fail: "timeout" | "memory" | "compile" | "disposed" | "rejected" | "other"; text: string };
+export type IvmFail = "timeout" | "memory" | "compile" | "disposed" | "rejected" | "other";
+
+/** A child's answer (see `IvmFail`). */
+export type ChildReply = RunnerReply<IvmFail>;
 
 /** The child program (CommonJS, run with `node -e`). Kept in one string so builds need no copy step. */
 export const IVM_CHILD_SOURCE = `"use strict";

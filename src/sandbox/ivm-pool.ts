@@ -10,7 +10,8 @@ import { availableParallelism } from "node:os";
 import { SpadeError } from "../errors.js";
 import { IVM_CHILD_SOURCE, type ChildReply, type ChildRequest } from "./ivm-child.js";
 import { PRELUDE_SOURCE } from "./prelude.js";
-import { memoryError, opLabel, timeoutError, type GlueOp } from "./protocol.js";
+import { RequestQueue, type DisposeRequest, type Unnumbered } from "./host.js";
+import { memoryError, opLabel, type GlueOp } from "./protocol.js";
 
 /** Extra time the host waits past a call's own deadline before it kills the sandbox process. */
 export const WATCHDOG_GRACE_MS = 2000;
@@ -40,15 +41,7 @@ export function defaultProcessCount(): number {
   return Math.max(1, Math.min(4, availableParallelism()));
 }
 
-type Outgoing = Extract<ChildRequest, { id: number }> extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
-
-interface Pending {
-  op: GlueOp;
-  timeoutMs: number;
-  timer: NodeJS.Timeout;
-  resolve(reply: ChildReply): void;
-  reject(err: SpadeError): void;
-}
+type Numbered = Extract<ChildRequest, { id: number }>;
 
 let ivmPath: string | undefined;
 
@@ -66,17 +59,9 @@ function resolveIvmPath(): string {
 /** One sandbox process and the requests waiting on it (answered in order: it runs one at a time). */
 export class IvmProcess {
   readonly #child: ChildProcess;
-  readonly #pending = new Map<number, Pending>();
-  #nextId = 1;
+  readonly #queue: RequestQueue<Numbered, ChildReply>;
   #dead = false;
   #stderrTail = "";
-  #killedByWatchdog: number | undefined;
-  /**
-   * When the last queued request must have finished at the latest (its start bound plus its
-   * deadline). The child runs requests one at a time, so a request queued behind others may
-   * start late: its watchdog counts from this bound, not from when it was sent.
-   */
-  #queueEndsAtMs = 0;
   /** Guests created here and not yet disposed (for placement). */
   liveInstances = 0;
 
@@ -89,10 +74,16 @@ export class IvmProcess {
       cwd: "/",
       serialization: "json",
     });
+    this.#queue = new RequestQueue<Numbered, ChildReply>({
+      send: (request) => this.#child.send(request),
+      kill: () => this.kill(),
+      changed: () => this.#updateRef(),
+      graceMs: WATCHDOG_GRACE_MS,
+    });
     this.#child.stderr?.on("data", (chunk: Buffer) => {
       this.#stderrTail = (this.#stderrTail + chunk.toString("utf8")).slice(-400);
     });
-    this.#child.on("message", (reply: ChildReply) => this.#onReply(reply));
+    this.#child.on("message", (reply: ChildReply) => this.#queue.settle(reply));
     this.#child.on("exit", (code, signal) => this.#onExit(signal ?? `exit code ${code}`));
     this.#child.on("error", (err) => {
       this.#stderrTail += ` ${err.message}`;
@@ -113,25 +104,13 @@ export class IvmProcess {
   }
 
   /** Sends a request and waits for its answer, killing the process if none comes in time. */
-  request(message: Outgoing, op: GlueOp, timeoutMs: number): Promise<ChildReply> {
+  request(message: Unnumbered<Numbered>, op: GlueOp, timeoutMs: number): Promise<ChildReply> {
     if (this.#dead) return Promise.reject(this.#deathError(op, "the sandbox process had already exited"));
-    const id = this.#nextId++;
-    const now = Date.now();
-    const startByMs = Math.max(now, this.#queueEndsAtMs);
-    this.#queueEndsAtMs = startByMs + timeoutMs;
-    return new Promise<ChildReply>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.#killedByWatchdog = id;
-        this.kill();
-      }, startByMs - now + timeoutMs + WATCHDOG_GRACE_MS);
-      this.#pending.set(id, { op, timeoutMs, timer, resolve, reject });
-      this.#updateRef();
-      this.#child.send({ ...message, id } as ChildRequest);
-    });
+    return this.#queue.send(message, op, timeoutMs);
   }
 
   /** Sends a message that has no answer (dispose). */
-  notify(message: Extract<ChildRequest, { t: "dispose" }>): void {
+  notify(message: DisposeRequest): void {
     if (!this.#dead && this.#child.connected) this.#child.send(message);
   }
 
@@ -140,30 +119,14 @@ export class IvmProcess {
     if (!this.#dead) this.#child.kill("SIGKILL");
   }
 
-  #onReply(reply: ChildReply): void {
-    const pending = this.#pending.get(reply.id);
-    if (!pending) return;
-    this.#pending.delete(reply.id);
-    clearTimeout(pending.timer);
-    if (this.#pending.size === 0) this.#queueEndsAtMs = 0;
-    this.#updateRef();
-    pending.resolve(reply);
-  }
-
   /** The oldest pending request was running: it caused the death; the others are collateral. */
   #onExit(why: string): void {
     if (this.#dead) return;
     this.#dead = true;
-    let first = true;
-    for (const [id, pending] of this.#pending) {
-      clearTimeout(pending.timer);
-      if (first && id === this.#killedByWatchdog) pending.reject(timeoutError(pending.op, pending.timeoutMs));
-      else if (first) pending.reject(this.#deathError(pending.op, `the sandbox process died (${why})`));
-      else pending.reject(new SpadeError("E_SANDBOX_DISPOSED", `${opLabel(pending.op)}: the sandbox process died while running another guest`));
-      first = false;
-    }
-    this.#pending.clear();
-    this.#updateRef();
+    this.#queue.failAll(
+      (op) => this.#deathError(op, `the sandbox process died (${why})`),
+      (op) => new SpadeError("E_SANDBOX_DISPOSED", `${opLabel(op)}: the sandbox process died while running another guest`),
+    );
   }
 
   /** V8 prints its out-of-memory report to stderr before aborting; that is the usual cause. */
@@ -175,7 +138,7 @@ export class IvmProcess {
 
   /** Only a process with requests in flight keeps the host's event loop alive. */
   #updateRef(): void {
-    const busy = this.#pending.size > 0 && !this.#dead;
+    const busy = this.#queue.size > 0 && !this.#dead;
     const handles = [this.#child, this.#child.channel, this.#child.stderr] as Array<{ ref(): void; unref(): void } | null | undefined>;
     for (const handle of handles) {
       if (busy) handle?.ref();

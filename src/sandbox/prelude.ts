@@ -191,7 +191,8 @@ hide(Math, "random", function random() {
 // --- fixed clock, time zone UTC (QuickJS runs in the host's process and sees its time zone) ---
 var RealDate = Date, FIXED = ${FIXED_TIME_MS}, utc = RealDate.UTC, realParse = RealDate.parse, DP = RealDate.prototype;
 var toUTCString = DP.toUTCString, getTime = DP.getTime, engineOffset = DP.getTimezoneOffset;
-var DATE_ONLY = /^\s*[+-]?\d{4,6}(?:-\d\d){0,2}\s*$/, HAS_ZONE = /(?:z|[+-]\d\d:?\d\d|gmt|utc)\s*(?:\(.*\))?\s*$|gmt|utc/i;
+// Backslashes are doubled here: in the host template literal a single one would vanish.
+var DATE_ONLY = /^\\s*[+-]?\\d{4,6}(?:-\\d\\d){0,2}\\s*$/, HAS_ZONE = /(?:z|[+-]\\d\\d:?\\d\\d|gmt|utc)\\s*(?:\\(.*\\))?\\s*$|gmt|utc/i;
 var reTest = RegExp.prototype.test;
 // RegExp.prototype.test looks \`exec\` up on the regex: pin it so the guest cannot swap it.
 hide(DATE_ONLY, "exec", RegExp.prototype.exec);

@@ -12,7 +12,8 @@ import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { SpadeError } from "../errors.js";
 import { PRELUDE_SOURCE } from "./prelude.js";
-import { memoryError, opLabel, timeoutError, type GlueOp } from "./protocol.js";
+import { RequestQueue, type DisposeRequest, type Unnumbered } from "./host.js";
+import { memoryError, opLabel, type GlueOp } from "./protocol.js";
 import { QUICKJS_WORKER_SOURCE, type QuickJsReply, type QuickJsRequest, type QuickJsWorkerData } from "./quickjs-worker.js";
 
 /** Extra time the host waits past a call's own deadline before it terminates the worker. */
@@ -20,15 +21,7 @@ export const QUICKJS_WATCHDOG_GRACE_MS = 2000;
 /** QuickJS stack cap: deep recursion ends with "stack overflow", not a wasm trap. */
 const MAX_STACK_BYTES = 256 * 1024;
 
-type Outgoing = Extract<QuickJsRequest, { id: number }> extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
-
-interface Pending {
-  op: GlueOp;
-  timeoutMs: number;
-  timer: NodeJS.Timeout;
-  resolve(reply: QuickJsReply): void;
-  reject(err: SpadeError): void;
-}
+type Numbered = Extract<QuickJsRequest, { id: number }>;
 
 let workerData: Promise<QuickJsWorkerData> | undefined;
 
@@ -76,19 +69,21 @@ export function quickJsWorkerData(): Promise<QuickJsWorkerData> {
 /** One worker thread and the requests waiting on it (answered in order: it runs one at a time). */
 export class QuickJsWorker {
   readonly #worker: Worker;
-  readonly #pending = new Map<number, Pending>();
-  #nextId = 1;
+  readonly #queue: RequestQueue<Numbered, QuickJsReply>;
   #dead = false;
   #failure = "";
-  #killedByWatchdog: number | undefined;
-  /** When the last queued request must have finished at the latest (see IvmProcess). */
-  #queueEndsAtMs = 0;
   /** Guests created here and not yet disposed (for placement). */
   liveInstances = 0;
 
   constructor(data: QuickJsWorkerData) {
     this.#worker = new Worker(QUICKJS_WORKER_SOURCE, { eval: true, workerData: data, env: {} });
-    this.#worker.on("message", (reply: QuickJsReply) => this.#onReply(reply));
+    this.#queue = new RequestQueue<Numbered, QuickJsReply>({
+      send: (request) => this.#worker.postMessage(request),
+      kill: () => this.kill(),
+      changed: () => this.#updateRef(),
+      graceMs: QUICKJS_WATCHDOG_GRACE_MS,
+    });
+    this.#worker.on("message", (reply: QuickJsReply) => this.#queue.settle(reply));
     this.#worker.on("error", (err) => {
       this.#failure = err.message;
     });
@@ -102,25 +97,13 @@ export class QuickJsWorker {
   }
 
   /** Sends a request and waits for its answer, terminating the worker if none comes in time. */
-  request(message: Outgoing, op: GlueOp, timeoutMs: number): Promise<QuickJsReply> {
+  request(message: Unnumbered<Numbered>, op: GlueOp, timeoutMs: number): Promise<QuickJsReply> {
     if (this.#dead) return Promise.reject(new SpadeError("E_SANDBOX_DISPOSED", `${opLabel(op)}: the QuickJS worker had already exited`));
-    const id = this.#nextId++;
-    const now = Date.now();
-    const startByMs = Math.max(now, this.#queueEndsAtMs);
-    this.#queueEndsAtMs = startByMs + timeoutMs;
-    return new Promise<QuickJsReply>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.#killedByWatchdog = id;
-        this.kill();
-      }, startByMs - now + timeoutMs + QUICKJS_WATCHDOG_GRACE_MS);
-      this.#pending.set(id, { op, timeoutMs, timer, resolve, reject });
-      this.#updateRef();
-      this.#worker.postMessage({ ...message, id } as QuickJsRequest);
-    });
+    return this.#queue.send(message, op, timeoutMs);
   }
 
   /** Sends a message that has no answer (dispose). */
-  notify(message: Extract<QuickJsRequest, { t: "dispose" }>): void {
+  notify(message: DisposeRequest): void {
     if (!this.#dead) this.#worker.postMessage(message);
   }
 
@@ -129,34 +112,19 @@ export class QuickJsWorker {
     if (!this.#dead) void this.#worker.terminate();
   }
 
-  #onReply(reply: QuickJsReply): void {
-    const pending = this.#pending.get(reply.id);
-    if (!pending) return;
-    this.#pending.delete(reply.id);
-    clearTimeout(pending.timer);
-    if (this.#pending.size === 0) this.#queueEndsAtMs = 0;
-    this.#updateRef();
-    pending.resolve(reply);
-  }
-
   /** The oldest pending request was running: it caused the exit; the others are collateral. */
   #onExit(why: string): void {
     if (this.#dead) return;
     this.#dead = true;
-    let first = true;
-    for (const [id, pending] of this.#pending) {
-      clearTimeout(pending.timer);
-      if (first && id === this.#killedByWatchdog) pending.reject(timeoutError(pending.op, pending.timeoutMs));
-      else if (first) pending.reject(memoryError(pending.op, `the QuickJS worker died (${why}${this.#failure ? `: ${this.#failure}` : ""})`));
-      else pending.reject(new SpadeError("E_SANDBOX_DISPOSED", `${opLabel(pending.op)}: the QuickJS worker stopped while running another guest`));
-      first = false;
-    }
-    this.#pending.clear();
+    this.#queue.failAll(
+      (op) => memoryError(op, `the QuickJS worker died (${why}${this.#failure ? `: ${this.#failure}` : ""})`),
+      (op) => new SpadeError("E_SANDBOX_DISPOSED", `${opLabel(op)}: the QuickJS worker stopped while running another guest`),
+    );
   }
 
   /** Only a worker with requests in flight keeps the host's event loop alive. */
   #updateRef(): void {
-    if (this.#pending.size > 0 && !this.#dead) this.#worker.ref();
+    if (this.#queue.size > 0 && !this.#dead) this.#worker.ref();
     else this.#worker.unref();
   }
 }

@@ -7,11 +7,13 @@
  * runs on for minutes, and only terminating the thread stops it.
  */
 
+import type { CallRequest, DisposeRequest, RunnerReply } from "./host.js";
+
 /** Host -> worker messages. */
 export type QuickJsRequest =
   | { t: "create"; id: number; iid: number; source: string; memoryBytes: number; timeoutMs: number; maxChars: number }
-  | { t: "call"; id: number; iid: number; op: string; arg: string | null; maxChars: number; timeoutMs: number }
-  | { t: "dispose"; iid: number };
+  | CallRequest
+  | DisposeRequest;
 
 /**
  * Worker -> host answers: the glue's tagged reply, or why there is none. `timeout` and `memory`
@@ -19,9 +21,10 @@ export type QuickJsRequest =
  * "stack overflow"); `compile` is a program that did not load; `crash` is a wasm trap or abort
  * (the guest's module is dead); after any of these but `compile` the worker has dropped the guest.
  */
-export type QuickJsReply =
-  | { id: number; reply: unknown }
-  | { id: number; fail: "timeout" | "memory" | "compile" | "disposed" | "crash" | "other"; text: string };
+export type QuickJsFail = "timeout" | "memory" | "compile" | "disposed" | "crash" | "other";
+
+/** A worker's answer (see `QuickJsFail`). */
+export type QuickJsReply = RunnerReply<QuickJsFail>;
 
 /** What the worker is started with. */
 export interface QuickJsWorkerData {

@@ -19,107 +19,32 @@
  */
 import { SpadeError } from "../errors.js";
 import { REPLY_TAGS } from "./prelude.js";
-import {
-  asLoadError,
-  checkTimeoutMs,
-  clipGuestMessage,
-  compileError,
-  decodeReply,
-  disposedError,
-  memoryError,
-  opLabel,
-  timeoutError,
-  type GlueOp,
-} from "./protocol.js";
-import { QuickJsPool, type QuickJsWorker } from "./quickjs-pool.js";
-import type { QuickJsReply } from "./quickjs-worker.js";
-import type { GuestMethod, SandboxBackend, SandboxInstance, SandboxLimits } from "./types.js";
+import { clipGuestMessage, memoryError, opLabel, type GlueOp } from "./protocol.js";
+import { loadGuest, newGuestId, type ReplyReader } from "./host.js";
+import { QuickJsPool } from "./quickjs-pool.js";
+import type { QuickJsFail } from "./quickjs-worker.js";
+import type { SandboxBackend, SandboxInstance, SandboxLimits } from "./types.js";
 
 /** The glue's reply for a thrown `null` (tag "E" + the description "null"). */
 const THROWN_NULL = `${REPLY_TAGS.threw}null`;
 
-/** Maps a worker reply that carries no glue answer to a coded error. */
-function failureError(reply: Extract<QuickJsReply, { fail: string }>, op: GlueOp, timeoutMs: number): SpadeError {
-  switch (reply.fail) {
-    case "timeout":
-      return timeoutError(op, timeoutMs);
-    case "memory":
-      return memoryError(op, reply.text);
-    case "compile":
-      return compileError(reply.text);
-    case "disposed":
-      return disposedError(op);
-    case "crash":
-      // A wasm trap or abort inside QuickJS: running out of wasm memory is the cause we know of.
-      return memoryError(op, `the QuickJS runtime crashed: ${reply.text}`);
-    default:
-      return new SpadeError("E_SANDBOX_THROW", `${opLabel(op)}: the QuickJS runtime failed: ${clipGuestMessage(reply.text)}`);
-  }
+/** The coded error of QuickJS's own failure reasons (host.ts reads the shared ones). */
+function failureError(reply: { fail: QuickJsFail; text: string }, op: GlueOp): SpadeError {
+  // A wasm trap or abort inside QuickJS: running out of wasm memory is the cause we know of.
+  if (reply.fail === "crash") return memoryError(op, `the QuickJS runtime crashed: ${reply.text}`);
+  return new SpadeError("E_SANDBOX_THROW", `${opLabel(op)}: the QuickJS runtime failed: ${clipGuestMessage(reply.text)}`);
 }
 
-let nextInstanceId = 1;
-
-/** One QuickJS runtime in a worker, holding one `Environment` instance. */
-class QuickJsInstance implements SandboxInstance {
-  readonly #host: QuickJsWorker;
-  readonly #iid: number;
-  readonly #outputBytes: number;
-  #disposed = false;
-
-  constructor(host: QuickJsWorker, iid: number, outputBytes: number) {
-    this.#host = host;
-    this.#iid = iid;
-    this.#outputBytes = outputBytes;
-    host.liveInstances++;
-  }
-
-  get disposed(): boolean {
-    return this.#disposed || this.#host.dead;
-  }
-
-  call(method: GuestMethod, argJson: string | null, timeoutMs: number): Promise<string> {
-    return this.invoke(method, argJson, timeoutMs);
-  }
-
-  /** One glue call; any fatal outcome disposes the guest before the promise rejects. */
-  async invoke(op: GlueOp, argJson: string | null, timeoutMs: number): Promise<string> {
-    if (this.disposed) throw disposedError(op);
-    checkTimeoutMs(timeoutMs);
-    let reply: QuickJsReply;
-    try {
-      reply = await this.#host.request({ t: "call", iid: this.#iid, op, arg: argJson, maxChars: this.#outputBytes, timeoutMs }, op, timeoutMs);
-    } catch (err) {
-      this.dispose();
-      throw err;
-    }
-    return this.settle(reply, op, timeoutMs);
-  }
-
-  /** Turns a worker reply into JSON text or a coded error (disposing the guest when fatal). */
-  settle(reply: QuickJsReply, op: GlueOp, timeoutMs: number): string {
-    if ("fail" in reply) {
-      this.dispose();
-      throw failureError(reply, op, timeoutMs);
-    }
-    const decoded = decodeReply(reply.reply, op, this.#outputBytes, timeoutMs);
-    if (decoded.ok) return decoded.json;
-    if (reply.reply === THROWN_NULL) {
-      // QuickJS running out of memory while building its own "out of memory" error leaves a bare
-      // `null` as the exception; a program that throws null on purpose is classified the same.
-      this.dispose();
-      throw memoryError(op, "the guest threw null (QuickJS's sign of running out of memory while throwing)");
-    }
-    if (decoded.fatal) this.dispose();
-    throw decoded.error;
-  }
-
-  dispose(): void {
-    if (this.#disposed) return;
-    this.#disposed = true;
-    this.#host.liveInstances--;
-    this.#host.notify({ t: "dispose", iid: this.#iid });
-  }
-}
+/**
+ * How QuickJS's replies read. A bare thrown `null` is QuickJS running out of memory while
+ * building its own "out of memory" error; a program that throws null on purpose is classified
+ * the same.
+ */
+const QUICKJS_READER: ReplyReader<QuickJsFail> = {
+  failureError,
+  fatalAnswer: (answer, op) =>
+    answer === THROWN_NULL ? memoryError(op, "the guest threw null (QuickJS's sign of running out of memory while throwing)") : null,
+};
 
 /** Options of `createQuickJsBackend`. */
 export interface QuickJsOptions {
@@ -135,17 +60,9 @@ export function createQuickJsBackend(options: QuickJsOptions = {}): SandboxBacke
     async create(source: string, limits: SandboxLimits): Promise<SandboxInstance> {
       pool ??= new QuickJsPool(options.workers);
       const host = await pool.acquire();
-      const iid = nextInstanceId++;
+      const iid = newGuestId();
       const message = { t: "create", iid, source, memoryBytes: limits.memoryBytes, timeoutMs: limits.compileTimeoutMs, maxChars: limits.outputBytes } as const;
-      const reply = await host.request(message, "init", limits.compileTimeoutMs);
-      const instance = new QuickJsInstance(host, iid, limits.outputBytes);
-      try {
-        instance.settle(reply, "init", limits.compileTimeoutMs);
-      } catch (err) {
-        instance.dispose();
-        throw asLoadError(err);
-      }
-      return instance;
+      return loadGuest(host, iid, host.request(message, "init", limits.compileTimeoutMs), limits, QUICKJS_READER);
     },
     close(): void {
       pool?.close();

@@ -3,6 +3,7 @@
  * Public face of run persistence: one SQLite file per run.
  */
 export { RunStore, STORE_FILE } from "./run-store.js";
+export { killInTransaction } from "./fault-injection.js";
 export { RunLock, readHolder, LOCK_FILE, HOLDER_FILE } from "./lock.js";
 export type { LockHolder } from "./lock.js";
 export { storeIoError, guardIo } from "./io-errors.js";

@@ -73,15 +73,6 @@ function makeFolder(dir: string): void {
   }
 }
 
-/** Options of `RunStore.open`. */
-export interface OpenOptions {
-  /**
-   * FAULT INJECTION, for resume tests only: the process kills itself (SIGKILL) inside its n-th
-   * transaction (1-based), after the writes and before the commit.
-   */
-  killInTransaction?: number;
-}
-
 /** The part of a prepared statement the store uses, with failures coded. */
 interface Statement {
   run(...params: unknown[]): Database.RunResult;
@@ -94,14 +85,11 @@ export class RunStore {
   readonly path: string;
   readonly #db: Database.Database;
   readonly #lock: RunLock | null;
-  readonly #killInTransaction: number | undefined;
-  #transactions = 0;
 
-  private constructor(path: string, db: Database.Database, options: OpenOptions, lock: RunLock | null) {
+  private constructor(path: string, db: Database.Database, lock: RunLock | null) {
     this.path = path;
     this.#db = db;
     this.#lock = lock;
-    this.#killInTransaction = options.killInTransaction;
   }
 
   /** The holder a killed process left recorded on the folder this store took over, if any. */
@@ -126,7 +114,7 @@ export class RunStore {
    * opened to write holds the folder's lock until `close` (E_RUN_LOCKED while another process
    * does); a damaged file is E_STORE_CORRUPT, an unwritable folder E_IO, a full disk E_DISK_FULL.
    */
-  static open(dir: string, mode: "create" | "resume" | "read", options: OpenOptions = {}): RunStore {
+  static open(dir: string, mode: "create" | "resume" | "read"): RunStore {
     const path = join(dir, STORE_FILE);
     if (mode !== "create" && !existsSync(path)) {
       throw new SpadeError("E_NOT_FOUND", `no run in ${dir} (${STORE_FILE} is missing)`, { nextStep: "give the folder a run was written to (--out)" });
@@ -147,7 +135,7 @@ export class RunStore {
           opened.exec(SCHEMA_SQL);
         });
       }
-      const store = new RunStore(path, opened, options, lock);
+      const store = new RunStore(path, opened, lock);
       if (mode === "create") store.setMeta("schema_version", String(SCHEMA_VERSION));
       const version = store.getMeta("schema_version");
       if (version !== String(SCHEMA_VERSION)) {
@@ -186,11 +174,7 @@ export class RunStore {
   /** Runs `fn` in one transaction: all of its writes land, or none. */
   transaction<T>(fn: () => T): T {
     return guardIo(this.path, () =>
-      this.#db.transaction(() => {
-        const result = fn();
-        if (++this.#transactions === this.#killInTransaction) process.kill(process.pid, "SIGKILL");
-        return result;
-      })(),
+      this.#db.transaction(fn)(),
     );
   }
 

@@ -1,12 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeTinkerServer, type FakeSampleResult, type FakeTinkerServer } from "../../test/fakes/tinker-server.js";
-import type { Json } from "../env/index.js";
 import { TinkerHttp, type RetryClock } from "../policy/index.js";
-import type { DesignRow, EpisodeRow } from "../store/index.js";
 import { parsePromptLogprobs, tinkerBaseLogprobs } from "./base-logprobs.js";
 import { TinkerTrainingClient } from "./tinker.js";
+import { handMadeBatch } from "./testing/batch.js";
 import { TinkerTrainer } from "./tinker-trainer.js";
-import type { TrainSample } from "./types.js";
 
 const BASE = "Org/Tiny-1B";
 let server: FakeTinkerServer | undefined;
@@ -36,16 +34,7 @@ async function setup() {
   return { server, http, client: new TinkerTrainingClient(http, { baseModel: BASE, loraRank: 8, loraSeed: 7, forwardBackwardEncoding: "json" }) };
 }
 
-/** One agent episode (targets 2..6, sampled at 3, 4 and 6) and one designer completion (target 7 sampled). */
-function batch(): TrainSample[] {
-  const trace = { stream: { tokenIds: [1, 2, 3, 4, 5, 6], lossMask: [0, 0, 1, 1, 0, 1], logprobs: [0, 0, -0.5, -0.25, 0, -1] }, turns: [] } as unknown as Json;
-  const episode = { step: 1, envId: "lib-a", idx: 0, seed: 3, hinted: false, return: 1, success: true, turns: 2, failure: null, failureCode: null, rewards: [1], transcript: null, trace } as EpisodeRow;
-  const design = { step: 0, slot: 0, seq: 0, trainable: true, tokens: { promptTokenIds: [9, 8], tokenIds: [7], logprobs: [-2] } } as unknown as DesignRow;
-  return [
-    { role: "agent", ref: "lib-a/0", reward: 1, advantage: 2, episode },
-    { role: "designer", ref: "0/0/0", reward: 0, advantage: -0.5, design },
-  ];
-}
+const batch = handMadeBatch;
 
 describe("base-model logprobs (Tinker's compute_logprobs)", () => {
   it("asks the base model for prompt logprobs with one token to sample, and aligns them to the tokens", async () => {

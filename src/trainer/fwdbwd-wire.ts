@@ -15,6 +15,7 @@ import {
   zstdCompress,
   type BodyEncoding,
   type ForwardBackwardBody,
+  type HttpAnswer,
   type TinkerClientConfig,
   type TinkerHttp,
 } from "../policy/index.js";
@@ -70,7 +71,7 @@ export class ForwardBackwardWire {
       this.#chosen = "json";
       return answer;
     };
-    let answer;
+    let answer: HttpAnswer;
     try {
       // A server that reads protobuf is retried as usual; for one that may not, the first failure decides.
       answer = await http.request(path, body, { signal, encoding: protobuf, passStatuses: REFUSED_PROTOBUF, idempotencyKey, ...(config.protobufAware ? {} : { maxRetries: 0 }) });

@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { startTinkerRecorder, type RecordedRequest, type RecorderOptions, type TinkerRecorder } from "../../test/fakes/tinker-recorder.js";
 import { PROTOBUF_CONTENT_TYPE, TinkerHttp, tinkerSampler, zstdDecompress } from "../policy/index.js";
+import { skipWithout } from "../../test/missing.js";
 import { sequenceDatum } from "./datums.js";
 import { TinkerTrainingClient, type TinkerLoss } from "./tinker.js";
 
@@ -115,7 +116,7 @@ async function both(flags: RecorderOptions, spadeFlags: RecorderOptions = flags)
   }
 }
 
-describe.skipIf(SDK_MISSING !== null)(`SPADE's Tinker client matches the official SDK 0.38.0 request for request${SDK_MISSING ? ` (skipped: ${SDK_MISSING})` : ""}`, () => {
+describe.skipIf(skipWithout(SDK_MISSING))("SPADE's Tinker client matches the official SDK 0.38.0 request for request", () => {
   describe.each([
     { jwt: false, zstd: false },
     { jwt: false, zstd: true },

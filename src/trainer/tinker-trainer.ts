@@ -67,7 +67,9 @@ function stepMetrics(batch: DatumBatch, out: ForwardBackwardOutput): Record<stri
     const current = output?.logprobs?.data;
     if (!Array.isArray(current) || current.length !== mask.length) continue;
     const role = batch.roles[i] as TrainSample["role"];
-    mask.forEach((m, t) => m && logRatios[role].push((current[t] as number) - (sampled[t] as number)));
+    mask.forEach((m, t) => {
+      if (m) logRatios[role].push((current[t] as number) - (sampled[t] as number));
+    });
   }
   if (loss !== null) metrics.loss = loss;
   const agentRatio = mean(logRatios.agent);
@@ -135,7 +137,9 @@ export class TinkerTrainer implements Trainer {
       })),
       kl.coef,
     );
-    batch.datums.forEach((d, i) => (d.loss_fn_inputs.advantages.data = fold.advantages[i] as number[]));
+    batch.datums.forEach((d, i) => {
+      d.loss_fn_inputs.advantages.data = fold.advantages[i] as number[];
+    });
     return fold.meanLogRatio === null ? {} : { "kl:mean": fold.meanLogRatio };
   }
 

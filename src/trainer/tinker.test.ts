@@ -1,12 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeTinkerServer, type FakeSampleRequest, type FakeTinkerOptions, type FakeTinkerServer } from "../../test/fakes/tinker-server.js";
-import type { Json } from "../env/index.js";
 import { Limiter, TinkerHttp, tinkerSampler, type RetryClock } from "../policy/index.js";
-import type { DesignRow, EpisodeRow } from "../store/index.js";
 import { sequenceDatum } from "./datums.js";
+import { handMadeBatch } from "./testing/batch.js";
 import { TinkerTrainingClient, type TinkerTrainingOptions } from "./tinker.js";
 import { DEFAULT_ADAM, TinkerTrainer } from "./tinker-trainer.js";
-import type { TrainSample } from "./types.js";
 
 /** TEST DOUBLE: waits return at once and are recorded. */
 function recordingClock(): RetryClock & { waitsMs: number[] } {
@@ -40,17 +38,6 @@ const jsonTo = (s: FakeTinkerServer, path: string) => s.requestsTo(path).filter(
 
 const paths = (s: FakeTinkerServer) => s.requests.map((r) => r.path.replace("/api/v1/", ""));
 const t = (data: number[], dtype: "int64" | "float32") => ({ data, dtype, shape: [data.length] });
-
-/** A hand-made batch: one agent episode (two sampled turns) and one designer completion. */
-function handMadeBatch(): TrainSample[] {
-  const trace = { stream: { tokenIds: [1, 2, 3, 4, 5, 6], lossMask: [0, 0, 1, 1, 0, 1], logprobs: [0, 0, -0.5, -0.25, 0, -1] }, turns: [] } as unknown as Json;
-  const episode = { step: 1, envId: "lib-a", idx: 0, seed: 3, hinted: false, return: 1, success: true, turns: 2, failure: null, failureCode: null, rewards: [1], transcript: null, trace } as EpisodeRow;
-  const design = { step: 0, slot: 0, seq: 0, trainable: true, tokens: { promptTokenIds: [9, 8], tokenIds: [7], logprobs: [-2] } } as unknown as DesignRow;
-  return [
-    { role: "agent", ref: "lib-a/0", reward: 1, advantage: 2, episode },
-    { role: "designer", ref: "0/0/0", reward: 0, advantage: -0.5, design },
-  ];
-}
 
 describe("TinkerTrainingClient", () => {
   it("speaks every call of the training protocol with increasing seq ids, through try_again polls", async () => {

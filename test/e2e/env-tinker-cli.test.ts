@@ -23,7 +23,7 @@ describe("spade env run --policy tinker", () => {
     const modelPath = writeTinyModel(mkdtempSync(join(tmpdir(), "spade-tiny-")));
     const answer = [...ChatRenderer.fromDir(modelPath).encode("\\boxed{0123}"), TINY.imEnd];
     server = await startFakeTinkerServer({ baseModel: "Org/Tiny-1B", apiKey: "tk-e2e", tryAgainPolls: 1, sample: () => ({ sequences: [{ tokens: answer, logprobs: answer.map(() => -0.5), stop_reason: "stop" }] }) });
-    const args = ["env", "run", "vault-cracker", "--policy", "tinker", "--base-url", server.baseURL, "--model", "Org/Tiny-1B", "--model-path", modelPath, "--api-key-env", "SPADE_E2E_TINKER_KEY", "--episodes", "2", "--json"];
+    const args = ["env", "run", "vault-cracker", "--policy", "tinker", "--engine", server.baseURL, "--base-model", "Org/Tiny-1B", "--model-path", modelPath, "--api-key-env", "SPADE_E2E_TINKER_KEY", "--episodes", "2", "--json"];
     const r = await spade(args, { SPADE_E2E_TINKER_KEY: "tk-e2e" });
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
@@ -44,10 +44,10 @@ describe("spade env run --policy tinker", () => {
   });
 
   it("exits 2 with E_CONFIG without --model-path, and E_IO when it holds no tokenizer", async () => {
-    const noPath = await spade(["env", "run", "vault-cracker", "--policy", "tinker", "--base-url", "http://127.0.0.1:1", "--model", "m"]);
+    const noPath = await spade(["env", "run", "vault-cracker", "--policy", "tinker", "--engine", "http://127.0.0.1:1", "--base-model", "m"]);
     expect(noPath.code).toBe(2);
     expect(noPath.stderr).toBe("spade: E_CONFIG: --policy tinker needs --model-path (add --model-path PATH_TO_TOKENIZER_FOLDER)\n");
-    const empty = await spade(["env", "run", "vault-cracker", "--policy", "tinker", "--base-url", "http://127.0.0.1:1", "--model", "m", "--model-path", mkdtempSync(join(tmpdir(), "spade-empty-"))]);
+    const empty = await spade(["env", "run", "vault-cracker", "--policy", "tinker", "--engine", "http://127.0.0.1:1", "--base-model", "m", "--model-path", mkdtempSync(join(tmpdir(), "spade-empty-"))]);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toMatch(/^spade: E_IO: cannot read tokenizer.json at /);
   });

@@ -7,10 +7,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { benchmarksDir } from "../../src/eval/acebench/testing/bench-dir.js";
+import { skipWithout } from "../missing.js";
 import { spade } from "./cli.js";
 
 const DATA = benchmarksDir();
-const HAVE_DATA = existsSync(join(DATA, "acebench", "data_all", "data_en", "data_normal_atom_bool.json"));
+const NORMAL_ATOM_BOOL = join(DATA, "acebench", "data_all", "data_en", "data_normal_atom_bool.json");
+const HAVE_DATA = !skipWithout(existsSync(NORMAL_ATOM_BOOL) ? null : `ACEBench data not found (${NORMAL_ATOM_BOOL})`);
 const dir = mkdtempSync(join(tmpdir(), "spade-acebench-ns-e2e-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

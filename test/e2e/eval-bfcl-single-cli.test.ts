@@ -11,6 +11,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { benchmarksDir } from "../../src/eval/acebench/testing/bench-dir.js";
 import { BFCL_LIVE, BFCL_NON_LIVE, BfclSingleEnv, loadSingleEntries } from "../../src/eval/bfcl/index.js";
 import { startFakeOpenAIServer, type FakeOpenAIServer, type FakeReply, type RecordedRequest } from "../fakes/openai-server.js";
+import { skipWithout } from "../missing.js";
 import { spade } from "./cli.js";
 
 const DATA = benchmarksDir();
@@ -43,7 +44,8 @@ async function goldServer(wrongId: string): Promise<FakeOpenAIServer> {
   return startFakeOpenAIServer((r): FakeReply => replies.get(lastUser(r)) ?? { kind: "text", content: "I cannot do that." });
 }
 
-describe.skipIf(ROOT === undefined || !existsSync(join(DATA, "bfcl")))("spade eval bfcl single-turn (needs .venv: bash scripts/setup-python.sh)", () => {
+const MISSING = ROOT === undefined ? "no .venv with the BFCL wheel: bash scripts/setup-python.sh" : existsSync(join(DATA, "bfcl")) ? null : `BFCL data not found in ${DATA}`;
+describe.skipIf(skipWithout(MISSING))("spade eval bfcl single-turn (needs .venv: bash scripts/setup-python.sh)", () => {
   it("scores each category and the leaderboard's overall; tools carry upstream's language notes", async () => {
     server = await goldServer("live_simple_0-0-0");
     const out = join(dir, "single");

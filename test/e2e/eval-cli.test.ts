@@ -13,10 +13,11 @@ import { ADDED_FUNCTIONS_PROMPT, BFCL_CATEGORIES, loadEntries } from "../../src/
 import { groundTruthCall } from "../../src/eval/bfcl/testing/scripted-policies.js";
 import { loadSuite } from "../../src/eval/suites/index.js";
 import { startFakeOpenAIServer, type FakeOpenAIServer, type FakeReply, type RecordedRequest } from "../fakes/openai-server.js";
+import { skipWithout } from "../missing.js";
 import { spade, spadeAsync } from "./cli.js";
 
 const DATA = benchmarksDir();
-const HAVE_DATA = existsSync(join(DATA, "gsm8k")) && existsSync(join(DATA, "bfcl")) && existsSync(join(DATA, "acebench"));
+const HAVE_DATA = !skipWithout(existsSync(join(DATA, "gsm8k")) && existsSync(join(DATA, "bfcl")) && existsSync(join(DATA, "acebench")) ? null : `gsm8k, bfcl and acebench not found in ${DATA}`);
 const dir = mkdtempSync(join(tmpdir(), "spade-eval-e2e-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { benchmarksDir } from "../../src/eval/acebench/testing/bench-dir.js";
 import { startFakeOpenAIServer, type FakeOpenAIServer, type FakeReply } from "../fakes/openai-server.js";
+import { skipWithout } from "../missing.js";
 import { spade } from "./cli.js";
 
 let server: FakeOpenAIServer | undefined;
@@ -155,7 +156,7 @@ describe("fault matrix: spade env run --policy openai against a failing server",
 });
 
 const DATA = benchmarksDir();
-const HAVE_GSM8K = existsSync(join(DATA, "gsm8k"));
+const HAVE_GSM8K = !skipWithout(existsSync(join(DATA, "gsm8k")) ? null : `gsm8k not found in ${DATA}`);
 const dir = mkdtempSync(join(tmpdir(), "spade-faults-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startLocalEngine, type LocalEngine } from "../../src/engine/index.js";
 import { writeTinyModel } from "../fakes/tiny-model.js";
+import { skipWithout } from "../missing.js";
 
 const SCRIPTS = fileURLToPath(new URL("../../scripts/engine/", import.meta.url));
 
@@ -25,9 +26,10 @@ export const ENGINE_PRESENT = existsSync(ENGINE_PYTHON);
 
 /**
  * Skip the engine tests only when the engine is absent AND this is not CI: CI installs it
- * (`npm test` runs scripts/setup-engine.sh), so there a missing engine fails the tests instead.
+ * (`npm test` runs scripts/setup-engine.sh), so there a missing engine fails the tests instead
+ * (test/missing.ts, the rule for every test whose needs are missing).
  */
-export const SKIP_ENGINE = !ENGINE_PRESENT && process.env.CI !== "true";
+export const SKIP_ENGINE = skipWithout(ENGINE_PRESENT ? null : `no engine at ${ENGINE_PYTHON}; run scripts/setup-engine.sh`);
 
 /** Why the engine tests are skipped, for the describe title. */
 export const SKIP_REASON = `(skipped: no engine at ${ENGINE_PYTHON}; run scripts/setup-engine.sh)`;

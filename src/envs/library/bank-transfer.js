@@ -155,7 +155,7 @@ class Environment {
         if (typeof value !== "object" || value === null || Array.isArray(value)) return `${path} must be an object`;
         for (const key of schema.required || []) if (!(key in value)) return `${path}.${key} is required`;
         for (const key of Object.keys(value)) {
-          const sub = (schema.properties || {})[key];
+          const sub = schema.properties?.[key];
           if (!sub) return `${path}.${key} is not a known field`;
           const err = Environment.schemaError(sub, value[key], `${path}.${key}`);
           if (err) return err;

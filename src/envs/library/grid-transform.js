@@ -100,7 +100,9 @@ class Environment {
     this.attemptsLeft = Environment.ATTEMPTS;
     this.done = false;
     const parts = ["Each example below turns an input grid of digits (0 = empty) into an output grid by the same hidden rule."];
-    this.examples.forEach((ex, i) => parts.push(`Example ${i + 1} input:\n${Environment.show(ex.input)}\nExample ${i + 1} output:\n${Environment.show(ex.output)}`));
+    this.examples.forEach((ex, i) => {
+      parts.push(`Example ${i + 1} input:\n${Environment.show(ex.input)}\nExample ${i + 1} output:\n${Environment.show(ex.output)}`);
+    });
     parts.push(`Test input:\n${Environment.show(this.test)}`);
     parts.push(
       "Give the test output with rows separated by '/', e.g. \\boxed{012/340} for a grid of two rows. " +
@@ -142,7 +144,11 @@ class Environment {
     let feedback = `Incorrect: the output grid is ${want}, yours is ${grid.length} rows of lengths ${grid.map((row) => row.length).join(",")}.`;
     if (sizeOk) {
       let wrong = 0;
-      grid.forEach((row, r) => row.forEach((v, c) => (wrong += v === this.answer[r][c] ? 0 : 1)));
+      grid.forEach((row, r) => {
+        row.forEach((v, c) => {
+          if (v !== this.answer[r][c]) wrong += 1;
+        });
+      });
       feedback = `Incorrect: ${wrong} of ${grid.length * grid[0].length} cells are wrong.`;
     }
     if (this.attemptsLeft === 0) {

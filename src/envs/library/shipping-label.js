@@ -241,7 +241,10 @@ class Environment {
   }
 
   createLabel(args) {
-    const fail = (error, message) => (this.errors.push(error), { error, message });
+    const fail = (error, message) => {
+      this.errors.push(error);
+      return { error, message };
+    };
     const quote = this.quotes.find((q) => q.carrier.toLowerCase() === args.carrier.trim().toLowerCase() && q.service.toLowerCase() === args.service.trim().toLowerCase());
     if (!quote) return fail("UNKNOWN_SERVICE", "No such carrier service; see get_rates.");
     const to = args.shipment.to;
@@ -256,7 +259,7 @@ class Environment {
     if (parcels.some((p) => p.weight_kg <= 0)) return fail("INVALID_WEIGHT", "Parcel weights must be positive.");
     const weight = parcels.reduce((s, p) => s + p.weight_kg, 0);
     if (Math.abs(weight - this.totalTenths / 10) > 0.05) return fail("WEIGHT_MISMATCH", `Parcels add up to ${weight.toFixed(1)} kg but the order weighs ${(this.totalTenths / 10).toFixed(1)} kg.`);
-    const insured = (args.options && args.options.insurance_eur) || 0;
+    const insured = args.options?.insurance_eur || 0;
     if (this.insure && insured < this.value) return fail("INSURANCE_REQUIRED", `Orders worth ${this.value} EUR must be insured for their value.`);
     this.label = { carrier: quote.carrier, service: quote.service, parcels: parcels.map((p) => ({ weight_kg: p.weight_kg, dimensions_cm: { ...p.dimensions_cm } })), insured };
     return { label_id: `LBL-${this.totalTenths}${parcels.length}`, tracking: parcels.map((p, i) => `${quote.carrier.slice(0, 2).toUpperCase()}${this.value}${i}`), status: "created" };

@@ -143,7 +143,9 @@ class Environment {
     // Cases: three routed tickets (one may be an outage), one duplicate pair, one spam.
     const cases = [];
     const withOutage = Math.random() < 0.5;
-    topics.forEach((topic, i) => cases.push({ topic: withOutage && i === 0 ? "outage" : topic, customer: this.customers[i] }));
+    topics.forEach((topic, i) => {
+      cases.push({ topic: withOutage && i === 0 ? "outage" : topic, customer: this.customers[i] });
+    });
     const dupTopic = pick(["billing", "technical", "security"]);
     cases.push({ topic: dupTopic, customer: this.customers[3], pair: true });
     cases.push({ topic: "spam", customer: { customer_id: `C-${rint(100, 999)}9`, name: "unknown", plan: "free" } });
@@ -221,7 +223,7 @@ class Environment {
     if (err) return { error: "INVALID_ARGUMENTS", message: err };
     if (name === "list_tickets") {
       this.listed = true;
-      const status = args.filter && args.filter.status;
+      const status = args.filter?.status;
       return { tickets: this.tickets.filter((t) => !status || t.status === status).map((t) => ({ ticket_id: t.ticket_id, subject: t.subject, customer_id: t.customer_id, status: t.status })) };
     }
     if (name === "finish") {

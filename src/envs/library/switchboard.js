@@ -52,7 +52,9 @@ class Environment {
         const flipped = setting.slice();
         flipped[s] ^= 1;
         const other = this.lamps(flipped);
-        base.forEach((v, l) => v !== other[l] && sets[l].add(s + 1));
+        base.forEach((v, l) => {
+          if (v !== other[l]) sets[l].add(s + 1);
+        });
       }
     }
     return sets.map((set) => [...set].sort((a, b) => a - b));

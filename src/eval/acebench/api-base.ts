@@ -4,9 +4,15 @@
  * `_load_scenario`, instance attributes) and the phone platform's `BaseApi` (Wi-Fi and device
  * login), which `MessageApi`, `ReminderApi` and `FoodPlatform` inherit as upstream does.
  */
-import { PyException } from "../pyops.js";
-import type { PyDict, PyValue } from "../pyvalue.js";
-import { getOr, statusMessage } from "./py.js";
+import { getOr, type PyDict, PyException, type PyKey, type PyValue } from "../python/index.js";
+
+/** `{"status": status, "message": message}`, the answer most phone methods give. */
+export function statusMessage(status: boolean, message: string): PyDict {
+  return new Map<PyKey, PyValue>([
+    ["status", status],
+    ["message", message],
+  ]);
+}
 
 /** The two languages of the benchmark; they differ in texts and in a few behaviours. */
 export type Lang = "en" | "zh";

@@ -5,11 +5,9 @@
  * refuses an order that would empty the balance exactly (`>=`) and its `search_orders` fails on
  * order items.
  */
-import { pyStr } from "../pyformat.js";
-import { attributeError, pyAdd, pyGe, pyGt, pyLe, pyMul, pySub, truthy } from "../pyops.js";
-import { pyDict, pyEquals, type PyDict, type PyValue } from "../pyvalue.js";
+import { attributeError, callGet, contains, getItem, getOr, isIntLike, iterate, lowerIn, pyAdd, pyDict, type PyDict, pyEquals, pyGe, pyGt, pyLe, pyMul, pyStr, pySub, type PyValue, setItem, truthy } from "../python/index.js";
+import { statusMessage } from "./api-base.js";
 import { BaseApi, type ApiClassName, type Lang, type MethodDef } from "./api-base.js";
-import { callGet, contains, getItem, getOr, isIntLike, iterate, lowerIn, setItem, statusMessage } from "./py.js";
 
 const USERS: Array<[string, string, string, number]> = [
   ["Eve", "U100", "password123", 500],

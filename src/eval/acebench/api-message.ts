@@ -3,11 +3,9 @@
  * `MessageApi`: six users and an inbox of at most six messages (send, delete, view, search,
  * latest/earliest by date), ported from ACEBench's phone platform with its checks and texts.
  */
-import { pyStr } from "../pyformat.js";
-import { PyException } from "../pyops.js";
-import { dictDelete, pyDict, pyEquals, pyTypeName, type PyDict, type PyKey, type PyValue } from "../pyvalue.js";
+import { contains, dictDelete, getItem, hashKey, lowerIn, pyDict, type PyDict, pyEquals, PyException, type PyKey, pyStr, pyTypeName, type PyValue } from "../python/index.js";
+import { statusMessage } from "./api-base.js";
 import { BaseApi, type ApiClassName, type Lang, type MethodDef } from "./api-base.js";
-import { contains, getItem, hashKey, lowerIn, statusMessage } from "./py.js";
 
 const USERS: Array<[string, string, string, string]> = [
   ["Eve", "USR100", "123-456-7890", "Software Engineer"],

@@ -4,11 +4,9 @@
  * all). As upstream, only the Chinese class has `mark_as_notified` and `search_reminders`, and the
  * latter fails whenever it matches (it calls `strftime` on a string time).
  */
-import { pyStr } from "../pyformat.js";
-import { PyException } from "../pyops.js";
-import { dictDelete, pyDict, pyEquals, pyTypeName, type PyDict, type PyKey, type PyValue } from "../pyvalue.js";
+import { contains, dictDelete, getItem, hashKey, lowerIn, pyDict, type PyDict, pyEquals, PyException, type PyKey, pyStr, pyTypeName, type PyValue, setItem } from "../python/index.js";
+import { statusMessage } from "./api-base.js";
 import { BaseApi, type ApiClassName, type Lang, type MethodDef } from "./api-base.js";
-import { contains, getItem, hashKey, lowerIn, setItem, statusMessage } from "./py.js";
 
 const TODO_TEXT = {
   en: 'First, help Frank place a food delivery order at "Hema Fresh," ordering two "Fresh Gift Packs." Then, send a message to Frank saying, "The price of the purchased goods is () yuan." Replace the parentheses with the actual amount, keeping one decimal place.',

@@ -5,11 +5,8 @@
  * instead of answering, cancelling refunds without removing the reservation, and helper methods
  * such as `update_balance` are public tools.
  */
-import { pyStr } from "../pyformat.js";
-import { PyException, pyAdd, pyGt, pyLt, pyMul, pyNeg, pySub, truthy } from "../pyops.js";
-import { pyDict, pyEquals, pyTypeName, type PyDict, type PyKey, type PyValue } from "../pyvalue.js";
+import { contains, getItem, getOr, max2, pyAdd, pyDict, type PyDict, pyEquals, PyException, pyGt, type PyKey, pyLt, pyMul, pyNeg, pyStr, pySub, pyTypeName, type PyValue, setItem, truthy } from "../python/index.js";
 import { AceApi, type ApiClassName, type Lang, type MethodDef } from "./api-base.js";
-import { contains, getItem, getOr, max2, setItem } from "./py.js";
 import { TRAVEL_TEXT, travelData } from "./travel-data.js";
 
 /** The fixed "now" of `cancel_reservation`: 2024-07-14 06:00. */

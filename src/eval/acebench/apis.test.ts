@@ -201,7 +201,8 @@ describe("Travel", () => {
     expect(run(w, "[modify_flight(user_id='user1', reservation_id='res_1', new_flight_no='MU5678')]")).toEqual([
       "Flight change failed: Invalid new flight number or destination does not match.",
     ]);
-    const res2 = (w.savedState()[0]?.Travel as { reservations: Array<Record<string, unknown>> }).reservations[1];
+    const saved = w.savedState()[0]?.Travel as { reservations: Array<Record<string, unknown>> };
+    const res2 = saved.reservations[1];
     expect(res2).toMatchObject({ flight_no: "CZ4321", cabin: "Economy Class", baggage: 3 });
   });
 

@@ -5,10 +5,7 @@
  * back in that form. Tool calls from OpenAI-style agents become the same `ApiCall`s.
  */
 import type { JsonObject, ToolCall } from "../../env/index.js";
-import { parsePythonCalls, parsePythonLiteral } from "../pycall.js";
-import { pyRepr } from "../pyformat.js";
-import { PyObject, PyTuple, fromJson, toJson, type PyValue } from "../pyvalue.js";
-import { stripChars } from "./py.js";
+import { fromJson, parsePythonCalls, parsePythonLiteral, PyObject, pyRepr, PyTuple, type PyValue, strip, toJson } from "../python/index.js";
 import { NestedCall, type ApiCall, type ArgValue } from "./world.js";
 
 class Unsupported extends Error {}
@@ -48,7 +45,7 @@ export function decodeCalls(message: string): ApiCall[] | null {
   let s = message.startsWith(" ") ? message.slice(1) : message;
   if (!s.startsWith("[")) s = `[${s}`;
   if (!s.endsWith("]")) s = `${s}]`;
-  const cleaned = stripChars(s, "[]'");
+  const cleaned = strip(s, "[]'");
   // ast.parse(mode="eval") rejects empty input and a leading indent.
   if (cleaned.trim() === "" || /^[ \t]/.test(cleaned)) return null;
   try {

@@ -7,12 +7,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SpadeError } from "../../errors.js";
-import { roundFloat } from "../pyfloat.js";
-import { parseJsonPy } from "../pycall.js";
-import { pyRepr } from "../pyformat.js";
-import { PyException } from "../pyops.js";
-import { pyTypeName, type PyDict, type PyValue } from "../pyvalue.js";
-import { decodeNormalOutput, normalChecker } from "./normal.js";
+import { parseJsonPy, type PyDict, PyException, pyRepr, pyTypeName, type PyValue, roundFloat } from "../python/index.js";
+import { decodeNormalOutput, normalChecker, type NormalVerdict } from "./normal.js";
 
 /** The twelve normal categories in upstream's `ACE_DATA_CATEGORY["normal"]` order. */
 export const NORMAL_CATEGORIES = [
@@ -110,7 +106,7 @@ export function checkNormalItem(entry: NsEntry, output: string): NsItemResult {
   if (calls === null) return { id: entry.id, valid: false, errorType: "wrong_output_format", error: "Invalid syntax. Failed to decode AST." };
   let first: NsItemResult | undefined;
   for (const alt of alternatives(entry.groundTruth)) {
-    let verdict;
+    let verdict: NormalVerdict;
     try {
       if (!(alt instanceof Map)) throw new PyException("AttributeError", `'${pyTypeName(alt)}' object has no attribute 'items'`);
       verdict = normalChecker(entry.functions, calls, alt, entry.category);

@@ -6,9 +6,7 @@
  * agent sent to execution).
  */
 import type { Json, JsonObject } from "../../env/index.js";
-import { roundFloat } from "../pyfloat.js";
-import { fromJson, pyEquals } from "../pyvalue.js";
-import { pyStripWhitespace } from "./py.js";
+import { fromJson, pyEquals, roundFloat, stripWhitespace } from "../python/index.js";
 
 /** The verdict on one entry's final state. */
 export interface EndToEndResult {
@@ -113,9 +111,9 @@ function pathAccuracy(process: readonly string[], path: readonly string[]): numb
   let found = 0;
   let at = 0;
   for (const stone of path) {
-    const want = pyStripWhitespace(stone);
+    const want = stripWhitespace(stone);
     while (at < process.length) {
-      const hit = pyStripWhitespace(process[at] as string) === want;
+      const hit = stripWhitespace(process[at] as string) === want;
       at++;
       if (hit) {
         found++;

@@ -8,13 +8,10 @@
  */
 import { actionFromOracle, type Action, type Env, type EnvMeta, type JsonObject, type ResetResult, type StepResult, type ToolResult } from "../../env/index.js";
 import { SpadeError } from "../../errors.js";
-import { parseJsonPy } from "../pycall.js";
-import { pyRepr } from "../pyformat.js";
-import { pyEquals, type PyValue } from "../pyvalue.js";
+import { parseJsonPy, pyEquals, pyRepr, type PyValue, stripWhitespace } from "../python/index.js";
 import { callFromToolCall, decodeCalls, isExecutionMessageMultiTurn, renderCalls } from "./calls.js";
 import { scoreEntry, type MissingClassRule } from "./checker.js";
 import { firstPath, type AceEntry } from "./data.js";
-import { pyStripWhitespace } from "./py.js";
 import { agentRules, entryTools, taskHeading } from "./tools.js";
 import { AGENT_GREETING, type DialogueTurn, type UserSimulator } from "./user.js";
 import { AceWorld, MULTI_TURN_ERROR_TEXT, type ApiCall } from "./world.js";
@@ -65,7 +62,7 @@ export class AceBenchEnv implements Env {
     this.maxMessages = options.maxMessages ?? 40;
     if (!Number.isInteger(this.maxMessages) || this.maxMessages < 2) throw new SpadeError("E_CONFIG", "maxMessages must be an integer >= 2");
     this.oraclePath = firstPath(entry.mileStone)
-      .map(pyStripWhitespace)
+      .map(stripWhitespace)
       .filter((m) => decodeCalls(m) !== null);
     this.world = new AceWorld(entry.lang, entry.involvedClasses, entry.initialConfig);
     this.meta = {
@@ -152,7 +149,7 @@ export class AceBenchEnv implements Env {
   private execute(action: Action, calls: ApiCall[] | null): StepResult {
     const message = action.toolCalls.length > 0 && calls ? renderCalls(calls) : action.text;
     this.process.push(message);
-    if (pyStripWhitespace(message) === this.oraclePath[this.oracleCursor]) this.oracleCursor++;
+    if (stripWhitespace(message) === this.oraclePath[this.oracleCursor]) this.oracleCursor++;
     let shown: PyValue[] | string;
     let perCall: string[] = [];
     let abortedBy: string | null = null;

@@ -4,10 +4,7 @@
  * `normal_checker` and `eval_main.py`): whitespace-stripped `[f(a=1)]` output decoded to calls,
  * then per-function name counts, required and extra parameters, Python type checks and values.
  */
-import { parsePythonCalls } from "../pycall.js";
-import { pyRepr, pyStr } from "../pyformat.js";
-import { PyException } from "../pyops.js";
-import { PyTuple, findKey, pyEquals, pyTypeName, type PyDict, type PyKey, type PyValue } from "../pyvalue.js";
+import { findKey, parsePythonCalls, type PyDict, pyEquals, PyException, type PyKey, pyRepr, pyStr, PyTuple, pyTypeName, type PyValue } from "../python/index.js";
 
 /** A decoded call as upstream's `decode_ast` gives it: `{name: {param: value}}`. */
 export interface NormalCall {
@@ -135,10 +132,6 @@ function listChecker(param: string, output: PyValue[], answer: PyValue, func: st
   if (!Array.isArray(answer)) throw new PyException("TypeError", `object of type '${pyTypeName(answer)}' has no len()`);
   const std = (xs: PyValue[]) => xs.map((x) => (typeof x === "string" ? standardizeString(x) : x));
   return pyEquals(std(output), std(answer)) ? ok() : bad("value_error:list/tuple", `wrong value for parameter (${pyRepr(param)}) of api (${func})`);
-}
-
-function flattenDates(d: PyDict): PyDict {
-  return new Map([...d].map(([k, v]) => [k, Array.isArray(v) && v.length === 1 ? v[0]! : v]));
 }
 
 function dictChecker(param: string, output: PyValue, answer: PyValue, func: string): NormalVerdict {

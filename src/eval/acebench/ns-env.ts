@@ -5,7 +5,7 @@
  */
 import { SpadeError } from "../../errors.js";
 import { makeAction, type Action, type Env, type EnvMeta, type ResetResult, type StepResult } from "../../env/index.js";
-import { pyRepr } from "../pyformat.js";
+import { pyRepr } from "../python/index.js";
 import { checkNormalItem, checkSpecialItem, goldOutput, type NsEntry } from "./categories.js";
 import { NORMAL_SYSTEM_PROMPT, PREFERENCE_SYSTEM_PROMPT, SPECIAL_SYSTEM_PROMPT, USER_PROMPT } from "./ns-prompts.js";
 

@@ -7,7 +7,7 @@
  * never send them to execution; nothing in the data is repaired.
  */
 import { decodeCalls } from "./calls.js";
-import { pyStripWhitespace } from "./py.js";
+import { stripWhitespace } from "../python/index.js";
 import { scoreEntry, type EntryScore, type MissingClassRule } from "./checker.js";
 import { ACE_SETS, firstPath, loadAceEntries, loadReplaySummary, summaryKey, type AceEntry } from "./data.js";
 import type { Lang } from "./api-base.js";
@@ -42,7 +42,7 @@ export function replayEntry(entry: AceEntry, options: ReplayOptions = {}): Repla
   for (const milestone of firstPath(entry.mileStone)) {
     // The reference replay reads milestones without their surrounding whitespace (twelve end in
     // a space, which upstream's decoder itself would reject).
-    const calls = decodeCalls(pyStripWhitespace(milestone));
+    const calls = decodeCalls(stripWhitespace(milestone));
     if (calls === null) {
       undecodable.push(milestone);
       continue;

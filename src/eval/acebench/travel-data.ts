@@ -3,7 +3,7 @@
  * The initial data of ACEBench's `Travel` class (users, flights, reservations) and its texts,
  * in English and Chinese. Prices, seats and bags are ints (bigint) and balances floats (number), as upstream.
  */
-import { pyDict, type PyDict } from "../pyvalue.js";
+import { pyDict, type PyDict } from "../python/index.js";
 import type { Lang } from "./api-base.js";
 
 const CITY = {

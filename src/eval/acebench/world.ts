@@ -13,9 +13,7 @@ import { FoodPlatform } from "./api-food.js";
 import { MessageApi } from "./api-message.js";
 import { ReminderApi } from "./api-reminder.js";
 import { Travel } from "./api-travel.js";
-import { pyJsonDumps, pyStr } from "../pyformat.js";
-import { PyException } from "../pyops.js";
-import { deepCopy, fromJson, isDict, toJson, type PyDict, type PyValue } from "../pyvalue.js";
+import { deepCopy, fromJson, isDict, type PyDict, PyException, pyJsonDumps, pyStr, type PyValue, toJson } from "../python/index.js";
 
 /**
  * How errors end a message. `multi_turn` (upstream's multi-turn executor): the first raising call

@@ -1,10 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parseJsonPy } from "../pycall.js";
-import { pyJsonDumps } from "../pyformat.js";
-import { compareCodePoints } from "../pyops.js";
-import { isDict, type PyDict, type PyKey, type PyValue } from "../pyvalue.js";
+import { compareCodePoints, isDict, parseJsonPy, type PyDict, pyJsonDumps, type PyKey, type PyValue } from "../python/index.js";
 import { loadLongContextData } from "./data.js";
 import { BfclInstances } from "./executor.js";
 import { BfclSession } from "./session.js";

@@ -3,8 +3,7 @@
  * What every ported BFCL API class provides (its Python signatures, scenario loading, public
  * state) and Python's argument binding with CPython's TypeError messages.
  */
-import { PyException, typeError } from "../pyops.js";
-import type { PyDict, PyValue } from "../pyvalue.js";
+import { type PyDict, PyException, type PyValue, typeError } from "../python/index.js";
 import type { BfclSession } from "./session.js";
 
 /** One parameter of a Python method (after `self`). */

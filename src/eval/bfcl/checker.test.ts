@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkEntry, isEmptyExecuteResponse, missingUnordered } from "./checker.js";
 import type { BfclEntry } from "./data.js";
-import { pyDict } from "../pyvalue.js";
+import { pyDict } from "../python/index.js";
 
 /** A hand-written entry on a tiny file system (no benchmark data needed). */
 const entry: BfclEntry = {

@@ -9,8 +9,7 @@ import { join } from "node:path";
 import { SpadeError } from "../../errors.js";
 import type { Json, JsonObject } from "../../env/types.js";
 import { dataRoot, datasetDir, readJsonlSync, readTextSync } from "../data.js";
-import { parseJsonPy } from "../pycall.js";
-import { PY_ELLIPSIS, isDict, isPyKey, type PyDict, type PyValue } from "../pyvalue.js";
+import { isDict, isPyKey, parseJsonPy, PY_ELLIPSIS, type PyDict, type PyValue } from "../python/index.js";
 
 /** The four BFCL v4 multi-turn categories. */
 export const BFCL_CATEGORIES = ["base", "miss_func", "miss_param", "long_context"] as const;

@@ -8,7 +8,7 @@
  */
 import { SpadeError } from "../../errors.js";
 import type { Action, Env, EnvMeta, JsonObject, ResetResult, StepResult, ToolResult, ToolSpec } from "../../env/types.js";
-import { parsePythonCall, type PyCall } from "../pycall.js";
+import { parsePythonCall, type PyCall } from "../python/index.js";
 import { checkEntry, type CheckResult } from "./checker.js";
 import { isLongContext } from "./categories.js";
 import type { BfclEntry, BfclFunctionDoc } from "./data.js";

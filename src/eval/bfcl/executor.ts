@@ -6,10 +6,7 @@
  * `"Error during execution: ..."`).
  */
 import { SpadeError } from "../../errors.js";
-import { parsePythonCall, type PyCall } from "../pycall.js";
-import { PyJsonTypeError, pyJsonDumps, pyStr } from "../pyformat.js";
-import { PyException } from "../pyops.js";
-import { deepCopy, isDict, type PyDict, type PyValue } from "../pyvalue.js";
+import { deepCopy, isDict, parsePythonCall, type PyCall, type PyDict, PyException, pyJsonDumps, PyJsonTypeError, pyStr, type PyValue } from "../python/index.js";
 import { bindArgs, type BfclApi, type ParamSpec } from "./api.js";
 import { createApi, isStatelessClass } from "./classes/index.js";
 import type { BfclSession } from "./session.js";

@@ -3,9 +3,7 @@
  * The `File` and `Directory` objects of upstream's GorillaFileSystem, with their Python
  * `repr` and `__eq__` (name and content / name and contents; the parent is not compared).
  */
-import { pyRepr, pyStr } from "../pyformat.js";
-import { valueError } from "../pyops.js";
-import { PyObject, pyEquals, type PyValue } from "../pyvalue.js";
+import { pyEquals, PyObject, pyRepr, pyStr, type PyValue, valueError } from "../python/index.js";
 
 /** A file: a name and its content (normally a str, but Python stores whatever it is given). */
 export class FsFile extends PyObject {

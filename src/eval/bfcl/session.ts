@@ -4,7 +4,7 @@
  * shared: mutable default arguments, the long-context padding data, and the clock.
  */
 import { SpadeError } from "../../errors.js";
-import { deepCopy, type PyDict, type PyValue } from "../pyvalue.js";
+import { deepCopy, type PyDict, type PyValue } from "../python/index.js";
 
 /** Options of a session. */
 export interface BfclSessionOptions {

@@ -5,9 +5,7 @@
  * checker: every public attribute of the ground truth equal (Python `==`) in the model's.
  */
 import type { Json, JsonObject } from "../../env/types.js";
-import { compareCodePoints } from "../pyops.js";
-import { PyTuple, jsonKey, pyEquals, type PyKey, type PyValue } from "../pyvalue.js";
-import { pyRepr } from "../pyformat.js";
+import { compareCodePoints, jsonKey, pyEquals, type PyKey, pyRepr, PyTuple, type PyValue } from "../python/index.js";
 import { FsDirectory, FsFile } from "./fs-nodes.js";
 import type { BfclInstances } from "./executor.js";
 

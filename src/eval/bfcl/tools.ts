@@ -5,9 +5,7 @@
  * evaluate (`name(k=repr(v), ...)`).
  */
 import type { JsonObject, JsonSchema, ToolSpec } from "../../env/types.js";
-import type { PyCall } from "../pycall.js";
-import { pyRepr } from "../pyformat.js";
-import { fromJson, toJson, type PyValue } from "../pyvalue.js";
+import { fromJson, type PyCall, pyRepr, type PyValue, toJson } from "../python/index.js";
 import type { BfclFunctionDoc } from "./data.js";
 
 /** BFCL type names -> JSON Schema type names; `any` has no JSON Schema type and is dropped. */

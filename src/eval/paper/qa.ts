@@ -60,7 +60,7 @@ export async function loadAime(path: string, year: number): Promise<QaItem[]> {
     const messages = r.prompt as Array<{ role?: unknown; content?: unknown }>;
     const system = messages.length === 2 && messages[0]?.role === "system" ? messages[0] : null;
     const user = messages[messages.length - 1];
-    if (!user || user.role !== "user" || typeof user.content !== "string" || messages.length > (system ? 2 : 1) || (system && typeof system.content !== "string")) {
+    if (user?.role !== "user" || typeof user.content !== "string" || messages.length > (system ? 2 : 1) || (system !== null && typeof system.content !== "string")) {
       throw bad(path, i + 1, "prompt must be one user message, optionally after one system message");
     }
     const label = String(r.label);
@@ -77,7 +77,8 @@ export function gpqaPrompt(question: string, options: readonly string[]): string
 /** The reference's letter extraction: the last `\boxed{A-D}`, else the first "answer is X" / "Answer: X" (any case). */
 export function gpqaExtract(text: string): string | null {
   const boxed = [...text.matchAll(/\\boxed\{([A-D])\}/g)];
-  if (boxed.length > 0) return (boxed[boxed.length - 1]?.[1] as string).toUpperCase();
+  const lastBoxed = boxed[boxed.length - 1];
+  if (lastBoxed) return (lastBoxed[1] as string).toUpperCase();
   const m = /(?:answer is|Answer:)\s*([A-D])\b/i.exec(text);
   return m ? (m[1] as string).toUpperCase() : null;
 }

@@ -20,7 +20,7 @@ import {
   type Lang,
   type UserSimulator,
 } from "../acebench/index.js";
-import { roundFloat } from "../pyfloat.js";
+import { roundFloat } from "../python/index.js";
 import type { EvalTask, ItemResult } from "./types.js";
 
 /** An ACEBench entry as an evaluation task; `group` is its set, e.g. `en/multi_turn`. */

@@ -6,7 +6,7 @@
  */
 import { describeError, isSpadeError, SpadeError } from "../../errors.js";
 import type { Env, JsonObject } from "../../env/index.js";
-import { runEpisode, type Agent, type Episode } from "../../rollout/index.js";
+import { episodeTranscript, runEpisode, type Agent, type Episode } from "../../rollout/index.js";
 import { prepareOutDir, writeItemResult } from "./results.js";
 import { itemAccuracy } from "./summary.js";
 import type { EvalTask, ItemResult, RunInfo, SampleRecord } from "./types.js";
@@ -65,16 +65,7 @@ export interface EvalRun {
 
 /** The JSON record of an episode. */
 export function sampleRecord(sample: number, episode: Episode, metrics: JsonObject): SampleRecord {
-  const steps = episode.steps.map((s) => ({
-    action: s.action,
-    observation: s.observation,
-    reward: s.reward,
-    terminated: s.terminated,
-    truncated: s.truncated,
-    toolResults: s.toolResults,
-    info: s.info,
-  }));
-  const transcript = { firstObservation: episode.firstObservation, steps, ...(episode.trace ? { messages: episode.trace.messages } : {}) };
+  const transcript = episodeTranscript(episode, { messages: true });
   return {
     sample,
     seed: episode.seed,

@@ -4,6 +4,7 @@
  * SentencePiece vocabulary and a ChatML template, so GGUF tests need no download.
  */
 import { writeFile } from "node:fs/promises";
+import { mulberry32 } from "../../random/index.js";
 
 /** GGUF metadata value types used here (spec: ggml docs/gguf.md). */
 const T = { UINT32: 4, INT32: 5, FLOAT32: 6, BOOL: 7, STRING: 8, ARRAY: 9 } as const;
@@ -34,16 +35,6 @@ function randomFloats(count: number, next: () => number, scale: number): Float32
   const out = new Float32Array(count);
   for (let i = 0; i < count; i++) out[i] = (next() * 2 - 1) * scale;
   return out;
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Little-endian byte builder. */

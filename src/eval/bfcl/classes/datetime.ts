@@ -4,9 +4,7 @@
  * with `%H:%M:%S`): the same accepted forms and the same ValueError messages. Times are naive,
  * returned as UTC milliseconds of the wall-clock value.
  */
-import { pyRepr } from "../../pyformat.js";
-import { PyException, typeError, valueError } from "../../pyops.js";
-import { pyTypeName, type PyValue } from "../../pyvalue.js";
+import { PyException, pyRepr, pyTypeName, type PyValue, typeError, valueError } from "../../python/index.js";
 
 // The regexes CPython's _strptime uses for each directive.
 const DIRECTIVES: Record<string, string> = {

@@ -4,8 +4,7 @@
  * a correctly rounded (half-even) square root reduced to the ideal exponent when exact, and
  * `str()` / `repr()` in Python's to-scientific-string form.
  */
-import { floatToRational } from "../../pyfloat.js";
-import { PyObject } from "../../pyvalue.js";
+import { floatToRational, PyObject } from "../../python/index.js";
 
 /** A finite non-negative Python Decimal `coefficient * 10^exponent`. */
 export class PyDecimal extends PyObject {

@@ -4,11 +4,7 @@
  * file system with one-level `cd`, and Python's quirks kept (shared `contents` after mv/cp,
  * `tail` with 0 lines showing everything, long-context padding files).
  */
-import { formatFixed } from "../../pyfloat.js";
-import { pyStr } from "../../pyformat.js";
-import { attributeError, pyLen, truthy, typeError } from "../../pyops.js";
-import { rstrip, sortedStrings, splitWhitespace, splitlines, strip, utf8Length } from "../../pystr.js";
-import { isDict, pyDict, pyTypeName, type PyDict, type PyValue } from "../../pyvalue.js";
+import { attributeError, formatFixed, isDict, pyDict, type PyDict, pyLen, pyStr, pyTypeName, type PyValue, rstrip, sortedStrings, splitlines, splitWhitespace, strip, truthy, typeError, utf8Length } from "../../python/index.js";
 import { methodTable, opt, req, type BfclApi } from "../api.js";
 import { FsDirectory, FsFile, type FsNode } from "../fs-nodes.js";
 import type { BfclSession } from "../session.js";

@@ -4,14 +4,10 @@
  * exceptions upstream catches and turns them into `{"error": ...}`; `logarithm` returns an
  * mpmath `mpf` and `square_root` a `Decimal`, so their results print through `str(dict)`.
  */
-import { roundFloat, roundInt } from "../../pyfloat.js";
-import { pyRepr } from "../../pyformat.js";
-import { PyException, asNumber, pyAbs, pyAdd, pyInt, pyLen, pyLt, pyMul, pyPow, pySub, pyTrueDiv, truthy, typeError, valueError } from "../../pyops.js";
-import { pyDict, pyEquals, pyTypeName, type PyValue } from "../../pyvalue.js";
+import { asNumber, iterate, pyAbs, pyAdd, pyDict, pyEquals, PyException, pyInt, pyLen, pyLt, pyMul, pyPow, pyRepr, pySub, pyTrueDiv, pyTypeName, type PyValue, roundFloat, roundInt, truthy, typeError, valueError } from "../../python/index.js";
 import { methodTable, opt, req, type BfclApi } from "../api.js";
 import { decimalFromNumber, decimalSqrt } from "./decimal-sqrt.js";
 import { Mpf, dpsToPrec, mpLogRatio, mpfFromDecimalString, mpfFromNumber } from "./math-numeric.js";
-import { iterate } from "./util.js";
 
 /** Largest precision (digits) computed; beyond it the port answers with an error instead of hanging. */
 const MAX_DIGITS = 10000;

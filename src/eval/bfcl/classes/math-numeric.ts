@@ -5,8 +5,7 @@
  * `Decimal(n).sqrt()` at `getcontext().prec = precision` (a `Decimal`). Both are exact
  * bigint computations, rounded to nearest-even as mpmath and libmpdec round.
  */
-import { floatToRational, divRoundHalfEven } from "../../pyfloat.js";
-import { PyObject } from "../../pyvalue.js";
+import { divRoundHalfEven, floatToRational, PyObject } from "../../python/index.js";
 
 const LOG2_10 = Math.log(10) / Math.log(2);
 

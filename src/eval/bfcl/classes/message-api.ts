@@ -3,12 +3,8 @@
  * Port of upstream's `MessageAPI` (message_api.py): users, an inbox of one-entry dicts
  * `{receiver_id: message}`, and message ids drawn from `random.Random(200191)`.
  */
-import { pyStr } from "../../pyformat.js";
-import { PyRandom } from "../../pyrandom.js";
-import { PyException, attributeError, pyAdd, truthy } from "../../pyops.js";
-import { dictSet, pyDict, pyEquals, type PyDict, type PyValue } from "../../pyvalue.js";
+import { append, asDict, attributeError, contains, dictSet, getOrMake, hashKey, iterate, lower, pyAdd, pyDict, type PyDict, pyEquals, PyException, PyRandom, pyStr, type PyValue, truthy } from "../../python/index.js";
 import { methodTable, req, type BfclApi } from "../api.js";
-import { append, asDict, contains, getOr, hashable, iterate, lower } from "./util.js";
 
 function defaultInbox(): PyValue[] {
   return [
@@ -37,16 +33,16 @@ export class MessageAPI implements BfclApi {
   private random = new PyRandom(200191);
 
   loadScenario(scenario: PyDict): void {
-    const seed = getOr(scenario, "random_seed", () => 200191n);
+    const seed = getOrMake(scenario, "random_seed", () => 200191n);
     this.random = new PyRandom(typeof seed === "bigint" ? seed : 200191n);
-    this.generatedIds = getOr(scenario, "generated_ids", () => new Set());
-    this.userCount = getOr(scenario, "user_count", () => 4n);
-    this.userMap = getOr(scenario, "user_map", () =>
+    this.generatedIds = getOrMake(scenario, "generated_ids", () => new Set());
+    this.userCount = getOrMake(scenario, "user_count", () => 4n);
+    this.userMap = getOrMake(scenario, "user_map", () =>
       pyDict({ Alice: "USR001", Bob: "USR002", Catherine: "USR003", Daniel: "USR004" }),
     );
-    this.inbox = getOr(scenario, "inbox", defaultInbox);
-    this.messageCount = getOr(scenario, "message_count", () => 3n);
-    this.currentUser = getOr(scenario, "current_user", () => null);
+    this.inbox = getOrMake(scenario, "inbox", defaultInbox);
+    this.messageCount = getOrMake(scenario, "message_count", () => 3n);
+    this.currentUser = getOrMake(scenario, "current_user", () => null);
   }
 
   publicState(): Array<[string, PyValue]> {
@@ -79,7 +75,7 @@ export class MessageAPI implements BfclApi {
     ["get_user_id", [req("user")], ({ user }) => {
       const map = asDict(this.userMap);
       if (!contains(map, user!)) return pyDict({ error: `User '${pyStr(user!)}' not found in the workspace.` });
-      return pyDict({ user_id: map.get(hashable(user!)) ?? null });
+      return pyDict({ user_id: map.get(hashKey(user!)) ?? null });
     }],
     ["message_login", [req("user_id")], ({ user_id }) => {
       if (!contains([...asDict(this.userMap).values()], user_id!)) {
@@ -97,7 +93,7 @@ export class MessageAPI implements BfclApi {
       }
       const messageId = this.generateId();
       const entry: PyDict = new Map();
-      dictSet(entry, hashable(receiver_id!), message!);
+      dictSet(entry, hashKey(receiver_id!), message!);
       append(this.inbox, entry);
       this.messageCount = pyAdd(this.messageCount, 1n);
       return pyDict({
@@ -131,7 +127,7 @@ export class MessageAPI implements BfclApi {
       const sent: PyDict = new Map();
       for (const message of iterate(this.inbox)) {
         const [receiver, content] = firstItem(message);
-        const key = hashable(receiver);
+        const key = hashKey(receiver);
         const list = sent.get(key);
         if (list === undefined) sent.set(key, [content]);
         else (list as PyValue[]).push(content);
@@ -144,7 +140,7 @@ export class MessageAPI implements BfclApi {
       this.userCount = pyAdd(this.userCount, 1n);
       const userId = `USR${pyStr(this.userCount).padStart(3, "0")}`;
       if (contains([...map.values()], userId)) return pyDict({ error: `User ID '${userId}' already exists.` });
-      dictSet(map, hashable(user_name!), userId);
+      dictSet(map, hashKey(user_name!), userId);
       return pyDict({ added_status: true, user_id: userId, message: `Contact '${pyStr(user_name!)}' added successfully.` });
     }],
     ["search_messages", [req("keyword")], ({ keyword }) => {

@@ -3,11 +3,8 @@
  * Port of upstream's `TicketAPI` (ticket_api.py): a queue of ticket dicts, a counter and a
  * logged-in user; any non-empty username and password log in.
  */
-import { pyStr } from "../../pyformat.js";
-import { pyAdd, pyGt, pyLt, truthy } from "../../pyops.js";
-import { dictSet, pyDict, pyEquals, type PyDict, type PyValue } from "../../pyvalue.js";
+import { append, asDict, dictSet, getItem, getOrMake, hashKey, iterate, lower, pyAdd, pyDict, type PyDict, pyEquals, pyGt, pyLt, pyStr, type PyValue, truthy } from "../../python/index.js";
 import { methodTable, opt, req, type BfclApi } from "../api.js";
-import { append, asDict, getOr, hashable, item, iterate, lower } from "./util.js";
 
 const VALID_FIELDS = ["title", "description", "status", "priority"];
 
@@ -19,9 +16,9 @@ export class TicketAPI implements BfclApi {
   currentUser: PyValue = null;
 
   loadScenario(scenario: PyDict): void {
-    this.ticketQueue = getOr(scenario, "ticket_queue", () => []);
-    this.ticketCounter = getOr(scenario, "ticket_counter", () => 1n);
-    this.currentUser = getOr(scenario, "current_user", () => null);
+    this.ticketQueue = getOrMake(scenario, "ticket_queue", () => []);
+    this.ticketCounter = getOrMake(scenario, "ticket_counter", () => 1n);
+    this.currentUser = getOrMake(scenario, "current_user", () => null);
   }
 
   publicState(): Array<[string, PyValue]> {
@@ -34,7 +31,7 @@ export class TicketAPI implements BfclApi {
 
   private findTicket(ticketId: PyValue): PyDict | null {
     for (const ticket of iterate(this.ticketQueue)) {
-      if (pyEquals(item(ticket, "id"), ticketId)) return asDict(ticket);
+      if (pyEquals(getItem(ticket, "id"), ticketId)) return asDict(ticket);
     }
     return null;
   }
@@ -65,7 +62,7 @@ export class TicketAPI implements BfclApi {
     ["close_ticket", [req("ticket_id")], ({ ticket_id }) => {
       const ticket = this.findTicket(ticket_id!);
       if (!ticket) return this.notFound(ticket_id!);
-      if (pyEquals(item(ticket, "status"), "Closed")) {
+      if (pyEquals(getItem(ticket, "status"), "Closed")) {
         return pyDict({ error: `Ticket with ID ${pyStr(ticket_id!)} is already closed.` });
       }
       ticket.set("status", "Closed");
@@ -74,7 +71,7 @@ export class TicketAPI implements BfclApi {
     ["resolve_ticket", [req("ticket_id"), req("resolution")], ({ ticket_id, resolution }) => {
       const ticket = this.findTicket(ticket_id!);
       if (!ticket) return this.notFound(ticket_id!);
-      if (pyEquals(item(ticket, "status"), "Resolved")) {
+      if (pyEquals(getItem(ticket, "status"), "Resolved")) {
         return pyDict({ error: `Ticket with ID ${pyStr(ticket_id!)} is already resolved.` });
       }
       ticket.set("status", "Resolved");
@@ -88,7 +85,7 @@ export class TicketAPI implements BfclApi {
       // Python joins a set here, whose order follows string hashes; insertion order is used instead.
       const invalid = [...changes.keys()].filter((k) => !VALID_FIELDS.includes(k as string));
       if (invalid.length > 0) return pyDict({ error: `Invalid fields for update: ${invalid.map((k) => pyStr(k)).join(", ")}` });
-      for (const [key, value] of changes) if (value !== null) dictSet(ticket, hashable(key), value);
+      for (const [key, value] of changes) if (value !== null) dictSet(ticket, hashKey(key), value);
       return pyDict({ status: `Ticket ${pyStr(ticket_id!)} has been updated successfully.` });
     }],
     ["ticket_login", [req("username"), req("password")], ({ username, password }) => {
@@ -108,10 +105,10 @@ export class TicketAPI implements BfclApi {
     }],
     ["get_user_tickets", [opt("status", null)], ({ status }) => {
       if (!truthy(this.currentUser)) return [pyDict({ error: "User not authenticated. Please log in to view tickets." })];
-      let tickets = iterate(this.ticketQueue).filter((t) => pyEquals(item(t, "created_by"), this.currentUser));
+      let tickets = iterate(this.ticketQueue).filter((t) => pyEquals(getItem(t, "created_by"), this.currentUser));
       if (truthy(status!)) {
         const wanted = lower(status!);
-        tickets = tickets.filter((t) => lower(item(t, "status")) === wanted);
+        tickets = tickets.filter((t) => lower(getItem(t, "status")) === wanted);
       }
       return tickets;
     }],

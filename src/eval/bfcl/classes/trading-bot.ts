@@ -3,15 +3,9 @@
  * Port of upstream's `TradingBot` (trading_bot.py): orders, account, watch list, stocks and a
  * transaction history whose timestamps come from `random.Random(1053520)`.
  */
-import { formatFixed } from "../../pyfloat.js";
-import { pyRepr, pyStr } from "../../pyformat.js";
-import { PyRandom } from "../../pyrandom.js";
-import { formatNamed } from "../../pystr.js";
-import { pyAbs, pyAdd, pyFloat, pyGe, pyGt, pyInt, pyLe, pyMul, pySub, truthy } from "../../pyops.js";
-import { dictGet, dictSet, pyDict, pyEquals, type PyDict, type PyValue } from "../../pyvalue.js";
+import { append, asDict, contains, dictGet, dictSet, formatFixed, formatNamed, getItem, getOrMake, hashKey, iterate, lower, pyAbs, pyAdd, pyDict, type PyDict, pyEquals, pyFloat, pyGe, pyGt, pyInt, pyLe, pyMul, PyRandom, pyRepr, pyStr, pySub, type PyValue, removeFirst, truthy } from "../../python/index.js";
 import { methodTable, opt, req, type BfclApi } from "../api.js";
 import type { BfclSession } from "../session.js";
-import { append, asDict, contains, getOr, hashable, item, iterate, lower, removeFirst } from "./util.js";
 import { defaultOrders, defaultStocks } from "./trading-defaults.js";
 import { parseDateTime } from "./datetime.js";
 
@@ -56,19 +50,19 @@ export class TradingBot implements BfclApi {
   constructor(private readonly session: BfclSession) {}
 
   loadScenario(scenario: PyDict, longContext: boolean): void {
-    const orders = asDict(getOr(scenario, "orders", defaultOrders));
+    const orders = asDict(getOrMake(scenario, "orders", defaultOrders));
     this.orders = new Map([...orders].map(([k, v]) => [typeof k === "string" && /^[0-9]+$/.test(k) ? BigInt(k) : k, v]));
-    this.accountInfo = getOr(scenario, "account_info", () =>
+    this.accountInfo = getOrMake(scenario, "account_info", () =>
       pyDict({ account_id: 12345n, balance: 10000.0, binding_card: 1974202140965533n }),
     );
-    this.authenticated = getOr(scenario, "authenticated", () => false);
-    this.marketStatus = getOr(scenario, "market_status", () => "Closed");
-    this.orderCounter = getOr(scenario, "order_counter", () => 12446n);
-    this.stocks = getOr(scenario, "stocks", defaultStocks);
-    this.watchList = getOr(scenario, "watch_list", () => ["NVDA"]);
-    this.transactionHistory = getOr(scenario, "transaction_history", () => []);
+    this.authenticated = getOrMake(scenario, "authenticated", () => false);
+    this.marketStatus = getOrMake(scenario, "market_status", () => "Closed");
+    this.orderCounter = getOrMake(scenario, "order_counter", () => 12446n);
+    this.stocks = getOrMake(scenario, "stocks", defaultStocks);
+    this.watchList = getOrMake(scenario, "watch_list", () => ["NVDA"]);
+    this.transactionHistory = getOrMake(scenario, "transaction_history", () => []);
     this.longContext = longContext;
-    const seed = getOr(scenario, "random_seed", () => 1053520n);
+    const seed = getOrMake(scenario, "random_seed", () => 1053520n);
     this.random = new PyRandom(typeof seed === "bigint" ? seed : 1053520n);
   }
 
@@ -102,7 +96,7 @@ export class TradingBot implements BfclApi {
 
   private balanceChange(kind: "withdrawal" | "deposit", amount: PyValue, sign: 1 | -1): void {
     const account = asDict(this.accountInfo);
-    const balance = item(account, "balance");
+    const balance = getItem(account, "balance");
     account.set("balance", sign === 1 ? pyAdd(balance, amount) : pySub(balance, amount));
     append(this.transactionHistory, pyDict({ type: kind, amount, timestamp: this.transactionTimestamp() }));
   }
@@ -110,13 +104,13 @@ export class TradingBot implements BfclApi {
   readonly methods = methodTable([
     ["get_current_time", [], () => pyDict({ current_time: "10:30 AM" })],
     ["get_symbol_by_name", [req("name")], ({ name }) => {
-      const key = hashable(name!);
+      const key = hashKey(name!);
       return pyDict({ symbol: typeof key === "string" && Object.hasOwn(SYMBOLS, key) ? SYMBOLS[key]! : "Stock not found" });
     }],
     ["get_stock_info", [req("symbol")], ({ symbol }) => {
       const stocks = asDict(this.stocks);
       if (!contains(stocks, symbol!)) return pyDict({ error: `Stock with symbol '${pyStr(symbol!)}' not found.` });
-      const stock = asDict(item(stocks, symbol!));
+      const stock = asDict(getItem(stocks, symbol!));
       if (!this.longContext) return stock;
       const copy = new Map(stock);
       copy.set("MA(5)", this.session.longContextValue("MA_5_EXTENSION"));
@@ -129,10 +123,10 @@ export class TradingBot implements BfclApi {
           error: `Order with ID ${pyStr(order_id!)} not found.Here is the list of orders_id: ${pyRepr([...this.orders.keys()])}`,
         });
       }
-      const order = asDict(item(this.orders, order_id!));
+      const order = asDict(getItem(this.orders, order_id!));
       if (!this.longContext) return order;
       const copy = new Map(order);
-      const symbol = item(order, "symbol");
+      const symbol = getItem(order, "symbol");
       const metadata: PyDict = new Map();
       for (const [key, template] of asDict(this.session.longContextValue("ORDER_DETAIL_EXTENSION"))) {
         metadata.set(key, formatNamed(template as string, { symbol }));
@@ -142,8 +136,8 @@ export class TradingBot implements BfclApi {
     }],
     ["cancel_order", [req("order_id")], ({ order_id }) => {
       if (!contains(this.orders, order_id!)) return pyDict({ error: `Order with ID ${pyStr(order_id!)} not found.` });
-      const order = asDict(item(this.orders, order_id!));
-      if (pyEquals(item(order, "status"), "Completed")) {
+      const order = asDict(getItem(this.orders, order_id!));
+      if (pyEquals(getItem(order, "status"), "Completed")) {
         return pyDict({ error: `Can't cancel order ${pyStr(order_id!)}. Order is already completed.` });
       }
       order.set("status", "Cancelled");
@@ -165,7 +159,7 @@ export class TradingBot implements BfclApi {
       }
       const floatPrice = pyFloat(price!);
       const orderId = this.orderCounter;
-      dictSet(this.orders, hashable(orderId), pyDict({ id: orderId, order_type: order_type!, symbol: symbol!, price: floatPrice, amount: amount!, status: "Open" }));
+      dictSet(this.orders, hashKey(orderId), pyDict({ id: orderId, order_type: order_type!, symbol: symbol!, price: floatPrice, amount: amount!, status: "Open" }));
       this.orderCounter = pyAdd(this.orderCounter, 1n);
       return pyDict({ order_id: orderId, order_type: order_type!, status: "Pending", price: floatPrice, amount: amount! });
     }],
@@ -174,9 +168,9 @@ export class TradingBot implements BfclApi {
       if (denied) return denied;
       if (!pyEquals(this.marketStatus, "Open")) return pyDict({ error: "Market is closed. Transactions are not allowed." });
       if (pyLe(amount!, 0n)) return pyDict({ error: "Transaction amount must be positive." });
-      if (pyGt(amount!, item(this.accountInfo, "balance"))) return pyDict({ error: "Insufficient funds for withdrawal." });
+      if (pyGt(amount!, getItem(this.accountInfo, "balance"))) return pyDict({ error: "Insufficient funds for withdrawal." });
       this.balanceChange("withdrawal", amount!, -1);
-      return pyDict({ status: "Withdrawal successful", new_balance: item(this.accountInfo, "balance") });
+      return pyDict({ status: "Withdrawal successful", new_balance: getItem(this.accountInfo, "balance") });
     }],
     ["get_account_info", [], () => this.denied("view account information") ?? this.accountInfo],
     ["trading_login", [req("username"), req("password")], () => {
@@ -195,7 +189,7 @@ export class TradingBot implements BfclApi {
       if (denied) return denied;
       if (pyLe(amount!, 0n)) return pyDict({ error: "Funding amount must be positive." });
       this.balanceChange("deposit", amount!, 1);
-      return pyDict({ status: "Account funded successfully", new_balance: item(this.accountInfo, "balance") });
+      return pyDict({ status: "Account funded successfully", new_balance: getItem(this.accountInfo, "balance") });
     }],
     ["remove_stock_from_watchlist", [req("symbol")], ({ symbol }) => {
       const denied = this.denied("modify the watchlist");
@@ -220,7 +214,7 @@ export class TradingBot implements BfclApi {
       const start = truthy(start_date!) ? parseDateTime(start_date!, "%Y-%m-%d") : -Infinity;
       const end = truthy(end_date!) ? parseDateTime(end_date!, "%Y-%m-%d") : Infinity;
       const filtered = iterate(this.transactionHistory).filter((t) => {
-        const at = parseDateTime(item(t, "timestamp"), "%Y-%m-%d %H:%M:%S");
+        const at = parseDateTime(getItem(t, "timestamp"), "%Y-%m-%d %H:%M:%S");
         return start <= at && at <= end;
       });
       if (this.longContext) filtered.push(...iterate(this.session.longContextValue("TRANSACTION_HISTORY_EXTENSION")));
@@ -232,11 +226,11 @@ export class TradingBot implements BfclApi {
         (sectors.get("Technology") as PyValue[]).push(...iterate(this.session.longContextValue("TECHNOLOGY_EXTENSION")));
         (sectors.get("Automobile") as PyValue[]).push(...iterate(this.session.longContextValue("AUTOMOBILE_EXTENSION")));
       }
-      return pyDict({ stock_list: dictGet(sectors, hashable(sector!)) ?? [] });
+      return pyDict({ stock_list: dictGet(sectors, hashKey(sector!)) ?? [] });
     }],
     ["filter_stocks_by_price", [req("stocks"), req("min_price"), req("max_price")], ({ stocks, min_price, max_price }) => {
       const priceOf = (symbol: PyValue): PyValue => {
-        const stock = dictGet(asDict(this.stocks), hashable(symbol)) ?? new Map();
+        const stock = dictGet(asDict(this.stocks), hashKey(symbol)) ?? new Map();
         return dictGet(asDict(stock), "price") ?? 0n;
       };
       return pyDict({
@@ -250,7 +244,7 @@ export class TradingBot implements BfclApi {
     ["notify_price_change", [req("stocks"), req("threshold")], ({ stocks, threshold }) => {
       const table = asDict(this.stocks);
       const changed = iterate(stocks!).filter(
-        (s) => contains(table, s) && pyGe(pyAbs(item(item(table, s), "percent_change")), threshold!),
+        (s) => contains(table, s) && pyGe(pyAbs(getItem(getItem(table, s), "percent_change")), threshold!),
       );
       if (changed.length === 0) return pyDict({ notification: "No significant price changes in the selected stocks." });
       return pyDict({ notification: `Stocks ${changed.map((s) => pyStr(s)).join(", ")} have significant price changes.` });

@@ -3,7 +3,7 @@
  * The default orders and stocks of upstream's TradingBot (`DEFAULT_STATE`), used when a
  * scenario leaves them out.
  */
-import { pyDict, type PyValue } from "../../pyvalue.js";
+import { pyDict, type PyValue } from "../../python/index.js";
 
 /** Default `orders` (int keys). */
 export function defaultOrders(): PyValue {

@@ -4,16 +4,11 @@
  * insurance, with ids drawn from `random.Random(141053)`. Long context adds shared padding
  * cards and bookings.
  */
-import { roundFloat } from "../../pyfloat.js";
-import { pyRepr, pyStr } from "../../pyformat.js";
-import { PyRandom } from "../../pyrandom.js";
-import { PyException, pyAdd, pyFloat, pyLt, pyMul, pySub, pyTrueDiv, valueError } from "../../pyops.js";
-import { deepCopy, dictDelete, dictSet, pyDict, pyEquals, type PyDict, type PyValue } from "../../pyvalue.js";
+import { asDict, asStr, contains, deepCopy, dictDelete, dictSet, getItem, getOrMake, hashKey, iterate, pyAdd, pyDict, type PyDict, pyEquals, PyException, pyFloat, pyLt, pyMul, PyRandom, pyRepr, pyStr, pySub, pyTrueDiv, type PyValue, roundFloat, valueError } from "../../python/index.js";
 import { methodTable, opt, req, type Args, type BfclApi } from "../api.js";
 import type { BfclSession } from "../session.js";
 import { parseDateTime } from "./datetime.js";
 import { ALL_AIRPORTS, AIRPORT_BY_CITY, BASE_COSTS, EXCHANGE_RATES } from "./travel-data.js";
-import { asDict, contains, getOr, hashable, item, iterate, str } from "./util.js";
 
 const CLASS_FACTOR: Record<string, bigint> = { economy: 1n, business: 2n, first: 5n };
 
@@ -36,17 +31,17 @@ export class TravelAPI implements BfclApi {
   constructor(private readonly session: BfclSession) {}
 
   loadScenario(scenario: PyDict, longContext: boolean): void {
-    const seed = getOr(scenario, "random_seed", () => 141053n);
+    const seed = getOrMake(scenario, "random_seed", () => 141053n);
     this.random = new PyRandom(typeof seed === "bigint" ? seed : 141053n);
-    this.creditCardList = getOr(scenario, "credit_card_list", () => new Map());
-    this.bookingRecord = getOr(scenario, "booking_record", () => new Map());
-    this.accessToken = getOr(scenario, "access_token", () => null);
-    this.tokenType = getOr(scenario, "token_type", () => null);
-    this.tokenExpiresIn = getOr(scenario, "token_expires_in", () => null);
-    this.tokenScope = getOr(scenario, "token_scope", () => null);
-    this.userFirstName = getOr(scenario, "user_first_name", () => null);
-    this.userLastName = getOr(scenario, "user_last_name", () => null);
-    this.budgetLimit = getOr(scenario, "budget_limit", () => null);
+    this.creditCardList = getOrMake(scenario, "credit_card_list", () => new Map());
+    this.bookingRecord = getOrMake(scenario, "booking_record", () => new Map());
+    this.accessToken = getOrMake(scenario, "access_token", () => null);
+    this.tokenType = getOrMake(scenario, "token_type", () => null);
+    this.tokenExpiresIn = getOrMake(scenario, "token_expires_in", () => null);
+    this.tokenScope = getOrMake(scenario, "token_scope", () => null);
+    this.userFirstName = getOrMake(scenario, "user_first_name", () => null);
+    this.userLastName = getOrMake(scenario, "user_last_name", () => null);
+    this.budgetLimit = getOrMake(scenario, "budget_limit", () => null);
     this.longContext = longContext;
     if (longContext) {
       // The padding objects are shared with every other instance of the session, as in Python.
@@ -84,7 +79,7 @@ export class TravelAPI implements BfclApi {
   }
 
   private card(cardId: PyValue): PyDict {
-    return asDict(item(this.creditCardList, cardId));
+    return asDict(getItem(this.creditCardList, cardId));
   }
 
   /** `get_flight_cost`; raises ValueError for unknown routes or classes. */
@@ -167,7 +162,7 @@ export class TravelAPI implements BfclApi {
           error: `Card not registered. Here are a list of card_id's: ${pyRepr([...asDict(this.creditCardList).keys()])}`,
         });
       }
-      return pyDict({ card_balance: item(this.card(card_id!), "balance") });
+      return pyDict({ card_balance: getItem(this.card(card_id!), "balance") });
     }],
     [
       "book_flight",
@@ -178,10 +173,10 @@ export class TravelAPI implements BfclApi {
       const bad = this.checkToken(access_token!);
       if (bad) return bad;
       if (!contains(this.bookingRecord, booking_id!)) return pyDict({ error: "Booking not found" });
-      const record = item(this.bookingRecord, booking_id!);
+      const record = getItem(this.bookingRecord, booking_id!);
       const invoice = pyDict({ booking_id: booking_id! });
       for (const field of ["travel_date", "travel_from", "travel_to", "travel_class", "travel_cost", "transaction_id"]) {
-        invoice.set(field, item(record, field));
+        invoice.set(field, getItem(record, field));
       }
       return pyDict({ invoice });
     }],
@@ -193,10 +188,10 @@ export class TravelAPI implements BfclApi {
       const bad = this.checkToken(access_token!, "cancel_status");
       if (bad) return bad;
       if (!contains(this.bookingRecord, booking_id!)) return pyDict({ cancel_status: false, error: "Booking not found" });
-      const record = item(this.bookingRecord, booking_id!);
-      const card = this.card(item(record, "card_id"));
-      card.set("balance", pyAdd(item(card, "balance"), item(record, "travel_cost")));
-      dictDelete(asDict(this.bookingRecord), hashable(booking_id!));
+      const record = getItem(this.bookingRecord, booking_id!);
+      const card = this.card(getItem(record, "card_id"));
+      card.set("balance", pyAdd(getItem(card, "balance"), getItem(record, "travel_cost")));
+      dictDelete(asDict(this.bookingRecord), hashKey(booking_id!));
       return pyDict({ cancel_status: true });
     }],
     ["compute_exchange_rate", [req("base_currency"), req("target_currency"), req("value")], ({ base_currency, target_currency, value }) => {
@@ -222,7 +217,7 @@ export class TravelAPI implements BfclApi {
       return pyDict({ budget_limit: this.budgetLimit });
     }],
     ["get_nearest_airport_by_city", [req("location")], ({ location }) => {
-      const key = hashable(location!);
+      const key = hashKey(location!);
       return pyDict({ nearest_airport: typeof key === "string" && Object.hasOwn(AIRPORT_BY_CITY, key) ? AIRPORT_BY_CITY[key]! : "Unknown" });
     }],
     [
@@ -237,7 +232,7 @@ export class TravelAPI implements BfclApi {
         if (!contains(this.bookingRecord, booking_id!)) return pyDict({ insurance_status: false, error: "Booking not found" });
         if (!contains(this.creditCardList, card_id!)) return pyDict({ insurance_status: false, error: "Credit card not registered" });
         const card = this.card(card_id!);
-        card.set("balance", pySub(item(card, "balance"), insurance_cost!));
+        card.set("balance", pySub(getItem(card, "balance"), insurance_cost!));
         return pyDict({ insurance_id: this.draw(100000000, 999999999), insurance_status: true });
       },
     ],
@@ -267,7 +262,7 @@ export class TravelAPI implements BfclApi {
       throw err;
     }
     if (!(typeof a.travel_class === "string" && Object.hasOwn(CLASS_FACTOR, a.travel_class))) {
-      hashable(a.travel_class!);
+      hashKey(a.travel_class!);
       // Python prints the set {'economy', 'business', 'first'} in hash order, which varies per process.
       return fail("Invalid travel class. Must be one of {'economy', 'business', 'first'}");
     }
@@ -277,14 +272,14 @@ export class TravelAPI implements BfclApi {
       const key = `${pyStr(a.travel_from!)}|${pyStr(a.travel_to!)}|${pyStr(a.travel_class)}|${pyStr(a.travel_date!)}`;
       const entry = this.flightCostLookup.get(key);
       if (entry === undefined) return fail("No available route for the given parameters");
-      travelCost = item(entry, "cost");
+      travelCost = getItem(entry, "cost");
     } catch (err) {
       if (err instanceof PyException && err.pyType === "ValueError") return fail(err.message);
       throw err;
     }
-    if (pyLt(item(card, "balance"), travelCost)) return fail("Insufficient funds");
-    if (this.budgetLimit !== null && pyLt(item(card, "balance"), this.budgetLimit)) return fail("Balance is less than budget limit");
-    card.set("balance", pySub(item(card, "balance"), travelCost));
+    if (pyLt(getItem(card, "balance"), travelCost)) return fail("Insufficient funds");
+    if (this.budgetLimit !== null && pyLt(getItem(card, "balance"), this.budgetLimit)) return fail("Balance is less than budget limit");
+    card.set("balance", pySub(getItem(card, "balance"), travelCost));
     const bookingId = this.draw(1000000, 9999999);
     const transactionId = this.draw(10000000, 99999999);
     const record = pyDict({
@@ -326,7 +321,7 @@ export class TravelAPI implements BfclApi {
       (today.getMonth() + 1 === birth.getUTCMonth() + 1 && today.getDate() < birth.getUTCDate());
     const age = today.getFullYear() - birth.getUTCFullYear() - (beforeBirthday ? 1 : 0);
     if (age < 18) return fail("Traveler must be at least 18 years old.");
-    if (!str(passport_number!, "startswith").startsWith("US")) return fail("Passport must be issued by the United States.");
+    if (!asStr(passport_number!, "startswith").startsWith("US")) return fail("Passport must be issued by the United States.");
     return pyDict({ verification_status: true });
   }
 }

@@ -3,11 +3,8 @@
  * Port of upstream's `TwitterAPI` (posting_api.py): tweets keyed by int id, comments,
  * retweets, following list. `post_tweet`'s list defaults are shared objects, as in Python.
  */
-import { pyStr } from "../../pyformat.js";
-import { pyAdd, pyInt, pyLen, truthy } from "../../pyops.js";
-import { dictGet, dictHas, dictSet, pyDict, pyEquals, type PyDict, type PyValue } from "../../pyvalue.js";
+import { append, asDict, contains, dictGet, dictHas, dictSet, extend, getItem, getOrMake, hashKey, iterate, lower, pyAdd, pyDict, type PyDict, pyEquals, pyInt, pyLen, pyStr, type PyValue, removeFirst, truthy } from "../../python/index.js";
 import { methodTable, req, type BfclApi } from "../api.js";
-import { append, asDict, contains, extend, getOr, hashable, item, iterate, lower, removeFirst } from "./util.js";
 
 /** Port of upstream's TwitterAPI. */
 export class TwitterAPI implements BfclApi {
@@ -22,15 +19,15 @@ export class TwitterAPI implements BfclApi {
   tweetCounter: PyValue = 0n;
 
   loadScenario(scenario: PyDict): void {
-    this.username = getOr(scenario, "username", () => "john");
-    this.password = getOr(scenario, "password", () => "john123");
-    this.authenticated = getOr(scenario, "authenticated", () => false);
-    const tweets = asDict(getOr(scenario, "tweets", () => new Map()));
+    this.username = getOrMake(scenario, "username", () => "john");
+    this.password = getOrMake(scenario, "password", () => "john123");
+    this.authenticated = getOrMake(scenario, "authenticated", () => false);
+    const tweets = asDict(getOrMake(scenario, "tweets", () => new Map()));
     this.tweets = new Map([...tweets].map(([k, v]) => [pyInt(k), v]));
-    this.comments = getOr(scenario, "comments", () => new Map());
-    this.retweets = getOr(scenario, "retweets", () => new Map());
-    this.followingList = getOr(scenario, "following_list", () => ["alice", "bob"]);
-    this.tweetCounter = getOr(scenario, "tweet_counter", () => 0n);
+    this.comments = getOrMake(scenario, "comments", () => new Map());
+    this.retweets = getOrMake(scenario, "retweets", () => new Map());
+    this.followingList = getOrMake(scenario, "following_list", () => ["alice", "bob"]);
+    this.tweetCounter = getOrMake(scenario, "tweet_counter", () => 0n);
   }
 
   publicState(): Array<[string, PyValue]> {
@@ -51,7 +48,7 @@ export class TwitterAPI implements BfclApi {
   }
 
   private tweetMissing(tweetId: PyValue): PyDict | null {
-    return dictHas(this.tweets, hashable(tweetId)) ? null : pyDict({ error: `Tweet with ID ${pyStr(tweetId)} not found.` });
+    return dictHas(this.tweets, hashKey(tweetId)) ? null : pyDict({ error: `Tweet with ID ${pyStr(tweetId)} not found.` });
   }
 
   private tweetsWhere(keep: (tweet: PyValue) => boolean): PyValue[] {
@@ -74,7 +71,7 @@ export class TwitterAPI implements BfclApi {
         const denied = this.notAuthenticated("posting");
         if (denied) return denied;
         const tweet = pyDict({ id: this.tweetCounter, username: this.username, content: content!, tags: tags!, mentions: mentions! });
-        dictSet(this.tweets, hashable(this.tweetCounter), tweet);
+        dictSet(this.tweets, hashKey(this.tweetCounter), tweet);
         this.tweetCounter = pyAdd(this.tweetCounter, 1n);
         return tweet;
       },
@@ -83,8 +80,8 @@ export class TwitterAPI implements BfclApi {
       const denied = this.notAuthenticated("retweeting") ?? this.tweetMissing(tweet_id!);
       if (denied) return denied;
       const retweets = asDict(this.retweets);
-      if (!contains(retweets, this.username)) dictSet(retweets, hashable(this.username), []);
-      const mine = item(retweets, this.username);
+      if (!contains(retweets, this.username)) dictSet(retweets, hashKey(this.username), []);
+      const mine = getItem(retweets, this.username);
       if (contains(mine, tweet_id!)) return pyDict({ retweet_status: "Already retweeted" });
       append(mine, tweet_id!);
       return pyDict({ retweet_status: "Successfully retweeted" });
@@ -93,14 +90,14 @@ export class TwitterAPI implements BfclApi {
       const denied = this.notAuthenticated("commenting") ?? this.tweetMissing(tweet_id!);
       if (denied) return denied;
       const comments = asDict(this.comments);
-      if (!contains(comments, tweet_id!)) dictSet(comments, hashable(tweet_id!), []);
-      append(item(comments, tweet_id!), pyDict({ username: this.username, content: comment_content! }));
+      if (!contains(comments, tweet_id!)) dictSet(comments, hashKey(tweet_id!), []);
+      append(getItem(comments, tweet_id!), pyDict({ username: this.username, content: comment_content! }));
       return pyDict({ comment_status: "Comment added successfully" });
     }],
     ["mention", [req("tweet_id"), req("mentioned_usernames")], ({ tweet_id, mentioned_usernames }) => {
       const missing = this.tweetMissing(tweet_id!);
       if (missing) return missing;
-      extend(item(item(this.tweets, tweet_id!), "mentions"), mentioned_usernames!);
+      extend(getItem(getItem(this.tweets, tweet_id!), "mentions"), mentioned_usernames!);
       return pyDict({ mention_status: "Users mentioned successfully" });
     }],
     ["follow_user", [req("username_to_follow")], ({ username_to_follow }) => {
@@ -120,26 +117,26 @@ export class TwitterAPI implements BfclApi {
       removeFirst(this.followingList, username_to_unfollow!);
       return pyDict({ unfollow_status: true });
     }],
-    ["get_tweet", [req("tweet_id")], ({ tweet_id }) => this.tweetMissing(tweet_id!) ?? item(this.tweets, tweet_id!)],
+    ["get_tweet", [req("tweet_id")], ({ tweet_id }) => this.tweetMissing(tweet_id!) ?? getItem(this.tweets, tweet_id!)],
     ["get_user_tweets", [req("username")], ({ username }) =>
-      this.tweetsWhere((t) => pyEquals(item(t, "username"), username!)),
+      this.tweetsWhere((t) => pyEquals(getItem(t, "username"), username!)),
     ],
     ["search_tweets", [req("keyword")], ({ keyword }) => {
       const needle = lower(keyword!);
       return this.tweetsWhere((t) => {
-        if (lower(item(t, "content")).includes(needle)) return true;
-        return iterate(item(t, "tags")).some((tag) => lower(tag) === needle);
+        if (lower(getItem(t, "content")).includes(needle)) return true;
+        return iterate(getItem(t, "tags")).some((tag) => lower(tag) === needle);
       });
     }],
     ["get_tweet_comments", [req("tweet_id")], ({ tweet_id }) => {
       const missing = this.tweetMissing(tweet_id!);
       if (missing) return missing;
-      return dictGet(asDict(this.comments), hashable(tweet_id!)) ?? [];
+      return dictGet(asDict(this.comments), hashKey(tweet_id!)) ?? [];
     }],
     ["get_user_stats", [req("username")], ({ username }) => {
-      const tweetCount = BigInt(this.tweetsWhere((t) => pyEquals(item(t, "username"), username!)).length);
+      const tweetCount = BigInt(this.tweetsWhere((t) => pyEquals(getItem(t, "username"), username!)).length);
       const followingCount = pyEquals(username!, this.username) ? pyLen(this.followingList) : 0n;
-      const retweeted = dictGet(asDict(this.retweets), hashable(username!)) ?? [];
+      const retweeted = dictGet(asDict(this.retweets), hashKey(username!)) ?? [];
       return pyDict({ tweet_count: tweetCount, following_count: followingCount, retweet_count: pyLen(retweeted) });
     }],
   ]);

@@ -3,12 +3,9 @@
  * Port of upstream's `VehicleControlAPI` (vehicle_control.py): engine, doors, brakes, climate,
  * cruise control and trip helpers; temperatures and speeds drawn from `random.Random(141053)`.
  */
-import { PyRandom } from "../../pyrandom.js";
-import { pyAdd, pyFloat, pyGt, pyLe, pyLt, pyMod, pyMul, pySub, pyTrueDiv, truthy } from "../../pyops.js";
-import { pyDict, pyEquals as eq, type PyDict, type PyValue } from "../../pyvalue.js";
+import { asDict, contains, getItem, getOrMake, hashKey, iterate, pyAdd, pyDict, type PyDict, pyEquals as eq, pyFloat, pyGt, pyLe, pyLt, pyMod, pyMul, PyRandom, pySub, pyTrueDiv, type PyValue, truthy } from "../../python/index.js";
 import { methodTable, opt, req, type BfclApi } from "../api.js";
 import type { BfclSession } from "../session.js";
-import { asDict, contains, getOr, hashable, item, iterate } from "./util.js";
 
 const MAX_FUEL_LEVEL = 50n;
 const MIN_FUEL_LEVEL = 0.0;
@@ -69,9 +66,9 @@ export class VehicleControlAPI implements BfclApi {
   }
 
   loadScenario(scenario: PyDict, longContext: boolean): void {
-    const seed = getOr(scenario, "random_seed", () => 141053n);
+    const seed = getOrMake(scenario, "random_seed", () => 141053n);
     this.random = new PyRandom(typeof seed === "bigint" ? seed : 141053n);
-    const from = (key: string, make: () => PyValue) => getOr(scenario, key, make);
+    const from = (key: string, make: () => PyValue) => getOrMake(scenario, key, make);
     this.state.clear();
     this.set("fuelLevel", from("fuelLevel", () => 0.0));
     this.set("batteryVoltage", from("batteryVoltage", () => 12.6));
@@ -79,7 +76,7 @@ export class VehicleControlAPI implements BfclApi {
     this.set("remainingUnlockedDoors", from("remainingUnlockedDoors", () => 4n));
     const doors = asDict(from("doorStatus", defaultDoors));
     this.set("doorStatus", doors);
-    const locked = [...doors.keys()].filter((d) => eq(item(doors, d), "locked")).length;
+    const locked = [...doors.keys()].filter((d) => eq(getItem(doors, d), "locked")).length;
     this.set("remainingUnlockedDoors", 4n - BigInt(locked));
     this.set("acTemperature", from("acTemperature", () => 25.0));
     this.set("fanSpeed", from("fanSpeed", () => 50n));
@@ -118,8 +115,8 @@ export class VehicleControlAPI implements BfclApi {
     const status = unlock ? "unlocked" : "locked";
     const doors = asDict(this.get("doorStatus"));
     for (const d of iterate(door)) {
-      if (eq(item(doors, d), status)) continue;
-      doors.set(hashable(d), status);
+      if (eq(getItem(doors, d), status)) continue;
+      doors.set(hashKey(d), status);
       this.set("remainingUnlockedDoors", pyAdd(this.get("remainingUnlockedDoors"), unlock ? 1n : -1n));
     }
     return pyDict({ lockStatus: status, remainingUnlockedDoors: this.get("remainingUnlockedDoors") });
@@ -178,7 +175,9 @@ export class VehicleControlAPI implements BfclApi {
     ["displayCarStatus", [req("option")], ({ option }) => {
       const status: PyDict = new Map();
       if (this.longContext) status.set("metadata", this.session.longContextValue("CAR_STATUS_METADATA_EXTENSION"));
-      const add = (entries: Record<string, PyValue>) => Object.entries(entries).forEach(([k, v]) => status.set(k, v));
+      const add = (entries: Record<string, PyValue>) => {
+        for (const [k, v] of Object.entries(entries)) status.set(k, v);
+      };
       const o = typeof option === "string" ? option : null;
       if (o === "fuel") add({ fuelLevel: this.get("fuelLevel") });
       else if (o === "battery") add({ batteryVoltage: this.get("batteryVoltage") });

@@ -1,7 +1,6 @@
 // The single-turn AST checker on hand-made entries: exact verdicts and error types.
 import { describe, expect, it } from "vitest";
-import { parseJsonPy } from "../../pycall.js";
-import type { PyDict, PyValue } from "../../pyvalue.js";
+import { parseJsonPy, type PyDict, type PyValue } from "../../python/index.js";
 import { astCheck, relevanceCheck, standardizeString, type SingleFunctionDoc } from "./ast-checker.js";
 
 const DOCS: SingleFunctionDoc[] = [

@@ -7,7 +7,7 @@
 import { SpadeError } from "../../../errors.js";
 import { JAVA_TYPE_CONVERSION, javaTypeConverter } from "./java-types.js";
 import { JS_TYPE_CONVERSION, jsTypeConverter } from "./js-types.js";
-import { PyTuple, dictGet, dictHas, isDict, pyEquals, type PyDict, type PyValue } from "../../pyvalue.js";
+import { dictGet, dictHas, isDict, type PyDict, pyEquals, PyTuple, type PyValue } from "../../python/index.js";
 
 /** A checker verdict: `errorType` is upstream's string (e.g. "value_error:string") when invalid. */
 export interface AstVerdict {

@@ -1,6 +1,6 @@
 // Java and JavaScript argument conversion: upstream's own converter examples, exact values.
 import { describe, expect, it } from "vitest";
-import { PyException } from "../../pyops.js";
+import { PyException } from "../../python/index.js";
 import { javaTypeConverter } from "./java-types.js";
 import { jsTypeConverter } from "./js-types.js";
 

@@ -7,8 +7,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { SpadeError } from "../../../errors.js";
-import { parseJsonPy } from "../../pycall.js";
-import { isDict, type PyDict } from "../../pyvalue.js";
+import { isDict, parseJsonPy, type PyDict } from "../../python/index.js";
 import { readText } from "../data.js";
 import type { SingleFunctionDoc } from "./ast-checker.js";
 

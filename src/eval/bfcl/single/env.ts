@@ -6,8 +6,7 @@
 import { SpadeError } from "../../../errors.js";
 import type { Action, EnvMeta, JsonObject, ResetResult, StepResult, ToolSpec } from "../../../env/types.js";
 import type { Env } from "../../../env/index.js";
-import { PyException } from "../../pyops.js";
-import { fromJson, pyEquals, toJson, type PyDict, type PyValue } from "../../pyvalue.js";
+import { fromJson, type PyDict, pyEquals, PyException, type PyValue, toJson } from "../../python/index.js";
 import type { BfclFunctionDoc } from "../data.js";
 import { toolSpecOf } from "../tools.js";
 import { astCheck, languageOf, relevanceCheck, type AstVerdict, type SingleFunctionDoc } from "./ast-checker.js";

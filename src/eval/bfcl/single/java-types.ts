@@ -3,9 +3,7 @@
  * bfcl-eval 2026.3.23's `java_type_converter`: a Java-category argument (always a string in the
  * model's output) turned into the Python value the AST checker compares, regexes and all.
  */
-import { PyException, pyFloat, pyInt } from "../../pyops.js";
-import type { PyDict, PyValue } from "../../pyvalue.js";
-import { pyStrip } from "./js-types.js";
+import { intFloatOrStr, type PyDict, PyException, pyFloat, pyInt, type PyValue, stripWhitespace } from "../../python/index.js";
 
 /** bfcl-eval's `JAVA_TYPE_CONVERSION`: Java type name -> Python type name. */
 export const JAVA_TYPE_CONVERSION: Readonly<Record<string, "str" | "int" | "float" | "bool" | "dict" | "list" | "set">> = {
@@ -65,7 +63,7 @@ export function javaTypeConverter(value: string, expected: string, nested?: stri
 }
 
 function element(text: string, nested?: string): PyValue {
-  const s = pyStrip(text);
+  const s = stripWhitespace(text);
   if (nested === "char" || nested === "String") return s.slice(1, -1);
   return nested ? javaTypeConverter(s, nested) : parseJavaValue(s);
 }
@@ -82,15 +80,15 @@ function parseArrayList(input: string, nested?: string): PyValue {
 function parseArray(input: string, nested?: string): PyValue {
   const m = /new\s+\w+\[\]\s*\{(.*?)\}/.exec(input);
   if (!m) return input;
-  const parts = m[1]!.split(",").filter((x) => pyStrip(x) !== "");
-  return parts.map((x) => (nested ? javaTypeConverter(pyStrip(x), nested) : parseJavaValue(pyStrip(x))));
+  const parts = m[1]!.split(",").filter((x) => stripWhitespace(x) !== "");
+  return parts.map((x) => (nested ? javaTypeConverter(stripWhitespace(x), nested) : parseJavaValue(stripWhitespace(x))));
 }
 
 function parseHashMap(input: string): PyValue {
   const m = /new\s+HashMap<.*?>\s*\(\)\s*\{\s*\{?\s*(.*?)\s*\}?\s*\}/s.exec(input);
   if (m) {
     const out: PyDict = new Map();
-    if (pyStrip(m[1]!) !== "") for (const p of m[1]!.matchAll(/put\("(.*?)",\s*(.*?)\)/g)) out.set(p[1]!, parseJavaValue(pyStrip(p[2]!)));
+    if (stripWhitespace(m[1]!) !== "") for (const p of m[1]!.matchAll(/put\("(.*?)",\s*(.*?)\)/g)) out.set(p[1]!, parseJavaValue(stripWhitespace(p[2]!)));
     return out;
   }
   if (/new\s+HashMap<.*?>\s*\(\)/.test(input)) return new Map();
@@ -104,13 +102,5 @@ export function parseJavaValue(s: string): PyValue {
   if (s.startsWith('"') && s.endsWith('"')) return s.slice(1, -1);
   if (/^-?\d+[lL]$/.test(s)) return pyInt(s.slice(0, -1));
   if (/^-?\d+(\.\d+)?([eE][+-]?\d+)?[fF]$/.test(s)) return pyFloat(s.slice(0, -1));
-  try {
-    return pyInt(s);
-  } catch {
-    try {
-      return pyFloat(s);
-    } catch {
-      return s;
-    }
-  }
+  return intFloatOrStr(s);
 }

@@ -3,8 +3,7 @@
  * bfcl-eval 2026.3.23's `js_type_converter`: a JavaScript-category argument (always a string in
  * the model's output) turned into the Python value the AST checker compares, regexes and all.
  */
-import { PyException, pyFloat, pyInt } from "../../pyops.js";
-import type { PyDict, PyValue } from "../../pyvalue.js";
+import { intFloatOrStr, type PyDict, PyException, pyFloat, pyInt, type PyValue, strip, stripWhitespace } from "../../python/index.js";
 
 /** bfcl-eval's `JS_TYPE_CONVERSION`: JavaScript type name -> Python type name. */
 export const JS_TYPE_CONVERSION: Readonly<Record<string, "str" | "int" | "float" | "bool" | "dict" | "list">> = {
@@ -17,18 +16,6 @@ export const JS_TYPE_CONVERSION: Readonly<Record<string, "str" | "int" | "float"
   array: "list",
   any: "str",
 };
-
-/** Python's `str.strip(chars)`. */
-export function stripChars(s: string, chars: string): string {
-  let a = 0;
-  let b = s.length;
-  while (a < b && chars.includes(s[a]!)) a++;
-  while (b > a && chars.includes(s[b - 1]!)) b--;
-  return s.slice(a, b);
-}
-
-/** Python's `str.strip()` (whitespace). */
-export const pyStrip = (s: string): string => s.replace(/^[\s\u001c-\u001f\u0085]+|[\s\u001c-\u001f\u0085]+$/g, "");
 
 const quoted = (s: string): boolean => (s.startsWith('"') && s.endsWith('"')) || (s.startsWith("'") && s.endsWith("'"));
 
@@ -56,23 +43,23 @@ export function jsTypeConverter(value: string, expected: string, nested?: string
 }
 
 function parseJsCollection(raw: string, kind: "dict" | "array", nested?: string): PyValue {
-  const code = pyStrip(raw);
+  const code = stripWhitespace(raw);
   if (kind === "array") {
     try {
       const m2 = /^(?:\[\s*\[.*?\]\s*(,\s*\[.*?\]\s*)*\]|\bnew\s+Array\(\s*\[.*?\]\s*(,\s*\[.*?\]\s*)*\))/.exec(code);
       if (m2) {
         return [...m2[0].matchAll(/\[(.*?)\]/g)].map((m, idx) => {
-          let inner = pyStrip(m[1]!);
+          let inner = stripWhitespace(m[1]!);
           if (idx === 0 && inner.startsWith("[")) inner = inner.slice(1);
-          return inner.split(",").map((e) => parseJsValue(pyStrip(e)));
+          return inner.split(",").map((e) => parseJsValue(stripWhitespace(e)));
         });
       }
       const m = /^(?:\[(.*?)\]|\bnew\s+Array\((.*?)\))/.exec(code);
       if (!m) return code;
       const body = m[1] ?? m[2];
-      const elements = body === undefined || pyStrip(body) === "" ? [] : pyStrip(body).split(",");
-      if (nested) return elements.map((e) => (/^["']/.test(pyStrip(e)) ? jsTypeConverter(pyStrip(e), nested, "String") : jsTypeConverter(pyStrip(e), nested)));
-      return elements.map((e) => parseJsValue(pyStrip(e)));
+      const elements = body === undefined || stripWhitespace(body) === "" ? [] : stripWhitespace(body).split(",");
+      if (nested) return elements.map((e) => (/^["']/.test(stripWhitespace(e)) ? jsTypeConverter(stripWhitespace(e), nested, "String") : jsTypeConverter(stripWhitespace(e), nested)));
+      return elements.map((e) => parseJsValue(stripWhitespace(e)));
     } catch {
       return code;
     }
@@ -83,11 +70,11 @@ function parseJsCollection(raw: string, kind: "dict" | "array", nested?: string)
   try {
     const out: PyDict = new Map();
     for (const [, k, v] of dm[1]!.matchAll(/([^:]+):\s*(.*?)(?:,\s*(?=[^,]+:)|$)/g)) {
-      const key = stripChars(pyStrip(k!), "'\"");
-      const value = pyStrip(v!);
+      const key = strip(stripWhitespace(k!), "'\"");
+      const value = stripWhitespace(v!);
       if (value.startsWith("[") && value.endsWith("]")) out.set(key, parseJsCollection(value, "array"));
       else if (value.startsWith("{") && value.endsWith("}")) out.set(key, parseJsCollection(value, "dict"));
-      else out.set(key, parseJsValue(stripChars(value, "'\"")));
+      else out.set(key, parseJsValue(strip(value, "'\"")));
     }
     return out;
   } catch {
@@ -97,17 +84,9 @@ function parseJsCollection(raw: string, kind: "dict" | "array", nested?: string)
 
 /** Upstream's `parse_js_value`: true/false, a quoted string, an int, a float, else the text. */
 export function parseJsValue(raw: string): PyValue {
-  const s = pyStrip(raw);
+  const s = stripWhitespace(raw);
   if (s === "true") return true;
   if (s === "false") return false;
   if (quoted(s)) return s.slice(1, -1);
-  try {
-    return pyInt(s);
-  } catch {
-    try {
-      return pyFloat(s);
-    } catch {
-      return s;
-    }
-  }
+  return intFloatOrStr(s);
 }

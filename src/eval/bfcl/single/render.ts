@@ -3,8 +3,7 @@
  * Python values written as Java or JavaScript source text, the way a model writes a Java or
  * JavaScript argument (every such argument is a string): what the oracle and tests hand out.
  */
-import { pyRepr } from "../../pyformat.js";
-import type { PyDict, PyKey, PyValue } from "../../pyvalue.js";
+import { type PyDict, type PyKey, pyRepr, type PyValue } from "../../python/index.js";
 import type { BfclLanguage, SingleFunctionDoc } from "./ast-checker.js";
 
 /** One value as source text; `type` is the parameter's Java/JavaScript type name. */

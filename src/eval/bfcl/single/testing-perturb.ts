@@ -3,7 +3,7 @@
  * TEST DOUBLE: right and wrong decoded model outputs built from a single-turn entry's possible
  * answers, for the cross-check against upstream's checker. Never used by a user-facing command.
  */
-import { pyEquals, type PyDict, type PyValue } from "../../pyvalue.js";
+import { type PyDict, pyEquals, type PyValue } from "../../python/index.js";
 import { languageOf } from "./ast-checker.js";
 import type { BfclSingleEntry } from "./data.js";
 import { renderOutput } from "./render.js";

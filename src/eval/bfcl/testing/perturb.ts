@@ -4,8 +4,7 @@
  * (dropped, repeated, reordered, early, mutated or extra calls; missing turns), for comparing the
  * port's verdicts with upstream's checker.
  */
-import { parsePythonCall, type PyCall } from "../../pycall.js";
-import type { PyValue } from "../../pyvalue.js";
+import { parsePythonCall, type PyCall, type PyValue } from "../../python/index.js";
 import type { ModelCallsByTurn } from "../checker.js";
 import type { BfclEntry } from "../data.js";
 import { callSource, pyCallFromJson } from "../tools.js";

@@ -5,7 +5,7 @@
  */
 import type { Action, JsonObject } from "../../../env/types.js";
 import type { Agent } from "../../../rollout/index.js";
-import { parsePythonCall } from "../../pycall.js";
+import { parsePythonCall } from "../../python/index.js";
 import type { BfclEntry } from "../data.js";
 import { createApi } from "../classes/index.js";
 import { BfclSession } from "../session.js";

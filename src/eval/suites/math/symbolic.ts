@@ -108,21 +108,21 @@ function parse(latex: string): Parsed | null {
   return { expr, unknowns: [...expr.unknowns].sort(), evaluable: !unsafeToEvaluate(expr.json) };
 }
 
-function valueOf(expr: Expression): Complex {
+function numericValue(expr: Expression): Complex {
   const n = ce().withTimeLimit(EVALUATION_TIME_LIMIT_MS, () => expr.N());
   return { re: n.re, im: n.im };
 }
 
 /** Values of `p` at the sample points (one entry per point; NaN where undefined). */
 function sampleValues(p: Parsed, unknowns: readonly string[]): Complex[] {
-  if (unknowns.length === 0) return [valueOf(p.expr)];
+  if (unknowns.length === 0) return [numericValue(p.expr)];
   const out: Complex[] = [];
   for (let point = 0; point < SAMPLE_POINTS; point++) {
     const subs: Record<string, number> = {};
     unknowns.forEach((name, i) => {
       subs[name] = SAMPLE_VALUES[(point * 5 + i * 7) % SAMPLE_VALUES.length] ?? 1;
     });
-    out.push(valueOf(p.expr.subs(subs)));
+    out.push(numericValue(p.expr.subs(subs)));
   }
   return out;
 }

@@ -1,11 +1,11 @@
 /**
- * @module eval/pyops
+ * @module eval/python/ops
  * Python semantics for the operations ported benchmark code performs on untyped values:
  * arithmetic and comparison across int/float/bool, truthiness, `len`, `float()`, and the
  * `PyException` that carries Python's exception type and message.
  */
-import { pyRepr } from "./pyformat.js";
-import { PyTuple, pyTypeName, type PyValue } from "./pyvalue.js";
+import { pyRepr } from "./format.js";
+import { PyTuple, pyTypeName, type PyValue } from "./value.js";
 
 /** A Python exception raised by ported code; `message` is what `str(e)` prints. */
 export class PyException extends Error {

@@ -1,5 +1,5 @@
 /**
- * @module eval/testing/pyhex
+ * @module eval/python/testing/pyhex
  * Test helper: reads Python's `float.hex()` text back into the exact double.
  */
 

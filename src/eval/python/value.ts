@@ -1,11 +1,11 @@
 /**
- * @module eval/pyvalue
+ * @module eval/python/value
  * Python values as TypeScript sees them: `int` is a bigint and `float` a number (so the two never
  * mix silently), `dict` a Map, `set` a Set, `tuple` a PyTuple; plus Python's equality and a
  * conversion to plain JSON.
  */
-import { SpadeError } from "../errors.js";
-import type { Json } from "../env/types.js";
+import { SpadeError } from "../../errors.js";
+import type { Json } from "../../env/types.js";
 
 /** A hashable Python value that can key a dict or sit in a set. */
 export type PyKey = string | bigint | number | boolean | null;

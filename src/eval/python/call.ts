@@ -1,11 +1,11 @@
 /**
- * @module eval/pycall
+ * @module eval/python/call
  * Parsing Python call strings as benchmark ground truth writes them (`cd(folder='document')`,
  * `[f(a=1), g('x')]`) and Python / JSON literals into `PyValue`s, ints kept exact as bigint.
  * Only literals are accepted as arguments: nothing is ever evaluated.
  */
-import { SpadeError } from "../errors.js";
-import { PyTuple, isPyKey, type PyDict, type PyKey, type PySet, type PyValue } from "./pyvalue.js";
+import { SpadeError } from "../../errors.js";
+import { PyTuple, isPyKey, type PyDict, type PyKey, type PySet, type PyValue } from "./value.js";
 
 /** One parsed call: `name(*args, **kwargs)`. A dotted name (`obj.method`) is kept whole. */
 export interface PyCall {

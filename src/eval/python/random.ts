@@ -1,9 +1,9 @@
 /**
- * @module eval/pyrandom
+ * @module eval/python/random
  * A bit-exact port of CPython's `random.Random` (MT19937 and the methods built on it), so that
  * ports of Python benchmark code draw the same values as the original from the same seed.
  */
-import { SpadeError } from "../errors.js";
+import { SpadeError } from "../../errors.js";
 
 const N = 624;
 const M = 397;

@@ -1,6 +1,6 @@
 """Writes pyformat_fixture.json: CPython's float and string text forms, for pyformat.test.ts.
 
-Run from the repository root: python3 src/eval/testing/gen_pyformat_fixture.py
+Run from the repository root: python3 src/eval/python/testing/gen_pyformat_fixture.py
 Floats travel as float.hex() so the test reads the exact double.
 """
 import json

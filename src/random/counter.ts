@@ -1,5 +1,5 @@
 /**
- * @module grounding/prng
+ * @module random/counter
  * A counter-based random number: a pure function of (seed, draw, attempt). Nothing is carried
  * from one draw to the next, so resuming at draw k needs only the number k.
  */

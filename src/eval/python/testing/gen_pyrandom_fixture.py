@@ -1,6 +1,6 @@
 """Writes pyrandom_fixture.json: values drawn by CPython's random.Random, for pyrandom.test.ts.
 
-Run from the repository root: python3 src/eval/testing/gen_pyrandom_fixture.py
+Run from the repository root: python3 src/eval/python/testing/gen_pyrandom_fixture.py
 Floats are stored as their float.hex() text so the test can compare them bit for bit.
 """
 import json

@@ -1,5 +1,5 @@
 /**
- * @module eval/pyfloat
+ * @module eval/python/float
  * Python's float text and rounding, bit for bit: `repr(float)`, `'%.Nf' % x` and `round(x, n)`,
  * all computed on the exact binary value with round-half-even, as CPython does.
  */

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { floatRepr, formatFixed, roundFloat, roundFloatToInt, roundInt } from "./pyfloat.js";
-import { PyJsonTypeError, pyJsonDumps, pyRepr, pyStr, strRepr, jsonString } from "./pyformat.js";
-import { PY_ELLIPSIS, PyTuple, pyDict, type PyValue } from "./pyvalue.js";
+import { floatRepr, formatFixed, roundFloat, roundFloatToInt, roundInt } from "./float.js";
+import { PyJsonTypeError, pyJsonDumps, pyRepr, pyStr, strRepr, jsonString } from "./format.js";
+import { PY_ELLIPSIS, PyTuple, pyDict, type PyValue } from "./value.js";
 import { fromPyHex } from "./testing/pyhex.js";
 
 interface FloatRow {

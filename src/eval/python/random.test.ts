@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { PyRandom } from "./pyrandom.js";
+import { PyRandom } from "./random.js";
 
 interface Case {
   seed: string;

@@ -1,11 +1,11 @@
 /**
- * @module eval/pystr
+ * @module eval/python/str
  * Python's `str` methods where JavaScript's differ: `splitlines`, whitespace `split`,
  * `strip(chars)`, `sorted` order, UTF-8 length and `str.format` with named fields.
  */
-import { compareCodePoints, keyError } from "./pyops.js";
-import type { PyValue } from "./pyvalue.js";
-import { pyStr } from "./pyformat.js";
+import { compareCodePoints, keyError } from "./ops.js";
+import type { PyValue } from "./value.js";
+import { pyStr } from "./format.js";
 
 // The line boundaries of str.splitlines(); "\r\n" counts as one.
 const LINE_BREAK = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
@@ -33,6 +33,14 @@ export function splitOn(s: string, sep: string): string[] {
 
 function charSet(chars: string): Set<string> {
   return new Set(Array.from(chars));
+}
+
+const WHITESPACE_START = new RegExp(`^${WHITESPACE_RUN.source}`);
+const WHITESPACE_END = new RegExp(`${WHITESPACE_RUN.source}$`);
+
+/** Python's `s.strip()`: Python's whitespace set, which differs from JavaScript's `trim`. */
+export function stripWhitespace(s: string): string {
+  return s.replace(WHITESPACE_START, "").replace(WHITESPACE_END, "");
 }
 
 /** Python's `s.lstrip(chars)`. */

@@ -1,10 +1,10 @@
 /**
- * @module eval/pyformat
+ * @module eval/python/format
  * Python's text forms of values: `repr()`, `str()` and `json.dumps()` with its default
  * separators and `ensure_ascii=True`. Benchmark results are compared as these exact strings.
  */
-import { floatRepr } from "./pyfloat.js";
-import { PyObject, PyTuple, type PyKey, type PyValue } from "./pyvalue.js";
+import { floatRepr } from "./float.js";
+import { PyObject, PyTuple, type PyKey, type PyValue } from "./value.js";
 
 /** Thrown by `pyJsonDumps` where Python's `json.dumps` raises `TypeError`. */
 export class PyJsonTypeError extends Error {

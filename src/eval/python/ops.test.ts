@@ -12,9 +12,9 @@ import {
   pySub,
   pyTrueDiv,
   truthy,
-} from "./pyops.js";
-import { formatNamed, lstrip, rstrip, sortedStrings, splitWhitespace, splitlines, strip, utf8Length } from "./pystr.js";
-import { PyTuple, dictGet, pyDict, pyEquals } from "./pyvalue.js";
+} from "./ops.js";
+import { formatNamed, lstrip, rstrip, sortedStrings, splitWhitespace, splitlines, strip, utf8Length } from "./str.js";
+import { PyTuple, dictGet, pyDict, pyEquals } from "./value.js";
 
 const pyError = (fn: () => unknown) => {
   try {

@@ -1,0 +1,247 @@
+/**
+ * @module sandbox/host
+ * What the two JavaScript backends share on the host side: the messages to the process or
+ * worker that runs guests, the queue of requests waiting on it (ids, watchdog, who died of
+ * what), and the guest instance that settles its replies. The backends keep only what differs:
+ * how a runner starts and dies, and how their failure replies read.
+ */
+import type { SpadeError } from "../errors.js";
+import { asLoadError, checkTimeoutMs, compileError, decodeReply, disposedError, memoryError, timeoutError, type GlueOp } from "./protocol.js";
+import type { GuestMethod, SandboxInstance, SandboxLimits } from "./types.js";
+
+/** Host -> runner: one glue call on guest `iid`. */
+export interface CallRequest {
+  t: "call";
+  id: number;
+  iid: number;
+  op: string;
+  arg: string | null;
+  maxChars: number;
+  timeoutMs: number;
+}
+
+/** Host -> runner: drop guest `iid` (no answer). */
+export interface DisposeRequest {
+  t: "dispose";
+  iid: number;
+}
+
+/** Runner -> host: the glue's tagged reply, or why there is none (`Fail` names the backend's reasons). */
+export type RunnerReply<Fail extends string> = { id: number; reply: unknown } | { id: number; fail: Fail; text: string };
+
+/** A request as sent, before the queue numbers it. */
+export type Unnumbered<R> = R extends { id: number } ? Omit<R, "id"> : never;
+
+interface Pending<Reply> {
+  op: GlueOp;
+  timeoutMs: number;
+  timer: NodeJS.Timeout;
+  resolve: (reply: Reply) => void;
+  reject: (err: unknown) => void;
+}
+
+/** How a queue reaches its runner. */
+export interface QueueHooks<Request> {
+  /** Posts a numbered request to the runner. */
+  send(request: Request): void;
+  /** Ends the runner (its exit then fails what is pending, see `failAll`). */
+  kill(): void;
+  /** Called when the queue turns busy or idle (to ref or unref the runner). */
+  changed(): void;
+  /** How long past a request's deadline the watchdog waits before killing the runner. */
+  graceMs: number;
+}
+
+/**
+ * The requests waiting on one runner, answered in order (a runner runs one at a time). A request
+ * queued behind others may start late, so its watchdog counts from the bound by which the ones
+ * before it must have finished, not from when it was sent.
+ */
+export class RequestQueue<Request extends { id: number }, Reply extends { id: number }> {
+  readonly #hooks: QueueHooks<Request>;
+  readonly #pending = new Map<number, Pending<Reply>>();
+  #nextId = 1;
+  #killedByWatchdog: number | undefined;
+  #queueEndsAtMs = 0;
+
+  constructor(hooks: QueueHooks<Request>) {
+    this.#hooks = hooks;
+  }
+
+  /** Requests sent and not yet answered. */
+  get size(): number {
+    return this.#pending.size;
+  }
+
+  /** Sends `message` and waits for its answer; the runner is killed if none comes in time. */
+  send(message: Unnumbered<Request>, op: GlueOp, timeoutMs: number): Promise<Reply> {
+    const id = this.#nextId++;
+    const now = Date.now();
+    const startByMs = Math.max(now, this.#queueEndsAtMs);
+    this.#queueEndsAtMs = startByMs + timeoutMs;
+    return new Promise<Reply>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#killedByWatchdog = id;
+        this.#hooks.kill();
+      }, startByMs - now + timeoutMs + this.#hooks.graceMs);
+      this.#pending.set(id, { op, timeoutMs, timer, resolve, reject });
+      this.#hooks.changed();
+      this.#hooks.send({ ...message, id } as unknown as Request);
+    });
+  }
+
+  /** Hands a reply to the request it answers. */
+  settle(reply: Reply): void {
+    const pending = this.#pending.get(reply.id);
+    if (!pending) return;
+    this.#pending.delete(reply.id);
+    clearTimeout(pending.timer);
+    if (this.#pending.size === 0) this.#queueEndsAtMs = 0;
+    this.#hooks.changed();
+    pending.resolve(reply);
+  }
+
+  /**
+   * The runner is gone. The oldest pending request was running: it timed out if the watchdog
+   * killed the runner, else it caused the death (`death`); the others are `collateral`.
+   */
+  failAll(death: (op: GlueOp) => SpadeError, collateral: (op: GlueOp) => SpadeError): void {
+    let first = true;
+    for (const [id, pending] of this.#pending) {
+      clearTimeout(pending.timer);
+      if (first && id === this.#killedByWatchdog) pending.reject(timeoutError(pending.op, pending.timeoutMs));
+      else if (first) pending.reject(death(pending.op));
+      else pending.reject(collateral(pending.op));
+      first = false;
+    }
+    this.#pending.clear();
+    this.#hooks.changed();
+  }
+}
+
+/** What a guest instance needs of the process or worker that runs it. */
+export interface GuestRunner<Reply> {
+  readonly dead: boolean;
+  /** Guests created here and not yet disposed (for placement). */
+  liveInstances: number;
+  request(message: Unnumbered<CallRequest>, op: GlueOp, timeoutMs: number): Promise<Reply>;
+  notify(message: DisposeRequest): void;
+}
+
+/** The coded error of a failure both runners report alike, or null for a backend's own reason. */
+function sharedFailureError(reply: { fail: string; text: string }, op: GlueOp, timeoutMs: number): SpadeError | null {
+  switch (reply.fail) {
+    case "timeout":
+      return timeoutError(op, timeoutMs);
+    case "memory":
+      return memoryError(op, reply.text);
+    case "compile":
+      return compileError(reply.text);
+    case "disposed":
+      return disposedError(op);
+    default:
+      return null;
+  }
+}
+
+/** How a backend reads its runner's replies. */
+export interface ReplyReader<Fail extends string> {
+  /** The coded error of a failure other than timeout, memory, compile or disposed. */
+  failureError(reply: { fail: Fail; text: string }, op: GlueOp): SpadeError;
+  /** Whether a failure leaves the guest usable (isolated-vm: an unhandled rejection). Default: no. */
+  keepsGuest?(fail: Fail): boolean;
+  /** A glue answer that is itself fatal (QuickJS: a thrown null), or null. */
+  fatalAnswer?(answer: unknown, op: GlueOp): SpadeError | null;
+}
+
+let nextInstanceId = 1;
+
+/** A fresh guest id, unique in this host process. */
+export function newGuestId(): number {
+  return nextInstanceId++;
+}
+
+/** One guest in a runner, holding one `Environment` instance. */
+export class GuestInstance<Fail extends string> implements SandboxInstance {
+  readonly #runner: GuestRunner<RunnerReply<Fail>>;
+  readonly #iid: number;
+  readonly #outputBytes: number;
+  readonly #reader: ReplyReader<Fail>;
+  #disposed = false;
+
+  constructor(runner: GuestRunner<RunnerReply<Fail>>, iid: number, outputBytes: number, reader: ReplyReader<Fail>) {
+    this.#runner = runner;
+    this.#iid = iid;
+    this.#outputBytes = outputBytes;
+    this.#reader = reader;
+    runner.liveInstances++;
+  }
+
+  get disposed(): boolean {
+    return this.#disposed || this.#runner.dead;
+  }
+
+  call(method: GuestMethod, argJson: string | null, timeoutMs: number): Promise<string> {
+    return this.invoke(method, argJson, timeoutMs);
+  }
+
+  /** One glue call; any fatal outcome disposes the guest before the promise rejects. */
+  async invoke(op: GlueOp, argJson: string | null, timeoutMs: number): Promise<string> {
+    if (this.disposed) throw disposedError(op);
+    checkTimeoutMs(timeoutMs);
+    let reply: RunnerReply<Fail>;
+    try {
+      reply = await this.#runner.request({ t: "call", iid: this.#iid, op, arg: argJson, maxChars: this.#outputBytes, timeoutMs }, op, timeoutMs);
+    } catch (err) {
+      this.dispose();
+      throw err;
+    }
+    return this.settle(reply, op, timeoutMs);
+  }
+
+  /** Turns a runner reply into JSON text or a coded error (disposing the guest when fatal). */
+  settle(reply: RunnerReply<Fail>, op: GlueOp, timeoutMs: number): string {
+    if ("fail" in reply) {
+      if (!this.#reader.keepsGuest?.(reply.fail)) this.dispose();
+      throw sharedFailureError(reply, op, timeoutMs) ?? this.#reader.failureError(reply, op);
+    }
+    const fatal = this.#reader.fatalAnswer?.(reply.reply, op) ?? null;
+    if (fatal !== null) {
+      this.dispose();
+      throw fatal;
+    }
+    const decoded = decodeReply(reply.reply, op, this.#outputBytes, timeoutMs);
+    if (decoded.ok) return decoded.json;
+    if (decoded.fatal) this.dispose();
+    throw decoded.error;
+  }
+
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.#runner.liveInstances--;
+    this.#runner.notify({ t: "dispose", iid: this.#iid });
+  }
+}
+
+/**
+ * The guest a create request made: its reply settled as the `init` call, a failure disposing the
+ * guest and becoming a load error (E_SANDBOX_COMPILE stays; anything else is reported as loading).
+ */
+export async function loadGuest<Fail extends string>(
+  runner: GuestRunner<RunnerReply<Fail>>,
+  iid: number,
+  created: Promise<RunnerReply<Fail>>,
+  limits: Pick<SandboxLimits, "outputBytes" | "compileTimeoutMs">,
+  reader: ReplyReader<Fail>,
+): Promise<GuestInstance<Fail>> {
+  const reply = await created;
+  const instance = new GuestInstance(runner, iid, limits.outputBytes, reader);
+  try {
+    instance.settle(reply, "init", limits.compileTimeoutMs);
+  } catch (err) {
+    instance.dispose();
+    throw asLoadError(err);
+  }
+  return instance;
+}
