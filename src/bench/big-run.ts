@@ -5,7 +5,7 @@
  * them, and `episodes` stored episodes (paired unhinted/hinted plays with short transcripts).
  * Values come from a seeded generator, so every build writes the same store.
  */
-import { mulberry32 } from "../env/index.js";
+import { mulberry32 } from "../random/index.js";
 import { EMPTY_STATS, RunStore } from "../store/index.js";
 
 /** Sizes of a synthetic run. */

@@ -40,7 +40,8 @@ describe("spade run's backends", () => {
     const { buildConfig } = await import("../config/index.js");
     const { runBackends } = await import("./run-engine.js");
     const config = buildConfig([{ policy: "tinker", baseUrl: "http://127.0.0.1:1/v1", model: "m", train: false }]);
-    expect(failure(() => runBackends(config, {}))).toBe(
+    const refused: unknown = await runBackends(config, {}, { dir: "." }).then(() => null, (err: unknown) => err);
+    expect(failure(() => { throw refused; })).toBe(
       "E_CONFIG: --policy tinker samples from a Tinker-compatible engine, named --engine URL (its model --base-model NAME), not --base-url / --model (write --engine URL --base-model NAME --model-path DIR, or --policy openai for an OpenAI-compatible server)",
     );
   });

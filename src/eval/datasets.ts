@@ -7,7 +7,7 @@
 import { parquetMetadata, parquetReadObjects } from "hyparquet";
 import { compressors } from "hyparquet-compressors";
 import { SpadeError } from "../errors.js";
-import { PyRandom } from "./pyrandom.js";
+import { PyRandom } from "./python/index.js";
 
 /** One file of a dataset. */
 export interface DatasetFile {
