@@ -26,10 +26,18 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["src/**/*.test.ts", "test/*.test.ts"],
-          exclude: ["src/eval/!(python)/**", "src/eval/*.test.ts", "src/cli/eval*.test.ts", ...ENGINE],
+          exclude: [
+            "src/eval/!(python)/**",
+            "src/eval/*.test.ts",
+            "src/cli/eval*.test.ts",
+            ...ENGINE,
+          ],
         },
       },
-      { extends: true, test: { name: "data", include: DATA, exclude: ["src/eval/python/**", ...ENGINE] } },
+      {
+        extends: true,
+        test: { name: "data", include: DATA, exclude: ["src/eval/python/**", ...ENGINE] },
+      },
       { extends: true, test: { name: "engine", include: ENGINE } },
       { extends: true, test: { name: "e2e", include: E2E } },
     ],

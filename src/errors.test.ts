@@ -4,7 +4,9 @@ import { describeError, ERROR_CODES, isSpadeError, SpadeError } from "./errors.j
 
 describe("SpadeError", () => {
   it("carries its code and appends the next step to the message", () => {
-    const err = new SpadeError("E_CONFIG", "--episodes must be an integer", { nextStep: "pass a number" });
+    const err = new SpadeError("E_CONFIG", "--episodes must be an integer", {
+      nextStep: "pass a number",
+    });
     expect(err.code).toBe("E_CONFIG");
     expect(err.message).toBe("--episodes must be an integer (pass a number)");
     expect(isSpadeError(err, "E_CONFIG")).toBe(true);

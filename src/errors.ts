@@ -84,8 +84,14 @@ export class SpadeError extends Error {
   /** What the user can do about it, when something useful can be said. */
   readonly nextStep: string | undefined;
 
-  constructor(code: ErrorCode, message: string, options: { nextStep?: string; cause?: unknown } = {}) {
-    super(options.nextStep ? `${message} (${options.nextStep})` : message, { cause: options.cause });
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { nextStep?: string; cause?: unknown } = {},
+  ) {
+    super(options.nextStep ? `${message} (${options.nextStep})` : message, {
+      cause: options.cause,
+    });
     this.name = "SpadeError";
     this.code = code;
     this.nextStep = options.nextStep;

@@ -26,7 +26,10 @@ export async function codeOfAsync(promise: Promise<unknown>): Promise<string> {
 }
 
 /** Asserts `actual` equals `expected` element-wise to 10 decimals; nulls must be null. */
-export function expectCloseList(actual: Array<number | null>, expected: Array<number | null>): void {
+export function expectCloseList(
+  actual: Array<number | null>,
+  expected: Array<number | null>,
+): void {
   expect(actual.length).toBe(expected.length);
   actual.forEach((value, i) => {
     const want = expected[i];

@@ -25,9 +25,13 @@ export function describeEnvContract(open: () => Promise<Env>, options: CheckOpti
       expect(first.failure).toBeNull();
       expect(first.success).toBe(true);
       expect(first.turns).toBeLessThanOrEqual(env.meta.maxTurns);
-      expect(second.steps.map((s) => [s.observation, s.reward])).toEqual(first.steps.map((s) => [s.observation, s.reward]));
+      expect(second.steps.map((s) => [s.observation, s.reward])).toEqual(
+        first.steps.map((s) => [s.observation, s.reward]),
+      );
       const hinted = await runEpisode(env, oracleAgent, { seed, hinted: true });
-      expect(hinted.firstObservation).toBe(`${first.firstObservation}\n\nHINT: ${await (await env.reset(seed), env.hint())}`);
+      expect(hinted.firstObservation).toBe(
+        `${first.firstObservation}\n\nHINT: ${await (await env.reset(seed), env.hint())}`,
+      );
     } finally {
       await env.close();
     }

@@ -5,7 +5,11 @@ import { schemaProblems } from "./json-schema.js";
 
 const schema: JsonSchema = {
   type: "object",
-  properties: { city: { type: "string", enum: ["Paris", "Rome"] }, days: { type: "integer" }, tags: { type: "array", items: { type: "string" }, maxItems: 2 } },
+  properties: {
+    city: { type: "string", enum: ["Paris", "Rome"] },
+    days: { type: "integer" },
+    tags: { type: "array", items: { type: "string" }, maxItems: 2 },
+  },
   required: ["city"],
   additionalProperties: false,
 };

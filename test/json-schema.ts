@@ -12,5 +12,7 @@ const ajv = new Ajv({ allErrors: true, strict: false });
 export function schemaProblems(value: Json, schema: JsonSchema): string[] {
   const validate = ajv.compile(schema as object);
   if (validate(value)) return [];
-  return (validate.errors ?? []).map((e) => `$${e.instancePath.replaceAll("/", ".")}: ${e.message ?? e.keyword}`);
+  return (validate.errors ?? []).map(
+    (e) => `$${e.instancePath.replaceAll("/", ".")}: ${e.message ?? e.keyword}`,
+  );
 }

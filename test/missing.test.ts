@@ -12,15 +12,29 @@ describe("skipWithout", () => {
 
   it("skips with the reason printed outside CI", () => {
     const printed: string[] = [];
-    expect(skipWithout("no data at /x (run npm run data)", { CI: "false" }, (l) => printed.push(l))).toBe(true);
+    expect(
+      skipWithout("no data at /x (run npm run data)", { CI: "false" }, (l) => printed.push(l)),
+    ).toBe(true);
     expect(printed).toEqual(["skipped: no data at /x (run npm run data)"]);
   });
 
   it("throws under CI, naming what is missing", () => {
-    expect(() => skipWithout("no data at /x", { CI: "1" })).toThrow("missing under CI, where it must be present: no data at /x");
+    expect(() => skipWithout("no data at /x", { CI: "1" })).toThrow(
+      "missing under CI, where it must be present: no data at /x",
+    );
   });
 
   it("reads CI as set unless empty, 0 or false", () => {
-    expect([{ CI: "true" }, { CI: "1" }, { CI: "yes" }, { CI: "" }, { CI: "0" }, { CI: "FALSE" }, {}].map((e) => isCI(e))).toEqual([true, true, true, false, false, false, false]);
+    expect(
+      [
+        { CI: "true" },
+        { CI: "1" },
+        { CI: "yes" },
+        { CI: "" },
+        { CI: "0" },
+        { CI: "FALSE" },
+        {},
+      ].map((e) => isCI(e)),
+    ).toEqual([true, true, true, false, false, false, false]);
   });
 });

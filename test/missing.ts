@@ -16,7 +16,11 @@ export function isCI(env: NodeJS.ProcessEnv = process.env): boolean {
  * elsewhere the reason is printed and the answer is true (skip). Use as
  * `describe.skipIf(skipWithout(present ? null : "…"))(…)`.
  */
-export function skipWithout(missing: string | null, env: NodeJS.ProcessEnv = process.env, print: (line: string) => void = (line) => console.warn(line)): boolean {
+export function skipWithout(
+  missing: string | null,
+  env: NodeJS.ProcessEnv = process.env,
+  print: (line: string) => void = (line) => console.warn(line),
+): boolean {
   if (missing === null) return false;
   if (isCI(env)) throw new Error(`missing under CI, where it must be present: ${missing}`);
   print(`skipped: ${missing}`);

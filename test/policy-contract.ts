@@ -6,7 +6,14 @@
 import { afterAll, expect, it } from "vitest";
 import type { JsonObject, ToolSpec } from "../src/env/index.js";
 import { resolveProgram } from "../src/envs/index.js";
-import { chatAgent, type ChatBackend, type ChatChoice, type ChatCompletion, type ChatMessage, type SamplingParams } from "../src/policy/index.js";
+import {
+  chatAgent,
+  type ChatBackend,
+  type ChatChoice,
+  type ChatCompletion,
+  type ChatMessage,
+  type SamplingParams,
+} from "../src/policy/index.js";
 import { runEpisode } from "../src/rollout/index.js";
 import { loadProgram } from "../src/sandbox/index.js";
 import { schemaProblems } from "./json-schema.js";
@@ -36,7 +43,15 @@ export interface OpenedChatBackend {
 }
 
 /** The checks of the chat suite, by name (for skips and known failures). */
-export type ChatCheck = "text" | "max_tokens" | "max_tokens-count" | "tools" | "cancel-before" | "cancel-during" | "usage" | "episode";
+export type ChatCheck =
+  | "text"
+  | "max_tokens"
+  | "max_tokens-count"
+  | "tools"
+  | "cancel-before"
+  | "cancel-during"
+  | "usage"
+  | "episode";
 
 /** How one chat backend plugs into the suite. */
 export interface ChatBackendHarness {
@@ -64,8 +79,18 @@ export const SCENE_TOOL: ToolSpec = {
       type: "object",
       properties: {
         room: { type: "string", enum: ["hall", "den", "attic"] },
-        lights: { type: "object", properties: { on: { type: "boolean" }, level: { type: "integer", enum: [0, 50, 100] } }, required: ["on", "level"], additionalProperties: false },
-        colors: { type: "array", items: { type: "string", enum: ["red", "blue"] }, minItems: 1, maxItems: 2 },
+        lights: {
+          type: "object",
+          properties: { on: { type: "boolean" }, level: { type: "integer", enum: [0, 50, 100] } },
+          required: ["on", "level"],
+          additionalProperties: false,
+        },
+        colors: {
+          type: "array",
+          items: { type: "string", enum: ["red", "blue"] },
+          minItems: 1,
+          maxItems: 2,
+        },
         mode: { type: ["string", "null"], enum: ["eco", "comfort", null] },
       },
       required: ["room", "lights", "colors"],
@@ -73,8 +98,18 @@ export const SCENE_TOOL: ToolSpec = {
     },
   },
 };
-const WAIT_TOOL: ToolSpec = { type: "function", function: { name: "wait", description: "Do nothing.", parameters: { type: "object", properties: {}, additionalProperties: false } } };
-const SCENE_CALL = { name: "set_scene", arguments: { room: "den", lights: { on: true, level: 50 }, colors: ["blue", "red"], mode: null } };
+const WAIT_TOOL: ToolSpec = {
+  type: "function",
+  function: {
+    name: "wait",
+    description: "Do nothing.",
+    parameters: { type: "object", properties: {}, additionalProperties: false },
+  },
+};
+const SCENE_CALL = {
+  name: "set_scene",
+  arguments: { room: "den", lights: { on: true, level: 50 }, colors: ["blue", "red"], mode: null },
+};
 
 const MESSAGES: ChatMessage[] = [
   { role: "system", content: "You play." },
@@ -89,23 +124,40 @@ export const codeOf = codeOfAsync;
 function choiceProblems(choice: ChatChoice): string[] {
   const problems: string[] = [];
   if (typeof choice.content !== "string") problems.push("content is not a string");
-  if (!Array.isArray(choice.toolCalls) || !Array.isArray(choice.malformedToolCalls) || !Array.isArray(choice.rawToolCalls)) problems.push("tool call lists are not arrays");
-  if (choice.finishReason !== null && typeof choice.finishReason !== "string") problems.push("finishReason is neither a string nor null");
+  if (
+    !Array.isArray(choice.toolCalls) ||
+    !Array.isArray(choice.malformedToolCalls) ||
+    !Array.isArray(choice.rawToolCalls)
+  )
+    problems.push("tool call lists are not arrays");
+  if (choice.finishReason !== null && typeof choice.finishReason !== "string")
+    problems.push("finishReason is neither a string nor null");
   const ids = choice.tokenIds;
-  if (ids !== null && !(Array.isArray(ids) && ids.every(Number.isInteger))) problems.push("tokenIds is neither null nor integers");
-  if (ids !== null && choice.logprobs !== null && choice.logprobs.length !== ids.length) problems.push("logprobs do not align with tokenIds");
+  if (ids !== null && !(Array.isArray(ids) && ids.every(Number.isInteger)))
+    problems.push("tokenIds is neither null nor integers");
+  if (ids !== null && choice.logprobs !== null && choice.logprobs.length !== ids.length)
+    problems.push("logprobs do not align with tokenIds");
   return problems;
 }
 
 /** Completion tokens as far as observable: from token ids and from usage (each null when not reported). */
-function generatedTokens(completion: ChatCompletion): { byIds: number | null; byUsage: number | null } {
+function generatedTokens(completion: ChatCompletion): {
+  byIds: number | null;
+  byUsage: number | null;
+} {
   const ids = completion.choices.map((c) => c.tokenIds);
-  return { byIds: ids.every((i) => i !== null) ? ids.reduce((sum, i) => sum + i!.length, 0) : null, byUsage: completion.usage?.completionTokens ?? null };
+  return {
+    byIds: ids.every((i) => i !== null) ? ids.reduce((sum, i) => sum + i!.length, 0) : null,
+    byUsage: completion.usage?.completionTokens ?? null,
+  };
 }
 
 /** Registers the chat backend contract tests; call inside a `describe`. */
 export function describeChatBackendContract(harness: ChatBackendHarness): void {
-  const sampling = (extra: SamplingParams = {}): SamplingParams => ({ ...harness.sampling, ...extra });
+  const sampling = (extra: SamplingParams = {}): SamplingParams => ({
+    ...harness.sampling,
+    ...extra,
+  });
   const check = (name: ChatCheck, title: string, fn: () => Promise<void>) => {
     const reason = harness.skip?.[name];
     const defect = harness.knownFailures?.[name];
@@ -126,7 +178,10 @@ export function describeChatBackendContract(harness: ChatBackendHarness): void {
 
   check("text", "answers a plain conversation with choices of the right shape", () =>
     using({ kind: "text" }, async (backend) => {
-      const completion = await backend.complete({ messages: MESSAGES, sampling: sampling({ max_tokens: 16 }) });
+      const completion = await backend.complete({
+        messages: MESSAGES,
+        sampling: sampling({ max_tokens: 16 }),
+      });
       expect(completion.choices.length).toBeGreaterThanOrEqual(1);
       expect(completion.choices.flatMap(choiceProblems)).toEqual([]);
       expect(completion.choices[0]!.malformedToolCalls).toEqual([]);
@@ -134,49 +189,100 @@ export function describeChatBackendContract(harness: ChatBackendHarness): void {
     }),
   );
 
-  check("max_tokens", "honours max_tokens: an answer that would run longer stops with finish reason `length`, within max_tokens", () =>
-    using({ kind: "long", maxTokens: 4 }, async (backend) => {
-      const completion = await backend.complete({ messages: MESSAGES, sampling: sampling({ max_tokens: 4 }) });
-      expect(completion.choices[0]!.finishReason).toBe("length");
-      const { byIds, byUsage } = generatedTokens(completion);
-      expect([(byIds ?? 4) <= 4, (byUsage ?? 4) <= 4]).toEqual([true, true]);
-    }),
+  check(
+    "max_tokens",
+    "honours max_tokens: an answer that would run longer stops with finish reason `length`, within max_tokens",
+    () =>
+      using({ kind: "long", maxTokens: 4 }, async (backend) => {
+        const completion = await backend.complete({
+          messages: MESSAGES,
+          sampling: sampling({ max_tokens: 4 }),
+        });
+        expect(completion.choices[0]!.finishReason).toBe("length");
+        const { byIds, byUsage } = generatedTokens(completion);
+        expect([(byIds ?? 4) <= 4, (byUsage ?? 4) <= 4]).toEqual([true, true]);
+      }),
   );
 
-  check("max_tokens-count", "reports exactly max_tokens generated tokens (ids and usage) for an answer cut at max_tokens", () =>
-    using({ kind: "long", maxTokens: 4 }, async (backend) => {
-      const completion = await backend.complete({ messages: MESSAGES, sampling: sampling({ max_tokens: 4 }) });
-      const { byIds, byUsage } = generatedTokens(completion);
-      expect([completion.choices[0]!.finishReason, byIds ?? 4, byUsage ?? 4]).toEqual(["length", 4, 4]);
-    }),
+  check(
+    "max_tokens-count",
+    "reports exactly max_tokens generated tokens (ids and usage) for an answer cut at max_tokens",
+    () =>
+      using({ kind: "long", maxTokens: 4 }, async (backend) => {
+        const completion = await backend.complete({
+          messages: MESSAGES,
+          sampling: sampling({ max_tokens: 4 }),
+        });
+        const { byIds, byUsage } = generatedTokens(completion);
+        expect([completion.choices[0]!.finishReason, byIds ?? 4, byUsage ?? 4]).toEqual([
+          "length",
+          4,
+          4,
+        ]);
+      }),
   );
 
-  check("tools", "passes tools and returns the parsed call with nested arguments intact, then takes its result", () =>
-    using({ kind: "tool-call", tools: [SCENE_TOOL, WAIT_TOOL], call: SCENE_CALL }, async (backend) => {
-      const tools = [SCENE_TOOL, WAIT_TOOL];
-      const choice = (await backend.complete({ messages: MESSAGES, tools, sampling: sampling({ max_tokens: 400 }) })).choices[0]!;
-      expect(choice.finishReason).toBe("tool_calls");
-      expect(choice.malformedToolCalls).toEqual([]);
-      expect(choice.toolCalls).toHaveLength(1);
-      const call = choice.toolCalls[0]!;
-      expect(call.id).toMatch(/^\S+$/);
-      if (harness.toolCalls === "scripted") expect({ name: call.name, arguments: call.arguments }).toEqual(SCENE_CALL);
-      const tool = tools.find((t) => t.function.name === call.name);
-      expect(tool?.function.name).toBe(call.name);
-      expect(schemaProblems(call.arguments, tool!.function.parameters)).toEqual([]);
-      const followUp: ChatMessage[] = [
-        ...MESSAGES,
-        { role: "assistant", content: null, tool_calls: [{ id: call.id, type: "function", function: { name: call.name, arguments: JSON.stringify(call.arguments) } }] },
-        { role: "tool", tool_call_id: call.id, content: "done" },
-      ];
-      const next = await backend.complete({ messages: followUp, tools, sampling: sampling({ max_tokens: 400 }) });
-      expect(next.choices.flatMap(choiceProblems)).toEqual([]);
-    }),
+  check(
+    "tools",
+    "passes tools and returns the parsed call with nested arguments intact, then takes its result",
+    () =>
+      using(
+        { kind: "tool-call", tools: [SCENE_TOOL, WAIT_TOOL], call: SCENE_CALL },
+        async (backend) => {
+          const tools = [SCENE_TOOL, WAIT_TOOL];
+          const choice = (
+            await backend.complete({
+              messages: MESSAGES,
+              tools,
+              sampling: sampling({ max_tokens: 400 }),
+            })
+          ).choices[0]!;
+          expect(choice.finishReason).toBe("tool_calls");
+          expect(choice.malformedToolCalls).toEqual([]);
+          expect(choice.toolCalls).toHaveLength(1);
+          const call = choice.toolCalls[0]!;
+          expect(call.id).toMatch(/^\S+$/);
+          if (harness.toolCalls === "scripted")
+            expect({ name: call.name, arguments: call.arguments }).toEqual(SCENE_CALL);
+          const tool = tools.find((t) => t.function.name === call.name);
+          expect(tool?.function.name).toBe(call.name);
+          expect(schemaProblems(call.arguments, tool!.function.parameters)).toEqual([]);
+          const followUp: ChatMessage[] = [
+            ...MESSAGES,
+            {
+              role: "assistant",
+              content: null,
+              tool_calls: [
+                {
+                  id: call.id,
+                  type: "function",
+                  function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+                },
+              ],
+            },
+            { role: "tool", tool_call_id: call.id, content: "done" },
+          ];
+          const next = await backend.complete({
+            messages: followUp,
+            tools,
+            sampling: sampling({ max_tokens: 400 }),
+          });
+          expect(next.choices.flatMap(choiceProblems)).toEqual([]);
+        },
+      ),
   );
 
   check("cancel-before", "rejects with E_CANCELLED when the signal is already aborted", () =>
     using({ kind: "text" }, async (backend) => {
-      expect(await codeOf(backend.complete({ messages: MESSAGES, sampling: sampling({ max_tokens: 4 }), signal: AbortSignal.abort() }))).toBe("E_CANCELLED");
+      expect(
+        await codeOf(
+          backend.complete({
+            messages: MESSAGES,
+            sampling: sampling({ max_tokens: 4 }),
+            signal: AbortSignal.abort(),
+          }),
+        ),
+      ).toBe("E_CANCELLED");
     }),
   );
 
@@ -184,43 +290,78 @@ export function describeChatBackendContract(harness: ChatBackendHarness): void {
     using({ kind: "hang" }, async (backend) => {
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 50);
-      expect(await codeOf(backend.complete({ messages: MESSAGES, sampling: sampling({ max_tokens: 4 }), signal: controller.signal }))).toBe("E_CANCELLED");
+      expect(
+        await codeOf(
+          backend.complete({
+            messages: MESSAGES,
+            sampling: sampling({ max_tokens: 4 }),
+            signal: controller.signal,
+          }),
+        ),
+      ).toBe("E_CANCELLED");
     }),
   );
 
-  check("usage", "reports usage: integer counts that match the generated tokens and grow with the prompt", () =>
-    using({ kind: "text" }, async (backend) => {
-      const short = await backend.complete({ messages: MESSAGES, sampling: sampling({ max_tokens: 8 }) });
-      const long = await backend.complete({ messages: [...MESSAGES, { role: "assistant", content: "Hello." }, { role: "user", content: "Tell me more, please." }], sampling: sampling({ max_tokens: 8 }) });
-      for (const usage of [short.usage, long.usage]) {
-        expect(usage).not.toBeNull();
-        expect([Number.isInteger(usage!.promptTokens), Number.isInteger(usage!.completionTokens), usage!.promptTokens > 0, usage!.completionTokens >= 0]).toEqual([true, true, true, true]);
-      }
-      const { byIds, byUsage } = generatedTokens(short);
-      if (byIds !== null) expect(byUsage).toBe(byIds);
-      expect(long.usage!.promptTokens).toBeGreaterThan(short.usage!.promptTokens);
-    }),
+  check(
+    "usage",
+    "reports usage: integer counts that match the generated tokens and grow with the prompt",
+    () =>
+      using({ kind: "text" }, async (backend) => {
+        const short = await backend.complete({
+          messages: MESSAGES,
+          sampling: sampling({ max_tokens: 8 }),
+        });
+        const long = await backend.complete({
+          messages: [
+            ...MESSAGES,
+            { role: "assistant", content: "Hello." },
+            { role: "user", content: "Tell me more, please." },
+          ],
+          sampling: sampling({ max_tokens: 8 }),
+        });
+        for (const usage of [short.usage, long.usage]) {
+          expect(usage).not.toBeNull();
+          expect([
+            Number.isInteger(usage!.promptTokens),
+            Number.isInteger(usage!.completionTokens),
+            usage!.promptTokens > 0,
+            usage!.completionTokens >= 0,
+          ]).toEqual([true, true, true, true]);
+        }
+        const { byIds, byUsage } = generatedTokens(short);
+        if (byIds !== null) expect(byUsage).toBe(byIds);
+        expect(long.usage!.promptTokens).toBeGreaterThan(short.usage!.promptTokens);
+      }),
   );
 
-  check("episode", `plays ${CONTRACT_ENV} through chatAgent and runEpisode without a failure of the agent's own making`, () =>
-    using({ kind: "episode", env: CONTRACT_ENV }, async (backend) => {
-      const env = await loadProgram(resolveProgram(CONTRACT_ENV).source);
-      try {
-        const agent = chatAgent({ backend, sampling: sampling({ max_tokens: 16 }) });
-        const episode = await runEpisode(env, agent, { seed: 0 });
-        expectPlayed(episode, env.meta.maxTurns);
-        expect(episode.trace?.model).toBe(backend.model);
-        expect(episode.trace?.samplesByTurn).toHaveLength(episode.turns);
-        expect(episode.trace?.messages.map((m) => m.role)).toEqual(["system", ...Array.from({ length: episode.turns }, () => ["user", "assistant"]).flat()]);
-      } finally {
-        await env.close();
-      }
-    }),
+  check(
+    "episode",
+    `plays ${CONTRACT_ENV} through chatAgent and runEpisode without a failure of the agent's own making`,
+    () =>
+      using({ kind: "episode", env: CONTRACT_ENV }, async (backend) => {
+        const env = await loadProgram(resolveProgram(CONTRACT_ENV).source);
+        try {
+          const agent = chatAgent({ backend, sampling: sampling({ max_tokens: 16 }) });
+          const episode = await runEpisode(env, agent, { seed: 0 });
+          expectPlayed(episode, env.meta.maxTurns);
+          expect(episode.trace?.model).toBe(backend.model);
+          expect(episode.trace?.samplesByTurn).toHaveLength(episode.turns);
+          expect(episode.trace?.messages.map((m) => m.role)).toEqual([
+            "system",
+            ...Array.from({ length: episode.turns }, () => ["user", "assistant"]).flat(),
+          ]);
+        } finally {
+          await env.close();
+        }
+      }),
   );
 }
 
 /** Asserts that an episode ended without failure, by success or at the turn limit. */
-export function expectPlayed(episode: Awaited<ReturnType<typeof runEpisode>>, maxTurns: number): void {
+export function expectPlayed(
+  episode: Awaited<ReturnType<typeof runEpisode>>,
+  maxTurns: number,
+): void {
   expect([episode.failure, episode.failureStage]).toEqual([null, null]);
   expect(episode.success || episode.turns === maxTurns).toBe(true);
   expect(episode.turns).toBeGreaterThanOrEqual(1);

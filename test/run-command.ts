@@ -14,7 +14,10 @@ export interface CommandOutput {
 }
 
 /** Runs `command` with `args`, capturing stdout, stderr and `process.exitCode` (reset first). */
-export async function runCaptured<T extends ArgsDef>(command: CommandDef<T>, args: string[]): Promise<CommandOutput> {
+export async function runCaptured<T extends ArgsDef>(
+  command: CommandDef<T>,
+  args: string[],
+): Promise<CommandOutput> {
   let stdout = "";
   let stderr = "";
   const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {

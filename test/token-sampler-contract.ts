@@ -23,7 +23,9 @@ export interface TokenSamplerHarness {
 
 /** Registers the token sampler contract tests; call inside a `describe`. */
 export function describeTokenSamplerContract(harness: TokenSamplerHarness): void {
-  const using = async (fn: (sampler: TokenSampler, stopTokenIds: readonly number[]) => Promise<void>) => {
+  const using = async (
+    fn: (sampler: TokenSampler, stopTokenIds: readonly number[]) => Promise<void>,
+  ) => {
     const opened = await harness.open();
     try {
       await fn(opened.sampler, harness.renderer().stopIds);
@@ -35,7 +37,12 @@ export function describeTokenSamplerContract(harness: TokenSamplerHarness): void
 
   it("samples numSamples sequences that end at a stop id, with aligned logprobs", () =>
     using(async (sampler, stopTokenIds) => {
-      const samples = await sampler.sample({ promptTokenIds: prompt(), maxTokens: 64, stopTokenIds, numSamples: 2 });
+      const samples = await sampler.sample({
+        promptTokenIds: prompt(),
+        maxTokens: 64,
+        stopTokenIds,
+        numSamples: 2,
+      });
       expect(samples).toHaveLength(2);
       for (const s of samples) {
         expect(s.stopReason).toBe("stop");
@@ -43,7 +50,11 @@ export function describeTokenSamplerContract(harness: TokenSamplerHarness): void
         expect(s.tokenIds.length).toBeLessThanOrEqual(64);
         // No stop id inside the sequence; the last id may be one (when the backend returns it).
         expect(s.tokenIds.slice(0, -1).filter((id) => stopTokenIds.includes(id))).toEqual([]);
-        if (s.logprobs !== null) expect([s.logprobs.length, s.logprobs.every((lp) => Number.isFinite(lp) && lp <= 0)]).toEqual([s.tokenIds.length, true]);
+        if (s.logprobs !== null)
+          expect([
+            s.logprobs.length,
+            s.logprobs.every((lp) => Number.isFinite(lp) && lp <= 0),
+          ]).toEqual([s.tokenIds.length, true]);
       }
     }));
 
@@ -55,7 +66,16 @@ export function describeTokenSamplerContract(harness: TokenSamplerHarness): void
 
   it("rejects with E_CANCELLED when the signal is aborted", () =>
     using(async (sampler, stopTokenIds) => {
-      expect(await codeOf(sampler.sample({ promptTokenIds: prompt(), maxTokens: 4, stopTokenIds, signal: AbortSignal.abort() }))).toBe("E_CANCELLED");
+      expect(
+        await codeOf(
+          sampler.sample({
+            promptTokenIds: prompt(),
+            maxTokens: 4,
+            stopTokenIds,
+            signal: AbortSignal.abort(),
+          }),
+        ),
+      ).toBe("E_CANCELLED");
     }));
 
   it(`plays ${CONTRACT_ENV} through tokenAgent and runEpisode without a failure of the agent's own making`, () =>

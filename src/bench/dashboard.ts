@@ -23,13 +23,26 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 async function main(): Promise<void> {
   const empty = join(root, "empty");
   RunStore.open(empty, "create").close();
-  writeBigRun(join(root, "big"), { steps, environments: Math.max(1, Math.floor(steps * 6)), episodes });
-  const executablePath = execFileSync("bash", [fileURLToPath(new URL("../../scripts/setup-browser.sh", import.meta.url))], { encoding: "utf8" }).trim();
+  writeBigRun(join(root, "big"), {
+    steps,
+    environments: Math.max(1, Math.floor(steps * 6)),
+    episodes,
+  });
+  const executablePath = execFileSync(
+    "bash",
+    [fileURLToPath(new URL("../../scripts/setup-browser.sh", import.meta.url))],
+    { encoding: "utf8" },
+  ).trim();
   // playwright-core is a dev dependency: loaded only here, never by the command.
   const { chromium } = await import("playwright-core");
   const dashboard = await startDashboard({
-    roots: [empty, join(root, "big")], host: "127.0.0.1", port: 0, token: null, pollMs: 60_000,
-    openProgram: () => Promise.reject(new Error("the benchmark plays nothing")), library: { names: () => [], source: () => "" },
+    roots: [empty, join(root, "big")],
+    host: "127.0.0.1",
+    port: 0,
+    token: null,
+    pollMs: 60_000,
+    openProgram: () => Promise.reject(new Error("the benchmark plays nothing")),
+    library: { names: () => [], source: () => "" },
   });
   const browser = await chromium.launch({ executablePath, headless: true, args: ["--no-sandbox"] });
   try {
@@ -37,7 +50,9 @@ async function main(): Promise<void> {
     const time = async (id: string) => {
       const started = performance.now();
       await page.goto(`${dashboard.url}run/${id}`);
-      await page.waitForFunction('[...document.querySelectorAll("figure.chart")].every((f) => f.hasAttribute("data-points"))');
+      await page.waitForFunction(
+        '[...document.querySelectorAll("figure.chart")].every((f) => f.hasAttribute("data-points"))',
+      );
       return performance.now() - started;
     };
     await time("r0"); // warm-up: browser and server caches
@@ -48,8 +63,12 @@ async function main(): Promise<void> {
       emptyMs.push(await time("r0"));
       bigMs.push(await time("r1"));
     }
-    process.stdout.write(`empty run: median ${median(emptyMs).toFixed(1)} ms over ${rounds} loads\n`);
-    process.stdout.write(`${steps} steps, ${episodes} episodes: median ${median(bigMs).toFixed(1)} ms over ${rounds} loads\n`);
+    process.stdout.write(
+      `empty run: median ${median(emptyMs).toFixed(1)} ms over ${rounds} loads\n`,
+    );
+    process.stdout.write(
+      `${steps} steps, ${episodes} episodes: median ${median(bigMs).toFixed(1)} ms over ${rounds} loads\n`,
+    );
     process.stdout.write(`render_ratio=${(median(bigMs) / median(emptyMs)).toFixed(2)}\n`);
   } finally {
     await browser.close();
@@ -59,6 +78,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`bench:dashboard failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.stderr.write(
+    `bench:dashboard failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
   process.exitCode = 1;
 });

@@ -20,7 +20,9 @@ import { loadProgram, SANDBOX_BACKENDS, type SandboxBackendName } from "../sandb
 
 const ENV_NAME = "vault-cracker";
 const PYTHON_SCRIPT = fileURLToPath(new URL("../../bench/python_inprocess.py", import.meta.url));
-const PYTHON_PROGRAM_SCRIPT = fileURLToPath(new URL("../../bench/python_program_inprocess.py", import.meta.url));
+const PYTHON_PROGRAM_SCRIPT = fileURLToPath(
+  new URL("../../bench/python_program_inprocess.py", import.meta.url),
+);
 
 /** The light Python game: the oracle names a number the step only compares. */
 const LIGHT_PY = `class EchoEnv:
@@ -63,8 +65,11 @@ function pythonProgramInProcess(source: string, seconds: number): number {
   try {
     const path = join(dir, "program.py");
     writeFileSync(path, source);
-    const run = spawnSync("python3", [PYTHON_PROGRAM_SCRIPT, path, String(seconds)], { encoding: "utf8" });
-    if (run.status !== 0) throw new Error(`python3 benchmark failed: ${run.stderr || run.error?.message}`);
+    const run = spawnSync("python3", [PYTHON_PROGRAM_SCRIPT, path, String(seconds)], {
+      encoding: "utf8",
+    });
+    if (run.status !== 0)
+      throw new Error(`python3 benchmark failed: ${run.stderr || run.error?.message}`);
     return (JSON.parse(run.stdout.trim()) as { steps_per_second: number }).steps_per_second;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -72,7 +77,10 @@ function pythonProgramInProcess(source: string, seconds: number): number {
 }
 
 /** Plays oracle episodes for `seconds`; counts `step` calls (each preceded by a `solve`). */
-async function sandboxStepsPerSecond(backend: SandboxBackendName, seconds: number): Promise<number> {
+async function sandboxStepsPerSecond(
+  backend: SandboxBackendName,
+  seconds: number,
+): Promise<number> {
   const env = await loadProgram(resolveProgram(ENV_NAME).source, { backend });
   let steps = 0;
   const start = performance.now();
@@ -93,13 +101,16 @@ async function sandboxStepsPerSecond(backend: SandboxBackendName, seconds: numbe
 
 function pythonStepsPerSecond(seconds: number): number {
   const run = spawnSync("python3", [PYTHON_SCRIPT, String(seconds)], { encoding: "utf8" });
-  if (run.status !== 0) throw new Error(`python3 benchmark failed: ${run.stderr || run.error?.message}`);
+  if (run.status !== 0)
+    throw new Error(`python3 benchmark failed: ${run.stderr || run.error?.message}`);
   return (JSON.parse(run.stdout.trim()) as { steps_per_second: number }).steps_per_second;
 }
 
 async function main(): Promise<void> {
   const seconds = Number(process.argv[2] ?? 3);
-  process.stdout.write(`environment: ${ENV_NAME} (oracle play: one solve + one step per turn), ${seconds} s per measurement\n`);
+  process.stdout.write(
+    `environment: ${ENV_NAME} (oracle play: one solve + one step per turn), ${seconds} s per measurement\n`,
+  );
   const rates: Partial<Record<SandboxBackendName, number>> = {};
   for (const backend of SANDBOX_BACKENDS) {
     rates[backend] = await sandboxStepsPerSecond(backend, seconds);
@@ -107,11 +118,18 @@ async function main(): Promise<void> {
   }
   const python = pythonStepsPerSecond(seconds);
   process.stdout.write(`python in-process (exec, no isolation): ${python.toFixed(0)} steps/s\n`);
-  process.stdout.write(`sandbox_vs_python_inprocess_ratio=${(rates["isolated-vm"]! / python).toFixed(3)}\n`);
-  for (const [label, source] of [["light (echo)", LIGHT_PY], ["heavy (vault-cracker)", VAULT_CRACKER_PY]] as const) {
+  process.stdout.write(
+    `sandbox_vs_python_inprocess_ratio=${(rates["isolated-vm"]! / python).toFixed(3)}\n`,
+  );
+  for (const [label, source] of [
+    ["light (echo)", LIGHT_PY],
+    ["heavy (vault-cracker)", VAULT_CRACKER_PY],
+  ] as const) {
     const jailed = await pythonSandboxStepsPerSecond(source, seconds);
     const inProcess = pythonProgramInProcess(source, seconds);
-    process.stdout.write(`python sandbox, ${label}: ${jailed.toFixed(0)} steps/s; same program in-process: ${inProcess.toFixed(0)} steps/s; ratio ${(jailed / inProcess).toFixed(3)}\n`);
+    process.stdout.write(
+      `python sandbox, ${label}: ${jailed.toFixed(0)} steps/s; same program in-process: ${inProcess.toFixed(0)} steps/s; ratio ${(jailed / inProcess).toFixed(3)}\n`,
+    );
   }
 }
 

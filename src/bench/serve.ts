@@ -20,7 +20,9 @@ const GUESSES = ["\\boxed{0123}", "\\boxed{4567}", "\\boxed{8901}", "\\boxed{234
 /** Nearest-rank percentile of sorted values. */
 function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+  return sorted[
+    Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
+  ]!;
 }
 
 interface Measured {
@@ -49,25 +51,46 @@ async function openClient(url: string, index: number) {
 }
 
 /** Steps one session until the deadline (reset when an episode ends or a step fails). */
-async function clientLoop(client: Awaited<ReturnType<typeof openClient>>, deadline: number, latencies: number[]): Promise<[number, number]> {
+async function clientLoop(
+  client: Awaited<ReturnType<typeof openClient>>,
+  deadline: number,
+  latencies: number[],
+): Promise<[number, number]> {
   let steps = 0;
   let errors = 0;
   let seed = client.index * 1000;
   for (let turn = 0; performance.now() < deadline; turn++) {
     const start = performance.now();
-    const reply = await client.ask({ type: "step", data: { text: GUESSES[turn % GUESSES.length] } });
+    const reply = await client.ask({
+      type: "step",
+      data: { text: GUESSES[turn % GUESSES.length] },
+    });
     latencies.push(performance.now() - start);
     if (reply.type === "error") errors++;
     else steps++;
-    if (reply.type === "error" || reply.data.done) await client.ask({ type: "reset", data: { seed: ++seed } });
+    if (reply.type === "error" || reply.data.done)
+      await client.ask({ type: "reset", data: { seed: ++seed } });
   }
   client.ws.close();
   return [steps, errors];
 }
 
 async function served(sessions: number, seconds: number): Promise<Measured> {
-  const entries = await loadCatalog([{ name: ENV_NAME, source: resolveProgram(ENV_NAME).source, origin: "library", from: ENV_NAME, stats: null }]);
-  const server = await startServer({ entries, port: 0, maxSessions: sessions, sessionTimeoutS: null });
+  const entries = await loadCatalog([
+    {
+      name: ENV_NAME,
+      source: resolveProgram(ENV_NAME).source,
+      origin: "library",
+      from: ENV_NAME,
+      stats: null,
+    },
+  ]);
+  const server = await startServer({
+    entries,
+    port: 0,
+    maxSessions: sessions,
+    sessionTimeoutS: null,
+  });
   const latencies: number[] = [];
   try {
     const url = `${server.url.replace("http", "ws")}/${ENV_NAME}/ws`;
@@ -79,7 +102,12 @@ async function served(sessions: number, seconds: number): Promise<Measured> {
     const counts = await Promise.all(clients.map((c) => clientLoop(c, deadline, latencies)));
     const steps = counts.reduce((a, [n]) => a + n, 0);
     const errors = counts.reduce((a, [, e]) => a + e, 0);
-    return { steps, errors, stepsPerSecond: steps / ((performance.now() - start) / 1000), latenciesMs: latencies };
+    return {
+      steps,
+      errors,
+      stepsPerSecond: steps / ((performance.now() - start) / 1000),
+      latenciesMs: latencies,
+    };
   } finally {
     await server.close();
   }
@@ -115,7 +143,12 @@ async function direct(sessions: number, seconds: number): Promise<Measured> {
     );
     const steps = counts.reduce((a, [n]) => a + n, 0);
     const errors = counts.reduce((a, [, e]) => a + e, 0);
-    return { steps, errors, stepsPerSecond: steps / ((performance.now() - start) / 1000), latenciesMs: latencies };
+    return {
+      steps,
+      errors,
+      stepsPerSecond: steps / ((performance.now() - start) / 1000),
+      latenciesMs: latencies,
+    };
   } finally {
     await Promise.all(envs.map((e) => e.close()));
   }
@@ -129,19 +162,24 @@ function line(label: string, m: Measured): string {
 async function main(): Promise<void> {
   const sessions = Number(process.argv[2] ?? 256);
   const seconds = Number(process.argv[3] ?? 10);
-  if (!Number.isInteger(sessions) || sessions < 1 || !(seconds > 0)) throw new Error("usage: bench:serve [SESSIONS SECONDS]");
+  if (!Number.isInteger(sessions) || sessions < 1 || !(seconds > 0))
+    throw new Error("usage: bench:serve [SESSIONS SECONDS]");
   process.stdout.write(`${ENV_NAME}, ${sessions} concurrent sessions, ${seconds} s each way\n`);
   const s = await served(sessions, seconds);
   process.stdout.write(`${line("served (WS /ws, clients in this process)", s)}\n`);
   const d = await direct(sessions, seconds);
   process.stdout.write(`${line("direct (ProgramEnv, same sandbox)", d)}\n`);
-  process.stdout.write(`serve_vs_inprocess_ratio=${(s.stepsPerSecond / d.stepsPerSecond).toFixed(3)}\n`);
+  process.stdout.write(
+    `serve_vs_inprocess_ratio=${(s.stepsPerSecond / d.stepsPerSecond).toFixed(3)}\n`,
+  );
 }
 
 main().then(
   () => process.exit(0),
   (err: unknown) => {
-    process.stderr.write(`bench:serve failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(
+      `bench:serve failed: ${err instanceof Error ? err.message : String(err)}\n`,
+    );
     process.exit(1);
   },
 );

@@ -39,8 +39,20 @@ interface SlotStats {
 }
 
 /** TEST DOUBLE: a chat-completions server with `slots` workers of fixed `latencyMs` each. */
-async function startSlotServer(slots: number, latencyMs: number, episodes: number, lastTurn: number) {
-  const stats: SlotStats = { busyMs: 0, firstStartMs: Infinity, lastEndMs: 0, requests: 0, idleMsByPhase: { ramp: 0, steady: 0, tail: 0 }, phaseStartMs: { ramp: 0, steady: 0, tail: 0 } };
+async function startSlotServer(
+  slots: number,
+  latencyMs: number,
+  episodes: number,
+  lastTurn: number,
+) {
+  const stats: SlotStats = {
+    busyMs: 0,
+    firstStartMs: Infinity,
+    lastEndMs: 0,
+    requests: 0,
+    idleMsByPhase: { ramp: 0, steady: 0, tail: 0 },
+    phaseStartMs: { ramp: 0, steady: 0, tail: 0 },
+  };
   const queue: Array<() => void> = [];
   let free = slots;
   let phase: Phase = "ramp";
@@ -77,14 +89,24 @@ async function startSlotServer(slots: number, latencyMs: number, episodes: numbe
       startNext();
       const content = `My guess: \\boxed{${GUESSES[turn % GUESSES.length]}}`;
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ id: "x", object: "chat.completion", created: 0, model: "bench", choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }] }));
+      res.end(
+        JSON.stringify({
+          id: "x",
+          object: "chat.completion",
+          created: 0,
+          model: "bench",
+          choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+        }),
+      );
     }, latencyMs);
   };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { messages: Array<{ role: string }> };
+      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+        messages: Array<{ role: string }>;
+      };
       const turn = body.messages.filter((m) => m.role === "assistant").length;
       if (turn === 0 && ++firstTurns === episodes && phase === "ramp") {
         phase = "steady";
@@ -111,7 +133,8 @@ async function startSlotServer(slots: number, latencyMs: number, episodes: numbe
 function positiveInt(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer (got ${value})`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`${name} must be a positive integer (got ${value})`);
   return n;
 }
 
@@ -127,12 +150,20 @@ async function main(): Promise<void> {
   await probe.close();
   const server = await startSlotServer(slots, latencyMs, episodes, maxTurns - 1);
   try {
-    const backend = openAIChatBackend({ baseURL: server.baseURL, model: "bench", maxConcurrentRequests: episodes });
+    const backend = openAIChatBackend({
+      baseURL: server.baseURL,
+      model: "bench",
+      maxConcurrentRequests: episodes,
+    });
     const wallStart = performance.now();
     const result = await runGroup(
       () => loadProgram(source),
       () => chatAgent({ backend }),
-      { seeds: Array.from({ length: episodes }, (_, i) => i), concurrency: episodes, openLimiter: new Limiter(openConcurrency) },
+      {
+        seeds: Array.from({ length: episodes }, (_, i) => i),
+        concurrency: episodes,
+        openLimiter: new Limiter(openConcurrency),
+      },
     );
     const wallMs = performance.now() - wallStart;
     const { busyMs, firstStartMs, lastEndMs, requests } = server.stats;

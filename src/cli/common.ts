@@ -5,7 +5,12 @@
  */
 import { SpadeError } from "../errors.js";
 import { isOpenEnvRef, openRemoteEnv, resolveProgram, type ProgramSource } from "../envs/index.js";
-import { loadProgram, programLanguageOfPath, SANDBOX_BACKENDS, type SandboxBackendName } from "../sandbox/index.js";
+import {
+  loadProgram,
+  programLanguageOfPath,
+  SANDBOX_BACKENDS,
+  type SandboxBackendName,
+} from "../sandbox/index.js";
 import type { Env } from "../env/index.js";
 
 /**
@@ -15,7 +20,11 @@ import type { Env } from "../env/index.js";
 export const EXIT_NOTHING_PLAYED = 3;
 
 /** The summary line for runs where every episode failed, naming the first failure. */
-export function nothingPlayedLine(what: string, count: number, firstFailure: string | null): string {
+export function nothingPlayedLine(
+  what: string,
+  count: number,
+  firstFailure: string | null,
+): string {
   return `no ${what} could be played: all ${count} failed${firstFailure ? ` (first failure: ${firstFailure.slice(0, 300)})` : ""}`;
 }
 
@@ -27,22 +36,41 @@ export const sandboxArg = {
 } as const;
 
 /** The `--json` flag. */
-export const jsonArg = { type: "boolean", description: "print machine-readable JSON", default: false } as const;
+export const jsonArg = {
+  type: "boolean",
+  description: "print machine-readable JSON",
+  default: false,
+} as const;
 
 /** Parses an integer flag in [min, max], or throws E_CONFIG naming the flag. */
-export function intFlag(name: string, value: unknown, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+export function intFlag(
+  name: string,
+  value: unknown,
+  min = 0,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   const n = typeof value === "number" ? value : Number(value);
   if (!Number.isInteger(n) || n < min) {
-    throw new SpadeError("E_CONFIG", `--${name} must be an integer >= ${min} (got ${JSON.stringify(value)})`);
+    throw new SpadeError(
+      "E_CONFIG",
+      `--${name} must be an integer >= ${min} (got ${JSON.stringify(value)})`,
+    );
   }
-  if (n > max) throw new SpadeError("E_CONFIG", `--${name} must be at most ${max} (got ${JSON.stringify(value)})`);
+  if (n > max)
+    throw new SpadeError(
+      "E_CONFIG",
+      `--${name} must be at most ${max} (got ${JSON.stringify(value)})`,
+    );
   return n;
 }
 
 /** Checks `--sandbox`. */
 export function sandboxFlag(value: unknown): SandboxBackendName {
   if (!(SANDBOX_BACKENDS as readonly string[]).includes(String(value))) {
-    throw new SpadeError("E_CONFIG", `--sandbox must be one of ${SANDBOX_BACKENDS.join(", ")} (got ${JSON.stringify(value)})`);
+    throw new SpadeError(
+      "E_CONFIG",
+      `--sandbox must be one of ${SANDBOX_BACKENDS.join(", ")} (got ${JSON.stringify(value)})`,
+    );
   }
   return value as SandboxBackendName;
 }
@@ -61,7 +89,12 @@ export interface OpenableProgram extends ProgramSource {
 export function openableProgram(ref: string, sandbox: unknown): OpenableProgram {
   const backend = sandboxFlag(sandbox);
   // A remote OpenEnv environment (openenv+ws://HOST:PORT/NAME): played over the network, no local source.
-  if (isOpenEnvRef(ref)) return { name: null, path: ref, source: "", open: () => openRemoteEnv(ref) };
+  if (isOpenEnvRef(ref))
+    return { name: null, path: ref, source: "", open: () => openRemoteEnv(ref) };
   const program = resolveProgram(ref);
-  return { ...program, open: () => loadProgram(program.source, { backend, language: programLanguageOfPath(program.path) }) };
+  return {
+    ...program,
+    open: () =>
+      loadProgram(program.source, { backend, language: programLanguageOfPath(program.path) }),
+  };
 }

@@ -13,12 +13,28 @@ import { intFlag, sandboxArg, sandboxFlag } from "./common.js";
 
 /** `spade dashboard` */
 export const dashboardCommand = defineCommand({
-  meta: { name: "dashboard", description: "Serve a local web dashboard over run folders (read-only; running runs update live)" },
+  meta: {
+    name: "dashboard",
+    description:
+      "Serve a local web dashboard over run folders (read-only; running runs update live)",
+  },
   args: {
-    dirs: { type: "positional", description: "run folders, or folders holding run folders (default: runs)", required: false },
+    dirs: {
+      type: "positional",
+      description: "run folders, or folders holding run folders (default: runs)",
+      required: false,
+    },
     port: { type: "string", description: "port to listen on (0: any free port)", default: "8321" },
-    host: { type: "string", description: "address to bind; a non-loopback one requires the printed token", default: "127.0.0.1" },
-    poll: { type: "string", description: "how often stores are checked for changes, in ms", default: "1000" },
+    host: {
+      type: "string",
+      description: "address to bind; a non-loopback one requires the printed token",
+      default: "127.0.0.1",
+    },
+    poll: {
+      type: "string",
+      description: "how often stores are checked for changes, in ms",
+      default: "1000",
+    },
     sandbox: sandboxArg,
   },
   async run({ args }) {
@@ -29,7 +45,11 @@ export const dashboardCommand = defineCommand({
     const host = String(args.host);
     const token = isLoopback(host) ? null : randomBytes(18).toString("base64url");
     const dashboard = await startDashboard({
-      roots, host, port, token, pollMs,
+      roots,
+      host,
+      port,
+      token,
+      pollMs,
       openProgram: async (source, hint) => {
         const env = await loadProgram(source, { backend });
         return hint === null ? env : withFixedHint(env, hint);
@@ -37,7 +57,10 @@ export const dashboardCommand = defineCommand({
       library: { names: libraryNames, source: (name) => readProgramFile(libraryPath(name)) },
     });
     process.stdout.write(`dashboard: ${dashboard.url}${token ? `?token=${token}` : ""}\n`);
-    if (token) process.stderr.write(`dashboard: listening on ${host}, reachable from other machines; only requests with the token above are served\n`);
+    if (token)
+      process.stderr.write(
+        `dashboard: listening on ${host}, reachable from other machines; only requests with the token above are served\n`,
+      );
     await new Promise<void>((done) => {
       const stop = () => done();
       process.once("SIGINT", stop);

@@ -9,7 +9,12 @@ import { dataRoot, DATA_DIR_ENV } from "../eval/index.js";
 import { DATASETS, findDataset, type Dataset, type DatasetFile } from "../eval/datasets.js";
 import { datasetStatus, fetchDataset, readManifest } from "../eval/fetch.js";
 
-const dataArg = { data: { type: "string", description: `data folder (default $${DATA_DIR_ENV}, else $XDG_CACHE_HOME/spade/data or ~/.cache/spade/data)` } } as const;
+const dataArg = {
+  data: {
+    type: "string",
+    description: `data folder (default $${DATA_DIR_ENV}, else $XDG_CACHE_HOME/spade/data or ~/.cache/spade/data)`,
+  },
+} as const;
 
 function root(flag: string | undefined): string {
   return dataRoot({ flag, env: process.env });
@@ -36,25 +41,42 @@ function withEndpoint(url: string, endpoint: string | undefined): string {
 }
 
 function mirrored(dataset: Dataset, endpoint: string | undefined): Dataset {
-  return { ...dataset, files: dataset.files.map((f) => ({ ...f, url: withEndpoint(f.url, endpoint) })) };
+  return {
+    ...dataset,
+    files: dataset.files.map((f) => ({ ...f, url: withEndpoint(f.url, endpoint) })),
+  };
 }
 
 const list = defineCommand({
-  meta: { name: "list", description: "Every dataset SPADE reads: where it looks, present or missing, size, changed files" },
+  meta: {
+    name: "list",
+    description:
+      "Every dataset SPADE reads: where it looks, present or missing, size, changed files",
+  },
   args: { ...dataArg, json: { type: "boolean", description: "print JSON" } },
   async run({ args }) {
     const dir = root(args.data);
     const manifest = await readManifest(dir);
     const rows = [];
-    for (const d of DATASETS) rows.push({ ...(await datasetStatus(dir, d, manifest)), description: d.description, source: d.source, fetchable: d.files.length > 0 });
+    for (const d of DATASETS)
+      rows.push({
+        ...(await datasetStatus(dir, d, manifest)),
+        description: d.description,
+        source: d.source,
+        fetchable: d.files.length > 0,
+      });
     if (args.json) {
       process.stdout.write(`${JSON.stringify({ dataDir: dir, datasets: rows }, null, 2)}\n`);
       return;
     }
     process.stdout.write(`data folder: ${dir}\n`);
     for (const r of rows) {
-      const state = r.present ? `present, ${formatBytes(r.bytes)}${r.changed.length > 0 ? `, CHANGED: ${r.changed.join(", ")}` : ""}` : `missing${r.fetchable ? ` (spade data fetch ${r.name})` : ` (from ${r.source})`}`;
-      process.stdout.write(`${r.name.padEnd(14)} ${state}\n${"".padEnd(15)}${r.dir} - ${r.description}\n`);
+      const state = r.present
+        ? `present, ${formatBytes(r.bytes)}${r.changed.length > 0 ? `, CHANGED: ${r.changed.join(", ")}` : ""}`
+        : `missing${r.fetchable ? ` (spade data fetch ${r.name})` : ` (from ${r.source})`}`;
+      process.stdout.write(
+        `${r.name.padEnd(14)} ${state}\n${"".padEnd(15)}${r.dir} - ${r.description}\n`,
+      );
     }
   },
 });
@@ -64,7 +86,10 @@ function progress(tty: boolean) {
   let current: string | null = null;
   return (file: DatasetFile, received: number, total: number | null) => {
     if (!tty) {
-      if (current !== file.path) process.stderr.write(`fetching ${file.url} -> ${file.path}${total === null ? "" : ` (${formatBytes(total)})`}\n`);
+      if (current !== file.path)
+        process.stderr.write(
+          `fetching ${file.url} -> ${file.path}${total === null ? "" : ` (${formatBytes(total)})`}\n`,
+        );
       current = file.path;
       return;
     }
@@ -72,27 +97,52 @@ function progress(tty: boolean) {
     const width = 24;
     const filled = total ? Math.min(width, Math.round((width * received) / total)) : 0;
     const amount = total ? `${formatBytes(received)}/${formatBytes(total)}` : formatBytes(received);
-    process.stderr.write(`\r[${file.path}] ${"#".repeat(filled)}${"-".repeat(width - filled)} ${amount}`);
+    process.stderr.write(
+      `\r[${file.path}] ${"#".repeat(filled)}${"-".repeat(width - filled)} ${amount}`,
+    );
   };
 }
 
 const fetchCmd = defineCommand({
-  meta: { name: "fetch", description: "Download a dataset (or all) from its public source into the data folder; checksums are checked and recorded" },
+  meta: {
+    name: "fetch",
+    description:
+      "Download a dataset (or all) from its public source into the data folder; checksums are checked and recorded",
+  },
   args: {
-    name: { type: "positional", description: `a dataset name (${DATASETS.filter((d) => d.files.length > 0).map((d) => d.name).join(", ")}) or all`, required: true },
+    name: {
+      type: "positional",
+      description: `a dataset name (${DATASETS.filter((d) => d.files.length > 0)
+        .map((d) => d.name)
+        .join(", ")}) or all`,
+      required: true,
+    },
     ...dataArg,
-    endpoint: { type: "string", description: "fetch from this origin instead (a mirror serving the same paths, e.g. a Hugging Face mirror)" },
+    endpoint: {
+      type: "string",
+      description:
+        "fetch from this origin instead (a mirror serving the same paths, e.g. a Hugging Face mirror)",
+    },
   },
   async run({ args }) {
     const dir = root(args.data);
-    const chosen = args.name === "all" ? DATASETS.filter((d) => d.files.length > 0) : [findDataset(args.name)];
+    const chosen =
+      args.name === "all" ? DATASETS.filter((d) => d.files.length > 0) : [findDataset(args.name)];
     const tty = process.stderr.isTTY === true;
     const failures: string[] = [];
     for (const dataset of chosen) {
       try {
-        const outcomes = await fetchDataset(dir, mirrored(dataset, args.endpoint), { fetch: globalThis.fetch, env: process.env, now: () => new Date(), onProgress: progress(tty) });
+        const outcomes = await fetchDataset(dir, mirrored(dataset, args.endpoint), {
+          fetch: globalThis.fetch,
+          env: process.env,
+          now: () => new Date(),
+          onProgress: progress(tty),
+        });
         if (tty) process.stderr.write("\n");
-        for (const o of outcomes) process.stdout.write(`${o.status} ${o.path} ${formatBytes(o.bytes)} sha256 ${o.sha256}\n`);
+        for (const o of outcomes)
+          process.stdout.write(
+            `${o.status} ${o.path} ${formatBytes(o.bytes)} sha256 ${o.sha256}\n`,
+          );
       } catch (err) {
         if (tty) process.stderr.write("\n");
         // With `all`, one dataset failing does not stop the others.
@@ -101,7 +151,10 @@ const fetchCmd = defineCommand({
       }
     }
     if (failures.length > 0) {
-      throw new SpadeError("E_DATA_FETCH", `${failures.length} of ${chosen.length} datasets could not be fetched:\n${failures.join("\n")}`);
+      throw new SpadeError(
+        "E_DATA_FETCH",
+        `${failures.length} of ${chosen.length} datasets could not be fetched:\n${failures.join("\n")}`,
+      );
     }
   },
 });
@@ -116,6 +169,9 @@ const path = defineCommand({
 
 /** `spade data ...` */
 export const dataCommand = defineCommand({
-  meta: { name: "data", description: "Benchmark datasets: list them, fetch them, print the data folder" },
+  meta: {
+    name: "data",
+    description: "Benchmark datasets: list them, fetch them, print the data folder",
+  },
   subCommands: { list, fetch: fetchCmd, path },
 });

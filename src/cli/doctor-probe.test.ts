@@ -3,9 +3,12 @@ import { probeEngine, probeOpenAI } from "./doctor-probe.js";
 import { checkNode, formatCheck } from "./doctor.js";
 
 /** A FAKE server as a fetch function: answers by path and request body. */
-function fakeFetch(handler: (path: string, body: Record<string, unknown> | null) => [number, unknown]): typeof fetch {
+function fakeFetch(
+  handler: (path: string, body: Record<string, unknown> | null) => [number, unknown],
+): typeof fetch {
   return (async (url: string | URL, init?: RequestInit) => {
-    const body = typeof init?.body === "string" ? (JSON.parse(init.body) as Record<string, unknown>) : null;
+    const body =
+      typeof init?.body === "string" ? (JSON.parse(init.body) as Record<string, unknown>) : null;
     const [status, answer] = handler(new URL(String(url)).pathname, body);
     return new Response(typeof answer === "string" ? answer : JSON.stringify(answer), { status });
   }) as typeof fetch;
@@ -13,26 +16,65 @@ function fakeFetch(handler: (path: string, body: Record<string, unknown> | null)
 
 const vllmLike = fakeFetch((path, body) => {
   if (path === "/v1/models") return [200, { data: [{ id: "m" }] }];
-  if (body?.tools) return [200, { choices: [{ message: { content: null, tool_calls: [{ function: { name: "get_weather", arguments: "{}" } }] } }] }];
-  if (body?.logprobs) return [200, { prompt_token_ids: [1, 2], choices: [{ message: { content: "hi" }, token_ids: [3], logprobs: { content: [{ token: "hi", logprob: -0.1 }] } }] }];
+  if (body?.tools)
+    return [
+      200,
+      {
+        choices: [
+          {
+            message: {
+              content: null,
+              tool_calls: [{ function: { name: "get_weather", arguments: "{}" } }],
+            },
+          },
+        ],
+      },
+    ];
+  if (body?.logprobs)
+    return [
+      200,
+      {
+        prompt_token_ids: [1, 2],
+        choices: [
+          {
+            message: { content: "hi" },
+            token_ids: [3],
+            logprobs: { content: [{ token: "hi", logprob: -0.1 }] },
+          },
+        ],
+      },
+    ];
   return [200, { choices: [{ message: { content: "hi" } }] }];
 });
 
 describe("probeOpenAI", () => {
   it("reports a server that does everything", async () => {
     const checks = await probeOpenAI("http://x/v1/", "m", { fetch: vllmLike });
-    expect(checks.map((c) => [c.name, c.status])).toEqual([["server", "ok"], ["sampling parameters", "ok"], ["tool calls", "ok"], ["logprobs", "ok"], ["token ids", "ok"]]);
+    expect(checks.map((c) => [c.name, c.status])).toEqual([
+      ["server", "ok"],
+      ["sampling parameters", "ok"],
+      ["tool calls", "ok"],
+      ["logprobs", "ok"],
+      ["token ids", "ok"],
+    ]);
     expect(checks[2]!.detail).toBe("accepted tools and returned a call of get_weather");
   });
 
   it("names a refused sampling parameter, a model it does not serve, missing calls, logprobs and token ids", async () => {
     const picky = fakeFetch((path, body) => {
       if (path === "/v1/models") return [200, { data: [{ id: "other" }] }];
-      if (body && "top_k" in body) return [400, { error: { message: "Unrecognized request argument: top_k" } }];
+      if (body && "top_k" in body)
+        return [400, { error: { message: "Unrecognized request argument: top_k" } }];
       return [200, { choices: [{ message: { content: "hi" } }] }];
     });
     const checks = await probeOpenAI("http://x/v1", "m", { fetch: picky });
-    expect(checks.map((c) => [c.name, c.status])).toEqual([["server", "warn"], ["sampling parameters", "fail"], ["tool calls", "warn"], ["logprobs", "warn"], ["token ids", "warn"]]);
+    expect(checks.map((c) => [c.name, c.status])).toEqual([
+      ["server", "warn"],
+      ["sampling parameters", "fail"],
+      ["tool calls", "warn"],
+      ["logprobs", "warn"],
+      ["token ids", "warn"],
+    ]);
     expect(checks[0]!.detail).toBe("answers, but lists other, not m");
     expect(checks[1]!.detail).toMatch(/^refused SPADE's sampling \(HTTP 400; refuses top_k\)/);
     expect(checks[1]!.fix).toBe("pass --top-k 0 (hosted APIs refuse top_k)");
@@ -43,13 +85,24 @@ describe("probeOpenAI", () => {
       throw new TypeError("fetch failed");
     }) as typeof fetch;
     const checks = await probeOpenAI("http://127.0.0.1:9/v1", "m", { fetch: down });
-    expect(checks).toEqual([{ name: "server", status: "fail", detail: "http://127.0.0.1:9/v1/models cannot be reached (fetch failed)", fix: "start the server, or check --base-url (it ends in /v1)" }]);
+    expect(checks).toEqual([
+      {
+        name: "server",
+        status: "fail",
+        detail: "http://127.0.0.1:9/v1/models cannot be reached (fetch failed)",
+        fix: "start the server, or check --base-url (it ends in /v1)",
+      },
+    ]);
   });
 });
 
 describe("probeEngine and the report lines", () => {
   it("reports health and the engine's models", async () => {
-    const engine = fakeFetch((path) => (path === "/api/v1/healthz" ? [200, { status: "ok" }] : [200, { supported_models: [{ model_name: "Qwen/Qwen3-0.6B" }] }]));
+    const engine = fakeFetch((path) =>
+      path === "/api/v1/healthz"
+        ? [200, { status: "ok" }]
+        : [200, { supported_models: [{ model_name: "Qwen/Qwen3-0.6B" }] }],
+    );
     expect(await probeEngine("http://e:1/", { fetch: engine })).toEqual([
       { name: "engine", status: "ok", detail: "http://e:1 answers" },
       { name: "engine models", status: "ok", detail: "serves Qwen/Qwen3-0.6B" },
@@ -57,8 +110,15 @@ describe("probeEngine and the report lines", () => {
   });
 
   it("formats one line per check with its fix; Node older than 20 fails", () => {
-    expect(checkNode("18.19.0")).toEqual({ name: "node", status: "fail", detail: "v18.19.0 is older than 20", fix: "install Node 20 or newer (nodejs.org, or nvm install 20)" });
+    expect(checkNode("18.19.0")).toEqual({
+      name: "node",
+      status: "fail",
+      detail: "v18.19.0 is older than 20",
+      fix: "install Node 20 or newer (nodejs.org, or nvm install 20)",
+    });
     expect(formatCheck(checkNode("20.20.2"))).toBe("ok   node                 v20.20.2");
-    expect(formatCheck({ name: "tool calls", status: "warn", detail: "d", fix: "f" })).toBe("warn tool calls           d -> fix: f");
+    expect(formatCheck({ name: "tool calls", status: "warn", detail: "d", fix: "f" })).toBe(
+      "warn tool calls           d -> fix: f",
+    );
   });
 });

@@ -34,10 +34,18 @@ interface Answer {
   text: string;
 }
 
-async function call(url: string, init: { method: string; body?: unknown; headers?: Record<string, string> }, options: ProbeOptions): Promise<Answer> {
+async function call(
+  url: string,
+  init: { method: string; body?: unknown; headers?: Record<string, string> },
+  options: ProbeOptions,
+): Promise<Answer> {
   const res = await (options.fetch ?? fetch)(url, {
     method: init.method,
-    headers: { "content-type": "application/json", ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}), ...init.headers },
+    headers: {
+      "content-type": "application/json",
+      ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
+      ...init.headers,
+    },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
     signal: AbortSignal.timeout(options.timeoutMs ?? 60_000),
   });
@@ -45,7 +53,8 @@ async function call(url: string, init: { method: string; body?: unknown; headers
   let body: Record<string, unknown> | null = null;
   try {
     const parsed: unknown = JSON.parse(text);
-    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) body = parsed as Record<string, unknown>;
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
+      body = parsed as Record<string, unknown>;
   } catch {
     body = null;
   }
@@ -53,70 +62,179 @@ async function call(url: string, init: { method: string; body?: unknown; headers
 }
 
 /** The sampling parameters SPADE sends to an OpenAI-compatible server (config temperature/topP/topK/maxTokens, a seed per request). */
-export const SPADE_SAMPLING = { temperature: 0.6, top_p: 0.95, top_k: 20, max_tokens: 8, seed: 1 } as const;
+export const SPADE_SAMPLING = {
+  temperature: 0.6,
+  top_p: 0.95,
+  top_k: 20,
+  max_tokens: 8,
+  seed: 1,
+} as const;
 
 const WEATHER_TOOL = {
   type: "function",
-  function: { name: "get_weather", description: "Get the weather of a city.", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } },
+  function: {
+    name: "get_weather",
+    description: "Get the weather of a city.",
+    parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+  },
 };
 
-const firstChoice = (body: Record<string, unknown> | null) => ((body?.choices as Array<Record<string, unknown>> | undefined) ?? [])[0];
+const firstChoice = (body: Record<string, unknown> | null) =>
+  ((body?.choices as Array<Record<string, unknown>> | undefined) ?? [])[0];
 
 /**
  * Probes an OpenAI-compatible server at `baseURL` (`.../v1`) for `model`: reachable and serving the
  * model, SPADE's sampling parameters accepted (each one alone when the set is refused), tool calls,
  * logprobs and token ids.
  */
-export async function probeOpenAI(baseURL: string, model: string, options: ProbeOptions = {}): Promise<Check[]> {
+export async function probeOpenAI(
+  baseURL: string,
+  model: string,
+  options: ProbeOptions = {},
+): Promise<Check[]> {
   const root = baseURL.replace(/\/+$/, "");
   const checks: Check[] = [];
   let models: Answer;
   try {
     models = await call(`${root}/models`, { method: "GET" }, options);
   } catch (err) {
-    return [{ name: "server", status: "fail", detail: `${root}/models cannot be reached (${describeError(err)})`, fix: "start the server, or check --base-url (it ends in /v1)" }];
+    return [
+      {
+        name: "server",
+        status: "fail",
+        detail: `${root}/models cannot be reached (${describeError(err)})`,
+        fix: "start the server, or check --base-url (it ends in /v1)",
+      },
+    ];
   }
-  const ids = ((models.body?.data as Array<{ id?: unknown }> | undefined) ?? []).map((m) => String(m.id));
-  if (models.status !== 200) checks.push({ name: "server", status: "fail", detail: `GET ${root}/models answered HTTP ${models.status}`, fix: "check --base-url and the API key variable (--api-key-env)" });
-  else if (!ids.includes(model)) checks.push({ name: "server", status: "warn", detail: `answers, but lists ${ids.length > 0 ? ids.join(", ") : "no models"}, not ${model}`, fix: `pass one of the listed names to --model` });
+  const ids = ((models.body?.data as Array<{ id?: unknown }> | undefined) ?? []).map((m) =>
+    String(m.id),
+  );
+  if (models.status !== 200)
+    checks.push({
+      name: "server",
+      status: "fail",
+      detail: `GET ${root}/models answered HTTP ${models.status}`,
+      fix: "check --base-url and the API key variable (--api-key-env)",
+    });
+  else if (!ids.includes(model))
+    checks.push({
+      name: "server",
+      status: "warn",
+      detail: `answers, but lists ${ids.length > 0 ? ids.join(", ") : "no models"}, not ${model}`,
+      fix: `pass one of the listed names to --model`,
+    });
   else checks.push({ name: "server", status: "ok", detail: `answers and serves ${model}` });
 
   const chat = (extra: Record<string, unknown>) =>
-    call(`${root}/chat/completions`, { method: "POST", body: { model, messages: [{ role: "user", content: "Say hi." }], ...extra } }, options).catch((err: unknown) => ({ status: 0, body: null, text: describeError(err) }) as Answer);
+    call(
+      `${root}/chat/completions`,
+      {
+        method: "POST",
+        body: { model, messages: [{ role: "user", content: "Say hi." }], ...extra },
+      },
+      options,
+    ).catch((err: unknown) => ({ status: 0, body: null, text: describeError(err) }) as Answer);
 
   const sampled = await chat({ ...SPADE_SAMPLING });
   if (sampled.status === 200 && firstChoice(sampled.body)) {
-    checks.push({ name: "sampling parameters", status: "ok", detail: `accepts ${Object.keys(SPADE_SAMPLING).join(", ")}` });
+    checks.push({
+      name: "sampling parameters",
+      status: "ok",
+      detail: `accepts ${Object.keys(SPADE_SAMPLING).join(", ")}`,
+    });
   } else {
     const refused: string[] = [];
     for (const [key, value] of Object.entries(SPADE_SAMPLING)) {
-      const alone = await chat({ [key]: value, ...(key === "max_tokens" ? {} : { max_tokens: 8 }) });
+      const alone = await chat({
+        [key]: value,
+        ...(key === "max_tokens" ? {} : { max_tokens: 8 }),
+      });
       if (alone.status !== 200) refused.push(key);
     }
     checks.push({
       name: "sampling parameters",
       status: "fail",
       detail: `refused SPADE's sampling (HTTP ${sampled.status}${refused.length > 0 ? `; refuses ${refused.join(", ")}` : ""}): ${sampled.text.slice(0, 200)}`,
-      fix: refused.includes("top_k") ? "pass --top-k 0 (hosted APIs refuse top_k)" : "see the server's message; `spade run --help` lists the sampling flags",
+      fix: refused.includes("top_k")
+        ? "pass --top-k 0 (hosted APIs refuse top_k)"
+        : "see the server's message; `spade run --help` lists the sampling flags",
     });
   }
 
   // The call is forced (a named tool_choice): what is probed is the server's support, not the model's judgement.
-  const tools = await chat({ tools: [WEATHER_TOOL], tool_choice: { type: "function", function: { name: "get_weather" } }, messages: [{ role: "user", content: "What is the weather in Paris?" }], max_tokens: 64, temperature: 0 });
-  const calls = (firstChoice(tools.body)?.message as { tool_calls?: Array<{ function?: { name?: string } }> } | undefined)?.tool_calls ?? [];
-  if (tools.status !== 200) checks.push({ name: "tool calls", status: "fail", detail: `a request with tools was refused (HTTP ${tools.status}): ${tools.text.slice(0, 200)}`, fix: "enable tool calling on the server (vLLM: --enable-auto-tool-choice --tool-call-parser NAME; llama.cpp: --jinja or a function-calling chat format)" });
-  else if (calls.length > 0) checks.push({ name: "tool calls", status: "ok", detail: `accepted tools and returned a call of ${calls.map((c) => c.function?.name).join(", ")}` });
-  else checks.push({ name: "tool calls", status: "warn", detail: "accepted tools, but the answer had no tool_calls (the model answered in text, or the server does not parse calls)", fix: "tool-use environments need parsed calls: enable the server's tool-call parser for this model" });
+  const tools = await chat({
+    tools: [WEATHER_TOOL],
+    tool_choice: { type: "function", function: { name: "get_weather" } },
+    messages: [{ role: "user", content: "What is the weather in Paris?" }],
+    max_tokens: 64,
+    temperature: 0,
+  });
+  const calls =
+    (
+      firstChoice(tools.body)?.message as
+        | { tool_calls?: Array<{ function?: { name?: string } }> }
+        | undefined
+    )?.tool_calls ?? [];
+  if (tools.status !== 200)
+    checks.push({
+      name: "tool calls",
+      status: "fail",
+      detail: `a request with tools was refused (HTTP ${tools.status}): ${tools.text.slice(0, 200)}`,
+      fix: "enable tool calling on the server (vLLM: --enable-auto-tool-choice --tool-call-parser NAME; llama.cpp: --jinja or a function-calling chat format)",
+    });
+  else if (calls.length > 0)
+    checks.push({
+      name: "tool calls",
+      status: "ok",
+      detail: `accepted tools and returned a call of ${calls.map((c) => c.function?.name).join(", ")}`,
+    });
+  else
+    checks.push({
+      name: "tool calls",
+      status: "warn",
+      detail:
+        "accepted tools, but the answer had no tool_calls (the model answered in text, or the server does not parse calls)",
+      fix: "tool-use environments need parsed calls: enable the server's tool-call parser for this model",
+    });
 
   const lp = await chat({ max_tokens: 4, logprobs: true, top_logprobs: 1, return_token_ids: true });
   const choice = firstChoice(lp.body);
   const content = (choice?.logprobs as { content?: unknown[] } | null | undefined)?.content;
-  if (lp.status !== 200) checks.push({ name: "logprobs", status: "fail", detail: `a request for logprobs was refused (HTTP ${lp.status}): ${lp.text.slice(0, 200)}`, fix: "inference-only runs do not need them; training on this server's samples does" });
-  else if (Array.isArray(content) && content.length > 0) checks.push({ name: "logprobs", status: "ok", detail: `returned ${content.length} per-token logprobs` });
-  else checks.push({ name: "logprobs", status: "warn", detail: "the answer carried no per-token logprobs", fix: "inference-only runs do not need them" });
+  if (lp.status !== 200)
+    checks.push({
+      name: "logprobs",
+      status: "fail",
+      detail: `a request for logprobs was refused (HTTP ${lp.status}): ${lp.text.slice(0, 200)}`,
+      fix: "inference-only runs do not need them; training on this server's samples does",
+    });
+  else if (Array.isArray(content) && content.length > 0)
+    checks.push({
+      name: "logprobs",
+      status: "ok",
+      detail: `returned ${content.length} per-token logprobs`,
+    });
+  else
+    checks.push({
+      name: "logprobs",
+      status: "warn",
+      detail: "the answer carried no per-token logprobs",
+      fix: "inference-only runs do not need them",
+    });
   const tokenIds = choice?.token_ids ?? lp.body?.prompt_token_ids;
-  if (lp.status === 200 && Array.isArray(tokenIds)) checks.push({ name: "token ids", status: "ok", detail: "returns token ids (return_token_ids)" });
-  else checks.push({ name: "token ids", status: "warn", detail: "returns no token ids", fix: "inference-only runs do not need them; to train, use a Tinker-compatible engine (--engine)" });
+  if (lp.status === 200 && Array.isArray(tokenIds))
+    checks.push({
+      name: "token ids",
+      status: "ok",
+      detail: "returns token ids (return_token_ids)",
+    });
+  else
+    checks.push({
+      name: "token ids",
+      status: "warn",
+      detail: "returns no token ids",
+      fix: "inference-only runs do not need them; to train, use a Tinker-compatible engine (--engine)",
+    });
   return checks;
 }
 
@@ -126,13 +244,46 @@ export async function probeEngine(url: string, options: ProbeOptions = {}): Prom
   const checks: Check[] = [];
   try {
     const health = await call(`${root}/api/v1/healthz`, { method: "GET" }, options);
-    checks.push(health.status === 200 ? { name: "engine", status: "ok", detail: `${root} answers` } : { name: "engine", status: "fail", detail: `GET /api/v1/healthz answered HTTP ${health.status}`, fix: "check --engine (the server's root, without /api/v1)" });
+    checks.push(
+      health.status === 200
+        ? { name: "engine", status: "ok", detail: `${root} answers` }
+        : {
+            name: "engine",
+            status: "fail",
+            detail: `GET /api/v1/healthz answered HTTP ${health.status}`,
+            fix: "check --engine (the server's root, without /api/v1)",
+          },
+    );
   } catch (err) {
-    return [{ name: "engine", status: "fail", detail: `${root} cannot be reached (${describeError(err)})`, fix: "start the engine, or use --engine local to have SPADE start one" }];
+    return [
+      {
+        name: "engine",
+        status: "fail",
+        detail: `${root} cannot be reached (${describeError(err)})`,
+        fix: "start the engine, or use --engine local to have SPADE start one",
+      },
+    ];
   }
-  const caps = await call(`${root}/api/v1/get_server_capabilities`, { method: "GET" }, options).catch(() => null);
-  const names = ((caps?.body?.supported_models as Array<{ model_name?: unknown }> | undefined) ?? []).map((m) => String(m.model_name));
-  if (caps?.status === 200) checks.push({ name: "engine models", status: "ok", detail: names.length > 0 ? `serves ${names.join(", ")}` : "answers get_server_capabilities" });
-  else checks.push({ name: "engine models", status: "warn", detail: `get_server_capabilities answered ${caps ? `HTTP ${caps.status}` : "nothing"}`, fix: "pass the model exactly as the engine names it to --base-model" });
+  const caps = await call(
+    `${root}/api/v1/get_server_capabilities`,
+    { method: "GET" },
+    options,
+  ).catch(() => null);
+  const names = (
+    (caps?.body?.supported_models as Array<{ model_name?: unknown }> | undefined) ?? []
+  ).map((m) => String(m.model_name));
+  if (caps?.status === 200)
+    checks.push({
+      name: "engine models",
+      status: "ok",
+      detail: names.length > 0 ? `serves ${names.join(", ")}` : "answers get_server_capabilities",
+    });
+  else
+    checks.push({
+      name: "engine models",
+      status: "warn",
+      detail: `get_server_capabilities answered ${caps ? `HTTP ${caps.status}` : "nothing"}`,
+      fix: "pass the model exactly as the engine names it to --base-model",
+    });
   return checks;
 }

@@ -7,7 +7,16 @@ import { checkEnv, type CheckReport } from "../env/index.js";
 import { libraryNames, libraryPath, resolveProgram } from "../envs/index.js";
 import { episodeTranscript, runEpisode, type Episode } from "../rollout/index.js";
 import { loadProgram } from "../sandbox/index.js";
-import { EXIT_NOTHING_PLAYED, intFlag, jsonArg, nothingPlayedLine, openableProgram, printJson, sandboxArg, sandboxFlag } from "./common.js";
+import {
+  EXIT_NOTHING_PLAYED,
+  intFlag,
+  jsonArg,
+  nothingPlayedLine,
+  openableProgram,
+  printJson,
+  sandboxArg,
+  sandboxFlag,
+} from "./common.js";
 import { visibleText } from "./guest-text.js";
 import { playInteractive } from "./play.js";
 import { policyArgs, policyFromFlags } from "./policy.js";
@@ -15,22 +24,39 @@ import { policyArgs, policyFromFlags } from "./policy.js";
 /** Most episodes of one `spade env run` (each is kept for the summary). */
 const MAX_EPISODES = 100_000;
 
-const programArg = { type: "positional", description: "a program file, a library name (see `spade env list`), or a remote OpenEnv environment openenv+ws://HOST:PORT/NAME", required: true } as const;
+const programArg = {
+  type: "positional",
+  description:
+    "a program file, a library name (see `spade env list`), or a remote OpenEnv environment openenv+ws://HOST:PORT/NAME",
+  required: true,
+} as const;
 
 /** The report for a terminal: guest text in messages is shown with its control characters escaped. */
 function printReport(report: CheckReport, path: string): void {
   const name = visibleText(report.meta?.name ?? path, { oneLine: true });
   process.stdout.write(`${report.ok ? "valid" : "INVALID"}: ${name}\n`);
-  for (const c of report.checks) process.stdout.write(`  ${c.ok ? "ok  " : "FAIL"} ${c.code.padEnd(18)} ${visibleText(c.message, { oneLine: true })}\n`);
+  for (const c of report.checks)
+    process.stdout.write(
+      `  ${c.ok ? "ok  " : "FAIL"} ${c.code.padEnd(18)} ${visibleText(c.message, { oneLine: true })}\n`,
+    );
 }
 
 const check = defineCommand({
-  meta: { name: "check", description: "Validate an environment program (exit 0 valid, 1 invalid, 2 usage or I/O error)" },
+  meta: {
+    name: "check",
+    description: "Validate an environment program (exit 0 valid, 1 invalid, 2 usage or I/O error)",
+  },
   args: { program: programArg, json: jsonArg, sandbox: sandboxArg },
   async run({ args }) {
     const program = openableProgram(args.program, args.sandbox);
     const report = await checkEnv(program.open);
-    if (args.json) printJson({ ok: report.ok, failures: report.failures, checks: report.checks, meta: report.meta });
+    if (args.json)
+      printJson({
+        ok: report.ok,
+        failures: report.failures,
+        checks: report.checks,
+        meta: report.meta,
+      });
     else printReport(report, program.path);
     process.exitCode = report.ok ? 0 : 1;
   },
@@ -44,13 +70,22 @@ const list = defineCommand({
     const rows = [];
     for (const name of libraryNames()) {
       const env = await loadProgram(resolveProgram(name).source, { backend });
-      rows.push({ name: env.meta.name, skill: env.meta.skill, tools: env.meta.tools.length, maxTurns: env.meta.maxTurns, path: libraryPath(name) });
+      rows.push({
+        name: env.meta.name,
+        skill: env.meta.skill,
+        tools: env.meta.tools.length,
+        maxTurns: env.meta.maxTurns,
+        path: libraryPath(name),
+      });
       await env.close();
     }
     if (args.json) return printJson(rows);
     const width = Math.max(4, ...rows.map((r) => r.name.length));
     process.stdout.write(`${"name".padEnd(width)}  ${"skill".padEnd(22)} tools  maxTurns\n`);
-    for (const r of rows) process.stdout.write(`${visibleText(r.name, { oneLine: true }).padEnd(width)}  ${visibleText(r.skill, { oneLine: true }).padEnd(22)} ${String(r.tools).padStart(5)}  ${String(r.maxTurns).padStart(8)}\n`);
+    for (const r of rows)
+      process.stdout.write(
+        `${visibleText(r.name, { oneLine: true }).padEnd(width)}  ${visibleText(r.skill, { oneLine: true }).padEnd(22)} ${String(r.tools).padStart(5)}  ${String(r.maxTurns).padStart(8)}\n`,
+      );
   },
 });
 
@@ -70,23 +105,40 @@ function episodeJson(e: Episode) {
 /** One episode for a terminal; what the environment and the model wrote is escaped (visibleText). */
 function printTranscript(e: Episode): void {
   const v = (text: string) => visibleText(text);
-  process.stdout.write(`--- seed ${e.seed}${e.hinted ? " (hinted)" : ""}\n${v(e.firstObservation)}\n`);
+  process.stdout.write(
+    `--- seed ${e.seed}${e.hinted ? " (hinted)" : ""}\n${v(e.firstObservation)}\n`,
+  );
   for (const s of e.steps) {
-    const calls = s.action.toolCalls.map((c) => `${c.name}(${JSON.stringify(c.arguments)})`).join(" ");
+    const calls = s.action.toolCalls
+      .map((c) => `${c.name}(${JSON.stringify(c.arguments)})`)
+      .join(" ");
     process.stdout.write(`> ${v([s.action.text, calls].filter(Boolean).join(" ")) || "(empty)"}\n`);
     for (const r of s.toolResults) process.stdout.write(`  [${v(r.id)}] ${v(r.content)}\n`);
-    process.stdout.write(`< ${v(s.observation)}  (reward ${s.reward}${s.terminated ? ", terminated" : ""}${s.truncated ? ", truncated" : ""})\n`);
+    process.stdout.write(
+      `< ${v(s.observation)}  (reward ${s.reward}${s.terminated ? ", terminated" : ""}${s.truncated ? ", truncated" : ""})\n`,
+    );
   }
 }
 
 const run = defineCommand({
-  meta: { name: "run", description: `Play episodes of an environment with a policy (exit 0 played, ${EXIT_NOTHING_PLAYED} when every episode failed)` },
+  meta: {
+    name: "run",
+    description: `Play episodes of an environment with a policy (exit 0 played, ${EXIT_NOTHING_PLAYED} when every episode failed)`,
+  },
   args: {
     program: programArg,
     ...policyArgs,
     episodes: { type: "string", description: "number of episodes", default: "1" },
-    seed: { type: "string", description: "seed of the first episode; episode i uses seed + i", default: "0" },
-    hint: { type: "boolean", description: "append the privileged hint to the first observation", default: false },
+    seed: {
+      type: "string",
+      description: "seed of the first episode; episode i uses seed + i",
+      default: "0",
+    },
+    hint: {
+      type: "boolean",
+      description: "append the privileged hint to the first observation",
+      default: false,
+    },
     json: jsonArg,
     sandbox: sandboxArg,
   },
@@ -99,11 +151,16 @@ const run = defineCommand({
     const results: Episode[] = [];
     try {
       for (let i = 0; i < episodes; i++) {
-        const episode = await runEpisode(env, policy.makeAgent({ seed: firstSeed + i }), { seed: firstSeed + i, hinted: args.hint });
+        const episode = await runEpisode(env, policy.makeAgent({ seed: firstSeed + i }), {
+          seed: firstSeed + i,
+          hinted: args.hint,
+        });
         results.push(episode);
         if (!args.json) {
           if (episodes === 1) printTranscript(episode);
-          process.stdout.write(`seed ${episode.seed}: return ${episode.return}, ${episode.success ? "success" : "no success"}, ${episode.turns} turns${episode.failure ? `, FAILED: ${visibleText(episode.failure, { oneLine: true })}` : ""}\n`);
+          process.stdout.write(
+            `seed ${episode.seed}: return ${episode.return}, ${episode.success ? "success" : "no success"}, ${episode.turns} turns${episode.failure ? `, FAILED: ${visibleText(episode.failure, { oneLine: true })}` : ""}\n`,
+          );
         }
       }
     } finally {
@@ -114,10 +171,20 @@ const run = defineCommand({
     const failed = results.filter((e) => e.failure !== null);
     const nothingPlayed = failed.length === results.length;
     if (args.json) {
-      printJson({ env: env.meta.name, policy: args.policy, episodes: results.map(episodeJson), summary: { episodes, successes, meanReturn, failed: failed.length, nothingPlayed } });
+      printJson({
+        env: env.meta.name,
+        policy: args.policy,
+        episodes: results.map(episodeJson),
+        summary: { episodes, successes, meanReturn, failed: failed.length, nothingPlayed },
+      });
     } else {
-      process.stdout.write(`${visibleText(env.meta.name, { oneLine: true })}: ${successes}/${episodes} successes, mean return ${meanReturn.toFixed(3)}${failed.length > 0 ? `, ${failed.length} failed` : ""}\n`);
-      if (nothingPlayed) process.stdout.write(`${visibleText(nothingPlayedLine("episode", failed.length, failed[0]?.failure ?? null), { oneLine: true })}\n`);
+      process.stdout.write(
+        `${visibleText(env.meta.name, { oneLine: true })}: ${successes}/${episodes} successes, mean return ${meanReturn.toFixed(3)}${failed.length > 0 ? `, ${failed.length} failed` : ""}\n`,
+      );
+      if (nothingPlayed)
+        process.stdout.write(
+          `${visibleText(nothingPlayedLine("episode", failed.length, failed[0]?.failure ?? null), { oneLine: true })}\n`,
+        );
     }
     if (nothingPlayed) process.exitCode = EXIT_NOTHING_PLAYED;
   },

@@ -34,11 +34,44 @@ describe("spade eval acebench-replay", () => {
       await cp(acebenchDir(), dir, { recursive: true });
       const summary = {
         results: {
-          "en/agent_multi_turn": { entries: 30, replay_state_match: 21, failing_ids: ["agent_multi_turn_6", "agent_multi_turn_7", "agent_multi_turn_8", "agent_multi_turn_9", "agent_multi_turn_10", "agent_multi_turn_11", "agent_multi_turn_12", "agent_multi_turn_13", "agent_multi_turn_15"] },
-          "en/agent_multi_step": { entries: 20, replay_state_match: 10, failing_ids: ["agent_multi_step_0", "agent_multi_step_1", "agent_multi_step_2", "agent_multi_step_4", "agent_multi_step_5", "agent_multi_step_12", "agent_multi_step_13", "agent_multi_step_14", "agent_multi_step_15", "agent_multi_step_16", "agent_multi_step_17"] },
+          "en/agent_multi_turn": {
+            entries: 30,
+            replay_state_match: 21,
+            failing_ids: [
+              "agent_multi_turn_6",
+              "agent_multi_turn_7",
+              "agent_multi_turn_8",
+              "agent_multi_turn_9",
+              "agent_multi_turn_10",
+              "agent_multi_turn_11",
+              "agent_multi_turn_12",
+              "agent_multi_turn_13",
+              "agent_multi_turn_15",
+            ],
+          },
+          "en/agent_multi_step": {
+            entries: 20,
+            replay_state_match: 10,
+            failing_ids: [
+              "agent_multi_step_0",
+              "agent_multi_step_1",
+              "agent_multi_step_2",
+              "agent_multi_step_4",
+              "agent_multi_step_5",
+              "agent_multi_step_12",
+              "agent_multi_step_13",
+              "agent_multi_step_14",
+              "agent_multi_step_15",
+              "agent_multi_step_16",
+              "agent_multi_step_17",
+            ],
+          },
         },
       };
-      await writeFile(join(dir, "derived", "acebench_milestone_replay_summary.json"), JSON.stringify(summary));
+      await writeFile(
+        join(dir, "derived", "acebench_milestone_replay_summary.json"),
+        JSON.stringify(summary),
+      );
       const { stdout, exitCode } = await replay("--json", "--lang", "en", "--data", dir);
       expect(JSON.parse(stdout)).toEqual({
         entries: 50,
@@ -48,7 +81,10 @@ describe("spade eval acebench-replay", () => {
             id: "en/agent_multi_turn_14",
             what: "the replay misses the ground truth (class(FoodPlatform) attributes(users.Grace) wrong; class(FoodPlatform) attributes(orders) wrong); the summary says it reaches it",
           },
-          { id: "en/agent_multi_step_2", what: "the replay reaches the ground truth; the summary says it does not" },
+          {
+            id: "en/agent_multi_step_2",
+            what: "the replay reaches the ground truth; the summary says it does not",
+          },
         ],
       });
       expect(exitCode).toBe(1);
@@ -61,6 +97,8 @@ describe("spade eval acebench-replay", () => {
     expect((await replay("--lang", "fr")).exitCode).toBe(2);
     const missing = await replay("--data", join(tmpdir(), "no-such-spade-benchmarks"));
     expect(missing.exitCode).toBe(2);
-    expect(missing.stderr).toMatch(/^spade: E_IO: cannot read benchmark file \S*acebench_milestone_replay_summary\.json \(run `spade data list`/);
+    expect(missing.stderr).toMatch(
+      /^spade: E_IO: cannot read benchmark file \S*acebench_milestone_replay_summary\.json \(run `spade data list`/,
+    );
   });
 });

@@ -5,7 +5,6 @@
  * agree, 1 otherwise, 2 on a usage or I/O error.
  */
 import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { defineCommand } from "citty";
 import { SpadeError, isSpadeError } from "../errors.js";
 import { compareWithSummary, type Lang } from "../eval/acebench/index.js";
@@ -21,27 +20,38 @@ export function acebenchFolder(root: string): string {
 export const acebenchReplayCommand = defineCommand({
   meta: {
     name: "acebench-replay",
-    description: "Replay ACEBench agent milestones through the port; exit 0 when every entry agrees with the reference summary",
+    description:
+      "Replay ACEBench agent milestones through the port; exit 0 when every entry agrees with the reference summary",
   },
   args: {
     lang: { type: "string", description: "en | zh (default both)" },
     json: jsonArg,
-    data: { type: "string", description: "data folder or its acebench folder (default $SPADE_DATA_DIR, else ~/.cache/spade/data; see `spade data path`)" },
+    data: {
+      type: "string",
+      description:
+        "data folder or its acebench folder (default $SPADE_DATA_DIR, else ~/.cache/spade/data; see `spade data path`)",
+    },
   },
   async run({ args }) {
     try {
       if (args.lang !== undefined && args.lang !== "en" && args.lang !== "zh") {
-        throw new SpadeError("E_CONFIG", `--lang must be en or zh (got ${JSON.stringify(args.lang)})`);
+        throw new SpadeError(
+          "E_CONFIG",
+          `--lang must be en or zh (got ${JSON.stringify(args.lang)})`,
+        );
       }
       const langs: Lang[] = args.lang === undefined ? ["en", "zh"] : [args.lang];
       const dir = acebenchFolder(dataRoot({ flag: args.data, env: process.env }));
       const result = compareWithSummary(dir, langs);
       if (args.json) printJson(result);
       else {
-        process.stdout.write(`acebench-replay ${langs.join("+")}: ${result.matched}/${result.entries} entries agree with the reference summary\n`);
+        process.stdout.write(
+          `acebench-replay ${langs.join("+")}: ${result.matched}/${result.entries} entries agree with the reference summary\n`,
+        );
         for (const m of result.mismatches) process.stdout.write(`  MISMATCH ${m.id}: ${m.what}\n`);
       }
-      process.exitCode = result.mismatches.length === 0 && result.matched === result.entries ? 0 : 1;
+      process.exitCode =
+        result.mismatches.length === 0 && result.matched === result.entries ? 0 : 1;
     } catch (err) {
       if (!isSpadeError(err)) throw err;
       process.stderr.write(`spade: ${err.code}: ${err.message}\n`);

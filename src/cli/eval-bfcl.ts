@@ -6,7 +6,12 @@
  */
 import { defineCommand } from "citty";
 import { isSpadeError, SpadeError } from "../errors.js";
-import { BFCL_CATEGORIES, replayCategory, resolveBfclDataDir, type BfclCategory } from "../eval/bfcl/index.js";
+import {
+  BFCL_CATEGORIES,
+  replayCategory,
+  resolveBfclDataDir,
+  type BfclCategory,
+} from "../eval/bfcl/index.js";
 import { jsonArg, printJson } from "./common.js";
 
 /** Mismatches listed in the human summary at most. */
@@ -25,26 +30,48 @@ export const bfclReplayCommand = defineCommand({
   },
   args: {
     category: { type: "string", description: BFCL_CATEGORIES.join(" | "), required: true },
-    golden: { type: "string", description: "golden replay file (default <data>/golden/BFCL_v4_multi_turn_<category>.replay.jsonl)" },
+    golden: {
+      type: "string",
+      description:
+        "golden replay file (default <data>/golden/BFCL_v4_multi_turn_<category>.replay.jsonl)",
+    },
     json: jsonArg,
-    data: { type: "string", description: "BFCL folder or the data folder holding bfcl/ (default $SPADE_DATA_DIR, else ~/.cache/spade/data)" },
+    data: {
+      type: "string",
+      description:
+        "BFCL folder or the data folder holding bfcl/ (default $SPADE_DATA_DIR, else ~/.cache/spade/data)",
+    },
   },
   run({ args }) {
     try {
       const category = String(args.category);
       if (!(BFCL_CATEGORIES as readonly string[]).includes(category)) {
-        throw new SpadeError("E_CONFIG", `unknown --category "${category}"`, { nextStep: `one of ${BFCL_CATEGORIES.join(", ")}` });
+        throw new SpadeError("E_CONFIG", `unknown --category "${category}"`, {
+          nextStep: `one of ${BFCL_CATEGORIES.join(", ")}`,
+        });
       }
       const dataDir = resolveBfclDataDir({ flag: args.data, env: process.env, cwd: process.cwd() });
       const report = replayCategory(dataDir, category as BfclCategory, { goldenFile: args.golden });
       if (args.json) {
-        printJson({ entries: report.entries, matched: report.matched, mismatches: report.mismatches });
+        printJson({
+          entries: report.entries,
+          matched: report.matched,
+          mismatches: report.mismatches,
+        });
       } else {
-        const against = report.mode === "golden" ? "match the golden file" : "pass the checker against themselves (no golden file)";
-        process.stdout.write(`${category}: ${report.matched}/${report.entries} entries ${against}\n`);
-        for (const m of report.mismatches.slice(0, SHOWN_MISMATCHES)) process.stdout.write(`  ${m.id} turn ${m.turn}: ${m.what}\n`);
+        const against =
+          report.mode === "golden"
+            ? "match the golden file"
+            : "pass the checker against themselves (no golden file)";
+        process.stdout.write(
+          `${category}: ${report.matched}/${report.entries} entries ${against}\n`,
+        );
+        for (const m of report.mismatches.slice(0, SHOWN_MISMATCHES))
+          process.stdout.write(`  ${m.id} turn ${m.turn}: ${m.what}\n`);
         if (report.mismatches.length > SHOWN_MISMATCHES) {
-          process.stdout.write(`  ... ${report.mismatches.length - SHOWN_MISMATCHES} more (use --json)\n`);
+          process.stdout.write(
+            `  ... ${report.mismatches.length - SHOWN_MISMATCHES} more (use --json)\n`,
+          );
         }
       }
       process.exitCode = report.matched === report.entries ? 0 : 1;

@@ -15,27 +15,47 @@ import { policyFromFlags } from "./policy.js";
 
 /** `spade eval env` */
 export const envEvalCommand = defineCommand({
-  meta: { name: "env", description: "Evaluate a policy on environments (library names, files, openenv+ws://HOST:PORT/NAME): success rate over --samples episodes each" },
+  meta: {
+    name: "env",
+    description:
+      "Evaluate a policy on environments (library names, files, openenv+ws://HOST:PORT/NAME): success rate over --samples episodes each",
+  },
   args: {
     ...evalRunArgs,
-    envs: { type: "positional", description: "environments: library names, program files or openenv+ws://HOST:PORT/NAME", required: true },
+    envs: {
+      type: "positional",
+      description: "environments: library names, program files or openenv+ws://HOST:PORT/NAME",
+      required: true,
+    },
     sandbox: sandboxArg,
   },
   async run({ args }) {
     const refs = args._ as string[];
-    if (refs.length === 0) throw new SpadeError("E_CONFIG", "name at least one environment", { nextStep: "e.g. spade eval env vault-cracker --policy random" });
+    if (refs.length === 0)
+      throw new SpadeError("E_CONFIG", "name at least one environment", {
+        nextStep: "e.g. spade eval env vault-cracker --policy random",
+      });
     const policy = policyFromFlags(args);
     const seen = new Set<string>();
     const tasks: EvalTask[] = refs.map((ref) => {
       const program = openableProgram(ref, args.sandbox);
-      let id = isOpenEnvRef(ref) ? parseOpenEnvRef(ref).name : (program.name ?? ref.replace(/^.*\//, "").replace(/\.js$/, ""));
+      let id = isOpenEnvRef(ref)
+        ? parseOpenEnvRef(ref).name
+        : (program.name ?? ref.replace(/^.*\//, "").replace(/\.js$/, ""));
       for (let i = 2; seen.has(id); i++) id = `${id.replace(/-\d+$/, "")}-${i}`;
       seen.add(id);
       return { id, group: id, open: program.open };
     });
     const interrupt = interruptSignal();
     try {
-      await runEvalCommand({ benchmark: "env", flags: args, policy, tasks, signal: interrupt.signal, settings: { envs: refs } });
+      await runEvalCommand({
+        benchmark: "env",
+        flags: args,
+        policy,
+        tasks,
+        signal: interrupt.signal,
+        settings: { envs: refs },
+      });
     } finally {
       interrupt.dispose();
     }

@@ -7,9 +7,27 @@
 import { defineCommand } from "citty";
 import { SpadeError } from "../errors.js";
 import type { JsonObject } from "../env/index.js";
-import { NORMAL_CATEGORIES, SPECIAL_CATEGORIES, nsSystemPrompt, type AceCategory, type Lang, type NsCategory } from "../eval/acebench/index.js";
+import {
+  NORMAL_CATEGORIES,
+  SPECIAL_CATEGORIES,
+  nsSystemPrompt,
+  type AceCategory,
+  type Lang,
+  type NsCategory,
+} from "../eval/acebench/index.js";
 import { dataRoot } from "../eval/index.js";
-import { aceMetrics, aceNsEntries, aceNsScores, aceNsTasks, aceScores, aceSetName, aceTasks, chatUserSimulator, formatRate, type AceTask } from "../eval/run/index.js";
+import {
+  aceMetrics,
+  aceNsEntries,
+  aceNsScores,
+  aceNsTasks,
+  aceScores,
+  aceSetName,
+  aceTasks,
+  chatUserSimulator,
+  formatRate,
+  type AceTask,
+} from "../eval/run/index.js";
 import { acebenchFolder } from "./eval-acebench.js";
 import { evalRunArgs, interruptSignal, limitFlag, runEvalCommand } from "./eval-run.js";
 import { openAIBackendFrom, policyFromFlags } from "./policy.js";
@@ -21,7 +39,11 @@ const CATEGORIES: readonly AceCategory[] = ["multi_turn", "multi_step"];
 function choice<T extends string>(flag: string, value: string | undefined, all: readonly T[]): T[] {
   const v = value ?? "all";
   if (v === "all") return [...all];
-  if (!(all as readonly string[]).includes(v)) throw new SpadeError("E_CONFIG", `--${flag} must be one of ${all.join(", ")}, all (got ${JSON.stringify(v)})`);
+  if (!(all as readonly string[]).includes(v))
+    throw new SpadeError(
+      "E_CONFIG",
+      `--${flag} must be one of ${all.join(", ")}, all (got ${JSON.stringify(v)})`,
+    );
   return [v as T];
 }
 
@@ -36,9 +58,17 @@ function normalSpecialChoice(value: string | undefined): NsCategory[] | null {
 }
 
 /** Normal and special entries (English): one reply each, scored by upstream's checker. */
-async function runNormalSpecial(args: Record<string, unknown> & Parameters<typeof runEvalCommand>[0]["flags"], policy: ReturnType<typeof policyFromFlags>, categories: NsCategory[]): Promise<void> {
+async function runNormalSpecial(
+  args: Record<string, unknown> & Parameters<typeof runEvalCommand>[0]["flags"],
+  policy: ReturnType<typeof policyFromFlags>,
+  categories: NsCategory[],
+): Promise<void> {
   if (args.lang !== undefined && args.lang !== "all" && args.lang !== "en") {
-    throw new SpadeError("E_CONFIG", `the normal and special categories are scored in English only (got --lang ${String(args.lang)})`, { nextStep: "drop --lang or pass --lang en" });
+    throw new SpadeError(
+      "E_CONFIG",
+      `the normal and special categories are scored in English only (got --lang ${String(args.lang)})`,
+      { nextStep: "drop --lang or pass --lang en" },
+    );
   }
   const limit = limitFlag(args);
   const dir = acebenchFolder(dataRoot({ flag: args.data as string | undefined, env: process.env }));
@@ -52,10 +82,14 @@ async function runNormalSpecial(args: Record<string, unknown> & Parameters<typeo
       tasks: aceNsTasks(entries),
       signal: interrupt.signal,
       groupOrder: categories,
-      makeAgent: ({ task, sample, signal }) => policy.makeAgent({ seed: sample, signal, systemPrompt: nsSystemPrompt(task.entry) }),
+      makeAgent: ({ task, sample, signal }) =>
+        policy.makeAgent({ seed: sample, signal, systemPrompt: nsSystemPrompt(task.entry) }),
       metrics: ({ episode }) => {
         const info = episode.steps.at(-1)?.info ?? {};
-        return { valid: (info as { valid?: boolean }).valid ?? false, errorType: (info as { errorType?: string }).errorType ?? "" };
+        return {
+          valid: (info as { valid?: boolean }).valid ?? false,
+          errorType: (info as { errorType?: string }).errorType ?? "",
+        };
       },
       settings: { lang: "en", categories, limit: limit ?? null },
       extras: (items) => {
@@ -63,9 +97,16 @@ async function runNormalSpecial(args: Record<string, unknown> & Parameters<typeo
         return {
           json: scores as unknown as JsonObject,
           lines: [
-            ...scores.categories.map((c) => `${c.category}: ${formatRate(c.accuracy)} (upstream's accuracy${c.processAccuracy === undefined ? "" : `; process ${formatRate(c.processAccuracy)}`})`),
-            ...(scores.normal === null ? [] : [`ACEBench-N (mean of the normal categories): ${formatRate(scores.normal)}`]),
-            ...(scores.special === null ? [] : [`ACEBench-S (mean of the special categories): ${formatRate(scores.special)}`]),
+            ...scores.categories.map(
+              (c) =>
+                `${c.category}: ${formatRate(c.accuracy)} (upstream's accuracy${c.processAccuracy === undefined ? "" : `; process ${formatRate(c.processAccuracy)}`})`,
+            ),
+            ...(scores.normal === null
+              ? []
+              : [`ACEBench-N (mean of the normal categories): ${formatRate(scores.normal)}`]),
+            ...(scores.special === null
+              ? []
+              : [`ACEBench-S (mean of the special categories): ${formatRate(scores.special)}`]),
           ],
         };
       },
@@ -79,16 +120,36 @@ async function runNormalSpecial(args: Record<string, unknown> & Parameters<typeo
 export const acebenchRunCommand = defineCommand({
   meta: {
     name: "acebench",
-    description: "Evaluate a policy on the ACEBench agent entries: end-to-end and process accuracy per set, agent summary per language",
+    description:
+      "Evaluate a policy on the ACEBench agent entries: end-to-end and process accuracy per set, agent summary per language",
   },
   args: {
     ...evalRunArgs,
     lang: { type: "string", description: "en | zh | all", default: "all" },
-    category: { type: "string", description: "multi_turn | multi_step | all (agent), or normal | special | normal+special | one category such as normal_atom_bool (English)", default: "all" },
-    "user-model": { type: "string", description: "model that plays the simulated user (default --model)" },
-    "user-base-url": { type: "string", description: "OpenAI-compatible server of the user model (default --base-url)" },
-    "user-api-key-env": { type: "string", description: "variable holding the user server's key (default --api-key-env when --user-base-url is not given)" },
-    data: { type: "string", description: "data folder or its acebench folder (default $SPADE_DATA_DIR, else ~/.cache/spade/data; see `spade data path`)" },
+    category: {
+      type: "string",
+      description:
+        "multi_turn | multi_step | all (agent), or normal | special | normal+special | one category such as normal_atom_bool (English)",
+      default: "all",
+    },
+    "user-model": {
+      type: "string",
+      description: "model that plays the simulated user (default --model)",
+    },
+    "user-base-url": {
+      type: "string",
+      description: "OpenAI-compatible server of the user model (default --base-url)",
+    },
+    "user-api-key-env": {
+      type: "string",
+      description:
+        "variable holding the user server's key (default --api-key-env when --user-base-url is not given)",
+    },
+    data: {
+      type: "string",
+      description:
+        "data folder or its acebench folder (default $SPADE_DATA_DIR, else ~/.cache/spade/data; see `spade data path`)",
+    },
   },
   async run({ args }) {
     const policy = policyFromFlags(args);
@@ -108,13 +169,20 @@ export const acebenchRunCommand = defineCommand({
       let userModel: string | null = null;
       if (categories.includes("multi_turn")) {
         const model = args["user-model"] ?? (policy.name === "openai" ? args.model : undefined);
-        const baseURL = args["user-base-url"] ?? (policy.name === "openai" ? args["base-url"] : undefined);
+        const baseURL =
+          args["user-base-url"] ?? (policy.name === "openai" ? args["base-url"] : undefined);
         if (!model || !baseURL) {
-          throw new SpadeError("E_CONFIG", "multi-turn ACEBench entries need a simulated user played by a model", {
-            nextStep: "pass --user-model NAME --user-base-url URL (or --category multi_step)",
-          });
+          throw new SpadeError(
+            "E_CONFIG",
+            "multi-turn ACEBench entries need a simulated user played by a model",
+            {
+              nextStep: "pass --user-model NAME --user-base-url URL (or --category multi_step)",
+            },
+          );
         }
-        const apiKeyEnv = args["user-api-key-env"] ?? (args["user-base-url"] === undefined ? args["api-key-env"] : undefined);
+        const apiKeyEnv =
+          args["user-api-key-env"] ??
+          (args["user-base-url"] === undefined ? args["api-key-env"] : undefined);
         const backend = openAIBackendFrom({ baseURL, model, apiKeyEnv });
         userModel = model;
         userFor = (entry) => chatUserSimulator(backend, entry, { signal: interrupt.signal });
@@ -128,7 +196,8 @@ export const acebenchRunCommand = defineCommand({
         signal: interrupt.signal,
         groupOrder: setOrder,
         // The rules and the task come in the first observation, as upstream's agent prompt holds them.
-        makeAgent: ({ sample, signal }) => policy.makeAgent({ seed: sample, signal, systemPrompt: null }),
+        makeAgent: ({ sample, signal }) =>
+          policy.makeAgent({ seed: sample, signal, systemPrompt: null }),
         metrics: ({ task, env, episode }) => aceMetrics(task.entry, env, episode),
         settings: { langs, categories, userModel, limit: limit ?? null },
         extras: (items) => {
@@ -136,8 +205,14 @@ export const acebenchRunCommand = defineCommand({
           return {
             json: scores as unknown as JsonObject,
             lines: [
-              ...scores.sets.map((s) => `${s.set}: end-to-end ${formatRate(s.endToEndAccuracy)}, process ${formatRate(s.processAccuracy)} (${s.correct}/${s.total} samples)`),
-              ...scores.languages.map((l) => `${l.lang} agent summary (mean of multi_turn and multi_step end-to-end): ${formatRate(l.agentSummary)}`),
+              ...scores.sets.map(
+                (s) =>
+                  `${s.set}: end-to-end ${formatRate(s.endToEndAccuracy)}, process ${formatRate(s.processAccuracy)} (${s.correct}/${s.total} samples)`,
+              ),
+              ...scores.languages.map(
+                (l) =>
+                  `${l.lang} agent summary (mean of multi_turn and multi_step end-to-end): ${formatRate(l.agentSummary)}`,
+              ),
             ],
           };
         },

@@ -5,7 +5,13 @@
  */
 import { defineCommand } from "citty";
 import { dataRoot } from "../eval/index.js";
-import { isCodeSuite, loadSuite, PythonSandbox, type PythonSandboxOptions, type SuiteName } from "../eval/suites/index.js";
+import {
+  isCodeSuite,
+  loadSuite,
+  PythonSandbox,
+  type PythonSandboxOptions,
+  type SuiteName,
+} from "../eval/suites/index.js";
 import { suiteTasks } from "../eval/run/index.js";
 import { evalRunArgs, interruptSignal, limitFlag, runEvalCommand } from "./eval-run.js";
 import { policyFromFlags } from "./policy.js";
@@ -13,13 +19,20 @@ import { policyFromFlags } from "./policy.js";
 /** The `spade eval SUITE --policy ...` command of one suite. */
 export function suiteRunCommand(suite: SuiteName) {
   return defineCommand({
-    meta: { name: suite, description: `Evaluate a policy on ${suite}: accuracy (pass@1 averaged over --samples), a results file per item, a summary table` },
+    meta: {
+      name: suite,
+      description: `Evaluate a policy on ${suite}: accuracy (pass@1 averaged over --samples), a results file per item, a summary table`,
+    },
     args: {
       ...evalRunArgs,
-      python: { type: "string", description: "code suites: Python 3 interpreter (default python3, else /usr/bin/python3)" },
+      python: {
+        type: "string",
+        description: "code suites: Python 3 interpreter (default python3, else /usr/bin/python3)",
+      },
       "allow-no-isolation": {
         type: "boolean",
-        description: "code suites: run code WITHOUT a network namespace when none can be made (unsafe)",
+        description:
+          "code suites: run code WITHOUT a network namespace when none can be made (unsafe)",
         default: false,
       },
     },
@@ -27,7 +40,9 @@ export function suiteRunCommand(suite: SuiteName) {
       const policy = policyFromFlags(args);
       const limit = limitFlag(args);
       const dataDir = dataRoot({ flag: args.data, env: process.env });
-      const sandboxOptions: PythonSandboxOptions = { allowNoIsolation: args["allow-no-isolation"] === true };
+      const sandboxOptions: PythonSandboxOptions = {
+        allowNoIsolation: args["allow-no-isolation"] === true,
+      };
       if (args.python !== undefined) sandboxOptions.python = String(args.python);
       // Code suites: make the sandbox first, so a machine without isolation fails before any request.
       const runner = isCodeSuite(suite) ? await PythonSandbox.create(sandboxOptions) : undefined;

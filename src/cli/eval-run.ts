@@ -28,14 +28,33 @@ import { POLICY_NAMES, policyArgs, type Policy, type PolicyFlags } from "./polic
 /** Flags of every model evaluation command. */
 export const evalRunArgs = {
   ...policyArgs,
-  policy: { type: "string", description: `who plays: ${POLICY_NAMES.join(" | ")} (oracle and random are baselines without a model)`, required: true },
-  limit: { type: "string", description: "only the first N items (BFCL, ACEBench: of each category)" },
-  samples: { type: "string", description: "samples per item, K (accuracy is pass@1 averaged over them)", default: "1" },
+  policy: {
+    type: "string",
+    description: `who plays: ${POLICY_NAMES.join(" | ")} (oracle and random are baselines without a model)`,
+    required: true,
+  },
+  limit: {
+    type: "string",
+    description: "only the first N items (BFCL, ACEBench: of each category)",
+  },
+  samples: {
+    type: "string",
+    description: "samples per item, K (accuracy is pass@1 averaged over them)",
+    default: "1",
+  },
   concurrency: { type: "string", description: "episodes in flight at once", default: "8" },
   out: { type: "string", description: "results folder (default eval-results/<benchmark>/<model>)" },
-  resume: { type: "boolean", description: "skip items whose results file exists in --out", default: false },
+  resume: {
+    type: "boolean",
+    description: "skip items whose results file exists in --out",
+    default: false,
+  },
   json: jsonArg,
-  data: { type: "string", description: "data folder (default $SPADE_DATA_DIR, else ~/.cache/spade/data; see `spade data path`)" },
+  data: {
+    type: "string",
+    description:
+      "data folder (default $SPADE_DATA_DIR, else ~/.cache/spade/data; see `spade data path`)",
+  },
 } as const;
 
 /** Parsed values of `evalRunArgs`. */
@@ -56,7 +75,9 @@ export function limitFlag(flags: EvalRunFlags): number | undefined {
 
 /** The eval commands' Ctrl-C handler (cli/interrupt.ts): the first Ctrl-C stops, keeping finished items. */
 export function interruptSignal(): { signal: AbortSignal; dispose: () => void } {
-  return interruptOn("spade: stopping: running episodes end at their next turn; finished items are kept (continue with --resume)");
+  return interruptOn(
+    "spade: stopping: running episodes end at their next turn; finished items are kept (continue with --resume)",
+  );
 }
 
 /** What a benchmark adds to the summary: JSON fields and lines of text. */
@@ -99,18 +120,26 @@ export async function runEvalCommand<T extends EvalTask>(spec: EvalCommandSpec<T
   let lastPrintMs = 0;
   const run = await runEval({
     tasks: spec.tasks,
-    info: { benchmark, model: policy.model, samples, settings: { policy: policy.name, ...spec.settings } },
+    info: {
+      benchmark,
+      model: policy.model,
+      samples,
+      settings: { policy: policy.name, ...spec.settings },
+    },
     concurrency,
     outDir,
     resume: flags.resume === true,
     signal: spec.signal,
     metrics: spec.metrics,
-    makeAgent: spec.makeAgent ?? (({ sample, signal }) => policy.makeAgent({ seed: sample, signal })),
+    makeAgent:
+      spec.makeAgent ?? (({ sample, signal }) => policy.makeAgent({ seed: sample, signal })),
     onItem: (_item, p) => {
       const now = Date.now();
       if (now - lastPrintMs < 1000 && p.itemsDone < p.itemsTotal) return;
       lastPrintMs = now;
-      process.stderr.write(`[${benchmark}] ${p.itemsDone}/${p.itemsTotal} items, accuracy ${formatRate(p.accuracy)}, failed samples ${p.failedSamples}\n`);
+      process.stderr.write(
+        `[${benchmark}] ${p.itemsDone}/${p.itemsTotal} items, accuracy ${formatRate(p.accuracy)}, failed samples ${p.failedSamples}\n`,
+      );
     },
   });
   const { groups, overall } = summarize(run.items, spec.groupOrder);
@@ -136,17 +165,22 @@ export async function runEvalCommand<T extends EvalTask>(spec: EvalCommandSpec<T
   await writeJsonAtomic(join(outDir, "summary.json"), summary);
   if (flags.json) printJson(summary);
   else {
-    process.stdout.write(`${benchmark}: ${policy.model}, ${run.items.length}/${run.total} items x ${samples} sample(s)${run.resumed > 0 ? ` (${run.resumed} resumed)` : ""}\n`);
+    process.stdout.write(
+      `${benchmark}: ${policy.model}, ${run.items.length}/${run.total} items x ${samples} sample(s)${run.resumed > 0 ? ` (${run.resumed} resumed)` : ""}\n`,
+    );
     process.stdout.write(`${summaryTable(groups, overall)}\n`);
     for (const line of extras.lines) process.stdout.write(`${line}\n`);
     process.stdout.write(`failed samples count as wrong; results in ${outDir}\n`);
     if (nothingPlayed) {
-      const first = run.items.flatMap((i) => i.samples).find((s) => s.failure !== null)?.failure ?? null;
+      const first =
+        run.items.flatMap((i) => i.samples).find((s) => s.failure !== null)?.failure ?? null;
       process.stdout.write(`${nothingPlayedLine("sample", overall.samples, first)}\n`);
     }
   }
   if (run.interrupted) {
-    process.stderr.write(`spade: interrupted after ${run.items.length}/${run.total} items; rerun with --resume --out ${outDir}\n`);
+    process.stderr.write(
+      `spade: interrupted after ${run.items.length}/${run.total} items; rerun with --resume --out ${outDir}\n`,
+    );
     process.exitCode = 130;
   } else if (nothingPlayed) process.exitCode = EXIT_NOTHING_PLAYED;
 }

@@ -20,7 +20,14 @@ afterEach(() => {
 
 describe("spade eval gold", () => {
   it("prints {suite, items, correct} as JSON and exits 0 when all are correct", async () => {
-    const { stdout, exitCode } = await gold("gsm8k", "--json", "--limit", "5", "--data", "../shared/benchmarks");
+    const { stdout, exitCode } = await gold(
+      "gsm8k",
+      "--json",
+      "--limit",
+      "5",
+      "--data",
+      "../shared/benchmarks",
+    );
     expect(JSON.parse(stdout)).toEqual({ suite: "gsm8k", items: 5, correct: 5 });
     expect(exitCode).toBe(0);
   });
@@ -44,8 +51,14 @@ describe("spade eval gold", () => {
     try {
       await mkdir(join(dir, "gsm8k"));
       // A reference with unbalanced braces cannot survive \boxed{...}: the grader must say so.
-      const rows = [{ question: "q1", answer: "#### 4" }, { question: "q2", answer: "#### }{" }];
-      await writeFile(join(dir, "gsm8k", "test.jsonl"), rows.map((r) => JSON.stringify(r)).join("\n"));
+      const rows = [
+        { question: "q1", answer: "#### 4" },
+        { question: "q2", answer: "#### }{" },
+      ];
+      await writeFile(
+        join(dir, "gsm8k", "test.jsonl"),
+        rows.map((r) => JSON.stringify(r)).join("\n"),
+      );
       const { stdout, exitCode } = await gold("gsm8k", "--json", "--data", dir);
       expect(JSON.parse(stdout)).toEqual({ suite: "gsm8k", items: 2, correct: 1 });
       expect(exitCode).toBe(1);
@@ -56,12 +69,18 @@ describe("spade eval gold", () => {
 
   it("rejects an unknown suite and a bad --limit with E_CONFIG", async () => {
     expect(isSpadeError(await gold("mmlu").catch((e: unknown) => e), "E_CONFIG")).toBe(true);
-    expect(isSpadeError(await gold("gsm8k", "--limit", "0").catch((e: unknown) => e), "E_CONFIG")).toBe(true);
-    expect(isSpadeError(await gold("humaneval", "--perturb").catch((e: unknown) => e), "E_CONFIG")).toBe(true);
+    expect(
+      isSpadeError(await gold("gsm8k", "--limit", "0").catch((e: unknown) => e), "E_CONFIG"),
+    ).toBe(true);
+    expect(
+      isSpadeError(await gold("humaneval", "--perturb").catch((e: unknown) => e), "E_CONFIG"),
+    ).toBe(true);
   });
 
   it("reads the data folder from --data, else SPADE_DATA_DIR (E_IO when missing)", async () => {
-    expect(isSpadeError(await gold("gsm8k", "--data", "/nonexistent").catch((e: unknown) => e), "E_IO")).toBe(true);
+    expect(
+      isSpadeError(await gold("gsm8k", "--data", "/nonexistent").catch((e: unknown) => e), "E_IO"),
+    ).toBe(true);
     process.env.SPADE_DATA_DIR = "/nonexistent/benchmarks";
     const err = await gold("gsm8k").catch((e: unknown) => e);
     expect(isSpadeError(err, "E_IO")).toBe(true);

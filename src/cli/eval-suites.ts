@@ -30,15 +30,30 @@ export const goldCommand = defineCommand({
     suite: { type: "positional", description: `${SUITE_NAMES.join(" | ")} | rg`, required: true },
     json: jsonArg,
     limit: { type: "string", description: "only the first N items" },
-    data: { type: "string", description: "data folder (default $SPADE_DATA_DIR, else ~/.cache/spade/data; see `spade data path`)" },
-    concurrency: { type: "string", description: "code suites: Python processes at once (default min(4, CPUs))" },
-    python: { type: "string", description: "code suites: Python 3 interpreter (default python3, else /usr/bin/python3)" },
+    data: {
+      type: "string",
+      description:
+        "data folder (default $SPADE_DATA_DIR, else ~/.cache/spade/data; see `spade data path`)",
+    },
+    concurrency: {
+      type: "string",
+      description: "code suites: Python processes at once (default min(4, CPUs))",
+    },
+    python: {
+      type: "string",
+      description: "code suites: Python 3 interpreter (default python3, else /usr/bin/python3)",
+    },
     "allow-no-isolation": {
       type: "boolean",
-      description: "code suites: run code WITHOUT a network namespace when none can be made (unsafe)",
+      description:
+        "code suites: run code WITHOUT a network namespace when none can be made (unsafe)",
       default: false,
     },
-    perturb: { type: "boolean", description: "math suites: also check that perturbed references score 0 (rg: always)", default: false },
+    perturb: {
+      type: "boolean",
+      description: "math suites: also check that perturbed references score 0 (rg: always)",
+      default: false,
+    },
     datasets: { type: "string", description: "rg: only these datasets, comma-separated" },
     workers: { type: "string", description: "rg: worker processes (default 4)" },
   },
@@ -50,37 +65,61 @@ export const goldCommand = defineCommand({
       return;
     }
     if (!isSuiteName(suite)) {
-      throw new SpadeError("E_CONFIG", `unknown suite "${suite}"`, { nextStep: `one of ${SUITE_NAMES.join(", ")}` });
+      throw new SpadeError("E_CONFIG", `unknown suite "${suite}"`, {
+        nextStep: `one of ${SUITE_NAMES.join(", ")}`,
+      });
     }
     const limit = args.limit === undefined ? undefined : intFlag("limit", args.limit, 1);
     const dataDir = dataRoot({ flag: args.data, env: process.env });
     const sandbox: PythonSandboxOptions = { allowNoIsolation: args["allow-no-isolation"] === true };
-    if (args.concurrency !== undefined) sandbox.maxConcurrency = intFlag("concurrency", args.concurrency, 1);
+    if (args.concurrency !== undefined)
+      sandbox.maxConcurrency = intFlag("concurrency", args.concurrency, 1);
     if (args.python !== undefined) sandbox.python = String(args.python);
     if (args.perturb && (isCodeSuite(suite) || suite === "bbh")) {
-      throw new SpadeError("E_CONFIG", "--perturb applies to the math suites (gsm8k, math500) only");
+      throw new SpadeError(
+        "E_CONFIG",
+        "--perturb applies to the math suites (gsm8k, math500) only",
+      );
     }
 
     const report = await goldCheck(suite, { limit, dataDir, sandbox });
     if (!args.json) {
-      process.stdout.write(`${report.suite}: ${report.correct}/${report.items} correct (${(report.durationMs / 1000).toFixed(1)} s)\n`);
+      process.stdout.write(
+        `${report.suite}: ${report.correct}/${report.items} correct (${(report.durationMs / 1000).toFixed(1)} s)\n`,
+      );
     }
     let accepted = 0;
     let perturbations: unknown;
     if (args.perturb) {
       const check = await perturbationCheck(await loadSuite(suite, { limit, dataDir }));
       accepted = check.byKind.reduce((n, k) => n + k.accepted.length, 0);
-      perturbations = check.byKind.map((k) => ({ kind: k.kind, applicable: k.applicable, scoredZero: k.scoredZero, accepted: k.accepted }));
+      perturbations = check.byKind.map((k) => ({
+        kind: k.kind,
+        applicable: k.applicable,
+        scoredZero: k.scoredZero,
+        accepted: k.accepted,
+      }));
       if (!args.json) {
-        for (const k of check.byKind) process.stdout.write(`  perturbation ${k.kind}: ${k.scoredZero}/${k.applicable} scored 0\n`);
-        if (check.unperturbable.length > 0) process.stdout.write(`  not perturbable: ${check.unperturbable.join(", ")}\n`);
+        for (const k of check.byKind)
+          process.stdout.write(
+            `  perturbation ${k.kind}: ${k.scoredZero}/${k.applicable} scored 0\n`,
+          );
+        if (check.unperturbable.length > 0)
+          process.stdout.write(`  not perturbable: ${check.unperturbable.join(", ")}\n`);
       }
     }
     if (args.json) {
-      printJson({ suite: report.suite, items: report.items, correct: report.correct, ...(args.perturb ? { perturbations } : {}) });
+      printJson({
+        suite: report.suite,
+        items: report.items,
+        correct: report.correct,
+        ...(args.perturb ? { perturbations } : {}),
+      });
     }
-    for (const f of report.failures.slice(0, SHOWN_FAILURES)) process.stderr.write(`  FAIL ${f.id}: ${JSON.stringify(f.info)}\n`);
-    if (report.failures.length > SHOWN_FAILURES) process.stderr.write(`  ... and ${report.failures.length - SHOWN_FAILURES} more\n`);
+    for (const f of report.failures.slice(0, SHOWN_FAILURES))
+      process.stderr.write(`  FAIL ${f.id}: ${JSON.stringify(f.info)}\n`);
+    if (report.failures.length > SHOWN_FAILURES)
+      process.stderr.write(`  ... and ${report.failures.length - SHOWN_FAILURES} more\n`);
     process.exitCode = report.correct === report.items && accepted === 0 ? 0 : 1;
   },
 });

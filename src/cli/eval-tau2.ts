@@ -8,18 +8,37 @@ import { join } from "node:path";
 import { SpadeError } from "../errors.js";
 import { writeJsonAtomic } from "../eval/run/index.js";
 import { ChatRenderer, tinkerSampler } from "../policy/index.js";
-import { runTau2, tau2ScoresOf, tokenSamplerHandler, TAU2_DEFAULTS, TAU2_DOMAINS, type Tau2Agent, type Tau2Domain, type Tau2Endpoint, type Tau2Settings } from "../eval/tau2/index.js";
+import {
+  runTau2,
+  tau2ScoresOf,
+  tokenSamplerHandler,
+  TAU2_DEFAULTS,
+  TAU2_DOMAINS,
+  type Tau2Agent,
+  type Tau2Domain,
+  type Tau2Endpoint,
+  type Tau2Settings,
+} from "../eval/tau2/index.js";
 import { intFlag, jsonArg, printJson } from "./common.js";
 import { defaultOutDir, interruptSignal } from "./eval-run.js";
 import { policyArgs } from "./policy.js";
 
 const TAU2_POLICIES = ["openai", "tinker", "oracle", "idle"] as const;
 
-function numberFlag(name: string, value: string | undefined, fallback: number, min: number, max = Infinity): number {
+function numberFlag(
+  name: string,
+  value: string | undefined,
+  fallback: number,
+  min: number,
+  max = Infinity,
+): number {
   if (value === undefined) return fallback;
   const n = Number(value);
   if (value.trim() === "" || !Number.isFinite(n) || n < min || n > max) {
-    throw new SpadeError("E_CONFIG", `--${name} must be a number in [${min}, ${max}] (got ${JSON.stringify(value)})`);
+    throw new SpadeError(
+      "E_CONFIG",
+      `--${name} must be a number in [${min}, ${max}] (got ${JSON.stringify(value)})`,
+    );
   }
   return n;
 }
@@ -31,55 +50,145 @@ export function domainsFlag(value: string | undefined): Tau2Domain[] {
   const out: Tau2Domain[] = [];
   for (const part of v.split(",")) {
     if (!(TAU2_DOMAINS as readonly string[]).includes(part)) {
-      throw new SpadeError("E_CONFIG", `--domain must be ${TAU2_DOMAINS.join(", ")} or all (got ${JSON.stringify(part)})`);
+      throw new SpadeError(
+        "E_CONFIG",
+        `--domain must be ${TAU2_DOMAINS.join(", ")} or all (got ${JSON.stringify(part)})`,
+      );
     }
     out.push(part as Tau2Domain);
   }
   return out;
 }
 
-function endpointFrom(role: string, baseURL: string | undefined, model: string | undefined, apiKeyEnv: string | undefined): Tau2Endpoint | undefined {
+function endpointFrom(
+  role: string,
+  baseURL: string | undefined,
+  model: string | undefined,
+  apiKeyEnv: string | undefined,
+): Tau2Endpoint | undefined {
   if (baseURL === undefined && model === undefined) return undefined;
-  if (!baseURL || !model) throw new SpadeError("E_CONFIG", `the ${role} model needs both --${role}-base-url and --${role}-model`, { nextStep: `add the missing one, or drop both to use the agent's server` });
+  if (!baseURL || !model)
+    throw new SpadeError(
+      "E_CONFIG",
+      `the ${role} model needs both --${role}-base-url and --${role}-model`,
+      { nextStep: `add the missing one, or drop both to use the agent's server` },
+    );
   return { baseURL, model, apiKey: keyFrom(role, apiKeyEnv) };
 }
 
 function keyFrom(role: string, apiKeyEnv: string | undefined): string | undefined {
   if (!apiKeyEnv) return undefined;
   const key = process.env[apiKeyEnv];
-  if (!key) throw new SpadeError("E_CONFIG", `--${role === "agent" ? "" : `${role}-`}api-key-env names ${apiKeyEnv}, which is not set`, { nextStep: `export ${apiKeyEnv}=... or drop the flag for a local server` });
+  if (!key)
+    throw new SpadeError(
+      "E_CONFIG",
+      `--${role === "agent" ? "" : `${role}-`}api-key-env names ${apiKeyEnv}, which is not set`,
+      { nextStep: `export ${apiKeyEnv}=... or drop the flag for a local server` },
+    );
   return key;
 }
 
 /** `spade eval tau2` */
 export const tau2Command = defineCommand({
-  meta: { name: "tau2", description: "tau2-bench (retail, airline, telecom) through its own harness: pass^1 per domain as tau2 computes it" },
+  meta: {
+    name: "tau2",
+    description:
+      "tau2-bench (retail, airline, telecom) through its own harness: pass^1 per domain as tau2 computes it",
+  },
   args: {
-    domain: { type: "string", description: `${TAU2_DOMAINS.join(" | ")} | all (or a comma list)`, default: "all" },
-    policy: { type: "string", description: `the agent: ${TAU2_POLICIES.join(" | ")} (oracle replays each task's ground-truth actions, idle does nothing; both without a model)`, required: true },
-    "base-url": { type: "string", description: "the agent's OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 (--policy openai)" },
-    model: { type: "string", description: "the agent's model name as the server knows it (--policy openai)" },
+    domain: {
+      type: "string",
+      description: `${TAU2_DOMAINS.join(" | ")} | all (or a comma list)`,
+      default: "all",
+    },
+    policy: {
+      type: "string",
+      description: `the agent: ${TAU2_POLICIES.join(" | ")} (oracle replays each task's ground-truth actions, idle does nothing; both without a model)`,
+      required: true,
+    },
+    "base-url": {
+      type: "string",
+      description:
+        "the agent's OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 (--policy openai)",
+    },
+    model: {
+      type: "string",
+      description: "the agent's model name as the server knows it (--policy openai)",
+    },
     engine: policyArgs.engine,
     "base-model": policyArgs["base-model"],
-    "model-path": { type: "string", description: "folder with the model's tokenizer.json and tokenizer_config.json (--policy tinker)" },
-    "api-key-env": { type: "string", description: "environment variable holding the agent server's API key" },
-    "user-base-url": { type: "string", description: "the user simulator's server (default: the agent's)" },
-    "user-model": { type: "string", description: "the user simulator's model (default: the agent's)" },
-    "user-api-key-env": { type: "string", description: "environment variable holding the user server's API key" },
-    "judge-base-url": { type: "string", description: "the NL-assertion judge's server (default: the agent's)" },
-    "judge-model": { type: "string", description: "the NL-assertion judge's model (default: the agent's)" },
-    "judge-api-key-env": { type: "string", description: "environment variable holding the judge server's API key" },
+    "model-path": {
+      type: "string",
+      description:
+        "folder with the model's tokenizer.json and tokenizer_config.json (--policy tinker)",
+    },
+    "api-key-env": {
+      type: "string",
+      description: "environment variable holding the agent server's API key",
+    },
+    "user-base-url": {
+      type: "string",
+      description: "the user simulator's server (default: the agent's)",
+    },
+    "user-model": {
+      type: "string",
+      description: "the user simulator's model (default: the agent's)",
+    },
+    "user-api-key-env": {
+      type: "string",
+      description: "environment variable holding the user server's API key",
+    },
+    "judge-base-url": {
+      type: "string",
+      description: "the NL-assertion judge's server (default: the agent's)",
+    },
+    "judge-model": {
+      type: "string",
+      description: "the NL-assertion judge's model (default: the agent's)",
+    },
+    "judge-api-key-env": {
+      type: "string",
+      description: "environment variable holding the judge server's API key",
+    },
     split: { type: "string", description: "task split", default: TAU2_DEFAULTS.split },
-    trials: { type: "string", description: "trials per task", default: String(TAU2_DEFAULTS.trials) },
-    "max-steps": { type: "string", description: "most steps per simulation", default: String(TAU2_DEFAULTS.maxSteps) },
-    temperature: { type: "string", description: "agent temperature", default: String(TAU2_DEFAULTS.temperature) },
+    trials: {
+      type: "string",
+      description: "trials per task",
+      default: String(TAU2_DEFAULTS.trials),
+    },
+    "max-steps": {
+      type: "string",
+      description: "most steps per simulation",
+      default: String(TAU2_DEFAULTS.maxSteps),
+    },
+    temperature: {
+      type: "string",
+      description: "agent temperature",
+      default: String(TAU2_DEFAULTS.temperature),
+    },
     "top-p": { type: "string", description: "agent top_p", default: String(TAU2_DEFAULTS.topP) },
-    "top-k": { type: "string", description: "agent top_k (sent in the request body, as vLLM and SGLang read it)", default: String(TAU2_DEFAULTS.topK) },
-    "max-tokens": { type: "string", description: "agent max tokens per answer", default: String(TAU2_DEFAULTS.maxTokens) },
-    concurrency: { type: "string", description: "simulations in flight at once (tau2's max_concurrency)", default: String(TAU2_DEFAULTS.concurrency) },
+    "top-k": {
+      type: "string",
+      description: "agent top_k (sent in the request body, as vLLM and SGLang read it)",
+      default: String(TAU2_DEFAULTS.topK),
+    },
+    "max-tokens": {
+      type: "string",
+      description: "agent max tokens per answer",
+      default: String(TAU2_DEFAULTS.maxTokens),
+    },
+    concurrency: {
+      type: "string",
+      description: "simulations in flight at once (tau2's max_concurrency)",
+      default: String(TAU2_DEFAULTS.concurrency),
+    },
     limit: { type: "string", description: "only the first N tasks of each domain" },
     out: { type: "string", description: "results folder (default eval-results/tau2/<model>)" },
-    resume: { type: "boolean", description: "skip tasks whose results file exists in --out", default: false },
+    resume: {
+      type: "boolean",
+      description: "skip tasks whose results file exists in --out",
+      default: false,
+    },
     json: jsonArg,
   },
   async run({ args }) {
@@ -88,23 +197,56 @@ export const tau2Command = defineCommand({
     let agent: Tau2Agent;
     if (policy === "openai") {
       const endpoint = endpointFrom("agent", args["base-url"], args.model, undefined);
-      if (!endpoint) throw new SpadeError("E_CONFIG", "--policy openai needs --base-url and --model", { nextStep: "add --base-url http://127.0.0.1:8000/v1 --model NAME" });
-      agent = { kind: "model", endpoint: { ...endpoint, apiKey: keyFrom("agent", args["api-key-env"]) } };
+      if (!endpoint)
+        throw new SpadeError("E_CONFIG", "--policy openai needs --base-url and --model", {
+          nextStep: "add --base-url http://127.0.0.1:8000/v1 --model NAME",
+        });
+      agent = {
+        kind: "model",
+        endpoint: { ...endpoint, apiKey: keyFrom("agent", args["api-key-env"]) },
+      };
     } else if (policy === "tinker") {
       // Tinker sampling behind SPADE's own OpenAI-compatible shim, so the harness can call it.
       if (args["base-url"] !== undefined && args.engine === undefined) {
-        throw new SpadeError("E_CONFIG", "--policy tinker takes the engine as --engine URL and its model as --base-model NAME, not --base-url / --model", { nextStep: "write --engine URL --base-model NAME (the names spade run uses)" });
+        throw new SpadeError(
+          "E_CONFIG",
+          "--policy tinker takes the engine as --engine URL and its model as --base-model NAME, not --base-url / --model",
+          { nextStep: "write --engine URL --base-model NAME (the names spade run uses)" },
+        );
       }
       if (!args.engine || !args["base-model"] || !args["model-path"]) {
-        throw new SpadeError("E_CONFIG", "--policy tinker needs --engine, --base-model and --model-path", { nextStep: "add --engine http://127.0.0.1:8000 --base-model BASE_MODEL --model-path TOKENIZER_FOLDER" });
+        throw new SpadeError(
+          "E_CONFIG",
+          "--policy tinker needs --engine, --base-model and --model-path",
+          {
+            nextStep:
+              "add --engine http://127.0.0.1:8000 --base-model BASE_MODEL --model-path TOKENIZER_FOLDER",
+          },
+        );
       }
       const renderer = ChatRenderer.fromDir(String(args["model-path"]));
-      const sampler = tinkerSampler({ baseURL: String(args.engine), baseModel: String(args["base-model"]), apiKeyEnv: args["api-key-env"] || undefined, environment: process.env });
-      agent = { kind: "served", model: sampler.model, handler: tokenSamplerHandler({ sampler, renderer, defaultMaxTokens: TAU2_DEFAULTS.maxTokens }) };
+      const sampler = tinkerSampler({
+        baseURL: String(args.engine),
+        baseModel: String(args["base-model"]),
+        apiKeyEnv: args["api-key-env"] || undefined,
+        environment: process.env,
+      });
+      agent = {
+        kind: "served",
+        model: sampler.model,
+        handler: tokenSamplerHandler({
+          sampler,
+          renderer,
+          defaultMaxTokens: TAU2_DEFAULTS.maxTokens,
+        }),
+      };
     } else if (policy === "oracle" || policy === "idle") {
       agent = { kind: policy };
     } else {
-      throw new SpadeError("E_CONFIG", `--policy must be one of ${TAU2_POLICIES.join(", ")} for tau2 (got "${policy}")`);
+      throw new SpadeError(
+        "E_CONFIG",
+        `--policy must be one of ${TAU2_POLICIES.join(", ")} for tau2 (got "${policy}")`,
+      );
     }
     const settings: Partial<Tau2Settings> = {
       split: String(args.split),
@@ -117,9 +259,24 @@ export const tau2Command = defineCommand({
       concurrency: intFlag("concurrency", args.concurrency, 1),
     };
     const limit = args.limit === undefined ? undefined : intFlag("limit", args.limit, 1);
-    const user = endpointFrom("user", args["user-base-url"], args["user-model"], args["user-api-key-env"]);
-    const judge = endpointFrom("judge", args["judge-base-url"], args["judge-model"], args["judge-api-key-env"]);
-    const modelName = agent.kind === "model" ? agent.endpoint.model : agent.kind === "served" ? agent.model : policy;
+    const user = endpointFrom(
+      "user",
+      args["user-base-url"],
+      args["user-model"],
+      args["user-api-key-env"],
+    );
+    const judge = endpointFrom(
+      "judge",
+      args["judge-base-url"],
+      args["judge-model"],
+      args["judge-api-key-env"],
+    );
+    const modelName =
+      agent.kind === "model"
+        ? agent.endpoint.model
+        : agent.kind === "served"
+          ? agent.model
+          : policy;
     const outDir = args.out ?? defaultOutDir("tau2", modelName);
     const interrupt = interruptSignal();
     let done = 0;
@@ -135,10 +292,16 @@ export const tau2Command = defineCommand({
         resume: args.resume === true,
         signal: interrupt.signal,
         onProgress: (event) => {
-          if (event.event === "tasks") process.stderr.write(`[tau2] ${event.domain}: ${event.todo.length} of ${event.taskIds.length} task(s) to run\n`);
+          if (event.event === "tasks")
+            process.stderr.write(
+              `[tau2] ${event.domain}: ${event.todo.length} of ${event.taskIds.length} task(s) to run\n`,
+            );
           if (event.event === "simulation" || event.event === "simulation_error") {
             done += 1;
-            if (event.event === "simulation_error") process.stderr.write(`[tau2] ${event.domain}/${event.taskId}: simulation failed: ${event.message}\n`);
+            if (event.event === "simulation_error")
+              process.stderr.write(
+                `[tau2] ${event.domain}/${event.taskId}: simulation failed: ${event.message}\n`,
+              );
             if (done % 10 === 0) process.stderr.write(`[tau2] ${done} simulation(s) scored\n`);
           }
         },
@@ -162,19 +325,29 @@ export const tau2Command = defineCommand({
       await writeJsonAtomic(join(outDir, "summary.json"), summary);
       if (args.json) printJson(summary);
       else {
-        process.stdout.write(`tau2 (${run.settings.split} split, ${run.settings.trials} trial(s)): agent ${run.models.agent}\n`);
-        process.stdout.write(`  user simulator ${run.models.user}; NL-assertion judge ${run.models.judge ?? "none (scripted players)"}\n`);
-        process.stdout.write(`domain    tasks  pass^1  failed samples  tau2's own pass^1 (this invocation)\n`);
+        process.stdout.write(
+          `tau2 (${run.settings.split} split, ${run.settings.trials} trial(s)): agent ${run.models.agent}\n`,
+        );
+        process.stdout.write(
+          `  user simulator ${run.models.user}; NL-assertion judge ${run.models.judge ?? "none (scripted players)"}\n`,
+        );
+        process.stdout.write(
+          `domain    tasks  pass^1  failed samples  tau2's own pass^1 (this invocation)\n`,
+        );
         for (const domain of domains) {
           const s = scores[domain];
           const report = run.reports.find((r) => r.domain === domain);
           const own = report?.passHatK["1"];
-          process.stdout.write(`${domain.padEnd(9)} ${String(s?.tasks ?? 0).padStart(5)}  ${s ? s.passAt1.toFixed(3) : "  -  "}  ${String(s?.failedSamples ?? 0).padStart(14)}  ${own === undefined ? "-" : own.toFixed(3)}\n`);
+          process.stdout.write(
+            `${domain.padEnd(9)} ${String(s?.tasks ?? 0).padStart(5)}  ${s ? s.passAt1.toFixed(3) : "  -  "}  ${String(s?.failedSamples ?? 0).padStart(14)}  ${own === undefined ? "-" : own.toFixed(3)}\n`,
+          );
         }
         process.stdout.write(`results in ${outDir}\n`);
       }
       if (run.interrupted) {
-        process.stderr.write(`spade: interrupted after ${run.items.length}/${run.total} tasks; rerun with --resume --out ${outDir}\n`);
+        process.stderr.write(
+          `spade: interrupted after ${run.items.length}/${run.total} tasks; rerun with --resume --out ${outDir}\n`,
+        );
         process.exitCode = 130;
       }
     } finally {

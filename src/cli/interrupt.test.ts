@@ -13,7 +13,10 @@ describe("interruptSignal", () => {
     });
     const before = process.listenerCount("SIGINT");
     const interrupt = interruptSignal("spade x: stopping");
-    expect([process.listenerCount("SIGINT"), process.listenerCount("SIGTERM") > 0]).toEqual([before + 1, true]);
+    expect([process.listenerCount("SIGINT"), process.listenerCount("SIGTERM") > 0]).toEqual([
+      before + 1,
+      true,
+    ]);
     process.emit("SIGINT");
     expect(interrupt.signal.aborted).toBe(true);
     expect(written).toEqual(["\nspade x: stopping\n"]);

@@ -10,7 +10,14 @@ import { storeIoError } from "../store/index.js";
 import { envCommand } from "./env.js";
 import { visibleText } from "./guest-text.js";
 
-const USAGE_CODES = new Set(["E_CONFIG", "E_IO", "E_NOT_FOUND", "E_RUN_LOCKED", "E_STORE_CORRUPT", "E_DISK_FULL"]);
+const USAGE_CODES = new Set([
+  "E_CONFIG",
+  "E_IO",
+  "E_NOT_FOUND",
+  "E_RUN_LOCKED",
+  "E_STORE_CORRUPT",
+  "E_DISK_FULL",
+]);
 
 /** A Node system error (ENOSPC, EROFS...) thrown by code that did not code it, as a coded error. */
 function codedSystemError(err: unknown): SpadeError | null {
@@ -21,7 +28,11 @@ function codedSystemError(err: unknown): SpadeError | null {
 
 /** The root command. */
 export const main = defineCommand({
-  meta: { name: "spade", version: "0.1.0", description: "Self-play in adaptive synthetic executable environments" },
+  meta: {
+    name: "spade",
+    version: "0.1.0",
+    description: "Self-play in adaptive synthetic executable environments",
+  },
   subCommands: {
     dashboard: () => import("./dashboard.js").then((m) => m.dashboardCommand),
     archive: () => import("./archive.js").then((m) => m.archiveCommand),
@@ -36,12 +47,15 @@ export const main = defineCommand({
 });
 
 /** Finds the sub-command that `--help` asks about. */
-async function commandFor(rawArgs: string[]): Promise<{ cmd: CommandDef<ArgsDef>; parent?: CommandDef<ArgsDef> }> {
+async function commandFor(
+  rawArgs: string[],
+): Promise<{ cmd: CommandDef<ArgsDef>; parent?: CommandDef<ArgsDef> }> {
   let cmd: CommandDef<ArgsDef> = main;
   let parent: CommandDef<ArgsDef> | undefined;
   for (const word of rawArgs) {
     if (word.startsWith("-")) break;
-    const subs = typeof cmd.subCommands === "function" ? await cmd.subCommands() : await cmd.subCommands;
+    const subs =
+      typeof cmd.subCommands === "function" ? await cmd.subCommands() : await cmd.subCommands;
     const next = subs?.[word];
     if (!next) break;
     parent = cmd;
@@ -75,7 +89,9 @@ async function run(rawArgs: string[]): Promise<number> {
       process.stderr.write(`${await renderUsage(cmd, parent)}\n\nspade: ${err.message}\n`);
       return 2;
     }
-    process.stderr.write(`spade: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.stderr.write(
+      `spade: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
     return 1;
   }
 }

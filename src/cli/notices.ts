@@ -4,7 +4,12 @@
  * answer that is long in coming. Many episodes in flight wait at once, so notices are thinned to
  * one every few seconds, with a count of those left out.
  */
-import { formatRetryNotice, formatSlowNotice, type RetryNotice, type SlowNotice } from "../policy/index.js";
+import {
+  formatRetryNotice,
+  formatSlowNotice,
+  type RetryNotice,
+  type SlowNotice,
+} from "../policy/index.js";
 
 /** Least time between two printed notices. */
 export const NOTICE_INTERVAL_MS = 5_000;
@@ -19,7 +24,11 @@ export interface ServerNotices {
  * Notice hooks that write `spade: model server: ...` lines through `write`, at most one per
  * `intervalMs` for both kinds together (the first at once).
  */
-export function serverNotices(write: (line: string) => void, now: () => number = Date.now, intervalMs = NOTICE_INTERVAL_MS): ServerNotices {
+export function serverNotices(
+  write: (line: string) => void,
+  now: () => number = Date.now,
+  intervalMs = NOTICE_INTERVAL_MS,
+): ServerNotices {
   let lastMs = -Infinity;
   let skipped = 0;
   const say = (text: string) => {
@@ -28,7 +37,10 @@ export function serverNotices(write: (line: string) => void, now: () => number =
       skipped++;
       return;
     }
-    const more = skipped > 0 ? ` (and ${skipped} other notice${skipped === 1 ? "" : "s"} since the last one)` : "";
+    const more =
+      skipped > 0
+        ? ` (and ${skipped} other notice${skipped === 1 ? "" : "s"} since the last one)`
+        : "";
     lastMs = t;
     skipped = 0;
     write(`spade: model server: ${text}${more}\n`);
@@ -37,4 +49,5 @@ export function serverNotices(write: (line: string) => void, now: () => number =
 }
 
 /** The notices of the command line: on stderr. */
-export const stderrNotices = (): ServerNotices => serverNotices((line) => process.stderr.write(line));
+export const stderrNotices = (): ServerNotices =>
+  serverNotices((line) => process.stderr.write(line));

@@ -25,8 +25,19 @@ function parseCall(line: string, turn: number): Action | string {
   } catch (err) {
     return `arguments are not JSON: ${describeError(err)}`;
   }
-  if (typeof args !== "object" || args === null || Array.isArray(args)) return "arguments must be a JSON object";
-  return { text: "", answer: null, toolCalls: [{ id: `call_${turn}`, name: m[1] as string, arguments: args as Action["toolCalls"][number]["arguments"] }] };
+  if (typeof args !== "object" || args === null || Array.isArray(args))
+    return "arguments must be a JSON object";
+  return {
+    text: "",
+    answer: null,
+    toolCalls: [
+      {
+        id: `call_${turn}`,
+        name: m[1] as string,
+        arguments: args as Action["toolCalls"][number]["arguments"],
+      },
+    ],
+  };
 }
 
 /** Runs the interactive loop until the user quits or input ends. */
@@ -40,14 +51,20 @@ export async function playInteractive(env: Env, firstSeed: number): Promise<void
     rewards = [];
     over = false;
     const reset = await env.reset(seed);
-    say(`\n=== ${env.meta.name} (seed ${seed}, up to ${env.meta.maxTurns} turns) ===\n${reset.observation}`);
+    say(
+      `\n=== ${env.meta.name} (seed ${seed}, up to ${env.meta.maxTurns} turns) ===\n${reset.observation}`,
+    );
   };
 
   /** Handles one input line; false means quit. */
   const handle = async (line: string): Promise<boolean> => {
     if (line === "/quit") return false;
     if (line === "/help") say(HELP);
-    else if (line === "/tools") for (const t of env.meta.tools) say(`${t.function.name}: ${t.function.description}\n  ${JSON.stringify(t.function.parameters)}`);
+    else if (line === "/tools")
+      for (const t of env.meta.tools)
+        say(
+          `${t.function.name}: ${t.function.description}\n  ${JSON.stringify(t.function.parameters)}`,
+        );
     else if (line === "/hint") say(`HINT: ${await env.hint()}`);
     else if (line === "/solve") say(`oracle: ${JSON.stringify(await env.solve())}`);
     else if (line.startsWith("/reset")) {
@@ -68,7 +85,9 @@ export async function playInteractive(env: Env, firstSeed: number): Promise<void
       if (result.terminated || result.truncated || rewards.length >= env.meta.maxTurns) {
         over = true;
         const ret = episodeReturn(rewards);
-        say(`=== episode over: return ${ret}, ${isSuccess(ret) ? "SUCCESS" : "no success"}. /reset for another, /quit to leave.`);
+        say(
+          `=== episode over: return ${ret}, ${isSuccess(ret) ? "SUCCESS" : "no success"}. /reset for another, /quit to leave.`,
+        );
       }
     }
     return true;

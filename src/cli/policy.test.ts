@@ -14,7 +14,17 @@ const failure = (fn: () => unknown) => {
 
 describe("policy flags", () => {
   it("name the engine and its model as spade run does", () => {
-    expect(Object.keys(policyArgs)).toEqual(expect.arrayContaining(["base-url", "model", "engine", "base-model", "model-path", "temperature", "max-tokens"]));
+    expect(Object.keys(policyArgs)).toEqual(
+      expect.arrayContaining([
+        "base-url",
+        "model",
+        "engine",
+        "base-model",
+        "model-path",
+        "temperature",
+        "max-tokens",
+      ]),
+    );
     expect(policyArgs.temperature.description).toMatch(/^sampling temperature of both roles/);
   });
 
@@ -22,16 +32,35 @@ describe("policy flags", () => {
     expect(samplingFlags({})).toBeUndefined();
     expect(samplingFlags({ temperature: "0.2" })).toEqual({ temperature: 0.2 });
     expect(samplingFlags({ "max-tokens": "64" })).toEqual({ max_tokens: 64 });
-    expect(failure(() => samplingFlags({ temperature: "-1" }))).toBe('E_CONFIG: setting temperature (--temperature): Too small: expected number to be >=0 (got "-1")');
-    expect(failure(() => samplingFlags({ "max-tokens": "1.5" }))).toBe('E_CONFIG: setting maxTokens (--max-tokens): Invalid input: expected int, received number (got "1.5")');
+    expect(failure(() => samplingFlags({ temperature: "-1" }))).toBe(
+      'E_CONFIG: setting temperature (--temperature): Too small: expected number to be >=0 (got "-1")',
+    );
+    expect(failure(() => samplingFlags({ "max-tokens": "1.5" }))).toBe(
+      'E_CONFIG: setting maxTokens (--max-tokens): Invalid input: expected int, received number (got "1.5")',
+    );
   });
 
   it("--policy tinker refuses the old --base-url / --model with the new names", () => {
-    expect(failure(() => policyFromFlags({ policy: "tinker", "base-url": "http://127.0.0.1:1", model: "m", "model-path": "/x" }))).toBe(
+    expect(
+      failure(() =>
+        policyFromFlags({
+          policy: "tinker",
+          "base-url": "http://127.0.0.1:1",
+          model: "m",
+          "model-path": "/x",
+        }),
+      ),
+    ).toBe(
       "E_CONFIG: --policy tinker takes the engine as --engine URL and its model as --base-model NAME, not --base-url / --model (write --engine URL --base-model NAME (the names spade run uses))",
     );
-    expect(failure(() => policyFromFlags({ policy: "tinker", "base-model": "m", "model-path": "/x" }))).toBe("E_CONFIG: --policy tinker needs --engine (add --engine http://127.0.0.1:8000)");
-    expect(failure(() => policyFromFlags({ policy: "tinker", engine: "http://127.0.0.1:1", "model-path": "/x" }))).toBe("E_CONFIG: --policy tinker needs --base-model (add --base-model BASE_MODEL)");
+    expect(
+      failure(() => policyFromFlags({ policy: "tinker", "base-model": "m", "model-path": "/x" })),
+    ).toBe("E_CONFIG: --policy tinker needs --engine (add --engine http://127.0.0.1:8000)");
+    expect(
+      failure(() =>
+        policyFromFlags({ policy: "tinker", engine: "http://127.0.0.1:1", "model-path": "/x" }),
+      ),
+    ).toBe("E_CONFIG: --policy tinker needs --base-model (add --base-model BASE_MODEL)");
   });
 });
 
@@ -39,9 +68,18 @@ describe("spade run's backends", () => {
   it("refuse --policy tinker with --base-url, naming --engine", async () => {
     const { buildConfig } = await import("../config/index.js");
     const { runBackends } = await import("./run-engine.js");
-    const config = buildConfig([{ policy: "tinker", baseUrl: "http://127.0.0.1:1/v1", model: "m", train: false }]);
-    const refused: unknown = await runBackends(config, {}, { dir: "." }).then(() => null, (err: unknown) => err);
-    expect(failure(() => { throw refused; })).toBe(
+    const config = buildConfig([
+      { policy: "tinker", baseUrl: "http://127.0.0.1:1/v1", model: "m", train: false },
+    ]);
+    const refused: unknown = await runBackends(config, {}, { dir: "." }).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(
+      failure(() => {
+        throw refused;
+      }),
+    ).toBe(
       "E_CONFIG: --policy tinker samples from a Tinker-compatible engine, named --engine URL (its model --base-model NAME), not --base-url / --model (write --engine URL --base-model NAME --model-path DIR, or --policy openai for an OpenAI-compatible server)",
     );
   });

@@ -9,7 +9,15 @@
 import { existsSync } from "node:fs";
 import { buildConfig, CONFIG_SCHEMA, type RunConfig } from "../config/index.js";
 import { SpadeError } from "../errors.js";
-import { chatAgent, ggufChatBackend, isRemoteModel, openAIChatBackend, type ChatBackend, type RetryOptions, type SamplingParams } from "../policy/index.js";
+import {
+  chatAgent,
+  ggufChatBackend,
+  isRemoteModel,
+  openAIChatBackend,
+  type ChatBackend,
+  type RetryOptions,
+  type SamplingParams,
+} from "../policy/index.js";
 import { stderrNotices, type ServerNotices } from "./notices.js";
 import { oracleAgent, randomAgent, type Agent } from "../rollout/index.js";
 import { tinkerPolicy } from "./tinker-policy.js";
@@ -19,33 +27,93 @@ export const POLICY_NAMES = ["oracle", "random", "openai", "tinker", "gguf"] as 
 
 /** The flags of `--policy` and of the model behind it. */
 export const policyArgs = {
-  policy: { type: "string", description: `who plays: ${POLICY_NAMES.join(" | ")}`, default: "oracle" },
-  "base-url": { type: "string", description: "OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 (--policy openai)" },
+  policy: {
+    type: "string",
+    description: `who plays: ${POLICY_NAMES.join(" | ")}`,
+    default: "oracle",
+  },
+  "base-url": {
+    type: "string",
+    description: "OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 (--policy openai)",
+  },
   model: { type: "string", description: "model name as the server knows it (--policy openai)" },
-  engine: { type: "string", description: `${CONFIG_SCHEMA.shape.engine.description} (--policy tinker)` },
-  "base-model": { type: "string", description: `${CONFIG_SCHEMA.shape.baseModel.description} (--policy tinker)` },
-  "api-key-env": { type: "string", description: "environment variable holding the API key (--policy openai); omit for local servers" },
-  temperature: { type: "string", description: `${CONFIG_SCHEMA.shape.temperature.description} (--policy openai, tinker, gguf; unset: the server's, greedy for gguf)` },
-  "max-tokens": { type: "string", description: `${CONFIG_SCHEMA.shape.maxTokens.description} (--policy openai, tinker, gguf; unset: the server's, 1024 for gguf)` },
-  "model-path": { type: "string", description: "folder with the model's tokenizer.json and tokenizer_config.json (--policy tinker); a .gguf file or hf:user/repo/file.gguf (--policy gguf)" },
-  "request-timeout": { type: "string", description: `${CONFIG_SCHEMA.shape.requestTimeout.description} (default 600)` },
-  "retry-budget": { type: "string", description: `${CONFIG_SCHEMA.shape.retryBudget.description} (default 1800)` },
-  "max-retries": { type: "string", description: `${CONFIG_SCHEMA.shape.maxRetries.description} (default 4)` },
-  "max-answer-bytes": { type: "string", description: `${CONFIG_SCHEMA.shape.maxAnswerBytes.description} (default 4194304)` },
+  engine: {
+    type: "string",
+    description: `${CONFIG_SCHEMA.shape.engine.description} (--policy tinker)`,
+  },
+  "base-model": {
+    type: "string",
+    description: `${CONFIG_SCHEMA.shape.baseModel.description} (--policy tinker)`,
+  },
+  "api-key-env": {
+    type: "string",
+    description:
+      "environment variable holding the API key (--policy openai); omit for local servers",
+  },
+  temperature: {
+    type: "string",
+    description: `${CONFIG_SCHEMA.shape.temperature.description} (--policy openai, tinker, gguf; unset: the server's, greedy for gguf)`,
+  },
+  "max-tokens": {
+    type: "string",
+    description: `${CONFIG_SCHEMA.shape.maxTokens.description} (--policy openai, tinker, gguf; unset: the server's, 1024 for gguf)`,
+  },
+  "model-path": {
+    type: "string",
+    description:
+      "folder with the model's tokenizer.json and tokenizer_config.json (--policy tinker); a .gguf file or hf:user/repo/file.gguf (--policy gguf)",
+  },
+  "request-timeout": {
+    type: "string",
+    description: `${CONFIG_SCHEMA.shape.requestTimeout.description} (default 600)`,
+  },
+  "retry-budget": {
+    type: "string",
+    description: `${CONFIG_SCHEMA.shape.retryBudget.description} (default 1800)`,
+  },
+  "max-retries": {
+    type: "string",
+    description: `${CONFIG_SCHEMA.shape.maxRetries.description} (default 4)`,
+  },
+  "max-answer-bytes": {
+    type: "string",
+    description: `${CONFIG_SCHEMA.shape.maxAnswerBytes.description} (default 4194304)`,
+  },
 } as const;
 
 /** The model-server request settings (schema keys), shared by `spade run`, `env run` and `eval`. */
-export type RequestSettings = Pick<RunConfig, "requestTimeout" | "retryBudget" | "maxRetries" | "maxAnswerBytes">;
+export type RequestSettings = Pick<
+  RunConfig,
+  "requestTimeout" | "retryBudget" | "maxRetries" | "maxAnswerBytes"
+>;
 
 /** The request settings of `--request-timeout`, `--retry-budget`, `--max-retries`, `--max-answer-bytes`, checked by the schema. */
-export function requestFlags(flags: Pick<PolicyFlags, "request-timeout" | "retry-budget" | "max-retries" | "max-answer-bytes">): RequestSettings {
-  const config = buildConfig([{ requestTimeout: flags["request-timeout"], retryBudget: flags["retry-budget"], maxRetries: flags["max-retries"], maxAnswerBytes: flags["max-answer-bytes"] }]);
-  return { requestTimeout: config.requestTimeout, retryBudget: config.retryBudget, maxRetries: config.maxRetries, maxAnswerBytes: config.maxAnswerBytes };
+export function requestFlags(
+  flags: Pick<PolicyFlags, "request-timeout" | "retry-budget" | "max-retries" | "max-answer-bytes">,
+): RequestSettings {
+  const config = buildConfig([
+    {
+      requestTimeout: flags["request-timeout"],
+      retryBudget: flags["retry-budget"],
+      maxRetries: flags["max-retries"],
+      maxAnswerBytes: flags["max-answer-bytes"],
+    },
+  ]);
+  return {
+    requestTimeout: config.requestTimeout,
+    retryBudget: config.retryBudget,
+    maxRetries: config.maxRetries,
+    maxAnswerBytes: config.maxAnswerBytes,
+  };
 }
 
 /** The retry options of request settings. */
 export function retryOptions(settings: RequestSettings): RetryOptions {
-  return { timeoutMs: Math.round(settings.requestTimeout * 1000), budgetMs: Math.round(settings.retryBudget * 1000), maxRetries: settings.maxRetries };
+  return {
+    timeoutMs: Math.round(settings.requestTimeout * 1000),
+    budgetMs: Math.round(settings.retryBudget * 1000),
+    maxRetries: settings.maxRetries,
+  };
 }
 
 /** Parsed values of `policyArgs`. */
@@ -88,13 +156,23 @@ export interface Policy {
 }
 
 /** A flag a policy cannot do without, or E_CONFIG naming it. */
-export function requiredFlag(policy: string, name: string, value: string | undefined, example: string): string {
-  if (!value) throw new SpadeError("E_CONFIG", `--policy ${policy} needs --${name}`, { nextStep: `add --${name} ${example}` });
+export function requiredFlag(
+  policy: string,
+  name: string,
+  value: string | undefined,
+  example: string,
+): string {
+  if (!value)
+    throw new SpadeError("E_CONFIG", `--policy ${policy} needs --${name}`, {
+      nextStep: `add --${name} ${example}`,
+    });
   return value;
 }
 
 /** Sampling parameters from `--temperature` and `--max-tokens`, checked by the run schema; only those given. */
-export function samplingFlags(flags: Pick<PolicyFlags, "temperature" | "max-tokens">): SamplingParams | undefined {
+export function samplingFlags(
+  flags: Pick<PolicyFlags, "temperature" | "max-tokens">,
+): SamplingParams | undefined {
   const config = buildConfig([{ temperature: flags.temperature, maxTokens: flags["max-tokens"] }]);
   const sampling: SamplingParams = {};
   if (flags.temperature !== undefined) sampling.temperature = config.temperature;
@@ -107,11 +185,18 @@ export function samplingFlags(flags: Pick<PolicyFlags, "temperature" | "max-toke
  * `--model`: E_CONFIG naming `--engine` / `--base-model` (what `spade run` calls them).
  */
 function refuseOldTinkerFlags(flags: PolicyFlags): void {
-  const old = [flags["base-url"] !== undefined ? "--base-url" : null, flags.model !== undefined ? "--model" : null].filter((f) => f !== null);
+  const old = [
+    flags["base-url"] !== undefined ? "--base-url" : null,
+    flags.model !== undefined ? "--model" : null,
+  ].filter((f) => f !== null);
   if (old.length === 0) return;
-  throw new SpadeError("E_CONFIG", `--policy tinker takes the engine as --engine URL and its model as --base-model NAME, not ${old.join(" / ")}`, {
-    nextStep: "write --engine URL --base-model NAME (the names spade run uses)",
-  });
+  throw new SpadeError(
+    "E_CONFIG",
+    `--policy tinker takes the engine as --engine URL and its model as --base-model NAME, not ${old.join(" / ")}`,
+    {
+      nextStep: "write --engine URL --base-model NAME (the names spade run uses)",
+    },
+  );
 }
 
 /**
@@ -140,13 +225,22 @@ export function openAIBackendFrom(options: {
 }
 
 /** A policy of chat agents on `backend`; the user's `--temperature` / `--max-tokens` win over a suite's sampling. */
-function chatPolicy(name: "openai" | "gguf", backend: ChatBackend, userSampling: SamplingParams | undefined): Policy {
+function chatPolicy(
+  name: "openai" | "gguf",
+  backend: ChatBackend,
+  userSampling: SamplingParams | undefined,
+): Policy {
   return {
     name,
     model: backend.model,
     backend,
     makeAgent: ({ signal, systemPrompt, sampling }) =>
-      chatAgent({ backend, signal, ...(systemPrompt !== undefined ? { systemPrompt } : {}), ...(sampling ? { sampling: { ...sampling, ...userSampling } } : {}) }),
+      chatAgent({
+        backend,
+        signal,
+        ...(systemPrompt !== undefined ? { systemPrompt } : {}),
+        ...(sampling ? { sampling: { ...sampling, ...userSampling } } : {}),
+      }),
   };
 }
 
@@ -175,7 +269,12 @@ export function policyFromFlags(flags: PolicyFlags): Policy {
       const tinker = tinkerPolicy({
         baseURL: requiredFlag("tinker", "engine", flags.engine, "http://127.0.0.1:8000"),
         model: requiredFlag("tinker", "base-model", flags["base-model"], "BASE_MODEL"),
-        modelPath: requiredFlag("tinker", "model-path", flags["model-path"], "PATH_TO_TOKENIZER_FOLDER"),
+        modelPath: requiredFlag(
+          "tinker",
+          "model-path",
+          flags["model-path"],
+          "PATH_TO_TOKENIZER_FOLDER",
+        ),
         apiKeyEnv: flags["api-key-env"],
         temperature: sampling?.temperature,
         maxTokens: sampling?.max_tokens,
@@ -186,18 +285,28 @@ export function policyFromFlags(flags: PolicyFlags): Policy {
         model: tinker.model,
         backend: null,
         makeAgent: ({ sampling: suite, ...request }) =>
-          tinker.makeAgent({ ...request, temperature: sampling?.temperature ?? suite?.temperature, maxTokens: sampling?.max_tokens ?? suite?.max_tokens }),
+          tinker.makeAgent({
+            ...request,
+            temperature: sampling?.temperature ?? suite?.temperature,
+            maxTokens: sampling?.max_tokens ?? suite?.max_tokens,
+          }),
       };
     }
     case "gguf": {
       const model = requiredFlag("gguf", "model-path", flags["model-path"], "PATH/model.gguf");
       // A missing file is a usage error now, not a failure of every episode later.
-      if (!isRemoteModel(model) && !existsSync(model)) throw new SpadeError("E_NOT_FOUND", `no model file at ${model}`, { nextStep: "pass the path of a .gguf file to --model-path" });
+      if (!isRemoteModel(model) && !existsSync(model))
+        throw new SpadeError("E_NOT_FOUND", `no model file at ${model}`, {
+          nextStep: "pass the path of a .gguf file to --model-path",
+        });
       const userSampling = samplingFlags(flags);
       const backend = ggufChatBackend({ model, sampling: userSampling });
       return chatPolicy(name, backend, userSampling);
     }
     default:
-      throw new SpadeError("E_CONFIG", `--policy must be one of ${POLICY_NAMES.join(", ")} (got "${name}")`);
+      throw new SpadeError(
+        "E_CONFIG",
+        `--policy must be one of ${POLICY_NAMES.join(", ")} (got "${name}")`,
+      );
   }
 }

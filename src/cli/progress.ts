@@ -19,7 +19,10 @@ export interface ProgressStream {
 }
 
 /** A progress line on `stream`; `now` and `logEveryMs` (default 10,000) pace the plain lines of logs. */
-export function progressLine(stream: ProgressStream, options: { now?: () => number; logEveryMs?: number } = {}): Progress {
+export function progressLine(
+  stream: ProgressStream,
+  options: { now?: () => number; logEveryMs?: number } = {},
+): Progress {
   const now = options.now ?? Date.now;
   const every = options.logEveryMs ?? 10_000;
   let lastMs = -Infinity;

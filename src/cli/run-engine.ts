@@ -13,7 +13,13 @@ import { startLocalEngine, type LocalEngine } from "../engine/index.js";
 import { SpadeError } from "../errors.js";
 import { chatLoopPolicy, tinkerLoopPolicy, type LoopPolicy } from "../loop/index.js";
 import { ChatRenderer, ggufChatBackend, isRemoteModel, TinkerHttp } from "../policy/index.js";
-import { tinkerBaseLogprobs, TinkerTrainer, TinkerTrainingClient, type TinkerTrainerOptions, type Trainer } from "../trainer/index.js";
+import {
+  tinkerBaseLogprobs,
+  TinkerTrainer,
+  TinkerTrainingClient,
+  type TinkerTrainerOptions,
+  type Trainer,
+} from "../trainer/index.js";
 import { stderrNotices } from "./notices.js";
 import { openAIBackendFrom, retryOptions } from "./policy.js";
 import { megabytes, progressLine, type ProgressStream } from "./progress.js";
@@ -43,7 +49,11 @@ export interface RunPlaces {
 export function runPlaces(environment: Readonly<Record<string, string | undefined>>): RunPlaces {
   const home = environment.HOME || homedir();
   return {
-    enginePython: join(environment.SPADE_ENGINE_DIR || join(home, ".cache", "spade", "engine"), "bin", "python"),
+    enginePython: join(
+      environment.SPADE_ENGINE_DIR || join(home, ".cache", "spade", "engine"),
+      "bin",
+      "python",
+    ),
     modelsDir: environment.SPADE_MODELS_DIR || join(home, ".cache", "spade", "models"),
     hfEndpoint: environment.HF_ENDPOINT || undefined,
   };
@@ -61,7 +71,9 @@ export interface RunBackendsOptions {
 
 function need(value: string | null, flag: string, example: string, why: string): string {
   if (value) return value;
-  throw new SpadeError("E_CONFIG", `${why}: ${flag} is not set`, { nextStep: `add ${flag} ${example} (or set it in --config)` });
+  throw new SpadeError("E_CONFIG", `${why}: ${flag} is not set`, {
+    nextStep: `add ${flag} ${example} (or set it in --config)`,
+  });
 }
 
 /**
@@ -76,7 +88,9 @@ export function trainerSettings(
   return {
     loss: config.loss,
     ppoClip: { low: 1 - config.ppoClipLow, high: 1 + config.ppoClipHigh },
-    ...(config.klCoef > 0 ? { kl: { coef: config.klCoef, baseLogprobs: tinkerBaseLogprobs(http, baseModel) } } : {}),
+    ...(config.klCoef > 0
+      ? { kl: { coef: config.klCoef, baseLogprobs: tinkerBaseLogprobs(http, baseModel) } }
+      : {}),
     adam: { learningRate: config.learningRate },
   };
 }
@@ -86,24 +100,39 @@ export function trainerSettings(
  * chat-level policy would have to be trained, or when a needed setting is missing; E_IO /
  * E_CONFIG for unusable tokenizer files; `--engine local`: the errors of `startLocalEngine`.
  */
-export async function runBackends(config: RunConfig, environment: Readonly<Record<string, string | undefined>>, options: RunBackendsOptions): Promise<RunBackends> {
+export async function runBackends(
+  config: RunConfig,
+  environment: Readonly<Record<string, string | undefined>>,
+  options: RunBackendsOptions,
+): Promise<RunBackends> {
   const { signal } = options;
   const places = runPlaces(environment);
   const stream = options.progress ?? process.stderr;
   if (config.train && config.engine === null && config.policy !== "gguf") {
     throw new SpadeError("E_CONFIG", "training needs a training engine, and none is configured", {
-      nextStep: "add --engine URL --base-model NAME --model-path DIR (a Tinker-compatible server: Tinker, SkyRL tx, verl's gateway), --engine local --base-model NAME (SkyRL's server started for you), or pass --no-train for inference-only self-play",
+      nextStep:
+        "add --engine URL --base-model NAME --model-path DIR (a Tinker-compatible server: Tinker, SkyRL tx, verl's gateway), --engine local --base-model NAME (SkyRL's server started for you), or pass --no-train for inference-only self-play",
     });
   }
   if (config.policy === "openai" || config.policy === "gguf") {
     if (config.train) {
-      throw new SpadeError("E_CONFIG", `--policy ${config.policy} samples chat messages, which cannot be trained on (training needs the sampled tokens and their logprobs)`, {
-        nextStep: "leave --policy unset (with --engine it samples token by token from the engine), or pass --no-train",
-      });
+      throw new SpadeError(
+        "E_CONFIG",
+        `--policy ${config.policy} samples chat messages, which cannot be trained on (training needs the sampled tokens and their logprobs)`,
+        {
+          nextStep:
+            "leave --policy unset (with --engine it samples token by token from the engine), or pass --no-train",
+        },
+      );
     }
     if (config.policy === "gguf") return await ggufBackends(config, places, stream);
     const backend = openAIBackendFrom({
-      baseURL: need(config.baseUrl, "--base-url", "http://127.0.0.1:8000/v1", "self-play needs a model"),
+      baseURL: need(
+        config.baseUrl,
+        "--base-url",
+        "http://127.0.0.1:8000/v1",
+        "self-play needs a model",
+      ),
       model: need(config.model, "--model", "NAME", "self-play needs a model"),
       apiKeyEnv: config.apiKeyEnv ?? undefined,
       request: config,
@@ -111,21 +140,66 @@ export async function runBackends(config: RunConfig, environment: Readonly<Recor
     return { policy: chatLoopPolicy(backend), trainer: null, engine: null, close: async () => {} };
   }
   if (config.engine === null && config.baseUrl !== null) {
-    throw new SpadeError("E_CONFIG", "--policy tinker samples from a Tinker-compatible engine, named --engine URL (its model --base-model NAME), not --base-url / --model", {
-      nextStep: "write --engine URL --base-model NAME --model-path DIR, or --policy openai for an OpenAI-compatible server",
-    });
+    throw new SpadeError(
+      "E_CONFIG",
+      "--policy tinker samples from a Tinker-compatible engine, named --engine URL (its model --base-model NAME), not --base-url / --model",
+      {
+        nextStep:
+          "write --engine URL --base-model NAME --model-path DIR, or --policy openai for an OpenAI-compatible server",
+      },
+    );
   }
-  const engineRef = need(config.engine, "--engine", "http://127.0.0.1:8000", "--policy tinker samples from a Tinker-compatible engine");
-  const baseModelRef = need(config.baseModel, "--base-model", "NAME", "the engine serves models by name");
-  const engine = engineRef === "local" ? await startEngine(config, baseModelRef, places, options.dir, stream, signal) : null;
+  const engineRef = need(
+    config.engine,
+    "--engine",
+    "http://127.0.0.1:8000",
+    "--policy tinker samples from a Tinker-compatible engine",
+  );
+  const baseModelRef = need(
+    config.baseModel,
+    "--base-model",
+    "NAME",
+    "the engine serves models by name",
+  );
+  const engine =
+    engineRef === "local"
+      ? await startEngine(config, baseModelRef, places, options.dir, stream, signal)
+      : null;
   try {
     const baseModel = engine?.baseModel ?? baseModelRef;
-    const modelPath = config.modelPath ?? engine?.modelDir ?? (existsSync(baseModelRef) && statSync(baseModelRef).isDirectory() ? baseModelRef : null);
-    const renderer = ChatRenderer.fromDir(need(modelPath, "--model-path", "DIR", "token-level sampling renders with the model's chat template"));
+    const modelPath =
+      config.modelPath ??
+      engine?.modelDir ??
+      (existsSync(baseModelRef) && statSync(baseModelRef).isDirectory() ? baseModelRef : null);
+    const renderer = ChatRenderer.fromDir(
+      need(
+        modelPath,
+        "--model-path",
+        "DIR",
+        "token-level sampling renders with the model's chat template",
+      ),
+    );
     // Training answers are larger than chat answers: the engine keeps TinkerHttp's own cap.
-    const http = new TinkerHttp({ baseURL: engine?.url ?? engineRef, apiKeyEnv: config.apiKeyEnv ?? undefined, environment, retry: retryOptions(config), ...stderrNotices() });
+    const http = new TinkerHttp({
+      baseURL: engine?.url ?? engineRef,
+      apiKeyEnv: config.apiKeyEnv ?? undefined,
+      environment,
+      retry: retryOptions(config),
+      ...stderrNotices(),
+    });
     const policy = tinkerLoopPolicy({ http, baseModel, renderer });
-    const trainer = config.train ? new TinkerTrainer({ client: new TinkerTrainingClient(http, { baseModel, loraRank: config.loraRank, loraSeed: config.seed, forwardBackwardEncoding: config.fwdbwdEncoding }), ...trainerSettings(config, http, baseModel), signal }) : null;
+    const trainer = config.train
+      ? new TinkerTrainer({
+          client: new TinkerTrainingClient(http, {
+            baseModel,
+            loraRank: config.loraRank,
+            loraSeed: config.seed,
+            forwardBackwardEncoding: config.fwdbwdEncoding,
+          }),
+          ...trainerSettings(config, http, baseModel),
+          signal,
+        })
+      : null;
     return {
       policy,
       trainer,
@@ -145,9 +219,21 @@ export async function runBackends(config: RunConfig, environment: Readonly<Recor
  * `--policy gguf`: the local model, downloaded once with progress when it is an `hf:` reference and
  * loaded before the run begins, so a bad file stops the command instead of failing every request.
  */
-async function ggufBackends(config: RunConfig, places: RunPlaces, stream: ProgressStream): Promise<RunBackends> {
-  const model = need(config.modelPath, "--model-path", "PATH/model.gguf (or hf:user/repo/file.gguf)", "--policy gguf runs a local GGUF model");
-  if (!isRemoteModel(model) && !existsSync(model)) throw new SpadeError("E_NOT_FOUND", `no model file at ${model}`, { nextStep: "pass the path of a .gguf file to --model-path" });
+async function ggufBackends(
+  config: RunConfig,
+  places: RunPlaces,
+  stream: ProgressStream,
+): Promise<RunBackends> {
+  const model = need(
+    config.modelPath,
+    "--model-path",
+    "PATH/model.gguf (or hf:user/repo/file.gguf)",
+    "--policy gguf runs a local GGUF model",
+  );
+  if (!isRemoteModel(model) && !existsSync(model))
+    throw new SpadeError("E_NOT_FOUND", `no model file at ${model}`, {
+      nextStep: "pass the path of a .gguf file to --model-path",
+    });
   const download = progressLine(stream);
   const backend = ggufChatBackend({
     model,
@@ -158,18 +244,33 @@ async function ggufBackends(config: RunConfig, places: RunPlaces, stream: Progre
     fileName: isRemoteModel(model) ? basename(model) : undefined,
     onDownloadProgress: ({ downloadedBytes, totalBytes }) => {
       const text = `spade run: downloading ${basename(model)}: ${megabytes(downloadedBytes)} of ${megabytes(totalBytes)} (${totalBytes > 0 ? Math.floor((100 * downloadedBytes) / totalBytes) : 0}%)`;
-      if (downloadedBytes >= totalBytes && totalBytes > 0) download.done(`${text}, saved in ${places.modelsDir}`);
+      if (downloadedBytes >= totalBytes && totalBytes > 0)
+        download.done(`${text}, saved in ${places.modelsDir}`);
       else download.update(text);
     },
   });
   await backend.load();
-  return { policy: chatLoopPolicy(backend), trainer: null, engine: null, close: () => backend.close() };
+  return {
+    policy: chatLoopPolicy(backend),
+    trainer: null,
+    engine: null,
+    close: () => backend.close(),
+  };
 }
 
 /** `--engine local`: SkyRL's server over `baseModel`, its database and checkpoints in `DIR/engine`, with start-up progress. */
-async function startEngine(config: RunConfig, baseModel: string, places: RunPlaces, dir: string, stream: ProgressStream, signal?: AbortSignal): Promise<LocalEngine> {
+async function startEngine(
+  config: RunConfig,
+  baseModel: string,
+  places: RunPlaces,
+  dir: string,
+  stream: ProgressStream,
+  signal?: AbortSignal,
+): Promise<LocalEngine> {
   const line = progressLine(stream);
-  line.update(`spade run: starting the local engine (SkyRL, ${config.engineBackend}) over ${baseModel}`);
+  line.update(
+    `spade run: starting the local engine (SkyRL, ${config.engineBackend}) over ${baseModel}`,
+  );
   const engine = await startLocalEngine({
     python: places.enginePython,
     baseModel,
@@ -180,8 +281,13 @@ async function startEngine(config: RunConfig, baseModel: string, places: RunPlac
     backendConfig: JSON.parse(config.engineBackendConfig) as Record<string, unknown>,
     readyTimeoutMs: Math.round(config.engineStartTimeout * 1000),
     signal,
-    onProgress: (seconds, last) => line.update(`spade run: starting the local engine: ${seconds} s${last ? ` (${last.slice(0, 100)})` : ""}`),
+    onProgress: (seconds, last) =>
+      line.update(
+        `spade run: starting the local engine: ${seconds} s${last ? ` (${last.slice(0, 100)})` : ""}`,
+      ),
   });
-  line.done(`spade run: local engine ready at ${engine.url} in ${engine.readySeconds.toFixed(1)} s (pid ${engine.pid}; log: ${join(dir, "engine", "engine.log")})`);
+  line.done(
+    `spade run: local engine ready at ${engine.url} in ${engine.readySeconds.toFixed(1)} s (pid ${engine.pid}; log: ${join(dir, "engine", "engine.log")})`,
+  );
   return engine;
 }

@@ -5,9 +5,26 @@
  */
 import { defineCommand, type ArgsDef } from "citty";
 import { setMaxListeners } from "node:events";
-import { accessSync, constants, existsSync, readdirSync, rmdirSync, rmSync, statSync } from "node:fs";
+import {
+  accessSync,
+  constants,
+  existsSync,
+  readdirSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { join } from "node:path";
-import { buildConfig, CONFIG_SCHEMA, DERIVED_KEYS, envVar, flagName, preset, readConfigFile, type RunConfig } from "../config/index.js";
+import {
+  buildConfig,
+  CONFIG_SCHEMA,
+  DERIVED_KEYS,
+  envVar,
+  flagName,
+  preset,
+  readConfigFile,
+  type RunConfig,
+} from "../config/index.js";
 import { EventFileWriter, stepScalars } from "../dashboard/index.js";
 import { SpadeError } from "../errors.js";
 import { METRICS_FILE, runSelfPlay, type LoopDeps } from "../loop/index.js";
@@ -25,8 +42,12 @@ function configArgs(): ArgsDef {
   for (const key of KEYS) {
     const field = CONFIG_SCHEMA.shape[key as keyof typeof CONFIG_SCHEMA.shape];
     const def = DEFAULTS[key];
-    const shown = def !== null ? JSON.stringify(def) : DERIVED_KEYS.includes(key) ? "derived" : "not set";
-    args[flagName(key)] = { type: typeof def === "boolean" ? "boolean" : "string", description: `${field.description ?? ""} (default: ${shown})` };
+    const shown =
+      def !== null ? JSON.stringify(def) : DERIVED_KEYS.includes(key) ? "derived" : "not set";
+    args[flagName(key)] = {
+      type: typeof def === "boolean" ? "boolean" : "string",
+      description: `${field.description ?? ""} (default: ${shown})`,
+    };
   }
   return args;
 }
@@ -50,10 +71,16 @@ function resumedConfig(dir: string, flags: Record<string, unknown>): RunConfig {
   const store = RunStore.open(dir, "read");
   const stored = store.getMeta("config");
   store.close();
-  if (!stored) throw new SpadeError("E_CONFIG", `${dir} holds no configuration`, { nextStep: "the run was never started: start it again without --resume" });
+  if (!stored)
+    throw new SpadeError("E_CONFIG", `${dir} holds no configuration`, {
+      nextStep: "the run was never started: start it again without --resume",
+    });
   const changed = Object.keys(flags).filter((k) => k !== "steps");
   if (changed.length > 0) {
-    throw new SpadeError("E_CONFIG", `a resumed run keeps its settings; only --steps may change (got ${changed.map((k) => `--${flagName(k)}`).join(", ")})`);
+    throw new SpadeError(
+      "E_CONFIG",
+      `a resumed run keeps its settings; only --steps may change (got ${changed.map((k) => `--${flagName(k)}`).join(", ")})`,
+    );
   }
   const config = JSON.parse(stored) as RunConfig;
   return flags.steps === undefined ? config : buildConfig([config, { steps: flags.steps }]);
@@ -68,13 +95,18 @@ export function checkStart(config: RunConfig): void {
   if (config.corpus === "default" || config.corpus === "none") return;
   try {
     const info = statSync(config.corpus);
-    if (!info.isFile() && !info.isDirectory()) throw Object.assign(new Error("not a file or folder"), { code: "EINVAL" });
+    if (!info.isFile() && !info.isDirectory())
+      throw Object.assign(new Error("not a file or folder"), { code: "EINVAL" });
     accessSync(config.corpus, constants.R_OK);
   } catch (cause) {
-    const why = (cause as { code?: unknown }).code === "ENOENT" ? "does not exist" : `cannot be read (${(cause as Error).message})`;
+    const why =
+      (cause as { code?: unknown }).code === "ENOENT"
+        ? "does not exist"
+        : `cannot be read (${(cause as Error).message})`;
     throw new SpadeError("E_IO", `the corpus ${config.corpus} (--corpus) ${why}`, {
       cause,
-      nextStep: 'give a readable .jsonl, .jsonl.gz or .parquet file, a folder of them or of .txt/.md files, or "default"',
+      nextStep:
+        'give a readable .jsonl, .jsonl.gz or .parquet file, a folder of them or of .txt/.md files, or "default"',
     });
   }
 }
@@ -91,29 +123,60 @@ function removeFailedStart(dir: string, folderExisted: boolean): void {
   } catch {
     return; // locked by another process, or unwritable: leave it; the run's own error is what matters
   }
-  process.stderr.write(`spade run: the run never began a step; removed what it created in ${dir}\n`);
+  process.stderr.write(
+    `spade run: the run never began a step; removed what it created in ${dir}\n`,
+  );
 }
 
 /** `spade run` */
 export const runCommand = defineCommand({
-  meta: { name: "run", description: "Run SPADE self-play: the model designs environments and learns to play them" },
+  meta: {
+    name: "run",
+    description: "Run SPADE self-play: the model designs environments and learns to play them",
+  },
   args: {
     config: { type: "string", description: "JSON file of settings (flags override it)" },
-    preset: { type: "string", description: "named settings: local (a short self-play run on the default local GGUF model, for a laptop), quick (a few small steps), reference (the reference's games recipe), reference-tool-use (its tool-use recipe)" },
-    "print-config": { type: "boolean", description: "print the resolved settings as JSON on stdout and exit without running" },
-    out: { type: "string", description: "folder for the run's store and metrics (default: runs/run-<time>)" },
+    preset: {
+      type: "string",
+      description:
+        "named settings: local (a short self-play run on the default local GGUF model, for a laptop), quick (a few small steps), reference (the reference's games recipe), reference-tool-use (its tool-use recipe)",
+    },
+    "print-config": {
+      type: "boolean",
+      description: "print the resolved settings as JSON on stdout and exit without running",
+    },
+    out: {
+      type: "string",
+      description: "folder for the run's store and metrics (default: runs/run-<time>)",
+    },
     resume: { type: "string", description: "continue the run in this folder where it stopped" },
-    log: { type: "string", description: "also log each step's scalars to a tracker as the run goes: tensorboard:DIR (TensorBoard event files in DIR)" },
+    log: {
+      type: "string",
+      description:
+        "also log each step's scalars to a tracker as the run goes: tensorboard:DIR (TensorBoard event files in DIR)",
+    },
     ...configArgs(),
   },
   async run({ args }) {
     const flags = flagLayer(args as Record<string, unknown>);
     const resume = typeof args.resume === "string" && args.resume !== "";
-    const dir = resume ? (args.resume as string) : ((args.out as string | undefined) ?? join("runs", `run-${timestamp(new Date())}`));
-    const layers = [preset(args.preset as string | undefined), args.config ? readConfigFile(args.config as string) : undefined, flags];
+    const dir = resume
+      ? (args.resume as string)
+      : ((args.out as string | undefined) ?? join("runs", `run-${timestamp(new Date())}`));
+    const layers = [
+      preset(args.preset as string | undefined),
+      args.config ? readConfigFile(args.config as string) : undefined,
+      flags,
+    ];
     let config = resume ? resumedConfig(dir, flags) : buildConfig(layers);
     // A local GGUF model is inference only: --no-train is implied unless train was set explicitly.
-    if (!resume && config.policy === "gguf" && config.train && !layers.some((layer) => layer?.train !== undefined)) config = buildConfig([...layers, { train: false }]);
+    if (
+      !resume &&
+      config.policy === "gguf" &&
+      config.train &&
+      !layers.some((layer) => layer?.train !== undefined)
+    )
+      config = buildConfig([...layers, { train: false }]);
     if (args["print-config"] === true) {
       process.stdout.write(`${JSON.stringify(config, null, 2)}\n`);
       return;
@@ -122,7 +185,9 @@ export const runCommand = defineCommand({
     const folderExisted = existsSync(dir);
     const storeExisted = existsSync(join(dir, STORE_FILE));
     const sink = metricsSink(args.log as string | undefined);
-    const interrupt = interruptSignal("spade run: stopping (a second Ctrl-C ends at once); nothing finished is lost");
+    const interrupt = interruptSignal(
+      "spade run: stopping (a second Ctrl-C ends at once); nothing finished is lost",
+    );
     // The run stops on Ctrl-C, and at once when an engine this run started dies.
     const engineDeath = new AbortController();
     const signal = AbortSignal.any([interrupt.signal, engineDeath.signal]);
@@ -143,37 +208,68 @@ export const runCommand = defineCommand({
     let engineDied: SpadeError | null = null;
     void backends.engine?.exited.then(({ code, signal: killedBy }) => {
       if (backends.engine?.stopping) return;
-      engineDied = new SpadeError("E_ENGINE_START", `the local engine died during the run (${killedBy ?? `exit code ${code}`}); the last lines of its log:\n${logTail(backends.engine?.log() ?? "")}`, {
-        nextStep: `continue with: spade run --resume ${dir}`,
-      });
+      engineDied = new SpadeError(
+        "E_ENGINE_START",
+        `the local engine died during the run (${killedBy ?? `exit code ${code}`}); the last lines of its log:\n${logTail(backends.engine?.log() ?? "")}`,
+        {
+          nextStep: `continue with: spade run --resume ${dir}`,
+        },
+      );
       engineDeath.abort();
     });
-    process.stderr.write(`spade run: ${resume ? "resuming" : "writing"} ${dir} (${config.steps} steps, ${config.designer === "on" ? `${config.designsPerStep} designs every ${config.regenerateEvery} steps` : "fixed library environments"}${backends.trainer ? `, training on ${backends.engine ? `the local engine ${backends.engine.url}` : config.engine}` : ""})\n`);
+    process.stderr.write(
+      `spade run: ${resume ? "resuming" : "writing"} ${dir} (${config.steps} steps, ${config.designer === "on" ? `${config.designsPerStep} designs every ${config.regenerateEvery} steps` : "fixed library environments"}${backends.trainer ? `, training on ${backends.engine ? `the local engine ${backends.engine.url}` : config.engine}` : ""})\n`,
+    );
     try {
-      await runSelfPlay(dir, config, { policy: backends.policy, trainer: backends.trainer, progress: (line) => process.stderr.write(`${line}\n`), now: () => Date.now(), signal, onStep: sink?.onStep, ...faultInjection() }, { resume });
+      await runSelfPlay(
+        dir,
+        config,
+        {
+          policy: backends.policy,
+          trainer: backends.trainer,
+          progress: (line) => process.stderr.write(`${line}\n`),
+          now: () => Date.now(),
+          signal,
+          onStep: sink?.onStep,
+          ...faultInjection(),
+        },
+        { resume },
+      );
     } catch (err) {
       if (engineDied) throw engineDied;
       if (interrupt.signal.aborted) {
-        process.stderr.write(`spade run: stopped; nothing finished is lost. Continue with: spade run --resume ${dir}\n`);
+        process.stderr.write(
+          `spade run: stopped; nothing finished is lost. Continue with: spade run --resume ${dir}\n`,
+        );
         process.exitCode = 130;
         return;
       }
-      if (!resume && !storeExisted && existsSync(join(dir, STORE_FILE))) removeFailedStart(dir, folderExisted);
+      if (!resume && !storeExisted && existsSync(join(dir, STORE_FILE)))
+        removeFailedStart(dir, folderExisted);
       throw err;
     } finally {
       sink?.close();
       await backends.close();
       interrupt.dispose();
     }
-    process.stderr.write(`spade run: done. Results are in ${dir} (run.sqlite, metrics.jsonl). Inspect with: spade runs show ${dir}\n`);
+    process.stderr.write(
+      `spade run: done. Results are in ${dir} (run.sqlite, metrics.jsonl). Inspect with: spade runs show ${dir}\n`,
+    );
   },
 });
 
 /** The `--log` sink: `tensorboard:DIR` writes each step's scalars to a new event file in DIR. */
-function metricsSink(value: string | undefined): { onStep: (metrics: Record<string, unknown>) => void; close: () => void } | null {
+function metricsSink(
+  value: string | undefined,
+): { onStep: (metrics: Record<string, unknown>) => void; close: () => void } | null {
   if (value === undefined || value === "") return null;
   const m = /^tensorboard:(.+)$/.exec(value);
-  if (!m) throw new SpadeError("E_CONFIG", `--log must be tensorboard:DIR (got ${JSON.stringify(value)})`, { nextStep: "give --log tensorboard:DIR, then run tensorboard --logdir DIR" });
+  if (!m)
+    throw new SpadeError(
+      "E_CONFIG",
+      `--log must be tensorboard:DIR (got ${JSON.stringify(value)})`,
+      { nextStep: "give --log tensorboard:DIR, then run tensorboard --logdir DIR" },
+    );
   const writer = EventFileWriter.create(m[1] as string, Date.now());
   return {
     onStep: (metrics) => writer.write(Number(metrics.step), stepScalars(metrics), Date.now()),

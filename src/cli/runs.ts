@@ -34,7 +34,12 @@ export interface RunEnvironmentRow {
 export function summarizeRun(dir: string) {
   const store = RunStore.open(dir, "read");
   try {
-    const samples = new Map(store.samples().filter((s) => s.role === "designer").map((s) => [s.ref, s]));
+    const samples = new Map(
+      store
+        .samples()
+        .filter((s) => s.role === "designer")
+        .map((s) => [s.ref, s]),
+    );
     const envs = new Map(store.environments().map((e) => [e.id, e]));
     const rows: RunEnvironmentRow[] = [];
     const slots = new Map<string, ReturnType<RunStore["designs"]>>();
@@ -47,19 +52,51 @@ export function summarizeRun(dir: string) {
       const accepted = attempts.find((d) => d.envId !== null);
       const env = accepted?.envId ? envs.get(accepted.envId) : undefined;
       const trainable = attempts.find((d) => d.trainable);
-      const sample = trainable ? samples.get(designRef(trainable.step, trainable.slot, trainable.seq)) : undefined;
+      const sample = trainable
+        ? samples.get(designRef(trainable.step, trainable.slot, trainable.seq))
+        : undefined;
       rows.push({
-        id: env?.id ?? null, step: first.step, slot: first.slot, name: env?.name ?? null, skill: first.skill, valid: env !== undefined, source: "designer",
-        plays: env?.stats.plays ?? 0, winRate: env?.stats.winRate ?? null, regret: env?.stats.regret ?? null,
-        designerReward: sample?.reward ?? null, designerAdvantage: sample?.advantage ?? null,
+        id: env?.id ?? null,
+        step: first.step,
+        slot: first.slot,
+        name: env?.name ?? null,
+        skill: first.skill,
+        valid: env !== undefined,
+        source: "designer",
+        plays: env?.stats.plays ?? 0,
+        winRate: env?.stats.winRate ?? null,
+        regret: env?.stats.regret ?? null,
+        designerReward: sample?.reward ?? null,
+        designerAdvantage: sample?.advantage ?? null,
       });
     }
     for (const env of envs.values()) {
       if (env.source !== "library") continue;
-      rows.push({ id: env.id, step: env.createdStep, slot: null, name: env.name, skill: env.skill, valid: true, source: "library", plays: env.stats.plays, winRate: env.stats.winRate, regret: env.stats.regret, designerReward: null, designerAdvantage: null });
+      rows.push({
+        id: env.id,
+        step: env.createdStep,
+        slot: null,
+        name: env.name,
+        skill: env.skill,
+        valid: true,
+        source: "library",
+        plays: env.stats.plays,
+        winRate: env.stats.winRate,
+        regret: env.stats.regret,
+        designerReward: null,
+        designerAdvantage: null,
+      });
     }
     const config = JSON.parse(store.getMeta("config") ?? "null") as unknown;
-    return { steps: store.doneSteps(), config, environments: rows, metrics: store.steps().filter((s) => s.status === "done").map((s) => s.metrics) };
+    return {
+      steps: store.doneSteps(),
+      config,
+      environments: rows,
+      metrics: store
+        .steps()
+        .filter((s) => s.status === "done")
+        .map((s) => s.metrics),
+    };
   } finally {
     store.close();
   }
@@ -68,40 +105,70 @@ export function summarizeRun(dir: string) {
 const fmt = (x: number | null) => (x === null ? "-" : x.toFixed(3));
 
 const show = defineCommand({
-  meta: { name: "show", description: "Summarise a run: environments, regret, win rates, designer rewards, metrics" },
-  args: { dir: { type: "positional", description: "the run's folder", required: true }, json: jsonArg },
+  meta: {
+    name: "show",
+    description: "Summarise a run: environments, regret, win rates, designer rewards, metrics",
+  },
+  args: {
+    dir: { type: "positional", description: "the run's folder", required: true },
+    json: jsonArg,
+  },
   async run({ args }) {
     const summary = summarizeRun(args.dir);
     if (args.json) return printJson(summary);
-    process.stdout.write(`${args.dir}: ${summary.steps} steps done, ${summary.environments.filter((e) => e.valid && e.source === "designer").length} valid designs of ${summary.environments.filter((e) => e.source === "designer").length}\n`);
-    process.stdout.write(`${"step/slot".padEnd(10)} ${"name".padEnd(28)} ${"skill".padEnd(24)} ${"plays".padStart(5)} ${"winRate".padStart(8)} ${"regret".padStart(8)} ${"reward".padStart(8)} ${"advantage".padStart(9)}\n`);
+    process.stdout.write(
+      `${args.dir}: ${summary.steps} steps done, ${summary.environments.filter((e) => e.valid && e.source === "designer").length} valid designs of ${summary.environments.filter((e) => e.source === "designer").length}\n`,
+    );
+    process.stdout.write(
+      `${"step/slot".padEnd(10)} ${"name".padEnd(28)} ${"skill".padEnd(24)} ${"plays".padStart(5)} ${"winRate".padStart(8)} ${"regret".padStart(8)} ${"reward".padStart(8)} ${"advantage".padStart(9)}\n`,
+    );
     for (const e of summary.environments) {
       const where = e.source === "library" ? "library" : `${e.step}/${e.slot}`;
-      process.stdout.write(`${where.padEnd(10)} ${(e.name ?? "(invalid)").padEnd(28)} ${e.skill.padEnd(24)} ${String(e.plays).padStart(5)} ${fmt(e.winRate).padStart(8)} ${fmt(e.regret).padStart(8)} ${fmt(e.designerReward).padStart(8)} ${fmt(e.designerAdvantage).padStart(9)}\n`);
+      process.stdout.write(
+        `${where.padEnd(10)} ${(e.name ?? "(invalid)").padEnd(28)} ${e.skill.padEnd(24)} ${String(e.plays).padStart(5)} ${fmt(e.winRate).padStart(8)} ${fmt(e.regret).padStart(8)} ${fmt(e.designerReward).padStart(8)} ${fmt(e.designerAdvantage).padStart(9)}\n`,
+      );
     }
     // Per step, the numbers of the designer's scale: min(50, agentSamples / designerSamples x R).
-    process.stdout.write(`\n${"step".padEnd(6)} ${"agentSamples".padStart(12)} ${"designerSamples".padStart(15)} ${"designerScale".padStart(13)}\n`);
+    process.stdout.write(
+      `\n${"step".padEnd(6)} ${"agentSamples".padStart(12)} ${"designerSamples".padStart(15)} ${"designerScale".padStart(13)}\n`,
+    );
     for (const m of summary.metrics as Array<Record<string, unknown> | null>) {
       if (!m) continue;
       const num = (key: string) => (typeof m[key] === "number" ? String(m[key]) : "-");
-      process.stdout.write(`${num("step").padEnd(6)} ${num("agentSamples").padStart(12)} ${num("designerSamples").padStart(15)} ${num("designerScale").padStart(13)}\n`);
+      process.stdout.write(
+        `${num("step").padEnd(6)} ${num("agentSamples").padStart(12)} ${num("designerSamples").padStart(15)} ${num("designerScale").padStart(13)}\n`,
+      );
     }
   },
 });
 
 const exportRun = defineCommand({
-  meta: { name: "export", description: "Export a run's per-step scalars and sample transcripts for a tracker: --to tensorboard OUT" },
+  meta: {
+    name: "export",
+    description:
+      "Export a run's per-step scalars and sample transcripts for a tracker: --to tensorboard OUT",
+  },
   args: {
     dir: { type: "positional", description: "the run's folder", required: true },
-    out: { type: "positional", description: "folder to write to (TensorBoard: spade writes a new event file in it)", required: true },
+    out: {
+      type: "positional",
+      description: "folder to write to (TensorBoard: spade writes a new event file in it)",
+      required: true,
+    },
     to: { type: "string", description: "format: tensorboard", required: true },
   },
   async run({ args }) {
     if (args.to !== "tensorboard") {
-      throw new SpadeError("E_CONFIG", `--to must be tensorboard (got ${JSON.stringify(args.to)})`, { nextStep: "use --to tensorboard and open the folder with `tensorboard --logdir OUT`" });
+      throw new SpadeError(
+        "E_CONFIG",
+        `--to must be tensorboard (got ${JSON.stringify(args.to)})`,
+        { nextStep: "use --to tensorboard and open the folder with `tensorboard --logdir OUT`" },
+      );
     }
     const result = exportTensorboard(args.dir, args.out, Date.now());
-    process.stdout.write(`exported ${result.steps} steps (${result.scalars} scalars, ${result.texts} transcripts) to ${result.path}\n`);
+    process.stdout.write(
+      `exported ${result.steps} steps (${result.scalars} scalars, ${result.texts} transcripts) to ${result.path}\n`,
+    );
   },
 });
 

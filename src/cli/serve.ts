@@ -6,7 +6,13 @@
 import { defineCommand } from "citty";
 import { SpadeError } from "../errors.js";
 import { libraryNames } from "../envs/index.js";
-import { catalogSources, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_TIMEOUT_S, loadCatalog, startServer } from "../serve/index.js";
+import {
+  catalogSources,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_SESSION_TIMEOUT_S,
+  loadCatalog,
+  startServer,
+} from "../serve/index.js";
 import { intFlag, sandboxArg, sandboxFlag } from "./common.js";
 import { visibleText } from "./guest-text.js";
 
@@ -14,22 +20,54 @@ import { visibleText } from "./guest-text.js";
 function numberFlag(name: string, value: unknown, min: number): number {
   const n = Number(value);
   if (typeof value !== "string" || value.trim() === "" || !Number.isFinite(n) || n < min) {
-    throw new SpadeError("E_CONFIG", `--${name} must be a number >= ${min} (got ${JSON.stringify(value)})`);
+    throw new SpadeError(
+      "E_CONFIG",
+      `--${name} must be a number >= ${min} (got ${JSON.stringify(value)})`,
+    );
   }
   return n;
 }
 
 /** `spade serve` */
 export const serveCommand = defineCommand({
-  meta: { name: "serve", description: "Serve environments over OpenEnv (HTTP, WebSocket /ws) and MCP until interrupted" },
+  meta: {
+    name: "serve",
+    description: "Serve environments over OpenEnv (HTTP, WebSocket /ws) and MCP until interrupted",
+  },
   args: {
-    envs: { type: "positional", description: "library names, program files or run folders (default: the whole library)", required: false },
-    port: { type: "string", description: "port to listen on (0 picks a free one)", default: "8000" },
-    host: { type: "string", description: "interface to listen on (0.0.0.0 for every interface)", default: "127.0.0.1" },
-    "max-sessions": { type: "string", description: "most concurrent sessions over all environments; more get CAPACITY_REACHED", default: String(DEFAULT_MAX_SESSIONS) },
-    "session-timeout": { type: "string", description: "close sessions idle this many seconds (0: never)", default: String(DEFAULT_SESSION_TIMEOUT_S) },
-    "min-regret": { type: "string", description: "from run folders, serve only environments with measured regret >= X" },
-    skills: { type: "string", description: "from run folders, serve only these skills (comma-separated)" },
+    envs: {
+      type: "positional",
+      description: "library names, program files or run folders (default: the whole library)",
+      required: false,
+    },
+    port: {
+      type: "string",
+      description: "port to listen on (0 picks a free one)",
+      default: "8000",
+    },
+    host: {
+      type: "string",
+      description: "interface to listen on (0.0.0.0 for every interface)",
+      default: "127.0.0.1",
+    },
+    "max-sessions": {
+      type: "string",
+      description: "most concurrent sessions over all environments; more get CAPACITY_REACHED",
+      default: String(DEFAULT_MAX_SESSIONS),
+    },
+    "session-timeout": {
+      type: "string",
+      description: "close sessions idle this many seconds (0: never)",
+      default: String(DEFAULT_SESSION_TIMEOUT_S),
+    },
+    "min-regret": {
+      type: "string",
+      description: "from run folders, serve only environments with measured regret >= X",
+    },
+    skills: {
+      type: "string",
+      description: "from run folders, serve only these skills (comma-separated)",
+    },
     sandbox: sandboxArg,
   },
   async run({ args }) {
@@ -37,13 +75,31 @@ export const serveCommand = defineCommand({
     const port = intFlag("port", args.port, 0, 65535);
     const maxSessions = intFlag("max-sessions", args["max-sessions"], 1, 100_000);
     const timeout = numberFlag("session-timeout", args["session-timeout"], 0);
-    const minRegret = args["min-regret"] === undefined ? null : numberFlag("min-regret", args["min-regret"], -1);
-    const skills = args.skills ? String(args.skills).split(",").map((s) => s.trim()).filter(Boolean) : [];
+    const minRegret =
+      args["min-regret"] === undefined ? null : numberFlag("min-regret", args["min-regret"], -1);
+    const skills = args.skills
+      ? String(args.skills)
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : [];
     const backend = sandboxFlag(args.sandbox);
     const entries = await loadCatalog(catalogSources(refs, { minRegret, skills }), backend);
-    const handle = await startServer({ entries, host: args.host, port, maxSessions, sessionTimeoutS: timeout === 0 ? null : timeout, backend });
-    process.stdout.write(`serving ${entries.length} environment${entries.length === 1 ? "" : "s"} at ${handle.url} (max ${maxSessions} sessions)\n`);
-    for (const e of entries) process.stdout.write(`  ${handle.url}/${e.name}  (${e.origin}, ${visibleText(e.meta.skill, { oneLine: true })})\n`);
+    const handle = await startServer({
+      entries,
+      host: args.host,
+      port,
+      maxSessions,
+      sessionTimeoutS: timeout === 0 ? null : timeout,
+      backend,
+    });
+    process.stdout.write(
+      `serving ${entries.length} environment${entries.length === 1 ? "" : "s"} at ${handle.url} (max ${maxSessions} sessions)\n`,
+    );
+    for (const e of entries)
+      process.stdout.write(
+        `  ${handle.url}/${e.name}  (${e.origin}, ${visibleText(e.meta.skill, { oneLine: true })})\n`,
+      );
     const signal = await new Promise<NodeJS.Signals>((resolve) => {
       process.once("SIGINT", () => resolve("SIGINT"));
       process.once("SIGTERM", () => resolve("SIGTERM"));

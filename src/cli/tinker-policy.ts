@@ -4,7 +4,12 @@
  * tx, verl's gateway, TuFT) and renders with the model's own tokenizer files from `--model-path`.
  * The renderer and the sampler (one server session) are made once and shared by every episode.
  */
-import { ChatRenderer, tinkerSampler, tokenAgent, type TokenSampleRequest } from "../policy/index.js";
+import {
+  ChatRenderer,
+  tinkerSampler,
+  tokenAgent,
+  type TokenSampleRequest,
+} from "../policy/index.js";
 import type { Agent } from "../rollout/index.js";
 import { stderrNotices } from "./notices.js";
 import { retryOptions, type RequestSettings } from "./policy.js";
@@ -34,7 +39,12 @@ export interface TinkerPolicyOptions {
 export function tinkerPolicy(options: TinkerPolicyOptions): {
   model: string;
   /** `temperature` / `maxTokens` of a request replace the options' (a suite's own settings). */
-  makeAgent(request: { signal?: AbortSignal; systemPrompt?: string | null; temperature?: number; maxTokens?: number }): Agent;
+  makeAgent(request: {
+    signal?: AbortSignal;
+    systemPrompt?: string | null;
+    temperature?: number;
+    maxTokens?: number;
+  }): Agent;
 } {
   const renderer = ChatRenderer.fromDir(options.modelPath);
   const sampler = tinkerSampler({
@@ -47,9 +57,22 @@ export function tinkerPolicy(options: TinkerPolicyOptions): {
   });
   return {
     model: sampler.model,
-    makeAgent: ({ signal, systemPrompt, temperature = options.temperature, maxTokens = options.maxTokens }) => {
-      const sampling: Pick<TokenSampleRequest, "temperature"> = temperature !== undefined ? { temperature } : {};
-      return tokenAgent({ sampler, renderer, signal, sampling, ...(maxTokens !== undefined ? { maxTokens } : {}), ...(systemPrompt !== undefined ? { systemPrompt } : {}) });
+    makeAgent: ({
+      signal,
+      systemPrompt,
+      temperature = options.temperature,
+      maxTokens = options.maxTokens,
+    }) => {
+      const sampling: Pick<TokenSampleRequest, "temperature"> =
+        temperature !== undefined ? { temperature } : {};
+      return tokenAgent({
+        sampler,
+        renderer,
+        signal,
+        sampling,
+        ...(maxTokens !== undefined ? { maxTokens } : {}),
+        ...(systemPrompt !== undefined ? { systemPrompt } : {}),
+      });
     },
   };
 }

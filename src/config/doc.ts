@@ -11,10 +11,20 @@ export function configMarkdown(): string {
   const defaults = CONFIG_SCHEMA.parse({}) as Record<string, unknown>;
   const rows = Object.entries(CONFIG_SCHEMA.shape).map(([key, field]) => {
     const value = defaults[key];
-    const shown = value !== null ? `\`${JSON.stringify(value)}\`` : DERIVED_KEYS.includes(key) ? "derived" : "not set";
+    const shown =
+      value !== null
+        ? `\`${JSON.stringify(value)}\``
+        : DERIVED_KEYS.includes(key)
+          ? "derived"
+          : "not set";
     return `| \`${key}\` | \`--${flagName(key)}\` | ${shown} | ${(field.description ?? "").replace(/\|/g, "\\|")} |`;
   });
-  const presets = Object.entries(PRESETS).map(([name, values]) => `- \`${name}\`: ${Object.entries(values).map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(", ")}`);
+  const presets = Object.entries(PRESETS).map(
+    ([name, values]) =>
+      `- \`${name}\`: ${Object.entries(values)
+        .map(([k, v]) => `${k} ${JSON.stringify(v)}`)
+        .join(", ")}`,
+  );
   return [
     "# Configuration of `spade run`",
     "",

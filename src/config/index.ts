@@ -4,5 +4,15 @@
  */
 export { CONFIG_SCHEMA, DERIVED_KEYS } from "./schema.js";
 export type { RawConfig, RunConfig, ConfigKey } from "./schema.js";
-export { buildConfig, resolveConfig, readConfigFile, preset, flagName, envVar, DEFAULT_SKILLS, LOCAL_MODEL, PRESETS } from "./load.js";
+export {
+  buildConfig,
+  resolveConfig,
+  readConfigFile,
+  preset,
+  flagName,
+  envVar,
+  DEFAULT_SKILLS,
+  LOCAL_MODEL,
+  PRESETS,
+} from "./load.js";
 export { configMarkdown } from "./doc.js";

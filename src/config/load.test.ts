@@ -4,40 +4,101 @@ import { buildConfig, DEFAULT_SKILLS, flagName, preset, PRESETS } from "./load.j
 describe("buildConfig", () => {
   it("applies the reference defaults and derives R, D, skills and document length from the mode", () => {
     const games = buildConfig([]);
-    expect(games).toMatchObject({ steps: 400, designsPerStep: 24, plays: null, agentBatch: 192, batchFit: "reference", hintedPlays: 16, regenerateEvery: 4, rewardDelay: 4, maxWords: 6000, reward: "blend", invalidDesign: "lowest", train: true });
+    expect(games).toMatchObject({
+      steps: 400,
+      designsPerStep: 24,
+      plays: null,
+      agentBatch: 192,
+      batchFit: "reference",
+      hintedPlays: 16,
+      regenerateEvery: 4,
+      rewardDelay: 4,
+      maxWords: 6000,
+      reward: "blend",
+      invalidDesign: "lowest",
+      train: true,
+    });
     // The reference's games recipe: 3 of the 6 skills per regeneration (8 designs each of 24), at most 25 turns.
-    expect(games).toMatchObject({ skillsPerRegen: 3, maxTurnsCap: 25, episodeFailures: "reference", memoryDraws: "attempt" });
+    expect(games).toMatchObject({
+      skillsPerRegen: 3,
+      maxTurnsCap: 25,
+      episodeFailures: "reference",
+      memoryDraws: "attempt",
+    });
     expect(games.skills).toHaveLength(6);
     const tools = buildConfig([{ mode: "tool-use" }]);
-    expect(tools).toMatchObject({ regenerateEvery: 8, rewardDelay: 8, maxWords: 4000, skillsPerRegen: 6 });
+    expect(tools).toMatchObject({
+      regenerateEvery: 8,
+      rewardDelay: 8,
+      maxWords: 4000,
+      skillsPerRegen: 6,
+    });
     expect(buildConfig([{ maxTurnsCap: "none" }]).maxTurnsCap).toBeNull();
     expect(buildConfig([{ skills: "A,B" }]).skillsPerRegen).toBe(3);
     expect(tools.skills).toContain("Error Recovery");
   });
 
   it("layers preset < file < flags and coerces flag strings", () => {
-    const cfg = buildConfig([preset("quick"), { steps: 5, skills: ["A"] }, { steps: "7", skills: "X, Y,Z", train: "false", temperature: "0.5" }]);
-    expect(cfg).toMatchObject({ steps: 7, designsPerStep: 4, skills: ["X", "Y", "Z"], train: false, temperature: 0.5, regenerateEvery: 1, rewardDelay: 1 });
+    const cfg = buildConfig([
+      preset("quick"),
+      { steps: 5, skills: ["A"] },
+      { steps: "7", skills: "X, Y,Z", train: "false", temperature: "0.5" },
+    ]);
+    expect(cfg).toMatchObject({
+      steps: 7,
+      designsPerStep: 4,
+      skills: ["X", "Y", "Z"],
+      train: false,
+      temperature: 0.5,
+      regenerateEvery: 1,
+      rewardDelay: 1,
+    });
   });
 
   it("names the key and flag of an invalid value, and rejects unknown keys and presets", () => {
-    expect(() => buildConfig([{ designsPerStep: "0" }])).toThrow(/^setting designsPerStep \(--designs-per-step\): Too small: expected number to be >=1 \(got "0"\)$/);
-    expect(() => buildConfig([{ reward: "vibes" }])).toThrow(expect.objectContaining({ code: "E_CONFIG" }));
+    expect(() => buildConfig([{ designsPerStep: "0" }])).toThrow(
+      /^setting designsPerStep \(--designs-per-step\): Too small: expected number to be >=1 \(got "0"\)$/,
+    );
+    expect(() => buildConfig([{ reward: "vibes" }])).toThrow(
+      expect.objectContaining({ code: "E_CONFIG" }),
+    );
     expect(() => buildConfig([{ stepz: 3 }])).toThrow(/unknown setting: stepz/);
     expect(() => preset("huge")).toThrow(/unknown preset "huge"/);
     expect(flagName("hintedPlays")).toBe("hinted-plays");
   });
 
   it("bounds every size setting with a message that says why", () => {
-    expect(() => buildConfig([{ plays: "1e8" }])).toThrow(/^setting plays \(--plays\): at most 1,024 \(every play of a step is held in memory for scoring\) \(got "1e8"\)$/);
-    expect(() => buildConfig([{ hintedPlays: "1e8" }])).toThrow(expect.objectContaining({ code: "E_CONFIG", message: expect.stringMatching(/^setting hintedPlays \(--hinted-plays\): at most 1,024/) }));
-    expect(() => buildConfig([{ designsPerStep: "1e8" }])).toThrow(/^setting designsPerStep \(--designs-per-step\): at most 1,024 /);
-    expect(() => buildConfig([{ steps: "1e12" }])).toThrow(/^setting steps \(--steps\): at most 1,000,000 /);
-    expect(() => buildConfig([{ concurrency: 5000 }])).toThrow(/^setting concurrency \(--concurrency\): at most 1,024 /);
-    expect(() => buildConfig([{ maxAnswerBytes: 10 }])).toThrow(/^setting maxAnswerBytes \(--max-answer-bytes\): Too small: expected number to be >=1024/);
-    expect(() => buildConfig([{ requestTimeout: "0" }])).toThrow(/^setting requestTimeout \(--request-timeout\): Too small/);
-    expect(() => buildConfig([{ retryBudget: "1e9" }])).toThrow(/^setting retryBudget \(--retry-budget\): at most 604,800 s/);
-    expect(buildConfig([{ plays: 1024, hintedPlays: 0, designsPerStep: 64 }])).toMatchObject({ plays: 1024, designsPerStep: 64 });
+    expect(() => buildConfig([{ plays: "1e8" }])).toThrow(
+      /^setting plays \(--plays\): at most 1,024 \(every play of a step is held in memory for scoring\) \(got "1e8"\)$/,
+    );
+    expect(() => buildConfig([{ hintedPlays: "1e8" }])).toThrow(
+      expect.objectContaining({
+        code: "E_CONFIG",
+        message: expect.stringMatching(/^setting hintedPlays \(--hinted-plays\): at most 1,024/),
+      }),
+    );
+    expect(() => buildConfig([{ designsPerStep: "1e8" }])).toThrow(
+      /^setting designsPerStep \(--designs-per-step\): at most 1,024 /,
+    );
+    expect(() => buildConfig([{ steps: "1e12" }])).toThrow(
+      /^setting steps \(--steps\): at most 1,000,000 /,
+    );
+    expect(() => buildConfig([{ concurrency: 5000 }])).toThrow(
+      /^setting concurrency \(--concurrency\): at most 1,024 /,
+    );
+    expect(() => buildConfig([{ maxAnswerBytes: 10 }])).toThrow(
+      /^setting maxAnswerBytes \(--max-answer-bytes\): Too small: expected number to be >=1024/,
+    );
+    expect(() => buildConfig([{ requestTimeout: "0" }])).toThrow(
+      /^setting requestTimeout \(--request-timeout\): Too small/,
+    );
+    expect(() => buildConfig([{ retryBudget: "1e9" }])).toThrow(
+      /^setting retryBudget \(--retry-budget\): at most 604,800 s/,
+    );
+    expect(buildConfig([{ plays: 1024, hintedPlays: 0, designsPerStep: 64 }])).toMatchObject({
+      plays: 1024,
+      designsPerStep: 64,
+    });
   });
 
   it("bounds the episodes of one step across settings", () => {
@@ -45,35 +106,90 @@ describe("buildConfig", () => {
       "a step would play 67584 episodes (--designs-per-step 33, --plays 1024, --hinted-plays 1024), over the limit of 65536 (lower --designs-per-step, --plays, --agent-batch or --hinted-plays (every play of a step is held in memory for scoring))",
     );
     // plays unset: about agentBatch unhinted plays (at most agentBatch + one per environment): 65536 + 24 + 24 x 16 = 65944.
-    expect(() => buildConfig([{ agentBatch: 65536 }])).toThrow("a step would play 65944 episodes (--designs-per-step 24, --agent-batch 65536, --hinted-plays 16)");
+    expect(() => buildConfig([{ agentBatch: 65536 }])).toThrow(
+      "a step would play 65944 episodes (--designs-per-step 24, --agent-batch 65536, --hinted-plays 16)",
+    );
     expect(buildConfig([{ agentBatch: 65128 }]).agentBatch).toBe(65128);
     expect(buildConfig([{ plays: 1024, hintedPlays: 1024, designsPerStep: 32 }]).plays).toBe(1024);
   });
 
   it("has model-server request settings with their defaults", () => {
-    expect(buildConfig([])).toMatchObject({ requestTimeout: 600, retryBudget: 1800, maxRetries: 4, maxAnswerBytes: 4_194_304 });
-    expect(buildConfig([{ requestTimeout: "2.5", maxRetries: "0" }])).toMatchObject({ requestTimeout: 2.5, maxRetries: 0 });
+    expect(buildConfig([])).toMatchObject({
+      requestTimeout: 600,
+      retryBudget: 1800,
+      maxRetries: 4,
+      maxAnswerBytes: 4_194_304,
+    });
+    expect(buildConfig([{ requestTimeout: "2.5", maxRetries: "0" }])).toMatchObject({
+      requestTimeout: 2.5,
+      maxRetries: 0,
+    });
   });
 });
 
 describe("the reference's defaults (issue 9 items 5, 9, 10, 12, 14)", () => {
   it("samples both roles at 0.6 / 0.95 / 20, writes hints with the model, trains with PPO 0.2 / 0.28", () => {
     expect(buildConfig([])).toMatchObject({
-      temperature: 0.6, topP: 0.95, topK: 20,
-      hints: "model", hintTemperature: 0.3, hintMaxTokens: 4096, hintRetries: 3,
-      loss: "ppo", ppoClipLow: 0.2, ppoClipHigh: 0.28, klCoef: 0,
-      validation: "strict", corpus: "default", memory: "on", trainDesigner: "on", frontierScale: 0.08,
+      temperature: 0.6,
+      topP: 0.95,
+      topK: 20,
+      hints: "model",
+      hintTemperature: 0.3,
+      hintMaxTokens: 4096,
+      hintRetries: 3,
+      loss: "ppo",
+      ppoClipLow: 0.2,
+      ppoClipHigh: 0.28,
+      klCoef: 0,
+      validation: "strict",
+      corpus: "default",
+      memory: "on",
+      trainDesigner: "on",
+      frontierScale: 0.08,
     });
-    expect(buildConfig([{ mode: "tool-use" }])).toMatchObject({ hintMaxTokens: 2048, klCoef: 0.005 });
-    expect(buildConfig([{ mode: "tool-use", klCoef: "0", hintMaxTokens: "512" }])).toMatchObject({ hintMaxTokens: 512, klCoef: 0 });
+    expect(buildConfig([{ mode: "tool-use" }])).toMatchObject({
+      hintMaxTokens: 2048,
+      klCoef: 0.005,
+    });
+    expect(buildConfig([{ mode: "tool-use", klCoef: "0", hintMaxTokens: "512" }])).toMatchObject({
+      hintMaxTokens: 512,
+      klCoef: 0,
+    });
   });
 
   it("takes the switches and refuses values out of range", () => {
-    expect(buildConfig([{ hints: "program", validation: "reference", corpus: "none", memory: "off", trainDesigner: "off", reward: "microLp", topK: "0" }])).toMatchObject({
-      hints: "program", validation: "reference", corpus: "none", memory: "off", trainDesigner: "off", reward: "microLp", topK: 0,
+    expect(
+      buildConfig([
+        {
+          hints: "program",
+          validation: "reference",
+          corpus: "none",
+          memory: "off",
+          trainDesigner: "off",
+          reward: "microLp",
+          topK: "0",
+        },
+      ]),
+    ).toMatchObject({
+      hints: "program",
+      validation: "reference",
+      corpus: "none",
+      memory: "off",
+      trainDesigner: "off",
+      reward: "microLp",
+      topK: 0,
     });
     expect(buildConfig([{ reward: "frontier" }]).reward).toBe("frontier");
-    for (const bad of [{ topP: "0" }, { topP: "1.5" }, { topK: "-1" }, { hintRetries: "0" }, { ppoClipLow: "1.2" }, { klCoef: "-0.1" }, { validation: "loose" }, { memory: "maybe" }]) {
+    for (const bad of [
+      { topP: "0" },
+      { topP: "1.5" },
+      { topK: "-1" },
+      { hintRetries: "0" },
+      { ppoClipLow: "1.2" },
+      { klCoef: "-0.1" },
+      { validation: "loose" },
+      { memory: "maybe" },
+    ]) {
       expect(() => buildConfig([bad])).toThrow(expect.objectContaining({ code: "E_CONFIG" }));
     }
   });
@@ -83,18 +199,59 @@ describe("presets reference and reference-tool-use (cmd/games/train_spade_30b.sh
   it("set every setting of the reference's games recipe", () => {
     const cfg = buildConfig([preset("reference")]);
     expect(cfg).toMatchObject({
-      mode: "games", steps: 400, designsPerStep: 24, regenerateEvery: 4, rewardDelay: 4, maxAttempts: 5, repairTurns: 0,
-      hints: "model", hintTemperature: 0.3, hintMaxTokens: 4096, hintRetries: 3, reward: "blend", regretFloor: 0.15, invalidDesign: "drop",
-      agentBatch: 192, plays: null, batchFit: "reference", maxTurnsCap: 25, episodeFailures: "reference", skillsPerRegen: 3, memoryDraws: "attempt",
-      hintedPlays: 16, maxWords: 6000, memory: "on", memoryWindow: 200, temperature: 0.6, topP: 0.95, topK: 20,
-      maxTokens: 8192, designerMaxTokens: 16384, learningRate: 1e-6, loss: "ppo", ppoClipLow: 0.2, ppoClipHigh: 0.28, klCoef: 0, validation: "reference",
+      mode: "games",
+      steps: 400,
+      designsPerStep: 24,
+      regenerateEvery: 4,
+      rewardDelay: 4,
+      maxAttempts: 5,
+      repairTurns: 0,
+      hints: "model",
+      hintTemperature: 0.3,
+      hintMaxTokens: 4096,
+      hintRetries: 3,
+      reward: "blend",
+      regretFloor: 0.15,
+      invalidDesign: "drop",
+      agentBatch: 192,
+      plays: null,
+      batchFit: "reference",
+      maxTurnsCap: 25,
+      episodeFailures: "reference",
+      skillsPerRegen: 3,
+      memoryDraws: "attempt",
+      hintedPlays: 16,
+      maxWords: 6000,
+      memory: "on",
+      memoryWindow: 200,
+      temperature: 0.6,
+      topP: 0.95,
+      topK: 20,
+      maxTokens: 8192,
+      designerMaxTokens: 16384,
+      learningRate: 1e-6,
+      loss: "ppo",
+      ppoClipLow: 0.2,
+      ppoClipHigh: 0.28,
+      klCoef: 0,
+      validation: "reference",
     });
     expect(cfg.skills).toEqual(DEFAULT_SKILLS.games);
   });
 
   it("tool use: R = D = 8, 4,000 words, hint budget 2,048, KL 0.005; flags still override a preset", () => {
     const cfg = buildConfig([preset("reference-tool-use")]);
-    expect(cfg).toMatchObject({ mode: "tool-use", regenerateEvery: 8, rewardDelay: 8, maxWords: 4000, hintMaxTokens: 2048, klCoef: 0.005, loss: "ppo", invalidDesign: "drop", skillsPerRegen: 6 });
+    expect(cfg).toMatchObject({
+      mode: "tool-use",
+      regenerateEvery: 8,
+      rewardDelay: 8,
+      maxWords: 4000,
+      hintMaxTokens: 2048,
+      klCoef: 0.005,
+      loss: "ppo",
+      invalidDesign: "drop",
+      skillsPerRegen: 6,
+    });
     expect(cfg.skills).toEqual(DEFAULT_SKILLS["tool-use"]);
     expect(buildConfig([preset("reference"), { steps: "10" }]).steps).toBe(10);
     expect(Object.keys(PRESETS)).toEqual(["quick", "reference", "reference-tool-use", "local"]);
@@ -104,12 +261,34 @@ describe("presets reference and reference-tool-use (cmd/games/train_spade_30b.sh
 describe("preset local", () => {
   it("runs the default GGUF model in-process, inference only, sized for a laptop; flags override it", () => {
     const cfg = buildConfig([preset("local")]);
-    expect([cfg.policy, cfg.modelPath, cfg.train, cfg.steps, cfg.designsPerStep, cfg.regenerateEvery, cfg.plays, cfg.hintedPlays, cfg.maxTokens]).toEqual([
-      "gguf", "hf:Qwen/Qwen2.5-Coder-0.5B-Instruct-GGUF/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf", false, 2, 2, 2, 2, 2, 256,
+    expect([
+      cfg.policy,
+      cfg.modelPath,
+      cfg.train,
+      cfg.steps,
+      cfg.designsPerStep,
+      cfg.regenerateEvery,
+      cfg.plays,
+      cfg.hintedPlays,
+      cfg.maxTokens,
+    ]).toEqual([
+      "gguf",
+      "hf:Qwen/Qwen2.5-Coder-0.5B-Instruct-GGUF/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
+      false,
+      2,
+      2,
+      2,
+      2,
+      2,
+      256,
     ]);
     expect(buildConfig([preset("local"), { modelPath: "my.gguf" }]).modelPath).toBe("my.gguf");
-    expect(() => buildConfig([{ engineBackendConfig: "[1]" }])).toThrow("setting engineBackendConfig (--engine-backend-config): a JSON object");
-    expect(() => buildConfig([{ enginePort: "70000" }])).toThrow(/setting enginePort \(--engine-port\): at most 65,535/);
+    expect(() => buildConfig([{ engineBackendConfig: "[1]" }])).toThrow(
+      "setting engineBackendConfig (--engine-backend-config): a JSON object",
+    );
+    expect(() => buildConfig([{ enginePort: "70000" }])).toThrow(
+      /setting enginePort \(--engine-port\): at most 65,535/,
+    );
   });
 });
 
@@ -117,10 +296,29 @@ describe("envPool and envLanguage (issue 17)", () => {
   it("takes a pool folder with --designer off and refuses it, rlve, or Python tool use otherwise", () => {
     expect(buildConfig([{ designer: "off", envPool: "/data/pool" }]).envPool).toBe("/data/pool");
     expect(buildConfig([{}]).envPool).toBe("library");
-    expect(() => buildConfig([{ envPool: "/data/pool" }])).toThrow(expect.objectContaining({ code: "E_CONFIG", message: expect.stringMatching(/^--env-pool \/data\/pool is the pool of the fixed-environment baseline \(add --designer off/) }));
-    expect(() => buildConfig([{ designer: "off", envPool: "rlve" }])).toThrow(expect.objectContaining({ code: "E_CONFIG", message: expect.stringMatching(/^--env-pool rlve is not available yet/) }));
+    expect(() => buildConfig([{ envPool: "/data/pool" }])).toThrow(
+      expect.objectContaining({
+        code: "E_CONFIG",
+        message: expect.stringMatching(
+          /^--env-pool \/data\/pool is the pool of the fixed-environment baseline \(add --designer off/,
+        ),
+      }),
+    );
+    expect(() => buildConfig([{ designer: "off", envPool: "rlve" }])).toThrow(
+      expect.objectContaining({
+        code: "E_CONFIG",
+        message: expect.stringMatching(/^--env-pool rlve is not available yet/),
+      }),
+    );
     expect(buildConfig([{ envLanguage: "python" }]).envLanguage).toBe("python");
-    expect(() => buildConfig([{ envLanguage: "python", mode: "tool-use" }])).toThrow(expect.objectContaining({ code: "E_CONFIG", message: expect.stringMatching(/^--env-language python is for games/) }));
-    expect(() => buildConfig([{ envLanguage: "ruby" }])).toThrow(expect.objectContaining({ code: "E_CONFIG" }));
+    expect(() => buildConfig([{ envLanguage: "python", mode: "tool-use" }])).toThrow(
+      expect.objectContaining({
+        code: "E_CONFIG",
+        message: expect.stringMatching(/^--env-language python is for games/),
+      }),
+    );
+    expect(() => buildConfig([{ envLanguage: "ruby" }])).toThrow(
+      expect.objectContaining({ code: "E_CONFIG" }),
+    );
   });
 });

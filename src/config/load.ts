@@ -4,7 +4,7 @@
  * coded errors that name the offending key or flag. The only module that reads process state.
  */
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import type { z } from "zod";
 import { SpadeError } from "../errors.js";
 import { CONFIG_SCHEMA, type ConfigKey, type RawConfig, type RunConfig } from "./schema.js";
 
@@ -13,8 +13,22 @@ import { CONFIG_SCHEMA, type ConfigKey, type RawConfig, type RunConfig } from ".
  * three of them per regeneration, see `skillsPerRegen`), and the six tool-use skills.
  */
 export const DEFAULT_SKILLS: Record<RawConfig["mode"], string[]> = {
-  games: ["Mathematical Reasoning", "Logical Deduction", "Spatial Reasoning", "Pattern Recognition", "Optimization", "Causal Inference"],
-  "tool-use": ["API Orchestration", "Data Retrieval", "State Modification", "Error Recovery", "Tool Selection", "Multi-Step Workflows"],
+  games: [
+    "Mathematical Reasoning",
+    "Logical Deduction",
+    "Spatial Reasoning",
+    "Pattern Recognition",
+    "Optimization",
+    "Causal Inference",
+  ],
+  "tool-use": [
+    "API Orchestration",
+    "Data Retrieval",
+    "State Modification",
+    "Error Recovery",
+    "Tool Selection",
+    "Multi-Step Workflows",
+  ],
 };
 
 /**
@@ -24,13 +38,48 @@ export const DEFAULT_SKILLS: Record<RawConfig["mode"], string[]> = {
  * the setting is left at SPADE's default; docs/reference-notes.md lists each.
  */
 const REFERENCE_GAMES: Partial<Record<ConfigKey, unknown>> = {
-  mode: "games", steps: 400, skills: DEFAULT_SKILLS.games, designer: "on", designsPerStep: 24, regenerateEvery: 4, rewardDelay: 4,
-  maxAttempts: 5, repairTurns: 0, hints: "model", hintTemperature: 0.3, hintMaxTokens: 4096, hintRetries: 3,
-  hintTemplate: "{observation}\n\nHINT: {hint}", reward: "blend", regretFloor: 0.15, invalidDesign: "drop", advantageStd: true,
-  agentBatch: 192, plays: null, batchFit: "reference", hintedPlays: 16, maxTurnsCap: 25, episodeFailures: "reference", skillsPerRegen: 3,
-  corpus: "default", maxWords: 6000, memory: "on", memoryWindow: 200, memoryDraws: "attempt",
-  temperature: 0.6, topP: 0.95, topK: 20, maxTokens: 8192, designerMaxTokens: 16384,
-  learningRate: 1e-6, loss: "ppo", ppoClipLow: 0.2, ppoClipHigh: 0.28, klCoef: 0, trainDesigner: "on", validation: "reference",
+  mode: "games",
+  steps: 400,
+  skills: DEFAULT_SKILLS.games,
+  designer: "on",
+  designsPerStep: 24,
+  regenerateEvery: 4,
+  rewardDelay: 4,
+  maxAttempts: 5,
+  repairTurns: 0,
+  hints: "model",
+  hintTemperature: 0.3,
+  hintMaxTokens: 4096,
+  hintRetries: 3,
+  hintTemplate: "{observation}\n\nHINT: {hint}",
+  reward: "blend",
+  regretFloor: 0.15,
+  invalidDesign: "drop",
+  advantageStd: true,
+  agentBatch: 192,
+  plays: null,
+  batchFit: "reference",
+  hintedPlays: 16,
+  maxTurnsCap: 25,
+  episodeFailures: "reference",
+  skillsPerRegen: 3,
+  corpus: "default",
+  maxWords: 6000,
+  memory: "on",
+  memoryWindow: 200,
+  memoryDraws: "attempt",
+  temperature: 0.6,
+  topP: 0.95,
+  topK: 20,
+  maxTokens: 8192,
+  designerMaxTokens: 16384,
+  learningRate: 1e-6,
+  loss: "ppo",
+  ppoClipLow: 0.2,
+  ppoClipHigh: 0.28,
+  klCoef: 0,
+  trainDesigner: "on",
+  validation: "reference",
 };
 
 /**
@@ -38,16 +87,33 @@ const REFERENCE_GAMES: Partial<Record<ConfigKey, unknown>> = {
  * Apache-2.0), from Qwen's own GGUF repository. Small enough for a laptop's CPU, instruction-tuned
  * and trained on code (the designer writes programs), with a chat template llama.cpp knows.
  */
-export const LOCAL_MODEL = "hf:Qwen/Qwen2.5-Coder-0.5B-Instruct-GGUF/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf";
+export const LOCAL_MODEL =
+  "hf:Qwen/Qwen2.5-Coder-0.5B-Instruct-GGUF/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf";
 
 /**
  * `--preset local`: self-play on `LOCAL_MODEL` in-process, sized for a laptop: one regeneration of
  * two designs, two steps, two unhinted and two hinted plays per environment, short answers.
  */
 const LOCAL: Partial<Record<ConfigKey, unknown>> = {
-  policy: "gguf", modelPath: LOCAL_MODEL, train: false, steps: 2, designsPerStep: 2, skillsPerRegen: 2, regenerateEvery: 2, rewardDelay: 1,
-  maxAttempts: 1, plays: 2, hintedPlays: 2, agentBatch: 4, batchFit: "off", concurrency: 2, maxTurnsCap: 6, maxTokens: 256,
-  designerMaxTokens: 2048, hints: "program", maxWords: 300,
+  policy: "gguf",
+  modelPath: LOCAL_MODEL,
+  train: false,
+  steps: 2,
+  designsPerStep: 2,
+  skillsPerRegen: 2,
+  regenerateEvery: 2,
+  rewardDelay: 1,
+  maxAttempts: 1,
+  plays: 2,
+  hintedPlays: 2,
+  agentBatch: 4,
+  batchFit: "off",
+  concurrency: 2,
+  maxTurnsCap: 6,
+  maxTokens: 256,
+  designerMaxTokens: 2048,
+  hints: "program",
+  maxWords: 300,
 };
 
 /**
@@ -55,10 +121,26 @@ const LOCAL: Partial<Record<ConfigKey, unknown>> = {
  * reference's games recipe; `reference-tool-use`: its tool-use recipe (`cmd/tool_use/_train_spade_blend.sh`).
  */
 export const PRESETS: Record<string, Partial<Record<ConfigKey, unknown>>> = {
-  quick: { steps: 3, designsPerStep: 4, agentBatch: 8, hintedPlays: 2, regenerateEvery: 1, rewardDelay: 1, maxAttempts: 2 },
+  quick: {
+    steps: 3,
+    designsPerStep: 4,
+    agentBatch: 8,
+    hintedPlays: 2,
+    regenerateEvery: 1,
+    rewardDelay: 1,
+    maxAttempts: 2,
+  },
   reference: REFERENCE_GAMES,
   "reference-tool-use": {
-    ...REFERENCE_GAMES, mode: "tool-use", skills: DEFAULT_SKILLS["tool-use"], regenerateEvery: 8, rewardDelay: 8, skillsPerRegen: 6, hintMaxTokens: 2048, maxWords: 4000, klCoef: 0.005,
+    ...REFERENCE_GAMES,
+    mode: "tool-use",
+    skills: DEFAULT_SKILLS["tool-use"],
+    regenerateEvery: 8,
+    rewardDelay: 8,
+    skillsPerRegen: 6,
+    hintMaxTokens: 2048,
+    maxWords: 4000,
+    klCoef: 0.005,
   },
   local: LOCAL,
 };
@@ -74,13 +156,20 @@ export function readConfigFile(path: string): Record<string, unknown> {
   try {
     text = readFileSync(path, "utf8");
   } catch (cause) {
-    throw new SpadeError("E_IO", `cannot read config file ${path}`, { cause, nextStep: "check the path given to --config" });
+    throw new SpadeError("E_IO", `cannot read config file ${path}`, {
+      cause,
+      nextStep: "check the path given to --config",
+    });
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (cause) {
-    throw new SpadeError("E_CONFIG", `config file ${path} is not valid JSON: ${(cause as Error).message}`, { cause });
+    throw new SpadeError(
+      "E_CONFIG",
+      `config file ${path} is not valid JSON: ${(cause as Error).message}`,
+      { cause },
+    );
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new SpadeError("E_CONFIG", `config file ${path} must hold a JSON object of settings`);
@@ -94,7 +183,9 @@ export function resolveConfig(raw: RawConfig): RunConfig {
   return {
     ...raw,
     skills: raw.skills ?? DEFAULT_SKILLS[raw.mode],
-    skillsPerRegen: raw.skillsPerRegen ?? (raw.mode === "games" ? 3 : (raw.skills ?? DEFAULT_SKILLS[raw.mode]).length),
+    skillsPerRegen:
+      raw.skillsPerRegen ??
+      (raw.mode === "games" ? 3 : (raw.skills ?? DEFAULT_SKILLS[raw.mode]).length),
     regenerateEvery,
     rewardDelay: raw.rewardDelay ?? regenerateEvery,
     maxWords: raw.maxWords ?? (raw.mode === "games" ? 6000 : 4000),
@@ -111,18 +202,26 @@ export function resolveConfig(raw: RawConfig): RunConfig {
 export function buildConfig(layers: Array<Record<string, unknown> | undefined>): RunConfig {
   const merged: Record<string, unknown> = {};
   for (const layer of layers) {
-    for (const [key, value] of Object.entries(layer ?? {})) if (value !== undefined) merged[key] = value;
+    for (const [key, value] of Object.entries(layer ?? {}))
+      if (value !== undefined) merged[key] = value;
   }
   const known = new Set(Object.keys(CONFIG_SCHEMA.shape));
   const unknown = Object.keys(merged).filter((k) => !known.has(k));
   if (unknown.length > 0) {
-    throw new SpadeError("E_CONFIG", `unknown setting${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}`, { nextStep: "`spade run --help` lists every setting" });
+    throw new SpadeError(
+      "E_CONFIG",
+      `unknown setting${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}`,
+      { nextStep: "`spade run --help` lists every setting" },
+    );
   }
   const parsed = CONFIG_SCHEMA.safeParse(merged);
   if (!parsed.success) {
     const issue = parsed.error.issues[0] as z.core.$ZodIssue;
     const key = String(issue.path[0] ?? "");
-    throw new SpadeError("E_CONFIG", `setting ${key} (--${flagName(key)}): ${issue.message} (got ${JSON.stringify(merged[key])})`);
+    throw new SpadeError(
+      "E_CONFIG",
+      `setting ${key} (--${flagName(key)}): ${issue.message} (got ${JSON.stringify(merged[key])})`,
+    );
   }
   return checkLoad(resolveConfig(parsed.data));
 }
@@ -133,24 +232,46 @@ export const MAX_EPISODES_PER_STEP = 65_536;
 /** Bounds that span several settings (each setting's own bounds are in the schema). */
 function checkLoad(config: RunConfig): RunConfig {
   // Unhinted plays: plays per environment when set, else about agentBatch (ceil(agentBatch / pool) x pool).
-  const unhinted = config.plays !== null ? config.designsPerStep * config.plays : config.agentBatch + config.designsPerStep;
+  const unhinted =
+    config.plays !== null
+      ? config.designsPerStep * config.plays
+      : config.agentBatch + config.designsPerStep;
   const episodes = unhinted + config.designsPerStep * config.hintedPlays;
   if (episodes > MAX_EPISODES_PER_STEP) {
-    const plays = config.plays !== null ? `--plays ${config.plays}` : `--agent-batch ${config.agentBatch}`;
-    throw new SpadeError("E_CONFIG", `a step would play ${episodes} episodes (--designs-per-step ${config.designsPerStep}, ${plays}, --hinted-plays ${config.hintedPlays}), over the limit of ${MAX_EPISODES_PER_STEP}`, {
-      nextStep: "lower --designs-per-step, --plays, --agent-batch or --hinted-plays (every play of a step is held in memory for scoring)",
-    });
+    const plays =
+      config.plays !== null ? `--plays ${config.plays}` : `--agent-batch ${config.agentBatch}`;
+    throw new SpadeError(
+      "E_CONFIG",
+      `a step would play ${episodes} episodes (--designs-per-step ${config.designsPerStep}, ${plays}, --hinted-plays ${config.hintedPlays}), over the limit of ${MAX_EPISODES_PER_STEP}`,
+      {
+        nextStep:
+          "lower --designs-per-step, --plays, --agent-batch or --hinted-plays (every play of a step is held in memory for scoring)",
+      },
+    );
   }
   if (config.envLanguage === "python" && config.mode === "tool-use") {
-    throw new SpadeError("E_CONFIG", "--env-language python is for games: tool-use environments are written in JavaScript", { nextStep: "use --env-language javascript with --mode tool-use" });
+    throw new SpadeError(
+      "E_CONFIG",
+      "--env-language python is for games: tool-use environments are written in JavaScript",
+      { nextStep: "use --env-language javascript with --mode tool-use" },
+    );
   }
   if (config.envPool === "rlve") {
-    throw new SpadeError("E_CONFIG", "--env-pool rlve is not available yet: RLVE's environments import torch and numpy, which the Python sandbox does not offer", {
-      nextStep: "use --env-pool DIR with a pool folder, or the built-in library (see docs/sandbox.md, Python programs)",
-    });
+    throw new SpadeError(
+      "E_CONFIG",
+      "--env-pool rlve is not available yet: RLVE's environments import torch and numpy, which the Python sandbox does not offer",
+      {
+        nextStep:
+          "use --env-pool DIR with a pool folder, or the built-in library (see docs/sandbox.md, Python programs)",
+      },
+    );
   }
   if (config.envPool !== "library" && config.designer !== "off") {
-    throw new SpadeError("E_CONFIG", `--env-pool ${config.envPool} is the pool of the fixed-environment baseline`, { nextStep: "add --designer off, or leave --env-pool at library" });
+    throw new SpadeError(
+      "E_CONFIG",
+      `--env-pool ${config.envPool} is the pool of the fixed-environment baseline`,
+      { nextStep: "add --designer off, or leave --env-pool at library" },
+    );
   }
   return config;
 }
@@ -159,7 +280,10 @@ function checkLoad(config: RunConfig): RunConfig {
 export function preset(name: string | undefined): Record<string, unknown> | undefined {
   if (name === undefined) return undefined;
   const found = PRESETS[name];
-  if (!found) throw new SpadeError("E_CONFIG", `unknown preset "${name}"`, { nextStep: `use one of ${Object.keys(PRESETS).join(", ")}` });
+  if (!found)
+    throw new SpadeError("E_CONFIG", `unknown preset "${name}"`, {
+      nextStep: `use one of ${Object.keys(PRESETS).join(", ")}`,
+    });
   return found;
 }
 

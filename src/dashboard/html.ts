@@ -12,7 +12,13 @@ export class SafeHtml {
   }
 }
 
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+const ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
 
 /** `text` with `& < > " '` escaped, safe in element content and quoted attributes. */
 export function escapeHtml(text: string): string {
@@ -43,6 +49,9 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeH
  * separators are written as \u escapes, so no string can close the script element.
  */
 export function jsonScript(id: string, value: unknown): SafeHtml {
-  const text = JSON.stringify(value ?? null).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const text = JSON.stringify(value ?? null).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
   return new SafeHtml(`<script type="application/json" id="${escapeHtml(id)}">${text}</script>`);
 }

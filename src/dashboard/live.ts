@@ -23,12 +23,16 @@ export class LiveFeed {
         const mark = storeMark(r.dir);
         const before = this.#seen.get(r.id);
         this.#seen.set(r.id, mark);
-        if (before !== mark && !first) this.#send(`event: change\ndata: ${JSON.stringify({ run: r.id })}\n\n`);
+        if (before !== mark && !first)
+          this.#send(`event: change\ndata: ${JSON.stringify({ run: r.id })}\n\n`);
       }
       first = false;
     };
     check();
-    this.#timers = [setInterval(check, pollMs), setInterval(() => this.#send(": ping\n\n"), 15_000)];
+    this.#timers = [
+      setInterval(check, pollMs),
+      setInterval(() => this.#send(": ping\n\n"), 15_000),
+    ];
   }
 
   #send(text: string): void {
@@ -37,7 +41,11 @@ export class LiveFeed {
 
   /** Answers `/events`: keeps the response open as an event stream until the page goes. */
   subscribe(req: IncomingMessage, res: ServerResponse): void {
-    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store", connection: "keep-alive" });
+    res.writeHead(200, {
+      "content-type": "text/event-stream",
+      "cache-control": "no-store",
+      connection: "keep-alive",
+    });
     res.write(": connected\n\n");
     this.#streams.add(res);
     req.on("close", () => this.#streams.delete(res));

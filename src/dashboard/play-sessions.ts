@@ -5,7 +5,14 @@
  * Sessions are few and short-lived: the oldest is closed when the cap is reached.
  */
 import { randomUUID } from "node:crypto";
-import { episodeReturn, isSuccess, makeAction, type Action, type Env, type ToolResult } from "../env/index.js";
+import {
+  episodeReturn,
+  isSuccess,
+  makeAction,
+  type Action,
+  type Env,
+  type ToolResult,
+} from "../env/index.js";
 import { SpadeError } from "../errors.js";
 
 /** What the page shows after each move. */
@@ -40,8 +47,15 @@ export function parseReply(line: string, turn: number): Action | string {
   } catch {
     return "the arguments are not JSON";
   }
-  if (typeof args !== "object" || args === null || Array.isArray(args)) return "the arguments must be a JSON object";
-  return makeAction("", [{ id: `call_${turn}`, name: m[1] as string, arguments: args as Action["toolCalls"][number]["arguments"] }]);
+  if (typeof args !== "object" || args === null || Array.isArray(args))
+    return "the arguments must be a JSON object";
+  return makeAction("", [
+    {
+      id: `call_${turn}`,
+      name: m[1] as string,
+      arguments: args as Action["toolCalls"][number]["arguments"],
+    },
+  ]);
 }
 
 /** The live play sessions of one dashboard. */
@@ -55,12 +69,25 @@ export class PlaySessions {
 
   #view(id: string, s: Session, say: string): PlayView {
     const ret = episodeReturn(s.rewards);
-    return { session: id, name: s.env.meta.name, seed: s.seed, maxTurns: s.env.meta.maxTurns, say, turns: s.rewards.length, return: ret, over: s.over, success: s.over && isSuccess(ret) };
+    return {
+      session: id,
+      name: s.env.meta.name,
+      seed: s.seed,
+      maxTurns: s.env.meta.maxTurns,
+      say,
+      turns: s.rewards.length,
+      return: ret,
+      over: s.over,
+      success: s.over && isSuccess(ret),
+    };
   }
 
   #get(id: string): Session {
     const s = this.#sessions.get(id);
-    if (!s) throw new SpadeError("E_NOT_FOUND", `no play session ${id}`, { nextStep: "press Start to begin a new game" });
+    if (!s)
+      throw new SpadeError("E_NOT_FOUND", `no play session ${id}`, {
+        nextStep: "press Start to begin a new game",
+      });
     return s;
   }
 
@@ -109,9 +136,16 @@ export class PlaySessions {
   async #step(id: string, s: Session, action: Action, before: string): Promise<PlayView> {
     const result = await s.env.step(action);
     s.rewards.push(result.reward);
-    const tools = (result.toolResults ?? []).map((r: ToolResult) => `[${r.id}] ${r.content}\n`).join("");
-    if (result.terminated || result.truncated || s.rewards.length >= s.env.meta.maxTurns) s.over = true;
-    return this.#view(id, s, `${before}${tools}${result.observation}\n(reward ${result.reward}, return ${episodeReturn(s.rewards)})`);
+    const tools = (result.toolResults ?? [])
+      .map((r: ToolResult) => `[${r.id}] ${r.content}\n`)
+      .join("");
+    if (result.terminated || result.truncated || s.rewards.length >= s.env.meta.maxTurns)
+      s.over = true;
+    return this.#view(
+      id,
+      s,
+      `${before}${tools}${result.observation}\n(reward ${result.reward}, return ${episodeReturn(s.rewards)})`,
+    );
   }
 
   /** Closes one session's environment. */

@@ -12,9 +12,11 @@ import type { EnvStats } from "../store/index.js";
 import { withRunDb, writerAlive } from "./store-read.js";
 
 type Row = Record<string, unknown>;
-export const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+export const num = (v: unknown): number | null =>
+  typeof v === "number" && Number.isFinite(v) ? v : null;
 const parse = <T>(text: unknown): T => JSON.parse(String(text)) as T;
-export const parseOrNull = <T>(text: unknown): T | null => (text === null || text === undefined ? null : parse<T>(text));
+export const parseOrNull = <T>(text: unknown): T | null =>
+  text === null || text === undefined ? null : parse<T>(text);
 
 /** A run's state: `running` while its writer is alive, `done` when every step is, else `stopped`. */
 export type RunStatus = "running" | "done" | "stopped";
@@ -32,22 +34,47 @@ export interface RunSummary {
   episodes: number;
 }
 
-const SUMMARY_KEYS = ["designer", "mode", "model", "baseModel", "policy", "seed", "designsPerStep", "plays", "hintedPlays", "hints", "designerReward", "train"] as const;
+const SUMMARY_KEYS = [
+  "designer",
+  "mode",
+  "model",
+  "baseModel",
+  "policy",
+  "seed",
+  "designsPerStep",
+  "plays",
+  "hintedPlays",
+  "hints",
+  "designerReward",
+  "train",
+] as const;
 
 /** The Runs-page summary of the run in `dir`. */
 export function runSummary(dir: string): RunSummary {
   return withRunDb(dir, (db) => {
-    const configRow = db.prepare("SELECT value FROM meta WHERE key = 'config'").get() as Row | undefined;
+    const configRow = db.prepare("SELECT value FROM meta WHERE key = 'config'").get() as
+      | Row
+      | undefined;
     const config = (configRow ? parse<Record<string, Json>>(configRow.value) : {}) ?? {};
     const count = (sql: string) => Number((db.prepare(sql).get() as Row).n);
     const stepsDone = count("SELECT COUNT(*) AS n FROM steps WHERE status = 'done'");
     const stepsPlanned = num(config.steps);
-    const status: RunStatus = writerAlive(dir) ? "running" : stepsPlanned !== null && stepsDone >= stepsPlanned ? "done" : "stopped";
+    const status: RunStatus = writerAlive(dir)
+      ? "running"
+      : stepsPlanned !== null && stepsDone >= stepsPlanned
+        ? "done"
+        : "stopped";
     const shown: Record<string, Json> = {};
-    for (const key of SUMMARY_KEYS) if (config[key] !== undefined && config[key] !== null) shown[key] = config[key] as Json;
+    for (const key of SUMMARY_KEYS)
+      if (config[key] !== undefined && config[key] !== null) shown[key] = config[key] as Json;
     return {
-      name: basename(dir), status, stepsDone, stepsPlanned, config: shown,
-      environments: count("SELECT COUNT(*) AS n FROM environments"), episodes: count("SELECT COUNT(*) AS n FROM episodes"),
+      name: basename(dir),
+      status,
+      stepsDone,
+      stepsPlanned,
+      config: shown,
+      environments: count("SELECT COUNT(*) AS n FROM environments"),
+      episodes: count("SELECT COUNT(*) AS n FROM episodes"),
     };
   });
 }
@@ -87,12 +114,20 @@ export interface LostSlot {
 /** Design slots of the run in `dir` that produced no environment, filtered by skill. */
 export function lostSlots(dir: string, filter: { skill?: string } = {}): LostSlot[] {
   const bySlot = new Map<string, AttemptEntry[]>();
-  for (const a of designAttempts(dir, { skill: filter.skill })) bySlot.set(`${a.step}/${a.slot}`, [...(bySlot.get(`${a.step}/${a.slot}`) ?? []), a]);
+  for (const a of designAttempts(dir, { skill: filter.skill }))
+    bySlot.set(`${a.step}/${a.slot}`, [...(bySlot.get(`${a.step}/${a.slot}`) ?? []), a]);
   return [...bySlot.values()]
     .filter((attempts) => attempts.every((a) => a.envId === null))
     .map((attempts) => {
       const last = attempts[attempts.length - 1] as AttemptEntry;
-      return { step: last.step, slot: last.slot, skill: last.skill, attempts: attempts.length, outcome: last.outcome, codes: last.failures.map((f) => f.code) };
+      return {
+        step: last.step,
+        slot: last.slot,
+        skill: last.skill,
+        attempts: attempts.length,
+        outcome: last.outcome,
+        codes: last.failures.map((f) => f.code),
+      };
     });
 }
 
@@ -100,15 +135,32 @@ export function lostSlots(dir: string, filter: { skill?: string } = {}): LostSlo
 export function archive(dir: string, filter: ArchiveFilter = {}): ArchiveEntry[] {
   if (filter.validity === "invalid") return [];
   return withRunDb(dir, (db) => {
-    const rows = db.prepare("SELECT id, name, skill, description, source, created_step, stats FROM environments ORDER BY created_step, source, slot, id").all() as Row[];
+    const rows = db
+      .prepare(
+        "SELECT id, name, skill, description, source, created_step, stats FROM environments ORDER BY created_step, source, slot, id",
+      )
+      .all() as Row[];
     return rows
       .map((r) => ({
-        id: String(r.id), name: String(r.name), skill: String(r.skill), description: String(r.description),
-        source: r.source as ArchiveEntry["source"], createdStep: Number(r.created_step), stats: parse<EnvStats>(r.stats),
+        id: String(r.id),
+        name: String(r.name),
+        skill: String(r.skill),
+        description: String(r.description),
+        source: r.source as ArchiveEntry["source"],
+        createdStep: Number(r.created_step),
+        stats: parse<EnvStats>(r.stats),
       }))
       .filter((e) => filter.skill === undefined || e.skill === filter.skill)
-      .filter((e) => filter.regretMin === undefined || (e.stats.regret !== null && e.stats.regret >= filter.regretMin))
-      .filter((e) => filter.regretMax === undefined || (e.stats.regret !== null && e.stats.regret <= filter.regretMax));
+      .filter(
+        (e) =>
+          filter.regretMin === undefined ||
+          (e.stats.regret !== null && e.stats.regret >= filter.regretMin),
+      )
+      .filter(
+        (e) =>
+          filter.regretMax === undefined ||
+          (e.stats.regret !== null && e.stats.regret <= filter.regretMax),
+      );
   });
 }
 
@@ -128,12 +180,25 @@ export function environmentDetail(dir: string, id: string): EnvironmentDetail | 
   return withRunDb(dir, (db) => {
     const r = db.prepare("SELECT * FROM environments WHERE id = ?").get(id) as Row | undefined;
     if (r === undefined) return null;
-    const d = db.prepare("SELECT report, prompt, memory_refs FROM designs WHERE env_id = ? ORDER BY step, slot, seq LIMIT 1").get(id) as Row | undefined;
+    const d = db
+      .prepare(
+        "SELECT report, prompt, memory_refs FROM designs WHERE env_id = ? ORDER BY step, slot, seq LIMIT 1",
+      )
+      .get(id) as Row | undefined;
     return {
-      id: String(r.id), name: String(r.name), skill: String(r.skill), description: String(r.description), source: r.source as ArchiveEntry["source"],
-      createdStep: Number(r.created_step), stats: parse<EnvStats>(r.stats), code: String(r.code), hint: r.hint === null ? null : String(r.hint),
-      docId: r.doc_id === null ? null : String(r.doc_id), report: d ? parseOrNull<CheckReport>(d.report) : null,
-      prompt: d ? parseOrNull<Json>(d.prompt) : null, memoryRefs: d ? parseOrNull<Json>(d.memory_refs) : null,
+      id: String(r.id),
+      name: String(r.name),
+      skill: String(r.skill),
+      description: String(r.description),
+      source: r.source as ArchiveEntry["source"],
+      createdStep: Number(r.created_step),
+      stats: parse<EnvStats>(r.stats),
+      code: String(r.code),
+      hint: r.hint === null ? null : String(r.hint),
+      docId: r.doc_id === null ? null : String(r.doc_id),
+      report: d ? parseOrNull<CheckReport>(d.report) : null,
+      prompt: d ? parseOrNull<Json>(d.prompt) : null,
+      memoryRefs: d ? parseOrNull<Json>(d.memory_refs) : null,
     };
   });
 }
@@ -165,17 +230,35 @@ export interface AttemptFilter {
 
 function failuresOf(report: CheckReport | null): AttemptEntry["failures"] {
   if (!report) return [];
-  return report.checks.filter((c) => !c.ok).map((c) => ({ code: String(c.code), message: String(c.message ?? "") }));
+  return report.checks
+    .filter((c) => !c.ok)
+    .map((c) => ({ code: String(c.code), message: String(c.message ?? "") }));
 }
 
 /** Every design attempt of the run in `dir` matching `filter`, in key order. */
 export function designAttempts(dir: string, filter: AttemptFilter = {}): AttemptEntry[] {
   return withRunDb(dir, (db) =>
-    (db.prepare("SELECT step, slot, seq, attempt, repair_turn, skill, outcome, report, duplicate_of, env_id, trainable, program, completion FROM designs ORDER BY step, slot, seq").all() as Row[])
+    (
+      db
+        .prepare(
+          "SELECT step, slot, seq, attempt, repair_turn, skill, outcome, report, duplicate_of, env_id, trainable, program, completion FROM designs ORDER BY step, slot, seq",
+        )
+        .all() as Row[]
+    )
       .map((r) => ({
-        step: Number(r.step), slot: Number(r.slot), seq: Number(r.seq), attempt: Number(r.attempt), repairTurn: Number(r.repair_turn), skill: String(r.skill),
-        outcome: String(r.outcome), failures: failuresOf(parseOrNull<CheckReport>(r.report)), duplicateOf: r.duplicate_of === null ? null : String(r.duplicate_of),
-        envId: r.env_id === null ? null : String(r.env_id), trainable: r.trainable === 1, program: r.program === null ? null : String(r.program), completion: String(r.completion),
+        step: Number(r.step),
+        slot: Number(r.slot),
+        seq: Number(r.seq),
+        attempt: Number(r.attempt),
+        repairTurn: Number(r.repair_turn),
+        skill: String(r.skill),
+        outcome: String(r.outcome),
+        failures: failuresOf(parseOrNull<CheckReport>(r.report)),
+        duplicateOf: r.duplicate_of === null ? null : String(r.duplicate_of),
+        envId: r.env_id === null ? null : String(r.env_id),
+        trainable: r.trainable === 1,
+        program: r.program === null ? null : String(r.program),
+        completion: String(r.completion),
       }))
       .filter((a) => filter.outcome === undefined || a.outcome === filter.outcome)
       .filter((a) => filter.skill === undefined || a.skill === filter.skill)
@@ -184,11 +267,18 @@ export function designAttempts(dir: string, filter: AttemptFilter = {}): Attempt
 }
 
 /** Lost designs per step and reason: validator codes, or the outcome when no check ran (`no-program`, `duplicate`, ...). */
-export function failureCodesByStep(attempts: readonly AttemptEntry[]): { steps: number[]; codes: string[]; countsByCode: number[][] } {
+export function failureCodesByStep(attempts: readonly AttemptEntry[]): {
+  steps: number[];
+  codes: string[];
+  countsByCode: number[][];
+} {
   const steps = [...new Set(attempts.map((a) => a.step))].sort((a, b) => a - b);
-  const reasons = (a: AttemptEntry) => (a.outcome === "valid" ? [] : a.failures.length ? a.failures.map((f) => f.code) : [a.outcome]);
+  const reasons = (a: AttemptEntry) =>
+    a.outcome === "valid" ? [] : a.failures.length ? a.failures.map((f) => f.code) : [a.outcome];
   const codes = [...new Set(attempts.flatMap(reasons))].sort();
-  const countsByCode = codes.map((code) => steps.map((s) => attempts.filter((a) => a.step === s && reasons(a).includes(code)).length));
+  const countsByCode = codes.map((code) =>
+    steps.map((s) => attempts.filter((a) => a.step === s && reasons(a).includes(code)).length),
+  );
   return { steps, codes, countsByCode };
 }
 
@@ -215,14 +305,25 @@ export interface EpisodeFilter {
 }
 
 /** A page of the run's episodes in key order, and how many match in all. */
-export function episodeList(dir: string, filter: EpisodeFilter): { total: number; episodes: EpisodeEntry[] } {
+export function episodeList(
+  dir: string,
+  filter: EpisodeFilter,
+): { total: number; episodes: EpisodeEntry[] } {
   return withRunDb(dir, (db) => {
     const where: string[] = [];
     const args: unknown[] = [];
-    if (filter.step !== undefined) (where.push("ep.step = ?"), args.push(filter.step));
-    if (filter.envId !== undefined) (where.push("ep.env_id = ?"), args.push(filter.envId));
+    if (filter.step !== undefined) {
+      where.push("ep.step = ?");
+      args.push(filter.step);
+    }
+    if (filter.envId !== undefined) {
+      where.push("ep.env_id = ?");
+      args.push(filter.envId);
+    }
     const clause = where.length ? `WHERE ${where.join(" AND ")}` : "";
-    const total = Number((db.prepare(`SELECT COUNT(*) AS n FROM episodes ep ${clause}`).get(...args) as Row).n);
+    const total = Number(
+      (db.prepare(`SELECT COUNT(*) AS n FROM episodes ep ${clause}`).get(...args) as Row).n,
+    );
     const rows = db
       .prepare(
         `SELECT ep.step, ep.env_id, env.name, ep.idx, ep.seed, ep.hinted, ep.return, ep.success, ep.turns, ep.failure_code FROM episodes ep
@@ -232,8 +333,16 @@ export function episodeList(dir: string, filter: EpisodeFilter): { total: number
     return {
       total,
       episodes: rows.map((r) => ({
-        step: Number(r.step), envId: String(r.env_id), envName: r.name === null ? null : String(r.name), idx: Number(r.idx), seed: Number(r.seed),
-        hinted: r.hinted === 1, return: Number(r.return), success: r.success === 1, turns: Number(r.turns), failureCode: r.failure_code === null ? null : String(r.failure_code),
+        step: Number(r.step),
+        envId: String(r.env_id),
+        envName: r.name === null ? null : String(r.name),
+        idx: Number(r.idx),
+        seed: Number(r.seed),
+        hinted: r.hinted === 1,
+        return: Number(r.return),
+        success: r.success === 1,
+        turns: Number(r.turns),
+        failureCode: r.failure_code === null ? null : String(r.failure_code),
       })),
     };
   });
@@ -247,7 +356,12 @@ export interface EpisodeDetail extends EpisodeEntry {
 }
 
 /** The unhinted and hinted plays of `envId` at `step` with `seed` (either may be missing). */
-export function episodePair(dir: string, step: number, envId: string, seed: number): { unhinted: EpisodeDetail | null; hinted: EpisodeDetail | null } {
+export function episodePair(
+  dir: string,
+  step: number,
+  envId: string,
+  seed: number,
+): { unhinted: EpisodeDetail | null; hinted: EpisodeDetail | null } {
   return withRunDb(dir, (db) => {
     const rows = db
       .prepare(
@@ -259,19 +373,42 @@ export function episodePair(dir: string, step: number, envId: string, seed: numb
       r === undefined
         ? null
         : {
-            step: Number(r.step), envId: String(r.env_id), envName: r.env_name === null ? null : String(r.env_name), idx: Number(r.idx), seed: Number(r.seed),
-            hinted: r.hinted === 1, return: Number(r.return), success: r.success === 1, turns: Number(r.turns),
-            failureCode: r.failure_code === null ? null : String(r.failure_code), failure: r.failure === null ? null : String(r.failure),
-            rewards: parse<number[]>(r.rewards), transcript: parse<Json>(r.transcript),
+            step: Number(r.step),
+            envId: String(r.env_id),
+            envName: r.env_name === null ? null : String(r.env_name),
+            idx: Number(r.idx),
+            seed: Number(r.seed),
+            hinted: r.hinted === 1,
+            return: Number(r.return),
+            success: r.success === 1,
+            turns: Number(r.turns),
+            failureCode: r.failure_code === null ? null : String(r.failure_code),
+            failure: r.failure === null ? null : String(r.failure),
+            rewards: parse<number[]>(r.rewards),
+            transcript: parse<Json>(r.transcript),
           };
-    return { unhinted: detail(rows.find((r) => r.hinted === 0)), hinted: detail(rows.find((r) => r.hinted === 1)) };
+    return {
+      unhinted: detail(rows.find((r) => r.hinted === 0)),
+      hinted: detail(rows.find((r) => r.hinted === 1)),
+    };
   });
 }
 
 /** The program of environment `id` (for the Play page), or null. */
-export function environmentProgram(dir: string, id: string): { name: string; code: string; hint: string | null } | null {
+export function environmentProgram(
+  dir: string,
+  id: string,
+): { name: string; code: string; hint: string | null } | null {
   return withRunDb(dir, (db: Database.Database) => {
-    const r = db.prepare("SELECT name, code, hint FROM environments WHERE id = ?").get(id) as Row | undefined;
-    return r === undefined ? null : { name: String(r.name), code: String(r.code), hint: r.hint === null ? null : String(r.hint) };
+    const r = db.prepare("SELECT name, code, hint FROM environments WHERE id = ?").get(id) as
+      | Row
+      | undefined;
+    return r === undefined
+      ? null
+      : {
+          name: String(r.name),
+          code: String(r.code),
+          hint: r.hint === null ? null : String(r.hint),
+        };
   });
 }

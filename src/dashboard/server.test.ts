@@ -27,24 +27,127 @@ const PROGRAM = `class Environment {
 function makeRun(dir: string): void {
   const store = RunStore.open(dir, "create");
   store.setMeta("config", JSON.stringify({ steps: 3, designer: "on", model: "m", seed: 7 }));
-  const design = { step: 0, skill: "Logical Deduction", docId: "doc-1", prompt: [{ role: "user", content: `ground ${EVIL}` }], memoryRefs: [], tokens: null, duplicateOf: null };
-  store.insertDesign({ ...design, slot: 0, seq: 0, attempt: 0, repairTurn: 0, completion: "c", program: PROGRAM, outcome: "valid", report: { ok: true, failures: [], checks: [{ code: "E_COMPILE" as never, ok: true, message: "compiles" }], meta: null }, trainable: true, envId: "d0-0" });
-  store.insertDesign({ ...design, slot: 1, seq: 0, attempt: 0, repairTurn: 0, completion: "x", program: "class Environment {}", outcome: "invalid", report: { ok: false, failures: ["E_ORACLE" as never], checks: [{ code: "E_ORACLE" as never, ok: false, message: `oracle failed ${EVIL}` }], meta: null }, trainable: true, envId: null });
-  store.insertEnvironment({ id: "d0-0", name: `evil-vault${EVIL}`, skill: "Logical Deduction", description: "d", code: PROGRAM, meta: { name: "evil-vault", skill: "Logical Deduction", description: "d", maxTurns: 2, tools: [] }, source: "designer", createdStep: 0, slot: 0, docId: "doc-1", hint: null, stats: { ...EMPTY_STATS, plays: 2, winRate: 0, regret: 1 } });
+  const design = {
+    step: 0,
+    skill: "Logical Deduction",
+    docId: "doc-1",
+    prompt: [{ role: "user", content: `ground ${EVIL}` }],
+    memoryRefs: [],
+    tokens: null,
+    duplicateOf: null,
+  };
+  store.insertDesign({
+    ...design,
+    slot: 0,
+    seq: 0,
+    attempt: 0,
+    repairTurn: 0,
+    completion: "c",
+    program: PROGRAM,
+    outcome: "valid",
+    report: {
+      ok: true,
+      failures: [],
+      checks: [{ code: "E_COMPILE" as never, ok: true, message: "compiles" }],
+      meta: null,
+    },
+    trainable: true,
+    envId: "d0-0",
+  });
+  store.insertDesign({
+    ...design,
+    slot: 1,
+    seq: 0,
+    attempt: 0,
+    repairTurn: 0,
+    completion: "x",
+    program: "class Environment {}",
+    outcome: "invalid",
+    report: {
+      ok: false,
+      failures: ["E_ORACLE" as never],
+      checks: [{ code: "E_ORACLE" as never, ok: false, message: `oracle failed ${EVIL}` }],
+      meta: null,
+    },
+    trainable: true,
+    envId: null,
+  });
+  store.insertEnvironment({
+    id: "d0-0",
+    name: `evil-vault${EVIL}`,
+    skill: "Logical Deduction",
+    description: "d",
+    code: PROGRAM,
+    meta: {
+      name: "evil-vault",
+      skill: "Logical Deduction",
+      description: "d",
+      maxTurns: 2,
+      tools: [],
+    },
+    source: "designer",
+    createdStep: 0,
+    slot: 0,
+    docId: "doc-1",
+    hint: null,
+    stats: { ...EMPTY_STATS, plays: 2, winRate: 0, regret: 1 },
+  });
   const episode = (idx: number, hinted: boolean) => ({
-    step: 0, envId: "d0-0", idx, seed: 11, hinted, return: hinted ? 1 : 0, success: hinted, turns: 1, failure: null, failureCode: null, rewards: [hinted ? 1 : 0],
+    step: 0,
+    envId: "d0-0",
+    idx,
+    seed: 11,
+    hinted,
+    return: hinted ? 1 : 0,
+    success: hinted,
+    turns: 1,
+    failure: null,
+    failureCode: null,
+    rewards: [hinted ? 1 : 0],
     transcript: {
-      firstObservation: hinted ? "Say it\n\nHINT: The answer is amber." : "Say it", outcome: "terminated",
-      steps: [{ action: { text: `\\boxed{${hinted ? "amber" : EVIL}}`, answer: null, toolCalls: [{ id: "c1", name: "lookup", arguments: { q: { deep: [1] } } }] }, observation: "No.", reward: 0, terminated: true, truncated: false, toolResults: [{ id: "c1", content: "found 3" }] }],
+      firstObservation: hinted ? "Say it\n\nHINT: The answer is amber." : "Say it",
+      outcome: "terminated",
+      steps: [
+        {
+          action: {
+            text: `\\boxed{${hinted ? "amber" : EVIL}}`,
+            answer: null,
+            toolCalls: [{ id: "c1", name: "lookup", arguments: { q: { deep: [1] } } }],
+          },
+          observation: "No.",
+          reward: 0,
+          terminated: true,
+          truncated: false,
+          toolResults: [{ id: "c1", content: "found 3" }],
+        },
+      ],
     },
     trace: null,
   });
   store.insertEpisode(episode(0, false));
   store.insertEpisode(episode(1, true));
   store.beginStep(0);
-  store.completeStep(0, { step: 0, designSlots: 2, designsValid: 1, poolSize: 1, agentSuccess: 0, hintedSuccess: 1, meanRegret: 1, episodes: 2 });
+  store.completeStep(0, {
+    step: 0,
+    designSlots: 2,
+    designsValid: 1,
+    poolSize: 1,
+    agentSuccess: 0,
+    hintedSuccess: 1,
+    meanRegret: 1,
+    episodes: 2,
+  });
   store.beginStep(1);
-  store.completeStep(1, { step: 1, designSlots: 0, designsValid: 0, poolSize: 1, agentSuccess: 0.5, hintedSuccess: 1, meanRegret: 0.5, episodes: 2 });
+  store.completeStep(1, {
+    step: 1,
+    designSlots: 0,
+    designsValid: 0,
+    poolSize: 1,
+    agentSuccess: 0.5,
+    hintedSuccess: 1,
+    meanRegret: 0.5,
+    episodes: 2,
+  });
   store.close();
 }
 
@@ -54,7 +157,11 @@ let dashboard: Dashboard;
 let base: string;
 
 const options = (roots: string[], extra: Partial<DashboardOptions> = {}): DashboardOptions => ({
-  roots, host: "127.0.0.1", port: 0, token: null, pollMs: 50,
+  roots,
+  host: "127.0.0.1",
+  port: 0,
+  token: null,
+  pollMs: 50,
   openProgram: (source) => loadProgram(source, { backend: "quickjs" }),
   library: { names: libraryNames, source: (name) => readProgramFile(libraryPath(name)) },
   ...extra,
@@ -64,18 +171,29 @@ const get = async (path: string, init: RequestInit = {}) => {
   return { status: response.status, text: await response.text() };
 };
 const post = async (path: string, payload: unknown) =>
-  (await fetch(new URL(path, base), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(payload) })).json() as Promise<Record<string, any>>;
+  (
+    await fetch(new URL(path, base), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(payload),
+    })
+  ).json() as Promise<Record<string, any>>;
 
 beforeAll(async () => {
   makeRun(good);
   mkdirSync(join(root, "not-a-run"));
   mkdirSync(join(root, "corrupt"));
-  writeFileSync(join(root, "corrupt", "run.sqlite"), "this is not a database, just text that is long enough to be read as a header page".repeat(20));
+  writeFileSync(
+    join(root, "corrupt", "run.sqlite"),
+    "this is not a database, just text that is long enough to be read as a header page".repeat(20),
+  );
   makeRun(join(root, "newer"));
   const db = new Database(join(root, "newer", "run.sqlite"));
   db.prepare("UPDATE meta SET value = '99' WHERE key = 'schema_version'").run();
   db.close();
-  dashboard = await startDashboard(options([good, join(root, "not-a-run"), join(root, "corrupt"), join(root, "newer")]));
+  dashboard = await startDashboard(
+    options([good, join(root, "not-a-run"), join(root, "corrupt"), join(root, "newer")]),
+  );
   base = dashboard.url;
 });
 afterAll(async () => {
@@ -90,9 +208,15 @@ describe("pages", () => {
     expect(text).toMatch(/<a href="\/run\/r0">good<\/a>/);
     expect(text).toContain('<td class="status status-stopped">stopped</td>');
     expect(text).toContain('<td class="steps">2 / 3</td>');
-    expect(text).toMatch(/not-a-run<\/td><td colspan="5"><div class="error"><code class="error-code">E_NOT_FOUND<\/code> no run in/);
-    expect(text).toMatch(/corrupt<\/td><td colspan="5"><div class="error"><code class="error-code">E_STORE_CORRUPT<\/code>/);
-    expect(text).toMatch(/newer<\/td><td colspan="5"><div class="error"><code class="error-code">E_CONFIG<\/code> .* has schema version 99, this SPADE reads 1/);
+    expect(text).toMatch(
+      /not-a-run<\/td><td colspan="5"><div class="error"><code class="error-code">E_NOT_FOUND<\/code> no run in/,
+    );
+    expect(text).toMatch(
+      /corrupt<\/td><td colspan="5"><div class="error"><code class="error-code">E_STORE_CORRUPT<\/code>/,
+    );
+    expect(text).toMatch(
+      /newer<\/td><td colspan="5"><div class="error"><code class="error-code">E_CONFIG<\/code> .* has schema version 99, this SPADE reads 1/,
+    );
   });
 
   it("shows a run whose writer holds its lock as running, and stopped again once it lets go", async () => {
@@ -106,14 +230,24 @@ describe("pages", () => {
   });
 
   it("escapes every model-written string (names, programs, prompts, reports, transcripts)", async () => {
-    for (const path of ["/run/r0/archive", "/run/r0/env/d0-0", "/run/r0/designs", "/run/r0/episode?step=0&env=d0-0&seed=11", "/run/r0/episodes"]) {
+    for (const path of [
+      "/run/r0/archive",
+      "/run/r0/env/d0-0",
+      "/run/r0/designs",
+      "/run/r0/episode?step=0&env=d0-0&seed=11",
+      "/run/r0/episodes",
+    ]) {
       const { status, text } = await get(path);
       expect(status, path).toBe(200);
       expect(text, path).not.toContain("<img src=x");
       expect(text, path).not.toContain("<script>alert(2)");
     }
-    expect((await get("/run/r0/archive")).text).toContain("evil-vault&lt;img src=x onerror=&#39;alert(1)&#39;&gt;");
-    expect((await get("/run/r0/designs")).text).toContain('<code class="failure-code">E_ORACLE</code> oracle failed &lt;img src=x');
+    expect((await get("/run/r0/archive")).text).toContain(
+      "evil-vault&lt;img src=x onerror=&#39;alert(1)&#39;&gt;",
+    );
+    expect((await get("/run/r0/designs")).text).toContain(
+      '<code class="failure-code">E_ORACLE</code> oracle failed &lt;img src=x',
+    );
     const env = (await get("/run/r0/env/d0-0")).text;
     expect(env).toContain('<span class="hljs-keyword">class</span>');
     expect(env).toContain("&lt;/script&gt;&lt;script&gt;alert(2)&lt;/script&gt;");
@@ -122,26 +256,56 @@ describe("pages", () => {
 
   it("shows the unhinted and hinted plays of one seed side by side", async () => {
     const { text } = await get("/run/r0/episode?step=0&env=d0-0&seed=11");
-    expect(text).toContain('<p class="episode-where">evil-vault&lt;img src=x onerror=&#39;alert(1)&#39;&gt; (d0-0), step 0, seed 11</p>');
-    expect(text).toMatch(/<section class="transcript unhinted"><h2>unhinted: return 0, no success, 1 turns<\/h2>/);
-    expect(text).toMatch(/<section class="transcript hinted"><h2>hinted: return 1, success, 1 turns<\/h2>[\s\S]*HINT: The answer is amber\./);
-    expect(text).toContain('<div class="tool-call">call <code>lookup</code> <pre>{\n &quot;q&quot;: {\n  &quot;deep&quot;: [\n   1\n  ]\n }\n}</pre></div>');
+    expect(text).toContain(
+      '<p class="episode-where">evil-vault&lt;img src=x onerror=&#39;alert(1)&#39;&gt; (d0-0), step 0, seed 11</p>',
+    );
+    expect(text).toMatch(
+      /<section class="transcript unhinted"><h2>unhinted: return 0, no success, 1 turns<\/h2>/,
+    );
+    expect(text).toMatch(
+      /<section class="transcript hinted"><h2>hinted: return 1, success, 1 turns<\/h2>[\s\S]*HINT: The answer is amber\./,
+    );
+    expect(text).toContain(
+      '<div class="tool-call">call <code>lookup</code> <pre>{\n &quot;q&quot;: {\n  &quot;deep&quot;: [\n   1\n  ]\n }\n}</pre></div>',
+    );
     expect(text).toContain('<div class="tool-result">result c1: <pre>found 3</pre></div>');
   });
 
   it("embeds the overview's series as JSON that cannot close its script element", async () => {
     const { text } = await get("/run/r0");
-    const json = /<script type="application\/json" id="chart-data">(.*?)<\/script>/s.exec(text)?.[1] ?? "";
-    const charts = JSON.parse(json) as Array<{ id: string; runs: Array<{ steps: number[]; values: unknown[][] }> }>;
-    expect(charts.find((c) => c.id === "valid-rate")?.runs[0]).toMatchObject({ steps: [0, 1], values: [[0.5, null]] });
-    expect(charts.find((c) => c.id === "success")?.runs[0]?.values).toEqual([[0, 0.5], [1, 1]]);
-    expect(charts.find((c) => c.id === "skill-success")?.runs[0]).toMatchObject({ labels: ["Logical Deduction"], values: [[0, null]] });
+    const json =
+      /<script type="application\/json" id="chart-data">(.*?)<\/script>/s.exec(text)?.[1] ?? "";
+    const charts = JSON.parse(json) as Array<{
+      id: string;
+      runs: Array<{ steps: number[]; values: unknown[][] }>;
+    }>;
+    expect(charts.find((c) => c.id === "valid-rate")?.runs[0]).toMatchObject({
+      steps: [0, 1],
+      values: [[0.5, null]],
+    });
+    expect(charts.find((c) => c.id === "success")?.runs[0]?.values).toEqual([
+      [0, 0.5],
+      [1, 1],
+    ]);
+    expect(charts.find((c) => c.id === "skill-success")?.runs[0]).toMatchObject({
+      labels: ["Logical Deduction"],
+      values: [[0, null]],
+    });
   });
 
   it("serves a bad run's pages with its coded error and keeps serving the good one", async () => {
-    expect(await get("/run/r2")).toMatchObject({ status: 500, text: expect.stringContaining('<code class="error-code">E_STORE_CORRUPT</code>') });
-    expect(await get("/run/r1/archive")).toMatchObject({ status: 404, text: expect.stringContaining('<code class="error-code">E_NOT_FOUND</code>') });
-    expect(await get("/run/r9")).toMatchObject({ status: 404, text: expect.stringContaining("no run r9 on this dashboard") });
+    expect(await get("/run/r2")).toMatchObject({
+      status: 500,
+      text: expect.stringContaining('<code class="error-code">E_STORE_CORRUPT</code>'),
+    });
+    expect(await get("/run/r1/archive")).toMatchObject({
+      status: 404,
+      text: expect.stringContaining('<code class="error-code">E_NOT_FOUND</code>'),
+    });
+    expect(await get("/run/r9")).toMatchObject({
+      status: 404,
+      text: expect.stringContaining("no run r9 on this dashboard"),
+    });
     expect((await get("/run/r0")).status).toBe(200);
   });
 
@@ -150,7 +314,10 @@ describe("pages", () => {
     db.pragma("locking_mode = EXCLUSIVE");
     db.exec("BEGIN EXCLUSIVE");
     try {
-      expect(await get("/run/r0")).toMatchObject({ status: 503, text: expect.stringContaining('<code class="error-code">E_RUN_LOCKED</code>') });
+      expect(await get("/run/r0")).toMatchObject({
+        status: 503,
+        text: expect.stringContaining('<code class="error-code">E_RUN_LOCKED</code>'),
+      });
     } finally {
       db.exec("COMMIT");
       db.close();
@@ -167,7 +334,13 @@ describe("pages", () => {
   it("refuses requests whose Host is not a loopback name", async () => {
     // fetch may not set Host; node:http may.
     const status = await new Promise<number | undefined>((done, fail) => {
-      request(new URL("/", base), { headers: { host: "evil.example:80" } }, (res) => (res.resume(), done(res.statusCode))).on("error", fail).end();
+      request(
+        new URL("/", base),
+        { headers: { host: "evil.example:80" } },
+        (res) => (res.resume(), done(res.statusCode)),
+      )
+        .on("error", fail)
+        .end();
     });
     expect(status).toBe(401);
   });
@@ -176,17 +349,37 @@ describe("pages", () => {
 describe("play", () => {
   it("plays an archived environment to success with the oracle, after showing the hint", async () => {
     const start = await post("/api/play/start", { source: "run:r0:d0-0", seed: 3 });
-    expect(start).toMatchObject({ name: "evil-vault", seed: 3, turns: 0, over: false, say: "Say </script><script>alert(2)</script>" });
-    expect(await post("/api/play/hint", { session: start.session })).toMatchObject({ say: "HINT: The answer is amber." });
+    expect(start).toMatchObject({
+      name: "evil-vault",
+      seed: 3,
+      turns: 0,
+      over: false,
+      say: "Say </script><script>alert(2)</script>",
+    });
+    expect(await post("/api/play/hint", { session: start.session })).toMatchObject({
+      say: "HINT: The answer is amber.",
+    });
     const moved = await post("/api/play/oracle", { session: start.session });
     expect(moved).toMatchObject({ turns: 1, return: 1, over: true, success: true });
-    expect(moved.say).toBe('oracle: {"text":"\\\\boxed{amber}","answer":"amber","toolCalls":[]}\nCorrect.\n(reward 1, return 1)');
+    expect(moved.say).toBe(
+      'oracle: {"text":"\\\\boxed{amber}","answer":"amber","toolCalls":[]}\nCorrect.\n(reward 1, return 1)',
+    );
   });
 
   it("answers unknown sources and sessions with coded errors", async () => {
-    expect(await post("/api/play/start", { source: "lib:no-such-env" })).toEqual({ error: { code: "E_NOT_FOUND", message: "no environment lib:no-such-env (choose one from the list)" } });
-    expect((await post("/api/play/reply", { session: "nope", text: "hi" })).error.code).toBe("E_NOT_FOUND");
-    const response = await fetch(new URL("/api/play/start", base), { method: "POST", body: "source=lib:x" });
+    expect(await post("/api/play/start", { source: "lib:no-such-env" })).toEqual({
+      error: {
+        code: "E_NOT_FOUND",
+        message: "no environment lib:no-such-env (choose one from the list)",
+      },
+    });
+    expect((await post("/api/play/reply", { session: "nope", text: "hi" })).error.code).toBe(
+      "E_NOT_FOUND",
+    );
+    const response = await fetch(new URL("/api/play/start", base), {
+      method: "POST",
+      body: "source=lib:x",
+    });
     expect(response.status).toBe(415);
   });
 });
@@ -200,7 +393,8 @@ describe("live updates and the token", () => {
     store.beginStep(2);
     store.close();
     let seen = "";
-    while (!seen.includes("event: change")) seen += new TextDecoder().decode((await reader.read()).value);
+    while (!seen.includes("event: change"))
+      seen += new TextDecoder().decode((await reader.read()).value);
     controller.abort();
     expect(seen).toContain('event: change\ndata: {"run":"r0"}');
   });
@@ -214,8 +408,20 @@ describe("live updates and the token", () => {
       expect(first.status).toBe(200);
       const cookie = first.headers.get("set-cookie") ?? "";
       expect(cookie).toContain("spade_token=s3cret; HttpOnly; SameSite=Strict");
-      expect((await fetch(`http://127.0.0.1:${port}/run/r0`, { headers: { cookie: "spade_token=s3cret" } })).status).toBe(200);
-      expect((await fetch(`http://127.0.0.1:${port}/run/r0`, { headers: { cookie: "spade_token=wrong" } })).status).toBe(401);
+      expect(
+        (
+          await fetch(`http://127.0.0.1:${port}/run/r0`, {
+            headers: { cookie: "spade_token=s3cret" },
+          })
+        ).status,
+      ).toBe(200);
+      expect(
+        (
+          await fetch(`http://127.0.0.1:${port}/run/r0`, {
+            headers: { cookie: "spade_token=wrong" },
+          })
+        ).status,
+      ).toBe(401);
     } finally {
       await open.close();
     }

@@ -19,10 +19,15 @@ const BUSY_TIMEOUT_MS = 500;
 export function readError(err: unknown, path: string): unknown {
   const code = (err as { code?: unknown } | null)?.code;
   if (code === "SQLITE_BUSY" || code === "SQLITE_LOCKED") {
-    return new SpadeError("E_RUN_LOCKED", `${path} is locked by a writer that does not let readers in (${String(code)})`, {
-      cause: err,
-      nextStep: "the dashboard reads it again on the next refresh; if it stays locked, stop the process holding it",
-    });
+    return new SpadeError(
+      "E_RUN_LOCKED",
+      `${path} is locked by a writer that does not let readers in (${String(code)})`,
+      {
+        cause: err,
+        nextStep:
+          "the dashboard reads it again on the next refresh; if it stays locked, stop the process holding it",
+      },
+    );
   }
   return storeIoError(err, path) ?? err;
 }
@@ -40,16 +45,27 @@ export function guardRead<T>(path: string, fn: () => T): T {
 export function openRunDb(dir: string): Database.Database {
   const path = join(dir, STORE_FILE);
   if (!existsSync(path)) {
-    throw new SpadeError("E_NOT_FOUND", `no run in ${dir} (${STORE_FILE} is missing)`, { nextStep: "give the folder a run was written to (--out)" });
+    throw new SpadeError("E_NOT_FOUND", `no run in ${dir} (${STORE_FILE} is missing)`, {
+      nextStep: "give the folder a run was written to (--out)",
+    });
   }
-  const db = guardRead(path, () => new Database(path, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS }));
+  const db = guardRead(
+    path,
+    () => new Database(path, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS }),
+  );
   try {
-    const row = guardRead(path, () => db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get()) as { value?: unknown } | undefined;
+    const row = guardRead(path, () =>
+      db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get(),
+    ) as { value?: unknown } | undefined;
     const version = row?.value === undefined ? undefined : String(row.value);
     if (version !== String(SCHEMA_VERSION)) {
-      throw new SpadeError("E_CONFIG", `${path} has schema version ${version ?? "(none)"}, this SPADE reads ${SCHEMA_VERSION}`, {
-        nextStep: "open it with the SPADE version that wrote the run",
-      });
+      throw new SpadeError(
+        "E_CONFIG",
+        `${path} has schema version ${version ?? "(none)"}, this SPADE reads ${SCHEMA_VERSION}`,
+        {
+          nextStep: "open it with the SPADE version that wrote the run",
+        },
+      );
     }
     return db;
   } catch (err) {

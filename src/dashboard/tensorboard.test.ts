@@ -13,7 +13,9 @@ describe("checksums and framing", () => {
     expect(crc32c(new Uint8Array(32))).toBe(0x8a9136aa); // RFC 3720 B.4: 32 bytes of zeros
     // mask = rotr15(crc) + 0xa282ead8 (mod 2^32)
     const crc = 0xe3069283;
-    expect(maskedCrc32c(bytes("123456789"))).toBe(((((crc >>> 15) | (crc << 17)) >>> 0) + 0xa282ead8) >>> 0);
+    expect(maskedCrc32c(bytes("123456789"))).toBe(
+      ((((crc >>> 15) | (crc << 17)) >>> 0) + 0xa282ead8) >>> 0,
+    );
   });
 
   it("frames a record as length, masked CRC of the length, data, masked CRC of the data", () => {
@@ -31,11 +33,24 @@ describe("events", () => {
   it("encodes a scalar event field by field", () => {
     const event = summaryEvent(0, 3, [{ tag: "a", scalar: 1 }]);
     // wall_time (1, fixed64) 0.0; step (2, varint) 3; summary (5) { value (1) { tag (1) "a"; simple_value (2, fixed32) 1.0f } }
-    expect([...event]).toEqual([0x09, 0, 0, 0, 0, 0, 0, 0, 0, 0x10, 3, 0x2a, 10, 0x0a, 8, 0x0a, 1, 0x61, 0x15, 0, 0, 0x80, 0x3f]);
+    expect([...event]).toEqual([
+      0x09, 0, 0, 0, 0, 0, 0, 0, 0, 0x10, 3, 0x2a, 10, 0x0a, 8, 0x0a, 1, 0x61, 0x15, 0, 0, 0x80,
+      0x3f,
+    ]);
   });
 
   it("turns every finite number of a step's metrics into a scalar, nested ones joined with /", () => {
-    const scalars = stepScalars({ step: 4, designSlots: 4, designsValid: 3, agentSuccess: 0.5, hintedSuccess: null, regenerated: true, train: { loss: -2, "agentLogRatio:mean": 0.01 }, checkpoint: { step: 4 }, huge: 1e39 });
+    const scalars = stepScalars({
+      step: 4,
+      designSlots: 4,
+      designsValid: 3,
+      agentSuccess: 0.5,
+      hintedSuccess: null,
+      regenerated: true,
+      train: { loss: -2, "agentLogRatio:mean": 0.01 },
+      checkpoint: { step: 4 },
+      huge: 1e39,
+    });
     expect(scalars).toEqual([
       { tag: "designSlots", scalar: 4 },
       { tag: "designsValid", scalar: 3 },

@@ -51,12 +51,25 @@ export type SummaryValue = { tag: string; scalar: number } | { tag: string; text
 
 /** An `Event` with the file version (the first record of every file). */
 function versionEvent(wallTimeSec: number): Uint8Array {
-  return new BinaryWriter().tag(1, WireType.Bit64).double(wallTimeSec).tag(3, WireType.LengthDelimited).string("brain.Event:2").finish();
+  return new BinaryWriter()
+    .tag(1, WireType.Bit64)
+    .double(wallTimeSec)
+    .tag(3, WireType.LengthDelimited)
+    .string("brain.Event:2")
+    .finish();
 }
 
 /** An `Event` at `step` carrying a `Summary` of `values`. */
-export function summaryEvent(wallTimeSec: number, step: number, values: readonly SummaryValue[]): Uint8Array {
-  const w = new BinaryWriter().tag(1, WireType.Bit64).double(wallTimeSec).tag(2, WireType.Varint).int64(step);
+export function summaryEvent(
+  wallTimeSec: number,
+  step: number,
+  values: readonly SummaryValue[],
+): Uint8Array {
+  const w = new BinaryWriter()
+    .tag(1, WireType.Bit64)
+    .double(wallTimeSec)
+    .tag(2, WireType.Varint)
+    .int64(step);
   w.tag(5, WireType.LengthDelimited).fork(); // Event.summary
   for (const v of values) {
     w.tag(1, WireType.LengthDelimited).fork().tag(1, WireType.LengthDelimited).string(v.tag); // Summary.value, .tag
@@ -64,9 +77,21 @@ export function summaryEvent(wallTimeSec: number, step: number, values: readonly
       w.tag(2, WireType.Bit32).float(v.scalar); // simple_value
     } else {
       w.tag(8, WireType.LengthDelimited).fork(); // tensor: DT_STRING, scalar shape, one string
-      w.tag(1, WireType.Varint).int32(7).tag(2, WireType.LengthDelimited).bytes(new Uint8Array(0)).tag(8, WireType.LengthDelimited).string(v.text);
+      w.tag(1, WireType.Varint)
+        .int32(7)
+        .tag(2, WireType.LengthDelimited)
+        .bytes(new Uint8Array(0))
+        .tag(8, WireType.LengthDelimited)
+        .string(v.text);
       w.join();
-      w.tag(9, WireType.LengthDelimited).fork().tag(1, WireType.LengthDelimited).fork().tag(1, WireType.LengthDelimited).string("text").join().join(); // metadata.plugin_data.plugin_name
+      w.tag(9, WireType.LengthDelimited)
+        .fork()
+        .tag(1, WireType.LengthDelimited)
+        .fork()
+        .tag(1, WireType.LengthDelimited)
+        .string("text")
+        .join()
+        .join(); // metadata.plugin_data.plugin_name
     }
     w.join();
   }
@@ -81,15 +106,21 @@ const FLOAT32_MAX = 3.4028234663852886e38;
  * The scalars of one step's metrics as TensorBoard tags: every finite number, nested objects
  * joined with `/` (`train/loss`), plus `validDesignRate` on design steps. The checkpoint is left out.
  */
-export function stepScalars(metrics: Record<string, unknown>): Array<{ tag: string; scalar: number }> {
+export function stepScalars(
+  metrics: Record<string, unknown>,
+): Array<{ tag: string; scalar: number }> {
   const out: Array<{ tag: string; scalar: number }> = [];
   const walk = (value: unknown, path: string) => {
-    if (typeof value === "number" && Number.isFinite(value) && Math.abs(value) <= FLOAT32_MAX) out.push({ tag: path, scalar: value });
-    else if (typeof value === "object" && value !== null && !Array.isArray(value)) for (const [k, v] of Object.entries(value)) walk(v, path ? `${path}/${k}` : k);
+    if (typeof value === "number" && Number.isFinite(value) && Math.abs(value) <= FLOAT32_MAX)
+      out.push({ tag: path, scalar: value });
+    else if (typeof value === "object" && value !== null && !Array.isArray(value))
+      for (const [k, v] of Object.entries(value)) walk(v, path ? `${path}/${k}` : k);
   };
-  for (const [key, value] of Object.entries(metrics)) if (key !== "checkpoint" && key !== "step") walk(value, key);
+  for (const [key, value] of Object.entries(metrics))
+    if (key !== "checkpoint" && key !== "step") walk(value, key);
   const slots = metrics.designSlots;
-  if (typeof slots === "number" && slots > 0 && typeof metrics.designsValid === "number") out.push({ tag: "validDesignRate", scalar: metrics.designsValid / slots });
+  if (typeof slots === "number" && slots > 0 && typeof metrics.designsValid === "number")
+    out.push({ tag: "validDesignRate", scalar: metrics.designsValid / slots });
   return out;
 }
 
@@ -105,7 +136,10 @@ export class EventFileWriter {
 
   /** Creates `dir` when missing and a new event file in it (named as TensorBoard expects). */
   static create(dir: string, nowMs: number): EventFileWriter {
-    const path = join(dir, `events.out.tfevents.${Math.floor(nowMs / 1000)}.${hostname()}.${process.pid}.spade`);
+    const path = join(
+      dir,
+      `events.out.tfevents.${Math.floor(nowMs / 1000)}.${hostname()}.${process.pid}.spade`,
+    );
     const fd = guardIo(path, () => {
       mkdirSync(dir, { recursive: true });
       return openSync(path, "wx");

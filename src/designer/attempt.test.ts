@@ -14,7 +14,10 @@ const VAULT_DESCRIPTION =
   "Find a secret 4-digit code (digits distinct). After each guess the vault says which digits are in the right place and which are in the code but misplaced.";
 
 /** vault-cracker whose oracle always guesses 0123: validation fails with E_ORACLE. */
-const VAULT_BROKEN_ORACLE = VAULT.replace("return { text: `\\\\boxed{${this.candidates[0]}}` };", 'return { text: "\\\\boxed{0123}" };');
+const VAULT_BROKEN_ORACLE = VAULT.replace(
+  "return { text: `\\\\boxed{${this.candidates[0]}}` };",
+  'return { text: "\\\\boxed{0123}" };',
+);
 /** vault-cracker with its fields and helper renamed and a new name: a near-duplicate. */
 const VAULT_RENAMED = VAULT.replace(/\bcandidates\b/g, "pool")
   .replace(/\bguesses\b/g, "tries")
@@ -39,7 +42,9 @@ const js = (source: string) => `Here is my environment.\n\`\`\`javascript\n${sou
 /** TEST DOUBLE: a designer that answers with scripted texts (or errors) in order and records what it was sent. */
 function scriptedDesigner(script: Array<string | Error>) {
   const calls: DesignerMessage[][] = [];
-  const complete = async (messages: readonly DesignerMessage[]): Promise<DesignerCompletion & { tokens: number }> => {
+  const complete = async (
+    messages: readonly DesignerMessage[],
+  ): Promise<DesignerCompletion & { tokens: number }> => {
     calls.push([...messages]);
     const next = script[calls.length - 1];
     if (next === undefined) throw new Error(`the script has no answer for call ${calls.length}`);
@@ -52,16 +57,28 @@ function scriptedDesigner(script: Array<string | Error>) {
 /** TEST DOUBLE: documents doc-0, doc-1, ... */
 function documents() {
   let n = 0;
-  const next = async (): Promise<GroundingDocument> => ({ docId: `doc-${n}`, text: `Document number ${n++}.` });
+  const next = async (): Promise<GroundingDocument> => ({
+    docId: `doc-${n}`,
+    text: `Document number ${n++}.`,
+  });
   return { next, count: () => n };
 }
 
 const skill = getSkill("Logical Deduction");
 
-function slot(script: Array<string | Error>, options: Partial<DesignSlotOptions<DesignerCompletion & { tokens: number }>> = {}) {
+function slot(
+  script: Array<string | Error>,
+  options: Partial<DesignSlotOptions<DesignerCompletion & { tokens: number }>> = {},
+) {
   const designer = scriptedDesigner(script);
   const docs = documents();
-  const run = designSlot({ skill, nextDocument: docs.next, complete: designer.complete, check: { seeds: [0, 1], trivialSeeds: [0, 1, 2] }, ...options });
+  const run = designSlot({
+    skill,
+    nextDocument: docs.next,
+    complete: designer.complete,
+    check: { seeds: [0, 1], trivialSeeds: [0, 1, 2] },
+    ...options,
+  });
   return { run, designer, docs };
 }
 
@@ -70,9 +87,20 @@ describe("designSlot", () => {
     const { run, designer, docs } = slot([js(VAULT)]);
     const result = await run;
     expect(docs.count()).toBe(1);
-    expect(designer.calls).toEqual([buildDesignerPrompt({ skill, document: { docId: "doc-0", text: "Document number 0." } })]);
+    expect(designer.calls).toEqual([
+      buildDesignerPrompt({ skill, document: { docId: "doc-0", text: "Document number 0." } }),
+    ]);
     expect(result.records).toHaveLength(1);
-    expect(result.records[0]).toMatchObject({ attempt: 0, repairTurn: 0, docId: "doc-0", program: `${VAULT.trim()}\n`, outcome: "valid", failureCode: null, duplicateOf: null, trainable: true });
+    expect(result.records[0]).toMatchObject({
+      attempt: 0,
+      repairTurn: 0,
+      docId: "doc-0",
+      program: `${VAULT.trim()}\n`,
+      outcome: "valid",
+      failureCode: null,
+      duplicateOf: null,
+      trainable: true,
+    });
     expect(result.records[0]?.completion).toEqual({ text: js(VAULT), tokens: js(VAULT).length });
     expect(result.records[0]?.report?.ok).toBe(true);
     expect(result.design?.meta.name).toBe("vault-cracker");
@@ -84,7 +112,16 @@ describe("designSlot", () => {
     const { run, designer, docs } = slot([js(FREE_WIN), js(VAULT)]);
     const result = await run;
     expect(docs.count()).toBe(2);
-    expect(result.records.map((r) => [r.attempt, r.repairTurn, r.docId, r.outcome, r.failureCode, r.trainable])).toEqual([
+    expect(
+      result.records.map((r) => [
+        r.attempt,
+        r.repairTurn,
+        r.docId,
+        r.outcome,
+        r.failureCode,
+        r.trainable,
+      ]),
+    ).toEqual([
       [0, 0, "doc-0", "invalid", "E_TRIVIAL", true],
       [1, 0, "doc-1", "valid", null, true],
     ]);
@@ -95,17 +132,41 @@ describe("designSlot", () => {
   });
 
   it("builds each attempt's prompt with that attempt's memory draw (memoryFor), as the reference rebuilds it per attempt", async () => {
-    const ref = (name: string) => ({ name, skill: "Logical Deduction", description: `${name} game`, winRate: 0.5, regret: 0.3, source: "class Environment {}" });
+    const ref = (name: string) => ({
+      name,
+      skill: "Logical Deduction",
+      description: `${name} game`,
+      winRate: 0.5,
+      regret: 0.3,
+      source: "class Environment {}",
+    });
     const asked: number[] = [];
     const memoryFor = (attempt: number) => {
       asked.push(attempt);
       return { references: [ref(`memo-${attempt}`)], avoid: null };
     };
-    const { run, designer } = slot([js(FREE_WIN), js(VAULT)], { memoryFor, references: [ref("ignored")] });
+    const { run, designer } = slot([js(FREE_WIN), js(VAULT)], {
+      memoryFor,
+      references: [ref("ignored")],
+    });
     await run;
     expect(asked).toEqual([0, 1]);
-    expect(designer.calls[0]).toEqual(buildDesignerPrompt({ skill, document: { docId: "doc-0", text: "Document number 0." }, references: [ref("memo-0")], avoid: null }));
-    expect(designer.calls[1]).toEqual(buildDesignerPrompt({ skill, document: { docId: "doc-1", text: "Document number 1." }, references: [ref("memo-1")], avoid: null }));
+    expect(designer.calls[0]).toEqual(
+      buildDesignerPrompt({
+        skill,
+        document: { docId: "doc-0", text: "Document number 0." },
+        references: [ref("memo-0")],
+        avoid: null,
+      }),
+    );
+    expect(designer.calls[1]).toEqual(
+      buildDesignerPrompt({
+        skill,
+        document: { docId: "doc-1", text: "Document number 1." },
+        references: [ref("memo-1")],
+        avoid: null,
+      }),
+    );
   });
 
   it("refuses a near-duplicate of the archive without validating it", async () => {
@@ -113,7 +174,12 @@ describe("designSlot", () => {
     const { run } = slot([js(VAULT_RENAMED), js(KNIGHTS)], { archive });
     const result = await run;
     const [dup, ok] = result.records;
-    expect(dup).toMatchObject({ outcome: "duplicate", failureCode: "E_DUPLICATE", report: null, trainable: true });
+    expect(dup).toMatchObject({
+      outcome: "duplicate",
+      failureCode: "E_DUPLICATE",
+      report: null,
+      trainable: true,
+    });
     expect(dup?.duplicateOf).toMatchObject({ id: "env-7", name: "vault-cracker", description: 1 });
     expect(dup?.duplicateOf?.score).toBeGreaterThan(0.9);
     expect(ok?.outcome).toBe("valid");
@@ -130,20 +196,34 @@ describe("designSlot", () => {
   });
 
   it("gives up after five attempts without code, each with its own document", async () => {
-    const { run, docs } = slot(Array.from({ length: 5 }, () => "I would rather not write code today."));
+    const { run, docs } = slot(
+      Array.from({ length: 5 }, () => "I would rather not write code today."),
+    );
     const result = await run;
     expect(docs.count()).toBe(5);
-    expect(result.records.map((r) => [r.attempt, r.docId, r.outcome, r.failureCode, r.program])).toEqual(
-      [0, 1, 2, 3, 4].map((i) => [i, `doc-${i}`, "no-program", "E_NO_CODE", null]),
-    );
+    expect(
+      result.records.map((r) => [r.attempt, r.docId, r.outcome, r.failureCode, r.program]),
+    ).toEqual([0, 1, 2, 3, 4].map((i) => [i, `doc-${i}`, "no-program", "E_NO_CODE", null]));
     expect(result).toMatchObject({ design: null, acceptedIndex: null, sampleIndex: 4 });
   });
 
   it("sends the validator report back and accepts the repair; only the first turn is trainable", async () => {
-    const { run, designer, docs } = slot([`<think>long plan</think>${js(VAULT_BROKEN_ORACLE)}`, js(VAULT)], { repairTurns: 1, maxAttempts: 1 });
+    const { run, designer, docs } = slot(
+      [`<think>long plan</think>${js(VAULT_BROKEN_ORACLE)}`, js(VAULT)],
+      { repairTurns: 1, maxAttempts: 1 },
+    );
     const result = await run;
     expect(docs.count()).toBe(1);
-    expect(result.records.map((r) => [r.attempt, r.repairTurn, r.docId, r.outcome, r.failureCode, r.trainable])).toEqual([
+    expect(
+      result.records.map((r) => [
+        r.attempt,
+        r.repairTurn,
+        r.docId,
+        r.outcome,
+        r.failureCode,
+        r.trainable,
+      ]),
+    ).toEqual([
       [0, 0, "doc-0", "invalid", "E_ORACLE", true],
       [0, 1, "doc-0", "valid", null, false],
     ]);
@@ -151,13 +231,18 @@ describe("designSlot", () => {
     expect(repairCall.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
     expect(repairCall.slice(0, 2)).toEqual(designer.calls[0]);
     expect(repairCall[2]?.content).toBe(js(VAULT_BROKEN_ORACLE));
-    expect(repairCall[3]?.content).toMatch(/^Your program failed validation\.\n\nFailed checks:\n- E_ORACLE: seed 0: following solve\(\) gave return 0/);
+    expect(repairCall[3]?.content).toMatch(
+      /^Your program failed validation\.\n\nFailed checks:\n- E_ORACLE: seed 0: following solve\(\) gave return 0/,
+    );
     expect(result.records[1]?.messages).toEqual(repairCall);
     expect(result).toMatchObject({ acceptedIndex: 1, sampleIndex: 0 });
   });
 
   it("moves to the next attempt when the repair turns run out", async () => {
-    const { run, docs } = slot(["no code", "still no code", js(VAULT)], { repairTurns: 1, maxAttempts: 2 });
+    const { run, docs } = slot(["no code", "still no code", js(VAULT)], {
+      repairTurns: 1,
+      maxAttempts: 2,
+    });
     const result = await run;
     expect(docs.count()).toBe(2);
     expect(result.records.map((r) => [r.attempt, r.repairTurn, r.outcome])).toEqual([
@@ -171,9 +256,17 @@ describe("designSlot", () => {
   it("records a failed model call and goes on; cancellation and bugs propagate", async () => {
     const { run } = slot([new SpadeError("E_POLICY_HTTP", "503 after 4 tries"), js(VAULT)]);
     const result = await run;
-    expect(result.records[0]).toMatchObject({ outcome: "completion-failed", failureCode: "E_POLICY_HTTP", failure: "E_POLICY_HTTP: 503 after 4 tries", completion: null, trainable: false });
+    expect(result.records[0]).toMatchObject({
+      outcome: "completion-failed",
+      failureCode: "E_POLICY_HTTP",
+      failure: "E_POLICY_HTTP: 503 after 4 tries",
+      completion: null,
+      trainable: false,
+    });
     expect(result).toMatchObject({ acceptedIndex: 1, sampleIndex: 1 });
-    await expect(slot([new SpadeError("E_CANCELLED", "stop")]).run).rejects.toMatchObject({ code: "E_CANCELLED" });
+    await expect(slot([new SpadeError("E_CANCELLED", "stop")]).run).rejects.toMatchObject({
+      code: "E_CANCELLED",
+    });
     await expect(slot([new TypeError("bug")]).run).rejects.toThrow("bug");
     const controller = new AbortController();
     controller.abort();
@@ -184,14 +277,29 @@ describe("designSlot", () => {
 
   it("runs tool-use slots with the tool-use prompt and refuses a game written for them", async () => {
     const toolSkill = getSkill("State Modification");
-    const { run, designer } = slot([js(VAULT), js(SMART_HOME)], { skill: toolSkill, taskType: "read-then-write", repairTurns: 1, maxAttempts: 1 });
+    const { run, designer } = slot([js(VAULT), js(SMART_HOME)], {
+      skill: toolSkill,
+      taskType: "read-then-write",
+      repairTurns: 1,
+      maxAttempts: 1,
+    });
     const result = await run;
-    expect(designer.calls[0]).toEqual(buildDesignerPrompt({ skill: toolSkill, taskType: "read-then-write", document: { docId: "doc-0", text: "Document number 0." } }));
-    expect(result.records.map((r) => [r.repairTurn, r.outcome, r.failureCode, r.report === null])).toEqual([
+    expect(designer.calls[0]).toEqual(
+      buildDesignerPrompt({
+        skill: toolSkill,
+        taskType: "read-then-write",
+        document: { docId: "doc-0", text: "Document number 0." },
+      }),
+    );
+    expect(
+      result.records.map((r) => [r.repairTurn, r.outcome, r.failureCode, r.report === null]),
+    ).toEqual([
       [0, "off-task", "E_OFF_TASK", true],
       [1, "valid", null, false],
     ]);
-    expect(result.records[0]?.failure).toBe('meta.skill is "Logical Deduction", but this design is for "State Modification"');
+    expect(result.records[0]?.failure).toBe(
+      'meta.skill is "Logical Deduction", but this design is for "State Modification"',
+    );
     expect(designer.calls[1]?.[3]?.content).toBe(
       'Your program does not fit this design: meta.skill is "Logical Deduction", but this design is for "State Modification".\n\nFix it and answer with the complete program in one ```javascript block.',
     );
@@ -199,12 +307,30 @@ describe("designSlot", () => {
   });
 
   it("offTaskReason: the skill (ignoring case and spacing) and the presence of tools must fit the slot", () => {
-    const meta = { name: "x", skill: "logical  deduction", description: "d", maxTurns: 3, tools: [] };
-    const tool = { type: "function" as const, function: { name: "f", description: "", parameters: { type: "object" } } };
+    const meta = {
+      name: "x",
+      skill: "logical  deduction",
+      description: "d",
+      maxTurns: 3,
+      tools: [],
+    };
+    const tool = {
+      type: "function" as const,
+      function: { name: "f", description: "", parameters: { type: "object" } },
+    };
     expect(offTaskReason(meta, getSkill("Logical Deduction"))).toBeNull();
-    expect(offTaskReason({ ...meta, tools: [tool] }, getSkill("Logical Deduction"))).toBe("a game must not declare tools: meta.tools must be empty");
-    expect(offTaskReason({ ...meta, skill: "Tool Selection" }, getSkill("Tool Selection"))).toBe("a tool-use environment must declare its tools in meta.tools");
-    expect(offTaskReason({ ...meta, skill: "Tool Selection", tools: [tool] }, getSkill("Tool Selection"))).toBeNull();
+    expect(offTaskReason({ ...meta, tools: [tool] }, getSkill("Logical Deduction"))).toBe(
+      "a game must not declare tools: meta.tools must be empty",
+    );
+    expect(offTaskReason({ ...meta, skill: "Tool Selection" }, getSkill("Tool Selection"))).toBe(
+      "a tool-use environment must declare its tools in meta.tools",
+    );
+    expect(
+      offTaskReason(
+        { ...meta, skill: "Tool Selection", tools: [tool] },
+        getSkill("Tool Selection"),
+      ),
+    ).toBeNull();
   });
 
   it("rejects bad settings with E_CONFIG", async () => {

@@ -6,15 +6,41 @@
  * a refused design is data. Returns the records and the first valid, non-duplicate program.
  */
 import { libraryEnvId } from "../envs/index.js";
-import { checkEnv, referenceGate, type CheckOptions, type CheckReport, type EnvMeta } from "../env/index.js";
+import {
+  checkEnv,
+  referenceGate,
+  type CheckOptions,
+  type CheckReport,
+  type EnvMeta,
+} from "../env/index.js";
 import { describeError, isSpadeError, SpadeError } from "../errors.js";
-import { loadProgram, resolveLimits, type SandboxBackendName, type SandboxLimits } from "../sandbox/index.js";
-import { archivedProgram, DEFAULT_DUPLICATE_THRESHOLD, findDuplicate, fingerprint, type ArchivedProgram, type DuplicateMatch, type Fingerprint } from "./dedupe.js";
+import {
+  loadProgram,
+  resolveLimits,
+  type SandboxBackendName,
+  type SandboxLimits,
+} from "../sandbox/index.js";
+import {
+  archivedProgram,
+  DEFAULT_DUPLICATE_THRESHOLD,
+  findDuplicate,
+  fingerprint,
+  type ArchivedProgram,
+  type DuplicateMatch,
+  type Fingerprint,
+} from "./dedupe.js";
 import { extractProgram, stripThinking, type ExtractOutcome } from "./extract.js";
 import { buildDesignerPrompt } from "./prompt.js";
 import { renderRepairMessage, type DesignProblem } from "./repair.js";
 import type { SkillInfo, ToolUseTaskType } from "./skills.js";
-import type { CompleteFn, DesignerCompletion, DesignerMessage, ExampleProgram, GroundingDocument, MemoryReference } from "./types.js";
+import type {
+  CompleteFn,
+  DesignerCompletion,
+  DesignerMessage,
+  ExampleProgram,
+  GroundingDocument,
+  MemoryReference,
+} from "./types.js";
 
 /** Default of `DesignSlotOptions.maxAttempts` (the issue's; the reference uses 3). */
 export const DEFAULT_MAX_ATTEMPTS = 5;
@@ -34,7 +60,10 @@ export interface DesignSlotOptions<C extends DesignerCompletion> {
    * attempt: `orchestrator.py` `_generate_single_game_async`); when set it replaces `references`
    * and `avoid`.
    */
-  memoryFor?: (attempt: number) => { references: readonly MemoryReference[]; avoid: MemoryReference | null };
+  memoryFor?: (attempt: number) => {
+    references: readonly MemoryReference[];
+    avoid: MemoryReference | null;
+  };
   /** Library examples shown in the prompt; they join the dedupe archive as `lib-<name>` (`libraryEnvId`). Default none. */
   examples?: readonly ExampleProgram[];
   /** Archived programs a new design must not nearly duplicate. Default none. */
@@ -66,7 +95,13 @@ export interface DesignSlotOptions<C extends DesignerCompletion> {
 }
 
 /** What became of one completion. */
-export type AttemptOutcome = "valid" | "completion-failed" | "no-program" | "off-task" | "duplicate" | "invalid";
+export type AttemptOutcome =
+  | "valid"
+  | "completion-failed"
+  | "no-program"
+  | "off-task"
+  | "duplicate"
+  | "invalid";
 
 /** One designer completion and what became of it. */
 export interface AttemptRecord<C extends DesignerCompletion = DesignerCompletion> {
@@ -127,7 +162,8 @@ export interface SlotResult<C extends DesignerCompletion = DesignerCompletion> {
 }
 
 function positiveInt(name: string, value: number, min: number): number {
-  if (!Number.isInteger(value) || value < min) throw new SpadeError("E_CONFIG", `${name} must be an integer of at least ${min}, got ${value}`);
+  if (!Number.isInteger(value) || value < min)
+    throw new SpadeError("E_CONFIG", `${name} must be an integer of at least ${min}, got ${value}`);
   return value;
 }
 
@@ -136,7 +172,12 @@ function throwIfCancelled(signal: AbortSignal | undefined): void {
 }
 
 /** Reads `meta` by loading the program once; null when it does not load (validation then says why). */
-async function readMeta(source: string, backend: SandboxBackendName | undefined, limits: Partial<SandboxLimits> | undefined, language?: "javascript" | "python"): Promise<EnvMeta | null> {
+async function readMeta(
+  source: string,
+  backend: SandboxBackendName | undefined,
+  limits: Partial<SandboxLimits> | undefined,
+  language?: "javascript" | "python",
+): Promise<EnvMeta | null> {
   try {
     const env = await loadProgram(source, { backend, limits, language });
     const meta = env.meta;
@@ -148,7 +189,9 @@ async function readMeta(source: string, backend: SandboxBackendName | undefined,
 }
 
 /** Runs one design slot (see the module comment). */
-export async function designSlot<C extends DesignerCompletion>(options: DesignSlotOptions<C>): Promise<SlotResult<C>> {
+export async function designSlot<C extends DesignerCompletion>(
+  options: DesignSlotOptions<C>,
+): Promise<SlotResult<C>> {
   const maxAttempts = positiveInt("maxAttempts", options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, 1);
   const repairTurns = positiveInt("repairTurns", options.repairTurns ?? 0, 0);
   const threshold = options.duplicateThreshold ?? DEFAULT_DUPLICATE_THRESHOLD;
@@ -156,7 +199,9 @@ export async function designSlot<C extends DesignerCompletion>(options: DesignSl
   const promptLimits = resolveLimits(options.limits);
   const archive: ArchivedProgram[] = [
     ...(options.archive ?? []),
-    ...(options.examples ?? []).map((ex) => archivedProgram(libraryEnvId(ex.name), ex.name, ex.source, ex.description ?? "")),
+    ...(options.examples ?? []).map((ex) =>
+      archivedProgram(libraryEnvId(ex.name), ex.name, ex.source, ex.description ?? ""),
+    ),
   ];
   const records: AttemptRecord<C>[] = [];
   let sampleIndex: number | null = null;
@@ -164,7 +209,9 @@ export async function designSlot<C extends DesignerCompletion>(options: DesignSl
   for (let attempt = 0; attempt < maxAttempts; attempt++) {
     throwIfCancelled(signal);
     const document = await options.nextDocument();
-    const memory = options.memoryFor ? options.memoryFor(attempt) : { references: options.references, avoid: options.avoid };
+    const memory = options.memoryFor
+      ? options.memoryFor(attempt)
+      : { references: options.references, avoid: options.avoid };
     let messages = buildDesignerPrompt({
       skill: options.skill,
       document,
@@ -178,27 +225,61 @@ export async function designSlot<C extends DesignerCompletion>(options: DesignSl
     });
     for (let repairTurn = 0; repairTurn <= repairTurns; repairTurn++) {
       throwIfCancelled(signal);
-      const base = { attempt, repairTurn, docId: document?.docId ?? null, messages, program: null, report: null, duplicateOf: null };
+      const base = {
+        attempt,
+        repairTurn,
+        docId: document?.docId ?? null,
+        messages,
+        program: null,
+        report: null,
+        duplicateOf: null,
+      };
       let completion: C;
       try {
         completion = await options.complete(messages);
       } catch (err) {
         if (!isSpadeError(err) || err.code === "E_CANCELLED") throw err;
-        records.push({ ...base, completion: null, extraction: null, outcome: "completion-failed", failureCode: err.code, failure: describeError(err), trainable: false });
+        records.push({
+          ...base,
+          completion: null,
+          extraction: null,
+          outcome: "completion-failed",
+          failureCode: err.code,
+          failure: describeError(err),
+          trainable: false,
+        });
         break;
       }
       if (repairTurn === 0) sampleIndex = records.length;
-      const record: AttemptRecord<C> = { ...base, completion, extraction: null, outcome: "no-program", failureCode: null, failure: null, trainable: repairTurn === 0 };
+      const record: AttemptRecord<C> = {
+        ...base,
+        completion,
+        extraction: null,
+        outcome: "no-program",
+        failureCode: null,
+        failure: null,
+        trainable: repairTurn === 0,
+      };
       records.push(record);
       const problem = await judge(record, archive, threshold, options);
       if (!problem) {
         const report = record.report as CheckReport;
         const source = record.program as string;
         const meta = report.meta as EnvMeta;
-        const design = { source, meta, report, docId: document?.docId ?? null, fingerprint: fingerprint(source, meta.description) };
+        const design = {
+          source,
+          meta,
+          report,
+          docId: document?.docId ?? null,
+          fingerprint: fingerprint(source, meta.description),
+        };
         return { records, design, acceptedIndex: records.length - 1, sampleIndex };
       }
-      messages = [...messages, { role: "assistant", content: stripThinking(completion.text).trim() }, { role: "user", content: renderRepairMessage(problem, options.language) }];
+      messages = [
+        ...messages,
+        { role: "assistant", content: stripThinking(completion.text).trim() },
+        { role: "user", content: renderRepairMessage(problem, options.language) },
+      ];
     }
   }
   return { records, design: null, acceptedIndex: null, sampleIndex };
@@ -210,14 +291,22 @@ export async function designSlot<C extends DesignerCompletion>(options: DesignSl
  */
 export function offTaskReason(meta: EnvMeta, skill: SkillInfo): string | null {
   const norm = (s: string) => s.trim().replace(/\s+/g, " ").toLowerCase();
-  if (norm(meta.skill) !== norm(skill.name)) return `meta.skill is ${JSON.stringify(meta.skill)}, but this design is for ${JSON.stringify(skill.name)}`;
-  if (skill.kind === "tool-use" && meta.tools.length === 0) return "a tool-use environment must declare its tools in meta.tools";
-  if (skill.kind === "game" && meta.tools.length > 0) return "a game must not declare tools: meta.tools must be empty";
+  if (norm(meta.skill) !== norm(skill.name))
+    return `meta.skill is ${JSON.stringify(meta.skill)}, but this design is for ${JSON.stringify(skill.name)}`;
+  if (skill.kind === "tool-use" && meta.tools.length === 0)
+    return "a tool-use environment must declare its tools in meta.tools";
+  if (skill.kind === "game" && meta.tools.length > 0)
+    return "a game must not declare tools: meta.tools must be empty";
   return null;
 }
 
 /** Sets `record`'s outcome. */
-function settle<C extends DesignerCompletion>(record: AttemptRecord<C>, outcome: AttemptOutcome, failureCode: string | null, failure: string | null): void {
+function settle<C extends DesignerCompletion>(
+  record: AttemptRecord<C>,
+  outcome: AttemptOutcome,
+  failureCode: string | null,
+  failure: string | null,
+): void {
   record.outcome = outcome;
   record.failureCode = failureCode;
   record.failure = failure;
@@ -249,20 +338,34 @@ async function judge<C extends DesignerCompletion>(
     settle(record, "off-task", "E_OFF_TASK", offTask);
     return { kind: "off-task", reason: offTask };
   }
-  const match = meta ? findDuplicate(fingerprint(program, meta.description), archive, threshold) : null;
+  const match = meta
+    ? findDuplicate(fingerprint(program, meta.description), archive, threshold)
+    : null;
   if (match) {
     record.duplicateOf = match;
-    settle(record, "duplicate", "E_DUPLICATE", `nearly the same as "${match.name}" (score ${match.score.toFixed(2)})`);
+    settle(
+      record,
+      "duplicate",
+      "E_DUPLICATE",
+      `nearly the same as "${match.name}" (score ${match.score.toFixed(2)})`,
+    );
     return { kind: "duplicate", match };
   }
   throwIfCancelled(opts.signal);
-  const open = () => loadProgram(program, { backend: opts.backend, limits: opts.limits, language: opts.language });
-  const report = opts.validation === "reference" ? await referenceGate(open) : await checkEnv(open, opts.check);
+  const open = () =>
+    loadProgram(program, { backend: opts.backend, limits: opts.limits, language: opts.language });
+  const report =
+    opts.validation === "reference" ? await referenceGate(open) : await checkEnv(open, opts.check);
   record.report = report;
   if (report.ok) {
     settle(record, "valid", null, null);
     return null;
   }
-  settle(record, "invalid", report.failures[0] ?? null, report.checks.find((c) => !c.ok)?.message ?? null);
+  settle(
+    record,
+    "invalid",
+    report.failures[0] ?? null,
+    report.checks.find((c) => !c.ok)?.message ?? null,
+  );
   return { kind: "invalid", report };
 }

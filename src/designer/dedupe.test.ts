@@ -33,7 +33,9 @@ beforeAll(async () => {
 /** Renames every identifier-like word that is not a keyword, and shifts every integer: a disguised copy. */
 function disguise(source: string): string {
   const keep = new Set(
-    "break case catch class const continue default delete do else extends false finally for function if in instanceof let new null of return static super switch this throw true try typeof undefined var void while get set".split(" "),
+    "break case catch class const continue default delete do else extends false finally for function if in instanceof let new null of return static super switch this throw true try typeof undefined var void while get set".split(
+      " ",
+    ),
   );
   return source
     .replace(/\b[A-Za-z_][A-Za-z0-9_]*\b/g, (w) => (keep.has(w) ? w : `${w}Q`))
@@ -42,19 +44,68 @@ function disguise(source: string): string {
 
 describe("normaliseCode", () => {
   it.each([
-    ['const a = "x"; // note\nlet b = 1.5e3 + a / 2;', ["const", "I", "=", "S", ";", "let", "I", "=", "N", "+", "I", "/", "N", ";"]],
-    ["return /ab+c/gi.test(s) ? x : y", ["return", "R", ".", "I", "(", "I", ")", "?", "I", ":", "I"]],
+    [
+      'const a = "x"; // note\nlet b = 1.5e3 + a / 2;',
+      ["const", "I", "=", "S", ";", "let", "I", "=", "N", "+", "I", "/", "N", ";"],
+    ],
+    [
+      "return /ab+c/gi.test(s) ? x : y",
+      ["return", "R", ".", "I", "(", "I", ")", "?", "I", ":", "I"],
+    ],
     ["`a${ {k: `in${1}`}.k }b` + this.y", ["S", "+", "this", ".", "I"]],
-    ["/* block\ncomment */ x >>>= 2; y?.z ?? w", ["I", ">>>=", "N", ";", "I", "?.", "I", "??", "I"]],
+    [
+      "/* block\ncomment */ x >>>= 2; y?.z ?? w",
+      ["I", ">>>=", "N", ";", "I", "?.", "I", "??", "I"],
+    ],
     // After `(`, `=` or a keyword a slash starts a regular expression; after a name, `)` or `]` it divides.
-    ["if (a) x = /re/.test(b); c = (d) / e[0] / f;", ["if", "(", "I", ")", "I", "=", "R", ".", "I", "(", "I", ")", ";", "I", "=", "(", "I", ")", "/", "I", "[", "N", "]", "/", "I", ";"]],
-    ["class Environment { static meta = {}; #s = 0x1f; }", ["class", "I", "{", "static", "I", "=", "{", "}", ";", "I", "=", "N", ";", "}"]],
+    [
+      "if (a) x = /re/.test(b); c = (d) / e[0] / f;",
+      [
+        "if",
+        "(",
+        "I",
+        ")",
+        "I",
+        "=",
+        "R",
+        ".",
+        "I",
+        "(",
+        "I",
+        ")",
+        ";",
+        "I",
+        "=",
+        "(",
+        "I",
+        ")",
+        "/",
+        "I",
+        "[",
+        "N",
+        "]",
+        "/",
+        "I",
+        ";",
+      ],
+    ],
+    [
+      "class Environment { static meta = {}; #s = 0x1f; }",
+      ["class", "I", "{", "static", "I", "=", "{", "}", ";", "I", "=", "N", ";", "}"],
+    ],
   ])("%j", (source, tokens) => {
     expect(normaliseCode(source)).toEqual(tokens);
   });
 
   it("never throws on broken input", () => {
-    for (const junk of ['"unterminated', "`open ${ template", "/* open comment", "a = /[unclosed", "\u0000\uffff@@ \\", ""]) {
+    for (const junk of [
+      '"unterminated',
+      "`open ${ template",
+      "/* open comment",
+      "a = /[unclosed",
+      "\u0000\uffff@@ \\",
+      "",
+    ]) {
       expect(Array.isArray(normaliseCode(junk))).toBe(true);
     }
     expect(normaliseCode("")).toEqual([]);
@@ -69,7 +120,13 @@ describe("similarity measures", () => {
   });
 
   it("description words drop stopwords, case and punctuation", () => {
-    expect([...descriptionWords("Find THE secret code, then open the vault!")]).toEqual(["find", "secret", "code", "open", "vault"]);
+    expect([...descriptionWords("Find THE secret code, then open the vault!")]).toEqual([
+      "find",
+      "secret",
+      "code",
+      "open",
+      "vault",
+    ]);
   });
 
   it("the score is 0.8 code + 0.2 description", () => {
@@ -88,9 +145,13 @@ describe("near-duplicates of the library", () => {
       for (let j = i + 1; j < library.length; j++) {
         const a = library[i] as LibraryProgram;
         const b = library[j] as LibraryProgram;
-        const sim = similarity(prints[i] as ReturnType<typeof fingerprint>, prints[j] as ReturnType<typeof fingerprint>);
+        const sim = similarity(
+          prints[i] as ReturnType<typeof fingerprint>,
+          prints[j] as ReturnType<typeof fingerprint>,
+        );
         highest = Math.max(highest, sim.score);
-        if (sim.score >= DEFAULT_DUPLICATE_THRESHOLD) flagged.push(`${a.name} ~ ${b.name}: ${sim.score.toFixed(3)}`);
+        if (sim.score >= DEFAULT_DUPLICATE_THRESHOLD)
+          flagged.push(`${a.name} ~ ${b.name}: ${sim.score.toFixed(3)}`);
       }
     }
     expect(library.length).toBeGreaterThanOrEqual(24);
@@ -100,9 +161,14 @@ describe("near-duplicates of the library", () => {
   });
 
   it("every library program, disguised (renamed identifiers, shifted numbers, new description), is a duplicate of itself only", () => {
-    const archive = library.map((p) => archivedProgram(`library:${p.name}`, p.name, p.source, p.description));
+    const archive = library.map((p) =>
+      archivedProgram(`library:${p.name}`, p.name, p.source, p.description),
+    );
     for (const p of library) {
-      const copy = fingerprint(disguise(p.source), "A brand new puzzle about something else entirely.");
+      const copy = fingerprint(
+        disguise(p.source),
+        "A brand new puzzle about something else entirely.",
+      );
       const match = findDuplicate(copy, archive);
       expect(match?.name, p.name).toBe(p.name);
       expect(match?.code, p.name).toBe(1);
@@ -113,19 +179,35 @@ describe("near-duplicates of the library", () => {
   it("a copy with a helper method and a new rule added is still a duplicate", () => {
     const vault = library.find((p) => p.name === "vault-cracker") as LibraryProgram;
     const edited = disguise(vault.source)
-      .replace("  hintQ() {", "  remainingQ() {\n    return EnvironmentQ.metaQ.maxTurnsQ - this.guessesQ.lengthQ;\n  }\n\n  hintQ() {")
-      .replace("this.guessesQ.pushQ(guessQ);", "this.guessesQ.pushQ(guessQ);\n    if (this.guessesQ.lengthQ > 20) return { observationQ: 'too many', rewardQ: -1, terminatedQ: true, truncatedQ: false, infoQ: {} };");
+      .replace(
+        "  hintQ() {",
+        "  remainingQ() {\n    return EnvironmentQ.metaQ.maxTurnsQ - this.guessesQ.lengthQ;\n  }\n\n  hintQ() {",
+      )
+      .replace(
+        "this.guessesQ.pushQ(guessQ);",
+        "this.guessesQ.pushQ(guessQ);\n    if (this.guessesQ.lengthQ > 20) return { observationQ: 'too many', rewardQ: -1, terminatedQ: true, truncatedQ: false, infoQ: {} };",
+      );
     expect(edited).not.toBe(disguise(vault.source));
-    const sim = similarity(fingerprint(vault.source, vault.description), fingerprint(edited, "Pick a lock by guessing its combination."));
+    const sim = similarity(
+      fingerprint(vault.source, vault.description),
+      fingerprint(edited, "Pick a lock by guessing its combination."),
+    );
     expect(sim.code).toBeCloseTo(0.8846, 4);
     expect(sim.score).toBeGreaterThanOrEqual(DEFAULT_DUPLICATE_THRESHOLD);
   });
 
   it("findDuplicate returns null below the threshold and the earliest of equal best matches", () => {
-    const src = "class Environment { reset(s) { this.n = s * 2; return { observation: 'x', info: {} }; } }";
+    const src =
+      "class Environment { reset(s) { this.n = s * 2; return { observation: 'x', info: {} }; } }";
     const twin = archivedProgram("a", "first", src, "double it");
     const again = archivedProgram("b", "second", src, "double it");
-    expect(findDuplicate(fingerprint(src, "double it"), [twin, again])).toMatchObject({ id: "a", name: "first", code: 1, description: 1, score: 1 });
+    expect(findDuplicate(fingerprint(src, "double it"), [twin, again])).toMatchObject({
+      id: "a",
+      name: "first",
+      code: 1,
+      description: 1,
+      score: 1,
+    });
     expect(findDuplicate(fingerprint(src, "double it"), [twin], 1.01)).toBeNull();
     expect(findDuplicate(fingerprint(src, "double it"), [])).toBeNull();
   });

@@ -88,12 +88,18 @@ export function normaliseCode(source: string): string[] {
 }
 
 const STOPWORDS = new Set(
-  "a an and are as at be by each for from has have in is it its of on or that the their then this to was were with which who will you your after before into over under than can one two".split(" "),
+  "a an and are as at be by each for from has have in is it its of on or that the their then this to was were with which who will you your after before into over under than can one two".split(
+    " ",
+  ),
 );
 
 /** The lowercase content words of a description. */
 export function descriptionWords(description: string): Set<string> {
-  return new Set((description.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((w) => w.length > 1 && !STOPWORDS.has(w)));
+  return new Set(
+    (description.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter(
+      (w) => w.length > 1 && !STOPWORDS.has(w),
+    ),
+  );
 }
 
 /** What the measure compares, precomputed once per program. */
@@ -106,10 +112,13 @@ export interface Fingerprint {
 
 /** The fingerprint of a program and its description. */
 export function fingerprint(source: string, description: string): Fingerprint {
-  const tokens = normaliseCode(detectProgramLanguage(source) === "python" ? pythonAsLexable(source) : source);
+  const tokens = normaliseCode(
+    detectProgramLanguage(source) === "python" ? pythonAsLexable(source) : source,
+  );
   const shingles = new Set<number>();
   if (tokens.length > 0 && tokens.length < SHINGLE_TOKENS) shingles.add(fnv1a32(tokens.join(" ")));
-  for (let i = 0; i + SHINGLE_TOKENS <= tokens.length; i++) shingles.add(fnv1a32(tokens.slice(i, i + SHINGLE_TOKENS).join(" ")));
+  for (let i = 0; i + SHINGLE_TOKENS <= tokens.length; i++)
+    shingles.add(fnv1a32(tokens.slice(i, i + SHINGLE_TOKENS).join(" ")));
   return { shingles, words: descriptionWords(description) };
 }
 
@@ -147,7 +156,12 @@ export interface ArchivedProgram {
 }
 
 /** An archive entry built from a program's source and description. */
-export function archivedProgram(id: string, name: string, source: string, description: string): ArchivedProgram {
+export function archivedProgram(
+  id: string,
+  name: string,
+  source: string,
+  description: string,
+): ArchivedProgram {
   return { id, name, fingerprint: fingerprint(source, description) };
 }
 
@@ -161,7 +175,11 @@ export interface DuplicateMatch extends Similarity {
  * The archived program most similar to `candidate` when its score reaches `threshold`, else
  * null. Ties go to the earlier archive entry.
  */
-export function findDuplicate(candidate: Fingerprint, archive: readonly ArchivedProgram[], threshold = DEFAULT_DUPLICATE_THRESHOLD): DuplicateMatch | null {
+export function findDuplicate(
+  candidate: Fingerprint,
+  archive: readonly ArchivedProgram[],
+  threshold = DEFAULT_DUPLICATE_THRESHOLD,
+): DuplicateMatch | null {
   let best: DuplicateMatch | null = null;
   for (const entry of archive) {
     const sim = similarity(candidate, entry.fingerprint);

@@ -18,24 +18,45 @@ describe("stripThinking", () => {
 
 describe("extractProgram", () => {
   it("takes a single javascript block", () => {
-    expect(extractProgram(`Here it is:\n${fence("javascript", ENV)}\nEnjoy.`)).toEqual({ ok: true, program: `${ENV}\n`, from: "fenced", blockCount: 1, blockIndex: 0 });
+    expect(extractProgram(`Here it is:\n${fence("javascript", ENV)}\nEnjoy.`)).toEqual({
+      ok: true,
+      program: `${ENV}\n`,
+      from: "fenced",
+      blockCount: 1,
+      blockIndex: 0,
+    });
   });
 
   it("accepts js, JavaScript, mjs and bare fences, and longer fences", () => {
-    for (const info of ["js", "JavaScript", "mjs", ""]) expect(extractProgram(fence(info, ENV))).toMatchObject({ ok: true, program: `${ENV}\n` });
-    expect(extractProgram(`\`\`\`\`js\n${ENV}\n\`\`\`\``)).toMatchObject({ ok: true, program: `${ENV}\n` });
+    for (const info of ["js", "JavaScript", "mjs", ""])
+      expect(extractProgram(fence(info, ENV))).toMatchObject({ ok: true, program: `${ENV}\n` });
+    expect(extractProgram(`\`\`\`\`js\n${ENV}\n\`\`\`\``)).toMatchObject({
+      ok: true,
+      program: `${ENV}\n`,
+    });
   });
 
   it("takes the last block that defines class Environment, skipping later fragments", () => {
     const draft = "class Environment { /* draft */ }";
     const final = "class Environment { /* final */ }";
     const text = `${fence("js", draft)}\nbetter:\n${fence("javascript", final)}\nusage:\n${fence("js", "new Environment().reset(0);")}`;
-    expect(extractProgram(text)).toEqual({ ok: true, program: `${final}\n`, from: "fenced", blockCount: 3, blockIndex: 1 });
+    expect(extractProgram(text)).toEqual({
+      ok: true,
+      program: `${final}\n`,
+      from: "fenced",
+      blockCount: 3,
+      blockIndex: 1,
+    });
   });
 
   it("ignores blocks in other languages", () => {
     const text = `${fence("python", "class Environment: pass")}\n${fence("js", ENV)}\n${fence("json", '{"class Environment": 1}')}`;
-    expect(extractProgram(text)).toMatchObject({ ok: true, program: `${ENV}\n`, blockCount: 1, blockIndex: 0 });
+    expect(extractProgram(text)).toMatchObject({
+      ok: true,
+      program: `${ENV}\n`,
+      blockCount: 1,
+      blockIndex: 0,
+    });
   });
 
   it("keeps inline backticks and template literals inside a block", () => {
@@ -44,28 +65,63 @@ describe("extractProgram", () => {
   });
 
   it("strips reasoning before looking (code inside <think> does not count)", () => {
-    expect(extractProgram(`<think>${fence("js", "class Environment { /* thought */ }")}</think>${fence("js", ENV)}`)).toMatchObject({ ok: true, program: `${ENV}\n` });
-    expect(extractProgram(`<think>${fence("js", ENV)}</think>Sorry, no code.`)).toMatchObject({ ok: false, code: "E_NO_CODE" });
+    expect(
+      extractProgram(
+        `<think>${fence("js", "class Environment { /* thought */ }")}</think>${fence("js", ENV)}`,
+      ),
+    ).toMatchObject({ ok: true, program: `${ENV}\n` });
+    expect(extractProgram(`<think>${fence("js", ENV)}</think>Sorry, no code.`)).toMatchObject({
+      ok: false,
+      code: "E_NO_CODE",
+    });
   });
 
   it("takes an unfenced completion only when the whole of it is code", () => {
-    expect(extractProgram(`// A game\n${ENV}\n`)).toEqual({ ok: true, program: `// A game\n${ENV}\n`, from: "unfenced", blockCount: 0, blockIndex: -1 });
-    expect(extractProgram(`Sure! Here is the program:\n${ENV}`)).toMatchObject({ ok: false, code: "E_NO_CODE" });
-    expect(extractProgram(`${ENV}\nHope this helps.`)).toMatchObject({ ok: false, code: "E_NO_CODE" });
+    expect(extractProgram(`// A game\n${ENV}\n`)).toEqual({
+      ok: true,
+      program: `// A game\n${ENV}\n`,
+      from: "unfenced",
+      blockCount: 0,
+      blockIndex: -1,
+    });
+    expect(extractProgram(`Sure! Here is the program:\n${ENV}`)).toMatchObject({
+      ok: false,
+      code: "E_NO_CODE",
+    });
+    expect(extractProgram(`${ENV}\nHope this helps.`)).toMatchObject({
+      ok: false,
+      code: "E_NO_CODE",
+    });
     expect(extractProgram("const x = 1;")).toMatchObject({ ok: false, code: "E_NO_CODE" });
   });
 
   it("returns coded outcomes when there is no program", () => {
-    expect(extractProgram("")).toEqual({ ok: false, code: "E_EMPTY", message: "the answer is empty (after removing reasoning)", blockCount: 0 });
-    expect(extractProgram("<think>only thoughts</think>  ")).toMatchObject({ ok: false, code: "E_EMPTY" });
-    expect(extractProgram("I cannot help with that.")).toMatchObject({ ok: false, code: "E_NO_CODE", blockCount: 0 });
+    expect(extractProgram("")).toEqual({
+      ok: false,
+      code: "E_EMPTY",
+      message: "the answer is empty (after removing reasoning)",
+      blockCount: 0,
+    });
+    expect(extractProgram("<think>only thoughts</think>  ")).toMatchObject({
+      ok: false,
+      code: "E_EMPTY",
+    });
+    expect(extractProgram("I cannot help with that.")).toMatchObject({
+      ok: false,
+      code: "E_NO_CODE",
+      blockCount: 0,
+    });
     expect(extractProgram(fence("js", "function helper() {}"))).toEqual({
       ok: false,
       code: "E_NO_ENVIRONMENT",
       message: "none of the 1 JavaScript block(s) defines class Environment",
       blockCount: 1,
     });
-    expect(extractProgram(`\`\`\`javascript\n${ENV.slice(0, 30)}`)).toMatchObject({ ok: false, code: "E_UNTERMINATED", blockCount: 0 });
+    expect(extractProgram(`\`\`\`javascript\n${ENV.slice(0, 30)}`)).toMatchObject({
+      ok: false,
+      code: "E_UNTERMINATED",
+      blockCount: 0,
+    });
   });
 
   it("prefers a closed block over an unterminated one", () => {

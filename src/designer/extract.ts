@@ -54,7 +54,15 @@ const CODE_START = /^(?:\/\/|\/\*|class\s|const\s|let\s|var\s|function[\s*]|["']
 
 /** What tells a program in each language: its blocks' info strings, its class, how unfenced code starts and ends. */
 const LANGUAGES = {
-  javascript: { info: JS_INFO, environment: ENVIRONMENT_CLASS, start: CODE_START, end: /[};]$/, name: "JavaScript", fence: "```javascript", cls: "class Environment" },
+  javascript: {
+    info: JS_INFO,
+    environment: ENVIRONMENT_CLASS,
+    start: CODE_START,
+    end: /[};]$/,
+    name: "JavaScript",
+    fence: "```javascript",
+    cls: "class Environment",
+  },
   python: {
     info: new Set(["", "python", "py", "python3"]),
     environment: /^class\s+(?:Environment|\w*Env)\b[^\n]*:/m,
@@ -91,7 +99,8 @@ function fencedBlocks(text: string): Block[] {
   for (const line of lines) {
     if (!open) {
       const m = /^ {0,3}(`{3,})\s*([^`\s]*)[^`]*$/.exec(line);
-      if (m) open = { fence: (m[1] as string).length, info: (m[2] as string).toLowerCase(), body: [] };
+      if (m)
+        open = { fence: (m[1] as string).length, info: (m[2] as string).toLowerCase(), body: [] };
       continue;
     }
     const close = /^ {0,3}(`{3,})\s*$/.exec(line);
@@ -107,16 +116,31 @@ function fencedBlocks(text: string): Block[] {
 }
 
 /** Finds the program in a designer completion, in `language` (see the module comment for the rule). */
-export function extractProgram(completion: string, language: "javascript" | "python" = "javascript"): ExtractOutcome {
+export function extractProgram(
+  completion: string,
+  language: "javascript" | "python" = "javascript",
+): ExtractOutcome {
   const lang = LANGUAGES[language];
   const text = stripThinking(completion);
-  if (text.trim() === "") return { ok: false, code: "E_EMPTY", message: "the answer is empty (after removing reasoning)", blockCount: 0 };
+  if (text.trim() === "")
+    return {
+      ok: false,
+      code: "E_EMPTY",
+      message: "the answer is empty (after removing reasoning)",
+      blockCount: 0,
+    };
   const blocks = fencedBlocks(text).filter((b) => lang.info.has(b.info));
   const closed = blocks.filter((b) => b.closed);
   for (let i = closed.length - 1; i >= 0; i--) {
     const block = closed[i] as Block;
     if (lang.environment.test(block.body)) {
-      return { ok: true, program: `${block.body.trim()}\n`, from: "fenced", blockCount: closed.length, blockIndex: i };
+      return {
+        ok: true,
+        program: `${block.body.trim()}\n`,
+        from: "fenced",
+        blockCount: closed.length,
+        blockIndex: i,
+      };
     }
   }
   const unterminated = blocks.find((b) => !b.closed && lang.environment.test(b.body));
@@ -129,11 +153,26 @@ export function extractProgram(completion: string, language: "javascript" | "pyt
     };
   }
   if (closed.length > 0) {
-    return { ok: false, code: "E_NO_ENVIRONMENT", message: `none of the ${closed.length} ${lang.name} block(s) defines ${lang.cls}`, blockCount: closed.length };
+    return {
+      ok: false,
+      code: "E_NO_ENVIRONMENT",
+      message: `none of the ${closed.length} ${lang.name} block(s) defines ${lang.cls}`,
+      blockCount: closed.length,
+    };
   }
   const whole = text.trim();
-  if (!whole.includes("```") && lang.start.test(whole) && lang.end.test(whole) && lang.environment.test(whole)) {
+  if (
+    !whole.includes("```") &&
+    lang.start.test(whole) &&
+    lang.end.test(whole) &&
+    lang.environment.test(whole)
+  ) {
     return { ok: true, program: `${whole}\n`, from: "unfenced", blockCount: 0, blockIndex: -1 };
   }
-  return { ok: false, code: "E_NO_CODE", message: `the answer has no ${lang.fence} block and is not a program by itself`, blockCount: 0 };
+  return {
+    ok: false,
+    code: "E_NO_CODE",
+    message: `the answer has no ${lang.fence} block and is not a program by itself`,
+    blockCount: 0,
+  };
 }

@@ -5,13 +5,19 @@ import { isSpadeError, SpadeError } from "../errors.js";
 import { buildHintPrompt, parseHintAnswer, withFixedHint, writeModelHint } from "./hints.js";
 import type { DesignerMessage } from "./types.js";
 
-const TOOL = { type: "function" as const, function: { name: "lookup", description: "", parameters: { type: "object" } } };
+const TOOL = {
+  type: "function" as const,
+  function: { name: "lookup", description: "", parameters: { type: "object" } },
+};
 
 describe("buildHintPrompt", () => {
   it("asks for a game hint, or a value-free plan when the program has tools", () => {
     const game = buildHintPrompt("class Environment {}\n\n", { tools: [] });
     expect(game[0]?.content).toContain("replies with its actions in \\boxed{...}");
-    expect(game[1]).toEqual({ role: "user", content: "The environment's program:\n```javascript\nclass Environment {}\n```" });
+    expect(game[1]).toEqual({
+      role: "user",
+      content: "The environment's program:\n```javascript\nclass Environment {}\n```",
+    });
     const tools = buildHintPrompt("class Environment {}", { tools: [TOOL] });
     expect(tools[0]?.content).toContain("use placeholders such as <order_id>");
     expect(tools[0]?.content).not.toBe(game[0]?.content);
@@ -20,8 +26,14 @@ describe("buildHintPrompt", () => {
 
 describe("parseHintAnswer", () => {
   it.each([
-    ["The code has distinct digits; use hits to fix positions.", "The code has distinct digits; use hits to fix positions."],
-    ["<think>let me read the code</think>\nSplit the coins into three groups.", "Split the coins into three groups."],
+    [
+      "The code has distinct digits; use hits to fix positions.",
+      "The code has distinct digits; use hits to fix positions.",
+    ],
+    [
+      "<think>let me read the code</think>\nSplit the coins into three groups.",
+      "Split the coins into three groups.",
+    ],
     ['{"hint": "Weigh three against three."}', "Weigh three against three."],
     ['```json\n{"hint": "Weigh three against three."}\n```', "Weigh three against three."],
     ["```\nTrack which lamps each switch flips.\n```", "Track which lamps each switch flips."],
@@ -37,7 +49,11 @@ describe("parseHintAnswer", () => {
 
   it("fails with E_HINT_EMPTY when nothing is left", () => {
     for (const answer of ["", "   ", "<think>only thinking</think>", '{"hint": ""}', "Hint:"]) {
-      expect(parseHintAnswer(answer)).toEqual({ ok: false, code: "E_HINT_EMPTY", message: "the hint writer's answer holds no hint" });
+      expect(parseHintAnswer(answer)).toEqual({
+        ok: false,
+        code: "E_HINT_EMPTY",
+        message: "the hint writer's answer holds no hint",
+      });
     }
   });
 
@@ -59,12 +75,23 @@ describe("writeModelHint", () => {
       return "Hint: Start with the corners.";
     });
     expect(seen).toHaveLength(1);
-    expect(record).toEqual({ messages: seen[0], answer: "Hint: Start with the corners.", hint: "Start with the corners.", failureCode: null, failure: null, attempts: 1 });
+    expect(record).toEqual({
+      messages: seen[0],
+      answer: "Hint: Start with the corners.",
+      hint: "Start with the corners.",
+      failureCode: null,
+      failure: null,
+      attempts: 1,
+    });
   });
 
   it("calls again after an empty answer or a failed call, up to 3 calls (the reference's max_retries)", async () => {
     const attemptsSeen: number[] = [];
-    const script = [() => "  ", () => Promise.reject(new SpadeError("E_POLICY_HTTP", "502")), () => "Count the vowels."];
+    const script = [
+      () => "  ",
+      () => Promise.reject(new SpadeError("E_POLICY_HTTP", "502")),
+      () => "Count the vowels.",
+    ];
     const record = await writeModelHint("x", { tools: [] }, async (_m, attempt) => {
       attemptsSeen.push(attempt);
       return (script[attempt] as () => string | Promise<string>)();
@@ -72,21 +99,42 @@ describe("writeModelHint", () => {
     expect(attemptsSeen).toEqual([0, 1, 2]);
     expect(record).toMatchObject({ hint: "Count the vowels.", failureCode: null, attempts: 3 });
     let calls = 0;
-    const once = await writeModelHint("x", { tools: [] }, async () => (calls++, "  "), { attempts: 1 });
+    const once = await writeModelHint("x", { tools: [] }, async () => (calls++, "  "), {
+      attempts: 1,
+    });
     expect([calls, once.attempts, once.failureCode]).toEqual([1, 1, "E_HINT_EMPTY"]);
-    await expect(writeModelHint("x", { tools: [] }, async () => "h", { attempts: 0 })).rejects.toMatchObject({ code: "E_CONFIG" });
+    await expect(
+      writeModelHint("x", { tools: [] }, async () => "h", { attempts: 0 }),
+    ).rejects.toMatchObject({ code: "E_CONFIG" });
   });
 
   it("records the last empty answer or failed call as data after 3 calls; cancellation and bugs propagate at once", async () => {
     let calls = 0;
-    expect(await writeModelHint("x", { tools: [] }, async () => (calls++, "  "))).toMatchObject({ answer: "  ", hint: null, failureCode: "E_HINT_EMPTY", attempts: 3 });
+    expect(await writeModelHint("x", { tools: [] }, async () => (calls++, "  "))).toMatchObject({
+      answer: "  ",
+      hint: null,
+      failureCode: "E_HINT_EMPTY",
+      attempts: 3,
+    });
     expect(calls).toBe(3);
     const failed = await writeModelHint("x", { tools: [] }, async () => {
       throw new SpadeError("E_POLICY_TIMEOUT", "no answer in 120 s");
     });
-    expect(failed).toMatchObject({ answer: null, hint: null, failureCode: "E_POLICY_TIMEOUT", failure: "E_POLICY_TIMEOUT: no answer in 120 s", attempts: 3 });
-    await expect(writeModelHint("x", { tools: [] }, async () => Promise.reject(new SpadeError("E_CANCELLED", "stop")))).rejects.toMatchObject({ code: "E_CANCELLED" });
-    await expect(writeModelHint("x", { tools: [] }, async () => Promise.reject(new TypeError("bug")))).rejects.toThrow("bug");
+    expect(failed).toMatchObject({
+      answer: null,
+      hint: null,
+      failureCode: "E_POLICY_TIMEOUT",
+      failure: "E_POLICY_TIMEOUT: no answer in 120 s",
+      attempts: 3,
+    });
+    await expect(
+      writeModelHint("x", { tools: [] }, async () =>
+        Promise.reject(new SpadeError("E_CANCELLED", "stop")),
+      ),
+    ).rejects.toMatchObject({ code: "E_CANCELLED" });
+    await expect(
+      writeModelHint("x", { tools: [] }, async () => Promise.reject(new TypeError("bug"))),
+    ).rejects.toThrow("bug");
   });
 });
 

@@ -32,7 +32,10 @@ export const DEFAULT_HINT_ATTEMPTS = 3;
 export const HINT_TOP_P = 0.9;
 
 /** Samples the hint writer's answer for a conversation; `attempt` counts the calls from 0. */
-export type HintCompleteFn = (messages: readonly DesignerMessage[], attempt: number) => Promise<string>;
+export type HintCompleteFn = (
+  messages: readonly DesignerMessage[],
+  attempt: number,
+) => Promise<string>;
 
 const GAME_HINT_SYSTEM =
   "You read the source code of a text game that a language-model agent will play. The agent sees only the game's " +
@@ -60,12 +63,17 @@ export function buildHintPrompt(source: string, meta: Pick<EnvMeta, "tools">): D
   const toolUse = meta.tools.length > 0;
   return [
     { role: "system", content: toolUse ? TOOL_HINT_SYSTEM : GAME_HINT_SYSTEM },
-    { role: "user", content: `The environment's program:\n\`\`\`${detectProgramLanguage(source)}\n${source.trimEnd()}\n\`\`\`` },
+    {
+      role: "user",
+      content: `The environment's program:\n\`\`\`${detectProgramLanguage(source)}\n${source.trimEnd()}\n\`\`\``,
+    },
   ];
 }
 
 /** The outcome of reading the hint writer's answer. */
-export type HintParse = { ok: true; hint: string; truncated: boolean } | { ok: false; code: "E_HINT_EMPTY"; message: string };
+export type HintParse =
+  | { ok: true; hint: string; truncated: boolean }
+  | { ok: false; code: "E_HINT_EMPTY"; message: string };
 
 /**
  * The hint in a hint writer's answer: reasoning removed; a JSON object `{"hint": ...}` (bare or
@@ -80,19 +88,35 @@ export function parseHintAnswer(answer: string): HintParse {
   if (text.startsWith("{")) {
     try {
       const parsed: unknown = JSON.parse(text);
-      if (parsed && typeof parsed === "object" && typeof (parsed as { hint?: unknown }).hint === "string") text = (parsed as { hint: string }).hint.trim();
+      if (
+        parsed &&
+        typeof parsed === "object" &&
+        typeof (parsed as { hint?: unknown }).hint === "string"
+      )
+        text = (parsed as { hint: string }).hint.trim();
     } catch {
       // Not JSON after all: keep the text as it is.
     }
   }
   text = text.replace(/^\**\s*hint\s*\**\s*:\s*\**\s*/i, "").trim();
-  if (text.length >= 2 && /^["'“]/.test(text) && /["'”]$/.test(text)) text = text.slice(1, -1).trim();
+  if (text.length >= 2 && /^["'“]/.test(text) && /["'”]$/.test(text))
+    text = text.slice(1, -1).trim();
   text = text.replace(/\s+/g, " ");
-  if (text === "") return { ok: false, code: "E_HINT_EMPTY", message: "the hint writer's answer holds no hint" };
+  if (text === "")
+    return { ok: false, code: "E_HINT_EMPTY", message: "the hint writer's answer holds no hint" };
   if (text.length <= MAX_HINT_CHARS) return { ok: true, hint: text, truncated: false };
   const head = text.slice(0, MAX_HINT_CHARS);
-  const sentenceEnd = Math.max(head.lastIndexOf(". "), head.lastIndexOf("! "), head.lastIndexOf("? "));
-  const cut = sentenceEnd > 0 ? sentenceEnd + 1 : head.lastIndexOf(" ") > 0 ? head.lastIndexOf(" ") : MAX_HINT_CHARS;
+  const sentenceEnd = Math.max(
+    head.lastIndexOf(". "),
+    head.lastIndexOf("! "),
+    head.lastIndexOf("? "),
+  );
+  const cut =
+    sentenceEnd > 0
+      ? sentenceEnd + 1
+      : head.lastIndexOf(" ") > 0
+        ? head.lastIndexOf(" ")
+        : MAX_HINT_CHARS;
   return { ok: true, hint: head.slice(0, cut).trim(), truncated: true };
 }
 
@@ -122,21 +146,53 @@ export async function writeModelHint(
   options: { attempts?: number } = {},
 ): Promise<ModelHintRecord> {
   const attempts = options.attempts ?? DEFAULT_HINT_ATTEMPTS;
-  if (!Number.isInteger(attempts) || attempts < 1) throw new SpadeError("E_CONFIG", `hint attempts must be an integer >= 1 (got ${attempts})`, { nextStep: "set hintRetries to 1 or more" });
+  if (!Number.isInteger(attempts) || attempts < 1)
+    throw new SpadeError("E_CONFIG", `hint attempts must be an integer >= 1 (got ${attempts})`, {
+      nextStep: "set hintRetries to 1 or more",
+    });
   const messages = buildHintPrompt(source, meta);
-  let last: ModelHintRecord = { messages, answer: null, hint: null, failureCode: null, failure: null, attempts: 0 };
+  let last: ModelHintRecord = {
+    messages,
+    answer: null,
+    hint: null,
+    failureCode: null,
+    failure: null,
+    attempts: 0,
+  };
   for (let attempt = 0; attempt < attempts; attempt++) {
     let answer: string;
     try {
       answer = await complete(messages, attempt);
     } catch (err) {
       if (!isSpadeError(err) || err.code === "E_CANCELLED") throw err;
-      last = { messages, answer: null, hint: null, failureCode: err.code, failure: describeError(err), attempts: attempt + 1 };
+      last = {
+        messages,
+        answer: null,
+        hint: null,
+        failureCode: err.code,
+        failure: describeError(err),
+        attempts: attempt + 1,
+      };
       continue;
     }
     const parsed = parseHintAnswer(answer);
-    if (parsed.ok) return { messages, answer, hint: parsed.hint, failureCode: null, failure: null, attempts: attempt + 1 };
-    last = { messages, answer, hint: null, failureCode: parsed.code, failure: parsed.message, attempts: attempt + 1 };
+    if (parsed.ok)
+      return {
+        messages,
+        answer,
+        hint: parsed.hint,
+        failureCode: null,
+        failure: null,
+        attempts: attempt + 1,
+      };
+    last = {
+      messages,
+      answer,
+      hint: null,
+      failureCode: parsed.code,
+      failure: parsed.message,
+      attempts: attempt + 1,
+    };
   }
   return last;
 }
@@ -147,9 +203,13 @@ export async function writeModelHint(
  */
 export function withFixedHint(env: Env, hint: string): Env {
   if (typeof hint !== "string" || hint.trim() === "" || hint.length > MAX_HINT_CHARS) {
-    throw new SpadeError("E_CONFIG", `a fixed hint must be a non-empty string of at most ${MAX_HINT_CHARS} characters`, {
-      nextStep: "pass the hint returned by parseHintAnswer or writeModelHint",
-    });
+    throw new SpadeError(
+      "E_CONFIG",
+      `a fixed hint must be a non-empty string of at most ${MAX_HINT_CHARS} characters`,
+      {
+        nextStep: "pass the hint returned by parseHintAnswer or writeModelHint",
+      },
+    );
   }
   return {
     get meta() {

@@ -35,7 +35,21 @@ export {
   SHINGLE_TOKENS,
 } from "./dedupe.js";
 export type { ArchivedProgram, DuplicateMatch, Fingerprint, Similarity } from "./dedupe.js";
-export { buildHintPrompt, parseHintAnswer, writeModelHint, withFixedHint, HINT_MODES, DEFAULT_HINT_ATTEMPTS, HINT_TOP_P } from "./hints.js";
+export {
+  buildHintPrompt,
+  parseHintAnswer,
+  writeModelHint,
+  withFixedHint,
+  HINT_MODES,
+  DEFAULT_HINT_ATTEMPTS,
+  HINT_TOP_P,
+} from "./hints.js";
 export type { HintCompleteFn, HintMode, HintParse, ModelHintRecord } from "./hints.js";
 export { designSlot, offTaskReason, DEFAULT_MAX_ATTEMPTS } from "./attempt.js";
-export type { AcceptedDesign, AttemptOutcome, AttemptRecord, DesignSlotOptions, SlotResult } from "./attempt.js";
+export type {
+  AcceptedDesign,
+  AttemptOutcome,
+  AttemptRecord,
+  DesignSlotOptions,
+  SlotResult,
+} from "./attempt.js";

@@ -104,7 +104,7 @@ function rules(skill: string, limits: SandboxLimits): string {
     "4. Never throw. step() receives anything: empty text, junk, an answer of the wrong kind, unknown tools, missing or mistyped arguments. Answer those with an observation that says what was wrong and how to act, reward 0 (or a small penalty), and the episode going on. Everything you return must be JSON: strings, finite numbers, booleans, null, arrays, plain objects (no undefined, NaN or Infinity).",
     "5. Rewards: every step's reward is a finite number in [-1, 1]; the episode's return is the sum, clamped to [-1, 1]; an episode succeeds when its return is at least 0.99. Give 1 on the step that reaches the goal and end the episode (terminated: true). Partial rewards, if any, must stay small enough that they cannot add up to 0.99 without reaching the goal. A lost game ends with reward 0 or a penalty. Once the episode has ended, step() returns terminated: true and reward 0.",
     `6. hint(): privileged help for the current episode: a non-empty string of at most ${MAX_HINT_CHARS} characters. It may read hidden state but must not change it, and it must be the same every time right after reset(seed) with the same seed. The hint is shown to the agent in some plays and not in others; your environment is best when the hint turns a hard episode into a manageable one (a hidden fact, the rule, the key idea) without playing every move for the agent.`,
-    "7. solve(): the oracle: the best next action from the current state, computed from that state, never from a fixed script, and without changing state. Validation plays several seeds by calling solve() before every step; following it must reach success within maxTurns on every seed. Return `{ text }` with the reply (e.g. `{ text: \"\\\\boxed{42}\" }`) or `{ toolCalls: [{ name, arguments }] }`.",
+    '7. solve(): the oracle: the best next action from the current state, computed from that state, never from a fixed script, and without changing state. Validation plays several seeds by calling solve() before every step; following it must reach success within maxTurns on every seed. Return `{ text }` with the reply (e.g. `{ text: "\\\\boxed{42}" }`) or `{ toolCalls: [{ name, arguments }] }`.',
     "8. No free wins: validation also plays policies that know nothing: empty replies, repeating the observation back, and random probes (junk text, `\\boxed{0}`, one call of each tool with arbitrary schema-valid arguments). None may succeed on most seeds. Use a large answer space, make winning depend on information the agent has to earn, and make any finish or submit action check the work instead of ending with success.",
     `9. Limits: reset() must finish within ${limits.resetTimeoutMs} ms of CPU; step(), hint() and solve() within ${limits.stepTimeoutMs} ms each; memory is capped at ${Math.floor(limits.memoryBytes / (1024 * 1024))} MiB; the program at ${kib(limits.sourceBytes)} KiB; each returned value at ${kib(limits.outputBytes)} KiB of JSON. Enumerating ten thousand candidates in reset() is fine; millions are not.`,
   ].join("\n");
@@ -121,7 +121,7 @@ const GAME_GUIDANCE = [
 const TOOL_GUIDANCE = [
   "- Simulate a system: generate its data in reset() (10 to 50 records, not 2 or 3), with tools that read state and tools that change it; 4 to 8 tools in all, one or two of them plausible but not needed. At least one parameter is a nested object or an array; use `enum`, `required`, `minimum`/`maximum` where they belong.",
   "- The first observation is the user's request, in plain words as a user would write it (it may also come in stages, the next part revealed when the previous one is done).",
-  "- Check every call against its schema and the state: an unknown tool, missing or mistyped arguments, an unknown id or an unmet precondition give an error result (e.g. `{\"error\": \"NOT_FOUND\", \"message\": \"...\"}`) for that call. Never throw.",
+  '- Check every call against its schema and the state: an unknown tool, missing or mistyped arguments, an unknown id or an unmet precondition give an error result (e.g. `{"error": "NOT_FOUND", "message": "..."}`) for that call. Never throw.',
   "- Answer every call of the turn in `toolResults`, one `{ id, content }` per call with the call's own id; `content` is a string (JSON.stringify structured data). A reply without calls gets an observation telling the agent to use the tools.",
   "- Judge success on the final state (and on the reported value when the task asks for one, e.g. an argument of a `finish` or `submit` tool). Reward 1 only when everything requested was done and nothing else was changed.",
   "- Tools are deterministic functions of the state and their arguments; randomness belongs in reset() only.",
@@ -189,7 +189,10 @@ export function pythonGameContract(skill: string, limits: SandboxLimits): string
     "3. Determinism: the `random` module is the only source of randomness; the host seeds it at every reset(seed). reset() sets up every " +
     "piece of episode state, so the same seed followed by the same actions gives the same observations and rewards. Return only plain values " +
     "(str, int, float, bool, None, list, dict): they cross the sandbox as JSON.";
-  const guidance = GAME_GUIDANCE.replace("read them from `action.answer`", "read the last `\\\\boxed{...}` of the `action` string with `re`");
+  const guidance = GAME_GUIDANCE.replace(
+    "read them from `action.answer`",
+    "read the last `\\\\boxed{...}` of the `action` string with `re`",
+  );
   return `## The contract\n\n${PYTHON_GAME_SKELETON(skill)}\n\nRules (validation checks each one):\n${lines.join("\n")}\n\n## Design guidance\n${guidance}`;
 }
 

@@ -6,9 +6,23 @@
  */
 import { SpadeError } from "../errors.js";
 import { DEFAULT_LIMITS, detectProgramLanguage, type SandboxLimits } from "../sandbox/index.js";
-import { ANSWER_FORMAT, GAME_SYSTEM_PROMPT, PYTHON_ANSWER_FORMAT, PYTHON_GAME_SYSTEM_PROMPT, TOOL_USE_SYSTEM_PROMPT, gameContract, pythonGameContract, toolUseContract } from "./prompt-text.js";
+import {
+  ANSWER_FORMAT,
+  GAME_SYSTEM_PROMPT,
+  PYTHON_ANSWER_FORMAT,
+  PYTHON_GAME_SYSTEM_PROMPT,
+  TOOL_USE_SYSTEM_PROMPT,
+  gameContract,
+  pythonGameContract,
+  toolUseContract,
+} from "./prompt-text.js";
 import { findSkill, getTaskType, type SkillInfo, type ToolUseTaskType } from "./skills.js";
-import type { DesignerMessage, ExampleProgram, GroundingDocument, MemoryReference } from "./types.js";
+import type {
+  DesignerMessage,
+  ExampleProgram,
+  GroundingDocument,
+  MemoryReference,
+} from "./types.js";
 
 /** Default of `DesignerPromptInput.referenceCodeMaxChars`. */
 export const DEFAULT_REFERENCE_CODE_MAX_CHARS = 4000;
@@ -70,7 +84,10 @@ function referenceLine(ref: MemoryReference): string {
   return `"${ref.name}" (${ref.skill}): ${ref.description.trim()} Agent win rate ${percent(ref.winRate)}, regret ${ref.regret.toFixed(2)}.`;
 }
 
-function referencesSection(references: readonly MemoryReference[], maxChars: number): string | null {
+function referencesSection(
+  references: readonly MemoryReference[],
+  maxChars: number,
+): string | null {
   if (references.length === 0) return null;
   const items = references.map((ref, i) => {
     const code = ref.source && ref.source.length <= maxChars ? `\n${fenced(ref.source)}` : "";
@@ -108,15 +125,28 @@ function examplesSection(examples: readonly ExampleProgram[]): string | null {
 /** The designer conversation for one attempt: a system message and a user message. */
 export function buildDesignerPrompt(input: DesignerPromptInput): DesignerMessage[] {
   const maxChars = input.referenceCodeMaxChars ?? DEFAULT_REFERENCE_CODE_MAX_CHARS;
-  if (!Number.isFinite(maxChars) || maxChars < 0) throw new SpadeError("E_CONFIG", `referenceCodeMaxChars must be a non-negative number, got ${maxChars}`);
+  if (!Number.isFinite(maxChars) || maxChars < 0)
+    throw new SpadeError(
+      "E_CONFIG",
+      `referenceCodeMaxChars must be a non-negative number, got ${maxChars}`,
+    );
   const toolUse = input.skill.kind === "tool-use";
   const python = input.language === "python";
-  if (python && toolUse) throw new SpadeError("E_CONFIG", "Python designs are for games: tool-use environments are written in JavaScript", { nextStep: "use --env-language javascript with --mode tool-use" });
+  if (python && toolUse)
+    throw new SpadeError(
+      "E_CONFIG",
+      "Python designs are for games: tool-use environments are written in JavaScript",
+      { nextStep: "use --env-language javascript with --mode tool-use" },
+    );
   const limits = input.limits ?? DEFAULT_LIMITS;
   const sections = [
     skillSection(input),
     documentSection(input.document, toolUse),
-    toolUse ? toolUseContract(input.skill.name, limits) : python ? pythonGameContract(input.skill.name, limits) : gameContract(input.skill.name, limits),
+    toolUse
+      ? toolUseContract(input.skill.name, limits)
+      : python
+        ? pythonGameContract(input.skill.name, limits)
+        : gameContract(input.skill.name, limits),
     referencesSection(input.references ?? [], maxChars),
     avoidSection(input.avoid),
     // The library is JavaScript: its programs would show a Python designer the wrong contract.
@@ -124,7 +154,14 @@ export function buildDesignerPrompt(input: DesignerPromptInput): DesignerMessage
     python ? PYTHON_ANSWER_FORMAT : ANSWER_FORMAT,
   ].filter((s): s is string => s !== null);
   return [
-    { role: "system", content: toolUse ? TOOL_USE_SYSTEM_PROMPT : python ? PYTHON_GAME_SYSTEM_PROMPT : GAME_SYSTEM_PROMPT },
+    {
+      role: "system",
+      content: toolUse
+        ? TOOL_USE_SYSTEM_PROMPT
+        : python
+          ? PYTHON_GAME_SYSTEM_PROMPT
+          : GAME_SYSTEM_PROMPT,
+    },
     { role: "user", content: sections.join("\n\n") },
   ];
 }
@@ -144,14 +181,22 @@ export interface PickExamplesOptions {
  * then of the same kind (game or tool use), each group shortest first, ties by name; at most
  * `count`, within `maxTotalChars`. Programs of the other kind are never picked.
  */
-export function pickExamples(candidates: readonly ExampleProgram[], skill: SkillInfo, options: PickExamplesOptions = {}): ExampleProgram[] {
+export function pickExamples(
+  candidates: readonly ExampleProgram[],
+  skill: SkillInfo,
+  options: PickExamplesOptions = {},
+): ExampleProgram[] {
   const count = options.count ?? 2;
   const kindOf = options.kindOf ?? ((ex: ExampleProgram) => findSkill(ex.skill)?.kind);
   const maxTotalChars = options.maxTotalChars ?? 24_000;
-  const rank = (ex: ExampleProgram) => (ex.skill === skill.name ? 0 : kindOf(ex) === skill.kind ? 1 : 2);
+  const rank = (ex: ExampleProgram) =>
+    ex.skill === skill.name ? 0 : kindOf(ex) === skill.kind ? 1 : 2;
   const ordered = candidates
     .filter((ex) => rank(ex) < 2)
-    .sort((a, b) => rank(a) - rank(b) || a.source.length - b.source.length || a.name.localeCompare(b.name));
+    .sort(
+      (a, b) =>
+        rank(a) - rank(b) || a.source.length - b.source.length || a.name.localeCompare(b.name),
+    );
   const picked: ExampleProgram[] = [];
   let total = 0;
   for (const ex of ordered) {

@@ -23,7 +23,8 @@ export function pythonAsLexable(source: string): string {
       const triple = source.startsWith(c.repeat(3), i);
       const close = triple ? c.repeat(3) : c;
       i += close.length;
-      while (i < source.length && !source.startsWith(close, i) && (triple || source[i] !== "\n")) i += source[i] === "\\" ? 2 : 1;
+      while (i < source.length && !source.startsWith(close, i) && (triple || source[i] !== "\n"))
+        i += source[i] === "\\" ? 2 : 1;
       i += close.length;
       out += '""';
       continue;

@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { isSpadeError } from "../errors.js";
 import { libraryNames, resolveProgram } from "../envs/index.js";
-import { ALL_SKILLS, GAME_SKILLS, getSkill, getTaskType, taskTypeForSlot, TASK_TYPE_ROTATION, TOOL_USE_SKILLS, TOOL_USE_TASK_TYPES, findSkill } from "./skills.js";
+import {
+  ALL_SKILLS,
+  GAME_SKILLS,
+  getSkill,
+  getTaskType,
+  taskTypeForSlot,
+  TASK_TYPE_ROTATION,
+  TOOL_USE_SKILLS,
+  TOOL_USE_TASK_TYPES,
+  findSkill,
+} from "./skills.js";
 
 describe("skills", () => {
   it("lists the reference's nine game skills and six tool-use skills", () => {
@@ -16,7 +26,14 @@ describe("skills", () => {
       "Optimization",
       "Language Understanding",
     ]);
-    expect(TOOL_USE_SKILLS.map((s) => s.name)).toEqual(["API Orchestration", "Data Retrieval", "State Modification", "Error Recovery", "Tool Selection", "Multi-Step Workflows"]);
+    expect(TOOL_USE_SKILLS.map((s) => s.name)).toEqual([
+      "API Orchestration",
+      "Data Retrieval",
+      "State Modification",
+      "Error Recovery",
+      "Tool Selection",
+      "Multi-Step Workflows",
+    ]);
     expect(GAME_SKILLS.every((s) => s.kind === "game")).toBe(true);
     expect(TOOL_USE_SKILLS.every((s) => s.kind === "tool-use")).toBe(true);
     for (const s of ALL_SKILLS) {
@@ -47,7 +64,12 @@ describe("skills", () => {
 
 describe("tool-use task types", () => {
   it("has the four types, each with an instruction", () => {
-    expect(TOOL_USE_TASK_TYPES.map((t) => t.name)).toEqual(["execute", "read-then-write", "missing-parameter", "irrelevant-request"]);
+    expect(TOOL_USE_TASK_TYPES.map((t) => t.name)).toEqual([
+      "execute",
+      "read-then-write",
+      "missing-parameter",
+      "irrelevant-request",
+    ]);
     expect(getTaskType("irrelevant-request").description).toContain("decline_request");
     expect(() => getTaskType("chat" as never)).toThrow(/unknown tool-use task type/);
   });
@@ -55,7 +77,12 @@ describe("tool-use task types", () => {
   it("rotates them 3 : 2 : 1 : 1 over every 7 slots", () => {
     const counts: Record<string, number> = {};
     for (let i = 0; i < 70; i++) counts[taskTypeForSlot(i)] = (counts[taskTypeForSlot(i)] ?? 0) + 1;
-    expect(counts).toEqual({ execute: 30, "read-then-write": 20, "missing-parameter": 10, "irrelevant-request": 10 });
+    expect(counts).toEqual({
+      execute: 30,
+      "read-then-write": 20,
+      "missing-parameter": 10,
+      "irrelevant-request": 10,
+    });
     expect(taskTypeForSlot(7)).toBe(TASK_TYPE_ROTATION[0]);
     expect(() => taskTypeForSlot(-1)).toThrow(/non-negative integer/);
     expect(() => taskTypeForSlot(1.5)).toThrow(/non-negative integer/);

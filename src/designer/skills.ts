@@ -29,85 +29,160 @@ const tool = (name: string, category: string, description: string, ideas: string
 
 /** The game skills (the reference's nine cognitive skills), in the reference's order. */
 export const GAME_SKILLS: readonly SkillInfo[] = Object.freeze([
-  game("Pattern Recognition", "core reasoning", "Finding the rule behind sequences, grids, strings or codes from examples, and applying it to new cases.", [
-    "probe a hidden transformation with chosen inputs, then predict its output on fresh ones",
-    "decode a substitution or shifting cipher from partial reveals earned turn by turn",
-    "find a piecewise rule (different on odd and even positions, rows and columns) behind a grid",
-  ]),
-  game("Mathematical Reasoning", "analytical", "Setting up and carrying out exact calculations: arithmetic, algebra, counting, probability, modular and geometric reasoning.", [
-    "steer a number from a start value to a target with a limited set of operations",
-    "trade or budget across rounds where each decision needs an exact computation",
-    "uncover the unknowns of a small system of equations by choosing which measurements to take",
-  ]),
-  game("Logical Deduction", "core reasoning", "Drawing sure conclusions from premises, constraints and feedback, and ruling out what cannot be.", [
-    "identify a hidden code, culprit or arrangement from feedback on queries",
-    "interview characters who follow truth-telling rules and work out who is who",
-    "fill a constraint grid by asking yes/no questions with a limited budget",
-  ]),
-  game("Strategic Planning", "executive", "Choosing sequences of moves toward a goal when actions have delayed consequences and resources are limited.", [
-    "a two-player take-away or placement game against a fixed opponent policy",
-    "allocate a budget over rounds of build, defend or expand decisions",
-    "route goods through a network with capacities and deadlines",
-  ]),
-  game("Spatial Reasoning", "visual", "Tracking positions, directions, shapes and movement in grids or maps described in text.", [
-    "explore a partly hidden maze and reach an exit with limited moves",
-    "push boxes or slide tiles into a target arrangement",
-    "navigate by relative directions after rotations and reflections",
-  ]),
-  game("Causal Inference", "core reasoning", "Working out which causes produce which effects by intervening, observing and testing hypotheses.", [
-    "toggle switches and read lamps to recover a hidden wiring",
-    "diagnose a faulty component by testing parts of a machine in sequence",
-    "choose experiments on a small system to find which variable drives the outcome",
-  ]),
-  game("Memory Recall", "cognitive", "Keeping track of information revealed over many turns and using it exactly later.", [
-    "turn over cards and match pairs that were seen turns ago",
-    "hear statements across turns, then answer questions or spot a contradiction",
-    "items are revealed one at a time; later, reproduce or use exactly what was shown",
-  ]),
-  game("Optimization", "executive", "Finding the best feasible choice under constraints: packing, scheduling, routing, allocation.", [
-    "pack items arriving one by one into a limited capacity to maximize value",
-    "schedule jobs on machines across turns to meet deadlines at least cost",
-    "improve a plan by local moves until no better one exists",
-  ]),
-  game("Language Understanding", "language", "Reading text closely: reference, meaning, inference, word structure, and following instructions written in prose.", [
-    "read a story in chapters and answer questions that depend on who did what",
-    "solve word puzzles (anagrams, ladders, clue grids) under feedback",
-    "follow a set of written instructions whose wording carries the constraints",
-  ]),
+  game(
+    "Pattern Recognition",
+    "core reasoning",
+    "Finding the rule behind sequences, grids, strings or codes from examples, and applying it to new cases.",
+    [
+      "probe a hidden transformation with chosen inputs, then predict its output on fresh ones",
+      "decode a substitution or shifting cipher from partial reveals earned turn by turn",
+      "find a piecewise rule (different on odd and even positions, rows and columns) behind a grid",
+    ],
+  ),
+  game(
+    "Mathematical Reasoning",
+    "analytical",
+    "Setting up and carrying out exact calculations: arithmetic, algebra, counting, probability, modular and geometric reasoning.",
+    [
+      "steer a number from a start value to a target with a limited set of operations",
+      "trade or budget across rounds where each decision needs an exact computation",
+      "uncover the unknowns of a small system of equations by choosing which measurements to take",
+    ],
+  ),
+  game(
+    "Logical Deduction",
+    "core reasoning",
+    "Drawing sure conclusions from premises, constraints and feedback, and ruling out what cannot be.",
+    [
+      "identify a hidden code, culprit or arrangement from feedback on queries",
+      "interview characters who follow truth-telling rules and work out who is who",
+      "fill a constraint grid by asking yes/no questions with a limited budget",
+    ],
+  ),
+  game(
+    "Strategic Planning",
+    "executive",
+    "Choosing sequences of moves toward a goal when actions have delayed consequences and resources are limited.",
+    [
+      "a two-player take-away or placement game against a fixed opponent policy",
+      "allocate a budget over rounds of build, defend or expand decisions",
+      "route goods through a network with capacities and deadlines",
+    ],
+  ),
+  game(
+    "Spatial Reasoning",
+    "visual",
+    "Tracking positions, directions, shapes and movement in grids or maps described in text.",
+    [
+      "explore a partly hidden maze and reach an exit with limited moves",
+      "push boxes or slide tiles into a target arrangement",
+      "navigate by relative directions after rotations and reflections",
+    ],
+  ),
+  game(
+    "Causal Inference",
+    "core reasoning",
+    "Working out which causes produce which effects by intervening, observing and testing hypotheses.",
+    [
+      "toggle switches and read lamps to recover a hidden wiring",
+      "diagnose a faulty component by testing parts of a machine in sequence",
+      "choose experiments on a small system to find which variable drives the outcome",
+    ],
+  ),
+  game(
+    "Memory Recall",
+    "cognitive",
+    "Keeping track of information revealed over many turns and using it exactly later.",
+    [
+      "turn over cards and match pairs that were seen turns ago",
+      "hear statements across turns, then answer questions or spot a contradiction",
+      "items are revealed one at a time; later, reproduce or use exactly what was shown",
+    ],
+  ),
+  game(
+    "Optimization",
+    "executive",
+    "Finding the best feasible choice under constraints: packing, scheduling, routing, allocation.",
+    [
+      "pack items arriving one by one into a limited capacity to maximize value",
+      "schedule jobs on machines across turns to meet deadlines at least cost",
+      "improve a plan by local moves until no better one exists",
+    ],
+  ),
+  game(
+    "Language Understanding",
+    "language",
+    "Reading text closely: reference, meaning, inference, word structure, and following instructions written in prose.",
+    [
+      "read a story in chapters and answer questions that depend on who did what",
+      "solve word puzzles (anagrams, ladders, clue grids) under feedback",
+      "follow a set of written instructions whose wording carries the constraints",
+    ],
+  ),
 ]);
 
 /** The tool-use skills (the reference's six), in the reference's order. */
 export const TOOL_USE_SKILLS: readonly SkillInfo[] = Object.freeze([
-  tool("API Orchestration", "stateful operations", "Chaining several calls that change state, feeding each call's result into the next.", [
-    "search, reserve, pay for and confirm a booking",
-    "check a balance, move funds between accounts, confirm the new balances",
-    "list stock, place an order, attach details, generate the invoice",
-  ]),
-  tool("Data Retrieval", "query then act", "Finding the right records with query tools, combining them, and reporting or acting on exactly what was found.", [
-    "look a customer up by name, read their orders, report the most recent one",
-    "filter a table by criteria across pages and compute an aggregate",
-    "read settings, find the ones out of policy, report them",
-  ]),
-  tool("State Modification", "mutation chains", "Bringing a system into a requested state through ordered changes whose preconditions depend on earlier changes.", [
-    "create a user, grant permissions, add them to groups, verify membership",
-    "reorganize folders and files into a target layout",
-    "configure devices so a requested scene holds and nothing else changes",
-  ]),
-  tool("Error Recovery", "robustness", "Noticing failed calls, reading the error, checking state and retrying correctly instead of repeating the mistake.", [
-    "a call fails with a not-found error; search for the right id and retry",
-    "an operation is refused until a precondition is met; meet it and retry",
-    "verify state before a destructive call and handle conflicts",
-  ]),
-  tool("Tool Selection", "decision making", "Picking the right tool among similar ones for the current situation, and not calling tools that do not fit.", [
-    "choose between create and update depending on whether a record exists",
-    "pick the converter or processor that matches an item's type",
-    "decide whether to act locally or navigate first, from the current location",
-  ]),
-  tool("Multi-Step Workflows", "sequential planning", "Carrying out long ordered procedures where later steps depend on the results of earlier ones.", [
-    "order processing: search, check stock, reserve, pay, confirm, notify",
-    "a data pipeline: connect, query, filter, transform, write, validate",
-    "a release: build, test, approve, deploy, verify, record",
-  ]),
+  tool(
+    "API Orchestration",
+    "stateful operations",
+    "Chaining several calls that change state, feeding each call's result into the next.",
+    [
+      "search, reserve, pay for and confirm a booking",
+      "check a balance, move funds between accounts, confirm the new balances",
+      "list stock, place an order, attach details, generate the invoice",
+    ],
+  ),
+  tool(
+    "Data Retrieval",
+    "query then act",
+    "Finding the right records with query tools, combining them, and reporting or acting on exactly what was found.",
+    [
+      "look a customer up by name, read their orders, report the most recent one",
+      "filter a table by criteria across pages and compute an aggregate",
+      "read settings, find the ones out of policy, report them",
+    ],
+  ),
+  tool(
+    "State Modification",
+    "mutation chains",
+    "Bringing a system into a requested state through ordered changes whose preconditions depend on earlier changes.",
+    [
+      "create a user, grant permissions, add them to groups, verify membership",
+      "reorganize folders and files into a target layout",
+      "configure devices so a requested scene holds and nothing else changes",
+    ],
+  ),
+  tool(
+    "Error Recovery",
+    "robustness",
+    "Noticing failed calls, reading the error, checking state and retrying correctly instead of repeating the mistake.",
+    [
+      "a call fails with a not-found error; search for the right id and retry",
+      "an operation is refused until a precondition is met; meet it and retry",
+      "verify state before a destructive call and handle conflicts",
+    ],
+  ),
+  tool(
+    "Tool Selection",
+    "decision making",
+    "Picking the right tool among similar ones for the current situation, and not calling tools that do not fit.",
+    [
+      "choose between create and update depending on whether a record exists",
+      "pick the converter or processor that matches an item's type",
+      "decide whether to act locally or navigate first, from the current location",
+    ],
+  ),
+  tool(
+    "Multi-Step Workflows",
+    "sequential planning",
+    "Carrying out long ordered procedures where later steps depend on the results of earlier ones.",
+    [
+      "order processing: search, check stock, reserve, pay, confirm, notify",
+      "a data pipeline: connect, query, filter, transform, write, validate",
+      "a release: build, test, approve, deploy, verify, record",
+    ],
+  ),
 ]);
 
 /** Every known skill, games first. */
@@ -130,7 +205,11 @@ export function getSkill(name: string): SkillInfo {
 }
 
 /** The shapes a tool-use task can take (the reference's four, after BFCL and ACEBench categories). */
-export type ToolUseTaskType = "execute" | "read-then-write" | "missing-parameter" | "irrelevant-request";
+export type ToolUseTaskType =
+  | "execute"
+  | "read-then-write"
+  | "missing-parameter"
+  | "irrelevant-request";
 
 /** A task type and what it asks of the design. */
 export interface TaskTypeInfo {

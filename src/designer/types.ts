@@ -52,4 +52,6 @@ export interface DesignerCompletion {
 }
 
 /** Samples one designer completion for a conversation. Rejections with a SpadeError are recorded as data. */
-export type CompleteFn<C extends DesignerCompletion = DesignerCompletion> = (messages: readonly DesignerMessage[]) => Promise<C>;
+export type CompleteFn<C extends DesignerCompletion = DesignerCompletion> = (
+  messages: readonly DesignerMessage[],
+) => Promise<C>;

@@ -12,7 +12,9 @@ import { fileURLToPath } from "node:url";
 import { SpadeError } from "../errors.js";
 
 /** The launcher script, in the package (`src/engine` and `dist/engine` are both two levels below the root). */
-export const ENGINE_LAUNCHER = fileURLToPath(new URL("../../scripts/engine/launch.py", import.meta.url));
+export const ENGINE_LAUNCHER = fileURLToPath(
+  new URL("../../scripts/engine/launch.py", import.meta.url),
+);
 
 /** SkyRL's training backends. */
 export type EngineBackend = "jax" | "fsdp" | "megatron";
@@ -89,8 +91,19 @@ export async function checkPortFree(port: number, flag = "--engine-port"): Promi
     const server = createServer();
     server.once("error", (err: NodeJS.ErrnoException) => {
       if (err.code === "EADDRINUSE") {
-        reject(new SpadeError("E_PORT_IN_USE", `port ${port} on 127.0.0.1 is already in use`, { nextStep: `stop what listens there, or pass another ${flag} (0: any free port)` }));
-      } else reject(new SpadeError("E_PORT_IN_USE", `cannot listen on port ${port} of 127.0.0.1 (${err.message})`, { nextStep: `pass another ${flag} (0: any free port)` }));
+        reject(
+          new SpadeError("E_PORT_IN_USE", `port ${port} on 127.0.0.1 is already in use`, {
+            nextStep: `stop what listens there, or pass another ${flag} (0: any free port)`,
+          }),
+        );
+      } else
+        reject(
+          new SpadeError(
+            "E_PORT_IN_USE",
+            `cannot listen on port ${port} of 127.0.0.1 (${err.message})`,
+            { nextStep: `pass another ${flag} (0: any free port)` },
+          ),
+        );
     });
     server.listen(port, "127.0.0.1", () => server.close(() => resolve()));
   });
@@ -114,21 +127,42 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
  */
 export async function startLocalEngine(options: LocalEngineOptions): Promise<LocalEngine> {
   if (!existsSync(options.python)) {
-    throw new SpadeError("E_DEPENDENCY_MISSING", `the training engine is not installed (no ${options.python})`, {
-      nextStep: "run `bash scripts/setup-engine.sh` (about 1 GB, cached in ~/.cache/spade/engine), or set SPADE_ENGINE_DIR to an installed engine",
-    });
+    throw new SpadeError(
+      "E_DEPENDENCY_MISSING",
+      `the training engine is not installed (no ${options.python})`,
+      {
+        nextStep:
+          "run `bash scripts/setup-engine.sh` (about 1 GB, cached in ~/.cache/spade/engine), or set SPADE_ENGINE_DIR to an installed engine",
+      },
+    );
   }
   const port = options.port ?? 0;
   await checkPortFree(port);
-  if (options.signal?.aborted) throw new SpadeError("E_CANCELLED", "the engine start was cancelled");
+  if (options.signal?.aborted)
+    throw new SpadeError("E_CANCELLED", "the engine start was cancelled");
   mkdirSync(options.workDir, { recursive: true });
   const started = Date.now();
   const args = [
-    options.launcher ?? ENGINE_LAUNCHER, "--base-model", options.baseModel, "--work-dir", options.workDir, "--port", String(port),
-    "--backend", options.backend ?? "jax", "--backend-config", JSON.stringify(options.backendConfig ?? {}), "--nice", String(options.nice ?? 0),
+    options.launcher ?? ENGINE_LAUNCHER,
+    "--base-model",
+    options.baseModel,
+    "--work-dir",
+    options.workDir,
+    "--port",
+    String(port),
+    "--backend",
+    options.backend ?? "jax",
+    "--backend-config",
+    JSON.stringify(options.backendConfig ?? {}),
+    "--nice",
+    String(options.nice ?? 0),
   ];
   // Its own process group: stop() signals the launcher and the engine process it starts together.
-  const child: ChildProcess = spawn(options.python, args, { env: { PYTHONDONTWRITEBYTECODE: "1", ...(options.env ?? process.env) }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child: ChildProcess = spawn(options.python, args, {
+    env: { PYTHONDONTWRITEBYTECODE: "1", ...(options.env ?? process.env) },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   const pid = child.pid ?? -1;
   let log = "";
   let stdout = "";
@@ -170,14 +204,25 @@ export async function startLocalEngine(options: LocalEngineOptions): Promise<Loc
       options.signal?.removeEventListener("abort", onAbort);
       void stop(2_000).then(() => reject(err));
     };
-    const onAbort = () => fail(new SpadeError("E_CANCELLED", "the engine start was cancelled; the engine was stopped"));
+    const onAbort = () =>
+      fail(new SpadeError("E_CANCELLED", "the engine start was cancelled; the engine was stopped"));
     options.signal?.addEventListener("abort", onAbort, { once: true });
     const timer = setTimeout(() => {
-      fail(new SpadeError("E_ENGINE_START", `the engine was not ready within ${Math.round(timeoutMs / 1000)} s; the last lines of its log:\n${logTail(log)}`, {
-        nextStep: "a large model loads slowly on CPU: raise --engine-start-timeout, or use a smaller --base-model",
-      }));
+      fail(
+        new SpadeError(
+          "E_ENGINE_START",
+          `the engine was not ready within ${Math.round(timeoutMs / 1000)} s; the last lines of its log:\n${logTail(log)}`,
+          {
+            nextStep:
+              "a large model loads slowly on CPU: raise --engine-start-timeout, or use a smaller --base-model",
+          },
+        ),
+      );
     }, timeoutMs);
-    const ticker = setInterval(() => options.onProgress?.(Math.round((Date.now() - started) / 1000), logTail(log, 1)), options.progressEveryMs ?? 5_000);
+    const ticker = setInterval(
+      () => options.onProgress?.(Math.round((Date.now() - started) / 1000), logTail(log, 1)),
+      options.progressEveryMs ?? 5_000,
+    );
     child.stdout!.on("data", (c: Buffer) => {
       append(c);
       stdout += c.toString();
@@ -205,9 +250,15 @@ export async function startLocalEngine(options: LocalEngineOptions): Promise<Loc
     });
     void exited.then(({ code, signal }) => {
       if (stopping || ready) return;
-      fail(new SpadeError("E_ENGINE_START", `the engine exited before it was ready (${signal ?? `exit code ${code}`}); the last lines of its log:\n${logTail(log)}`, {
-        nextStep: "read the log above; `spade doctor` checks the engine's installation",
-      }));
+      fail(
+        new SpadeError(
+          "E_ENGINE_START",
+          `the engine exited before it was ready (${signal ?? `exit code ${code}`}); the last lines of its log:\n${logTail(log)}`,
+          {
+            nextStep: "read the log above; `spade doctor` checks the engine's installation",
+          },
+        ),
+      );
     });
   });
 }

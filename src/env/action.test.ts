@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { actionFromOracle, extractAnswer, makeAction, parseOpenAIToolCalls, parseToolCallText } from "./action.js";
+import {
+  actionFromOracle,
+  extractAnswer,
+  makeAction,
+  parseOpenAIToolCalls,
+  parseToolCallText,
+} from "./action.js";
 import { episodeReturn, isSuccess } from "./returns.js";
 
 describe("extractAnswer", () => {
@@ -23,13 +29,23 @@ describe("tool call parsing", () => {
     const text =
       'Let me order.\n<tool_call>\n{"name": "create_order", "arguments": {"customer": {"id": 7, "address": {"city": "Oslo"}}, "items": [{"sku": "a", "qty": 2.5}]}}\n</tool_call>';
     expect(parseToolCallText(text)).toEqual({
-      calls: [{ id: "call_0", name: "create_order", arguments: { customer: { id: 7, address: { city: "Oslo" } }, items: [{ sku: "a", qty: 2.5 }] } }],
+      calls: [
+        {
+          id: "call_0",
+          name: "create_order",
+          arguments: {
+            customer: { id: 7, address: { city: "Oslo" } },
+            items: [{ sku: "a", qty: 2.5 }],
+          },
+        },
+      ],
       malformed: [],
     });
   });
 
   it("reports malformed blocks and accepts string arguments", () => {
-    const text = '<tool_call>{"name": "a", "arguments": "{\\"x\\": [1, {\\"y\\": null}]}"}</tool_call><tool_call>{"name": "b", "arguments": {</tool_call><tool_call>[1]</tool_call>';
+    const text =
+      '<tool_call>{"name": "a", "arguments": "{\\"x\\": [1, {\\"y\\": null}]}"}</tool_call><tool_call>{"name": "b", "arguments": {</tool_call><tool_call>[1]</tool_call>';
     expect(parseToolCallText(text)).toEqual({
       calls: [{ id: "call_0", name: "a", arguments: { x: [1, { y: null }] } }],
       malformed: ['{"name": "b", "arguments": {', "[1]"],
@@ -50,9 +66,15 @@ describe("tool call parsing", () => {
   });
 
   it("makeAction prefers structured calls and extracts the answer", () => {
-    const action = makeAction("<tool_call>{\"name\": \"t\", \"arguments\": {}}</tool_call> \\boxed{5}");
-    expect(action).toEqual({ text: action.text, answer: "5", toolCalls: [{ id: "call_0", name: "t", arguments: {} }] });
-    expect(makeAction("x", [{ id: "z", name: "u", arguments: { k: 1 } }]).toolCalls).toEqual([{ id: "z", name: "u", arguments: { k: 1 } }]);
+    const action = makeAction('<tool_call>{"name": "t", "arguments": {}}</tool_call> \\boxed{5}');
+    expect(action).toEqual({
+      text: action.text,
+      answer: "5",
+      toolCalls: [{ id: "call_0", name: "t", arguments: {} }],
+    });
+    expect(makeAction("x", [{ id: "z", name: "u", arguments: { k: 1 } }]).toolCalls).toEqual([
+      { id: "z", name: "u", arguments: { k: 1 } },
+    ]);
   });
 
   it("fills oracle actions", () => {
@@ -61,7 +83,11 @@ describe("tool call parsing", () => {
       answer: null,
       toolCalls: [{ id: "oracle_0", name: "f", arguments: { a: 1 } }],
     });
-    expect(actionFromOracle({ text: "\\boxed{x}" })).toEqual({ text: "\\boxed{x}", answer: "x", toolCalls: [] });
+    expect(actionFromOracle({ text: "\\boxed{x}" })).toEqual({
+      text: "\\boxed{x}",
+      answer: "x",
+      toolCalls: [],
+    });
   });
 });
 

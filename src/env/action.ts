@@ -104,7 +104,10 @@ export function parseOpenAIToolCalls(toolCalls: readonly OpenAIToolCall[]): Pars
   const calls: ToolCall[] = [];
   const malformed: string[] = [];
   toolCalls.forEach((tc, index) => {
-    const call = toToolCall({ id: tc.id, name: tc.function?.name, arguments: tc.function?.arguments }, index);
+    const call = toToolCall(
+      { id: tc.id, name: tc.function?.name, arguments: tc.function?.arguments },
+      index,
+    );
     if (call) calls.push(call);
     else malformed.push(JSON.stringify(tc));
   });

@@ -13,7 +13,18 @@ describe("checkEnv on native environments", () => {
     expect(report.ok).toBe(true);
     expect(report.failures).toEqual([]);
     expect(report.checks.map((c) => c.code)).toEqual([
-      "E_COMPILE", "E_META", "E_RESET", "E_HINT", "E_STEP", "E_ORACLE", "E_NONDETERMINISTIC", "E_TRIVIAL", "E_TIMEOUT", "E_MEMORY", "E_OUTPUT_SIZE", "E_TIME_BUDGET",
+      "E_COMPILE",
+      "E_META",
+      "E_RESET",
+      "E_HINT",
+      "E_STEP",
+      "E_ORACLE",
+      "E_NONDETERMINISTIC",
+      "E_TRIVIAL",
+      "E_TIMEOUT",
+      "E_MEMORY",
+      "E_OUTPUT_SIZE",
+      "E_TIME_BUDGET",
     ]);
     expect(report.meta?.name).toBe("guess-number");
   });
@@ -25,7 +36,13 @@ describe("checkEnv on native environments", () => {
     expect(report).toEqual({
       ok: false,
       failures: ["E_COMPILE"],
-      checks: [{ code: "E_COMPILE", ok: false, message: "loading the program: SyntaxError: Unexpected end of input" }],
+      checks: [
+        {
+          code: "E_COMPILE",
+          ok: false,
+          message: "loading the program: SyntaxError: Unexpected end of input",
+        },
+      ],
       meta: null,
     });
   });
@@ -41,13 +58,17 @@ describe("checkEnv on native environments", () => {
     const report = await check({ meta: { name: "Bad Name", maxTurns: 0 } });
     expect(report.failures).toEqual(["E_META"]);
     expect(report.checks[1]?.message).toContain("meta.name must be lowercase-kebab");
-    expect(report.checks[1]?.message).toContain("meta.maxTurns must be an integer from 1 to 200 (got 0)");
+    expect(report.checks[1]?.message).toContain(
+      "meta.maxTurns must be an integer from 1 to 200 (got 0)",
+    );
   });
 
   it("reports E_RESET for a malformed observation", async () => {
     const report = await check({ reset: () => ({ observation: 42, info: {} }) });
     expect(report.failures).toContain("E_RESET");
-    expect(report.checks.find((c) => c.code === "E_RESET")?.message).toMatch(/^reset\(0\): reset\(\)\.observation must be a non-empty string/);
+    expect(report.checks.find((c) => c.code === "E_RESET")?.message).toMatch(
+      /^reset\(0\): reset\(\)\.observation must be a non-empty string/,
+    );
   });
 
   it("reports E_HINT for an empty or oversized hint", async () => {
@@ -56,13 +77,25 @@ describe("checkEnv on native environments", () => {
   });
 
   it("reports E_STEP for a reward out of bounds on a probe", async () => {
-    const report = await check({ step: (a, s) => (a.answer === String(s.secret) ? win : { ...win, reward: a.text === "" ? 5 : 0, terminated: false }) });
+    const report = await check({
+      step: (a, s) =>
+        a.answer === String(s.secret)
+          ? win
+          : { ...win, reward: a.text === "" ? 5 : 0, terminated: false },
+    });
     expect(report.failures).toEqual(["E_STEP"]);
-    expect(report.checks.find((c) => c.code === "E_STEP")?.message).toMatch(/^probe "empty text": step\(\)\.reward must be in \[-1, 1\] \(got 5\)/);
+    expect(report.checks.find((c) => c.code === "E_STEP")?.message).toMatch(
+      /^probe "empty text": step\(\)\.reward must be in \[-1, 1\] \(got 5\)/,
+    );
   });
 
   it("reports E_STEP where the contract breaks during the oracle run, and E_ORACLE too", async () => {
-    const report = await check({ step: (a, s) => (a.answer === String(s.secret) ? { ...win, reward: Number.NaN } : { ...win, reward: 0, terminated: false }) });
+    const report = await check({
+      step: (a, s) =>
+        a.answer === String(s.secret)
+          ? { ...win, reward: Number.NaN }
+          : { ...win, reward: 0, terminated: false },
+    });
     expect(report.failures).toEqual(["E_STEP", "E_ORACLE"]);
   });
 
@@ -88,16 +121,25 @@ describe("checkEnv on native environments", () => {
     let instances = 0;
     const report = await checkEnv(async () => {
       const offset = instances++;
-      return makeTestEnv({ reset: (seed, s) => ((s.secret = 10 + seed + offset), { observation: `Guess (${offset === 0 ? "a" : "b"}).`, info: {} }) });
+      return makeTestEnv({
+        reset: (seed, s) => (
+          (s.secret = 10 + seed + offset),
+          { observation: `Guess (${offset === 0 ? "a" : "b"}).`, info: {} }
+        ),
+      });
     });
     expect(report.failures).toEqual(["E_NONDETERMINISTIC"]);
-    expect(report.checks.find((c) => c.code === "E_NONDETERMINISTIC")?.message).toBe("replaying on a fresh instance of seed 0: the first observation differs");
+    expect(report.checks.find((c) => c.code === "E_NONDETERMINISTIC")?.message).toBe(
+      "replaying on a fresh instance of seed 0: the first observation differs",
+    );
   });
 
   it("reports E_TRIVIAL when empty answers win", async () => {
     const report = await check({ step: () => win });
     expect(report.failures).toEqual(["E_TRIVIAL"]);
-    expect(report.checks.find((c) => c.code === "E_TRIVIAL")?.message).toContain('the trivial policy "empty answers" succeeds on 5 of 5 seeds');
+    expect(report.checks.find((c) => c.code === "E_TRIVIAL")?.message).toContain(
+      'the trivial policy "empty answers" succeeds on 5 of 5 seeds',
+    );
   });
 
   it("maps sandbox limit errors to their codes and stops after three", async () => {
@@ -112,9 +154,17 @@ describe("checkEnv on native environments", () => {
   });
 
   it("maps memory and output-size errors to E_MEMORY and E_OUTPUT_SIZE", async () => {
-    const mem = await check({ hint: () => { throw new SpadeError("E_SANDBOX_MEMORY", "heap limit"); } });
+    const mem = await check({
+      hint: () => {
+        throw new SpadeError("E_SANDBOX_MEMORY", "heap limit");
+      },
+    });
     expect(mem.failures).toEqual(["E_HINT", "E_MEMORY"]);
-    const big = await check({ step: () => { throw new SpadeError("E_SANDBOX_OUTPUT_SIZE", "2000000 bytes"); } });
+    const big = await check({
+      step: () => {
+        throw new SpadeError("E_SANDBOX_OUTPUT_SIZE", "2000000 bytes");
+      },
+    });
     expect(big.failures).toEqual(["E_STEP", "E_OUTPUT_SIZE"]);
   });
 
@@ -138,12 +188,14 @@ describe("checkEnv on native environments", () => {
     // 7 steps use 1050 ms; the 8th call finds the budget spent.
     expect(calls).toBe(7);
     expect(report.checks.find((c) => c.code === "E_TIME_BUDGET")?.message).toBe(
-      'the validation used its 1000 ms budget (1050 ms) before solve() on seed 0; the checks after it did not run',
+      "the validation used its 1000 ms budget (1050 ms) before solve() on seed 0; the checks after it did not run",
     );
     expect(report.checks.map((c) => c.code)).not.toContain("E_ORACLE");
   });
 
   it("refuses a budget that is not positive", async () => {
-    await expect(checkEnv(async () => makeTestEnv(), { budgetMs: 0 })).rejects.toMatchObject({ code: "E_CONFIG" });
+    await expect(checkEnv(async () => makeTestEnv(), { budgetMs: 0 })).rejects.toMatchObject({
+      code: "E_CONFIG",
+    });
   });
 });

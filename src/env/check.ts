@@ -77,7 +77,13 @@ const LIMIT_CODES: Record<string, CheckCode> = {
   E_SANDBOX_MEMORY: "E_MEMORY",
   E_SANDBOX_OUTPUT_SIZE: "E_OUTPUT_SIZE",
 };
-const METHOD_CODES: Record<string, CheckCode> = { open: "E_COMPILE", reset: "E_RESET", step: "E_STEP", hint: "E_HINT", solve: "E_ORACLE" };
+const METHOD_CODES: Record<string, CheckCode> = {
+  open: "E_COMPILE",
+  reset: "E_RESET",
+  step: "E_STEP",
+  hint: "E_HINT",
+  solve: "E_ORACLE",
+};
 
 /** Collects check outcomes: the first failure message of a code wins; counts the rest. */
 class Recorder {
@@ -94,7 +100,10 @@ class Recorder {
   checkBudget(context: string): void {
     const spentMs = this.budget.now() - this.budget.startedMs;
     if (spentMs < this.budget.budgetMs) return;
-    this.fail("E_TIME_BUDGET", `the validation used its ${this.budget.budgetMs} ms budget (${spentMs} ms) before ${context}; the checks after it did not run`);
+    this.fail(
+      "E_TIME_BUDGET",
+      `the validation used its ${this.budget.budgetMs} ms budget (${spentMs} ms) before ${context}; the checks after it did not run`,
+    );
     throw new StopChecking();
   }
 
@@ -110,7 +119,10 @@ class Recorder {
 
   /** Records a thrown error of `method` under its codes; stops checking after too many limit errors. */
   error(err: unknown, method: string, context: string): void {
-    const code = typeof err === "object" && err !== null && "code" in err ? String((err as { code: unknown }).code) : "";
+    const code =
+      typeof err === "object" && err !== null && "code" in err
+        ? String((err as { code: unknown }).code)
+        : "";
     const message = `${context}: ${err instanceof Error ? err.message : String(err)}`;
     const limit = LIMIT_CODES[code];
     if (limit) this.fail(limit, message);
@@ -123,8 +135,14 @@ class Recorder {
     const checks: CheckResult[] = [];
     for (const code of CHECK_CODES) {
       const f = this.failed.get(code);
-      if (f) checks.push({ code, ok: false, message: f.more ? `${f.message} (and ${f.more} more)` : f.message });
-      else if (this.passed.has(code)) checks.push({ code, ok: true, message: this.passed.get(code) as string });
+      if (f)
+        checks.push({
+          code,
+          ok: false,
+          message: f.more ? `${f.message} (and ${f.more} more)` : f.message,
+        });
+      else if (this.passed.has(code))
+        checks.push({ code, ok: true, message: this.passed.get(code) as string });
     }
     const failures = checks.filter((c) => !c.ok).map((c) => c.code);
     return { ok: failures.length === 0, failures, checks, meta };
@@ -139,7 +157,12 @@ interface Trace {
 }
 
 /** Calls `fn`, recording a thrown error under `method`; returns undefined when it threw. */
-async function guarded<T>(rec: Recorder, method: string, context: string, fn: () => Promise<T>): Promise<T | undefined> {
+async function guarded<T>(
+  rec: Recorder,
+  method: string,
+  context: string,
+  fn: () => Promise<T>,
+): Promise<T | undefined> {
   rec.checkBudget(context);
   try {
     return await fn();
@@ -165,16 +188,23 @@ async function playEpisode(
   const reset = await guarded(rec, "reset", `${context}, reset(${seed})`, () => env.reset(seed));
   if (!reset) return undefined;
   const problems = resetProblems(reset);
-  if (problems.length) return void rec.fail("E_RESET", `${context}, reset(${seed}): ${problems[0]}`);
+  if (problems.length)
+    return void rec.fail("E_RESET", `${context}, reset(${seed}): ${problems[0]}`);
   const trace: Trace = { firstObservation: reset.observation, actions: [], steps: [] };
   let observation = reset.observation;
   for (let turn = 0; turn < maxSteps; turn++) {
     const action = await nextAction(observation);
     if (!action) return undefined;
-    const result = await guarded(rec, "step", `${context}, seed ${seed}, turn ${turn + 1}`, () => env.step(action));
+    const result = await guarded(rec, "step", `${context}, seed ${seed}, turn ${turn + 1}`, () =>
+      env.step(action),
+    );
     if (!result) return undefined;
     const stepIssues = stepProblems(result, action);
-    if (stepIssues.length) return void rec.fail("E_STEP", `${context}, seed ${seed}, turn ${turn + 1}: ${stepIssues[0]}`);
+    if (stepIssues.length)
+      return void rec.fail(
+        "E_STEP",
+        `${context}, seed ${seed}, turn ${turn + 1}: ${stepIssues[0]}`,
+      );
     trace.actions.push(action);
     trace.steps.push(result);
     observation = result.observation;
@@ -190,21 +220,36 @@ function traceReturn(trace: Trace): number {
 /** The first difference between two traces of the same actions, or null. */
 function traceDifference(a: Trace, b: Trace): string | null {
   if (a.firstObservation !== b.firstObservation) return "the first observation differs";
-  if (a.steps.length !== b.steps.length) return `the episode lasted ${a.steps.length} then ${b.steps.length} turns`;
+  if (a.steps.length !== b.steps.length)
+    return `the episode lasted ${a.steps.length} then ${b.steps.length} turns`;
   for (let i = 0; i < a.steps.length; i++) {
     const x = a.steps[i] as StepResult;
     const y = b.steps[i] as StepResult;
     if (x.observation !== y.observation) return `turn ${i + 1}: the observation differs`;
     if (x.reward !== y.reward) return `turn ${i + 1}: reward ${x.reward} then ${y.reward}`;
-    if (x.terminated !== y.terminated || x.truncated !== y.truncated) return `turn ${i + 1}: termination differs`;
+    if (x.terminated !== y.terminated || x.truncated !== y.truncated)
+      return `turn ${i + 1}: termination differs`;
   }
   return null;
 }
 
 /** Replays `trace`'s actions from `reset(seed)` and records any difference as nondeterminism. */
-async function replay(env: Env, rec: Recorder, seed: number, trace: Trace, context: string): Promise<void> {
+async function replay(
+  env: Env,
+  rec: Recorder,
+  seed: number,
+  trace: Trace,
+  context: string,
+): Promise<void> {
   const actions = [...trace.actions];
-  const again = await playEpisode(env, rec, seed, context, async () => actions.shift(), trace.actions.length);
+  const again = await playEpisode(
+    env,
+    rec,
+    seed,
+    context,
+    async () => actions.shift(),
+    trace.actions.length,
+  );
   if (!again) return;
   const diff = traceDifference(trace, again);
   if (diff) rec.fail("E_NONDETERMINISTIC", `${context} of seed ${seed}: ${diff}`);
@@ -218,7 +263,11 @@ export async function checkEnv(open: EnvOpener, options: CheckOptions = {}): Pro
   const seeds = options.seeds ?? [0, 1, 2, 3];
   const trivialSeeds = options.trivialSeeds ?? [0, 1, 2, 3, 4];
   const budgetMs = options.budgetMs ?? DEFAULT_VALIDATION_BUDGET_MS;
-  if (!(budgetMs > 0)) throw new SpadeError("E_CONFIG", `checkEnv: budgetMs must be a positive number of milliseconds, got ${budgetMs}`);
+  if (!(budgetMs > 0))
+    throw new SpadeError(
+      "E_CONFIG",
+      `checkEnv: budgetMs must be a positive number of milliseconds, got ${budgetMs}`,
+    );
   const now = options.now ?? Date.now;
   const rec = new Recorder(options.maxLimitErrors ?? 3, { budgetMs, now, startedMs: now() });
   const opened: Env[] = [];
@@ -245,7 +294,14 @@ export async function checkEnv(open: EnvOpener, options: CheckOptions = {}): Pro
   return rec.report(meta);
 }
 
-async function runChecks(env: Env, open: EnvOpener, opened: Env[], rec: Recorder, seeds: readonly number[], trivialSeeds: readonly number[]): Promise<void> {
+async function runChecks(
+  env: Env,
+  open: EnvOpener,
+  opened: Env[],
+  rec: Recorder,
+  seeds: readonly number[],
+  trivialSeeds: readonly number[],
+): Promise<void> {
   const meta = env.meta;
   // Reset and hint on every seed; the hint must not change when the same seed is reset again.
   const hints = new Map<number, string>();
@@ -266,9 +322,13 @@ async function runChecks(env: Env, open: EnvOpener, opened: Env[], rec: Recorder
   // Probe actions, each from a fresh reset.
   const firstSeed = seeds[0] ?? 0;
   for (const probe of probeActions(meta)) {
-    const reset = await guarded(rec, "reset", `probe "${probe.label}", reset`, () => env.reset(firstSeed));
+    const reset = await guarded(rec, "reset", `probe "${probe.label}", reset`, () =>
+      env.reset(firstSeed),
+    );
     if (!reset) continue;
-    const result = await guarded(rec, "step", `probe "${probe.label}"`, () => env.step(probe.action));
+    const result = await guarded(rec, "step", `probe "${probe.label}"`, () =>
+      env.step(probe.action),
+    );
     if (!result) continue;
     const problems = stepProblems(result, probe.action);
     if (problems.length) rec.fail("E_STEP", `probe "${probe.label}": ${problems[0]}`);
@@ -278,41 +338,73 @@ async function runChecks(env: Env, open: EnvOpener, opened: Env[], rec: Recorder
   // The oracle reaches success on every seed; its episode replays identically on the same instance.
   const oracleTraces = new Map<number, Trace>();
   for (const seed of seeds) {
-    const trace = await playEpisode(env, rec, seed, "oracle", () => guarded(rec, "solve", `solve() on seed ${seed}`, () => env.solve()));
+    const trace = await playEpisode(env, rec, seed, "oracle", () =>
+      guarded(rec, "solve", `solve() on seed ${seed}`, () => env.solve()),
+    );
     if (!trace) {
       rec.fail("E_ORACLE", `seed ${seed}: the oracle episode did not complete`);
       continue;
     }
     const ret = traceReturn(trace);
-    if (!isSuccess(ret)) rec.fail("E_ORACLE", `seed ${seed}: following solve() gave return ${ret} after ${trace.steps.length} turns (success needs 0.99 within maxTurns ${meta.maxTurns})`);
+    if (!isSuccess(ret))
+      rec.fail(
+        "E_ORACLE",
+        `seed ${seed}: following solve() gave return ${ret} after ${trace.steps.length} turns (success needs 0.99 within maxTurns ${meta.maxTurns})`,
+      );
     oracleTraces.set(seed, trace);
-    if (hints.has(seed) && (await guarded(rec, "reset", `reset(${seed}) again`, () => env.reset(seed)))) {
-      const hint = await guarded(rec, "hint", `hint() after reset(${seed}) again`, () => env.hint());
-      if (hint !== undefined && hint !== hints.get(seed)) rec.fail("E_NONDETERMINISTIC", `seed ${seed}: hint() differs after resetting the same seed again`);
+    if (
+      hints.has(seed) &&
+      (await guarded(rec, "reset", `reset(${seed}) again`, () => env.reset(seed)))
+    ) {
+      const hint = await guarded(rec, "hint", `hint() after reset(${seed}) again`, () =>
+        env.hint(),
+      );
+      if (hint !== undefined && hint !== hints.get(seed))
+        rec.fail(
+          "E_NONDETERMINISTIC",
+          `seed ${seed}: hint() differs after resetting the same seed again`,
+        );
     }
     await replay(env, rec, seed, trace, "replaying the oracle");
   }
   const turns = [...oracleTraces.values()].map((t) => t.steps.length);
-  rec.pass("E_ORACLE", `solve() reaches success on seeds ${seeds.join(", ")} in ${turns.join("/")} turns`);
+  rec.pass(
+    "E_ORACLE",
+    `solve() reaches success on seeds ${seeds.join(", ")} in ${turns.join("/")} turns`,
+  );
 
   // A second instance gives the same episodes.
   const second = await guarded(rec, "open", "opening a second instance", open);
   if (second) {
     opened.push(second);
     const [seed, trace] = [...oracleTraces.entries()][0] ?? [];
-    if (seed !== undefined && trace) await replay(second, rec, seed, trace, "replaying on a fresh instance");
+    if (seed !== undefined && trace)
+      await replay(second, rec, seed, trace, "replaying on a fresh instance");
   }
-  rec.pass("E_NONDETERMINISTIC", "the same seed and actions give the same episode, on one instance and on a fresh one");
+  rec.pass(
+    "E_NONDETERMINISTIC",
+    "the same seed and actions give the same episode, on one instance and on a fresh one",
+  );
 
   // Trivial policies must not succeed on a majority of seeds.
   for (const policy of trivialPolicies(meta)) {
     let wins = 0;
     for (const seed of trivialSeeds) {
       const act = policy.start(seed);
-      const trace = await playEpisode(env, rec, seed, `trivial policy "${policy.name}"`, async (obs) => act(obs));
+      const trace = await playEpisode(
+        env,
+        rec,
+        seed,
+        `trivial policy "${policy.name}"`,
+        async (obs) => act(obs),
+      );
       if (trace && isSuccess(traceReturn(trace))) wins++;
     }
-    if (wins * 2 > trivialSeeds.length) rec.fail("E_TRIVIAL", `the trivial policy "${policy.name}" succeeds on ${wins} of ${trivialSeeds.length} seeds`);
+    if (wins * 2 > trivialSeeds.length)
+      rec.fail(
+        "E_TRIVIAL",
+        `the trivial policy "${policy.name}" succeeds on ${wins} of ${trivialSeeds.length} seeds`,
+      );
   }
   rec.pass("E_TRIVIAL", "no trivial policy succeeds on a majority of seeds");
   rec.pass("E_TIMEOUT", "every call finished within its deadline");

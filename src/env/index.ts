@@ -4,10 +4,23 @@
  * validator.
  */
 export type * from "./types.js";
-export { extractAnswer, makeAction, actionFromOracle, parseToolCallText, parseOpenAIToolCalls } from "./action.js";
+export {
+  extractAnswer,
+  makeAction,
+  actionFromOracle,
+  parseToolCallText,
+  parseOpenAIToolCalls,
+} from "./action.js";
 export type { OpenAIToolCall, ParsedToolCalls } from "./action.js";
 export { episodeReturn, isSuccess, clampUnit, SUCCESS_THRESHOLD } from "./returns.js";
-export { metaProblems, resetProblems, stepProblems, hintProblems, MAX_HINT_CHARS, MAX_TURNS_LIMIT } from "./shape.js";
+export {
+  metaProblems,
+  resetProblems,
+  stepProblems,
+  hintProblems,
+  MAX_HINT_CHARS,
+  MAX_TURNS_LIMIT,
+} from "./shape.js";
 export { sampleFromSchema } from "./schema-sample.js";
 export { probeActions, trivialPolicies } from "./probes.js";
 export { checkEnv, CHECK_CODES } from "./check.js";

@@ -5,7 +5,8 @@ import { referenceGate, REFERENCE_GATE } from "./reference-gate.js";
 import { makeTestEnv, type TestEnvOverrides } from "./testing/test-env.js";
 import type { Action } from "./types.js";
 
-const gate = (overrides: TestEnvOverrides = {}) => referenceGate(async () => makeTestEnv(overrides));
+const gate = (overrides: TestEnvOverrides = {}) =>
+  referenceGate(async () => makeTestEnv(overrides));
 const going = { observation: "go on", reward: 0, terminated: false, truncated: false, info: {} };
 
 describe("referenceGate (synthetic_game_env.py:SyntheticGameEnv._validate_game_execution)", () => {
@@ -33,13 +34,18 @@ describe("referenceGate (synthetic_game_env.py:SyntheticGameEnv._validate_game_e
 
   it("stops probing when an episode ends, as the reference does", async () => {
     const texts: string[] = [];
-    const report = await gate({ step: (a: Action) => (texts.push(a.text), { ...going, terminated: texts.length === 2 }) });
+    const report = await gate({
+      step: (a: Action) => (texts.push(a.text), { ...going, terminated: texts.length === 2 }),
+    });
     expect(texts).toEqual(["\\boxed{1}", "\\boxed{test}"]);
     expect(report.checks[2]?.message).toBe("reset(42) and 2 probe steps return valid results");
   });
 
   it("passes what the strict validator refuses: an environment nobody can win", async () => {
-    const unwinnable: TestEnvOverrides = { step: () => going, solve: () => ({ text: "\\boxed{0}", answer: "0", toolCalls: [] }) };
+    const unwinnable: TestEnvOverrides = {
+      step: () => going,
+      solve: () => ({ text: "\\boxed{0}", answer: "0", toolCalls: [] }),
+    };
     expect((await checkEnv(async () => makeTestEnv(unwinnable))).failures).toContain("E_ORACLE");
     expect((await gate(unwinnable)).ok).toBe(true);
   });
@@ -48,26 +54,66 @@ describe("referenceGate (synthetic_game_env.py:SyntheticGameEnv._validate_game_e
     const compile = await referenceGate(async () => {
       throw new SpadeError("E_SANDBOX_COMPILE", "SyntaxError: Unexpected end of input");
     });
-    expect(compile).toEqual({ ok: false, failures: ["E_COMPILE"], checks: [{ code: "E_COMPILE", ok: false, message: "loading the program: SyntaxError: Unexpected end of input" }], meta: null });
+    expect(compile).toEqual({
+      ok: false,
+      failures: ["E_COMPILE"],
+      checks: [
+        {
+          code: "E_COMPILE",
+          ok: false,
+          message: "loading the program: SyntaxError: Unexpected end of input",
+        },
+      ],
+      meta: null,
+    });
     const contract = await referenceGate(async () => {
-      throw new SpadeError("E_ENV_CONTRACT", "Environment.meta: `maxTurns` must be a positive integer");
+      throw new SpadeError(
+        "E_ENV_CONTRACT",
+        "Environment.meta: `maxTurns` must be a positive integer",
+      );
     });
     expect(contract.failures).toEqual(["E_META"]);
     expect((await gate({ meta: { name: "Bad Name" } })).failures).toEqual(["E_META"]);
     const emptyObs = await gate({ reset: () => ({ observation: "", info: {} }) });
     expect(emptyObs.failures).toEqual(["E_RESET"]);
-    expect(emptyObs.checks.at(-1)?.message).toBe('reset(42): reset().observation must be a non-empty string (got "")');
+    expect(emptyObs.checks.at(-1)?.message).toBe(
+      'reset(42): reset().observation must be a non-empty string (got "")',
+    );
     const badReward = await gate({ step: () => ({ ...going, reward: 5 }) });
     expect(badReward.failures).toEqual(["E_STEP"]);
-    expect(badReward.checks.at(-1)?.message).toBe('step("\\\\boxed{1}"): step().reward must be in [-1, 1] (got 5)');
-    const throws = await gate({ step: (a: Action) => { if (a.text === "\\boxed{test}") throw new Error("no such number"); return going; } });
-    expect(throws.checks.at(-1)).toEqual({ code: "E_STEP", ok: false, message: 'step("\\\\boxed{test}"): no such number' });
-    const secondReset = await gate({ reset: (seed) => { if (seed === 123) throw new Error("cannot reset twice"); return { observation: "o", info: {} }; } });
-    expect(secondReset.checks.at(-1)).toEqual({ code: "E_RESET", ok: false, message: "second reset(123): cannot reset twice" });
+    expect(badReward.checks.at(-1)?.message).toBe(
+      'step("\\\\boxed{1}"): step().reward must be in [-1, 1] (got 5)',
+    );
+    const throws = await gate({
+      step: (a: Action) => {
+        if (a.text === "\\boxed{test}") throw new Error("no such number");
+        return going;
+      },
+    });
+    expect(throws.checks.at(-1)).toEqual({
+      code: "E_STEP",
+      ok: false,
+      message: 'step("\\\\boxed{test}"): no such number',
+    });
+    const secondReset = await gate({
+      reset: (seed) => {
+        if (seed === 123) throw new Error("cannot reset twice");
+        return { observation: "o", info: {} };
+      },
+    });
+    expect(secondReset.checks.at(-1)).toEqual({
+      code: "E_RESET",
+      ok: false,
+      message: "second reset(123): cannot reset twice",
+    });
   });
 
   it("reports a sandbox limit under its limit code", async () => {
-    const report = await gate({ step: () => { throw new SpadeError("E_SANDBOX_TIMEOUT", "step ran past 1000 ms"); } });
+    const report = await gate({
+      step: () => {
+        throw new SpadeError("E_SANDBOX_TIMEOUT", "step ran past 1000 ms");
+      },
+    });
     expect(report.failures).toEqual(["E_TIMEOUT"]);
     expect(report.checks.at(-1)?.message).toBe('step("\\\\boxed{1}"): step ran past 1000 ms');
   });

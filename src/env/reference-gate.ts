@@ -27,7 +27,10 @@ const LIMIT_CODES: Record<string, CheckCode> = {
 
 /** Why a gate stage failed: its check code (a limit code when a sandbox limit was hit) and message. */
 class GateFailure extends Error {
-  constructor(readonly code: CheckCode, message: string) {
+  constructor(
+    readonly code: CheckCode,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -37,29 +40,43 @@ async function stage<T>(code: CheckCode, context: string, fn: () => Promise<T>):
   try {
     return await fn();
   } catch (err) {
-    const errCode = typeof err === "object" && err !== null && "code" in err ? String((err as { code: unknown }).code) : "";
+    const errCode =
+      typeof err === "object" && err !== null && "code" in err
+        ? String((err as { code: unknown }).code)
+        : "";
     // A contract error while loading is a meta problem, as in the validator.
     const fallback = code === "E_COMPILE" && errCode === "E_ENV_CONTRACT" ? "E_META" : code;
-    throw new GateFailure(LIMIT_CODES[errCode] ?? fallback, `${context}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new GateFailure(
+      LIMIT_CODES[errCode] ?? fallback,
+      `${context}: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 }
 
 async function runGate(env: Env): Promise<string[]> {
   const passed: string[] = [];
-  const first = await stage("E_RESET", `reset(${REFERENCE_GATE.firstSeed})`, () => env.reset(REFERENCE_GATE.firstSeed));
+  const first = await stage("E_RESET", `reset(${REFERENCE_GATE.firstSeed})`, () =>
+    env.reset(REFERENCE_GATE.firstSeed),
+  );
   const resetIssues = resetProblems(first);
-  if (resetIssues.length) throw new GateFailure("E_RESET", `reset(${REFERENCE_GATE.firstSeed}): ${resetIssues[0]}`);
+  if (resetIssues.length)
+    throw new GateFailure("E_RESET", `reset(${REFERENCE_GATE.firstSeed}): ${resetIssues[0]}`);
   let turns = 0;
   for (const text of REFERENCE_GATE.actions) {
     const action = makeAction(text);
     const result = await stage("E_STEP", `step(${JSON.stringify(text)})`, () => env.step(action));
     const issues = stepProblems(result, action);
-    if (issues.length) throw new GateFailure("E_STEP", `step(${JSON.stringify(text)}): ${issues[0]}`);
+    if (issues.length)
+      throw new GateFailure("E_STEP", `step(${JSON.stringify(text)}): ${issues[0]}`);
     turns++;
     if (result.terminated || result.truncated) break;
   }
-  passed.push(`reset(${REFERENCE_GATE.firstSeed}) and ${turns} probe step${turns === 1 ? "" : "s"} return valid results`);
-  await stage("E_RESET", `second reset(${REFERENCE_GATE.secondSeed})`, () => env.reset(REFERENCE_GATE.secondSeed));
+  passed.push(
+    `reset(${REFERENCE_GATE.firstSeed}) and ${turns} probe step${turns === 1 ? "" : "s"} return valid results`,
+  );
+  await stage("E_RESET", `second reset(${REFERENCE_GATE.secondSeed})`, () =>
+    env.reset(REFERENCE_GATE.secondSeed),
+  );
   return passed;
 }
 
@@ -81,7 +98,11 @@ export async function referenceGate(open: EnvOpener): Promise<CheckReport> {
   };
   try {
     env = await stage("E_COMPILE", "loading the program", open);
-    checks.push({ code: "E_COMPILE", ok: true, message: "the program compiles and defines Environment" });
+    checks.push({
+      code: "E_COMPILE",
+      ok: true,
+      message: "the program compiles and defines Environment",
+    });
     const metaIssues = metaProblems(env.meta);
     if (metaIssues.length) {
       checks.push({ code: "E_META", ok: false, message: metaIssues.join("; ") });

@@ -19,9 +19,13 @@ class Budget {
   charge(bytes: number, what: string): void {
     this.used += bytes;
     if (!(this.used <= MAX_SAMPLE_BYTES)) {
-      throw new SpadeError("E_ENV_CONTRACT", `a sample of this schema would exceed ${MAX_SAMPLE_BYTES} bytes of JSON (${what})`, {
-        nextStep: "keep minItems, minLength and nested sizes of tool parameters small",
-      });
+      throw new SpadeError(
+        "E_ENV_CONTRACT",
+        `a sample of this schema would exceed ${MAX_SAMPLE_BYTES} bytes of JSON (${what})`,
+        {
+          nextStep: "keep minItems, minLength and nested sizes of tool parameters small",
+        },
+      );
     }
   }
 }
@@ -37,11 +41,13 @@ function firstType(schema: JsonSchema): string | undefined {
 
 function sampleNumber(schema: JsonSchema, integer: boolean): number {
   const min = typeof schema.minimum === "number" ? schema.minimum : undefined;
-  const exclusiveMin = typeof schema.exclusiveMinimum === "number" ? schema.exclusiveMinimum : undefined;
+  const exclusiveMin =
+    typeof schema.exclusiveMinimum === "number" ? schema.exclusiveMinimum : undefined;
   const max = typeof schema.maximum === "number" ? schema.maximum : undefined;
   let value = 0;
   if (min !== undefined) value = min;
-  else if (exclusiveMin !== undefined) value = integer ? Math.floor(exclusiveMin) + 1 : exclusiveMin + 1;
+  else if (exclusiveMin !== undefined)
+    value = integer ? Math.floor(exclusiveMin) + 1 : exclusiveMin + 1;
   else if (max !== undefined && max < 0) value = max;
   return integer ? Math.ceil(value) : value;
 }
@@ -65,14 +71,20 @@ function copied(value: Json | undefined, budget: Budget, what: string): Json {
 function sample(schema: JsonSchema, depth: number, budget: Budget): Json {
   if (depth > MAX_SAMPLE_DEPTH) return null;
   if ("const" in schema) return copied(schema.const as Json, budget, "const");
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) return copied(schema.enum[0] as Json, budget, "enum");
-  const branch = (Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : [])[0];
-  if (branch && typeof branch === "object" && !Array.isArray(branch)) return sample(branch as JsonSchema, depth + 1, budget);
+  if (Array.isArray(schema.enum) && schema.enum.length > 0)
+    return copied(schema.enum[0] as Json, budget, "enum");
+  const branch = (
+    Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : []
+  )[0];
+  if (branch && typeof branch === "object" && !Array.isArray(branch))
+    return sample(branch as JsonSchema, depth + 1, budget);
   switch (firstType(schema)) {
     case "object": {
       budget.charge(2, "an object");
       const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
-      const required = Array.isArray(schema.required) ? (schema.required as unknown[]).filter((k): k is string => typeof k === "string") : Object.keys(props);
+      const required = Array.isArray(schema.required)
+        ? (schema.required as unknown[]).filter((k): k is string => typeof k === "string")
+        : Object.keys(props);
       const out: JsonObject = {};
       for (const key of required) {
         budget.charge(key.length + 4, `property "${key.slice(0, 40)}"`);

@@ -42,8 +42,15 @@ export function metaProblems(meta: unknown): string[] {
   if (typeof description !== "string" || description.trim() === "" || description.length > 2000) {
     problems.push("meta.description must be a non-empty string of at most 2000 characters");
   }
-  if (typeof maxTurns !== "number" || !Number.isInteger(maxTurns) || maxTurns < 1 || maxTurns > MAX_TURNS_LIMIT) {
-    problems.push(`meta.maxTurns must be an integer from 1 to ${MAX_TURNS_LIMIT} (${got(maxTurns)})`);
+  if (
+    typeof maxTurns !== "number" ||
+    !Number.isInteger(maxTurns) ||
+    maxTurns < 1 ||
+    maxTurns > MAX_TURNS_LIMIT
+  ) {
+    problems.push(
+      `meta.maxTurns must be an integer from 1 to ${MAX_TURNS_LIMIT} (${got(maxTurns)})`,
+    );
   }
   if (!Array.isArray(tools)) {
     problems.push("meta.tools must be an array (empty when the environment has no tools)");
@@ -52,7 +59,9 @@ export function metaProblems(meta: unknown): string[] {
     tools.forEach((tool, i) => {
       const fn = isPlainObject(tool) ? tool.function : undefined;
       if (!isPlainObject(tool) || tool.type !== "function" || !isPlainObject(fn)) {
-        problems.push(`meta.tools[${i}] must be {type: "function", function: {name, description, parameters}}`);
+        problems.push(
+          `meta.tools[${i}] must be {type: "function", function: {name, description, parameters}}`,
+        );
         return;
       }
       if (typeof fn.name !== "string" || !TOOL_NAME_RE.test(fn.name)) {
@@ -62,9 +71,12 @@ export function metaProblems(meta: unknown): string[] {
       } else {
         seen.add(fn.name);
       }
-      if (typeof fn.description !== "string") problems.push(`meta.tools[${i}].function.description must be a string`);
+      if (typeof fn.description !== "string")
+        problems.push(`meta.tools[${i}].function.description must be a string`);
       if (!isPlainObject(fn.parameters) || fn.parameters.type !== "object") {
-        problems.push(`meta.tools[${i}].function.parameters must be a JSON Schema with type "object"`);
+        problems.push(
+          `meta.tools[${i}].function.parameters must be a JSON Schema with type "object"`,
+        );
       } else {
         // The validator builds arguments from this schema on the host: it must fit the bounds.
         const tooLarge = sampleProblem(fn.parameters as JsonSchema);
@@ -91,17 +103,23 @@ export function resetProblems(result: unknown): string[] {
 
 /** Problems with what `step(action)` returned, including tool results that answer no call. */
 export function stepProblems(result: unknown, action: Action): string[] {
-  if (!isPlainObject(result)) return [`step() must return {observation, reward, terminated, truncated, info} (${got(result)})`];
+  if (!isPlainObject(result))
+    return [
+      `step() must return {observation, reward, terminated, truncated, info} (${got(result)})`,
+    ];
   const problems: string[] = [];
   const { observation, reward, terminated, truncated, toolResults } = result;
-  if (typeof observation !== "string") problems.push(`step().observation must be a string (${got(observation)})`);
+  if (typeof observation !== "string")
+    problems.push(`step().observation must be a string (${got(observation)})`);
   if (typeof reward !== "number" || !Number.isFinite(reward)) {
     problems.push(`step().reward must be a finite number (${got(reward)})`);
   } else if (reward < -1 || reward > 1) {
     problems.push(`step().reward must be in [-1, 1] (${got(reward)})`);
   }
-  if (typeof terminated !== "boolean") problems.push(`step().terminated must be a boolean (${got(terminated)})`);
-  if (typeof truncated !== "boolean") problems.push(`step().truncated must be a boolean (${got(truncated)})`);
+  if (typeof terminated !== "boolean")
+    problems.push(`step().terminated must be a boolean (${got(terminated)})`);
+  if (typeof truncated !== "boolean")
+    problems.push(`step().truncated must be a boolean (${got(truncated)})`);
   problems.push(...infoProblems(result.info, "step()"));
   if (toolResults !== undefined) {
     const callIds = new Set(action.toolCalls.map((c) => c.id));
@@ -110,9 +128,13 @@ export function stepProblems(result: unknown, action: Action): string[] {
     } else {
       toolResults.forEach((tr, i) => {
         if (!isPlainObject(tr) || typeof tr.id !== "string" || typeof tr.content !== "string") {
-          problems.push(`step().toolResults[${i}] must be {id: string, content: string} (${isPlainObject(tr) ? `id ${got(tr.id)}, content ${got(tr.content)}` : got(tr)})`);
+          problems.push(
+            `step().toolResults[${i}] must be {id: string, content: string} (${isPlainObject(tr) ? `id ${got(tr.id)}, content ${got(tr.content)}` : got(tr)})`,
+          );
         } else if (!callIds.has(tr.id)) {
-          problems.push(`step().toolResults[${i}] answers id "${tr.id}", which is not a call of this action`);
+          problems.push(
+            `step().toolResults[${i}] answers id "${tr.id}", which is not a call of this action`,
+          );
         }
       });
     }
@@ -122,7 +144,9 @@ export function stepProblems(result: unknown, action: Action): string[] {
 
 /** Problems with what `hint()` returned. */
 export function hintProblems(hint: unknown): string[] {
-  if (typeof hint !== "string" || hint.trim() === "") return [`hint() must return a non-empty string (${got(hint)})`];
-  if (hint.length > MAX_HINT_CHARS) return [`hint() must be at most ${MAX_HINT_CHARS} characters (got ${hint.length})`];
+  if (typeof hint !== "string" || hint.trim() === "")
+    return [`hint() must return a non-empty string (${got(hint)})`];
+  if (hint.length > MAX_HINT_CHARS)
+    return [`hint() must be at most ${MAX_HINT_CHARS} characters (got ${hint.length})`];
   return [];
 }

@@ -5,28 +5,84 @@ import { metaProblems } from "./shape.js";
 import { normalizeMetaTools, normalizeToolSchema } from "./tool-schema.js";
 
 const params = { type: "object", properties: { id: { type: "string" } }, required: ["id"] };
-const chat = { type: "function", function: { name: "get_order", description: "Finds an order.", parameters: params } };
+const chat = {
+  type: "function",
+  function: { name: "get_order", description: "Finds an order.", parameters: params },
+};
 
 describe("normalizeToolSchema", () => {
   const table: Array<[string, unknown, unknown]> = [
     ["the chat form stays as it is", chat, chat],
-    ["the flat form is wrapped", { name: "get_order", description: "Finds an order.", parameters: params }, chat],
-    ['the flat form with type "function" is wrapped', { type: "function", name: "get_order", description: "Finds an order.", parameters: params }, chat],
-    ["a missing description becomes empty, missing parameters no arguments (tool_use_base_env.py:get_tools)", { name: "ping" }, { type: "function", function: { name: "ping", description: "", parameters: { type: "object", properties: {} } } }],
-    ["the same defaults inside the chat form", { type: "function", function: { name: "ping" } }, { type: "function", function: { name: "ping", description: "", parameters: { type: "object", properties: {} } } }],
-    ["extra keys of the chat form are dropped", { type: "function", function: { name: "ping", description: "d", parameters: params, strict: true } }, { type: "function", function: { name: "ping", description: "d", parameters: params } }],
+    [
+      "the flat form is wrapped",
+      { name: "get_order", description: "Finds an order.", parameters: params },
+      chat,
+    ],
+    [
+      'the flat form with type "function" is wrapped',
+      { type: "function", name: "get_order", description: "Finds an order.", parameters: params },
+      chat,
+    ],
+    [
+      "a missing description becomes empty, missing parameters no arguments (tool_use_base_env.py:get_tools)",
+      { name: "ping" },
+      {
+        type: "function",
+        function: { name: "ping", description: "", parameters: { type: "object", properties: {} } },
+      },
+    ],
+    [
+      "the same defaults inside the chat form",
+      { type: "function", function: { name: "ping" } },
+      {
+        type: "function",
+        function: { name: "ping", description: "", parameters: { type: "object", properties: {} } },
+      },
+    ],
+    [
+      "extra keys of the chat form are dropped",
+      {
+        type: "function",
+        function: { name: "ping", description: "d", parameters: params, strict: true },
+      },
+      { type: "function", function: { name: "ping", description: "d", parameters: params } },
+    ],
   ];
   it.each(table)("%s", (_name, input, expected) => {
     expect(normalizeToolSchema(input)).toEqual(expected);
-    expect(metaProblems({ name: "t", skill: "Tool Selection", description: "d", maxTurns: 3, tools: [normalizeToolSchema(input)] })).toEqual([]);
+    expect(
+      metaProblems({
+        name: "t",
+        skill: "Tool Selection",
+        description: "d",
+        maxTurns: 3,
+        tools: [normalizeToolSchema(input)],
+      }),
+    ).toEqual([]);
   });
 
   it("leaves what is no tool schema for the contract check to report", () => {
-    for (const bad of [null, 3, "get_order", [chat], { description: "no name" }, { type: "retrieval", name: "x" }, { function: "get_order" }]) {
+    for (const bad of [
+      null,
+      3,
+      "get_order",
+      [chat],
+      { description: "no name" },
+      { type: "retrieval", name: "x" },
+      { function: "get_order" },
+    ]) {
       expect(normalizeToolSchema(bad)).toBe(bad);
     }
     expect(normalizeMetaTools({ tools: "none" })).toEqual({ tools: "none" });
-    expect(normalizeMetaTools({ name: "n", tools: [{ name: "a" }] })).toEqual({ name: "n", tools: [{ type: "function", function: { name: "a", description: "", parameters: { type: "object", properties: {} } } }] });
+    expect(normalizeMetaTools({ name: "n", tools: [{ name: "a" }] })).toEqual({
+      name: "n",
+      tools: [
+        {
+          type: "function",
+          function: { name: "a", description: "", parameters: { type: "object", properties: {} } },
+        },
+      ],
+    });
   });
 });
 

@@ -6,7 +6,8 @@
  * never be lost to that difference, so both become the chat form before `meta` is checked.
  */
 
-const isPlainObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
+const isPlainObject = (x: unknown): x is Record<string, unknown> =>
+  typeof x === "object" && x !== null && !Array.isArray(x);
 
 /** The arguments schema of a tool that declares none: no arguments (the reference's `tool_use_base_env.py:get_tools`). */
 const NO_ARGUMENTS = Object.freeze({ type: "object", properties: Object.freeze({}) });
@@ -19,7 +20,11 @@ const NO_ARGUMENTS = Object.freeze({ type: "object", properties: Object.freeze({
  */
 export function normalizeToolSchema(tool: unknown): unknown {
   if (!isPlainObject(tool)) return tool;
-  const fn = isPlainObject(tool.function) ? tool.function : !("function" in tool) && typeof tool.name === "string" ? tool : null;
+  const fn = isPlainObject(tool.function)
+    ? tool.function
+    : !("function" in tool) && typeof tool.name === "string"
+      ? tool
+      : null;
   if (fn === null || (tool.type !== undefined && tool.type !== "function")) return tool;
   return {
     type: "function",

@@ -10,7 +10,15 @@ import { SpadeError } from "../errors.js";
 import { readProgramFile } from "./program-file.js";
 
 export { decodeProgramText, MAX_PROGRAM_FILE_BYTES, readProgramFile } from "./program-file.js";
-export { DEFAULT_REMOTE_MAX_TURNS, isOpenEnvRef, OPENENV_SCHEMES, OpenEnvRemoteEnv, openRemoteEnv, parseOpenEnvRef, remoteMeta } from "./openenv-remote.js";
+export {
+  DEFAULT_REMOTE_MAX_TURNS,
+  isOpenEnvRef,
+  OPENENV_SCHEMES,
+  OpenEnvRemoteEnv,
+  openRemoteEnv,
+  parseOpenEnvRef,
+  remoteMeta,
+} from "./openenv-remote.js";
 export type { OpenEnvTarget } from "./openenv-remote.js";
 
 /**
@@ -59,11 +67,17 @@ export function resolveProgram(ref: string): ProgramSource {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "EACCES" || code === "EPERM") {
-      throw new SpadeError("E_IO", `${ref}: permission denied`, { cause: err, nextStep: "check the permissions of the file and its folders" });
+      throw new SpadeError("E_IO", `${ref}: permission denied`, {
+        cause: err,
+        nextStep: "check the permissions of the file and its folders",
+      });
     }
     if (err instanceof SpadeError) throw err;
     if (code !== "ENOENT" && code !== "ENOTDIR" && code !== "ENAMETOOLONG") {
-      throw new SpadeError("E_IO", `${ref}: cannot be read (${code ?? String(err)})`, { cause: err, nextStep: "check the path" });
+      throw new SpadeError("E_IO", `${ref}: cannot be read (${code ?? String(err)})`, {
+        cause: err,
+        nextStep: "check the path",
+      });
     }
   }
   if (libraryNames().includes(ref)) {

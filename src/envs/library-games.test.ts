@@ -120,7 +120,9 @@ describe("single-answer puzzles", () => {
     expect((await env.reset(6)).info.best).toBe(185);
     expect((await say(env, "\\boxed{1,1}")).info).toEqual({ valid: false });
     const heavy = await say(env, "\\boxed{1,2,3,4,5,6,7,8,9}");
-    expect(heavy.observation).toBe("Load 1,2,3,4,5,6,7,8,9: 123 kg, 37 m3, worth 301. It exceeds the truck's limits. 2 proposals left.");
+    expect(heavy.observation).toBe(
+      "Load 1,2,3,4,5,6,7,8,9: 123 kg, 37 m3, worth 301. It exceeds the truck's limits. 2 proposals left.",
+    );
     expect((await say(env, "\\boxed{1}")).reward).toBe(0);
     // 53 kg, 6 m3, worth 160 of the best 185: half of 160/185, rounded to thousandths.
     const last = await say(env, "\\boxed{3, 5, 6, 7}");
@@ -147,7 +149,10 @@ describe("multi-round games", () => {
   it("switchboard allows twelve experiments and scores the report per lamp", async () => {
     const env = await open("switchboard");
     const truth = (await env.reset(8)).info.truth as string;
-    for (let i = 0; i < 12; i++) expect((await say(env, "\\boxed{10110}")).observation).toMatch(/^Experiment \d+ \(10110\): A (on|off), B (on|off), C (on|off)\./);
+    for (let i = 0; i < 12; i++)
+      expect((await say(env, "\\boxed{10110}")).observation).toMatch(
+        /^Experiment \d+ \(10110\): A (on|off), B (on|off), C (on|off)\./,
+      );
     expect((await say(env, "\\boxed{01001}")).observation).toMatch(/^No experiments left/);
     expect((await say(env, "\\boxed{A:1}")).info).toEqual({ valid: false });
     const report = await say(env, `\\boxed{${truth}}`);
@@ -177,8 +182,12 @@ describe("multi-round games", () => {
     const fake = info.fake as number;
     const other = fake === 1 ? 2 : 1;
     expect((await say(env, `\\boxed{${fake} vs ${other},3}`)).info).toEqual({ valid: false });
-    expect((await say(env, `\\boxed{${fake} vs ${other}}`)).observation).toBe(`Weighing 1: ${fake} vs ${other}: the LEFT pan is heavier. 2 weighings left.`);
-    expect((await say(env, `\\boxed{${other} vs ${fake}}`)).observation).toContain("the RIGHT pan is heavier");
+    expect((await say(env, `\\boxed{${fake} vs ${other}}`)).observation).toBe(
+      `Weighing 1: ${fake} vs ${other}: the LEFT pan is heavier. 2 weighings left.`,
+    );
+    expect((await say(env, `\\boxed{${other} vs ${fake}}`)).observation).toContain(
+      "the RIGHT pan is heavier",
+    );
   });
 
   it("sequence-sleuth reveals each asked term and asks term 12 last", async () => {
@@ -186,7 +195,9 @@ describe("multi-round games", () => {
     const first = await env.reset(10);
     expect(first.observation).toMatch(/Question 1: what is term 8\?$/);
     const wrong = await say(env, "\\boxed{-999999}");
-    expect(wrong.observation).toMatch(/^Not correct: term 8 is -?\d+\. Known so far: (-?\d+, ){7}-?\d+\.\nQuestion 2: what is term 9\?$/);
+    expect(wrong.observation).toMatch(
+      /^Not correct: term 8 is -?\d+\. Known so far: (-?\d+, ){7}-?\d+\.\nQuestion 2: what is term 9\?$/,
+    );
     const rest = await playOracle(env);
     expect(rest).toEqual([1 / 3, 1 / 3]);
   });

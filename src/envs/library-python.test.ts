@@ -46,7 +46,9 @@ describe.each(GAMES)("%s in Python", (name, source) => {
       await python.reset(3);
       await javascript.reset(3);
       for (const text of ["hello", "\\boxed{1 vs 2}", "\\boxed{0123}", "\\boxed{coin 1 heavier}"]) {
-        expect(await python.step(makeAction(text)), text).toEqual(await javascript.step(makeAction(text)));
+        expect(await python.step(makeAction(text)), text).toEqual(
+          await javascript.step(makeAction(text)),
+        );
       }
     } finally {
       await python.close();
@@ -76,7 +78,13 @@ class CheapestPathEnv:
     const open = () => loadProgram(NO_ORACLE, { language: "python" });
     const env = await open();
     // Meta as the reference derives it: the class name, the saved game's docstring, the constructor's max_turns (25).
-    expect(env.meta).toEqual({ name: "cheapest-path", skill: "Optimization", description: "Pick the cheaper of two roads.", maxTurns: 25, tools: [] });
+    expect(env.meta).toEqual({
+      name: "cheapest-path",
+      skill: "Optimization",
+      description: "Pick the cheaper of two roads.",
+      maxTurns: 25,
+      tools: [],
+    });
     await env.close();
     const gate = await referenceGate(open);
     expect(gate.failures).toEqual([]);

@@ -19,7 +19,11 @@ describe("the built-in library", () => {
     expect(names.length).toBeGreaterThanOrEqual(24);
     expect(new Set(metas.map((m) => m.skill)).size).toBeGreaterThanOrEqual(6);
     const nested = metas.filter((m) =>
-      m.tools.some((t) => Object.values((t.function.parameters.properties ?? {}) as Record<string, { type?: string }>).some((p) => p.type === "object" || p.type === "array")),
+      m.tools.some((t) =>
+        Object.values(
+          (t.function.parameters.properties ?? {}) as Record<string, { type?: string }>,
+        ).some((p) => p.type === "object" || p.type === "array"),
+      ),
     );
     expect(nested.length).toBeGreaterThanOrEqual(6);
   });
@@ -29,7 +33,8 @@ describe("the built-in library", () => {
     for (const name of names) {
       const env = await loadProgram(resolveProgram(name).source);
       const turns = [];
-      for (const seed of [0, 1, 2]) turns.push((await runEpisode(env, oracleAgent, { seed })).turns);
+      for (const seed of [0, 1, 2])
+        turns.push((await runEpisode(env, oracleAgent, { seed })).turns);
       await env.close();
       if (Math.min(...turns) >= 15) long.push(name);
     }

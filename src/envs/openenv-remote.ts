@@ -9,7 +9,17 @@
  * privileged hint or oracle: `hint()` and `solve()` reject with E_ENV_CONTRACT.
  */
 import WebSocket from "ws";
-import type { Action, Env, EnvMeta, Json, JsonObject, ResetResult, StepResult, ToolResult, ToolSpec } from "../env/types.js";
+import type {
+  Action,
+  Env,
+  EnvMeta,
+  Json,
+  JsonObject,
+  ResetResult,
+  StepResult,
+  ToolResult,
+  ToolSpec,
+} from "../env/types.js";
 import { SpadeError } from "../errors.js";
 
 /** The scheme prefix of remote OpenEnv references. */
@@ -39,7 +49,11 @@ export interface OpenEnvTarget {
 /** Parses `openenv+ws://HOST:PORT/NAME[?text_field=F&max_turns=N]`; E_CONFIG when malformed. */
 export function parseOpenEnvRef(ref: string): OpenEnvTarget {
   const bad = (why: string) =>
-    new SpadeError("E_CONFIG", `${JSON.stringify(ref)} is not a remote OpenEnv environment: ${why}`, { nextStep: "write it as openenv+ws://HOST:PORT/NAME" });
+    new SpadeError(
+      "E_CONFIG",
+      `${JSON.stringify(ref)} is not a remote OpenEnv environment: ${why}`,
+      { nextStep: "write it as openenv+ws://HOST:PORT/NAME" },
+    );
   if (!isOpenEnvRef(ref)) throw bad("it must start with openenv+ws:// or openenv+wss://");
   let url: URL;
   try {
@@ -51,7 +65,8 @@ export function parseOpenEnvRef(ref: string): OpenEnvTarget {
   const name = path.split("/").filter(Boolean).at(-1) ?? "";
   const maxTurnsText = url.searchParams.get("max_turns");
   const maxTurns = maxTurnsText === null ? null : Number(maxTurnsText);
-  if (maxTurns !== null && (!Number.isInteger(maxTurns) || maxTurns < 1)) throw bad("max_turns must be a positive integer");
+  if (maxTurns !== null && (!Number.isInteger(maxTurns) || maxTurns < 1))
+    throw bad("max_turns must be a positive integer");
   const http = url.protocol === "wss:" ? "https:" : "http:";
   return {
     wsUrl: `${url.protocol}//${url.host}${path}/ws`,
@@ -63,16 +78,31 @@ export function parseOpenEnvRef(ref: string): OpenEnvTarget {
   };
 }
 
-type Fetch = (url: string, init?: { method?: string; body?: string; headers?: Record<string, string> }) => Promise<{ ok: boolean; status: number; json(): Promise<unknown> }>;
+type Fetch = (
+  url: string,
+  init?: { method?: string; body?: string; headers?: Record<string, string> },
+) => Promise<{ ok: boolean; status: number; json(): Promise<unknown> }>;
 
 async function getJson(fetchFn: Fetch, url: string, body?: unknown): Promise<unknown> {
-  const res = await fetchFn(url, body === undefined ? undefined : { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+  const res = await fetchFn(
+    url,
+    body === undefined
+      ? undefined
+      : {
+          method: "POST",
+          body: JSON.stringify(body),
+          headers: { "content-type": "application/json" },
+        },
+  );
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
   return res.json();
 }
 
 /** The environment's meta, read over HTTP (metadata, MCP tools, a `spade serve` index if any). */
-export async function remoteMeta(target: OpenEnvTarget, fetchFn: Fetch = fetch as unknown as Fetch): Promise<EnvMeta> {
+export async function remoteMeta(
+  target: OpenEnvTarget,
+  fetchFn: Fetch = fetch as unknown as Fetch,
+): Promise<EnvMeta> {
   let metadata: { name?: unknown; description?: unknown };
   try {
     metadata = (await getJson(fetchFn, `${target.httpBase}/metadata`)) as typeof metadata;
@@ -84,16 +114,32 @@ export async function remoteMeta(target: OpenEnvTarget, fetchFn: Fetch = fetch a
   }
   let tools: ToolSpec[] = [];
   try {
-    const answer = (await getJson(fetchFn, `${target.httpBase}/mcp`, { jsonrpc: "2.0", method: "tools/list", params: {}, id: 1 })) as { result?: { tools?: Array<{ name: string; description?: string; inputSchema?: JsonObject }> } };
+    const answer = (await getJson(fetchFn, `${target.httpBase}/mcp`, {
+      jsonrpc: "2.0",
+      method: "tools/list",
+      params: {},
+      id: 1,
+    })) as {
+      result?: { tools?: Array<{ name: string; description?: string; inputSchema?: JsonObject }> };
+    };
     tools = (answer.result?.tools ?? [])
       .filter((t) => t.name !== "final_answer")
-      .map((t) => ({ type: "function", function: { name: t.name, description: t.description ?? "", parameters: t.inputSchema ?? { type: "object", properties: {} } } }));
+      .map((t) => ({
+        type: "function",
+        function: {
+          name: t.name,
+          description: t.description ?? "",
+          parameters: t.inputSchema ?? { type: "object", properties: {} },
+        },
+      }));
   } catch {
     tools = []; // a server without MCP: a text-only environment
   }
   let indexed: { skill?: string; maxTurns?: number } | undefined;
   try {
-    const index = (await getJson(fetchFn, `${target.serverBase}/`)) as { environments?: Array<{ name: string; skill?: string; maxTurns?: number }> };
+    const index = (await getJson(fetchFn, `${target.serverBase}/`)) as {
+      environments?: Array<{ name: string; skill?: string; maxTurns?: number }>;
+    };
     indexed = index.environments?.find((e) => e.name === target.name);
   } catch {
     indexed = undefined; // not a `spade serve` server
@@ -115,7 +161,8 @@ interface Payload {
 
 /** Observation text: SPADE's `text`, else the echo-style fields, else the observation as JSON. */
 function observationText(obs: Record<string, unknown>): string {
-  for (const key of ["text", "echoed_message", "message", "prompt"]) if (typeof obs[key] === "string") return obs[key] as string;
+  for (const key of ["text", "echoed_message", "message", "prompt"])
+    if (typeof obs[key] === "string") return obs[key] as string;
   return JSON.stringify(obs);
 }
 
@@ -141,14 +188,19 @@ export class OpenEnvRemoteEnv implements Env {
       else this.#inbox.push(raw);
     });
     ws.on("close", (code, reason) => {
-      this.#closedError = new Error(`the connection closed (${code}${reason.length ? ` ${reason.toString()}` : ""})`);
+      this.#closedError = new Error(
+        `the connection closed (${code}${reason.length ? ` ${reason.toString()}` : ""})`,
+      );
       for (const w of this.#waiters.splice(0)) w.reject(this.#closedError);
     });
     ws.on("error", () => undefined);
   }
 
   /** Connects to `ref` (E_CONFIG when malformed, E_REMOTE_ENV when unreachable). */
-  static async open(ref: string, options: { timeoutMs?: number; fetch?: Fetch } = {}): Promise<OpenEnvRemoteEnv> {
+  static async open(
+    ref: string,
+    options: { timeoutMs?: number; fetch?: Fetch } = {},
+  ): Promise<OpenEnvRemoteEnv> {
     const target = parseOpenEnvRef(ref);
     const meta = await remoteMeta(target, options.fetch);
     const ws = new WebSocket(target.wsUrl, { maxPayload: 100 * 1024 * 1024 });
@@ -157,7 +209,14 @@ export class OpenEnvRemoteEnv implements Env {
     const env = new OpenEnvRemoteEnv(meta, target, ws, options.timeoutMs ?? 60_000);
     await new Promise<void>((resolve, reject) => {
       ws.once("open", () => resolve());
-      ws.once("error", (err) => reject(new SpadeError("E_REMOTE_ENV", `${target.wsUrl}: ${err.message}`, { cause: err, nextStep: "check that the OpenEnv server runs" })));
+      ws.once("error", (err) =>
+        reject(
+          new SpadeError("E_REMOTE_ENV", `${target.wsUrl}: ${err.message}`, {
+            cause: err,
+            nextStep: "check that the OpenEnv server runs",
+          }),
+        ),
+      );
     });
     return env;
   }
@@ -166,21 +225,39 @@ export class OpenEnvRemoteEnv implements Env {
     return this.#serial(async () => {
       const data = await this.#ask({ type: "reset", data: { seed } });
       const obs = data.observation ?? {};
-      return { observation: observationText(obs), info: (typeof obs.info === "object" && obs.info !== null ? obs.info : {}) as JsonObject };
+      return {
+        observation: observationText(obs),
+        info: (typeof obs.info === "object" && obs.info !== null ? obs.info : {}) as JsonObject,
+      };
     });
   }
 
   step(action: Action): Promise<StepResult> {
     return this.#serial(async () => {
-      if (action.toolCalls.length === 0) return this.#result(await this.#ask({ type: "step", data: { [this.target.textField]: action.text } }), []);
+      if (action.toolCalls.length === 0)
+        return this.#result(
+          await this.#ask({ type: "step", data: { [this.target.textField]: action.text } }),
+          [],
+        );
       const toolResults: ToolResult[] = [];
       let last: Payload = {};
       let reward = 0;
       for (const call of action.toolCalls) {
-        last = await this.#ask({ type: "step", data: { type: "call_tool", tool_name: call.name, arguments: call.arguments } });
+        last = await this.#ask({
+          type: "step",
+          data: { type: "call_tool", tool_name: call.name, arguments: call.arguments },
+        });
         reward += typeof last.reward === "number" ? last.reward : 0;
         const obs = last.observation ?? {};
-        toolResults.push({ id: call.id, content: typeof obs.result === "string" ? obs.result : obs.result !== undefined && obs.result !== null ? JSON.stringify(obs.result) : observationText(obs) });
+        toolResults.push({
+          id: call.id,
+          content:
+            typeof obs.result === "string"
+              ? obs.result
+              : obs.result !== undefined && obs.result !== null
+                ? JSON.stringify(obs.result)
+                : observationText(obs),
+        });
         if (last.done) break;
       }
       return this.#result({ ...last, reward }, toolResults);
@@ -188,11 +265,23 @@ export class OpenEnvRemoteEnv implements Env {
   }
 
   hint(): Promise<string> {
-    return Promise.reject(new SpadeError("E_ENV_CONTRACT", `${this.target.httpBase}: remote OpenEnv environments have no privileged hint`, { nextStep: "play without --hint" }));
+    return Promise.reject(
+      new SpadeError(
+        "E_ENV_CONTRACT",
+        `${this.target.httpBase}: remote OpenEnv environments have no privileged hint`,
+        { nextStep: "play without --hint" },
+      ),
+    );
   }
 
   solve(): Promise<Action> {
-    return Promise.reject(new SpadeError("E_ENV_CONTRACT", `${this.target.httpBase}: remote OpenEnv environments have no oracle`, { nextStep: "play with a model policy" }));
+    return Promise.reject(
+      new SpadeError(
+        "E_ENV_CONTRACT",
+        `${this.target.httpBase}: remote OpenEnv environments have no oracle`,
+        { nextStep: "play with a model policy" },
+      ),
+    );
   }
 
   async close(): Promise<void> {
@@ -207,26 +296,64 @@ export class OpenEnvRemoteEnv implements Env {
     const raw = typeof p.reward === "number" && Number.isFinite(p.reward) ? p.reward : 0;
     const reward = Math.max(-1, Math.min(1, raw));
     const truncated = obs.truncated === true;
-    const info = { ...((typeof obs.info === "object" && obs.info !== null ? obs.info : {}) as JsonObject), ...(reward !== raw ? { remoteReward: raw as Json } : {}) };
-    return { observation: observationText(obs), reward, terminated: p.done === true && !truncated, truncated, info, ...(toolResults.length > 0 ? { toolResults } : {}) };
+    const info = {
+      ...((typeof obs.info === "object" && obs.info !== null ? obs.info : {}) as JsonObject),
+      ...(reward !== raw ? { remoteReward: raw as Json } : {}),
+    };
+    return {
+      observation: observationText(obs),
+      reward,
+      terminated: p.done === true && !truncated,
+      truncated,
+      info,
+      ...(toolResults.length > 0 ? { toolResults } : {}),
+    };
   }
 
   async #ask(message: unknown): Promise<Payload> {
-    if (this.#closedError) throw new SpadeError("E_REMOTE_ENV", `${this.target.wsUrl}: ${this.#closedError.message}`, { nextStep: "open the environment again" });
+    if (this.#closedError)
+      throw new SpadeError("E_REMOTE_ENV", `${this.target.wsUrl}: ${this.#closedError.message}`, {
+        nextStep: "open the environment again",
+      });
     this.#ws.send(JSON.stringify(message));
     const raw = await new Promise<string>((resolve, reject) => {
       const queued = this.#inbox.shift();
       if (queued !== undefined) return resolve(queued);
-      const timer = setTimeout(() => reject(new Error(`no answer within ${this.timeoutMs} ms`)), this.timeoutMs);
-      this.#waiters.push({ resolve: (r) => (clearTimeout(timer), resolve(r)), reject: (e) => (clearTimeout(timer), reject(e)) });
-    }).catch((err: Error) => {
-      throw new SpadeError("E_REMOTE_ENV", `${this.target.wsUrl}: ${err.message}`, { cause: err, nextStep: "check the server's log; reopen the environment" });
-    });
-    const reply = JSON.parse(raw) as { type?: string; data?: { code?: string; message?: string } & Payload };
-    if (reply.type === "error") {
-      throw new SpadeError("E_REMOTE_ENV", `${this.target.httpBase}: ${reply.data?.code ?? "ERROR"}: ${reply.data?.message ?? "unknown error"}`, {
-        nextStep: reply.data?.code === "CAPACITY_REACHED" ? "lower --concurrency or raise the server's --max-sessions" : "see the server's error code in docs/serving.md",
+      const timer = setTimeout(
+        () => reject(new Error(`no answer within ${this.timeoutMs} ms`)),
+        this.timeoutMs,
+      );
+      this.#waiters.push({
+        resolve: (r) => {
+          clearTimeout(timer);
+          resolve(r);
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
       });
+    }).catch((err: Error) => {
+      throw new SpadeError("E_REMOTE_ENV", `${this.target.wsUrl}: ${err.message}`, {
+        cause: err,
+        nextStep: "check the server's log; reopen the environment",
+      });
+    });
+    const reply = JSON.parse(raw) as {
+      type?: string;
+      data?: { code?: string; message?: string } & Payload;
+    };
+    if (reply.type === "error") {
+      throw new SpadeError(
+        "E_REMOTE_ENV",
+        `${this.target.httpBase}: ${reply.data?.code ?? "ERROR"}: ${reply.data?.message ?? "unknown error"}`,
+        {
+          nextStep:
+            reply.data?.code === "CAPACITY_REACHED"
+              ? "lower --concurrency or raise the server's --max-sessions"
+              : "see the server's error code in docs/serving.md",
+        },
+      );
     }
     return reply.data ?? {};
   }

@@ -34,7 +34,14 @@ describe("readPool", () => {
   it("refuses a pool whose game was edited after its checksum was taken", () => {
     const root = fixture();
     appendFileSync(join(root, "games", "game_000001.py"), "\n# edited\n");
-    expect(() => readPool(root)).toThrow(expect.objectContaining({ code: "E_IO", message: expect.stringMatching(/^env pool: the checksum of games\/game_000001.py does not match \(the pool is damaged/) }));
+    expect(() => readPool(root)).toThrow(
+      expect.objectContaining({
+        code: "E_IO",
+        message: expect.stringMatching(
+          /^env pool: the checksum of games\/game_000001.py does not match \(the pool is damaged/,
+        ),
+      }),
+    );
   });
 
   it("checks the manifest's sha256 when there is no checksums file", () => {
@@ -42,18 +49,40 @@ describe("readPool", () => {
     rmSync(join(root, "checksums.sha256"));
     expect(readPool(root).verified).toBe(3);
     writeFileSync(join(root, "games", "game_000000.py"), "class XEnv:\n    pass\n");
-    expect(() => readPool(root)).toThrow(expect.objectContaining({ code: "E_IO", message: expect.stringMatching(/^env pool: the checksum of games\/game_000000.py does not match \(/) }));
+    expect(() => readPool(root)).toThrow(
+      expect.objectContaining({
+        code: "E_IO",
+        message: expect.stringMatching(
+          /^env pool: the checksum of games\/game_000000.py does not match \(/,
+        ),
+      }),
+    );
   });
 
   it("names what is wrong with a folder that is not a pool", () => {
     const root = fixture();
-    expect(() => readPool(join(root, "missing"))).toThrow(expect.objectContaining({ code: "E_IO", message: expect.stringMatching(/missing is not a folder \(give the folder/) }));
+    expect(() => readPool(join(root, "missing"))).toThrow(
+      expect.objectContaining({
+        code: "E_IO",
+        message: expect.stringMatching(/missing is not a folder \(give the folder/),
+      }),
+    );
     expect(() => readPool(join(root, "games", ".."))).not.toThrow();
     const empty = mkdtempSync(join(tmpdir(), "spade-pool-empty-"));
     dirs.push(empty);
-    expect(() => readPool(empty)).toThrow(expect.objectContaining({ code: "E_IO", message: expect.stringMatching(/has no games\/ folder \(/) }));
+    expect(() => readPool(empty)).toThrow(
+      expect.objectContaining({
+        code: "E_IO",
+        message: expect.stringMatching(/has no games\/ folder \(/),
+      }),
+    );
     writeFileSync(join(root, "manifest.jsonl"), "{not json\n");
-    expect(() => readPool(root)).toThrow(expect.objectContaining({ code: "E_IO", message: expect.stringMatching(/manifest.jsonl line 1 is not JSON \(/) }));
+    expect(() => readPool(root)).toThrow(
+      expect.objectContaining({
+        code: "E_IO",
+        message: expect.stringMatching(/manifest.jsonl line 1 is not JSON \(/),
+      }),
+    );
   });
 
   it("turns the manifest's skills into the project's names", () => {

@@ -50,17 +50,20 @@ export function skillTitle(skill: string): string {
 /** The JSON objects of a JSONL file; E_IO naming the line that is not one. */
 function readJsonl(path: string): Array<Record<string, unknown>> {
   const rows: Array<Record<string, unknown>> = [];
-  readFileSync(path, "utf8").split("\n").forEach((line, i) => {
-    if (!line.trim()) return;
-    let row: unknown;
-    try {
-      row = JSON.parse(line);
-    } catch {
-      throw poolError(`${path} line ${i + 1} is not JSON`, "download the pool again");
-    }
-    if (typeof row !== "object" || row === null || Array.isArray(row)) throw poolError(`${path} line ${i + 1} is not a JSON object`, "download the pool again");
-    rows.push(row as Record<string, unknown>);
-  });
+  readFileSync(path, "utf8")
+    .split("\n")
+    .forEach((line, i) => {
+      if (!line.trim()) return;
+      let row: unknown;
+      try {
+        row = JSON.parse(line);
+      } catch {
+        throw poolError(`${path} line ${i + 1} is not JSON`, "download the pool again");
+      }
+      if (typeof row !== "object" || row === null || Array.isArray(row))
+        throw poolError(`${path} line ${i + 1} is not a JSON object`, "download the pool again");
+      rows.push(row as Record<string, unknown>);
+    });
   return rows;
 }
 
@@ -77,7 +80,8 @@ function rowPassed(row: Record<string, unknown>): boolean | null {
   for (const key of ["valid", "passed", "ok", "is_valid"]) {
     if (typeof row[key] === "boolean") return row[key] as boolean;
   }
-  if (typeof row.status === "string") return ["valid", "passed", "pass", "ok"].includes(row.status.toLowerCase());
+  if (typeof row.status === "string")
+    return ["valid", "passed", "pass", "ok"].includes(row.status.toLowerCase());
   return null;
 }
 
@@ -87,10 +91,17 @@ function sha256(path: string): string {
 
 /** The folder holding `games/`: `dir` itself, or its parent when `dir` is the games folder. */
 function poolRoot(dir: string): string {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw poolError(`${dir} is not a folder`, "give the folder that holds games/ and manifest.jsonl");
+  if (!existsSync(dir) || !statSync(dir).isDirectory())
+    throw poolError(
+      `${dir} is not a folder`,
+      "give the folder that holds games/ and manifest.jsonl",
+    );
   if (existsSync(join(dir, "games"))) return dir;
   if (basename(dir) === "games") return join(dir, "..");
-  throw poolError(`${dir} has no games/ folder`, "give the folder that holds games/game_*.py and manifest.jsonl (the GPT-5.5 pool's layout)");
+  throw poolError(
+    `${dir} has no games/ folder`,
+    "give the folder that holds games/game_*.py and manifest.jsonl (the GPT-5.5 pool's layout)",
+  );
 }
 
 /**
@@ -102,16 +113,24 @@ function poolRoot(dir: string): string {
 export function readPool(dir: string): Pool {
   const root = poolRoot(dir);
   const gamesDir = join(root, "games");
-  const files = readdirSync(gamesDir).filter((f) => /^game_.*\.py$/.test(f)).sort();
-  if (files.length === 0) throw poolError(`${gamesDir} has no game_*.py files`, "download the pool again");
+  const files = readdirSync(gamesDir)
+    .filter((f) => /^game_.*\.py$/.test(f))
+    .sort();
+  if (files.length === 0)
+    throw poolError(`${gamesDir} has no game_*.py files`, "download the pool again");
   const manifestPath = join(root, "manifest.jsonl");
   const manifest = new Map<string, Record<string, unknown>>();
-  if (existsSync(manifestPath)) for (const row of readJsonl(manifestPath)) {
-    const file = rowFile(row);
-    if (file) manifest.set(file, row);
-  }
+  if (existsSync(manifestPath))
+    for (const row of readJsonl(manifestPath)) {
+      const file = rowFile(row);
+      if (file) manifest.set(file, row);
+    }
   let verified = 0;
-  const mismatch = (file: string) => poolError(`the checksum of ${file} does not match`, "the pool is damaged or was edited: download it again (hf download, as the reference's cmd/games/_download_gpt55_pool.sh)");
+  const mismatch = (file: string) =>
+    poolError(
+      `the checksum of ${file} does not match`,
+      "the pool is damaged or was edited: download it again (hf download, as the reference's cmd/games/_download_gpt55_pool.sh)",
+    );
   const checksumsPath = join(root, "checksums.sha256");
   const checked = new Set<string>();
   if (existsSync(checksumsPath)) {
@@ -119,8 +138,16 @@ export function readPool(dir: string): Pool {
       const m = /^([0-9a-f]{64}) [ *](.+)$/i.exec(line.trim());
       if (!m) continue;
       const path = join(root, m[2]!);
-      if (relative(root, path).startsWith("..")) throw poolError(`checksums.sha256 names ${m[2]} outside the pool`, "download the pool again");
-      if (!existsSync(path)) throw poolError(`checksums.sha256 names ${m[2]}, which is missing`, "download the pool again");
+      if (relative(root, path).startsWith(".."))
+        throw poolError(
+          `checksums.sha256 names ${m[2]} outside the pool`,
+          "download the pool again",
+        );
+      if (!existsSync(path))
+        throw poolError(
+          `checksums.sha256 names ${m[2]}, which is missing`,
+          "download the pool again",
+        );
       if (sha256(path) !== m[1]!.toLowerCase()) throw mismatch(m[2]!);
       checked.add(relative(root, path));
       verified++;
@@ -128,21 +155,34 @@ export function readPool(dir: string): Pool {
   }
   for (const [file, row] of manifest) {
     const path = join(gamesDir, file);
-    if (typeof row.sha256 !== "string" || checked.has(relative(root, path)) || !existsSync(path)) continue;
+    if (typeof row.sha256 !== "string" || checked.has(relative(root, path)) || !existsSync(path))
+      continue;
     if (sha256(path) !== row.sha256.toLowerCase()) throw mismatch(`games/${file}`);
     verified++;
   }
   const validationPath = join(root, "validation_manifest.jsonl");
   const failed = new Set<string>();
-  if (existsSync(validationPath)) for (const row of readJsonl(validationPath)) {
-    const file = rowFile(row);
-    if (file && rowPassed(row) === false) failed.add(file);
-  }
-  const programs = files.filter((f) => !failed.has(f)).map((file) => {
-    const row = manifest.get(file);
-    const id = typeof row?.game_id === "string" ? row.game_id : file.slice(0, -3);
-    return { id: `pool-${id}`, file, source: readProgramFile(join(gamesDir, file)), skill: typeof row?.skill === "string" ? skillTitle(row.skill) : null };
-  });
-  if (programs.length === 0) throw poolError(`every game in ${gamesDir} failed the pool's validation`, "use a pool with valid games");
+  if (existsSync(validationPath))
+    for (const row of readJsonl(validationPath)) {
+      const file = rowFile(row);
+      if (file && rowPassed(row) === false) failed.add(file);
+    }
+  const programs = files
+    .filter((f) => !failed.has(f))
+    .map((file) => {
+      const row = manifest.get(file);
+      const id = typeof row?.game_id === "string" ? row.game_id : file.slice(0, -3);
+      return {
+        id: `pool-${id}`,
+        file,
+        source: readProgramFile(join(gamesDir, file)),
+        skill: typeof row?.skill === "string" ? skillTitle(row.skill) : null,
+      };
+    });
+  if (programs.length === 0)
+    throw poolError(
+      `every game in ${gamesDir} failed the pool's validation`,
+      "use a pool with valid games",
+    );
   return { root, programs, verified, excluded: files.filter((f) => failed.has(f)) };
 }

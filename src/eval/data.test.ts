@@ -5,7 +5,16 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { isSpadeError } from "../errors.js";
-import { dataRoot, datasetDir, field, readJson, readJsonl, readJsonlSync, readJsonSync, takeLimit } from "./data.js";
+import {
+  dataRoot,
+  datasetDir,
+  field,
+  readJson,
+  readJsonl,
+  readJsonlSync,
+  readJsonSync,
+  takeLimit,
+} from "./data.js";
 
 const dir = mkdtempSync(join(tmpdir(), "spade-data-"));
 const write = (name: string, text: string | Buffer) => {
@@ -28,18 +37,26 @@ describe("dataRoot", () => {
     expect(dataRoot({ flag: "d", env, cwd: "/repo", home: "/home/u" })).toBe("/repo/d");
     expect(dataRoot({ env, cwd: "/repo", home: "/home/u" })).toBe("/env/data");
     expect(dataRoot({ env: { SPADE_DATA_DIR: "rel" }, cwd: "/repo" })).toBe("/repo/rel");
-    expect(dataRoot({ env: { XDG_CACHE_HOME: "/xdg" }, cwd: "/repo", home: "/home/u" })).toBe("/xdg/spade/data");
+    expect(dataRoot({ env: { XDG_CACHE_HOME: "/xdg" }, cwd: "/repo", home: "/home/u" })).toBe(
+      "/xdg/spade/data",
+    );
     expect(dataRoot({ env: {}, cwd: "/repo", home: "/home/u" })).toBe("/home/u/.cache/spade/data");
   });
 
   it("is ../shared/benchmarks in tests (vitest.config.ts sets SPADE_DATA_DIR)", () => {
-    expect(dataRoot({ env: process.env })).toBe(fileURLToPath(new URL("../../../shared/benchmarks", import.meta.url)));
+    expect(dataRoot({ env: process.env })).toBe(
+      fileURLToPath(new URL("../../../shared/benchmarks", import.meta.url)),
+    );
   });
 
   it("datasetDir accepts the data folder or the dataset's own folder", () => {
     mkdirSync(join(dir, "root", "acebench", "data_all"), { recursive: true });
-    expect(datasetDir(join(dir, "root"), "acebench", "data_all", existsSync)).toBe(join(dir, "root", "acebench"));
-    expect(datasetDir(join(dir, "root", "acebench"), "acebench", "data_all", existsSync)).toBe(join(dir, "root", "acebench"));
+    expect(datasetDir(join(dir, "root"), "acebench", "data_all", existsSync)).toBe(
+      join(dir, "root", "acebench"),
+    );
+    expect(datasetDir(join(dir, "root", "acebench"), "acebench", "data_all", existsSync)).toBe(
+      join(dir, "root", "acebench"),
+    );
   });
 });
 
@@ -55,13 +72,28 @@ describe("the one reader", () => {
 
   it("every failure is E_IO naming the file (and line), with the next step", async () => {
     const missing = join(dir, "nope.jsonl");
-    expect(await codeOf(readJsonl(missing))).toEqual([true, expect.stringContaining(`cannot read benchmark file ${missing} (run \`spade data list\``)]);
-    expect(await codeOf(() => readJsonlSync(missing))).toEqual([true, expect.stringContaining(`cannot read benchmark file ${missing}`)]);
+    expect(await codeOf(readJsonl(missing))).toEqual([
+      true,
+      expect.stringContaining(`cannot read benchmark file ${missing} (run \`spade data list\``),
+    ]);
+    expect(await codeOf(() => readJsonlSync(missing))).toEqual([
+      true,
+      expect.stringContaining(`cannot read benchmark file ${missing}`),
+    ]);
     const broken = write("broken.jsonl", '{"x":1}\n{"x":\n');
-    expect(await codeOf(readJsonl(broken))).toEqual([true, expect.stringContaining(`benchmark file ${broken} line 2 is not valid JSON`)]);
+    expect(await codeOf(readJsonl(broken))).toEqual([
+      true,
+      expect.stringContaining(`benchmark file ${broken} line 2 is not valid JSON`),
+    ]);
     const badGz = write("bad.jsonl.gz", "not gzip");
-    expect(await codeOf(() => readJsonlSync(badGz))).toEqual([true, expect.stringContaining("is not valid gzip")]);
-    expect(await codeOf(() => field({ a: 1 }, "a", "f.jsonl"))).toEqual([true, expect.stringContaining('f.jsonl: a record lacks the string field "a"')]);
+    expect(await codeOf(() => readJsonlSync(badGz))).toEqual([
+      true,
+      expect.stringContaining("is not valid gzip"),
+    ]);
+    expect(await codeOf(() => field({ a: 1 }, "a", "f.jsonl"))).toEqual([
+      true,
+      expect.stringContaining('f.jsonl: a record lacks the string field "a"'),
+    ]);
     expect(takeLimit([1, 2, 3], 2)).toEqual([1, 2]);
     expect(takeLimit([1, 2, 3], undefined)).toEqual([1, 2, 3]);
   });

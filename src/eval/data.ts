@@ -35,7 +35,9 @@ export function dataRoot(options: DataDirOptions = {}): string {
   const env = options.env ?? {};
   if (options.flag) return resolve(cwd, options.flag);
   if (env[DATA_DIR_ENV]) return resolve(cwd, env[DATA_DIR_ENV] as string);
-  const cache = env.XDG_CACHE_HOME ? resolve(cwd, env.XDG_CACHE_HOME) : join(options.home ?? homedir(), ".cache");
+  const cache = env.XDG_CACHE_HOME
+    ? resolve(cwd, env.XDG_CACHE_HOME)
+    : join(options.home ?? homedir(), ".cache");
   return join(cache, "spade", "data");
 }
 
@@ -43,7 +45,12 @@ export function dataRoot(options: DataDirOptions = {}): string {
  * A dataset's folder given either the data folder or the dataset's own folder: `dir` itself when
  * it holds `marker` (a file or folder only the dataset has), else `dir/name`.
  */
-export function datasetDir(dir: string, name: string, marker: string, exists: (path: string) => boolean): string {
+export function datasetDir(
+  dir: string,
+  name: string,
+  marker: string,
+  exists: (path: string) => boolean,
+): string {
   return exists(join(dir, marker)) || !exists(join(dir, name)) ? dir : join(dir, name);
 }
 
@@ -128,8 +135,10 @@ export function readJsonlSync(path: string): unknown[] {
 
 /** Reads a string field of a record, or throws E_IO naming the file and field. */
 export function field(row: unknown, name: string, path: string): string {
-  const value = typeof row === "object" && row !== null ? (row as Record<string, unknown>)[name] : undefined;
-  if (typeof value !== "string") throw ioError(`benchmark file ${path}: a record lacks the string field "${name}"`);
+  const value =
+    typeof row === "object" && row !== null ? (row as Record<string, unknown>)[name] : undefined;
+  if (typeof value !== "string")
+    throw ioError(`benchmark file ${path}: a record lacks the string field "${name}"`);
   return value;
 }
 

@@ -1,6 +1,13 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -40,14 +47,33 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-const deps = (env: Record<string, string> = {}): FetchDeps & { seen: Array<[string, number, number | null]> } => {
+const deps = (
+  env: Record<string, string> = {},
+): FetchDeps & { seen: Array<[string, number, number | null]> } => {
   const seen: Array<[string, number, number | null]> = [];
-  return { fetch: globalThis.fetch, env, now: () => new Date("2026-12-01T00:00:00Z"), onProgress: (f, got, total) => seen.push([f.path, got, total]), seen };
+  return {
+    fetch: globalThis.fetch,
+    env,
+    now: () => new Date("2026-12-01T00:00:00Z"),
+    onProgress: (f, got, total) => seen.push([f.path, got, total]),
+    seen,
+  };
 };
-const dataset = (files: Dataset["files"], extra: Partial<Dataset> = {}): Dataset => ({ name: "t", description: "test", dir: "t", files, marker: files[0]?.path ?? "t/x", source: "test server", ...extra });
+const dataset = (files: Dataset["files"], extra: Partial<Dataset> = {}): Dataset => ({
+  name: "t",
+  description: "test",
+  dir: "t",
+  files,
+  marker: files[0]?.path ?? "t/x",
+  source: "test server",
+  ...extra,
+});
 const fresh = () => mkdtempSync(join(tmpdir(), "spade-fetch-"));
 async function failure(p: Promise<unknown>): Promise<string> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(isSpadeError(err, "E_DATA_FETCH")).toBe(true);
   return (err as Error).message;
 }
@@ -58,49 +84,93 @@ describe("fetchDataset against a local HTTP server", () => {
     const d = deps();
     const ds = dataset([{ path: "t/a.jsonl", url: `${base}/redirect/a.jsonl` }]);
     const out = await fetchDataset(root, ds, d);
-    expect(out).toEqual([{ path: "t/a.jsonl", status: "downloaded", sha256: sha(BODY), bytes: 16 }]);
+    expect(out).toEqual([
+      { path: "t/a.jsonl", status: "downloaded", sha256: sha(BODY), bytes: 16 },
+    ]);
     expect(readFileSync(join(root, "t/a.jsonl"), "utf8")).toBe(BODY);
     expect(d.seen.at(-1)).toEqual(["t/a.jsonl", 16, 16]);
-    expect(await readManifest(root)).toEqual({ "t/a.jsonl": { sha256: sha(BODY), bytes: 16, url: `${base}/redirect/a.jsonl`, fetchedAt: "2026-12-01T00:00:00.000Z" } });
+    expect(await readManifest(root)).toEqual({
+      "t/a.jsonl": {
+        sha256: sha(BODY),
+        bytes: 16,
+        url: `${base}/redirect/a.jsonl`,
+        fetchedAt: "2026-12-01T00:00:00.000Z",
+      },
+    });
     const before = hits.length;
     expect((await fetchDataset(root, ds, deps()))[0]?.status).toBe("verified");
     expect(hits.length).toBe(before);
     // A changed file shows in the status, and the next fetch replaces it.
     writeFileSync(join(root, "t/a.jsonl"), "tampered\n");
-    expect((await datasetStatus(root, ds, await readManifest(root))).changed).toEqual(["t/a.jsonl"]);
+    expect((await datasetStatus(root, ds, await readManifest(root))).changed).toEqual([
+      "t/a.jsonl",
+    ]);
     expect((await fetchDataset(root, ds, deps()))[0]?.status).toBe("downloaded");
     expect(readFileSync(join(root, "t/a.jsonl"), "utf8")).toBe(BODY);
   });
 
   it("a dropped connection leaves nothing behind and says which file to fetch by hand", async () => {
     const root = fresh();
-    const message = await failure(fetchDataset(root, dataset([{ path: "t/big.jsonl", url: `${base}/drop/big.jsonl` }]), deps()));
-    expect(message).toMatch(/^t\/big\.jsonl: the download from http:\S+ broke off after 100 (of 1000 )?bytes/);
-    expect(message).toContain(`download ${base}/drop/big.jsonl yourself, save it as ${join(root, "t/big.jsonl")}`);
+    const message = await failure(
+      fetchDataset(root, dataset([{ path: "t/big.jsonl", url: `${base}/drop/big.jsonl` }]), deps()),
+    );
+    expect(message).toMatch(
+      /^t\/big\.jsonl: the download from http:\S+ broke off after 100 (of 1000 )?bytes/,
+    );
+    expect(message).toContain(
+      `download ${base}/drop/big.jsonl yourself, save it as ${join(root, "t/big.jsonl")}`,
+    );
     expect(readdirSync(join(root, "t"))).toEqual([]);
   });
 
   it("a checksum mismatch keeps nothing", async () => {
     const root = fresh();
-    const message = await failure(fetchDataset(root, dataset([{ path: "t/a.jsonl", url: `${base}/files/a.jsonl`, sha256: "0".repeat(64) }]), deps()));
-    expect(message).toContain(`checksum mismatch: expected sha256 ${"0".repeat(64)}, got ${sha(BODY)} (the file was not kept)`);
+    const message = await failure(
+      fetchDataset(
+        root,
+        dataset([{ path: "t/a.jsonl", url: `${base}/files/a.jsonl`, sha256: "0".repeat(64) }]),
+        deps(),
+      ),
+    );
+    expect(message).toContain(
+      `checksum mismatch: expected sha256 ${"0".repeat(64)}, got ${sha(BODY)} (the file was not kept)`,
+    );
     expect(existsSync(join(root, "t/a.jsonl"))).toBe(false);
     expect(readdirSync(join(root, "t"))).toEqual([]);
   });
 
   it("a gated dataset names its token variable; with the token it downloads", async () => {
-    const ds = dataset([{ path: "t/g.jsonl", url: `${base}/gated/g.jsonl` }], { name: "gated", tokenEnv: "HF_TOKEN" });
+    const ds = dataset([{ path: "t/g.jsonl", url: `${base}/gated/g.jsonl` }], {
+      name: "gated",
+      tokenEnv: "HF_TOKEN",
+    });
     const message = await failure(fetchDataset(fresh(), ds, deps()));
-    expect(message).toContain("answered HTTP 401; gated is gated: accept its terms on the dataset page and set HF_TOKEN to a token");
-    expect((await fetchDataset(fresh(), ds, deps({ HF_TOKEN: "t0k" })))[0]?.status).toBe("downloaded");
+    expect(message).toContain(
+      "answered HTTP 401; gated is gated: accept its terms on the dataset page and set HF_TOKEN to a token",
+    );
+    expect((await fetchDataset(fresh(), ds, deps({ HF_TOKEN: "t0k" })))[0]?.status).toBe(
+      "downloaded",
+    );
   });
 
   it("an unreachable source says exactly which file to put where", async () => {
     const root = fresh();
-    const message = await failure(fetchDataset(root, dataset([{ path: "t/a.jsonl", url: "http://127.0.0.1:1/files/a.jsonl" }]), deps()));
+    const message = await failure(
+      fetchDataset(
+        root,
+        dataset([{ path: "t/a.jsonl", url: "http://127.0.0.1:1/files/a.jsonl" }]),
+        deps(),
+      ),
+    );
     expect(message).toContain(`t/a.jsonl: cannot reach http://127.0.0.1:1/files/a.jsonl`);
-    expect(message).toContain(`(download http://127.0.0.1:1/files/a.jsonl yourself, save it as ${join(root, "t/a.jsonl")}, and run \`spade data fetch\` again to check and record it)`);
-    expect(await failure(fetchDataset(root, dataset([], { name: "manual", source: "somewhere" }), deps()))).toContain("manual has no single download: it comes from somewhere");
+    expect(message).toContain(
+      `(download http://127.0.0.1:1/files/a.jsonl yourself, save it as ${join(root, "t/a.jsonl")}, and run \`spade data fetch\` again to check and record it)`,
+    );
+    expect(
+      await failure(
+        fetchDataset(root, dataset([], { name: "manual", source: "somewhere" }), deps()),
+      ),
+    ).toContain("manual has no single download: it comes from somewhere");
   });
 });
 
@@ -117,7 +187,11 @@ describe("conversions", () => {
     );
 
   it("AIME Parquet becomes the reference's rows, also from a raw download put beside the file by hand", async () => {
-    const rows = (await aimeRowsFromParquet(parquet())).toString("utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const rows = (await aimeRowsFromParquet(parquet()))
+      .toString("utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(rows).toEqual([
       { prompt: [{ role: "user", content: `Find $x$.${AIME_INSTRUCTION}` }], label: "70" },
       { prompt: [{ role: "user", content: `Find $y$.${AIME_INSTRUCTION}` }], label: "8" },
@@ -125,19 +199,42 @@ describe("conversions", () => {
     const root = fresh();
     mkdirSync(join(root, "aime-2025"));
     writeFileSync(join(root, "aime-2025", "train-00000-of-00001.parquet"), parquet());
-    const ds = dataset([{ path: "aime-2025/aime-2025.jsonl", url: "http://127.0.0.1:1/MathArena/aime_2025/resolve/main/data/train-00000-of-00001.parquet", convert: aimeRowsFromParquet }]);
+    const ds = dataset([
+      {
+        path: "aime-2025/aime-2025.jsonl",
+        url: "http://127.0.0.1:1/MathArena/aime_2025/resolve/main/data/train-00000-of-00001.parquet",
+        convert: aimeRowsFromParquet,
+      },
+    ]);
     const [out] = await fetchDataset(root, ds, deps());
     expect(out?.status).toBe("downloaded");
-    expect(readFileSync(join(root, "aime-2025/aime-2025.jsonl"), "utf8").split("\n")[0]).toBe(JSON.stringify(rows[0]));
+    expect(readFileSync(join(root, "aime-2025/aime-2025.jsonl"), "utf8").split("\n")[0]).toBe(
+      JSON.stringify(rows[0]),
+    );
     const message = await failure(fetchDataset(fresh(), ds, deps()));
-    expect(message).toContain("train-00000-of-00001.parquet, and run `spade data fetch` again (it converts it to");
+    expect(message).toContain(
+      "train-00000-of-00001.parquet, and run `spade data fetch` again (it converts it to",
+    );
   });
 
   it("GPQA options are shuffled as CPython's random.Random(42) does over the rows", () => {
-    const row = (i: number) => ({ Question: `q${i}`, "Correct Answer": "C", "Incorrect Answer 1": "i1", "Incorrect Answer 2": "i2", "Incorrect Answer 3": "i3" });
-    const got = gpqaRows([0, 1, 2, 3, 4].map(row)) as Array<{ options: string[]; answer: string; question_id: string }>;
-    const script = "import random, json\nrng = random.Random(42)\nout = []\nfor i in range(5):\n    o = list(range(4)); rng.shuffle(o); out.append(o)\nprint(json.dumps(out))";
-    const orders = JSON.parse(execFileSync("python3", ["-c", script], { encoding: "utf8" })) as number[][];
+    const row = (i: number) => ({
+      Question: `q${i}`,
+      "Correct Answer": "C",
+      "Incorrect Answer 1": "i1",
+      "Incorrect Answer 2": "i2",
+      "Incorrect Answer 3": "i3",
+    });
+    const got = gpqaRows([0, 1, 2, 3, 4].map(row)) as Array<{
+      options: string[];
+      answer: string;
+      question_id: string;
+    }>;
+    const script =
+      "import random, json\nrng = random.Random(42)\nout = []\nfor i in range(5):\n    o = list(range(4)); rng.shuffle(o); out.append(o)\nprint(json.dumps(out))";
+    const orders = JSON.parse(
+      execFileSync("python3", ["-c", script], { encoding: "utf8" }),
+    ) as number[][];
     const names = ["C", "i1", "i2", "i3"];
     expect(got.map((g) => g.options)).toEqual(orders.map((o) => o.map((j) => names[j])));
     expect(got.map((g) => g.answer)).toEqual(orders.map((o) => "ABCD"[o.indexOf(0)]));

@@ -59,7 +59,10 @@ export async function readManifest(root: string): Promise<Manifest> {
   try {
     return JSON.parse(text) as Manifest;
   } catch (err) {
-    throw new SpadeError("E_IO", `${join(root, MANIFEST_FILE)} is not valid JSON`, { nextStep: "delete it; `spade data fetch all` records the checksums again", cause: err });
+    throw new SpadeError("E_IO", `${join(root, MANIFEST_FILE)} is not valid JSON`, {
+      nextStep: "delete it; `spade data fetch all` records the checksums again",
+      cause: err,
+    });
   }
 }
 
@@ -97,11 +100,20 @@ function byHand(root: string, file: DatasetFile): string {
 }
 
 function fetchError(root: string, file: DatasetFile, what: string, cause?: unknown): SpadeError {
-  return new SpadeError("E_DATA_FETCH", `${file.path}: ${what}`, { nextStep: byHand(root, file), cause });
+  return new SpadeError("E_DATA_FETCH", `${file.path}: ${what}`, {
+    nextStep: byHand(root, file),
+    cause,
+  });
 }
 
 /** Streams `url` to `tmp`, hashing it; rejects on HTTP errors, a dropped connection or a short body. */
-async function download(root: string, dataset: Dataset, file: DatasetFile, tmp: string, deps: FetchDeps): Promise<{ sha256: string; bytes: number }> {
+async function download(
+  root: string,
+  dataset: Dataset,
+  file: DatasetFile,
+  tmp: string,
+  deps: FetchDeps,
+): Promise<{ sha256: string; bytes: number }> {
   const headers: Record<string, string> = {};
   const token = dataset.tokenEnv ? deps.env[dataset.tokenEnv] : undefined;
   if (token) headers.authorization = `Bearer ${token}`;
@@ -109,11 +121,18 @@ async function download(root: string, dataset: Dataset, file: DatasetFile, tmp: 
   try {
     res = await deps.fetch(file.url, { headers, redirect: "follow" });
   } catch (err) {
-    throw fetchError(root, file, `cannot reach ${file.url} (${(err as Error).cause ?? (err as Error).message})`, err);
+    throw fetchError(
+      root,
+      file,
+      `cannot reach ${file.url} (${(err as Error).cause ?? (err as Error).message})`,
+      err,
+    );
   }
   if (!res.ok || res.body === null) {
     const gated = (res.status === 401 || res.status === 403) && dataset.tokenEnv;
-    const why = gated ? `; ${dataset.name} is gated: accept its terms on the dataset page and set ${dataset.tokenEnv} to a token${token ? " (the one set was refused)" : ""}` : "";
+    const why = gated
+      ? `; ${dataset.name} is gated: accept its terms on the dataset page and set ${dataset.tokenEnv} to a token${token ? " (the one set was refused)" : ""}`
+      : "";
     throw fetchError(root, file, `${file.url} answered HTTP ${res.status}${why}`);
   }
   const totalHeader = res.headers.get("content-length");
@@ -129,11 +148,25 @@ async function download(root: string, dataset: Dataset, file: DatasetFile, tmp: 
     },
   });
   try {
-    await pipeline(Readable.fromWeb(res.body as import("node:stream/web").ReadableStream<Uint8Array>), meter, createWriteStream(tmp));
+    await pipeline(
+      Readable.fromWeb(res.body as import("node:stream/web").ReadableStream<Uint8Array>),
+      meter,
+      createWriteStream(tmp),
+    );
   } catch (err) {
-    throw fetchError(root, file, `the download from ${file.url} broke off after ${received} bytes`, err);
+    throw fetchError(
+      root,
+      file,
+      `the download from ${file.url} broke off after ${received} bytes`,
+      err,
+    );
   }
-  if (total !== null && received !== total) throw fetchError(root, file, `the download from ${file.url} broke off after ${received} of ${total} bytes`);
+  if (total !== null && received !== total)
+    throw fetchError(
+      root,
+      file,
+      `the download from ${file.url} broke off after ${received} of ${total} bytes`,
+    );
   return { sha256: hash.digest("hex"), bytes: received };
 }
 
@@ -143,12 +176,23 @@ async function download(root: string, dataset: Dataset, file: DatasetFile, tmp: 
  * from beside it when present), checked and renamed into place. Nothing half-written is ever
  * left at the destination.
  */
-export async function fetchFile(root: string, dataset: Dataset, file: DatasetFile, manifest: Manifest, deps: FetchDeps): Promise<FileOutcome> {
+export async function fetchFile(
+  root: string,
+  dataset: Dataset,
+  file: DatasetFile,
+  manifest: Manifest,
+  deps: FetchDeps,
+): Promise<FileOutcome> {
   const dest = join(root, file.path);
   const expected = file.sha256 ?? manifest[file.path]?.sha256;
   const existing = await hashFile(dest);
   if (existing && (expected === undefined || existing.sha256 === expected)) {
-    manifest[file.path] = { sha256: existing.sha256, bytes: existing.bytes, url: file.url, fetchedAt: manifest[file.path]?.fetchedAt ?? deps.now().toISOString() };
+    manifest[file.path] = {
+      sha256: existing.sha256,
+      bytes: existing.bytes,
+      url: file.url,
+      fetchedAt: manifest[file.path]?.fetchedAt ?? deps.now().toISOString(),
+    };
     return { path: file.path, status: "verified", ...existing };
   }
   await mkdir(dirname(dest), { recursive: true });
@@ -165,15 +209,27 @@ export async function fetchFile(root: string, dataset: Dataset, file: DatasetFil
       }
       const converted = await file.convert(bytes);
       await writeFile(tmp, converted);
-      got = { sha256: createHash("sha256").update(converted).digest("hex"), bytes: converted.length };
+      got = {
+        sha256: createHash("sha256").update(converted).digest("hex"),
+        bytes: converted.length,
+      };
     } else {
       got = await download(root, dataset, file, tmp, deps);
     }
     if (file.sha256 !== undefined && got.sha256 !== file.sha256) {
-      throw fetchError(root, file, `checksum mismatch: expected sha256 ${file.sha256}, got ${got.sha256} (the file was not kept)`);
+      throw fetchError(
+        root,
+        file,
+        `checksum mismatch: expected sha256 ${file.sha256}, got ${got.sha256} (the file was not kept)`,
+      );
     }
     await rename(tmp, dest);
-    manifest[file.path] = { sha256: got.sha256, bytes: got.bytes, url: file.url, fetchedAt: deps.now().toISOString() };
+    manifest[file.path] = {
+      sha256: got.sha256,
+      bytes: got.bytes,
+      url: file.url,
+      fetchedAt: deps.now().toISOString(),
+    };
     return { path: file.path, status: "downloaded", ...got };
   } finally {
     await rm(tmp, { force: true });
@@ -181,11 +237,19 @@ export async function fetchFile(root: string, dataset: Dataset, file: DatasetFil
 }
 
 /** Fetches every file of `dataset`, recording the manifest after each file. */
-export async function fetchDataset(root: string, dataset: Dataset, deps: FetchDeps): Promise<FileOutcome[]> {
+export async function fetchDataset(
+  root: string,
+  dataset: Dataset,
+  deps: FetchDeps,
+): Promise<FileOutcome[]> {
   if (dataset.files.length === 0) {
-    throw new SpadeError("E_DATA_FETCH", `${dataset.name} has no single download: it comes from ${dataset.source}`, {
-      nextStep: `copy its folder to ${join(root, dataset.dir)} (the shared benchmarks folder's layout; see docs/eval-suites.md)`,
-    });
+    throw new SpadeError(
+      "E_DATA_FETCH",
+      `${dataset.name} has no single download: it comes from ${dataset.source}`,
+      {
+        nextStep: `copy its folder to ${join(root, dataset.dir)} (the shared benchmarks folder's layout; see docs/eval-suites.md)`,
+      },
+    );
   }
   await mkdir(root, { recursive: true });
   const outcomes: FileOutcome[] = [];
@@ -225,7 +289,11 @@ async function folderBytes(path: string): Promise<number> {
 }
 
 /** Whether each dataset is present, its size, and which of its files no longer match their checksum. */
-export async function datasetStatus(root: string, dataset: Dataset, manifest: Manifest): Promise<DatasetStatus> {
+export async function datasetStatus(
+  root: string,
+  dataset: Dataset,
+  manifest: Manifest,
+): Promise<DatasetStatus> {
   const present = await stat(join(root, dataset.marker)).then(
     () => true,
     () => false,
@@ -239,5 +307,11 @@ export async function datasetStatus(root: string, dataset: Dataset, manifest: Ma
       if (got && got.sha256 !== expected) changed.push(file.path);
     }
   }
-  return { name: dataset.name, dir: join(root, dataset.dir), present, bytes: present ? await folderBytes(join(root, dataset.dir)) : 0, changed };
+  return {
+    name: dataset.name,
+    dir: join(root, dataset.dir),
+    present,
+    bytes: present ? await folderBytes(join(root, dataset.dir)) : 0,
+    changed,
+  };
 }

@@ -5,4 +5,19 @@
  * tau2, paper).
  */
 export * from "./run/index.js";
-export { DATA_DIR_ENV, DATA_NEXT_STEP, dataRoot, datasetDir, field, parseJsonl, readJson, readJsonSync, readJsonl, readJsonlSync, readText, readTextSync, takeLimit, type DataDirOptions } from "./data.js";
+export {
+  DATA_DIR_ENV,
+  DATA_NEXT_STEP,
+  dataRoot,
+  datasetDir,
+  field,
+  parseJsonl,
+  readJson,
+  readJsonSync,
+  readJsonl,
+  readJsonlSync,
+  readText,
+  readTextSync,
+  takeLimit,
+  type DataDirOptions,
+} from "./data.js";

@@ -21,13 +21,20 @@ describe("the default corpus", () => {
     .filter((line) => line !== "")
     .map((line) => JSON.parse(line) as DefaultRecord);
 
-  it("lives in src/grounding/corpus and opens as \"default\"", async () => {
-    expect(DEFAULT_CORPUS_PATH.replaceAll("\\", "/").endsWith("/src/grounding/corpus/default.jsonl")).toBe(true);
+  it('lives in src/grounding/corpus and opens as "default"', async () => {
+    expect(
+      DEFAULT_CORPUS_PATH.replaceAll("\\", "/").endsWith("/src/grounding/corpus/default.jsonl"),
+    ).toBe(true);
     const corpus = await openCorpus("default");
     expect(corpus.path).toBe(DEFAULT_CORPUS_PATH);
     expect(corpus.size).toBe(records.length);
     expect(corpus.skipped).toBe(0);
-    expect(await corpus.read(0)).toEqual({ docId: records[0]!.id, text: records[0]!.text, index: 0, title: records[0]!.title });
+    expect(await corpus.read(0)).toEqual({
+      docId: records[0]!.id,
+      text: records[0]!.text,
+      index: 0,
+      title: records[0]!.title,
+    });
   });
 
   it("has at least 100 documents with unique ids and all four fields", () => {
@@ -41,14 +48,32 @@ describe("the default corpus", () => {
   });
 
   it("keeps every document between 80 and 250 words", () => {
-    const outside = records.filter((r) => countWords(r.text) < 80 || countWords(r.text) > 250).map((r) => r.id);
+    const outside = records
+      .filter((r) => countWords(r.text) < 80 || countWords(r.text) > 250)
+      .map((r) => r.id);
     expect(outside).toEqual([]);
   });
 
   it("spans many domains, including the ones the issue names", () => {
     const domains = new Set(records.map((r) => r.domain));
     expect(domains.size).toBeGreaterThanOrEqual(20);
-    for (const d of ["chemistry", "physics", "history", "cooking", "law", "sport", "finance", "music", "geography", "medicine", "engineering", "games", "logistics", "software", "linguistics"]) {
+    for (const d of [
+      "chemistry",
+      "physics",
+      "history",
+      "cooking",
+      "law",
+      "sport",
+      "finance",
+      "music",
+      "geography",
+      "medicine",
+      "engineering",
+      "games",
+      "logistics",
+      "software",
+      "linguistics",
+    ]) {
       expect(domains.has(d)).toBe(true);
     }
   });
@@ -57,14 +82,29 @@ describe("the default corpus", () => {
     const sampler = createSampler(await openCorpus("default"), { seed: 3 });
     const doc = await sampler.next();
     const record = records[doc.index]!;
-    expect(doc).toEqual({ docId: record.id, text: record.text, index: doc.index, draw: 0, truncated: false, title: record.title });
+    expect(doc).toEqual({
+      docId: record.id,
+      text: record.text,
+      index: doc.index,
+      draw: 0,
+      truncated: false,
+      title: record.title,
+    });
   });
 });
 
 // The team's shared sample (OpenStax sections, CC BY 4.0), read in place and never committed.
-const OPENSTAX = fileURLToPath(new URL("../../../shared/corpus/openstax/derived/", import.meta.url));
+const OPENSTAX = fileURLToPath(
+  new URL("../../../shared/corpus/openstax/derived/", import.meta.url),
+);
 
-describe.skipIf(skipWithout(existsSync(OPENSTAX) ? null : `the OpenStax sample is not at ${OPENSTAX} (../shared/corpus/openstax)`))("the shared OpenStax sample", () => {
+describe.skipIf(
+  skipWithout(
+    existsSync(OPENSTAX)
+      ? null
+      : `the OpenStax sample is not at ${OPENSTAX} (../shared/corpus/openstax)`,
+  ),
+)("the shared OpenStax sample", () => {
   it("opens as a data folder of .jsonl.gz files and samples reproducibly", async () => {
     const cacheDir = await mkdtemp(join(tmpdir(), "spade-openstax-cache-"));
     try {

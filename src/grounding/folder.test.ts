@@ -25,7 +25,10 @@ beforeAll(async () => {
   await writeFile(join(data, "README.md"), "About this corpus.");
   await writeFile(join(data, "manifest.tsv"), "id\tpath\n");
   await writeFile(join(data, "part-0.jsonl.gz"), gzipSync('{"text":"zero"}\n{"text":"one"}\n'));
-  await writeFile(join(data, "x", "part-1.jsonl"), '{"id":"two","text":"two"}\n{"nope":1}\n{"text":"three"}\n');
+  await writeFile(
+    join(data, "x", "part-1.jsonl"),
+    '{"id":"two","text":"two"}\n{"nope":1}\n{"text":"three"}\n',
+  );
   await mkdir(join(dir, "nothing"));
   await writeFile(join(dir, "nothing", "data.csv"), "text\n");
 });

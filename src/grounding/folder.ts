@@ -29,13 +29,17 @@ export function dataKind(path: string): "jsonl" | "jsonl.gz" | "parquet" | null 
 }
 
 /** Indexes one data file, naming it `label` in ids and messages. */
-export function indexDataFile(path: string, options: ResolvedCorpusOptions, label: string): Promise<DocumentIndex> {
+export function indexDataFile(
+  path: string,
+  options: ResolvedCorpusOptions,
+  label: string,
+): Promise<DocumentIndex> {
   const kind = dataKind(path);
   if (kind === "jsonl") return indexJsonl(path, options, label);
   if (kind === "jsonl.gz") return indexJsonlGz(path, options, label);
   if (kind === "parquet") return indexParquet(path, options, label);
   throw new SpadeError("E_CONFIG", `unsupported corpus file ${label}`, {
-    nextStep: "give a .jsonl, .jsonl.gz or .parquet file, a folder, or \"default\"",
+    nextStep: 'give a .jsonl, .jsonl.gz or .parquet file, a folder, or "default"',
   });
 }
 
@@ -51,7 +55,14 @@ export async function listFiles(dir: string, prefix = ""): Promise<string[]> {
     const rel = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
     if (entry.isDirectory()) found.push(...(await listFiles(dir, rel)));
     else if (entry.isFile()) found.push(rel);
-    else if (entry.isSymbolicLink() && (await stat(join(dir, rel)).then((s) => s.isFile(), () => false))) found.push(rel);
+    else if (
+      entry.isSymbolicLink() &&
+      (await stat(join(dir, rel)).then(
+        (s) => s.isFile(),
+        () => false,
+      ))
+    )
+      found.push(rel);
   }
   return found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
@@ -94,7 +105,10 @@ function textFilesIndex(dir: string, paths: string[]): DocumentIndex {
       try {
         text = await readFile(join(dir, rel), "utf8");
       } catch (cause) {
-        throw new SpadeError("E_IO", `cannot read ${rel} in ${dir}`, { cause, nextStep: "check the file is still there" });
+        throw new SpadeError("E_IO", `cannot read ${rel} in ${dir}`, {
+          cause,
+          nextStep: "check the file is still there",
+        });
       }
       return /\S/.test(text) ? { docId: rel, text, index } : null;
     },
@@ -106,9 +120,15 @@ function textFilesIndex(dir: string, paths: string[]): DocumentIndex {
  * order; in a data folder `.txt` / `.md` files (a README) are not documents. Other files are
  * ignored. Throws E_CONFIG when the folder holds no supported file.
  */
-export async function indexFolder(dir: string, options: ResolvedCorpusOptions): Promise<DocumentIndex> {
+export async function indexFolder(
+  dir: string,
+  options: ResolvedCorpusOptions,
+): Promise<DocumentIndex> {
   const files = await listFiles(dir).catch((cause: unknown) => {
-    throw new SpadeError("E_IO", `cannot list the corpus folder ${dir}`, { cause, nextStep: "check the folder's permissions" });
+    throw new SpadeError("E_IO", `cannot list the corpus folder ${dir}`, {
+      cause,
+      nextStep: "check the folder's permissions",
+    });
   });
   const dataFiles = files.filter((rel) => dataKind(rel) !== null);
   if (dataFiles.length > 0) {
@@ -117,12 +137,18 @@ export async function indexFolder(dir: string, options: ResolvedCorpusOptions): 
     return concatIndexes(parts, dir);
   }
   const textFiles = files.filter((rel) => /\.(txt|md)$/i.test(rel));
-  const sized = await Promise.all(textFiles.map(async (rel) => ((await stat(join(dir, rel))).size > 0 ? rel : null)));
+  const sized = await Promise.all(
+    textFiles.map(async (rel) => ((await stat(join(dir, rel))).size > 0 ? rel : null)),
+  );
   const nonEmpty = sized.filter((rel): rel is string => rel !== null);
   if (textFiles.length === 0) {
-    throw new SpadeError("E_CONFIG", `${dir} holds no .jsonl, .jsonl.gz, .parquet, .txt or .md files`, {
-      nextStep: "point the corpus at a folder of documents or at one data file",
-    });
+    throw new SpadeError(
+      "E_CONFIG",
+      `${dir} holds no .jsonl, .jsonl.gz, .parquet, .txt or .md files`,
+      {
+        nextStep: "point the corpus at a folder of documents or at one data file",
+      },
+    );
   }
   return { ...textFilesIndex(dir, nonEmpty), skipped: textFiles.length - nonEmpty.length };
 }

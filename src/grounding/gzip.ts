@@ -19,7 +19,9 @@ import type { ResolvedCorpusOptions } from "./types.js";
  */
 export async function inflatedCachePath(gzPath: string, cacheDir: string): Promise<string> {
   const info = await stat(gzPath);
-  const key = createHash("sha256").update(`${resolve(gzPath)}\0${info.size}\0${info.mtimeMs}`).digest("hex");
+  const key = createHash("sha256")
+    .update(`${resolve(gzPath)}\0${info.size}\0${info.mtimeMs}`)
+    .digest("hex");
   return join(cacheDir, `${key.slice(0, 32)}.jsonl`);
 }
 
@@ -29,9 +31,19 @@ export async function inflatedCachePath(gzPath: string, cacheDir: string): Promi
  * leaves a half-written copy under the final name. Throws E_IO (unreadable file, cache not
  * writable) or E_PARSE (not valid gzip).
  */
-export async function inflateToCache(gzPath: string, cacheDir: string, label: string): Promise<string> {
+export async function inflateToCache(
+  gzPath: string,
+  cacheDir: string,
+  label: string,
+): Promise<string> {
   const target = await inflatedCachePath(gzPath, cacheDir);
-  if (await stat(target).then(() => true, () => false)) return target;
+  if (
+    await stat(target).then(
+      () => true,
+      () => false,
+    )
+  )
+    return target;
   try {
     await mkdir(cacheDir, { recursive: true });
   } catch (cause) {
@@ -62,7 +74,11 @@ export async function inflateToCache(gzPath: string, cacheDir: string, label: st
 }
 
 /** Indexes a `.jsonl.gz` file through its inflated copy (see `inflateToCache`). */
-export async function indexJsonlGz(gzPath: string, options: ResolvedCorpusOptions, label: string): Promise<JsonlIndex> {
+export async function indexJsonlGz(
+  gzPath: string,
+  options: ResolvedCorpusOptions,
+  label: string,
+): Promise<JsonlIndex> {
   const inflated = await inflateToCache(gzPath, options.cacheDir, label);
   return indexJsonl(inflated, options, label);
 }

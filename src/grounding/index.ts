@@ -7,5 +7,11 @@ export type { Corpus, CorpusDocument, CorpusFormat, CorpusOptions } from "./type
 export { openCorpus, DEFAULT_CORPUS_PATH, DEFAULT_CORPUS_SPEC } from "./open.js";
 export { createSampler, Sampler, MAX_ATTEMPTS_PER_DRAW } from "./sampler.js";
 export type { SamplerOptions, SamplerState, SampledDocument } from "./sampler.js";
-export { truncateWords, truncationMarker, countWords, DEFAULT_MAX_WORDS, TOOL_USE_MAX_WORDS } from "./truncate.js";
+export {
+  truncateWords,
+  truncationMarker,
+  countWords,
+  DEFAULT_MAX_WORDS,
+  TOOL_USE_MAX_WORDS,
+} from "./truncate.js";
 export { uniformAt, indexAt } from "../random/index.js";

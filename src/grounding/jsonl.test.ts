@@ -7,17 +7,16 @@ import { openCorpus } from "./open.js";
 
 // Line 2 is blank (ignored), 4 is not JSON, 5 has no "text", 7 has blank text (3 skipped);
 // line 6 ends in CRLF and line 8 has no final newline.
-const FIXTURE =
-  [
-    '{"id":"a","text":"Alpha doc","title":"A"}',
-    "",
-    '{"text":"Beta doc"}',
-    "not json",
-    '{"id":7,"body":"no text here"}',
-    '{"doc_id":"os/1","text":"Gamma – ünïcode ✓"}\r',
-    '{"id":"d","text":"   "}',
-    '{"id":"e","text":"Last line\\nhas no newline"}',
-  ].join("\n");
+const FIXTURE = [
+  '{"id":"a","text":"Alpha doc","title":"A"}',
+  "",
+  '{"text":"Beta doc"}',
+  "not json",
+  '{"id":7,"body":"no text here"}',
+  '{"doc_id":"os/1","text":"Gamma – ünïcode ✓"}\r',
+  '{"id":"d","text":"   "}',
+  '{"id":"e","text":"Last line\\nhas no newline"}',
+].join("\n");
 
 let dir: string;
 beforeAll(async () => {
@@ -38,7 +37,11 @@ describe("JSONL corpus", () => {
     expect(await corpus.read(0)).toEqual({ docId: "a", text: "Alpha doc", index: 0, title: "A" });
     expect(await corpus.read(1)).toEqual({ docId: "corpus.jsonl:3", text: "Beta doc", index: 1 });
     expect(await corpus.read(2)).toEqual({ docId: "os/1", text: "Gamma – ünïcode ✓", index: 2 });
-    expect(await corpus.read(3)).toEqual({ docId: "e", text: "Last line\nhas no newline", index: 3 });
+    expect(await corpus.read(3)).toEqual({
+      docId: "e",
+      text: "Last line\nhas no newline",
+      index: 3,
+    });
     await expect(corpus.read(4)).rejects.toMatchObject({ code: "E_CONFIG" });
     await expect(corpus.read(-1)).rejects.toMatchObject({ code: "E_CONFIG" });
   });
@@ -54,12 +57,16 @@ describe("JSONL corpus", () => {
   });
 
   it('fails on the first bad line with E_PARSE when onInvalid is "fail"', async () => {
-    await expect(openCorpus(join(dir, "corpus.jsonl"), { onInvalid: "fail" })).rejects.toMatchObject({
+    await expect(
+      openCorpus(join(dir, "corpus.jsonl"), { onInvalid: "fail" }),
+    ).rejects.toMatchObject({
       code: "E_PARSE",
       message: expect.stringContaining("corpus.jsonl line 4 is not a JSON object"),
     });
     await writeFile(join(dir, "notext.jsonl"), '{"text":"ok"}\n{"body":"x"}\n');
-    await expect(openCorpus(join(dir, "notext.jsonl"), { onInvalid: "fail" })).rejects.toMatchObject({
+    await expect(
+      openCorpus(join(dir, "notext.jsonl"), { onInvalid: "fail" }),
+    ).rejects.toMatchObject({
       code: "E_PARSE",
       message: expect.stringContaining('notext.jsonl line 2 has no text in field "text"'),
     });
@@ -67,10 +74,14 @@ describe("JSONL corpus", () => {
 
   it("finds lines that cross the 1 MiB read chunks", async () => {
     const texts = Array.from({ length: 5 }, (_, i) => `doc${i} ` + "word ".repeat(120_000 + i * 7));
-    await writeFile(join(dir, "big.jsonl"), texts.map((text, i) => JSON.stringify({ id: `big${i}`, text })).join("\n") + "\n");
+    await writeFile(
+      join(dir, "big.jsonl"),
+      texts.map((text, i) => JSON.stringify({ id: `big${i}`, text })).join("\n") + "\n",
+    );
     const corpus = await openCorpus(join(dir, "big.jsonl"));
     expect(corpus.size).toBe(5);
-    for (let i = 4; i >= 0; i--) expect(await corpus.read(i)).toEqual({ docId: `big${i}`, text: texts[i], index: i });
+    for (let i = 4; i >= 0; i--)
+      expect(await corpus.read(i)).toEqual({ docId: `big${i}`, text: texts[i], index: i });
   });
 
   it("reads .jsonl.gz through one inflated copy in the cache folder", async () => {
@@ -79,7 +90,11 @@ describe("JSONL corpus", () => {
     expect(corpus.format).toBe("jsonl.gz");
     expect(corpus.size).toBe(4);
     expect(corpus.skipped).toBe(3);
-    expect(await corpus.read(1)).toEqual({ docId: "corpus.jsonl.gz:3", text: "Beta doc", index: 1 });
+    expect(await corpus.read(1)).toEqual({
+      docId: "corpus.jsonl.gz:3",
+      text: "Beta doc",
+      index: 1,
+    });
     expect(await corpus.read(2)).toEqual({ docId: "os/1", text: "Gamma – ünïcode ✓", index: 2 });
     const cached = await readdir(cacheDir);
     expect(cached.length).toBe(1);
@@ -94,7 +109,9 @@ describe("JSONL corpus", () => {
   it("rejects broken gzip with E_PARSE and leaves no partial copy", async () => {
     const cacheDir = join(dir, "cache-broken");
     await writeFile(join(dir, "broken.jsonl.gz"), "this is not gzip");
-    await expect(openCorpus(join(dir, "broken.jsonl.gz"), { cacheDir })).rejects.toMatchObject({ code: "E_PARSE" });
+    await expect(openCorpus(join(dir, "broken.jsonl.gz"), { cacheDir })).rejects.toMatchObject({
+      code: "E_PARSE",
+    });
     expect(await readdir(cacheDir)).toEqual([]);
   });
 });
@@ -103,7 +120,8 @@ describe("openCorpus errors", () => {
   it("E_IO for a missing path, with a next step", async () => {
     await expect(openCorpus(join(dir, "nope.jsonl"))).rejects.toMatchObject({
       code: "E_IO",
-      nextStep: 'give a .jsonl, .jsonl.gz or .parquet file, a folder of them or of .txt/.md files, or "default"',
+      nextStep:
+        'give a .jsonl, .jsonl.gz or .parquet file, a folder of them or of .txt/.md files, or "default"',
     });
   });
 
@@ -124,8 +142,12 @@ describe("openCorpus errors", () => {
   });
 
   it("E_CONFIG for bad options", async () => {
-    await expect(openCorpus(join(dir, "corpus.jsonl"), { textField: "" })).rejects.toMatchObject({ code: "E_CONFIG" });
-    await expect(openCorpus(join(dir, "corpus.jsonl"), { onInvalid: "ignore" as "skip" })).rejects.toMatchObject({
+    await expect(openCorpus(join(dir, "corpus.jsonl"), { textField: "" })).rejects.toMatchObject({
+      code: "E_CONFIG",
+    });
+    await expect(
+      openCorpus(join(dir, "corpus.jsonl"), { onInvalid: "ignore" as "skip" }),
+    ).rejects.toMatchObject({
       code: "E_CONFIG",
     });
   });

@@ -39,7 +39,11 @@ class LineTable {
   }
 
   get(index: number): { offset: number; length: number; line: number } {
-    return { offset: this.columns[0]![index]!, length: this.columns[1]![index]!, line: this.columns[2]![index]! };
+    return {
+      offset: this.columns[0]![index]!,
+      length: this.columns[1]![index]!,
+      line: this.columns[2]![index]!,
+    };
   }
 }
 
@@ -60,7 +64,11 @@ function parseLine(bytes: Buffer): unknown {
  * a JSON object or have no usable text are skipped and counted, or throw E_PARSE when
  * `options.onInvalid` is `"fail"`. Throws E_IO when the file cannot be read.
  */
-export async function indexJsonl(filePath: string, options: ResolvedCorpusOptions, label: string): Promise<JsonlIndex> {
+export async function indexJsonl(
+  filePath: string,
+  options: ResolvedCorpusOptions,
+  label: string,
+): Promise<JsonlIndex> {
   const table = new LineTable();
   let skipped = 0;
   let lineNumber = 0;
@@ -74,9 +82,12 @@ export async function indexJsonl(filePath: string, options: ResolvedCorpusOption
       return;
     }
     if (options.onInvalid === "fail") {
-      const why = isRecord(record) ? `has no text in field "${options.textField}"` : "is not a JSON object";
+      const why = isRecord(record)
+        ? `has no text in field "${options.textField}"`
+        : "is not a JSON object";
       throw new SpadeError("E_PARSE", `${label} line ${lineNumber} ${why}`, {
-        nextStep: 'fix the line, set the right text field, or use onInvalid "skip" to leave such lines out',
+        nextStep:
+          'fix the line, set the right text field, or use onInvalid "skip" to leave such lines out',
       });
     }
     skipped += 1;
@@ -86,7 +97,9 @@ export async function indexJsonl(filePath: string, options: ResolvedCorpusOption
   let lineOffset = 0; // file offset of the current line's first byte
   let pending: Buffer[] = []; // the current line's bytes from earlier chunks
   try {
-    for await (const chunk of createReadStream(filePath, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    for await (const chunk of createReadStream(filePath, {
+      highWaterMark: 1 << 20,
+    }) as AsyncIterable<Buffer>) {
       let from = 0;
       for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, from)) {
         const tail = chunk.subarray(from, newline);
@@ -100,7 +113,10 @@ export async function indexJsonl(filePath: string, options: ResolvedCorpusOption
     }
   } catch (cause) {
     if (cause instanceof SpadeError) throw cause;
-    throw new SpadeError("E_IO", `cannot read corpus file ${label}`, { cause, nextStep: "check the path and its permissions" });
+    throw new SpadeError("E_IO", `cannot read corpus file ${label}`, {
+      cause,
+      nextStep: "check the path and its permissions",
+    });
   }
   if (pending.length > 0) consider(Buffer.concat(pending), lineOffset);
 
@@ -116,16 +132,25 @@ export async function indexJsonl(filePath: string, options: ResolvedCorpusOption
         handle = await open(filePath, "r");
         await handle.read(bytes, 0, length, offset);
       } catch (cause) {
-        throw new SpadeError("E_IO", `cannot read ${label} line ${line}`, { cause, nextStep: "check the file is still there" });
+        throw new SpadeError("E_IO", `cannot read ${label} line ${line}`, {
+          cause,
+          nextStep: "check the file is still there",
+        });
       } finally {
         await handle?.close();
       }
       const record = parseLine(bytes);
-      const doc = isRecord(record) ? documentFromRecord(record, options, index, `${label}:${line}`) : null;
+      const doc = isRecord(record)
+        ? documentFromRecord(record, options, index, `${label}:${line}`)
+        : null;
       if (doc === null) {
-        throw new SpadeError("E_PARSE", `${label} line ${line} changed since the corpus was opened`, {
-          nextStep: "do not edit a corpus file during a run; open the corpus again",
-        });
+        throw new SpadeError(
+          "E_PARSE",
+          `${label} line ${line} changed since the corpus was opened`,
+          {
+            nextStep: "do not edit a corpus file during a run; open the corpus again",
+          },
+        );
       }
       return doc;
     },

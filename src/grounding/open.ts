@@ -16,7 +16,9 @@ import type { Corpus, CorpusFormat, CorpusOptions } from "./types.js";
  * configures none. Resolved from this module so it works from `src/` (tests) and from `dist/`
  * (the built command), both two levels below the package root.
  */
-export const DEFAULT_CORPUS_PATH = fileURLToPath(new URL("../../src/grounding/corpus/default.jsonl", import.meta.url));
+export const DEFAULT_CORPUS_PATH = fileURLToPath(
+  new URL("../../src/grounding/corpus/default.jsonl", import.meta.url),
+);
 
 /** What `openCorpus` accepts: the spec, with the name of the shipped corpus. */
 export const DEFAULT_CORPUS_SPEC = "default";
@@ -35,7 +37,8 @@ export async function openCorpus(spec: string, options: CorpusOptions = {}): Pro
   const info = await stat(path).catch((cause: unknown) => {
     throw new SpadeError("E_IO", `corpus not found: ${path}`, {
       cause,
-      nextStep: 'give a .jsonl, .jsonl.gz or .parquet file, a folder of them or of .txt/.md files, or "default"',
+      nextStep:
+        'give a .jsonl, .jsonl.gz or .parquet file, a folder of them or of .txt/.md files, or "default"',
     });
   });
 
@@ -56,9 +59,13 @@ export async function openCorpus(spec: string, options: CorpusOptions = {}): Pro
   }
 
   if (index.size === 0) {
-    throw new SpadeError("E_CONFIG", `corpus ${path} has no usable documents (${index.skipped} records skipped)`, {
-      nextStep: `check that records hold their text in the field "${resolved.textField}" (set textField otherwise)`,
-    });
+    throw new SpadeError(
+      "E_CONFIG",
+      `corpus ${path} has no usable documents (${index.skipped} records skipped)`,
+      {
+        nextStep: `check that records hold their text in the field "${resolved.textField}" (set textField otherwise)`,
+      },
+    );
   }
   return { path, format, size: index.size, skipped: index.skipped, read: (i) => index.read(i) };
 }

@@ -9,7 +9,13 @@ import { openCorpus } from "./open.js";
 
 // Five rows in row groups of two; row 3 has a null text and row 4 a blank one.
 const IDS = ["p0", "p1", "p2", "p3", "p4"];
-const TEXTS = ["First row text.", "Second row, ünïcode ✓.", "Third row\nwith a line break.", null, "  "];
+const TEXTS = [
+  "First row text.",
+  "Second row, ünïcode ✓.",
+  "Third row\nwith a line break.",
+  null,
+  "  ",
+];
 const TITLES = ["One", "Two", "Three", "Four", "Five"];
 
 /**
@@ -23,7 +29,10 @@ function zstdStored(input: Uint8Array): Uint8Array {
     const part = input.subarray(at, at + maxBlock);
     const last = at + maxBlock >= input.length ? 1 : 0;
     const header = (part.length << 3) | last; // block type 0 = raw
-    blocks.push(Buffer.from([header & 0xff, (header >> 8) & 0xff, (header >> 16) & 0xff]), Buffer.from(part));
+    blocks.push(
+      Buffer.from([header & 0xff, (header >> 8) & 0xff, (header >> 16) & 0xff]),
+      Buffer.from(part),
+    );
   }
   const frameHeader = Buffer.alloc(9);
   frameHeader.writeUInt32LE(0xfd2fb528, 0); // magic
@@ -32,7 +41,10 @@ function zstdStored(input: Uint8Array): Uint8Array {
   return new Uint8Array(Buffer.concat([frameHeader, ...blocks]));
 }
 
-function fixture(codec: CompressionCodec, columns: { id?: boolean; textName?: string } = {}): ArrayBuffer {
+function fixture(
+  codec: CompressionCodec,
+  columns: { id?: boolean; textName?: string } = {},
+): ArrayBuffer {
   return parquetWriteBuffer({
     columnData: [
       ...(columns.id === false ? [] : [{ name: "id", data: IDS, type: "STRING" as const }]),
@@ -41,7 +53,11 @@ function fixture(codec: CompressionCodec, columns: { id?: boolean; textName?: st
     ],
     rowGroupSize: 2,
     codec,
-    compressors: { GZIP: (input) => gzipSync(input), BROTLI: (input) => brotliCompressSync(input), ZSTD: zstdStored },
+    compressors: {
+      GZIP: (input) => gzipSync(input),
+      BROTLI: (input) => brotliCompressSync(input),
+      ZSTD: zstdStored,
+    },
   });
 }
 
@@ -73,9 +89,24 @@ describe("Parquet corpus", () => {
       expect(corpus.format).toBe("parquet");
       expect(corpus.size).toBe(5);
       expect(corpus.skipped).toBe(0);
-      expect(await corpus.read(2)).toEqual({ docId: "p2", text: "Third row\nwith a line break.", index: 2, title: "Three" });
-      expect(await corpus.read(0)).toEqual({ docId: "p0", text: "First row text.", index: 0, title: "One" });
-      expect(await corpus.read(1)).toEqual({ docId: "p1", text: "Second row, ünïcode ✓.", index: 1, title: "Two" });
+      expect(await corpus.read(2)).toEqual({
+        docId: "p2",
+        text: "Third row\nwith a line break.",
+        index: 2,
+        title: "Three",
+      });
+      expect(await corpus.read(0)).toEqual({
+        docId: "p0",
+        text: "First row text.",
+        index: 0,
+        title: "One",
+      });
+      expect(await corpus.read(1)).toEqual({
+        docId: "p1",
+        text: "Second row, ünïcode ✓.",
+        index: 1,
+        title: "Two",
+      });
       expect(await corpus.read(3)).toBeNull();
       expect(await corpus.read(4)).toBeNull();
       await expect(corpus.read(5)).rejects.toMatchObject({ code: "E_CONFIG" });
@@ -84,13 +115,20 @@ describe("Parquet corpus", () => {
 
   it("falls back to FILE#ROW ids without an id column", async () => {
     const corpus = await openCorpus(join(dir, "noid.parquet"));
-    expect(await corpus.read(1)).toEqual({ docId: "noid.parquet#1", text: "Second row, ünïcode ✓.", index: 1, title: "Two" });
+    expect(await corpus.read(1)).toEqual({
+      docId: "noid.parquet#1",
+      text: "Second row, ünïcode ✓.",
+      index: 1,
+      title: "Two",
+    });
   });
 
   it("E_CONFIG when the text column is missing, naming the columns", async () => {
     await expect(openCorpus(join(dir, "body.parquet"))).rejects.toMatchObject({
       code: "E_CONFIG",
-      message: expect.stringContaining('body.parquet has no column "text" (columns: id, body, title)'),
+      message: expect.stringContaining(
+        'body.parquet has no column "text" (columns: id, body, title)',
+      ),
     });
     const corpus = await openCorpus(join(dir, "body.parquet"), { textField: "body" });
     expect((await corpus.read(0))?.text).toBe("First row text.");

@@ -3,7 +3,12 @@
  * Parquet corpora through hyparquet (pure JS). Opening reads only the footer (row count, columns);
  * a document is read by row number, which decodes only the needed columns of one row group.
  */
-import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema } from "hyparquet";
+import {
+  asyncBufferFromFile,
+  parquetMetadataAsync,
+  parquetReadObjects,
+  parquetSchema,
+} from "hyparquet";
 import type { AsyncBuffer, FileMetaData } from "hyparquet";
 import { compressors } from "hyparquet-compressors";
 import { SpadeError } from "../errors.js";
@@ -22,12 +27,19 @@ export interface ParquetIndex {
  * Opens the Parquet file at `filePath`: reads its footer and checks that the text column exists.
  * Throws E_IO (unreadable), E_PARSE (not Parquet) or E_CONFIG (no such text column).
  */
-export async function indexParquet(filePath: string, options: ResolvedCorpusOptions, label: string): Promise<ParquetIndex> {
+export async function indexParquet(
+  filePath: string,
+  options: ResolvedCorpusOptions,
+  label: string,
+): Promise<ParquetIndex> {
   let file: AsyncBuffer;
   try {
     file = await asyncBufferFromFile(filePath);
   } catch (cause) {
-    throw new SpadeError("E_IO", `cannot read corpus file ${label}`, { cause, nextStep: "check the path and its permissions" });
+    throw new SpadeError("E_IO", `cannot read corpus file ${label}`, {
+      cause,
+      nextStep: "check the path and its permissions",
+    });
   }
   let metadata: FileMetaData;
   try {
@@ -40,11 +52,19 @@ export async function indexParquet(filePath: string, options: ResolvedCorpusOpti
   }
   const columnNames = parquetSchema(metadata).children.map((child) => child.element.name);
   if (!columnNames.includes(options.textField)) {
-    throw new SpadeError("E_CONFIG", `${label} has no column "${options.textField}" (columns: ${columnNames.join(", ")})`, {
-      nextStep: "set the corpus text field to the column that holds the documents",
-    });
+    throw new SpadeError(
+      "E_CONFIG",
+      `${label} has no column "${options.textField}" (columns: ${columnNames.join(", ")})`,
+      {
+        nextStep: "set the corpus text field to the column that holds the documents",
+      },
+    );
   }
-  const wanted = [options.textField, "title", ...(options.idField === null ? DEFAULT_ID_FIELDS : [options.idField])];
+  const wanted = [
+    options.textField,
+    "title",
+    ...(options.idField === null ? DEFAULT_ID_FIELDS : [options.idField]),
+  ];
   const columns = [...new Set(wanted)].filter((name) => columnNames.includes(name));
   const size = Number(metadata.num_rows);
 
@@ -55,15 +75,25 @@ export async function indexParquet(filePath: string, options: ResolvedCorpusOpti
       checkIndex(index, size, label);
       let rows: Record<string, unknown>[];
       try {
-        rows = await parquetReadObjects({ file, metadata, columns, rowStart: index, rowEnd: index + 1, compressors });
+        rows = await parquetReadObjects({
+          file,
+          metadata,
+          columns,
+          rowStart: index,
+          rowEnd: index + 1,
+          compressors,
+        });
       } catch (cause) {
         throw new SpadeError("E_PARSE", `cannot decode row ${index} of ${label}`, {
           cause,
-          nextStep: "check the file is intact and its codec is one of snappy, gzip, zstd, brotli, lz4",
+          nextStep:
+            "check the file is intact and its codec is one of snappy, gzip, zstd, brotli, lz4",
         });
       }
       const row = rows[0];
-      return row === undefined ? null : documentFromRecord(row, options, index, `${label}#${index}`);
+      return row === undefined
+        ? null
+        : documentFromRecord(row, options, index, `${label}#${index}`);
     },
   };
 }

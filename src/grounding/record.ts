@@ -21,7 +21,10 @@ export function resolveCorpusOptions(options: CorpusOptions = {}): ResolvedCorpu
   }
   const onInvalid = options.onInvalid ?? "skip";
   if (onInvalid !== "skip" && onInvalid !== "fail") {
-    throw new SpadeError("E_CONFIG", `onInvalid must be "skip" or "fail", got ${JSON.stringify(onInvalid)}`);
+    throw new SpadeError(
+      "E_CONFIG",
+      `onInvalid must be "skip" or "fail", got ${JSON.stringify(onInvalid)}`,
+    );
   }
   return {
     textField,

@@ -9,7 +9,10 @@ import { createSampler, MAX_ATTEMPTS_PER_DRAW, Sampler, type SamplerState } from
 import type { Corpus, CorpusDocument } from "./types.js";
 
 /** Test double: an in-memory corpus whose documents at `emptyIndices` read as null. */
-function memoryCorpus(size: number, emptyIndices: (i: number) => boolean = () => false): Corpus & { reads: number[] } {
+function memoryCorpus(
+  size: number,
+  emptyIndices: (i: number) => boolean = () => false,
+): Corpus & { reads: number[] } {
   const reads: number[] = [];
   return {
     path: "memory",
@@ -19,7 +22,9 @@ function memoryCorpus(size: number, emptyIndices: (i: number) => boolean = () =>
     reads,
     async read(index: number): Promise<CorpusDocument | null> {
       reads.push(index);
-      return emptyIndices(index) ? null : { docId: `m${index}`, text: `memory document ${index}`, index };
+      return emptyIndices(index)
+        ? null
+        : { docId: `m${index}`, text: `memory document ${index}`, index };
     },
   };
 }
@@ -37,7 +42,9 @@ let dir: string;
 let corpus: Corpus;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "spade-grounding-sampler-"));
-  const lines = Array.from({ length: 100 }, (_, i) => JSON.stringify({ id: `d${i}`, text: `Document number ${i}.` }));
+  const lines = Array.from({ length: 100 }, (_, i) =>
+    JSON.stringify({ id: `d${i}`, text: `Document number ${i}.` }),
+  );
   await writeFile(join(dir, "hundred.jsonl"), lines.join("\n") + "\n");
   corpus = await openCorpus(join(dir, "hundred.jsonl"));
 });
@@ -56,7 +63,9 @@ describe("counter-based PRNG", () => {
     expect(uniformAt(42, 0)).toBe(0.42033322250773864);
     expect(uniformAt(42, 1)).toBe(0.828481111347401);
     expect(uniformAt(-1, 0)).toBe(0.0922700131368247);
-    expect(Array.from({ length: 12 }, (_, d) => indexAt(100, 42, d))).toEqual([42, 82, 24, 47, 39, 94, 93, 46, 63, 80, 48, 1]);
+    expect(Array.from({ length: 12 }, (_, d) => indexAt(100, 42, d))).toEqual([
+      42, 82, 24, 47, 39, 94, 93, 46, 63, 80, 48, 1,
+    ]);
   });
 
   it("spreads draws evenly (10,000 draws over 10 buckets)", () => {
@@ -71,10 +80,28 @@ describe("Sampler", () => {
     const sampler = createSampler(corpus, { seed: 42 });
     expect(sampler.state()).toEqual({ version: 1, seed: 42, draws: 0, corpusSize: 100 });
     const first = await sampler.next();
-    expect(first).toEqual({ docId: "d42", text: "Document number 42.", index: 42, draw: 0, truncated: false });
+    expect(first).toEqual({
+      docId: "d42",
+      text: "Document number 42.",
+      index: 42,
+      draw: 0,
+      truncated: false,
+    });
     const rest = [];
     for (let i = 0; i < 11; i++) rest.push((await sampler.next()).docId);
-    expect(rest).toEqual(["d82", "d24", "d47", "d39", "d94", "d93", "d46", "d63", "d80", "d48", "d1"]);
+    expect(rest).toEqual([
+      "d82",
+      "d24",
+      "d47",
+      "d39",
+      "d94",
+      "d93",
+      "d46",
+      "d63",
+      "d80",
+      "d48",
+      "d1",
+    ]);
     expect(sampler.state()).toEqual({ version: 1, seed: 42, draws: 12, corpusSize: 100 });
   });
 
@@ -120,21 +147,44 @@ describe("Sampler", () => {
     const doc = await sampler.next();
     // Draw 0: attempt 0 is index 42 (empty), attempt 1 is index 77.
     expect(double.reads).toEqual([42, 77]);
-    expect(doc).toEqual({ docId: "m77", text: "memory document 77", index: 77, draw: 0, truncated: false });
+    expect(doc).toEqual({
+      docId: "m77",
+      text: "memory document 77",
+      index: 77,
+      draw: 0,
+      truncated: false,
+    });
     expect(sampler.state().draws).toBe(1);
   });
 
   it("fails with E_PARSE after MAX_ATTEMPTS_PER_DRAW empty reads", async () => {
     const double = memoryCorpus(10, () => true);
-    await expect(createSampler(double, { seed: 1 }).next()).rejects.toMatchObject({ code: "E_PARSE" });
+    await expect(createSampler(double, { seed: 1 }).next()).rejects.toMatchObject({
+      code: "E_PARSE",
+    });
     expect(double.reads.length).toBe(MAX_ATTEMPTS_PER_DRAW);
   });
 
   it("refuses inconsistent options and states with E_CONFIG", () => {
     const saved: SamplerState = { version: 1, seed: 42, draws: 3, corpusSize: 100 };
-    expect(isSpadeError(thrown(() => createSampler(corpus, {})), "E_CONFIG")).toBe(true);
-    expect(isSpadeError(thrown(() => createSampler(corpus, { seed: 1.5 })), "E_CONFIG")).toBe(true);
-    expect(isSpadeError(thrown(() => createSampler(corpus, { seed: 7, state: saved })), "E_CONFIG")).toBe(true);
+    expect(
+      isSpadeError(
+        thrown(() => createSampler(corpus, {})),
+        "E_CONFIG",
+      ),
+    ).toBe(true);
+    expect(
+      isSpadeError(
+        thrown(() => createSampler(corpus, { seed: 1.5 })),
+        "E_CONFIG",
+      ),
+    ).toBe(true);
+    expect(
+      isSpadeError(
+        thrown(() => createSampler(corpus, { seed: 7, state: saved })),
+        "E_CONFIG",
+      ),
+    ).toBe(true);
     expect(createSampler(corpus, { seed: 42, state: saved }).state()).toEqual(saved);
     const otherCorpus = memoryCorpus(99);
     expect(thrown(() => createSampler(otherCorpus, { state: saved }))).toMatchObject({
@@ -147,7 +197,12 @@ describe("Sampler", () => {
       { ...saved, seed: "42" },
       { ...saved, corpusSize: 0 },
     ]) {
-      expect(isSpadeError(thrown(() => createSampler(corpus, { state: bad as SamplerState })), "E_CONFIG")).toBe(true);
+      expect(
+        isSpadeError(
+          thrown(() => createSampler(corpus, { state: bad as SamplerState })),
+          "E_CONFIG",
+        ),
+      ).toBe(true);
     }
   });
 });

@@ -61,8 +61,10 @@ function checkState(state: SamplerState): void {
   if (typeof state !== "object" || state === null) throw badState("not an object");
   if (state.version !== 1) throw badState(`unknown version ${JSON.stringify(state.version)}`);
   if (!Number.isSafeInteger(state.seed)) throw badState("seed is not a safe integer");
-  if (!Number.isSafeInteger(state.draws) || state.draws < 0) throw badState("draws is not a non-negative integer");
-  if (!Number.isSafeInteger(state.corpusSize) || state.corpusSize < 1) throw badState("corpusSize is not a positive integer");
+  if (!Number.isSafeInteger(state.draws) || state.draws < 0)
+    throw badState("draws is not a non-negative integer");
+  if (!Number.isSafeInteger(state.corpusSize) || state.corpusSize < 1)
+    throw badState("corpusSize is not a positive integer");
 }
 
 /**
@@ -84,7 +86,11 @@ export class Sampler {
   }
 
   /** A sampler at the start of the sequence for `seed`. Throws E_CONFIG for a bad seed. */
-  static create(corpus: Corpus, seed: number, maxWords: number | null = DEFAULT_MAX_WORDS): Sampler {
+  static create(
+    corpus: Corpus,
+    seed: number,
+    maxWords: number | null = DEFAULT_MAX_WORDS,
+  ): Sampler {
     if (!Number.isSafeInteger(seed)) {
       throw new SpadeError("E_CONFIG", `the sampler seed must be a safe integer, got ${seed}`, {
         nextStep: "use the run's integer seed",
@@ -99,12 +105,20 @@ export class Sampler {
    * when the corpus now has a different number of documents (the sequence would mean other
    * documents).
    */
-  static fromState(corpus: Corpus, state: SamplerState, maxWords: number | null = DEFAULT_MAX_WORDS): Sampler {
+  static fromState(
+    corpus: Corpus,
+    state: SamplerState,
+    maxWords: number | null = DEFAULT_MAX_WORDS,
+  ): Sampler {
     checkState(state);
     if (state.corpusSize !== corpus.size) {
-      throw new SpadeError("E_CONFIG", `the saved sampler drew from ${state.corpusSize} documents, ${corpus.path} has ${corpus.size}`, {
-        nextStep: "resume with the same corpus and text field as the original run",
-      });
+      throw new SpadeError(
+        "E_CONFIG",
+        `the saved sampler drew from ${state.corpusSize} documents, ${corpus.path} has ${corpus.size}`,
+        {
+          nextStep: "resume with the same corpus and text field as the original run",
+        },
+      );
     }
     const sampler = Sampler.create(corpus, state.seed, maxWords);
     sampler.draws = state.draws;
@@ -127,13 +141,23 @@ export class Sampler {
       const doc = await this.corpus.read(indexAt(this.corpus.size, this.seed, draw, attempt));
       if (doc === null) continue;
       const text = this.maxWords === null ? doc.text : truncateWords(doc.text, this.maxWords);
-      const sampled: SampledDocument = { docId: doc.docId, text, index: doc.index, draw, truncated: text !== doc.text };
+      const sampled: SampledDocument = {
+        docId: doc.docId,
+        text,
+        index: doc.index,
+        draw,
+        truncated: text !== doc.text,
+      };
       if (doc.title !== undefined) sampled.title = doc.title;
       return sampled;
     }
-    throw new SpadeError("E_PARSE", `${MAX_ATTEMPTS_PER_DRAW} documents in a row from ${this.corpus.path} have no text`, {
-      nextStep: "check the corpus's text field; most of its records are empty",
-    });
+    throw new SpadeError(
+      "E_PARSE",
+      `${MAX_ATTEMPTS_PER_DRAW} documents in a row from ${this.corpus.path} have no text`,
+      {
+        nextStep: "check the corpus's text field; most of its records are empty",
+      },
+    );
   }
 }
 
@@ -145,14 +169,21 @@ export function createSampler(corpus: Corpus, options: SamplerOptions): Sampler 
   const maxWords = options.maxWords === undefined ? DEFAULT_MAX_WORDS : options.maxWords;
   if (options.state !== undefined) {
     if (options.seed !== undefined && options.seed !== options.state.seed) {
-      throw new SpadeError("E_CONFIG", `seed ${options.seed} differs from the saved sampler's seed ${options.state.seed}`, {
-        nextStep: "resume with the original seed, or drop the saved state to start a new sequence",
-      });
+      throw new SpadeError(
+        "E_CONFIG",
+        `seed ${options.seed} differs from the saved sampler's seed ${options.state.seed}`,
+        {
+          nextStep:
+            "resume with the original seed, or drop the saved state to start a new sequence",
+        },
+      );
     }
     return Sampler.fromState(corpus, options.state, maxWords);
   }
   if (options.seed === undefined) {
-    throw new SpadeError("E_CONFIG", "createSampler needs a seed or a saved state", { nextStep: "pass { seed }" });
+    throw new SpadeError("E_CONFIG", "createSampler needs a seed or a saved state", {
+      nextStep: "pass { seed }",
+    });
   }
   return Sampler.create(corpus, options.seed, maxWords);
 }

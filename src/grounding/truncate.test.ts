@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { isSpadeError } from "../errors.js";
-import { countWords, DEFAULT_MAX_WORDS, TOOL_USE_MAX_WORDS, truncateWords, truncationMarker } from "./truncate.js";
+import {
+  countWords,
+  DEFAULT_MAX_WORDS,
+  TOOL_USE_MAX_WORDS,
+  truncateWords,
+  truncationMarker,
+} from "./truncate.js";
 
 describe("truncateWords", () => {
   it("keeps the first N words and appends the reference's marker", () => {
@@ -9,7 +15,9 @@ describe("truncateWords", () => {
   });
 
   it("keeps the kept part's own whitespace and line breaks", () => {
-    expect(truncateWords("  one\ttwo\n\nthree four", 3)).toBe("  one\ttwo\n\nthree\n[Document truncated at ~3 words]");
+    expect(truncateWords("  one\ttwo\n\nthree four", 3)).toBe(
+      "  one\ttwo\n\nthree\n[Document truncated at ~3 words]",
+    );
   });
 
   it("returns text within budget unchanged, trailing whitespace included", () => {

@@ -22,7 +22,12 @@ import {
 import type { Json } from "../env/index.js";
 import { mulberry32 } from "../random/index.js";
 import type { Sampler } from "../grounding/index.js";
-import { librarySeedRecords, selectMemory, withLibrarySeeds, type EnvRecord } from "../memory/index.js";
+import {
+  librarySeedRecords,
+  selectMemory,
+  withLibrarySeeds,
+  type EnvRecord,
+} from "../memory/index.js";
 import { EMPTY_STATS, type RunStore } from "../store/index.js";
 import { designedEnvId, seedOf } from "./keys.js";
 import type { LibraryProgram } from "./library.js";
@@ -41,7 +46,14 @@ export interface DesignContext {
 }
 
 function toReference(r: EnvRecord): MemoryReference {
-  return { name: r.name, skill: r.skill, description: r.description, winRate: r.winRate, regret: r.regret, source: r.code };
+  return {
+    name: r.name,
+    skill: r.skill,
+    description: r.description,
+    winRate: r.winRate,
+    regret: r.regret,
+    source: r.code,
+  };
 }
 
 /** The memory's records: designed environments measured before `step`, after the library seeds. */
@@ -49,9 +61,25 @@ function memoryRecords(ctx: DesignContext, step: number): EnvRecord[] {
   const archive: EnvRecord[] = [];
   for (const e of ctx.store.environments()) {
     if (e.source !== "designer" || e.createdStep >= step || e.stats.winRate === null) continue;
-    archive.push({ id: e.id, name: e.name, skill: e.skill, description: e.description, code: e.code, winRate: e.stats.winRate, regret: e.stats.regret ?? 0, createdStep: e.createdStep });
+    archive.push({
+      id: e.id,
+      name: e.name,
+      skill: e.skill,
+      description: e.description,
+      code: e.code,
+      winRate: e.stats.winRate,
+      regret: e.stats.regret ?? 0,
+      createdStep: e.createdStep,
+    });
   }
-  const seeds = librarySeedRecords(ctx.library.map((p) => ({ name: p.name, skill: p.meta.skill, description: p.meta.description, code: p.source })));
+  const seeds = librarySeedRecords(
+    ctx.library.map((p) => ({
+      name: p.name,
+      skill: p.meta.skill,
+      description: p.meta.description,
+      code: p.source,
+    })),
+  );
   return withLibrarySeeds(archive, seeds);
 }
 
@@ -80,10 +108,29 @@ export async function designStep(ctx: DesignContext, step: number): Promise<numb
   // --memory off: no references, nothing to avoid, no library seeds.
   const records = config.memory === "on" ? memoryRecords(ctx, step) : [];
   const archive = dedupeArchive(ctx, step);
-  const examples = ctx.library.map((p) => ({ name: p.name, skill: p.meta.skill, source: p.source, description: p.meta.description }));
-  const todo = Array.from({ length: config.designsPerStep }, (_, slot) => slot).filter((slot) => !done.has(slot));
+  const examples = ctx.library.map((p) => ({
+    name: p.name,
+    skill: p.meta.skill,
+    source: p.source,
+    description: p.meta.description,
+  }));
+  const todo = Array.from({ length: config.designsPerStep }, (_, slot) => slot).filter(
+    (slot) => !done.has(slot),
+  );
 
-  await Promise.all(todo.map((slot) => runSlot(ctx, step, slot, documents[slot] as Array<GroundingDocument | null>, records, archive, examples)));
+  await Promise.all(
+    todo.map((slot) =>
+      runSlot(
+        ctx,
+        step,
+        slot,
+        documents[slot] as Array<GroundingDocument | null>,
+        records,
+        archive,
+        examples,
+      ),
+    ),
+  );
   return todo.length;
 }
 
@@ -97,7 +144,13 @@ async function runSlot(
   examples: Array<{ name: string; skill: string; source: string; description: string }>,
 ): Promise<void> {
   const { config, store, policy } = ctx;
-  const skillName = slotSkill(config.skills, step, slot, config.regenerateEvery, config.skillsPerRegen);
+  const skillName = slotSkill(
+    config.skills,
+    step,
+    slot,
+    config.regenerateEvery,
+    config.skillsPerRegen,
+  );
   const skill = getSkill(skillName);
   // Per attempt (the reference's way) each draw is keyed by the attempt too; per slot, attempt 0's draw serves all.
   const perAttempt = config.memoryDraws === "attempt";
@@ -106,22 +159,34 @@ async function runSlot(
     const key = perAttempt ? attempt : 0;
     let drawn = draws.get(key);
     if (!drawn) {
-      const seed = perAttempt ? seedOf(config.seed, "memory", step, slot, key) : seedOf(config.seed, "memory", step, slot);
-      drawn = selectMemory(records, skillName, mulberry32(seed), { windowSize: config.memoryWindow });
+      const seed = perAttempt
+        ? seedOf(config.seed, "memory", step, slot, key)
+        : seedOf(config.seed, "memory", step, slot);
+      drawn = selectMemory(records, skillName, mulberry32(seed), {
+        windowSize: config.memoryWindow,
+      });
       draws.set(key, drawn);
     }
     return drawn;
   };
   let attempt = 0;
   const complete = (messages: readonly DesignerMessage[]): Promise<LoopCompletion> =>
-    policy.complete(messages, { ...runSampling(config), maxTokens: config.designerMaxTokens, seed: seedOf(config.seed, "design", step, slot, attempt++), signal: ctx.signal });
+    policy.complete(messages, {
+      ...runSampling(config),
+      maxTokens: config.designerMaxTokens,
+      seed: seedOf(config.seed, "design", step, slot, attempt++),
+      signal: ctx.signal,
+    });
   let next = 0;
   const result = await designSlot<LoopCompletion>({
     skill,
     taskType: config.mode === "tool-use" ? taskTypeForSlot(slot) : undefined,
     memoryFor: (a) => {
       const memory = memoryOf(a);
-      return { references: memory.references.map(toReference), avoid: memory.avoid ? toReference(memory.avoid.record) : null };
+      return {
+        references: memory.references.map(toReference),
+        avoid: memory.avoid ? toReference(memory.avoid.record) : null,
+      };
     },
     examples: pickExamples(examples, skill),
     archive,
@@ -144,7 +209,13 @@ async function runSlot(
       result.design.source,
       result.design.meta,
       async (messages, hintAttempt) =>
-        (await policy.complete(messages, { ...hintSampling(config), seed: seedOf(config.seed, "hint", step, slot, hintAttempt), signal: ctx.signal })).text,
+        (
+          await policy.complete(messages, {
+            ...hintSampling(config),
+            seed: seedOf(config.seed, "hint", step, slot, hintAttempt),
+            signal: ctx.signal,
+          })
+        ).text,
       { attempts: config.hintRetries },
     );
     hint = written.hint;
@@ -152,21 +223,50 @@ async function runSlot(
   const envId = result.design ? designedEnvId(step, slot) : null;
   const memoryRefsOf = (a: number): Json => {
     const memory = memoryOf(a);
-    return { references: memory.references.map((r) => r.id), avoid: memory.avoid?.record.id ?? null };
+    return {
+      references: memory.references.map((r) => r.id),
+      avoid: memory.avoid?.record.id ?? null,
+    };
   };
   store.transaction(() => {
     result.records.forEach((r, seq) => {
       const memoryRefs = memoryRefsOf(r.attempt);
       store.insertDesign({
-        step, slot, seq, attempt: r.attempt, repairTurn: r.repairTurn, skill: skillName, docId: r.docId,
-        prompt: r.messages as unknown as Json, completion: r.completion?.text ?? "", program: r.program, outcome: r.outcome,
-        report: r.report, duplicateOf: r.duplicateOf?.id ?? null, memoryRefs, trainable: seq === result.sampleIndex,
-        tokens: r.completion?.tokens ?? null, envId: seq === result.acceptedIndex ? envId : null,
+        step,
+        slot,
+        seq,
+        attempt: r.attempt,
+        repairTurn: r.repairTurn,
+        skill: skillName,
+        docId: r.docId,
+        prompt: r.messages as unknown as Json,
+        completion: r.completion?.text ?? "",
+        program: r.program,
+        outcome: r.outcome,
+        report: r.report,
+        duplicateOf: r.duplicateOf?.id ?? null,
+        memoryRefs,
+        trainable: seq === result.sampleIndex,
+        tokens: r.completion?.tokens ?? null,
+        envId: seq === result.acceptedIndex ? envId : null,
       });
     });
     if (result.design && envId) {
       const { meta, source, docId } = result.design;
-      store.insertEnvironment({ id: envId, name: meta.name, skill: skillName, description: meta.description, code: source, meta, source: "designer", createdStep: step, slot, docId, hint, stats: EMPTY_STATS });
+      store.insertEnvironment({
+        id: envId,
+        name: meta.name,
+        skill: skillName,
+        description: meta.description,
+        code: source,
+        meta,
+        source: "designer",
+        createdStep: step,
+        slot,
+        docId,
+        hint,
+        stats: EMPTY_STATS,
+      });
     }
   });
 }

@@ -17,17 +17,33 @@ export const POOL_MAX_TURNS = 25;
 
 /** The pool's games in the run's order: by a hash of the run seed and the game's id. */
 export function poolOrder(pool: Pool, runSeed: number): PoolProgram[] {
-  return [...pool.programs].sort((a, b) => seedOf(runSeed, "pool", a.id) - seedOf(runSeed, "pool", b.id) || (a.id < b.id ? -1 : 1));
+  return [...pool.programs].sort(
+    (a, b) =>
+      seedOf(runSeed, "pool", a.id) - seedOf(runSeed, "pool", b.id) || (a.id < b.id ? -1 : 1),
+  );
 }
 
 /** The store row of a pool game, its meta read in the sandbox (skill from the manifest when it has one). */
 async function poolRow(program: PoolProgram, step: number): Promise<EnvironmentRow> {
-  const env = await loadProgram(program.source, { language: "python", limits: { compileTimeoutMs: 5000 } });
+  const env = await loadProgram(program.source, {
+    language: "python",
+    limits: { compileTimeoutMs: 5000 },
+  });
   const meta = { ...env.meta, skill: program.skill ?? env.meta.skill };
   await env.close();
   return {
-    id: program.id, name: meta.name, skill: meta.skill, description: meta.description, code: program.source, meta,
-    source: "library", createdStep: step, slot: null, docId: null, hint: null, stats: EMPTY_STATS,
+    id: program.id,
+    name: meta.name,
+    skill: meta.skill,
+    description: meta.description,
+    code: program.source,
+    meta,
+    source: "library",
+    createdStep: step,
+    slot: null,
+    docId: null,
+    hint: null,
+    stats: EMPTY_STATS,
   };
 }
 
@@ -36,7 +52,12 @@ async function poolRow(program: PoolProgram, step: number): Promise<EnvironmentR
  * epoch. A game that no longer loads is skipped (the reference blacklists it) and the window
  * takes the next one.
  */
-export async function poolWindow(config: RunConfig, store: RunStore, ordered: readonly PoolProgram[], step: number): Promise<EnvironmentRow[]> {
+export async function poolWindow(
+  config: RunConfig,
+  store: RunStore,
+  ordered: readonly PoolProgram[],
+  step: number,
+): Promise<EnvironmentRow[]> {
   const epoch = step - (step % config.regenerateEvery);
   const n = Math.min(config.designsPerStep, ordered.length);
   const start = (epoch / config.regenerateEvery) * n;

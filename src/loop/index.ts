@@ -6,9 +6,22 @@ export { runSelfPlay, METRICS_FILE } from "./run.js";
 export type { LoopDeps } from "./run.js";
 export { scoreStep } from "./score.js";
 export type { ScoreInput, StepScore, StepMetrics } from "./score.js";
-export { seedOf, playSeeds, designedEnvId, libraryEnvId, episodeRef, episodeOfRef, designRef } from "./keys.js";
+export {
+  seedOf,
+  playSeeds,
+  designedEnvId,
+  libraryEnvId,
+  episodeRef,
+  episodeOfRef,
+  designRef,
+} from "./keys.js";
 export { agentSamples, fillAgentSamples, trimCounts } from "./score-agent.js";
-export { dueDesigns, withEnvironments, designerSamples, updateLearningPotential } from "./score-designer.js";
+export {
+  dueDesigns,
+  withEnvironments,
+  designerSamples,
+  updateLearningPotential,
+} from "./score-designer.js";
 export type { DueDesign, DueOptions, DesignerScore, DesignerScoreInput } from "./score-designer.js";
 export { stepMetrics } from "./score-metrics.js";
 export { envStats, windowPlays } from "./score-stats.js";

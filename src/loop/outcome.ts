@@ -8,10 +8,25 @@ import type { EpisodeOutcome } from "../rollout/index.js";
 import type { EpisodeRow } from "../store/index.js";
 
 /** The outcome of a stored episode and its masked turns. */
-export function episodeOutcome(e: Pick<EpisodeRow, "failure" | "transcript">): { outcome: EpisodeOutcome; maskedTurns: number[] } {
-  const t = (e.transcript ?? {}) as { outcome?: unknown; maskedTurns?: unknown; steps?: Array<{ terminated?: unknown }> };
-  const maskedTurns = Array.isArray(t.maskedTurns) ? t.maskedTurns.filter((n): n is number => typeof n === "number") : [];
-  if (t.outcome === "terminated" || t.outcome === "truncated" || t.outcome === "overflow" || t.outcome === "dropped") return { outcome: t.outcome, maskedTurns };
+export function episodeOutcome(e: Pick<EpisodeRow, "failure" | "transcript">): {
+  outcome: EpisodeOutcome;
+  maskedTurns: number[];
+} {
+  const t = (e.transcript ?? {}) as {
+    outcome?: unknown;
+    maskedTurns?: unknown;
+    steps?: Array<{ terminated?: unknown }>;
+  };
+  const maskedTurns = Array.isArray(t.maskedTurns)
+    ? t.maskedTurns.filter((n): n is number => typeof n === "number")
+    : [];
+  if (
+    t.outcome === "terminated" ||
+    t.outcome === "truncated" ||
+    t.outcome === "overflow" ||
+    t.outcome === "dropped"
+  )
+    return { outcome: t.outcome, maskedTurns };
   if (e.failure !== null) return { outcome: "dropped", maskedTurns };
   const last = Array.isArray(t.steps) ? t.steps[t.steps.length - 1] : undefined;
   return { outcome: last?.terminated === true ? "terminated" : "truncated", maskedTurns };

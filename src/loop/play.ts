@@ -29,7 +29,10 @@ export interface PlayContext {
 }
 
 /** Unhinted plays per environment for a pool of `poolSize`: `plays` when set, else ceil(agentBatch / poolSize). */
-export function playsPerEnv(config: Pick<RunConfig, "plays" | "agentBatch">, poolSize: number): number {
+export function playsPerEnv(
+  config: Pick<RunConfig, "plays" | "agentBatch">,
+  poolSize: number,
+): number {
   if (config.plays !== null && config.plays !== undefined) return config.plays;
   return Math.max(1, Math.ceil(config.agentBatch / Math.max(1, poolSize)));
 }
@@ -39,23 +42,40 @@ export function playsHinted(env: EnvironmentRow, step: number): boolean {
   return env.source === "designer" && env.createdStep === step;
 }
 
-async function playEnvironment(ctx: PlayContext, step: number, env: EnvironmentRow, plays: number): Promise<void> {
+async function playEnvironment(
+  ctx: PlayContext,
+  step: number,
+  env: EnvironmentRow,
+  plays: number,
+): Promise<void> {
   const { config, store, policy } = ctx;
   const seeds = playSeeds(config.seed, step, env.id, plays);
   const open = async () => {
     // A remote OpenEnv environment of --env-pool (its row's code is the reference).
     const program = isOpenEnvRef(env.code)
       ? await openRemoteEnv(env.code)
-      : await loadProgram(env.code, { backend: config.sandbox, language: detectProgramLanguage(env.code) });
+      : await loadProgram(env.code, {
+          backend: config.sandbox,
+          language: detectProgramLanguage(env.code),
+        });
     return env.hint === null ? program : withFixedHint(program, env.hint);
   };
   const group = await runGroup(
     open,
-    ({ index, signal }) => policy.agent({ ...runSampling(config), maxTokens: config.maxTokens, seed: seedOf(config.seed, "agent", step, env.id, index), signal }),
+    ({ index, signal }) =>
+      policy.agent({
+        ...runSampling(config),
+        maxTokens: config.maxTokens,
+        seed: seedOf(config.seed, "agent", step, env.id, index),
+        signal,
+      }),
     {
       seeds,
       // --hints model with no hint written (every call failed): no hinted plays, as the reference.
-      hintedEpisodes: playsHinted(env, step) && (config.hints === "program" || env.hint !== null) ? config.hintedPlays : 0,
+      hintedEpisodes:
+        playsHinted(env, step) && (config.hints === "program" || env.hint !== null)
+          ? config.hintedPlays
+          : 0,
       limiter: ctx.limiter,
       hintTemplate: config.hintTemplate,
       // Settings of runs stored before they existed read as undefined: no cap, failures dropped (the old way).
@@ -67,16 +87,30 @@ async function playEnvironment(ctx: PlayContext, step: number, env: EnvironmentR
   store.transaction(() => {
     group.episodes.forEach((e, idx) => {
       store.insertEpisode({
-        step, envId: env.id, idx, seed: e.seed, hinted: e.hinted, return: e.return, success: e.success, turns: e.turns,
-        failure: e.failure, failureCode: e.failureCode ?? null, rewards: e.steps.map((s) => s.reward),
-        transcript: episodeTranscript(e, { messages: false }) as unknown as Json, trace: (e.trace ?? null) as Json | null,
+        step,
+        envId: env.id,
+        idx,
+        seed: e.seed,
+        hinted: e.hinted,
+        return: e.return,
+        success: e.success,
+        turns: e.turns,
+        failure: e.failure,
+        failureCode: e.failureCode ?? null,
+        rewards: e.steps.map((s) => s.reward),
+        transcript: episodeTranscript(e, { messages: false }) as unknown as Json,
+        trace: (e.trace ?? null) as Json | null,
       });
     });
   });
 }
 
 /** Runs the play stage of `step` over `pool`. Returns how many groups it ran. */
-export async function playStep(ctx: PlayContext, step: number, pool: readonly EnvironmentRow[]): Promise<number> {
+export async function playStep(
+  ctx: PlayContext,
+  step: number,
+  pool: readonly EnvironmentRow[],
+): Promise<number> {
   const done = new Set(ctx.store.episodes({ step }).map((e) => e.envId));
   const todo = pool.filter((env) => !done.has(env.id));
   const plays = playsPerEnv(ctx.config, pool.length);

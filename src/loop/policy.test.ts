@@ -3,7 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../../test/fakes/openai-server.js";
-import { startFakeTinkerServer, type FakeSampleRequest, type FakeTinkerServer } from "../../test/fakes/tinker-server.js";
+import {
+  startFakeTinkerServer,
+  type FakeSampleRequest,
+  type FakeTinkerServer,
+} from "../../test/fakes/tinker-server.js";
 import { asciiIds, TINY, writeTinyModel } from "../../test/fakes/tiny-model.js";
 import { buildConfig } from "../config/index.js";
 import { makeTestEnv } from "../env/testing/test-env.js";
@@ -26,14 +30,33 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe("the run's sampling settings (reference: spade/core/types.py env_/actor_ top_p 0.95, top_k 20)", () => {
   it("are 0.6 / 0.95 / 20 for both roles by default; topK 0 is not sent", () => {
     expect(runSampling(buildConfig([]))).toEqual({ temperature: 0.6, topP: 0.95, topK: 20 });
-    expect(runSampling(buildConfig([{ topK: "0", topP: "1" }]))).toEqual({ temperature: 0.6, topP: 1 });
-    expect(chatSampling({ temperature: 0.6, topP: 0.95, topK: 20, maxTokens: 9, seed: 4 })).toEqual({ temperature: 0.6, top_p: 0.95, top_k: 20, max_tokens: 9, seed: 4 });
-    expect(chatSampling({ temperature: 0, maxTokens: 9, seed: 4 })).toEqual({ temperature: 0, max_tokens: 9, seed: 4 });
+    expect(runSampling(buildConfig([{ topK: "0", topP: "1" }]))).toEqual({
+      temperature: 0.6,
+      topP: 1,
+    });
+    expect(chatSampling({ temperature: 0.6, topP: 0.95, topK: 20, maxTokens: 9, seed: 4 })).toEqual(
+      { temperature: 0.6, top_p: 0.95, top_k: 20, max_tokens: 9, seed: 4 },
+    );
+    expect(chatSampling({ temperature: 0, maxTokens: 9, seed: 4 })).toEqual({
+      temperature: 0,
+      max_tokens: 9,
+      seed: 4,
+    });
   });
 
   it("the hint writer samples at 0.3 with top-p 0.9 (the adapter's default), top-k 20 and the mode's token budget", () => {
-    expect(hintSampling(buildConfig([]))).toEqual({ temperature: 0.3, topP: 0.9, topK: 20, maxTokens: 4096 });
-    expect(hintSampling(buildConfig([{ mode: "tool-use" }]))).toEqual({ temperature: 0.3, topP: 0.9, topK: 20, maxTokens: 2048 });
+    expect(hintSampling(buildConfig([]))).toEqual({
+      temperature: 0.3,
+      topP: 0.9,
+      topK: 20,
+      maxTokens: 4096,
+    });
+    expect(hintSampling(buildConfig([{ mode: "tool-use" }]))).toEqual({
+      temperature: 0.3,
+      topP: 0.9,
+      topK: 20,
+      maxTokens: 2048,
+    });
   });
 
   it("reach an OpenAI-compatible server as temperature, top_p and the body field top_k (vLLM, SGLang), for designer and agent", async () => {
@@ -44,7 +67,13 @@ describe("the run's sampling settings (reference: spade/core/types.py env_/actor
     await runEpisode(makeTestEnv(), policy.agent(sampling), { seed: 1 });
     expect(openai.requests.length).toBeGreaterThanOrEqual(2);
     for (const request of openai.requests) {
-      expect(request.body).toMatchObject({ temperature: 0.6, top_p: 0.95, top_k: 20, max_tokens: 64, seed: 5 });
+      expect(request.body).toMatchObject({
+        temperature: 0.6,
+        top_p: 0.95,
+        top_k: 20,
+        max_tokens: 64,
+        seed: 5,
+      });
     }
   });
 
@@ -53,15 +82,29 @@ describe("the run's sampling settings (reference: spade/core/types.py env_/actor
     const answer = [...asciiIds("\\boxed{42}"), TINY.imEnd];
     tinker = await startFakeTinkerServer({
       baseModel: "Org/Tiny-1B",
-      sample: (request) => (requests.push(request), { sequences: [{ tokens: answer, logprobs: answer.map(() => -0.1), stop_reason: "stop" }] }),
+      sample: (request) => (
+        requests.push(request),
+        { sequences: [{ tokens: answer, logprobs: answer.map(() => -0.1), stop_reason: "stop" }] }
+      ),
     });
     const http = new TinkerHttp({ baseURL: tinker.baseURL, heartbeatMs: 0, pollIntervalMs: 1 });
-    const policy = tinkerLoopPolicy({ http, baseModel: "Org/Tiny-1B", renderer: ChatRenderer.fromDir(writeTinyModel(dir)) });
+    const policy = tinkerLoopPolicy({
+      http,
+      baseModel: "Org/Tiny-1B",
+      renderer: ChatRenderer.fromDir(writeTinyModel(dir)),
+    });
     const sampling = { ...runSampling(buildConfig([])), maxTokens: 64, seed: 5 };
     await policy.complete([{ role: "user", content: "design" }], sampling);
     await runEpisode(makeTestEnv(), policy.agent(sampling), { seed: 1 });
     expect(requests.length).toBeGreaterThanOrEqual(2);
-    for (const request of requests) expect(request.body.sampling_params).toMatchObject({ temperature: 0.6, top_p: 0.95, top_k: 20, max_tokens: 64, seed: 5 });
+    for (const request of requests)
+      expect(request.body.sampling_params).toMatchObject({
+        temperature: 0.6,
+        top_p: 0.95,
+        top_k: 20,
+        max_tokens: 64,
+        seed: 5,
+      });
     http.close();
   });
 });

@@ -8,7 +8,12 @@
 import type { RunConfig } from "../config/index.js";
 import { HINT_TOP_P } from "../designer/index.js";
 import type { Json } from "../env/index.js";
-import { chatAgent, type ChatBackend, type ChatMessage, type SamplingParams } from "../policy/index.js";
+import {
+  chatAgent,
+  type ChatBackend,
+  type ChatMessage,
+  type SamplingParams,
+} from "../policy/index.js";
 import type { Agent } from "../rollout/index.js";
 
 /** Sampling settings of one request. */
@@ -47,16 +52,29 @@ export interface LoopPolicy {
  * The sampling settings a run gives both roles (the reference's 0.6 / 0.95 / 20 by default);
  * `topK` 0 means "not sent".
  */
-export function runSampling(config: Pick<RunConfig, "temperature" | "topP" | "topK">): Pick<LoopSampling, "temperature" | "topP" | "topK"> {
-  return { temperature: config.temperature, topP: config.topP, ...(config.topK > 0 ? { topK: config.topK } : {}) };
+export function runSampling(
+  config: Pick<RunConfig, "temperature" | "topP" | "topK">,
+): Pick<LoopSampling, "temperature" | "topP" | "topK"> {
+  return {
+    temperature: config.temperature,
+    topP: config.topP,
+    ...(config.topK > 0 ? { topK: config.topK } : {}),
+  };
 }
 
 /**
  * The hint writer's sampling: `hintTemperature`, `HINT_TOP_P` (the reference's adapter default),
  * the run's top-k and `hintMaxTokens`.
  */
-export function hintSampling(config: Pick<RunConfig, "hintTemperature" | "hintMaxTokens" | "topK">): Pick<LoopSampling, "temperature" | "topP" | "topK" | "maxTokens"> {
-  return { temperature: config.hintTemperature, topP: HINT_TOP_P, ...(config.topK > 0 ? { topK: config.topK } : {}), maxTokens: config.hintMaxTokens };
+export function hintSampling(
+  config: Pick<RunConfig, "hintTemperature" | "hintMaxTokens" | "topK">,
+): Pick<LoopSampling, "temperature" | "topP" | "topK" | "maxTokens"> {
+  return {
+    temperature: config.hintTemperature,
+    topP: HINT_TOP_P,
+    ...(config.topK > 0 ? { topK: config.topK } : {}),
+    maxTokens: config.hintMaxTokens,
+  };
 }
 
 /** The chat-level sampling parameters of a loop request; unset top-p / top-k are not sent. */
@@ -76,7 +94,13 @@ export function chatLoopPolicy(backend: ChatBackend): LoopPolicy {
     async complete(messages, s) {
       const out = await backend.complete({ messages, sampling: chatSampling(s), signal: s.signal });
       const choice = out.choices[0];
-      const tokens = choice?.tokenIds ? ({ promptTokenIds: out.promptTokenIds, tokenIds: choice.tokenIds, logprobs: choice.logprobs } as Json) : null;
+      const tokens = choice?.tokenIds
+        ? ({
+            promptTokenIds: out.promptTokenIds,
+            tokenIds: choice.tokenIds,
+            logprobs: choice.logprobs,
+          } as Json)
+        : null;
       return { text: choice?.content ?? "", tokens };
     },
     agent: (s) => chatAgent({ backend, sampling: chatSampling(s), signal: s.signal }),

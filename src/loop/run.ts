@@ -60,19 +60,42 @@ export interface LoopDeps {
  * read once; null when the pool names none. The row's code is the reference (loop/play.ts opens it).
  */
 async function remotePool(config: RunConfig): Promise<LibraryProgram[] | null> {
-  const refs = (config.envPool ?? "").split(",").map((r) => r.trim()).filter(Boolean);
+  const refs = (config.envPool ?? "")
+    .split(",")
+    .map((r) => r.trim())
+    .filter(Boolean);
   if (refs.length === 0 || !refs.every(isOpenEnvRef)) return null;
   if (config.designer === "on") {
-    throw new SpadeError("E_CONFIG", "--env-pool openenv+ws://... is the pool of the fixed-environment baseline", { nextStep: "add --designer off" });
+    throw new SpadeError(
+      "E_CONFIG",
+      "--env-pool openenv+ws://... is the pool of the fixed-environment baseline",
+      { nextStep: "add --designer off" },
+    );
   }
-  return Promise.all(refs.map(async (ref, i) => ({ name: `remote-${i}-${parseOpenEnvRef(ref).name}`, source: ref, meta: await remoteMeta(parseOpenEnvRef(ref)) })));
+  return Promise.all(
+    refs.map(async (ref, i) => ({
+      name: `remote-${i}-${parseOpenEnvRef(ref).name}`,
+      source: ref,
+      meta: await remoteMeta(parseOpenEnvRef(ref)),
+    })),
+  );
 }
 
 /** Library environments as pool rows, created at `step`. */
 function libraryRows(library: readonly LibraryProgram[], step: number): EnvironmentRow[] {
   return library.map((p) => ({
-    id: libraryEnvId(p.name), name: p.meta.name, skill: p.meta.skill, description: p.meta.description, code: p.source, meta: p.meta,
-    source: "library", createdStep: step, slot: null, docId: null, hint: null, stats: EMPTY_STATS,
+    id: libraryEnvId(p.name),
+    name: p.meta.name,
+    skill: p.meta.skill,
+    description: p.meta.description,
+    code: p.source,
+    meta: p.meta,
+    source: "library",
+    createdStep: step,
+    slot: null,
+    docId: null,
+    hint: null,
+    stats: EMPTY_STATS,
   }));
 }
 
@@ -81,11 +104,17 @@ function libraryRows(library: readonly LibraryProgram[], step: number): Environm
  * every slot failed, the latest earlier pool; before any, the library). Designer off: a rotating
  * window of `designsPerStep` library environments, renewed every R steps.
  */
-function poolFor(config: RunConfig, store: RunStore, library: readonly LibraryProgram[], step: number): EnvironmentRow[] {
+function poolFor(
+  config: RunConfig,
+  store: RunStore,
+  library: readonly LibraryProgram[],
+  step: number,
+): EnvironmentRow[] {
   const epoch = step - (step % config.regenerateEvery);
   const all = store.environments();
   const libraryPool = () => {
-    if (!all.some((e) => e.source === "library")) store.transaction(() => {
+    if (!all.some((e) => e.source === "library"))
+      store.transaction(() => {
         for (const row of libraryRows(library, step)) store.insertEnvironment(row);
       });
     const rows = store.environments().filter((e) => e.source === "library");
@@ -102,10 +131,21 @@ function poolFor(config: RunConfig, store: RunStore, library: readonly LibraryPr
 }
 
 /** The samples of a step with the rows they were computed from, for the trainer. */
-function trainSamples(store: RunStore, step: number, fromStep: number, samples: ReturnType<typeof scoreStep>["samples"]): TrainSample[] {
+function trainSamples(
+  store: RunStore,
+  step: number,
+  fromStep: number,
+  samples: ReturnType<typeof scoreStep>["samples"],
+): TrainSample[] {
   const episodes = new Map(store.episodes({ step }).map((e) => [`${e.envId}/${e.idx}`, e]));
-  const designs = new Map(store.designs({ fromStep }).map((d) => [`${d.step}/${d.slot}/${d.seq}`, d]));
-  return samples.map((s) => (s.role === "agent" ? { ...s, episode: episodes.get(episodeOfRef(s.ref)) } : { ...s, design: designs.get(s.ref) }));
+  const designs = new Map(
+    store.designs({ fromStep }).map((d) => [`${d.step}/${d.slot}/${d.seq}`, d]),
+  );
+  return samples.map((s) =>
+    s.role === "agent"
+      ? { ...s, episode: episodes.get(episodeOfRef(s.ref)) }
+      : { ...s, design: designs.get(s.ref) },
+  );
 }
 
 /** The document sampler, restored from the store when resuming; null with `--corpus none` (designs are not grounded). */
@@ -113,12 +153,17 @@ async function openSampler(config: RunConfig, store: RunStore): Promise<Sampler 
   if (config.corpus === "none") return null;
   const corpus = await openCorpus(config.corpus, { textField: config.corpusField });
   const saved = store.getState<SamplerState>("sampler");
-  return saved ? Sampler.fromState(corpus, saved, config.maxWords) : createSampler(corpus, { seed: config.seed, maxWords: config.maxWords });
+  return saved
+    ? Sampler.fromState(corpus, saved, config.maxWords)
+    : createSampler(corpus, { seed: config.seed, maxWords: config.maxWords });
 }
 
 /** Rewrites the metrics file from the store (after a resume, lines of lost steps are dropped). */
 function rewriteMetrics(dir: string, store: RunStore): void {
-  const lines = store.steps().filter((s) => s.status === "done").map((s) => JSON.stringify(s.metrics));
+  const lines = store
+    .steps()
+    .filter((s) => s.status === "done")
+    .map((s) => JSON.stringify(s.metrics));
   writeFileSync(join(dir, METRICS_FILE), lines.length ? `${lines.join("\n")}\n` : "");
 }
 
@@ -126,7 +171,12 @@ function rewriteMetrics(dir: string, store: RunStore): void {
  * Runs (or resumes) self-play in `dir` until `config.steps` steps are done. A new run stores its
  * config; a resumed one must be given the stored config (the CLI does that).
  */
-export async function runSelfPlay(dir: string, config: RunConfig, deps: LoopDeps, options: { resume: boolean }): Promise<void> {
+export async function runSelfPlay(
+  dir: string,
+  config: RunConfig,
+  deps: LoopDeps,
+  options: { resume: boolean },
+): Promise<void> {
   const store = (deps.openStore ?? RunStore.open)(dir, options.resume ? "resume" : "create");
   try {
     if (!options.resume) store.setMeta("config", JSON.stringify(config));
@@ -135,7 +185,10 @@ export async function runSelfPlay(dir: string, config: RunConfig, deps: LoopDeps
     // --designer off --env-pool: remote OpenEnv environments (openenv+ws://...), or a pool folder in the
     // reference's layout, read (and verified) once.
     const remote = await remotePool(config);
-    const envPool = remote === null && config.designer === "off" && (config.envPool ?? "library") !== "library" ? poolOrder(readPool(config.envPool), config.seed) : null;
+    const envPool =
+      remote === null && config.designer === "off" && (config.envPool ?? "library") !== "library"
+        ? poolOrder(readPool(config.envPool), config.seed)
+        : null;
     const limiter = new Limiter(config.concurrency);
     rewriteMetrics(dir, store);
     const restored = store.getState<TrainerCheckpoint>("trainer");
@@ -148,24 +201,55 @@ export async function runSelfPlay(dir: string, config: RunConfig, deps: LoopDeps
       const started = deps.now();
       store.beginStep(step);
       if (config.designer === "on" && step % config.regenerateEvery === 0) {
-        await designStep({ config, store, policy: deps.policy, library, sampler, signal: deps.signal }, step);
+        await designStep(
+          { config, store, policy: deps.policy, library, sampler, signal: deps.signal },
+          step,
+        );
       }
-      const pool = envPool ? await poolWindow(config, store, envPool, step) : poolFor(config, store, remote ?? library, step);
-      await playStep({ config, store, policy: deps.policy, limiter, signal: deps.signal }, step, pool);
+      const pool = envPool
+        ? await poolWindow(config, store, envPool, step)
+        : poolFor(config, store, remote ?? library, step);
+      await playStep(
+        { config, store, policy: deps.policy, limiter, signal: deps.signal },
+        step,
+        pool,
+      );
 
       // Scoring reads the plays of the pool's window and of the designs whose reward is due.
-      const fromStep = Math.max(0, Math.min(step - (step % config.regenerateEvery), step - config.rewardDelay));
+      const fromStep = Math.max(
+        0,
+        Math.min(step - (step % config.regenerateEvery), step - config.rewardDelay),
+      );
       const score = scoreStep({
-        config, step, isLast: step === config.steps - 1, pool, playsPerEnv: playsPerEnv(config, pool.length),
-        environments: store.environments(), episodes: store.episodes({ fromStep }), designs: store.designs({ fromStep }),
+        config,
+        step,
+        isLast: step === config.steps - 1,
+        pool,
+        playsPerEnv: playsPerEnv(config, pool.length),
+        environments: store.environments(),
+        episodes: store.episodes({ fromStep }),
+        designs: store.designs({ fromStep }),
         lpState: store.getState<Record<string, LpState>>("lp") ?? {},
-        trainedDesigns: new Set(store.samples({ fromStep }).filter((s) => s.role === "designer").map((s) => s.ref)),
+        trainedDesigns: new Set(
+          store
+            .samples({ fromStep })
+            .filter((s) => s.role === "designer")
+            .map((s) => s.ref),
+        ),
       });
       // --train-designer off: designer samples are scored and stored, only the agent's are trained.
-      const toTrain = config.trainDesigner === "on" ? score.samples : score.samples.filter((s) => s.role === "agent");
-      const trained = deps.trainer ? await deps.trainer.train(step, trainSamples(store, step, fromStep, toTrain)) : null;
+      const toTrain =
+        config.trainDesigner === "on"
+          ? score.samples
+          : score.samples.filter((s) => s.role === "agent");
+      const trained = deps.trainer
+        ? await deps.trainer.train(step, trainSamples(store, step, fromStep, toTrain))
+        : null;
       const checkpoint = trained?.checkpoint ?? null;
-      const metrics: StepMetrics & { train?: Record<string, number>; checkpoint?: TrainerCheckpoint } = trained
+      const metrics: StepMetrics & {
+        train?: Record<string, number>;
+        checkpoint?: TrainerCheckpoint;
+      } = trained
         ? { ...score.metrics, train: trained.metrics, ...(checkpoint ? { checkpoint } : {}) }
         : score.metrics;
       store.transaction(() => {

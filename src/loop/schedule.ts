@@ -10,11 +10,18 @@
 import { SpadeError } from "../errors.js";
 
 /** The skills designed for at `step` (any step of the epoch gives its epoch's window). */
-export function activeSkills(skills: readonly string[], step: number, regenerateEvery: number, perRegen: number | undefined): string[] {
-  if (skills.length === 0) throw new SpadeError("E_CONFIG", "the run has no skills", { nextStep: "pass --skills" });
+export function activeSkills(
+  skills: readonly string[],
+  step: number,
+  regenerateEvery: number,
+  perRegen: number | undefined,
+): string[] {
+  if (skills.length === 0)
+    throw new SpadeError("E_CONFIG", "the run has no skills", { nextStep: "pass --skills" });
   const n = skills.length;
   const k = perRegen ?? n;
-  if (!Number.isInteger(k) || k < 1) throw new SpadeError("E_CONFIG", `skillsPerRegen must be an integer >= 1 (got ${k})`);
+  if (!Number.isInteger(k) || k < 1)
+    throw new SpadeError("E_CONFIG", `skillsPerRegen must be an integer >= 1 (got ${k})`);
   if (k >= n) return [...skills];
   const epoch = Math.floor(step / regenerateEvery);
   const start = (epoch * k) % n;
@@ -22,7 +29,13 @@ export function activeSkills(skills: readonly string[], step: number, regenerate
 }
 
 /** The skill of design slot `slot` at `step`. */
-export function slotSkill(skills: readonly string[], step: number, slot: number, regenerateEvery: number, perRegen: number | undefined): string {
+export function slotSkill(
+  skills: readonly string[],
+  step: number,
+  slot: number,
+  regenerateEvery: number,
+  perRegen: number | undefined,
+): string {
   const active = activeSkills(skills, step, regenerateEvery, perRegen);
   return active[slot % active.length] as string;
 }

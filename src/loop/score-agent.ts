@@ -15,14 +15,29 @@ import { episodeRef } from "./keys.js";
  * (`failure` set) are left out and do not move the group's mean; a context overflow is a
  * finished play with return 0 and counts.
  */
-export function agentSamples(step: number, pool: readonly EnvironmentRow[], episodes: readonly EpisodeRow[], options: { stdNormalize: boolean }): SampleRow[] {
+export function agentSamples(
+  step: number,
+  pool: readonly EnvironmentRow[],
+  episodes: readonly EpisodeRow[],
+  options: { stdNormalize: boolean },
+): SampleRow[] {
   const samples: SampleRow[] = [];
   for (const env of pool) {
     const group = episodes.filter((e) => e.step === step && e.envId === env.id && !e.hinted);
-    const advantages = groupAdvantages(group.map((e) => (e.failure === null ? e.return : null)), { stdNormalize: options.stdNormalize });
+    const advantages = groupAdvantages(
+      group.map((e) => (e.failure === null ? e.return : null)),
+      { stdNormalize: options.stdNormalize },
+    );
     group.forEach((e, i) => {
       const advantage = advantages[i];
-      if (advantage !== null && advantage !== undefined) samples.push({ step, role: "agent", ref: episodeRef(e.envId, e.idx), reward: e.return, advantage });
+      if (advantage !== null && advantage !== undefined)
+        samples.push({
+          step,
+          role: "agent",
+          ref: episodeRef(e.envId, e.idx),
+          reward: e.return,
+          advantage,
+        });
     });
   }
   return samples;
@@ -47,7 +62,11 @@ export function fillAgentSamples(samples: readonly SampleRow[], target: number):
 }
 
 /** How many samples of each role the reference's trim keeps: designer samples first, then agent ones, `agentBatch` in all. */
-export function trimCounts(designerSamples: number, agentSamplesCount: number, agentBatch: number): { designer: number; agent: number } {
+export function trimCounts(
+  designerSamples: number,
+  agentSamplesCount: number,
+  agentBatch: number,
+): { designer: number; agent: number } {
   const designer = Math.min(designerSamples, agentBatch);
   return { designer, agent: Math.min(agentSamplesCount, agentBatch - designer) };
 }

@@ -35,7 +35,12 @@ export interface DueOptions {
 /** The trainable design attempts whose reward is due at `step`, in stored order. */
 export function dueDesigns(designs: readonly DesignRow[], options: DueOptions): DesignRow[] {
   const made = options.step - options.rewardDelay;
-  return designs.filter((d) => d.trainable && !options.trained.has(designRef(d.step, d.slot, d.seq)) && (d.step === made || (options.isLast && d.step > made)));
+  return designs.filter(
+    (d) =>
+      d.trainable &&
+      !options.trained.has(designRef(d.step, d.slot, d.seq)) &&
+      (d.step === made || (options.isLast && d.step > made)),
+  );
 }
 
 /** A due design with the environment its slot produced (null: the slot has no valid program). */
@@ -45,17 +50,26 @@ export interface DueDesign {
 }
 
 /** Pairs each due design with its slot's environment. */
-export function withEnvironments(due: readonly DesignRow[], designs: readonly DesignRow[], environments: readonly EnvironmentRow[]): DueDesign[] {
+export function withEnvironments(
+  due: readonly DesignRow[],
+  designs: readonly DesignRow[],
+  environments: readonly EnvironmentRow[],
+): DueDesign[] {
   const envById = new Map(environments.map((e) => [e.id, e]));
   return due.map((design) => {
-    const accepted = designs.find((x) => x.step === design.step && x.slot === design.slot && x.envId !== null);
+    const accepted = designs.find(
+      (x) => x.step === design.step && x.slot === design.slot && x.envId !== null,
+    );
     return { design, env: accepted?.envId ? (envById.get(accepted.envId) ?? null) : null };
   });
 }
 
 /** What designer scoring reads besides the due designs. */
 export interface DesignerScoreInput {
-  config: Pick<RunConfig, "reward" | "regretFloor" | "frontierScale" | "invalidDesign" | "regenerateEvery">;
+  config: Pick<
+    RunConfig,
+    "reward" | "regretFloor" | "frontierScale" | "invalidDesign" | "regenerateEvery"
+  >;
   step: number;
   due: readonly DueDesign[];
   /** Every episode of the run the windows may hold. */
@@ -81,7 +95,11 @@ export interface DesignerScore {
 }
 
 /** The finished unhinted plays of an environment's window. */
-function finishedWindow(regenerateEvery: number, env: EnvironmentRow, episodes: readonly EpisodeRow[]): EpisodeRow[] {
+function finishedWindow(
+  regenerateEvery: number,
+  env: EnvironmentRow,
+  episodes: readonly EpisodeRow[],
+): EpisodeRow[] {
   return windowPlays(regenerateEvery, env, episodes).filter((e) => e.failure === null);
 }
 
@@ -97,11 +115,19 @@ function returnsByStepOf(window: readonly EpisodeRow[]): number[][] {
  * finished plays is fed their mean return (`delayed_env_rewards.py` `recompute_delayed_env_rewards`,
  * `update_lp`); a skill without any is left as it was.
  */
-export function updateLearningPotential(regenerateEvery: number, due: readonly DueDesign[], episodes: readonly EpisodeRow[], lpState: Readonly<Record<string, LpState>>): Record<string, LpState> {
+export function updateLearningPotential(
+  regenerateEvery: number,
+  due: readonly DueDesign[],
+  episodes: readonly EpisodeRow[],
+  lpState: Readonly<Record<string, LpState>>,
+): Record<string, LpState> {
   const next: Record<string, LpState> = { ...lpState };
   for (const skill of new Set(due.filter((x) => x.env).map((x) => x.design.skill))) {
-    const plays = due.filter((x) => x.env && x.design.skill === skill).flatMap((x) => finishedWindow(regenerateEvery, x.env as EnvironmentRow, episodes));
-    if (plays.length > 0) next[skill] = lpUpdate(next[skill] ?? LP_INITIAL, meanUnhintedReturn(plays)).state;
+    const plays = due
+      .filter((x) => x.env && x.design.skill === skill)
+      .flatMap((x) => finishedWindow(regenerateEvery, x.env as EnvironmentRow, episodes));
+    if (plays.length > 0)
+      next[skill] = lpUpdate(next[skill] ?? LP_INITIAL, meanUnhintedReturn(plays)).state;
   }
   return next;
 }
@@ -109,7 +135,10 @@ export function updateLearningPotential(regenerateEvery: number, due: readonly D
 /** Scores the due designs (see the module comment). */
 export function designerSamples(input: DesignerScoreInput): DesignerScore {
   const { config } = input;
-  const lpState = config.reward === "learningPotential" ? updateLearningPotential(config.regenerateEvery, input.due, input.episodes, input.lpState) : { ...input.lpState };
+  const lpState =
+    config.reward === "learningPotential"
+      ? updateLearningPotential(config.regenerateEvery, input.due, input.episodes, input.lpState)
+      : { ...input.lpState };
   const rawRewards = input.due.map(({ design, env }) => {
     if (!env) return null;
     const s = input.stats.get(env.id) ?? env.stats;
@@ -117,16 +146,31 @@ export function designerSamples(input: DesignerScoreInput): DesignerScore {
       // A design none of whose plays finished has nothing to measure: raw reward 0 (the reference's `else 0.0`).
       const finished = finishedWindow(config.regenerateEvery, env, input.episodes);
       if (finished.length === 0) return 0;
-      return designerRawReward("learningPotential", { regret: 0, winRate: meanUnhintedReturn(finished), lpBaseline: lpBaseline(lpState[design.skill] ?? LP_INITIAL) });
+      return designerRawReward("learningPotential", {
+        regret: 0,
+        winRate: meanUnhintedReturn(finished),
+        lpBaseline: lpBaseline(lpState[design.skill] ?? LP_INITIAL),
+      });
     }
-    const returnsByStep = config.reward === "microLp" ? returnsByStepOf(finishedWindow(config.regenerateEvery, env, input.episodes)) : undefined;
-    return designerRawReward(config.reward, { regret: s.regret ?? 0, winRate: s.winRate ?? 0, returnsByStep }, { regretFloor: config.regretFloor, frontierScale: config.frontierScale });
+    const returnsByStep =
+      config.reward === "microLp"
+        ? returnsByStepOf(finishedWindow(config.regenerateEvery, env, input.episodes))
+        : undefined;
+    return designerRawReward(
+      config.reward,
+      { regret: s.regret ?? 0, winRate: s.winRate ?? 0, returnsByStep },
+      { regretFloor: config.regretFloor, frontierScale: config.frontierScale },
+    );
   });
   // A raw reward below 0 (only `frontier` gives one) is masked: not trained, not counted as invalid.
   const centred = designerAdvantages(
     input.due.map((x, i) => {
       const raw = rawRewards[i] ?? null;
-      return { skill: x.design.skill, rawReward: raw, masked: raw !== null && isMaskedDesignerReward(raw) };
+      return {
+        skill: x.design.skill,
+        rawReward: raw,
+        masked: raw !== null && isMaskedDesignerReward(raw),
+      };
     }),
     { scale: 1, invalidDesign: config.invalidDesign },
   );
@@ -138,7 +182,13 @@ export function designerSamples(input: DesignerScoreInput): DesignerScore {
   input.due.forEach(({ design }, i) => {
     const advantage = advantages[i];
     if (advantage === null || advantage === undefined) return;
-    samples.push({ step: input.step, role: "designer", ref: designRef(design.step, design.slot, design.seq), reward: rawRewards[i] ?? 0, advantage });
+    samples.push({
+      step: input.step,
+      role: "designer",
+      ref: designRef(design.step, design.slot, design.seq),
+      reward: rawRewards[i] ?? 0,
+      advantage,
+    });
   });
   return { samples, rawRewards, advantages, scale, lpState };
 }

@@ -62,14 +62,18 @@ export interface MetricsInput {
   designerScale: number;
 }
 
-const mean = (xs: readonly number[]): number | null => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+const mean = (xs: readonly number[]): number | null =>
+  xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
 
 /** The step's metrics (see `StepMetrics`). */
 export function stepMetrics(input: MetricsInput): StepMetrics {
   const { step, episodes } = input;
   const finishedUnhinted = episodes.filter((e) => !e.hinted && e.failure === null);
   const finishedHinted = episodes.filter((e) => e.hinted && e.failure === null);
-  const regrets = input.pool.filter((env) => env.createdStep === step).map((env) => input.stats.get(env.id)?.regret).filter((r): r is number => typeof r === "number");
+  const regrets = input.pool
+    .filter((env) => env.createdStep === step)
+    .map((env) => input.stats.get(env.id)?.regret)
+    .filter((r): r is number => typeof r === "number");
   return {
     step,
     regenerated: input.designs.length > 0,

@@ -56,25 +56,54 @@ function newDesignSamples(config: RunConfig, step: number, designs: readonly Des
   if (config.trainDesigner === "off") return 0;
   const made = designs.filter((d) => d.step === step && d.trainable);
   if (config.invalidDesign !== "drop") return made.length;
-  return made.filter((d) => designs.some((x) => x.step === d.step && x.slot === d.slot && x.envId !== null)).length;
+  return made.filter((d) =>
+    designs.some((x) => x.step === d.step && x.slot === d.slot && x.envId !== null),
+  ).length;
 }
 
 /** Scores one finished step (see the module comment). */
 export function scoreStep(input: ScoreInput): StepScore {
   const { config, step } = input;
   const stats = new Map<string, EnvStats>();
-  for (const env of input.pool) stats.set(env.id, envStats(config.regenerateEvery, env, input.episodes));
+  for (const env of input.pool)
+    stats.set(env.id, envStats(config.regenerateEvery, env, input.episodes));
 
   const fit = config.batchFit === "reference";
-  const agent = agentSamples(step, input.pool, input.episodes, { stdNormalize: config.advantageStd });
-  const filled = fit ? fillAgentSamples(agent, config.agentBatch - newDesignSamples(config, step, input.designs)) : agent;
+  const agent = agentSamples(step, input.pool, input.episodes, {
+    stdNormalize: config.advantageStd,
+  });
+  const filled = fit
+    ? fillAgentSamples(agent, config.agentBatch - newDesignSamples(config, step, input.designs))
+    : agent;
 
-  const due = withEnvironments(dueDesigns(input.designs, { step, rewardDelay: config.rewardDelay, isLast: input.isLast, trained: input.trainedDesigns }), input.designs, input.environments);
-  const designer = designerSamples({ config, step, due, episodes: input.episodes, stats, agentSampleCount: filled.length, lpState: input.lpState });
+  const due = withEnvironments(
+    dueDesigns(input.designs, {
+      step,
+      rewardDelay: config.rewardDelay,
+      isLast: input.isLast,
+      trained: input.trainedDesigns,
+    }),
+    input.designs,
+    input.environments,
+  );
+  const designer = designerSamples({
+    config,
+    step,
+    due,
+    episodes: input.episodes,
+    stats,
+    agentSampleCount: filled.length,
+    lpState: input.lpState,
+  });
   due.forEach(({ env }, i) => {
     const advantage = designer.advantages[i];
     if (!env || advantage === null || advantage === undefined) return;
-    stats.set(env.id, { ...(stats.get(env.id) ?? env.stats), designerReward: designer.rawRewards[i] ?? 0, designerAdvantage: advantage, rewardStep: step });
+    stats.set(env.id, {
+      ...(stats.get(env.id) ?? env.stats),
+      designerReward: designer.rawRewards[i] ?? 0,
+      designerAdvantage: advantage,
+      rewardStep: step,
+    });
   });
 
   // The cut counts only what is trained: untrained designer samples (--train-designer off) are all kept for the record.
@@ -85,11 +114,24 @@ export function scoreStep(input: ScoreInput): StepScore {
       ? trimCounts(designer.samples.length, filled.length, config.agentBatch)
       : { designer: designer.samples.length, agent: Math.min(filled.length, config.agentBatch) };
   const metrics = stepMetrics({
-    step, pool: input.pool, playsPerEnv: input.playsPerEnv, episodes: input.episodes.filter((e) => e.step === step), designs: input.designs.filter((d) => d.step === step), stats,
-    agentSamples: filled.length, agentSamplesFilled: filled.length - agent.length, agentSamplesTrimmed: filled.length - kept.agent,
-    designerSamples: designer.samples.slice(0, kept.designer), designerScale: designer.scale,
+    step,
+    pool: input.pool,
+    playsPerEnv: input.playsPerEnv,
+    episodes: input.episodes.filter((e) => e.step === step),
+    designs: input.designs.filter((d) => d.step === step),
+    stats,
+    agentSamples: filled.length,
+    agentSamplesFilled: filled.length - agent.length,
+    agentSamplesTrimmed: filled.length - kept.agent,
+    designerSamples: designer.samples.slice(0, kept.designer),
+    designerScale: designer.scale,
   });
   const keptDesigner = designer.samples.slice(0, kept.designer);
   const keptAgent = filled.slice(0, kept.agent);
-  return { stats, samples: fit ? [...keptDesigner, ...keptAgent] : [...keptAgent, ...keptDesigner], lpState: designer.lpState, metrics };
+  return {
+    stats,
+    samples: fit ? [...keptDesigner, ...keptAgent] : [...keptAgent, ...keptDesigner],
+    lpState: designer.lpState,
+    metrics,
+  };
 }

@@ -2,7 +2,11 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { startFakeTinkerServer, type FakeSampleRequest, type FakeTinkerServer } from "../../test/fakes/tinker-server.js";
+import {
+  startFakeTinkerServer,
+  type FakeSampleRequest,
+  type FakeTinkerServer,
+} from "../../test/fakes/tinker-server.js";
 import { asciiIds, TINY, writeTinyModel } from "../../test/fakes/tiny-model.js";
 import { loadProgram } from "../sandbox/index.js";
 import { ChatRenderer, TinkerHttp } from "../policy/index.js";
@@ -29,7 +33,11 @@ async function setup(answer: number[]) {
     training: true,
     sample: (request) => {
       requests.push(request);
-      return { sequences: [{ tokens: answer, logprobs: answer.map((_, i) => -0.1 * (i + 1)), stop_reason: "stop" }] };
+      return {
+        sequences: [
+          { tokens: answer, logprobs: answer.map((_, i) => -0.1 * (i + 1)), stop_reason: "stop" },
+        ],
+      };
     },
   });
   const http = new TinkerHttp({ baseURL: server.baseURL, heartbeatMs: 0, pollIntervalMs: 1 });
@@ -41,12 +49,25 @@ describe("tinkerLoopPolicy", () => {
     const answer = [...asciiIds("class E {}"), TINY.imEnd];
     const { http } = await setup(answer);
     const policy = tinkerLoopPolicy({ http, baseModel: BASE, renderer, sampling: { topP: 0.95 } });
-    const messages = [{ role: "system" as const, content: "Write code." }, { role: "user" as const, content: "Go" }];
+    const messages = [
+      { role: "system" as const, content: "Write code." },
+      { role: "user" as const, content: "Go" },
+    ];
     const out = await policy.complete(messages, { temperature: 0.6, maxTokens: 64, seed: 11 });
     const promptTokenIds = renderer.renderTokens(messages, { addGenerationPrompt: true });
-    expect(out).toEqual({ text: "class E {}", tokens: { promptTokenIds, tokenIds: answer, logprobs: answer.map((_, i) => -0.1 * (i + 1)) } });
+    expect(out).toEqual({
+      text: "class E {}",
+      tokens: { promptTokenIds, tokenIds: answer, logprobs: answer.map((_, i) => -0.1 * (i + 1)) },
+    });
     expect(requests[0]!.promptTokens).toEqual(promptTokenIds);
-    expect(requests[0]!.body.sampling_params).toEqual({ max_tokens: 64, stop: [TINY.imEnd], temperature: 0.6, top_p: 0.95, top_k: -1, seed: 11 });
+    expect(requests[0]!.body.sampling_params).toEqual({
+      max_tokens: 64,
+      stop: [TINY.imEnd],
+      temperature: 0.6,
+      top_p: 0.95,
+      top_k: -1,
+      seed: 11,
+    });
     expect(requests[0]!.model).toBe(BASE);
     expect(policy.samplerPath).toBeNull();
   });
@@ -57,10 +78,18 @@ describe("tinkerLoopPolicy", () => {
     const client = new TinkerTrainingClient(http, { baseModel: BASE });
     const path = await client.saveWeightsForSampler("w1");
     const policy = tinkerLoopPolicy({ http, baseModel: BASE, renderer });
-    const env = await loadProgram(readFileSync(new URL("../envs/library/vault-cracker.js", import.meta.url), "utf8"));
-    const first = await runEpisode(env, policy.agent({ temperature: 1, maxTokens: 32, seed: 5 }), { seed: 1 });
+    const env = await loadProgram(
+      readFileSync(new URL("../envs/library/vault-cracker.js", import.meta.url), "utf8"),
+    );
+    const first = await runEpisode(env, policy.agent({ temperature: 1, maxTokens: 32, seed: 5 }), {
+      seed: 1,
+    });
     expect(first.failure).toBeNull();
-    expect((first.trace as unknown as { stream: { lossMask: number[] } }).stream.lossMask.filter((m) => m === 1)).toHaveLength(answer.length * first.turns);
+    expect(
+      (first.trace as unknown as { stream: { lossMask: number[] } }).stream.lossMask.filter(
+        (m) => m === 1,
+      ),
+    ).toHaveLength(answer.length * first.turns);
     policy.useWeights(path);
     expect(policy.samplerPath).toBe("tinker://model_0/sampler_weights/w1");
     await runEpisode(env, policy.agent({ temperature: 1, maxTokens: 32, seed: 6 }), { seed: 1 });
@@ -68,7 +97,15 @@ describe("tinkerLoopPolicy", () => {
     const models = requests.map((r) => r.model);
     expect(models.slice(0, first.turns).every((m) => m === BASE)).toBe(true);
     expect(models.slice(first.turns).every((m) => m === path)).toBe(true);
-    expect(server.requestsTo("/api/v1/create_sampling_session").map((r) => r.body.model_path ?? r.body.base_model)).toEqual([BASE, path]);
-    expect(requests[0]!.body.sampling_params).toMatchObject({ temperature: 1, seed: 5, max_tokens: 32 });
+    expect(
+      server
+        .requestsTo("/api/v1/create_sampling_session")
+        .map((r) => r.body.model_path ?? r.body.base_model),
+    ).toEqual([BASE, path]);
+    expect(requests[0]!.body.sampling_params).toMatchObject({
+      temperature: 1,
+      seed: 5,
+      max_tokens: 32,
+    });
   });
 });

@@ -6,7 +6,14 @@
  * every later sample to newly saved weights (the loop calls it after each training step).
  */
 import { SpadeError } from "../errors.js";
-import { tinkerSampler, tokenAgent, type ChatRenderer, type TinkerHttp, type TinkerSampler, type TokenSampleRequest } from "../policy/index.js";
+import {
+  tinkerSampler,
+  tokenAgent,
+  type ChatRenderer,
+  type TinkerHttp,
+  type TinkerSampler,
+  type TokenSampleRequest,
+} from "../policy/index.js";
 import type { LoopPolicy } from "./policy.js";
 
 /** Settings of a token-level loop policy. */
@@ -26,7 +33,10 @@ export interface TinkerLoopPolicyOptions {
 }
 
 /** A token-level loop policy; `samplerPath` is what it samples from now (null: the base model). */
-export type TinkerLoopPolicy = LoopPolicy & { useWeights(samplerPath: string): void; readonly samplerPath: string | null };
+export type TinkerLoopPolicy = LoopPolicy & {
+  useWeights(samplerPath: string): void;
+  readonly samplerPath: string | null;
+};
 
 /** Ids with the trailing stop ids removed (the text of a turn ends before its end-of-turn token). */
 function withoutStop(ids: readonly number[], stopIds: readonly number[]): number[] {
@@ -39,7 +49,12 @@ function withoutStop(ids: readonly number[], stopIds: readonly number[]): number
 export function tinkerLoopPolicy(options: TinkerLoopPolicyOptions): TinkerLoopPolicy {
   const { http, renderer } = options;
   const make = (samplerPath: string | null): TinkerSampler =>
-    tinkerSampler({ baseURL: http.baseURL, baseModel: options.baseModel, ...(samplerPath ? { modelPath: samplerPath } : {}), http });
+    tinkerSampler({
+      baseURL: http.baseURL,
+      baseModel: options.baseModel,
+      ...(samplerPath ? { modelPath: samplerPath } : {}),
+      http,
+    });
   let samplerPath = options.samplerPath ?? null;
   let sampler = make(samplerPath);
 
@@ -66,9 +81,15 @@ export function tinkerLoopPolicy(options: TinkerLoopPolicyOptions): TinkerLoopPo
         seed: s.seed,
         signal: s.signal,
       });
-      if (!sample) throw new SpadeError("E_POLICY_OUTPUT", "the sampler answered without a sequence", { nextStep: "check the sampling server" });
+      if (!sample)
+        throw new SpadeError("E_POLICY_OUTPUT", "the sampler answered without a sequence", {
+          nextStep: "check the sampling server",
+        });
       const text = renderer.decode(withoutStop(sample.tokenIds, renderer.stopIds));
-      return { text, tokens: { promptTokenIds, tokenIds: sample.tokenIds, logprobs: sample.logprobs } };
+      return {
+        text,
+        tokens: { promptTokenIds, tokenIds: sample.tokenIds, logprobs: sample.logprobs },
+      };
     },
     agent: (s) =>
       tokenAgent({
@@ -83,7 +104,9 @@ export function tinkerLoopPolicy(options: TinkerLoopPolicyOptions): TinkerLoopPo
           seed: s.seed,
         },
         signal: s.signal,
-        ...(options.maxContextTokens !== undefined ? { maxContextTokens: options.maxContextTokens } : {}),
+        ...(options.maxContextTokens !== undefined
+          ? { maxContextTokens: options.maxContextTokens }
+          : {}),
       }),
   };
 }

@@ -24,24 +24,51 @@ afterAll(async () => {
 });
 
 /** TEST DOUBLE: a trainer that records what each step hands it and trains nothing. */
-function recordingTrainer(): Trainer & { batches: Array<{ step: number; samples: TrainSample[] }> } {
+function recordingTrainer(): Trainer & {
+  batches: Array<{ step: number; samples: TrainSample[] }>;
+} {
   const batches: Array<{ step: number; samples: TrainSample[] }> = [];
-  return { batches, train: async (step, samples) => (batches.push({ step, samples: [...samples] }), { metrics: { datums: samples.length } }) };
+  return {
+    batches,
+    train: async (step, samples) => (
+      batches.push({ step, samples: [...samples] }), { metrics: { datums: samples.length } }
+    ),
+  };
 }
 
 async function run(name: string, trainDesigner: "on" | "off") {
-  const config = buildConfig([{
-    seed: RUN_SEED, steps: 4, designsPerStep: 3, skills: ["Logical Deduction", "Pattern Recognition"], regenerateEvery: 2, rewardDelay: 2,
-    plays: 2, hintedPlays: 2, maxAttempts: 2, concurrency: 4, hints: "program", trainDesigner,
-  }]);
+  const config = buildConfig([
+    {
+      seed: RUN_SEED,
+      steps: 4,
+      designsPerStep: 3,
+      skills: ["Logical Deduction", "Pattern Recognition"],
+      regenerateEvery: 2,
+      rewardDelay: 2,
+      plays: 2,
+      hintedPlays: 2,
+      maxAttempts: 2,
+      concurrency: 4,
+      hints: "program",
+      trainDesigner,
+    },
+  ]);
   const trainer = recordingTrainer();
   const out = join(dir, name);
-  const policy = chatLoopPolicy(openAIChatBackend({ baseURL: server.baseURL, model: "scripted-double" }));
-  await runSelfPlay(out, config, { policy, trainer, progress: () => {}, now: () => 0 }, { resume: false });
+  const policy = chatLoopPolicy(
+    openAIChatBackend({ baseURL: server.baseURL, model: "scripted-double" }),
+  );
+  await runSelfPlay(
+    out,
+    config,
+    { policy, trainer, progress: () => {}, now: () => 0 },
+    { resume: false },
+  );
   const store = RunStore.open(out, "read");
   const stored = store.samples();
   store.close();
-  const roles = (step: number) => trainer.batches.find((b) => b.step === step)?.samples.map((s) => s.role) ?? [];
+  const roles = (step: number) =>
+    trainer.batches.find((b) => b.step === step)?.samples.map((s) => s.role) ?? [];
   return { stored, roles };
 }
 
@@ -57,10 +84,17 @@ describe("--train-designer", () => {
     const { stored, roles } = await run("off", "off");
     const designerRows = stored.filter((s) => s.role === "designer");
     expect(designerRows.map((s) => [s.step, s.ref])).toEqual([
-      [2, "0/0/1"], [2, "0/1/0"], [2, "0/2/1"], [3, "2/0/1"], [3, "2/1/0"], [3, "2/2/0"],
+      [2, "0/0/1"],
+      [2, "0/1/0"],
+      [2, "0/2/1"],
+      [3, "2/0/1"],
+      [3, "2/1/0"],
+      [3, "2/2/0"],
     ]);
     for (const step of [0, 1, 2, 3]) {
-      expect(roles(step)).toEqual(stored.filter((s) => s.step === step && s.role === "agent").map(() => "agent"));
+      expect(roles(step)).toEqual(
+        stored.filter((s) => s.step === step && s.role === "agent").map(() => "agent"),
+      );
     }
     expect(roles(2).length).toBeGreaterThan(0);
   }, 60_000);

@@ -38,11 +38,17 @@ export interface LibrarySeedOptions {
  * Memory records for library environments: id `lib-<name>` (`libraryEnvId`, as the store) and `createdStep` -1, so they
  * are the oldest records and leave the window as designs accumulate.
  */
-export function librarySeedRecords(seeds: readonly LibrarySeed[], options: LibrarySeedOptions = {}): EnvRecord[] {
+export function librarySeedRecords(
+  seeds: readonly LibrarySeed[],
+  options: LibrarySeedOptions = {},
+): EnvRecord[] {
   const defaultWinRate = options.defaultWinRate ?? 0.5;
   const defaultRegret = options.defaultRegret ?? 0;
   if (!(defaultWinRate >= 0 && defaultWinRate <= 1) || !Number.isFinite(defaultRegret)) {
-    throw new SpadeError("E_CONFIG", `library seed defaults must be a win rate in [0, 1] and a finite regret (got ${defaultWinRate}, ${defaultRegret})`);
+    throw new SpadeError(
+      "E_CONFIG",
+      `library seed defaults must be a win rate in [0, 1] and a finite regret (got ${defaultWinRate}, ${defaultRegret})`,
+    );
   }
   return seeds.map((s) => ({
     id: libraryEnvId(s.name),
@@ -57,6 +63,9 @@ export function librarySeedRecords(seeds: readonly LibrarySeed[], options: Libra
 }
 
 /** The records the memory selects from: library seeds first (oldest), then the archive. */
-export function withLibrarySeeds(archive: readonly EnvRecord[], seeds: readonly EnvRecord[]): EnvRecord[] {
+export function withLibrarySeeds(
+  archive: readonly EnvRecord[],
+  seeds: readonly EnvRecord[],
+): EnvRecord[] {
   return [...seeds, ...archive];
 }

@@ -7,15 +7,26 @@ import { SpadeError } from "../errors.js";
 import type { EnvRecord, MemoryOptions, MemorySelection } from "./types.js";
 
 function checkRecord(r: EnvRecord): void {
-  if (!Number.isFinite(r.winRate) || r.winRate < 0 || r.winRate > 1 || !Number.isFinite(r.regret) || !Number.isFinite(r.createdStep)) {
-    throw new SpadeError("E_RL_INPUT", `memory record ${r.id} has unusable stats (winRate ${r.winRate}, regret ${r.regret}, createdStep ${r.createdStep})`, {
-      nextStep: "archive only environments whose plays were measured; win rates are in [0, 1]",
-    });
+  if (
+    !Number.isFinite(r.winRate) ||
+    r.winRate < 0 ||
+    r.winRate > 1 ||
+    !Number.isFinite(r.regret) ||
+    !Number.isFinite(r.createdStep)
+  ) {
+    throw new SpadeError(
+      "E_RL_INPUT",
+      `memory record ${r.id} has unusable stats (winRate ${r.winRate}, regret ${r.regret}, createdStep ${r.createdStep})`,
+      {
+        nextStep: "archive only environments whose plays were measured; win rates are in [0, 1]",
+      },
+    );
   }
 }
 
 function nonNegativeInteger(value: number, what: string): number {
-  if (!Number.isInteger(value) || value < 0) throw new SpadeError("E_CONFIG", `memory ${what} must be an integer >= 0 (got ${value})`);
+  if (!Number.isInteger(value) || value < 0)
+    throw new SpadeError("E_CONFIG", `memory ${what} must be an integer >= 0 (got ${value})`);
   return value;
 }
 
@@ -23,7 +34,9 @@ function nonNegativeInteger(value: number, what: string): number {
 export function memoryWindow(records: readonly EnvRecord[], windowSize = 200): EnvRecord[] {
   nonNegativeInteger(windowSize, "windowSize");
   for (const r of records) checkRecord(r);
-  const ordered = records.map((r, i) => ({ r, i })).sort((a, b) => a.r.createdStep - b.r.createdStep || a.i - b.i);
+  const ordered = records
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => a.r.createdStep - b.r.createdStep || a.i - b.i);
   return ordered.slice(Math.max(0, ordered.length - windowSize)).map(({ r }) => r);
 }
 
@@ -31,12 +44,20 @@ export function memoryWindow(records: readonly EnvRecord[], windowSize = 200): E
  * Draws `n` items uniformly without replacement (partial Fisher-Yates), consuming one
  * `rand()` per item drawn.
  */
-export function sampleWithoutReplacement<T>(items: readonly T[], n: number, rand: () => number): T[] {
+export function sampleWithoutReplacement<T>(
+  items: readonly T[],
+  n: number,
+  rand: () => number,
+): T[] {
   const pool = [...items];
   const count = Math.min(n, pool.length);
   for (let i = 0; i < count; i++) {
     const u = rand();
-    if (!(u >= 0 && u < 1)) throw new SpadeError("E_RL_INPUT", `the random source must return numbers in [0, 1) (got ${u})`);
+    if (!(u >= 0 && u < 1))
+      throw new SpadeError(
+        "E_RL_INPUT",
+        `the random source must return numbers in [0, 1) (got ${u})`,
+      );
     const j = i + Math.floor(u * (pool.length - i));
     [pool[i], pool[j]] = [pool[j] as T, pool[i] as T];
   }
@@ -50,14 +71,21 @@ export function sampleWithoutReplacement<T>(items: readonly T[], n: number, rand
  * [0.15, 0.85]; then one same-skill environment to avoid, with a win rate above 0.9 or below 0.1,
  * drawn from the whole window. Draws references first, then the avoid example, from `rand`.
  */
-export function selectMemory(records: readonly EnvRecord[], skill: string, rand: () => number, options: MemoryOptions = {}): MemorySelection {
+export function selectMemory(
+  records: readonly EnvRecord[],
+  skill: string,
+  rand: () => number,
+  options: MemoryOptions = {},
+): MemorySelection {
   const n = nonNegativeInteger(options.references ?? 2, "references");
   const topK = nonNegativeInteger(options.topK ?? 10, "topK");
   const lo = options.referenceMinWinRate ?? 0.15;
   const hi = options.referenceMaxWinRate ?? 0.85;
   const below = options.avoidBelow ?? 0.1;
   const above = options.avoidAbove ?? 0.9;
-  const sameSkill = memoryWindow(records, options.windowSize ?? 200).filter((r) => r.skill === skill);
+  const sameSkill = memoryWindow(records, options.windowSize ?? 200).filter(
+    (r) => r.skill === skill,
+  );
 
   const calibrated = sameSkill
     .map((r, i) => ({ r, i }))
@@ -68,6 +96,12 @@ export function selectMemory(records: readonly EnvRecord[], skill: string, rand:
 
   const extremes = sameSkill.filter((r) => r.winRate > above || r.winRate < below);
   const [picked] = sampleWithoutReplacement(extremes, 1, rand);
-  const avoid = picked === undefined ? null : { record: picked, reason: picked.winRate > above ? ("too easy" as const) : ("too hard" as const) };
+  const avoid =
+    picked === undefined
+      ? null
+      : {
+          record: picked,
+          reason: picked.winRate > above ? ("too easy" as const) : ("too hard" as const),
+        };
   return { references, avoid };
 }

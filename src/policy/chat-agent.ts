@@ -7,7 +7,13 @@
 import { makeAction } from "../env/index.js";
 import type { Action, EnvMeta, Json, ToolCall, ToolResult, ToolSpec } from "../env/index.js";
 import { SpadeError } from "../errors.js";
-import type { ChatBackend, ChatChoice, ChatMessage, ChatToolCall, SamplingParams } from "./types.js";
+import type {
+  ChatBackend,
+  ChatChoice,
+  ChatMessage,
+  ChatToolCall,
+  SamplingParams,
+} from "./types.js";
 
 /** The default system prompt: how answers and tools work in SPADE environments. */
 export const DEFAULT_SYSTEM_PROMPT = [
@@ -26,7 +32,11 @@ export class MalformedToolCallError extends SpadeError {
   readonly text: string;
 
   constructor(text: string, bodies: readonly string[], nextStep: string) {
-    super("E_POLICY_TOOL_CALL", `the model wrote ${bodies.length} tool call(s) that are not valid JSON, e.g. ${(bodies[0] ?? "").slice(0, 200)}`, { nextStep });
+    super(
+      "E_POLICY_TOOL_CALL",
+      `the model wrote ${bodies.length} tool call(s) that are not valid JSON, e.g. ${(bodies[0] ?? "").slice(0, 200)}`,
+      { nextStep },
+    );
     this.text = text;
   }
 }
@@ -127,10 +137,20 @@ function assistantMessage(choice: ChatChoice): ChatMessage {
       type: "function",
       function: { name: raw.function?.name ?? "", arguments: raw.function?.arguments ?? "" },
     }));
-    return { role: "assistant", content: choice.content === "" ? null : choice.content, tool_calls: toolCalls };
+    return {
+      role: "assistant",
+      content: choice.content === "" ? null : choice.content,
+      tool_calls: toolCalls,
+    };
   }
   if (choice.toolCalls.length > 0) {
-    const toolCalls = choice.toolCalls.map((c: ToolCall): ChatToolCall => ({ id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } }));
+    const toolCalls = choice.toolCalls.map(
+      (c: ToolCall): ChatToolCall => ({
+        id: c.id,
+        type: "function",
+        function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+      }),
+    );
     const content = withoutToolCallText(choice.content);
     return { role: "assistant", content: content === "" ? null : content, tool_calls: toolCalls };
   }
@@ -157,26 +177,36 @@ export function chatAgent(options: ChatAgentOptions): ChatAgent {
   /** Prompt tokens of the conversation now: the server's count so far plus estimates of what came after. */
   const promptTokens = () => {
     const base = known.counted > 0 ? known.tokens : toolsTokens;
-    return messages.slice(known.counted).reduce((sum, m) => sum + MESSAGE_OVERHEAD_TOKENS + estimate(messageText(m)), base);
+    return messages
+      .slice(known.counted)
+      .reduce((sum, m) => sum + MESSAGE_OVERHEAD_TOKENS + estimate(messageText(m)), base);
   };
 
   /** Appends tool results for the last assistant message's calls, then the observation. */
   const appendObservation = (turn: ChatAgentTurn) => {
     const last = messages[messages.length - 1];
     const calls = last?.role === "assistant" ? (last.tool_calls ?? []) : [];
-    for (const r of turn.toolResults) messages.push({ role: "tool", tool_call_id: r.id, content: r.content });
+    for (const r of turn.toolResults)
+      messages.push({ role: "tool", tool_call_id: r.id, content: r.content });
     // Every call must be answered, or strict servers reject the conversation.
     for (const call of calls) {
-      if (!turn.toolResults.some((r) => r.id === call.id)) messages.push({ role: "tool", tool_call_id: call.id, content: "no result was returned for this call" });
+      if (!turn.toolResults.some((r) => r.id === call.id))
+        messages.push({
+          role: "tool",
+          tool_call_id: call.id,
+          content: "no result was returned for this call",
+        });
     }
-    if (turn.observation !== "" || turn.toolResults.length === 0) messages.push({ role: "user", content: turn.observation });
+    if (turn.observation !== "" || turn.toolResults.length === 0)
+      messages.push({ role: "user", content: turn.observation });
   };
 
   const act = async (turn: ChatAgentTurn): Promise<Action> => {
     const tools = turn.env.currentTools ? [...turn.env.currentTools()] : turn.env.meta.tools;
     if (!started) {
       started = true;
-      const system = options.systemPrompt === undefined ? DEFAULT_SYSTEM_PROMPT : options.systemPrompt;
+      const system =
+        options.systemPrompt === undefined ? DEFAULT_SYSTEM_PROMPT : options.systemPrompt;
       if (system !== null) messages.push({ role: "system", content: system });
     }
     // Before the server has counted a prompt, the tools' share is estimated (tools may grow).
@@ -184,13 +214,25 @@ export function chatAgent(options: ChatAgentOptions): ChatAgent {
     appendObservation(turn);
     const needed = promptTokens();
     if (needed > maxPromptTokens) {
-      throw new SpadeError("E_POLICY_CONTEXT", `the conversation needs about ${needed} prompt tokens at turn ${turn.turn}, over the budget of ${maxPromptTokens}`, {
-        nextStep: "raise maxPromptTokens, or give the environment fewer turns",
-      });
+      throw new SpadeError(
+        "E_POLICY_CONTEXT",
+        `the conversation needs about ${needed} prompt tokens at turn ${turn.turn}, over the budget of ${maxPromptTokens}`,
+        {
+          nextStep: "raise maxPromptTokens, or give the environment fewer turns",
+        },
+      );
     }
-    const completion = await options.backend.complete({ messages: [...messages], tools, sampling: options.sampling, signal: options.signal });
+    const completion = await options.backend.complete({
+      messages: [...messages],
+      tools,
+      sampling: options.sampling,
+      signal: options.signal,
+    });
     const choice = completion.choices[0];
-    if (!choice) throw new SpadeError("E_POLICY_OUTPUT", "the backend answered without choices", { nextStep: "check the backend" });
+    if (!choice)
+      throw new SpadeError("E_POLICY_OUTPUT", "the backend answered without choices", {
+        nextStep: "check the backend",
+      });
     messages.push(assistantMessage(choice));
     samplesByTurn.push({
       turn: turn.turn,
@@ -202,10 +244,18 @@ export function chatAgent(options: ChatAgentOptions): ChatAgent {
       finishReason: choice.finishReason,
       usage: completion.usage,
     });
-    if (completion.usage) known = { counted: messages.length, tokens: completion.usage.promptTokens + completion.usage.completionTokens };
+    if (completion.usage)
+      known = {
+        counted: messages.length,
+        tokens: completion.usage.promptTokens + completion.usage.completionTokens,
+      };
     if (choice.malformedToolCalls.length > 0) {
       (samplesByTurn[samplesByTurn.length - 1] as TurnSample).masked = true;
-      throw new MalformedToolCallError(choice.content, choice.malformedToolCalls, "if this is frequent, check that the server's tool-call parser matches the model");
+      throw new MalformedToolCallError(
+        choice.content,
+        choice.malformedToolCalls,
+        "if this is frequent, check that the server's tool-call parser matches the model",
+      );
     }
     return makeAction(choice.content, choice.toolCalls);
   };
@@ -213,6 +263,10 @@ export function chatAgent(options: ChatAgentOptions): ChatAgent {
   return Object.assign(act, {
     messages,
     samplesByTurn,
-    trace: (): ChatTrace => ({ model: options.backend.model, messages: structuredClone(messages), samplesByTurn: structuredClone(samplesByTurn) }),
+    trace: (): ChatTrace => ({
+      model: options.backend.model,
+      messages: structuredClone(messages),
+      samplesByTurn: structuredClone(samplesByTurn),
+    }),
   });
 }

@@ -10,8 +10,16 @@ import { join } from "node:path";
 import { describe } from "vitest";
 import { describeChatBackendContract, type ChatScenario } from "../../test/policy-contract.js";
 import { describeTokenSamplerContract } from "../../test/token-sampler-contract.js";
-import { startFakeOpenAIServer, type FakeReply, type RecordedRequest } from "../../test/fakes/openai-server.js";
-import { startFakeTinkerServer, type FakeSampleRequest, type FakeSampleResult } from "../../test/fakes/tinker-server.js";
+import {
+  startFakeOpenAIServer,
+  type FakeReply,
+  type RecordedRequest,
+} from "../../test/fakes/openai-server.js";
+import {
+  startFakeTinkerServer,
+  type FakeSampleRequest,
+  type FakeSampleResult,
+} from "../../test/fakes/tinker-server.js";
 import { TINY, writeTinyModel } from "../../test/fakes/tiny-model.js";
 import { ggufChatBackend, type GgufChatBackend } from "./gguf.js";
 import { Limiter } from "./limiter.js";
@@ -27,7 +35,9 @@ const instantClock: RetryClock = { now: () => 0, random: () => 0, sleep: async (
 /** TEST DOUBLE: a text reply cut at the request's max_tokens as a server cuts it (the fake counts one token per character). */
 function fakeText(request: RecordedRequest, content: string): FakeReply {
   const max = request.body.max_tokens;
-  return typeof max === "number" && content.length > max ? { kind: "text", content: content.slice(0, max), finishReason: "length" } : { kind: "text", content };
+  return typeof max === "number" && content.length > max
+    ? { kind: "text", content: content.slice(0, max), finishReason: "length" }
+    : { kind: "text", content };
 }
 
 /** TEST DOUBLE: how the fake OpenAI-compatible server plays each scenario. */
@@ -39,9 +49,20 @@ function fakeOpenAIReply(scenario: ChatScenario, request: RecordedRequest): Fake
       return fakeText(request, "Let me think about this for a long while first.");
     case "tool-call": {
       // It calls only when offered exactly the scenario's tools, and answers the tool result in text.
-      if (request.body.messages.some((m: { role: string }) => m.role === "tool")) return fakeText(request, "Done.");
-      if (JSON.stringify(request.body.tools) !== JSON.stringify(scenario.tools)) return fakeText(request, "No tools were offered.");
-      return { kind: "tool_calls", calls: [{ id: "call_scene", name: scenario.call.name, arguments: JSON.stringify(scenario.call.arguments) }] };
+      if (request.body.messages.some((m: { role: string }) => m.role === "tool"))
+        return fakeText(request, "Done.");
+      if (JSON.stringify(request.body.tools) !== JSON.stringify(scenario.tools))
+        return fakeText(request, "No tools were offered.");
+      return {
+        kind: "tool_calls",
+        calls: [
+          {
+            id: "call_scene",
+            name: scenario.call.name,
+            arguments: JSON.stringify(scenario.call.arguments),
+          },
+        ],
+      };
     }
     case "hang":
       return { kind: "hang" };
@@ -55,7 +76,12 @@ describe("OpenAI-compatible backend against the fake server", () => {
     toolCalls: "scripted",
     async open(scenario) {
       const server = await startFakeOpenAIServer((request) => fakeOpenAIReply(scenario, request));
-      const backend = openAIChatBackend({ baseURL: server.baseURL, model: "fake-model", clock: instantClock, limiter: new Limiter(4) });
+      const backend = openAIChatBackend({
+        baseURL: server.baseURL,
+        model: "fake-model",
+        clock: instantClock,
+        limiter: new Limiter(4),
+      });
       return { backend, close: () => server.close() };
     },
   });
@@ -72,7 +98,10 @@ describe("local GGUF backend on a tiny random llama", () => {
     toolCalls: "constrained",
     // Seed 7 makes the tiny model run past 4 tokens without an end-of-turn (max_tokens check).
     sampling: { temperature: 0.8, seed: 7 },
-    skip: { "cancel-during": "a local model cannot be made to wait, so an abort during generation would race the end of a few-token answer" },
+    skip: {
+      "cancel-during":
+        "a local model cannot be made to wait, so an abort during generation would race the end of a few-token answer",
+    },
     knownFailures: {
       "max_tokens-count":
         "node-llama-cpp streams no token that ends an incomplete UTF-8 sequence and drops such tokens when max_tokens ends the answer, so tokenIds and usage count 2 of the 4 tokens generated here",
@@ -83,7 +112,11 @@ describe("local GGUF backend on a tiny random llama", () => {
       // Constrained (required) mode for the tool-call check: a random model never chooses the call syntax itself.
       const toolChoice = scenario.kind === "tool-call" ? "required" : "auto";
       let backend = backends.get(toolChoice);
-      if (!backend) backends.set(toolChoice, (backend = ggufChatBackend({ model: modelPath, contextSize: 2048, toolChoice })));
+      if (!backend)
+        backends.set(
+          toolChoice,
+          (backend = ggufChatBackend({ model: modelPath, contextSize: 2048, toolChoice })),
+        );
       return { backend };
     },
     async close() {
@@ -95,7 +128,10 @@ describe("local GGUF backend on a tiny random llama", () => {
 
 describe("Tinker sampler against the fake Tinker server", () => {
   let renderer: ChatRenderer | undefined;
-  const tinyRenderer = () => (renderer ??= ChatRenderer.fromDir(writeTinyModel(mkdtempSync(join(tmpdir(), "spade-tiny-contract-")))));
+  const tinyRenderer = () =>
+    (renderer ??= ChatRenderer.fromDir(
+      writeTinyModel(mkdtempSync(join(tmpdir(), "spade-tiny-contract-"))),
+    ));
 
   /** TEST DOUBLE: an engine that always writes `\boxed{0123}` then end-of-turn, stopping at the request's stop ids or max tokens. */
   const engine = (request: FakeSampleRequest): FakeSampleResult => {
@@ -104,14 +140,26 @@ describe("Tinker sampler against the fake Tinker server", () => {
     const full = stopAt === -1 ? answer : answer.slice(0, stopAt + 1);
     const tokens = full.slice(0, request.maxTokens);
     const stopReason = tokens.length < full.length || stopAt === -1 ? "length" : "stop";
-    return { sequences: Array.from({ length: request.numSamples }, () => ({ tokens, logprobs: tokens.map(() => -0.5), stop_reason: stopReason })) };
+    return {
+      sequences: Array.from({ length: request.numSamples }, () => ({
+        tokens,
+        logprobs: tokens.map(() => -0.5),
+        stop_reason: stopReason,
+      })),
+    };
   };
 
   describeTokenSamplerContract({
     renderer: tinyRenderer,
     async open() {
       const server = await startFakeTinkerServer({ baseModel: "Org/Tiny-1B", sample: engine });
-      const sampler = tinkerSampler({ baseURL: server.baseURL, baseModel: "Org/Tiny-1B", clock: instantClock, heartbeatMs: 0, limiter: new Limiter(2) });
+      const sampler = tinkerSampler({
+        baseURL: server.baseURL,
+        baseModel: "Org/Tiny-1B",
+        clock: instantClock,
+        heartbeatMs: 0,
+        limiter: new Limiter(2),
+      });
       return {
         sampler,
         close: async () => {

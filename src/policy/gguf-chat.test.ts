@@ -5,13 +5,27 @@ import type { ChatMessage } from "./types.js";
 
 const lamp: ToolSpec = {
   type: "function",
-  function: { name: "set_lamp", description: "Switch a lamp.", parameters: { type: "object", properties: { on: { type: "boolean" } }, required: ["on"] } },
+  function: {
+    name: "set_lamp",
+    description: "Switch a lamp.",
+    parameters: { type: "object", properties: { on: { type: "boolean" } }, required: ["on"] },
+  },
 };
 
 const conversation: ChatMessage[] = [
   { role: "system", content: "Play." },
   { role: "user", content: "Dark room." },
-  { role: "assistant", content: "Light.", tool_calls: [{ id: "c1", type: "function", function: { name: "set_lamp", arguments: '{"on": true, "x": 1.50}' } }] },
+  {
+    role: "assistant",
+    content: "Light.",
+    tool_calls: [
+      {
+        id: "c1",
+        type: "function",
+        function: { name: "set_lamp", arguments: '{"on": true, "x": 1.50}' },
+      },
+    ],
+  },
   { role: "tool", tool_call_id: "c1", content: "lamp on" },
   { role: "user", content: "Now?" },
 ];
@@ -21,7 +35,19 @@ describe("toLlamaHistory", () => {
     expect(toLlamaHistory(conversation, [lamp], "auto")).toEqual([
       { type: "system", text: "Play." },
       { type: "user", text: "Dark room." },
-      { type: "model", response: ["Light.", { type: "functionCall", name: "set_lamp", description: "Switch a lamp.", params: { on: true, x: 1.5 }, result: "lamp on" }] },
+      {
+        type: "model",
+        response: [
+          "Light.",
+          {
+            type: "functionCall",
+            name: "set_lamp",
+            description: "Switch a lamp.",
+            params: { on: true, x: 1.5 },
+            result: "lamp on",
+          },
+        ],
+      },
       { type: "user", text: "Now?" },
       { type: "model", response: [] },
     ]);
@@ -35,7 +61,10 @@ describe("toLlamaHistory", () => {
     });
     expect(history.slice(1)).toEqual([
       { type: "user", text: "Dark room." },
-      { type: "model", response: ["Light.", '{"name": "set_lamp", "arguments": {"on": true, "x": 1.50}}'] },
+      {
+        type: "model",
+        response: ["Light.", '{"name": "set_lamp", "arguments": {"on": true, "x": 1.50}}'],
+      },
       { type: "user", text: "Result of set_lamp (c1): lamp on" },
       { type: "user", text: "Now?" },
       { type: "model", response: [] },
@@ -82,16 +111,50 @@ describe("toGrammarSchema", () => {
   });
 
   it("reads an untyped or property-less object as any JSON", () => {
-    const any = { oneOf: [{ type: ["string", "number", "boolean", "null"] }, { type: "array" }, { type: "object", additionalProperties: true }] };
+    const any = {
+      oneOf: [
+        { type: ["string", "number", "boolean", "null"] },
+        { type: "array" },
+        { type: "object", additionalProperties: true },
+      ],
+    };
     expect(toGrammarSchema({})).toEqual(any);
-    expect(toGrammarSchema({ type: "object" })).toEqual({ type: "object", additionalProperties: true });
-    expect(toGrammarSchema({ properties: { a: { type: "number" } } })).toEqual({ type: "object", properties: { a: { type: "number" } }, additionalProperties: false });
+    expect(toGrammarSchema({ type: "object" })).toEqual({
+      type: "object",
+      additionalProperties: true,
+    });
+    expect(toGrammarSchema({ properties: { a: { type: "number" } } })).toEqual({
+      type: "object",
+      properties: { a: { type: "number" } },
+      additionalProperties: false,
+    });
   });
 
   it("builds the required-call schema and the auto-mode functions", () => {
     expect(toolCallSchema([lamp])).toEqual({
-      oneOf: [{ type: "object", properties: { name: { const: "set_lamp" }, arguments: { type: "object", properties: { on: { type: "boolean" } }, additionalProperties: false } } }],
+      oneOf: [
+        {
+          type: "object",
+          properties: {
+            name: { const: "set_lamp" },
+            arguments: {
+              type: "object",
+              properties: { on: { type: "boolean" } },
+              additionalProperties: false,
+            },
+          },
+        },
+      ],
     });
-    expect(toFunctions([lamp])).toEqual({ set_lamp: { description: "Switch a lamp.", params: { type: "object", properties: { on: { type: "boolean" } }, additionalProperties: false } } });
+    expect(toFunctions([lamp])).toEqual({
+      set_lamp: {
+        description: "Switch a lamp.",
+        params: {
+          type: "object",
+          properties: { on: { type: "boolean" } },
+          additionalProperties: false,
+        },
+      },
+    });
   });
 });

@@ -22,14 +22,20 @@ export type LlamaModuleLoader = () => Promise<LlamaModule>;
 export const importNodeLlamaCpp: LlamaModuleLoader = () => import("node-llama-cpp");
 
 /** Imports node-llama-cpp, or E_DEPENDENCY_MISSING saying how to install it. */
-export async function loadLlamaModule(loader: LlamaModuleLoader = importNodeLlamaCpp): Promise<LlamaModule> {
+export async function loadLlamaModule(
+  loader: LlamaModuleLoader = importNodeLlamaCpp,
+): Promise<LlamaModule> {
   try {
     return await loader();
   } catch (err) {
-    throw new SpadeError("E_DEPENDENCY_MISSING", `node-llama-cpp could not be imported (${describeError(err)})`, {
-      nextStep: `install it with \`npm install --save-optional --save-exact node-llama-cpp@${NODE_LLAMA_CPP_VERSION}\` (npm ci installs it unless --omit=optional was given)`,
-      cause: err,
-    });
+    throw new SpadeError(
+      "E_DEPENDENCY_MISSING",
+      `node-llama-cpp could not be imported (${describeError(err)})`,
+      {
+        nextStep: `install it with \`npm install --save-optional --save-exact node-llama-cpp@${NODE_LLAMA_CPP_VERSION}\` (npm ci installs it unless --omit=optional was given)`,
+        cause: err,
+      },
+    );
   }
 }
 
@@ -73,7 +79,8 @@ export function hfFileUrl(model: string, hfEndpoint = "https://huggingface.co/")
 /** The next step of a model that could not be downloaded: the file to fetch and where to put it, when both are known. */
 function fetchByHand(model: string, options: RemoteModelOptions): string {
   const url = hfFileUrl(model, options.hfEndpoint);
-  if (url && options.modelsDir && options.fileName) return `download ${url} where the network allows and put it at ${join(options.modelsDir, options.fileName)} (or pass its path to --model-path)`;
+  if (url && options.modelsDir && options.fileName)
+    return `download ${url} where the network allows and put it at ${join(options.modelsDir, options.fileName)} (or pass its path to --model-path)`;
   return "download the .gguf file where the network allows and pass its path";
 }
 
@@ -91,17 +98,30 @@ async function probe(model: string, options: RemoteModelOptions): Promise<void> 
   const doFetch = options.fetch ?? fetch;
   let status: number;
   try {
-    status = (await doFetch(url, { method: "HEAD", signal: AbortSignal.timeout(options.probeTimeoutMs ?? 10_000) })).status;
+    status = (
+      await doFetch(url, {
+        method: "HEAD",
+        signal: AbortSignal.timeout(options.probeTimeoutMs ?? 10_000),
+      })
+    ).status;
   } catch (err) {
-    throw new SpadeError("E_MODEL_DOWNLOAD", `"${model}" is not cached and ${url} cannot be reached (${describeError(err)})`, {
-      nextStep: fetchByHand(model, options),
-      cause: err,
-    });
+    throw new SpadeError(
+      "E_MODEL_DOWNLOAD",
+      `"${model}" is not cached and ${url} cannot be reached (${describeError(err)})`,
+      {
+        nextStep: fetchByHand(model, options),
+        cause: err,
+      },
+    );
   }
   if (status === 401 || status === 403 || status === 404) {
-    throw new SpadeError("E_MODEL_DOWNLOAD", `"${model}" is not available at ${url} (HTTP ${status})`, {
-      nextStep: "check the repository and file name; gated models need a token (HF_TOKEN)",
-    });
+    throw new SpadeError(
+      "E_MODEL_DOWNLOAD",
+      `"${model}" is not available at ${url} (HTTP ${status})`,
+      {
+        nextStep: "check the repository and file name; gated models need a token (HF_TOKEN)",
+      },
+    );
   }
 }
 
@@ -109,10 +129,16 @@ async function probe(model: string, options: RemoteModelOptions): Promise<void> 
  * The local file of `model`: a path that must exist (E_NOT_FOUND otherwise), or a remote
  * reference, taken from the cache when present and downloaded otherwise (E_MODEL_DOWNLOAD).
  */
-export async function resolveModelPath(llama: LlamaModule, model: string, options: RemoteModelOptions = {}): Promise<string> {
+export async function resolveModelPath(
+  llama: LlamaModule,
+  model: string,
+  options: RemoteModelOptions = {},
+): Promise<string> {
   if (!isRemoteModel(model)) {
     if (!existsSync(model) || !statSync(model).isFile()) {
-      throw new SpadeError("E_NOT_FOUND", `no model file at ${model}`, { nextStep: "pass the path of a .gguf file, or an hf:user/repo/file.gguf reference" });
+      throw new SpadeError("E_NOT_FOUND", `no model file at ${model}`, {
+        nextStep: "pass the path of a .gguf file, or an hf:user/repo/file.gguf reference",
+      });
     }
     return model;
   }
@@ -121,7 +147,13 @@ export async function resolveModelPath(llama: LlamaModule, model: string, option
     fileName: options.fileName,
     cli: false,
     endpoints: options.hfEndpoint ? { huggingFace: options.hfEndpoint } : undefined,
-    onProgress: options.onDownloadProgress ? (s: { totalSize: number; downloadedSize: number }) => options.onDownloadProgress?.({ downloadedBytes: s.downloadedSize, totalBytes: s.totalSize }) : undefined,
+    onProgress: options.onDownloadProgress
+      ? (s: { totalSize: number; downloadedSize: number }) =>
+          options.onDownloadProgress?.({
+            downloadedBytes: s.downloadedSize,
+            totalBytes: s.totalSize,
+          })
+      : undefined,
   };
   try {
     return await llama.resolveModelFile(model, { ...common, download: false });
@@ -132,10 +164,14 @@ export async function resolveModelPath(llama: LlamaModule, model: string, option
   try {
     return await llama.resolveModelFile(model, common);
   } catch (err) {
-    throw new SpadeError("E_MODEL_DOWNLOAD", `"${model}" could not be downloaded (${describeError(err)})`, {
-      nextStep: fetchByHand(model, options),
-      cause: err,
-    });
+    throw new SpadeError(
+      "E_MODEL_DOWNLOAD",
+      `"${model}" could not be downloaded (${describeError(err)})`,
+      {
+        nextStep: fetchByHand(model, options),
+        cause: err,
+      },
+    );
   }
 }
 
@@ -161,24 +197,41 @@ export function checkGgufFile(path: string, memoryBytes?: number): void {
       closeSync(fd);
     }
   } catch (err) {
-    throw new SpadeError("E_IO", `cannot read the model file ${path} (${describeError(err)})`, { nextStep: "check the path and its permissions", cause: err });
+    throw new SpadeError("E_IO", `cannot read the model file ${path} (${describeError(err)})`, {
+      nextStep: "check the path and its permissions",
+      cause: err,
+    });
   }
   if (read < 4 || head.toString("latin1") !== GGUF_MAGIC) {
-    throw new SpadeError("E_MODEL_LOAD", `${path} is not a GGUF model file (it does not start with "GGUF")`, {
-      nextStep: "pass a .gguf file (convert safetensors with llama.cpp's convert_hf_to_gguf.py, or use an hf:user/repo/file.gguf reference); a partial download must be fetched again",
-    });
+    throw new SpadeError(
+      "E_MODEL_LOAD",
+      `${path} is not a GGUF model file (it does not start with "GGUF")`,
+      {
+        nextStep:
+          "pass a .gguf file (convert safetensors with llama.cpp's convert_hf_to_gguf.py, or use an hf:user/repo/file.gguf reference); a partial download must be fetched again",
+      },
+    );
   }
   const size = statSync(path).size;
   if (memoryBytes !== undefined && size > memoryBytes) {
     const gib = (n: number) => `${(n / 2 ** 30).toFixed(1)} GiB`;
-    throw new SpadeError("E_MODEL_TOO_LARGE", `${path} is ${gib(size)}, more than the ${gib(memoryBytes)} of memory this machine has`, {
-      nextStep: "use a smaller or more quantized model (a Q4_K_M file is about 0.6 bytes per parameter)",
-    });
+    throw new SpadeError(
+      "E_MODEL_TOO_LARGE",
+      `${path} is ${gib(size)}, more than the ${gib(memoryBytes)} of memory this machine has`,
+      {
+        nextStep:
+          "use a smaller or more quantized model (a Q4_K_M file is about 0.6 bytes per parameter)",
+      },
+    );
   }
 }
 
 /** Starts llama.cpp and loads the model file; E_DEPENDENCY_MISSING / E_MODEL_LOAD / E_MODEL_TOO_LARGE on failure. */
-export async function loadModel(llamaModule: LlamaModule, path: string, settings: { gpu: GgufGpu; threads: number; verbose: boolean; memoryBytes?: number }): Promise<{ llama: Llama; model: LlamaModel }> {
+export async function loadModel(
+  llamaModule: LlamaModule,
+  path: string,
+  settings: { gpu: GgufGpu; threads: number; verbose: boolean; memoryBytes?: number },
+): Promise<{ llama: Llama; model: LlamaModel }> {
   checkGgufFile(path, settings.memoryBytes);
   let llama: Llama;
   try {
@@ -191,18 +244,30 @@ export async function loadModel(llamaModule: LlamaModule, path: string, settings
       progressLogs: false,
     });
   } catch (err) {
-    throw new SpadeError("E_DEPENDENCY_MISSING", `node-llama-cpp has no usable llama.cpp binary for gpu=${String(settings.gpu)} (${describeError(err)})`, {
-      nextStep: settings.gpu === false ? `reinstall node-llama-cpp@${NODE_LLAMA_CPP_VERSION} with its @node-llama-cpp/<platform> package` : "use the CPU (gpu: false), or remove the GPU package overrides from package.json and reinstall",
-      cause: err,
-    });
+    throw new SpadeError(
+      "E_DEPENDENCY_MISSING",
+      `node-llama-cpp has no usable llama.cpp binary for gpu=${String(settings.gpu)} (${describeError(err)})`,
+      {
+        nextStep:
+          settings.gpu === false
+            ? `reinstall node-llama-cpp@${NODE_LLAMA_CPP_VERSION} with its @node-llama-cpp/<platform> package`
+            : "use the CPU (gpu: false), or remove the GPU package overrides from package.json and reinstall",
+        cause: err,
+      },
+    );
   }
   try {
     return { llama, model: await llama.loadModel({ modelPath: path }) };
   } catch (err) {
     await llama.dispose();
-    throw new SpadeError("E_MODEL_LOAD", `llama.cpp could not load ${path} (${describeError(err)})`, {
-      nextStep: "check that the file is a complete GGUF model of an architecture this llama.cpp supports",
-      cause: err,
-    });
+    throw new SpadeError(
+      "E_MODEL_LOAD",
+      `llama.cpp could not load ${path} (${describeError(err)})`,
+      {
+        nextStep:
+          "check that the file is a complete GGUF model of an architecture this llama.cpp supports",
+        cause: err,
+      },
+    );
   }
 }

@@ -28,7 +28,12 @@ const sceneTool: ToolSpec = {
       type: "object",
       properties: {
         room: { type: "string", enum: ["hall", "den", "attic"] },
-        lights: { type: "object", properties: { on: { type: "boolean" }, level: { type: "integer", enum: [0, 50, 100] } }, required: ["on", "level"], additionalProperties: false },
+        lights: {
+          type: "object",
+          properties: { on: { type: "boolean" }, level: { type: "integer", enum: [0, 50, 100] } },
+          required: ["on", "level"],
+          additionalProperties: false,
+        },
         mode: { type: ["string", "null"], enum: ["eco", "comfort", null] },
       },
       required: ["room", "lights"],
@@ -36,7 +41,14 @@ const sceneTool: ToolSpec = {
     },
   },
 };
-const waitTool: ToolSpec = { type: "function", function: { name: "wait", description: "Do nothing.", parameters: { type: "object", properties: {}, additionalProperties: false } } };
+const waitTool: ToolSpec = {
+  type: "function",
+  function: {
+    name: "wait",
+    description: "Do nothing.",
+    parameters: { type: "object", properties: {}, additionalProperties: false },
+  },
+};
 
 const dir = mkdtempSync(join(tmpdir(), "spade-gguf-"));
 const modelPath = join(dir, "tiny.gguf");
@@ -46,7 +58,11 @@ let requiredBackend: GgufChatBackend;
 beforeAll(async () => {
   await writeTinyLlamaGguf(modelPath, { seed: 1 });
   backend = ggufChatBackend({ model: modelPath, contextSize: 4096 });
-  requiredBackend = ggufChatBackend({ model: modelPath, contextSize: 2048, toolChoice: "required" });
+  requiredBackend = ggufChatBackend({
+    model: modelPath,
+    contextSize: 2048,
+    toolChoice: "required",
+  });
 });
 
 afterAll(async () => {
@@ -72,16 +88,26 @@ describe("ggufChatBackend on a tiny random llama", () => {
     expect(choice.finishReason).toBe("length");
     expect(choice.tokenIds).toHaveLength(16);
     expect(choice.toolCalls).toEqual([]);
-    const rendered = "<s><|im_start|>system\nYou play.<|im_end|>\n<|im_start|>user\nHi there<|im_end|>\n<|im_start|>assistant\n";
-    expect(first.usage).toEqual({ promptTokens: (await backend.tokenize(rendered)).length, completionTokens: 16 });
+    const rendered =
+      "<s><|im_start|>system\nYou play.<|im_end|>\n<|im_start|>user\nHi there<|im_end|>\n<|im_start|>assistant\n";
+    expect(first.usage).toEqual({
+      promptTokens: (await backend.tokenize(rendered)).length,
+      completionTokens: 16,
+    });
     expect(again.choices[0]!.tokenIds).toEqual(choice.tokenIds);
     expect(again.choices[0]!.content).toBe(choice.content);
     expect(other.choices[0]!.tokenIds).not.toEqual(choice.tokenIds);
   });
 
   it("samples n choices with seeds seed, seed+1, ...", async () => {
-    const both = await backend.complete({ messages, sampling: { max_tokens: 6, temperature: 0.8, seed: 7, n: 2 } });
-    const second = await backend.complete({ messages, sampling: { max_tokens: 6, temperature: 0.8, seed: 8 } });
+    const both = await backend.complete({
+      messages,
+      sampling: { max_tokens: 6, temperature: 0.8, seed: 7, n: 2 },
+    });
+    const second = await backend.complete({
+      messages,
+      sampling: { max_tokens: 6, temperature: 0.8, seed: 8 },
+    });
     expect(both.choices).toHaveLength(2);
     expect(both.choices[1]!.tokenIds).toEqual(second.choices[0]!.tokenIds);
     expect(both.usage?.completionTokens).toBe(12);
@@ -105,27 +131,55 @@ describe("ggufChatBackend on a tiny random llama", () => {
 
     const followUp: ChatMessage[] = [
       ...messages,
-      { role: "assistant", content: null, tool_calls: [{ id: call.id, type: "function", function: { name: call.name, arguments: JSON.stringify(call.arguments) } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          {
+            id: call.id,
+            type: "function",
+            function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+          },
+        ],
+      },
       { role: "tool", tool_call_id: call.id, content: "done" },
     ];
-    const second = (await requiredBackend.complete({ messages: followUp, tools, sampling: { ...sampling, seed: 4 } })).choices[0]!;
+    const second = (
+      await requiredBackend.complete({
+        messages: followUp,
+        tools,
+        sampling: { ...sampling, seed: 4 },
+      })
+    ).choices[0]!;
     expect(second.toolCalls).toHaveLength(1);
     const secondTool = tools.find((t) => t.function.name === second.toolCalls[0]!.name);
-    expect(schemaProblems(second.toolCalls[0]!.arguments, secondTool!.function.parameters)).toEqual([]);
+    expect(schemaProblems(second.toolCalls[0]!.arguments, secondTool!.function.parameters)).toEqual(
+      [],
+    );
   });
 
   it("auto tool choice renders earlier calls and their results with the template's function syntax", async () => {
     const tools = [sceneTool, waitTool];
     const withCall: ChatMessage[] = [
       ...messages,
-      { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "wait", arguments: "{}" } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "c1", type: "function", function: { name: "wait", arguments: "{}" } }],
+      },
       { role: "tool", tool_call_id: "c1", content: "waited" },
       { role: "user", content: "Again?" },
     ];
     const plain = await backend.complete({ messages, tools, sampling: { max_tokens: 4 } });
-    const after = await backend.complete({ messages: withCall, tools, sampling: { max_tokens: 4 } });
+    const after = await backend.complete({
+      messages: withCall,
+      tools,
+      sampling: { max_tokens: 4 },
+    });
     expect(after.choices[0]!.malformedToolCalls).toEqual([]);
-    expect(after.usage!.promptTokens).toBeGreaterThan(plain.usage!.promptTokens + "waited".length + "Again?".length);
+    expect(after.usage!.promptTokens).toBeGreaterThan(
+      plain.usage!.promptTokens + "waited".length + "Again?".length,
+    );
   });
 
   it("runs `parallel` requests on separate sequences with the same results as one at a time, and honours a cancelled signal", async () => {
@@ -133,10 +187,15 @@ describe("ggufChatBackend on a tiny random llama", () => {
     try {
       const sampling = { max_tokens: 10, temperature: 0.8, seed: 11 };
       const serial = await backend.complete({ messages, sampling });
-      const [a, b] = await Promise.all([twoWide.complete({ messages, sampling }), twoWide.complete({ messages, sampling })]);
+      const [a, b] = await Promise.all([
+        twoWide.complete({ messages, sampling }),
+        twoWide.complete({ messages, sampling }),
+      ]);
       expect(a.choices[0]!.tokenIds).toEqual(serial.choices[0]!.tokenIds);
       expect(b.choices[0]!.tokenIds).toEqual(serial.choices[0]!.tokenIds);
-      expect(await codeOf(twoWide.complete({ messages, sampling, signal: AbortSignal.abort() }))).toBe("E_CANCELLED");
+      expect(
+        await codeOf(twoWide.complete({ messages, sampling, signal: AbortSignal.abort() })),
+      ).toBe("E_CANCELLED");
     } finally {
       await twoWide.close();
     }
@@ -150,9 +209,18 @@ describe("ggufChatBackend on a tiny random llama", () => {
       expect(episode.failure).toBeNull();
       expect(episode.turns).toBe(env.meta.maxTurns);
       expect(episode.trace?.model).toBe("tiny.gguf");
-      expect(episode.trace?.samplesByTurn.map((s) => s.turn)).toEqual(Array.from({ length: env.meta.maxTurns }, (_, i) => i));
-      expect(episode.trace?.samplesByTurn.every((s) => s.tokenIds !== null && s.tokenIds.length <= 8 && s.usage !== null)).toBe(true);
-      expect(episode.trace?.messages.map((m) => m.role)).toEqual(["system", ...Array.from({ length: env.meta.maxTurns }, () => ["user", "assistant"]).flat()]);
+      expect(episode.trace?.samplesByTurn.map((s) => s.turn)).toEqual(
+        Array.from({ length: env.meta.maxTurns }, (_, i) => i),
+      );
+      expect(
+        episode.trace?.samplesByTurn.every(
+          (s) => s.tokenIds !== null && s.tokenIds.length <= 8 && s.usage !== null,
+        ),
+      ).toBe(true);
+      expect(episode.trace?.messages.map((m) => m.role)).toEqual([
+        "system",
+        ...Array.from({ length: env.meta.maxTurns }, () => ["user", "assistant"]).flat(),
+      ]);
     } finally {
       await env.close();
     }
@@ -162,8 +230,18 @@ describe("ggufChatBackend on a tiny random llama", () => {
     // llama.cpp rounds context sizes up to multiples of 256.
     const small = ggufChatBackend({ model: modelPath, contextSize: 256 });
     try {
-      expect(await codeOf(small.complete({ messages: [{ role: "user", content: "x".repeat(300) }], sampling: { max_tokens: 4 } }))).toBe("E_POLICY_CONTEXT");
-      const long = await small.complete({ messages: [{ role: "user", content: "x".repeat(100) }], sampling: { max_tokens: 1000, temperature: 0.8, seed: 1 } });
+      expect(
+        await codeOf(
+          small.complete({
+            messages: [{ role: "user", content: "x".repeat(300) }],
+            sampling: { max_tokens: 4 },
+          }),
+        ),
+      ).toBe("E_POLICY_CONTEXT");
+      const long = await small.complete({
+        messages: [{ role: "user", content: "x".repeat(100) }],
+        sampling: { max_tokens: 1000, temperature: 0.8, seed: 1 },
+      });
       const promptTokens = long.usage!.promptTokens;
       expect(small.contextSize).toBe(256);
       expect(long.choices[0]!.finishReason).toBe("length");
@@ -176,14 +254,18 @@ describe("ggufChatBackend on a tiny random llama", () => {
 
 describe("ggufChatBackend errors", () => {
   it("a missing model path is E_NOT_FOUND", async () => {
-    expect(await codeOf(ggufChatBackend({ model: join(dir, "missing.gguf") }).load())).toBe("E_NOT_FOUND");
+    expect(await codeOf(ggufChatBackend({ model: join(dir, "missing.gguf") }).load())).toBe(
+      "E_NOT_FOUND",
+    );
   });
 
   it("a file that is not GGUF is E_MODEL_LOAD", async () => {
     const junk = join(dir, "junk.gguf");
     writeFileSync(junk, "not a model");
     expect(await codeOf(ggufChatBackend({ model: junk }).load())).toBe("E_MODEL_LOAD");
-    expect(() => checkGgufFile(junk)).toThrow(`${junk} is not a GGUF model file (it does not start with "GGUF")`);
+    expect(() => checkGgufFile(junk)).toThrow(
+      `${junk} is not a GGUF model file (it does not start with "GGUF")`,
+    );
   });
 
   it("a file larger than the memory given is E_MODEL_TOO_LARGE before anything loads", async () => {
@@ -196,19 +278,31 @@ describe("ggufChatBackend errors", () => {
 
   it("an hf: reference without network is E_MODEL_DOWNLOAD", async () => {
     // A closed local port stands for "no network"; the cache folder is empty.
-    const hf = ggufChatBackend({ model: "hf:spade/none/tiny.gguf", modelsDir: join(dir, "models"), hfEndpoint: "http://127.0.0.1:9/", probeTimeoutMs: 5000 });
-    expect(await codeOf(hf.complete({ messages: [{ role: "user", content: "hi" }] }))).toBe("E_MODEL_DOWNLOAD");
+    const hf = ggufChatBackend({
+      model: "hf:spade/none/tiny.gguf",
+      modelsDir: join(dir, "models"),
+      hfEndpoint: "http://127.0.0.1:9/",
+      probeTimeoutMs: 5000,
+    });
+    expect(await codeOf(hf.complete({ messages: [{ role: "user", content: "hi" }] }))).toBe(
+      "E_MODEL_DOWNLOAD",
+    );
     expect(probeUrl("hf:user/repo:Q4_K_M")).toBe("https://huggingface.co/api/models/user/repo");
   });
 
   it("a missing node-llama-cpp is E_DEPENDENCY_MISSING", async () => {
-    const missing = ggufChatBackend({ model: modelPath, loadModule: () => import("node-llama-cpp-not-installed" as string) });
+    const missing = ggufChatBackend({
+      model: modelPath,
+      loadModule: () => import("node-llama-cpp-not-installed" as string),
+    });
     expect(await codeOf(missing.load())).toBe("E_DEPENDENCY_MISSING");
   });
 
   it("threads default to all cores but one", () => {
     expect([defaultThreads(1), defaultThreads(2), defaultThreads(16)]).toEqual([1, 1, 15]);
-    expect(() => ggufChatBackend({ model: modelPath, threads: 0 })).toThrow(expect.objectContaining({ code: "E_CONFIG" }));
+    expect(() => ggufChatBackend({ model: modelPath, threads: 0 })).toThrow(
+      expect.objectContaining({ code: "E_CONFIG" }),
+    );
   });
 });
 
@@ -218,20 +312,68 @@ describe("GGUF prompt budgeting and answer mapping (pure)", () => {
     expect(answerBudget(100, 4096, undefined)).toBe(1024);
     expect(answerBudget(4000, 4096, 512)).toBe(95);
     expect(answerBudget(4094, 4096, 8)).toBe(1);
-    expect(() => answerBudget(4095, 4096, 8)).toThrow("the conversation (4095 tokens) leaves no room for an answer in the 4096-token context");
+    expect(() => answerBudget(4095, 4096, 8)).toThrow(
+      "the conversation (4095 tokens) leaves no room for an answer in the 4096-token context",
+    );
   });
 
   it("toChatChoice: text with token ids; function calls without ids; a required-mode JSON call; stop reasons in OpenAI's words", () => {
-    expect(toChatChoice({ text: "hi", functionCalls: [], stopReason: "maxTokens", tokenIds: [5, 6] }, false)).toEqual({
-      content: "hi", toolCalls: [], malformedToolCalls: [], rawToolCalls: [], finishReason: "length", tokenIds: [5, 6], logprobs: null, tokens: null,
+    expect(
+      toChatChoice(
+        { text: "hi", functionCalls: [], stopReason: "maxTokens", tokenIds: [5, 6] },
+        false,
+      ),
+    ).toEqual({
+      content: "hi",
+      toolCalls: [],
+      malformedToolCalls: [],
+      rawToolCalls: [],
+      finishReason: "length",
+      tokenIds: [5, 6],
+      logprobs: null,
+      tokens: null,
     });
-    const called = toChatChoice({ text: "", functionCalls: [{ functionName: "wait" }, { functionName: "go", params: { to: "den" } }], stopReason: "functionCalls", tokenIds: [1] }, false);
-    expect(called.toolCalls).toEqual([{ id: "call_0", name: "wait", arguments: {} }, { id: "call_1", name: "go", arguments: { to: "den" } }]);
+    const called = toChatChoice(
+      {
+        text: "",
+        functionCalls: [{ functionName: "wait" }, { functionName: "go", params: { to: "den" } }],
+        stopReason: "functionCalls",
+        tokenIds: [1],
+      },
+      false,
+    );
+    expect(called.toolCalls).toEqual([
+      { id: "call_0", name: "wait", arguments: {} },
+      { id: "call_1", name: "go", arguments: { to: "den" } },
+    ]);
     expect([called.finishReason, called.tokenIds]).toEqual(["tool_calls", null]);
-    const required = toChatChoice({ text: '{"name": "go", "arguments": {"to": "hall"}}', functionCalls: [], stopReason: "eogToken", tokenIds: [7] }, true);
-    expect([required.content, required.toolCalls.map((c) => [c.name, c.arguments]), required.finishReason, required.tokenIds]).toEqual(["", [["go", { to: "hall" }]], "tool_calls", [7]]);
-    const broken = toChatChoice({ text: '{"name": "go", "argu', functionCalls: [], stopReason: "maxTokens", tokenIds: [] }, true);
-    expect([broken.toolCalls, broken.malformedToolCalls.length, broken.finishReason]).toEqual([[], 1, "length"]);
-    expect(toChatChoice({ text: "", functionCalls: [], stopReason: "abort", tokenIds: [] }, false).finishReason).toBe("abort");
+    const required = toChatChoice(
+      {
+        text: '{"name": "go", "arguments": {"to": "hall"}}',
+        functionCalls: [],
+        stopReason: "eogToken",
+        tokenIds: [7],
+      },
+      true,
+    );
+    expect([
+      required.content,
+      required.toolCalls.map((c) => [c.name, c.arguments]),
+      required.finishReason,
+      required.tokenIds,
+    ]).toEqual(["", [["go", { to: "hall" }]], "tool_calls", [7]]);
+    const broken = toChatChoice(
+      { text: '{"name": "go", "argu', functionCalls: [], stopReason: "maxTokens", tokenIds: [] },
+      true,
+    );
+    expect([broken.toolCalls, broken.malformedToolCalls.length, broken.finishReason]).toEqual([
+      [],
+      1,
+      "length",
+    ]);
+    expect(
+      toChatChoice({ text: "", functionCalls: [], stopReason: "abort", tokenIds: [] }, false)
+        .finishReason,
+    ).toBe("abort");
   });
 });

@@ -5,14 +5,37 @@
  * JSON-schema grammar. Nothing is imported or loaded until the first request (or `load()`).
  */
 import { basename } from "node:path";
-import type { ChatModelFunctions, GbnfJsonSchema, Llama, LlamaChat, LlamaChatResponse, LlamaGrammar, LlamaModel, Token } from "node-llama-cpp";
+import type {
+  ChatModelFunctions,
+  GbnfJsonSchema,
+  Llama,
+  LlamaChat,
+  LlamaChatResponse,
+  LlamaGrammar,
+  LlamaModel,
+  Token,
+} from "node-llama-cpp";
 import { parseToolCallText } from "../env/index.js";
 import type { JsonObject, ToolCall, ToolSpec } from "../env/index.js";
 import { describeError, isSpadeError, SpadeError } from "../errors.js";
 import { toFunctions, toLlamaHistory, toolCallSchema, type GgufToolChoice } from "./gguf-chat.js";
-import { defaultThreads, loadLlamaModule, loadModel, resolveModelPath, type GgufGpu, type LlamaModuleLoader, type RemoteModelOptions } from "./gguf-load.js";
+import {
+  defaultThreads,
+  loadLlamaModule,
+  loadModel,
+  resolveModelPath,
+  type GgufGpu,
+  type LlamaModuleLoader,
+  type RemoteModelOptions,
+} from "./gguf-load.js";
 import { Limiter } from "./limiter.js";
-import type { ChatBackend, ChatChoice, ChatCompletion, ChatRequest, SamplingParams } from "./types.js";
+import type {
+  ChatBackend,
+  ChatChoice,
+  ChatCompletion,
+  ChatRequest,
+  SamplingParams,
+} from "./types.js";
 
 /** Settings of a local GGUF backend. */
 export interface GgufChatOptions extends RemoteModelOptions {
@@ -76,12 +99,20 @@ interface Loaded {
  * as servers do, instead of node-llama-cpp silently cutting the conversation. E_POLICY_CONTEXT
  * when the prompt leaves no room at all.
  */
-export function answerBudget(promptTokens: number, contextSize: number, maxTokens: number | undefined): number {
+export function answerBudget(
+  promptTokens: number,
+  contextSize: number,
+  maxTokens: number | undefined,
+): number {
   const room = contextSize - promptTokens - 1;
   if (room < 1) {
-    throw new SpadeError("E_POLICY_CONTEXT", `the conversation (${promptTokens} tokens) leaves no room for an answer in the ${contextSize}-token context`, {
-      nextStep: "raise contextSize, lower max_tokens, or give the environment fewer turns",
-    });
+    throw new SpadeError(
+      "E_POLICY_CONTEXT",
+      `the conversation (${promptTokens} tokens) leaves no room for an answer in the ${contextSize}-token context`,
+      {
+        nextStep: "raise contextSize, lower max_tokens, or give the environment fewer turns",
+      },
+    );
   }
   return Math.min(maxTokens ?? DEFAULT_GGUF_MAX_TOKENS, room);
 }
@@ -130,7 +161,11 @@ export function toChatChoice(answer: LlamaAnswer, required: boolean): ChatChoice
       tokens: null,
     };
   }
-  const toolCalls: ToolCall[] = answer.functionCalls.map((fc, i) => ({ id: `call_${i}`, name: fc.functionName, arguments: (fc.params ?? {}) as JsonObject }));
+  const toolCalls: ToolCall[] = answer.functionCalls.map((fc, i) => ({
+    id: `call_${i}`,
+    name: fc.functionName,
+    arguments: (fc.params ?? {}) as JsonObject,
+  }));
   return {
     content: answer.text,
     toolCalls,
@@ -158,8 +193,10 @@ export class GgufChat implements GgufChatBackend {
     this.threads = options.threads ?? defaultThreads();
     this.parallel = options.parallel ?? 1;
     this.toolChoice = options.toolChoice ?? "auto";
-    if (!Number.isInteger(this.threads) || this.threads < 1) throw new SpadeError("E_CONFIG", `threads must be an integer >= 1 (got ${this.threads})`);
-    if (!Number.isInteger(this.parallel) || this.parallel < 1) throw new SpadeError("E_CONFIG", `parallel must be an integer >= 1 (got ${this.parallel})`);
+    if (!Number.isInteger(this.threads) || this.threads < 1)
+      throw new SpadeError("E_CONFIG", `threads must be an integer >= 1 (got ${this.threads})`);
+    if (!Number.isInteger(this.parallel) || this.parallel < 1)
+      throw new SpadeError("E_CONFIG", `parallel must be an integer >= 1 (got ${this.parallel})`);
     this.model = options.name ?? basename(options.model);
   }
 
@@ -188,7 +225,8 @@ export class GgufChat implements GgufChatBackend {
     const sampling = { ...this.options.sampling, ...request.sampling };
     const release = await loaded.slots.acquire(request.signal);
     const chat = loaded.idleChats.pop();
-    if (!chat) throw new SpadeError("E_CONFIG", "internal: no idle GGUF sequence for a granted slot");
+    if (!chat)
+      throw new SpadeError("E_CONFIG", "internal: no idle GGUF sequence for a granted slot");
     try {
       const choices: ChatChoice[] = [];
       let promptTokens = 0;
@@ -198,11 +236,21 @@ export class GgufChat implements GgufChatBackend {
         promptTokens = sampled.promptTokens;
       }
       const completionTokens = choices.reduce((sum, c) => sum + (c.tokenIds?.length ?? 0), 0);
-      return { choices, promptTokenIds: null, promptLogprobs: null, usage: { promptTokens, completionTokens } };
+      return {
+        choices,
+        promptTokenIds: null,
+        promptLogprobs: null,
+        usage: { promptTokens, completionTokens },
+      };
     } catch (err) {
       if (isSpadeError(err)) throw err;
-      if (request.signal?.aborted) throw new SpadeError("E_CANCELLED", "the GGUF request was cancelled", { cause: err });
-      throw new SpadeError("E_POLICY_OUTPUT", `llama.cpp failed to generate (${describeError(err)})`, { nextStep: "check the model and the context size", cause: err });
+      if (request.signal?.aborted)
+        throw new SpadeError("E_CANCELLED", "the GGUF request was cancelled", { cause: err });
+      throw new SpadeError(
+        "E_POLICY_OUTPUT",
+        `llama.cpp failed to generate (${describeError(err)})`,
+        { nextStep: "check the model and the context size", cause: err },
+      );
     } finally {
       loaded.idleChats.push(chat);
       release();
@@ -222,19 +270,43 @@ export class GgufChat implements GgufChatBackend {
     const { options, threads, parallel } = this;
     const module = await loadLlamaModule(options.loadModule);
     const path = await resolveModelPath(module, options.model, options);
-    const { llama, model } = await loadModel(module, path, { gpu: options.gpu ?? false, threads, verbose: options.verbose ?? false, memoryBytes: options.memoryBytes });
+    const { llama, model } = await loadModel(module, path, {
+      gpu: options.gpu ?? false,
+      threads,
+      verbose: options.verbose ?? false,
+      memoryBytes: options.memoryBytes,
+    });
     try {
-      const size = options.contextSize ?? { max: Math.min(model.trainContextSize, DEFAULT_GGUF_MAX_CONTEXT) };
-      const context = await model.createContext({ contextSize: size, sequences: parallel, threads });
+      const size = options.contextSize ?? {
+        max: Math.min(model.trainContextSize, DEFAULT_GGUF_MAX_CONTEXT),
+      };
+      const context = await model.createContext({
+        contextSize: size,
+        sequences: parallel,
+        threads,
+      });
       this.loadedContextSize = context.contextSize;
-      const idleChats = Array.from({ length: parallel }, () => new module.LlamaChat({ contextSequence: context.getSequence() }));
-      return { llama, model, contextSize: context.contextSize, idleChats, slots: new Limiter(parallel) };
+      const idleChats = Array.from(
+        { length: parallel },
+        () => new module.LlamaChat({ contextSequence: context.getSequence() }),
+      );
+      return {
+        llama,
+        model,
+        contextSize: context.contextSize,
+        idleChats,
+        slots: new Limiter(parallel),
+      };
     } catch (err) {
       await llama.dispose();
-      throw new SpadeError("E_MODEL_LOAD", `could not create a ${options.contextSize ?? "default"}-token context for ${path} (${describeError(err)})`, {
-        nextStep: "lower contextSize or parallel",
-        cause: err,
-      });
+      throw new SpadeError(
+        "E_MODEL_LOAD",
+        `could not create a ${options.contextSize ?? "default"}-token context for ${path} (${describeError(err)})`,
+        {
+          nextStep: "lower contextSize or parallel",
+          cause: err,
+        },
+      );
     }
   }
 
@@ -249,15 +321,28 @@ export class GgufChat implements GgufChatBackend {
   }
 
   /** One choice: budget the answer against the prompt, generate, map the answer. */
-  private async sampleOne(loaded: Loaded, chat: LlamaChat, request: ChatRequest, sampling: SamplingParams, index: number): Promise<{ choice: ChatChoice; promptTokens: number }> {
+  private async sampleOne(
+    loaded: Loaded,
+    chat: LlamaChat,
+    request: ChatRequest,
+    sampling: SamplingParams,
+    index: number,
+  ): Promise<{ choice: ChatChoice; promptTokens: number }> {
     const tools = request.tools ?? [];
     const required = this.toolChoice === "required" && tools.length > 0;
     const history = toLlamaHistory(request.messages, tools, this.toolChoice);
     const functions = !required && tools.length > 0 ? toFunctions(tools) : undefined;
-    const promptTokens = chat.chatWrapper.generateContextState({ chatHistory: history, availableFunctions: functions }).contextText.tokenize(loaded.model.tokenizer).length;
+    const promptTokens = chat.chatWrapper
+      .generateContextState({ chatHistory: history, availableFunctions: functions })
+      .contextText.tokenize(loaded.model.tokenizer).length;
     const maxTokens = answerBudget(promptTokens, loaded.contextSize, sampling.max_tokens);
     const tokenIds: Token[] = [];
-    const stop = sampling.stop === undefined ? undefined : Array.isArray(sampling.stop) ? sampling.stop : [sampling.stop];
+    const stop =
+      sampling.stop === undefined
+        ? undefined
+        : Array.isArray(sampling.stop)
+          ? sampling.stop
+          : [sampling.stop];
     const common = {
       maxTokens,
       temperature: sampling.temperature,
@@ -270,9 +355,17 @@ export class GgufChat implements GgufChatBackend {
       onResponseChunk: (chunk: { tokens: Token[] }) => void tokenIds.push(...chunk.tokens),
     };
     const response = required
-      ? await chat.generateResponse(history, { ...common, grammar: await this.grammarFor(loaded, tools) })
+      ? await chat.generateResponse(history, {
+          ...common,
+          grammar: await this.grammarFor(loaded, tools),
+        })
       : await chat.generateResponse<ChatModelFunctions>(history, { ...common, functions });
-    const answer: LlamaAnswer = { text: response.response, functionCalls: response.functionCalls ?? [], stopReason: response.metadata.stopReason, tokenIds: tokenIds.map(Number) };
+    const answer: LlamaAnswer = {
+      text: response.response,
+      functionCalls: response.functionCalls ?? [],
+      stopReason: response.metadata.stopReason,
+      tokenIds: tokenIds.map(Number),
+    };
     return { choice: toChatChoice(answer, required), promptTokens };
   }
 }

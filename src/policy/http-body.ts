@@ -14,16 +14,30 @@ export const DEFAULT_MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
 /** The error of an answer over the cap. Not retried: the same request would get the same answer. */
 export function answerTooLarge(url: string, bytes: number | string, maxBytes: number): SpadeError {
-  return new SpadeError("E_POLICY_OUTPUT", `${url} sent an answer of ${bytes} bytes, over the cap of ${maxBytes} bytes`, {
-    nextStep: "lower max tokens or logprob options, or raise maxAnswerBytes (--max-answer-bytes) if such answers are expected",
-  });
+  return new SpadeError(
+    "E_POLICY_OUTPUT",
+    `${url} sent an answer of ${bytes} bytes, over the cap of ${maxBytes} bytes`,
+    {
+      nextStep:
+        "lower max tokens or logprob options, or raise maxAnswerBytes (--max-answer-bytes) if such answers are expected",
+    },
+  );
 }
 
 /** A body read to its end that broke off (connection closed, reset) before it was complete. */
 export class BodyInterruptedError extends Error {
-  constructor(readonly url: string, readonly bytesRead: number, cause: unknown) {
-    const detail = cause instanceof Error ? ((cause.cause as Error | undefined)?.message ?? cause.message) : String(cause);
-    super(`the connection to ${url} broke off after ${bytesRead} bytes of the answer: ${detail}`, { cause });
+  constructor(
+    readonly url: string,
+    readonly bytesRead: number,
+    cause: unknown,
+  ) {
+    const detail =
+      cause instanceof Error
+        ? ((cause.cause as Error | undefined)?.message ?? cause.message)
+        : String(cause);
+    super(`the connection to ${url} broke off after ${bytesRead} bytes of the answer: ${detail}`, {
+      cause,
+    });
     this.name = "BodyInterruptedError";
   }
 }
@@ -32,7 +46,11 @@ export class BodyInterruptedError extends Error {
  * Reads `response`'s body in full, at most `maxBytes` bytes. Throws `answerTooLarge` (E_POLICY_OUTPUT)
  * when the declared or actual length passes the cap, `BodyInterruptedError` when the stream breaks.
  */
-export async function readBodyCapped(response: Response, url: string, maxBytes: number): Promise<Uint8Array> {
+export async function readBodyCapped(
+  response: Response,
+  url: string,
+  maxBytes: number,
+): Promise<Uint8Array> {
   const declared = Number(response.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > maxBytes) {
     await response.body?.cancel().catch(() => {});

@@ -8,27 +8,100 @@
 export type * from "./types.js";
 export { Limiter, mapLimit, sharedLimiter } from "./limiter.js";
 export type { Release } from "./limiter.js";
-export { withRetries, retryAfterMs, backoffMs, isRetryableStatus, formatRetryNotice, formatSlowNotice, bareMessage, DEFAULT_RETRY, JITTER, REAL_CLOCK } from "./retry.js";
-export type { RetryOptions, RetryClock, RetryRun, RetryNotice, SlowNotice, AttemptFailure, HeaderSource } from "./retry.js";
+export {
+  withRetries,
+  retryAfterMs,
+  backoffMs,
+  isRetryableStatus,
+  formatRetryNotice,
+  formatSlowNotice,
+  bareMessage,
+  DEFAULT_RETRY,
+  JITTER,
+  REAL_CLOCK,
+} from "./retry.js";
+export type {
+  RetryOptions,
+  RetryClock,
+  RetryRun,
+  RetryNotice,
+  SlowNotice,
+  AttemptFailure,
+  HeaderSource,
+} from "./retry.js";
 export { DEFAULT_MAX_ANSWER_BYTES } from "./http-body.js";
-export { openAIChatBackend, parseChatCompletion, resolveApiKey, DEFAULT_MAX_CONCURRENT_REQUESTS } from "./openai.js";
+export {
+  openAIChatBackend,
+  parseChatCompletion,
+  resolveApiKey,
+  DEFAULT_MAX_CONCURRENT_REQUESTS,
+} from "./openai.js";
 export type { OpenAIChatOptions } from "./openai.js";
-export { chatAgent, estimateTokensByChars, isMalformedToolCallError, MalformedToolCallError, DEFAULT_SYSTEM_PROMPT, DEFAULT_MAX_PROMPT_TOKENS } from "./chat-agent.js";
-export type { ChatAgent, ChatAgentOptions, ChatAgentTurn, ChatTrace, TurnSample } from "./chat-agent.js";
+export {
+  chatAgent,
+  estimateTokensByChars,
+  isMalformedToolCallError,
+  MalformedToolCallError,
+  DEFAULT_SYSTEM_PROMPT,
+  DEFAULT_MAX_PROMPT_TOKENS,
+} from "./chat-agent.js";
+export type {
+  ChatAgent,
+  ChatAgentOptions,
+  ChatAgentTurn,
+  ChatTrace,
+  TurnSample,
+} from "./chat-agent.js";
 export type * from "./token-types.js";
 export * from "./render/index.js";
-export { TinkerHttp, FutureExpiredError, JSON_BODY, DEFAULT_TINKER_MAX_ANSWER_BYTES } from "./tinker-http.js";
+export {
+  TinkerHttp,
+  FutureExpiredError,
+  JSON_BODY,
+  DEFAULT_TINKER_MAX_ANSWER_BYTES,
+} from "./tinker-http.js";
 export type { TinkerHttpOptions, BodyEncoding, HttpAnswer, RequestOptions } from "./tinker-http.js";
-export { DEFAULT_CLIENT_CONFIG, JwtAuth, jwtClaims, parseClientConfig, TINKER_SDK_VERSION } from "./tinker-handshake.js";
+export {
+  DEFAULT_CLIENT_CONFIG,
+  JwtAuth,
+  jwtClaims,
+  parseClientConfig,
+  TINKER_SDK_VERSION,
+} from "./tinker-handshake.js";
 export type { TinkerClientConfig } from "./tinker-handshake.js";
-export { decodeForwardBackward, decodeForwardBackwardOutput, decodeSampleResponse, encodeForwardBackward, PROTOBUF_CONTENT_TYPE, zstdCompress, zstdDecompress } from "./tinker-wire.js";
+export {
+  decodeForwardBackward,
+  decodeForwardBackwardOutput,
+  decodeSampleResponse,
+  encodeForwardBackward,
+  PROTOBUF_CONTENT_TYPE,
+  zstdCompress,
+  zstdDecompress,
+} from "./tinker-wire.js";
 export type { ForwardBackwardBody, WireTensor } from "./tinker-wire.js";
 export { tinkerSampler, parseSampleResponse } from "./tinker.js";
 export type { TinkerSampler, TinkerSamplerOptions } from "./tinker.js";
-export { tokenAgent, DEFAULT_MAX_CONTEXT_TOKENS, DEFAULT_MAX_TOKENS_PER_TURN } from "./token-agent.js";
+export {
+  tokenAgent,
+  DEFAULT_MAX_CONTEXT_TOKENS,
+  DEFAULT_MAX_TOKENS_PER_TURN,
+} from "./token-agent.js";
 export type { TokenAgent, TokenAgentOptions, TokenStream, TokenTrace } from "./token-agent.js";
-export { ggufChatBackend, GgufChat, answerBudget, toChatChoice, DEFAULT_GGUF_MAX_TOKENS, DEFAULT_GGUF_MAX_CONTEXT } from "./gguf.js";
+export {
+  ggufChatBackend,
+  GgufChat,
+  answerBudget,
+  toChatChoice,
+  DEFAULT_GGUF_MAX_TOKENS,
+  DEFAULT_GGUF_MAX_CONTEXT,
+} from "./gguf.js";
 export type { GgufChatBackend, GgufChatOptions } from "./gguf.js";
 export type { GgufToolChoice } from "./gguf-chat.js";
-export { checkGgufFile, defaultThreads, hfFileUrl, isRemoteModel, NODE_LLAMA_CPP_VERSION } from "./gguf-load.js";
+export {
+  checkGgufFile,
+  defaultThreads,
+  hfFileUrl,
+  isRemoteModel,
+  NODE_LLAMA_CPP_VERSION,
+} from "./gguf-load.js";
 export type { GgufGpu, RemoteModelOptions, LlamaModuleLoader } from "./gguf-load.js";

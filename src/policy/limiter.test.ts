@@ -11,7 +11,9 @@ describe("Limiter", () => {
     const order: string[] = [];
     const a = await limiter.acquire();
     const b = await limiter.acquire();
-    const waiters = ["c", "d", "e"].map((name) => limiter.acquire().then((release) => (order.push(name), release)));
+    const waiters = ["c", "d", "e"].map((name) =>
+      limiter.acquire().then((release) => (order.push(name), release)),
+    );
     await flush();
     expect([limiter.active, limiter.waiting, order]).toEqual([2, 3, []]);
     b();
@@ -56,13 +58,19 @@ describe("Limiter", () => {
     expect(limiter.active).toBe(0);
     const pre = new AbortController();
     pre.abort();
-    expect(isSpadeError(await limiter.acquire(pre.signal).catch((e: unknown) => e), "E_CANCELLED")).toBe(true);
+    expect(
+      isSpadeError(await limiter.acquire(pre.signal).catch((e: unknown) => e), "E_CANCELLED"),
+    ).toBe(true);
   });
 
   it("run releases on success and on failure", async () => {
     const limiter = new Limiter(1);
     expect(await limiter.run(async () => 7)).toBe(7);
-    await expect(limiter.run(async () => { throw new Error("boom"); })).rejects.toThrow("boom");
+    await expect(
+      limiter.run(async () => {
+        throw new Error("boom");
+      }),
+    ).rejects.toThrow("boom");
     expect(limiter.active).toBe(0);
   });
 
@@ -70,7 +78,9 @@ describe("Limiter", () => {
     expect(() => new Limiter(0)).toThrow(expect.objectContaining({ code: "E_CONFIG" }));
     const a = sharedLimiter("limiter-test-key", 3);
     expect(sharedLimiter("limiter-test-key", 3)).toBe(a);
-    expect(() => sharedLimiter("limiter-test-key", 4)).toThrow(expect.objectContaining({ code: "E_CONFIG" }));
+    expect(() => sharedLimiter("limiter-test-key", 4)).toThrow(
+      expect.objectContaining({ code: "E_CONFIG" }),
+    );
   });
 
   it("mapLimit runs at most n tasks at once and keeps result order", async () => {
@@ -85,6 +95,8 @@ describe("Limiter", () => {
     });
     expect(results).toEqual([0, 1, 2, 3, 4]);
     expect(peak).toBe(2);
-    await expect(mapLimit([1], 1, async () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
+    await expect(mapLimit([1], 1, async () => Promise.reject(new Error("boom")))).rejects.toThrow(
+      "boom",
+    );
   });
 });

@@ -30,7 +30,10 @@ export class Limiter {
 
   constructor(capacity: number) {
     if (!Number.isInteger(capacity) || capacity < 1) {
-      throw new SpadeError("E_CONFIG", `a limiter needs an integer capacity >= 1 (got ${capacity})`);
+      throw new SpadeError(
+        "E_CONFIG",
+        `a limiter needs an integer capacity >= 1 (got ${capacity})`,
+      );
     }
     this.capacity = capacity;
   }
@@ -98,7 +101,11 @@ export class Limiter {
 }
 
 /** Maps `items` through `fn` with at most `n` calls in flight (first come, first served); results keep the input order. */
-export function mapLimit<T, R>(items: readonly T[], n: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export function mapLimit<T, R>(
+  items: readonly T[],
+  n: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const limiter = new Limiter(Math.max(1, Math.floor(n)));
   return Promise.all(items.map((item, i) => limiter.run(() => fn(item, i))));
 }
@@ -114,9 +121,14 @@ export function sharedLimiter(key: string, capacity: number): Limiter {
   const existing = SHARED.get(key);
   if (existing) {
     if (existing.capacity !== capacity) {
-      throw new SpadeError("E_CONFIG", `the shared limiter "${key}" already has capacity ${existing.capacity}, not ${capacity}`, {
-        nextStep: "configure the same maximum of concurrent requests wherever this server is used",
-      });
+      throw new SpadeError(
+        "E_CONFIG",
+        `the shared limiter "${key}" already has capacity ${existing.capacity}, not ${capacity}`,
+        {
+          nextStep:
+            "configure the same maximum of concurrent requests wherever this server is used",
+        },
+      );
     }
     return existing;
   }

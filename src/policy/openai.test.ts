@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { SpadeError, isSpadeError } from "../errors.js";
-import { fakeLogprob, fakeTokenIds, startFakeOpenAIServer, type FakeOpenAIServer, type FakeScript } from "../../test/fakes/openai-server.js";
+import { type SpadeError, isSpadeError } from "../errors.js";
+import {
+  fakeLogprob,
+  fakeTokenIds,
+  startFakeOpenAIServer,
+  type FakeOpenAIServer,
+  type FakeScript,
+} from "../../test/fakes/openai-server.js";
 import { Limiter } from "./limiter.js";
 import { openAIChatBackend, resolveApiKey, type OpenAIChatOptions } from "./openai.js";
 import type { RetryClock } from "./retry.js";
@@ -9,7 +15,12 @@ import type { ChatMessage } from "./types.js";
 /** TEST DOUBLE: retry waits return at once and are recorded; random() is 0 (no jitter). */
 function fakeClock(): RetryClock & { sleeps: number[] } {
   const sleeps: number[] = [];
-  return { sleeps, now: () => Date.parse("2026-01-01T00:00:00Z"), random: () => 0, sleep: async (ms) => void sleeps.push(ms) };
+  return {
+    sleeps,
+    now: () => Date.parse("2026-01-01T00:00:00Z"),
+    random: () => 0,
+    sleep: async (ms) => void sleeps.push(ms),
+  };
 }
 
 const MESSAGES: ChatMessage[] = [
@@ -26,30 +37,78 @@ afterEach(async () => {
 async function setup(script: FakeScript, options: Partial<OpenAIChatOptions> = {}) {
   server = await startFakeOpenAIServer(script);
   const clock = fakeClock();
-  const backend = openAIChatBackend({ baseURL: server.baseURL, model: "fake-model", clock, retry: { initialDelayMs: 100 }, ...options });
+  const backend = openAIChatBackend({
+    baseURL: server.baseURL,
+    model: "fake-model",
+    clock,
+    retry: { initialDelayMs: 100 },
+    ...options,
+  });
   return { server, clock, backend };
 }
 
 describe("openAIChatBackend", () => {
   it("sends model, messages and sampling parameters and parses a text answer", async () => {
-    const { server, backend } = await setup([{ kind: "text", content: "The answer is \\boxed{7}." }], {
-      sampling: { temperature: 0.7, top_p: 0.9, max_tokens: 64, stop: ["</s>"], seed: 5, n: 1 },
-    });
+    const { server, backend } = await setup(
+      [{ kind: "text", content: "The answer is \\boxed{7}." }],
+      {
+        sampling: { temperature: 0.7, top_p: 0.9, max_tokens: 64, stop: ["</s>"], seed: 5, n: 1 },
+      },
+    );
     const out = await backend.complete({ messages: MESSAGES, sampling: { temperature: 0 } });
     expect(out.choices).toEqual([
-      { content: "The answer is \\boxed{7}.", toolCalls: [], malformedToolCalls: [], rawToolCalls: [], finishReason: "stop", tokenIds: null, logprobs: null, tokens: null },
+      {
+        content: "The answer is \\boxed{7}.",
+        toolCalls: [],
+        malformedToolCalls: [],
+        rawToolCalls: [],
+        finishReason: "stop",
+        tokenIds: null,
+        logprobs: null,
+        tokens: null,
+      },
     ]);
     expect(out.promptTokenIds).toBeNull();
     expect(out.usage).toEqual({ promptTokens: 6, completionTokens: 24 });
     const body = server.requests[0]!.body;
-    expect(body).toEqual({ model: "fake-model", messages: MESSAGES, temperature: 0, top_p: 0.9, max_tokens: 64, stop: ["</s>"], seed: 5, n: 1 });
+    expect(body).toEqual({
+      model: "fake-model",
+      messages: MESSAGES,
+      temperature: 0,
+      top_p: 0.9,
+      max_tokens: 64,
+      stop: ["</s>"],
+      seed: 5,
+      n: 1,
+    });
     expect(server.requests[0]!.headers.authorization).toBe("Bearer EMPTY");
   });
 
   it("passes tools and parses tool_calls with nested arguments intact", async () => {
-    const args = { query: { city: "Paris", dates: ["2026-01-02", { flexible: true }] }, limit: 3, price: 1.5 };
-    const { server, backend } = await setup([{ kind: "tool_calls", calls: [{ id: "call_a", name: "search", arguments: JSON.stringify(args) }, { name: "noop", arguments: "" }] }]);
-    const tools = [{ type: "function" as const, function: { name: "search", description: "find", parameters: { type: "object", properties: {} } } }];
+    const args = {
+      query: { city: "Paris", dates: ["2026-01-02", { flexible: true }] },
+      limit: 3,
+      price: 1.5,
+    };
+    const { server, backend } = await setup([
+      {
+        kind: "tool_calls",
+        calls: [
+          { id: "call_a", name: "search", arguments: JSON.stringify(args) },
+          { name: "noop", arguments: "" },
+        ],
+      },
+    ]);
+    const tools = [
+      {
+        type: "function" as const,
+        function: {
+          name: "search",
+          description: "find",
+          parameters: { type: "object", properties: {} },
+        },
+      },
+    ];
     const out = await backend.complete({ messages: MESSAGES, tools });
     const choice = out.choices[0]!;
     expect(choice.toolCalls).toEqual([
@@ -58,16 +117,27 @@ describe("openAIChatBackend", () => {
     ]);
     expect(choice.malformedToolCalls).toEqual([]);
     expect(choice.finishReason).toBe("tool_calls");
-    expect(choice.rawToolCalls[0]).toEqual({ id: "call_a", type: "function", function: { name: "search", arguments: JSON.stringify(args) } });
+    expect(choice.rawToolCalls[0]).toEqual({
+      id: "call_a",
+      type: "function",
+      function: { name: "search", arguments: JSON.stringify(args) },
+    });
     expect(server.requests[0]!.body.tools).toEqual(tools);
   });
 
   it("parses <tool_call> text in the content when the server returns no tool_calls", async () => {
-    const text = 'Let me look.\n<tool_call>{"name": "lookup", "arguments": {"filter": {"tags": ["a", "b"], "range": {"min": 1}}}}</tool_call>';
+    const text =
+      'Let me look.\n<tool_call>{"name": "lookup", "arguments": {"filter": {"tags": ["a", "b"], "range": {"min": 1}}}}</tool_call>';
     const { backend } = await setup([{ kind: "text", content: text }]);
     const choice = (await backend.complete({ messages: MESSAGES })).choices[0]!;
     expect(choice.content).toBe(text);
-    expect(choice.toolCalls).toEqual([{ id: "call_0", name: "lookup", arguments: { filter: { tags: ["a", "b"], range: { min: 1 } } } }]);
+    expect(choice.toolCalls).toEqual([
+      {
+        id: "call_0",
+        name: "lookup",
+        arguments: { filter: { tags: ["a", "b"], range: { min: 1 } } },
+      },
+    ]);
   });
 
   it("reports malformed tool-call JSON as data, without throwing", async () => {
@@ -77,7 +147,13 @@ describe("openAIChatBackend", () => {
     ]);
     const first = (await backend.complete({ messages: MESSAGES })).choices[0]!;
     expect(first.toolCalls).toEqual([]);
-    expect(first.malformedToolCalls).toEqual([JSON.stringify({ id: "c1", type: "function", function: { name: "search", arguments: '{"city": "Par' } })]);
+    expect(first.malformedToolCalls).toEqual([
+      JSON.stringify({
+        id: "c1",
+        type: "function",
+        function: { name: "search", arguments: '{"city": "Par' },
+      }),
+    ]);
     const second = (await backend.complete({ messages: MESSAGES })).choices[0]!;
     expect([second.toolCalls, second.malformedToolCalls]).toEqual([[], ["{not json}"]]);
   });
@@ -95,31 +171,49 @@ describe("openAIChatBackend", () => {
   });
 
   it("retries 500s with exponential backoff and fails with E_POLICY_HTTP after maxRetries", async () => {
-    const { server, clock, backend } = await setup(() => ({ kind: "status", status: 500, message: "engine died" }), { retry: { maxRetries: 3, initialDelayMs: 100 } });
+    const { server, clock, backend } = await setup(
+      () => ({ kind: "status", status: 500, message: "engine died" }),
+      { retry: { maxRetries: 3, initialDelayMs: 100 } },
+    );
     const err = await backend.complete({ messages: MESSAGES }).catch((e: unknown) => e);
     expect(server.requests).toHaveLength(4);
     expect(clock.sleeps).toEqual([100, 200, 400]);
     expect(isSpadeError(err, "E_POLICY_HTTP")).toBe(true);
     expect((err as SpadeError).message).toContain("answered HTTP 500");
     expect((err as SpadeError).message).toContain("(4 attempts)");
-    expect((err as SpadeError).nextStep).toBe("the server is overloaded or failing: lower maxConcurrentRequests, or check the server's logs");
+    expect((err as SpadeError).nextStep).toBe(
+      "the server is overloaded or failing: lower maxConcurrentRequests, or check the server's logs",
+    );
   });
 
   it("does not retry a 400", async () => {
-    const { server, clock, backend } = await setup([{ kind: "status", status: 400, message: "bad field" }]);
+    const { server, clock, backend } = await setup([
+      { kind: "status", status: 400, message: "bad field" },
+    ]);
     const err = await backend.complete({ messages: MESSAGES }).catch((e: unknown) => e);
-    expect([server.requests.length, clock.sleeps, isSpadeError(err, "E_POLICY_HTTP")]).toEqual([1, [], true]);
+    expect([server.requests.length, clock.sleeps, isSpadeError(err, "E_POLICY_HTTP")]).toEqual([
+      1,
+      [],
+      true,
+    ]);
   });
 
   it("waits for a slow answer within the timeout, telling onSlow it is still waiting", async () => {
     const slow: unknown[] = [];
-    const { server, backend } = await setup([{ kind: "slow", delayMs: 150, reply: { kind: "text", content: "late" } }], { retry: { timeoutMs: 5_000, noticeAfterMs: 40 }, onSlow: (n) => slow.push(n) });
+    const { server, backend } = await setup(
+      [{ kind: "slow", delayMs: 150, reply: { kind: "text", content: "late" } }],
+      { retry: { timeoutMs: 5_000, noticeAfterMs: 40 }, onSlow: (n) => slow.push(n) },
+    );
     expect((await backend.complete({ messages: MESSAGES })).choices[0]!.content).toBe("late");
-    expect(slow).toEqual([{ label: `${server.baseURL}/chat/completions`, attempt: 1, waitedMs: 40, timeoutMs: 5_000 }]);
+    expect(slow).toEqual([
+      { label: `${server.baseURL}/chat/completions`, attempt: 1, waitedMs: 40, timeoutMs: 5_000 },
+    ]);
   });
 
   it("abandons answers that never come after timeoutMs, retries, then fails with E_POLICY_TIMEOUT", async () => {
-    const { server, clock, backend } = await setup(() => ({ kind: "hang" }), { retry: { timeoutMs: 150, maxRetries: 1, initialDelayMs: 100 } });
+    const { server, clock, backend } = await setup(() => ({ kind: "hang" }), {
+      retry: { timeoutMs: 150, maxRetries: 1, initialDelayMs: 100 },
+    });
     const started = Date.now();
     const err = await backend.complete({ messages: MESSAGES }).catch((e: unknown) => e);
     expect(isSpadeError(err, "E_POLICY_TIMEOUT")).toBe(true);
@@ -133,28 +227,58 @@ describe("openAIChatBackend", () => {
     const { backend } = await setup(() => ({ kind: "hang" }));
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    const err = await backend.complete({ messages: MESSAGES, signal: controller.signal }).catch((e: unknown) => e);
+    const err = await backend
+      .complete({ messages: MESSAGES, signal: controller.signal })
+      .catch((e: unknown) => e);
     expect(isSpadeError(err, "E_CANCELLED")).toBe(true);
   });
 
   it("keeps logprobs, token ids and prompt logprobs when asked (vLLM extras as body fields)", async () => {
-    const { server, backend } = await setup([{ kind: "text", content: "ab" }, { kind: "text", content: "c" }], {
-      logprobs: true,
-      topLogprobs: 2,
-      returnTokenIds: true,
-      returnTokensAsTokenIds: true,
-      promptLogprobs: 1,
-    });
+    const { server, backend } = await setup(
+      [
+        { kind: "text", content: "ab" },
+        { kind: "text", content: "c" },
+      ],
+      {
+        logprobs: true,
+        topLogprobs: 2,
+        returnTokenIds: true,
+        returnTokensAsTokenIds: true,
+        promptLogprobs: 1,
+      },
+    );
     const out = await backend.complete({ messages: MESSAGES });
-    expect(server.requests[0]!.body).toMatchObject({ logprobs: true, top_logprobs: 2, return_token_ids: true, return_tokens_as_token_ids: true, prompt_logprobs: 1 });
-    expect(out.choices[0]).toMatchObject({ tokenIds: [97, 98], logprobs: [fakeLogprob(0), fakeLogprob(1)], tokens: ["token_id:97", "token_id:98"] });
+    expect(server.requests[0]!.body).toMatchObject({
+      logprobs: true,
+      top_logprobs: 2,
+      return_token_ids: true,
+      return_tokens_as_token_ids: true,
+      prompt_logprobs: 1,
+    });
+    expect(out.choices[0]).toMatchObject({
+      tokenIds: [97, 98],
+      logprobs: [fakeLogprob(0), fakeLogprob(1)],
+      tokens: ["token_id:97", "token_id:98"],
+    });
     expect(out.promptTokenIds).toEqual(fakeTokenIds("sys\nhi"));
-    expect(out.promptLogprobs).toEqual([null, { 121: { logprob: -1, rank: 1, decoded_token: "y" } }, { 115: { logprob: -1, rank: 1, decoded_token: "s" } }, { 10: { logprob: -1, rank: 1, decoded_token: "\n" } }, { 104: { logprob: -1, rank: 1, decoded_token: "h" } }, { 105: { logprob: -1, rank: 1, decoded_token: "i" } }]);
+    expect(out.promptLogprobs).toEqual([
+      null,
+      { 121: { logprob: -1, rank: 1, decoded_token: "y" } },
+      { 115: { logprob: -1, rank: 1, decoded_token: "s" } },
+      { 10: { logprob: -1, rank: 1, decoded_token: "\n" } },
+      { 104: { logprob: -1, rank: 1, decoded_token: "h" } },
+      { 105: { logprob: -1, rank: 1, decoded_token: "i" } },
+    ]);
   });
 
   it("fails with E_POLICY_OUTPUT for an answer without choices", async () => {
     const { backend } = await setup([{ kind: "no-choices" }]);
-    expect(isSpadeError(await backend.complete({ messages: MESSAGES }).catch((e: unknown) => e), "E_POLICY_OUTPUT")).toBe(true);
+    expect(
+      isSpadeError(
+        await backend.complete({ messages: MESSAGES }).catch((e: unknown) => e),
+        "E_POLICY_OUTPUT",
+      ),
+    ).toBe(true);
   });
 
   it("retries a refused connection and then fails with E_POLICY_HTTP", async () => {
@@ -162,7 +286,12 @@ describe("openAIChatBackend", () => {
     const baseURL = probe.baseURL;
     await probe.close();
     const clock = fakeClock();
-    const backend = openAIChatBackend({ baseURL, model: "m", clock, retry: { maxRetries: 2, initialDelayMs: 10 } });
+    const backend = openAIChatBackend({
+      baseURL,
+      model: "m",
+      clock,
+      retry: { maxRetries: 2, initialDelayMs: 10 },
+    });
     const err = await backend.complete({ messages: MESSAGES }).catch((e: unknown) => e);
     expect(isSpadeError(err, "E_POLICY_HTTP")).toBe(true);
     expect((err as SpadeError).message).toContain(`could not reach ${baseURL}`);
@@ -170,26 +299,55 @@ describe("openAIChatBackend", () => {
   });
 
   it("reads the key from the named environment variable, and E_CONFIG when it is unset", async () => {
-    expect(() => resolveApiKey("SPADE_TEST_MISSING_KEY", {})).toThrow(expect.objectContaining({ code: "E_CONFIG" }));
-    expect(() => resolveApiKey("K", { K: "  " })).toThrow(expect.objectContaining({ code: "E_CONFIG" }));
-    expect(() => openAIChatBackend({ baseURL: "http://127.0.0.1:1/v1", model: "m", apiKeyEnv: "SPADE_TEST_MISSING_KEY", environment: {} })).toThrow(
+    expect(() => resolveApiKey("SPADE_TEST_MISSING_KEY", {})).toThrow(
+      expect.objectContaining({ code: "E_CONFIG" }),
+    );
+    expect(() => resolveApiKey("K", { K: "  " })).toThrow(
+      expect.objectContaining({ code: "E_CONFIG" }),
+    );
+    expect(() =>
+      openAIChatBackend({
+        baseURL: "http://127.0.0.1:1/v1",
+        model: "m",
+        apiKeyEnv: "SPADE_TEST_MISSING_KEY",
+        environment: {},
+      }),
+    ).toThrow(
       "the environment variable SPADE_TEST_MISSING_KEY (named by apiKeyEnv / --api-key-env) is not set",
     );
-    const { server, backend } = await setup([{ kind: "text", content: "x" }], { apiKeyEnv: "MY_KEY", environment: { MY_KEY: "sk-test-123" } });
+    const { server, backend } = await setup([{ kind: "text", content: "x" }], {
+      apiKeyEnv: "MY_KEY",
+      environment: { MY_KEY: "sk-test-123" },
+    });
     await backend.complete({ messages: MESSAGES });
     expect(server.requests[0]!.headers.authorization).toBe("Bearer sk-test-123");
   });
 
   it("retries an answer whose connection closes mid-body, then succeeds", async () => {
-    const { server, clock, backend } = await setup([{ kind: "cut", content: "lost" }, { kind: "text", content: "whole" }]);
+    const { server, clock, backend } = await setup([
+      { kind: "cut", content: "lost" },
+      { kind: "text", content: "whole" },
+    ]);
     const notices: string[] = [];
-    const out = await openAIChatBackend({ baseURL: server.baseURL, model: "m", clock, retry: { initialDelayMs: 100 }, onRetry: (n) => notices.push(`${n.retry}/${n.maxRetries} ${n.failure.code} ${n.failure.message.replace(/after \d+ bytes/, "after N bytes")}`) })
-      .complete({ messages: MESSAGES });
+    const out = await openAIChatBackend({
+      baseURL: server.baseURL,
+      model: "m",
+      clock,
+      retry: { initialDelayMs: 100 },
+      onRetry: (n) =>
+        notices.push(
+          `${n.retry}/${n.maxRetries} ${n.failure.code} ${n.failure.message.replace(/after \d+ bytes/, "after N bytes")}`,
+        ),
+    }).complete({ messages: MESSAGES });
     expect(out.choices[0]!.content).toBe("whole");
     expect(server.requests).toHaveLength(2);
     expect(clock.sleeps).toEqual([100]);
     expect(notices).toHaveLength(1);
-    expect(notices[0]).toMatch(new RegExp(`^1/4 E_POLICY_HTTP the connection to ${server.baseURL}/chat/completions broke off after N bytes of the answer: `));
+    expect(notices[0]).toMatch(
+      new RegExp(
+        `^1/4 E_POLICY_HTTP the connection to ${server.baseURL}/chat/completions broke off after N bytes of the answer: `,
+      ),
+    );
     void backend;
   });
 
@@ -204,25 +362,44 @@ describe("openAIChatBackend", () => {
   });
 
   it("refuses an answer over maxAnswerBytes, declared or streamed, with E_POLICY_OUTPUT", async () => {
-    const { server, backend } = await setup([{ kind: "large", chars: 300_000 }, { kind: "large", chars: 300_000, chunked: true }, { kind: "large", chars: 1_000 }], { maxAnswerBytes: 200_000 });
+    const { server, backend } = await setup(
+      [
+        { kind: "large", chars: 300_000 },
+        { kind: "large", chars: 300_000, chunked: true },
+        { kind: "large", chars: 1_000 },
+      ],
+      { maxAnswerBytes: 200_000 },
+    );
     const declared = await backend.complete({ messages: MESSAGES }).catch((e: unknown) => e);
     expect(isSpadeError(declared, "E_POLICY_OUTPUT")).toBe(true);
-    expect((declared as SpadeError).message).toMatch(/sent an answer of 300\d{3} bytes, over the cap of 200000 bytes \(1 attempt\)/);
+    expect((declared as SpadeError).message).toMatch(
+      /sent an answer of 300\d{3} bytes, over the cap of 200000 bytes \(1 attempt\)/,
+    );
     const streamed = await backend.complete({ messages: MESSAGES }).catch((e: unknown) => e);
     expect(isSpadeError(streamed, "E_POLICY_OUTPUT")).toBe(true);
-    expect((streamed as SpadeError).message).toContain("sent an answer of more than 200000 bytes, over the cap of 200000 bytes (1 attempt)");
-    expect((await backend.complete({ messages: MESSAGES })).choices[0]!.content).toHaveLength(1_000);
+    expect((streamed as SpadeError).message).toContain(
+      "sent an answer of more than 200000 bytes, over the cap of 200000 bytes (1 attempt)",
+    );
+    expect((await backend.complete({ messages: MESSAGES })).choices[0]!.content).toHaveLength(
+      1_000,
+    );
     expect(server.requests).toHaveLength(3);
   });
 
   it("stops retrying when the total budget is spent, however many retries are left", async () => {
     server = await startFakeOpenAIServer(() => ({ kind: "hang" }));
-    const backend = openAIChatBackend({ baseURL: server.baseURL, model: "m", retry: { timeoutMs: 60_000, budgetMs: 400, maxRetries: 10, initialDelayMs: 50 } });
+    const backend = openAIChatBackend({
+      baseURL: server.baseURL,
+      model: "m",
+      retry: { timeoutMs: 60_000, budgetMs: 400, maxRetries: 10, initialDelayMs: 50 },
+    });
     const started = Date.now();
     const err = await backend.complete({ messages: MESSAGES }).catch((e: unknown) => e);
     const elapsed = Date.now() - started;
     expect(isSpadeError(err, "E_POLICY_TIMEOUT")).toBe(true);
-    expect((err as SpadeError).message).toMatch(/\(1 attempt; the retry budget of 0.4 s is spent\)/);
+    expect((err as SpadeError).message).toMatch(
+      /\(1 attempt; the retry budget of 0.4 s is spent\)/,
+    );
     expect(server.requests).toHaveLength(1);
     expect(elapsed).toBeGreaterThanOrEqual(390);
     expect(elapsed).toBeLessThan(3_000);
@@ -231,10 +408,13 @@ describe("openAIChatBackend", () => {
   it("keeps at most the limiter's capacity of requests in flight", async () => {
     const limiter = new Limiter(2);
     const seen: Array<[number, number]> = [];
-    const { server, backend } = await setup(() => {
-      seen.push([limiter.active, limiter.waiting]);
-      return { kind: "slow", delayMs: 30, reply: { kind: "text", content: "x" } };
-    }, { limiter });
+    const { server, backend } = await setup(
+      () => {
+        seen.push([limiter.active, limiter.waiting]);
+        return { kind: "slow", delayMs: 30, reply: { kind: "text", content: "x" } };
+      },
+      { limiter },
+    );
     await Promise.all(Array.from({ length: 6 }, () => backend.complete({ messages: MESSAGES })));
     expect(server.requests).toHaveLength(6);
     // Arrivals come in pairs: each pair is sent only when the previous pair's slots free.

@@ -7,14 +7,41 @@
  * size cap (`http-body.ts`), so a connection closed mid-answer is a retried connection error and
  * a body that is not JSON is E_POLICY_OUTPUT, both before the SDK parses anything.
  */
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
+import OpenAI, {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+} from "openai";
 import { parseOpenAIToolCalls, parseToolCallText } from "../env/index.js";
 import type { Json, JsonObject, OpenAIToolCall } from "../env/index.js";
 import { SpadeError } from "../errors.js";
-import { BodyInterruptedError, DEFAULT_MAX_ANSWER_BYTES, isJsonType, readBodyCapped } from "./http-body.js";
-import { Limiter, sharedLimiter } from "./limiter.js";
-import { DEFAULT_RETRY, failureOf, isRetryableStatus, retryAfterMs, withRetries, type AttemptFailure, type RetryClock, type RetryNotice, type RetryOptions, type SlowNotice } from "./retry.js";
-import type { ChatBackend, ChatChoice, ChatCompletion, ChatRequest, SamplingParams } from "./types.js";
+import {
+  BodyInterruptedError,
+  DEFAULT_MAX_ANSWER_BYTES,
+  isJsonType,
+  readBodyCapped,
+} from "./http-body.js";
+import { type Limiter, sharedLimiter } from "./limiter.js";
+import {
+  DEFAULT_RETRY,
+  failureOf,
+  isRetryableStatus,
+  retryAfterMs,
+  withRetries,
+  type AttemptFailure,
+  type RetryClock,
+  type RetryNotice,
+  type RetryOptions,
+  type SlowNotice,
+} from "./retry.js";
+import type {
+  ChatBackend,
+  ChatChoice,
+  ChatCompletion,
+  ChatRequest,
+  SamplingParams,
+} from "./types.js";
 
 /** Settings of an OpenAI-compatible backend. */
 export interface OpenAIChatOptions {
@@ -68,34 +95,53 @@ export interface OpenAIChatOptions {
 export const DEFAULT_MAX_CONCURRENT_REQUESTS = 64;
 
 /** The API key named by `apiKeyEnv`; E_CONFIG when the variable is unset or empty. */
-export function resolveApiKey(apiKeyEnv: string | undefined, environment: Readonly<Record<string, string | undefined>>): string {
+export function resolveApiKey(
+  apiKeyEnv: string | undefined,
+  environment: Readonly<Record<string, string | undefined>>,
+): string {
   if (apiKeyEnv === undefined) return "EMPTY";
   const key = environment[apiKeyEnv];
   if (key === undefined || key.trim() === "") {
-    throw new SpadeError("E_CONFIG", `the environment variable ${apiKeyEnv} (named by apiKeyEnv / --api-key-env) is not set`, {
-      nextStep: `export ${apiKeyEnv}=<your key>, or leave --api-key-env out for a local server that needs no key`,
-    });
+    throw new SpadeError(
+      "E_CONFIG",
+      `the environment variable ${apiKeyEnv} (named by apiKeyEnv / --api-key-env) is not set`,
+      {
+        nextStep: `export ${apiKeyEnv}=<your key>, or leave --api-key-env out for a local server that needs no key`,
+      },
+    );
   }
   return key;
 }
 
 /** What the user can do about an HTTP status. */
 function statusAdvice(status: number, options: OpenAIChatOptions): string {
-  if (status === 401 || status === 403) return options.apiKeyEnv ? `check the key in ${options.apiKeyEnv}` : "the server wants a key: name its variable with apiKeyEnv / --api-key-env";
-  if (status === 404) return `check the base URL (${options.baseURL}; it usually ends in /v1) and the model name (${options.model})`;
-  if (status === 429 || status >= 500) return "the server is overloaded or failing: lower maxConcurrentRequests, or check the server's logs";
+  if (status === 401 || status === 403)
+    return options.apiKeyEnv
+      ? `check the key in ${options.apiKeyEnv}`
+      : "the server wants a key: name its variable with apiKeyEnv / --api-key-env";
+  if (status === 404)
+    return `check the base URL (${options.baseURL}; it usually ends in /v1) and the model name (${options.model})`;
+  if (status === 429 || status >= 500)
+    return "the server is overloaded or failing: lower maxConcurrentRequests, or check the server's logs";
   return "the server rejected the request: read its message above";
 }
 
 /** Judges one failed request (the SDK's error classes) for the retry loop. */
-function classify(err: unknown, timedOut: boolean, nowMs: number, options: OpenAIChatOptions, timeoutMs: number): AttemptFailure {
+function classify(
+  err: unknown,
+  timedOut: boolean,
+  nowMs: number,
+  options: OpenAIChatOptions,
+  timeoutMs: number,
+): AttemptFailure {
   if (timedOut || err instanceof APIConnectionTimeoutError || err instanceof APIUserAbortError) {
     return {
       retryable: true,
       retryAfterMs: null,
       code: "E_POLICY_TIMEOUT",
       message: `${options.baseURL} gave no answer within ${timeoutMs} ms`,
-      nextStep: "raise the request timeout (--request-timeout), or check that the server is not stuck",
+      nextStep:
+        "raise the request timeout (--request-timeout), or check that the server is not stuck",
       cause: err,
     };
   }
@@ -104,11 +150,25 @@ function classify(err: unknown, timedOut: boolean, nowMs: number, options: OpenA
     return failureOf(err.cause, false);
   }
   if (err instanceof APIConnectionError && err.cause instanceof BodyInterruptedError) {
-    return { retryable: true, retryAfterMs: null, code: "E_POLICY_HTTP", message: err.cause.message, nextStep: "check the server's log and any proxy between it and SPADE", cause: err.cause };
+    return {
+      retryable: true,
+      retryAfterMs: null,
+      code: "E_POLICY_HTTP",
+      message: err.cause.message,
+      nextStep: "check the server's log and any proxy between it and SPADE",
+      cause: err.cause,
+    };
   }
   if (err instanceof APIConnectionError) {
     const detail = err.cause instanceof Error ? err.cause.message : err.message;
-    return { retryable: true, retryAfterMs: null, code: "E_POLICY_HTTP", message: `could not reach ${options.baseURL}: ${detail}`, nextStep: "check that the server is running and the base URL is right", cause: err };
+    return {
+      retryable: true,
+      retryAfterMs: null,
+      code: "E_POLICY_HTTP",
+      message: `could not reach ${options.baseURL}: ${detail}`,
+      nextStep: "check that the server is running and the base URL is right",
+      cause: err,
+    };
   }
   if (err instanceof APIError && typeof err.status === "number") {
     return {
@@ -121,7 +181,13 @@ function classify(err: unknown, timedOut: boolean, nowMs: number, options: OpenA
     };
   }
   const message = err instanceof Error ? err.message : String(err);
-  return { retryable: false, retryAfterMs: null, code: "E_POLICY_HTTP", message: `request to ${options.baseURL} failed: ${message}`, cause: err };
+  return {
+    retryable: false,
+    retryAfterMs: null,
+    code: "E_POLICY_HTTP",
+    message: `request to ${options.baseURL} failed: ${message}`,
+    cause: err,
+  };
 }
 
 /**
@@ -138,30 +204,45 @@ function readAnswer(base: typeof fetch, maxBytes: number): typeof fetch {
       try {
         JSON.parse(text);
       } catch (cause) {
-        throw new SpadeError("E_POLICY_OUTPUT", `${url} answered HTTP ${response.status} with a body that is not JSON: ${JSON.stringify(text.slice(0, 200))}`, {
-          nextStep: "check the server's log; a proxy or a crashed worker may be cutting answers",
-          cause,
-        });
+        throw new SpadeError(
+          "E_POLICY_OUTPUT",
+          `${url} answered HTTP ${response.status} with a body that is not JSON: ${JSON.stringify(text.slice(0, 200))}`,
+          {
+            nextStep: "check the server's log; a proxy or a crashed worker may be cutting answers",
+            cause,
+          },
+        );
       }
     }
     const noBody = response.status === 204 || response.status === 205 || response.status === 304;
-    return new Response(noBody ? null : body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(noBody ? null : body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 }
 
 /** A JSON value's numbers, or null when it is not an array of numbers. */
 function numberArray(value: unknown): number[] | null {
-  return Array.isArray(value) && value.every((v) => typeof v === "number") ? (value as number[]) : null;
+  return Array.isArray(value) && value.every((v) => typeof v === "number")
+    ? (value as number[])
+    : null;
 }
 
 /** Parses one choice of a chat-completions answer. */
 function parseChoice(raw: Record<string, unknown>): ChatChoice {
   const message = (raw.message ?? {}) as Record<string, unknown>;
   const content = typeof message.content === "string" ? message.content : "";
-  const rawToolCalls = Array.isArray(message.tool_calls) ? (message.tool_calls as OpenAIToolCall[]) : [];
-  const parsed = rawToolCalls.length > 0 ? parseOpenAIToolCalls(rawToolCalls) : parseToolCallText(content);
+  const rawToolCalls = Array.isArray(message.tool_calls)
+    ? (message.tool_calls as OpenAIToolCall[])
+    : [];
+  const parsed =
+    rawToolCalls.length > 0 ? parseOpenAIToolCalls(rawToolCalls) : parseToolCallText(content);
   const logprobContent = (raw.logprobs as { content?: unknown } | null | undefined)?.content;
-  const entries = Array.isArray(logprobContent) ? (logprobContent as Array<{ token?: unknown; logprob?: unknown }>) : null;
+  const entries = Array.isArray(logprobContent)
+    ? (logprobContent as Array<{ token?: unknown; logprob?: unknown }>)
+    : null;
   return {
     content,
     toolCalls: parsed.calls,
@@ -169,7 +250,9 @@ function parseChoice(raw: Record<string, unknown>): ChatChoice {
     rawToolCalls,
     finishReason: typeof raw.finish_reason === "string" ? raw.finish_reason : null,
     tokenIds: numberArray(raw.token_ids),
-    logprobs: entries ? entries.map((e) => (typeof e.logprob === "number" ? e.logprob : Number.NaN)) : null,
+    logprobs: entries
+      ? entries.map((e) => (typeof e.logprob === "number" ? e.logprob : Number.NaN))
+      : null,
     tokens: entries ? entries.map((e) => String(e.token ?? "")) : null,
   };
 }
@@ -177,9 +260,13 @@ function parseChoice(raw: Record<string, unknown>): ChatChoice {
 /** Parses a whole chat-completions answer; E_POLICY_OUTPUT when it has no choices. */
 export function parseChatCompletion(response: unknown): ChatCompletion {
   const body = (response ?? {}) as Record<string, unknown>;
-  const choices = Array.isArray(body.choices) ? (body.choices as Array<Record<string, unknown>>) : [];
+  const choices = Array.isArray(body.choices)
+    ? (body.choices as Array<Record<string, unknown>>)
+    : [];
   if (choices.length === 0) {
-    throw new SpadeError("E_POLICY_OUTPUT", "the server's answer has no choices", { nextStep: "check that the server supports chat completions for this model" });
+    throw new SpadeError("E_POLICY_OUTPUT", "the server's answer has no choices", {
+      nextStep: "check that the server supports chat completions for this model",
+    });
   }
   const usage = body.usage as { prompt_tokens?: unknown; completion_tokens?: unknown } | undefined;
   return {
@@ -187,7 +274,9 @@ export function parseChatCompletion(response: unknown): ChatCompletion {
     promptTokenIds: numberArray(body.prompt_token_ids),
     promptLogprobs: body.prompt_logprobs === undefined ? null : (body.prompt_logprobs as Json),
     usage:
-      usage && typeof usage.prompt_tokens === "number" && typeof usage.completion_tokens === "number"
+      usage &&
+      typeof usage.prompt_tokens === "number" &&
+      typeof usage.completion_tokens === "number"
         ? { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens }
         : null,
   };
@@ -195,7 +284,12 @@ export function parseChatCompletion(response: unknown): ChatCompletion {
 
 /** The request body: model, messages, tools, sampling, logprob and vLLM extras. */
 function requestBody(options: OpenAIChatOptions, request: ChatRequest): Record<string, unknown> {
-  const body: Record<string, unknown> = { model: options.model, messages: request.messages, ...options.sampling, ...request.sampling };
+  const body: Record<string, unknown> = {
+    model: options.model,
+    messages: request.messages,
+    ...options.sampling,
+    ...request.sampling,
+  };
   if (request.tools && request.tools.length > 0) body.tools = request.tools;
   if (options.logprobs) body.logprobs = true;
   if (options.topLogprobs !== undefined) body.top_logprobs = options.topLogprobs;
@@ -222,21 +316,33 @@ export function openAIChatBackend(options: OpenAIChatOptions): ChatBackend {
     timeout: timeoutMs,
     fetch: readAnswer(options.fetch ?? fetch, options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES),
   });
-  const limiter = options.limiter ?? sharedLimiter(options.baseURL, options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS);
+  const limiter =
+    options.limiter ??
+    sharedLimiter(
+      options.baseURL,
+      options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS,
+    );
   return {
     model: options.model,
     async complete(request) {
-      const body = requestBody(options, request) as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
-      const response = await withRetries((signal) => client.chat.completions.create(body, { signal, maxRetries: 0, timeout: timeoutMs }), {
-        options: options.retry,
-        clock: options.clock,
-        limiter,
-        signal: request.signal,
-        onRetry: options.onRetry,
-        onSlow: options.onSlow,
-        label: `${options.baseURL.replace(/\/+$/, "")}/chat/completions`,
-        classify: (err, timedOut, nowMs) => classify(err, timedOut, nowMs, options, timeoutMs),
-      });
+      const body = requestBody(
+        options,
+        request,
+      ) as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
+      const response = await withRetries(
+        (signal) =>
+          client.chat.completions.create(body, { signal, maxRetries: 0, timeout: timeoutMs }),
+        {
+          options: options.retry,
+          clock: options.clock,
+          limiter,
+          signal: request.signal,
+          onRetry: options.onRetry,
+          onSlow: options.onSlow,
+          label: `${options.baseURL.replace(/\/+$/, "")}/chat/completions`,
+          classify: (err, timedOut, nowMs) => classify(err, timedOut, nowMs, options, timeoutMs),
+        },
+      );
       return parseChatCompletion(response);
     },
   };

@@ -58,7 +58,8 @@ export const REAL_CLOCK: RetryClock = {
   random: () => Math.random(),
   sleep: (ms, signal) =>
     new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) return reject(new SpadeError("E_CANCELLED", "a retry wait was cancelled"));
+      if (signal?.aborted)
+        return reject(new SpadeError("E_CANCELLED", "a retry wait was cancelled"));
       const onAbort = () => {
         clearTimeout(timer);
         reject(new SpadeError("E_CANCELLED", "a retry wait was cancelled"));
@@ -97,7 +98,11 @@ export function retryAfterMs(headers: HeaderSource | undefined, nowMs: number): 
 }
 
 /** The backoff before retry number `retry` (0-based), jitter included. */
-export function backoffMs(retry: number, options: Required<RetryOptions>, random: () => number): number {
+export function backoffMs(
+  retry: number,
+  options: Required<RetryOptions>,
+  random: () => number,
+): number {
   const base = Math.min(options.initialDelayMs * 2 ** retry, options.maxDelayMs);
   return base * (1 - JITTER * random());
 }
@@ -171,12 +176,21 @@ export interface RetryNotice {
 /** A SpadeError's message without the next step its constructor appended (to re-throw it with a count). */
 export function bareMessage(err: SpadeError): string {
   const suffix = err.nextStep ? ` (${err.nextStep})` : "";
-  return suffix && err.message.endsWith(suffix) ? err.message.slice(0, -suffix.length) : err.message;
+  return suffix && err.message.endsWith(suffix)
+    ? err.message.slice(0, -suffix.length)
+    : err.message;
 }
 
 /** A failure that keeps a SpadeError's code, message and next step. */
 export function failureOf(err: SpadeError, retryable: boolean): AttemptFailure {
-  return { retryable, retryAfterMs: null, code: err.code, message: bareMessage(err), nextStep: err.nextStep, cause: err };
+  return {
+    retryable,
+    retryAfterMs: null,
+    code: err.code,
+    message: bareMessage(err),
+    nextStep: err.nextStep,
+    cause: err,
+  };
 }
 
 /** One line for the user about a retry (the CLI prints it on stderr). */
@@ -191,7 +205,10 @@ export function formatRetryNotice(notice: RetryNotice): string {
  * whichever comes first) or cancellation. The final error is the classified one, with the
  * number of attempts added to its message (and the budget, when that is what ended it).
  */
-export async function withRetries<T>(attempt: (signal: AbortSignal, index: number) => Promise<T>, run: RetryRun): Promise<T> {
+export async function withRetries<T>(
+  attempt: (signal: AbortSignal, index: number) => Promise<T>,
+  run: RetryRun,
+): Promise<T> {
   const options = { ...DEFAULT_RETRY, ...run.options };
   const clock = run.clock ?? REAL_CLOCK;
   let deadline: number | null = null; // set when the first attempt starts (a limiter wait is not counted)
@@ -207,7 +224,16 @@ export async function withRetries<T>(attempt: (signal: AbortSignal, index: numbe
     }, attemptMs);
     const slow =
       run.onSlow && options.noticeAfterMs < attemptMs
-        ? setTimeout(() => run.onSlow?.({ label: run.label ?? "a model server", attempt: index + 1, waitedMs: options.noticeAfterMs, timeoutMs: attemptMs }), options.noticeAfterMs)
+        ? setTimeout(
+            () =>
+              run.onSlow?.({
+                label: run.label ?? "a model server",
+                attempt: index + 1,
+                waitedMs: options.noticeAfterMs,
+                timeoutMs: attemptMs,
+              }),
+            options.noticeAfterMs,
+          )
         : undefined;
     const onAbort = () => controller.abort();
     run.signal?.addEventListener("abort", onAbort, { once: true });
@@ -216,7 +242,8 @@ export async function withRetries<T>(attempt: (signal: AbortSignal, index: numbe
       if (run.signal?.aborted) controller.abort();
       return await attempt(controller.signal, index);
     } catch (err) {
-      if (run.signal?.aborted) throw new SpadeError("E_CANCELLED", "a model request was cancelled", { cause: err });
+      if (run.signal?.aborted)
+        throw new SpadeError("E_CANCELLED", "a model request was cancelled", { cause: err });
       failure = run.classify(err, timedOut, clock.now());
     } finally {
       clearTimeout(timer);
@@ -226,16 +253,30 @@ export async function withRetries<T>(attempt: (signal: AbortSignal, index: numbe
     }
     const attempts = `${index + 1} attempt${index === 0 ? "" : "s"}`;
     if (!failure.retryable || index >= options.maxRetries) {
-      throw new SpadeError(failure.code, `${failure.message} (${attempts})`, { nextStep: failure.nextStep, cause: failure.cause });
+      throw new SpadeError(failure.code, `${failure.message} (${attempts})`, {
+        nextStep: failure.nextStep,
+        cause: failure.cause,
+      });
     }
     const waitMs =
-      failure.retryAfterMs !== null ? Math.min(failure.retryAfterMs, options.maxRetryAfterMs) : backoffMs(index, options, clock.random);
+      failure.retryAfterMs !== null
+        ? Math.min(failure.retryAfterMs, options.maxRetryAfterMs)
+        : backoffMs(index, options, clock.random);
     const budgetLeftMs = deadline - clock.now() - waitMs;
     if (budgetLeftMs <= 0) {
       const budget = `${attempts}; the retry budget of ${options.budgetMs / 1000} s is spent`;
-      throw new SpadeError(failure.code, `${failure.message} (${budget})`, { nextStep: failure.nextStep, cause: failure.cause });
+      throw new SpadeError(failure.code, `${failure.message} (${budget})`, {
+        nextStep: failure.nextStep,
+        cause: failure.cause,
+      });
     }
-    run.onRetry?.({ retry: index + 1, maxRetries: options.maxRetries, waitMs, budgetLeftMs, failure });
+    run.onRetry?.({
+      retry: index + 1,
+      maxRetries: options.maxRetries,
+      waitMs,
+      budgetLeftMs,
+      failure,
+    });
     await clock.sleep(waitMs, run.signal);
   }
 }

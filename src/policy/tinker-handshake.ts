@@ -49,8 +49,10 @@ export const DEFAULT_CLIENT_CONFIG: TinkerClientConfig = {
 /** The flags a `/client/config` answer sets; unknown or mistyped flags keep their defaults, as the SDK ignores extra fields. */
 export function parseClientConfig(body: unknown): TinkerClientConfig {
   const raw = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
-  const flag = (key: string, fallback: boolean) => (typeof raw[key] === "boolean" ? (raw[key] as boolean) : fallback);
-  const count = (key: string, fallback: number) => (Number.isInteger(raw[key]) && (raw[key] as number) > 0 ? (raw[key] as number) : fallback);
+  const flag = (key: string, fallback: boolean) =>
+    typeof raw[key] === "boolean" ? (raw[key] as boolean) : fallback;
+  const count = (key: string, fallback: number) =>
+    Number.isInteger(raw[key]) && (raw[key] as number) > 0 ? (raw[key] as number) : fallback;
   const d = DEFAULT_CLIENT_CONFIG;
   return {
     jwtAuth: flag("pjwt_auth_enabled", d.jwtAuth),
@@ -58,7 +60,10 @@ export function parseClientConfig(body: unknown): TinkerClientConfig {
     maxChunkDatums: count("fwdbwd_max_chunk_len", d.maxChunkDatums),
     maxChunkBytes: count("fwdbwd_max_chunk_bytes_count", d.maxChunkBytes),
     parallelChunks: flag("parallel_fwdbwd_chunks", d.parallelChunks),
-    sampleMaxConcurrentRequests: count("sample_max_concurrent_requests", d.sampleMaxConcurrentRequests),
+    sampleMaxConcurrentRequests: count(
+      "sample_max_concurrent_requests",
+      d.sampleMaxConcurrentRequests,
+    ),
     protobufAware: typeof raw.proto_compress_fwdbwd === "boolean",
     served: true,
   };
@@ -73,7 +78,11 @@ export function jwtClaims(jwt: string): Record<string, unknown> {
     if (typeof claims !== "object" || claims === null) throw new Error("payload is not an object");
     return claims as Record<string, unknown>;
   } catch (cause) {
-    throw new SpadeError("E_POLICY_OUTPUT", `the service's auth token is not a JWT: ${(cause as Error).message}`, { nextStep: "check --engine points at a Tinker service", cause });
+    throw new SpadeError(
+      "E_POLICY_OUTPUT",
+      `the service's auth token is not a JWT: ${(cause as Error).message}`,
+      { nextStep: "check --engine points at a Tinker service", cause },
+    );
   }
 }
 
@@ -117,7 +126,11 @@ export class JwtAuth {
       try {
         const body = (await this.exchange()) as { jwt?: unknown } | null;
         if (typeof body?.jwt !== "string" || body.jwt === "") {
-          throw new SpadeError("E_POLICY_OUTPUT", `/api/v1/auth/token answered without a jwt: ${JSON.stringify(body).slice(0, 200)}`, { nextStep: "check --engine points at a Tinker service" });
+          throw new SpadeError(
+            "E_POLICY_OUTPUT",
+            `/api/v1/auth/token answered without a jwt: ${JSON.stringify(body).slice(0, 200)}`,
+            { nextStep: "check --engine points at a Tinker service" },
+          );
         }
         jwtClaims(body.jwt);
         this.#token = body.jwt;

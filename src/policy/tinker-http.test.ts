@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SpadeError } from "../errors.js";
+import type { SpadeError } from "../errors.js";
 import type { RetryClock, RetryNotice } from "./retry.js";
 import { TinkerHttp } from "./tinker-http.js";
 
@@ -26,30 +26,57 @@ function brokenBody(): Response {
   const stream = new ReadableStream<Uint8Array>({
     pull(controller) {
       if (pulls++ === 0) controller.enqueue(new TextEncoder().encode('{"result": '));
-      else controller.error(Object.assign(new TypeError("terminated"), { cause: new Error("other side closed") }));
+      else
+        controller.error(
+          Object.assign(new TypeError("terminated"), { cause: new Error("other side closed") }),
+        );
     },
   });
   return new Response(stream, { status: 200, headers: { "content-type": "application/json" } });
 }
 
-const json = (value: unknown) => () => new Response(JSON.stringify(value), { status: 200, headers: { "content-type": "application/json" } });
+const json = (value: unknown) => () =>
+  new Response(JSON.stringify(value), {
+    status: 200,
+    headers: { "content-type": "application/json" },
+  });
 
 describe("TinkerHttp answers", () => {
   it("retries an answer that breaks off mid-body and tells onRetry", async () => {
     const notices: RetryNotice[] = [];
     const fetch = scriptedFetch([brokenBody, json({ ok: 1 })]);
     const clock = recordingClock();
-    const http = new TinkerHttp({ baseURL: "http://engine", fetch, clock, heartbeatMs: 0, retry: { initialDelayMs: 10 }, onRetry: (n) => notices.push(n) });
+    const http = new TinkerHttp({
+      baseURL: "http://engine",
+      fetch,
+      clock,
+      heartbeatMs: 0,
+      retry: { initialDelayMs: 10 },
+      onRetry: (n) => notices.push(n),
+    });
     expect(await http.post("/api/v1/x", {})).toEqual({ ok: 1 });
     expect([fetch.calls, clock.waitsMs]).toEqual([2, [10]]);
     expect(notices.map((n) => [n.retry, n.failure.code, n.failure.message])).toEqual([
-      [1, "E_POLICY_HTTP", "the connection to http://engine/api/v1/x broke off after 11 bytes of the answer: other side closed"],
+      [
+        1,
+        "E_POLICY_HTTP",
+        "the connection to http://engine/api/v1/x broke off after 11 bytes of the answer: other side closed",
+      ],
     ]);
   });
 
   it("codes a body that is not JSON and an answer over the cap E_POLICY_OUTPUT, without retrying", async () => {
-    const fetch = scriptedFetch([() => new Response("<html>bad gateway</html>", { status: 200 }), json({ big: "x".repeat(5_000) })]);
-    const http = new TinkerHttp({ baseURL: "http://engine", fetch, clock: recordingClock(), heartbeatMs: 0, maxAnswerBytes: 2_048 });
+    const fetch = scriptedFetch([
+      () => new Response("<html>bad gateway</html>", { status: 200 }),
+      json({ big: "x".repeat(5_000) }),
+    ]);
+    const http = new TinkerHttp({
+      baseURL: "http://engine",
+      fetch,
+      clock: recordingClock(),
+      heartbeatMs: 0,
+      maxAnswerBytes: 2_048,
+    });
     const notJson = (await http.post("/api/v1/x", {}).catch((e: unknown) => e)) as SpadeError;
     expect([notJson.code, notJson.message]).toEqual([
       "E_POLICY_OUTPUT",
@@ -57,7 +84,9 @@ describe("TinkerHttp answers", () => {
     ]);
     const big = (await http.post("/api/v1/x", {}).catch((e: unknown) => e)) as SpadeError;
     expect(big.code).toBe("E_POLICY_OUTPUT");
-    expect(big.message).toMatch(/^http:\/\/engine\/api\/v1\/x sent an answer of (5\d{3}|more than 2048) bytes, over the cap of 2048 bytes \(1 attempt\)/);
+    expect(big.message).toMatch(
+      /^http:\/\/engine\/api\/v1\/x sent an answer of (5\d{3}|more than 2048) bytes, over the cap of 2048 bytes \(1 attempt\)/,
+    );
     expect(fetch.calls).toBe(2);
   });
 });

@@ -11,8 +11,25 @@ import { randomUUID } from "node:crypto";
 import { SpadeError } from "../errors.js";
 import { resolveApiKey } from "./openai.js";
 import { BodyInterruptedError, readBodyCapped } from "./http-body.js";
-import { failureOf, isRetryableStatus, REAL_CLOCK, retryAfterMs, withRetries, type AttemptFailure, type RetryClock, type RetryNotice, type RetryOptions, type SlowNotice } from "./retry.js";
-import { DEFAULT_CLIENT_CONFIG, JwtAuth, parseClientConfig, TINKER_SDK_VERSION, type TinkerClientConfig } from "./tinker-handshake.js";
+import {
+  failureOf,
+  isRetryableStatus,
+  REAL_CLOCK,
+  retryAfterMs,
+  withRetries,
+  type AttemptFailure,
+  type RetryClock,
+  type RetryNotice,
+  type RetryOptions,
+  type SlowNotice,
+} from "./retry.js";
+import {
+  DEFAULT_CLIENT_CONFIG,
+  JwtAuth,
+  parseClientConfig,
+  TINKER_SDK_VERSION,
+  type TinkerClientConfig,
+} from "./tinker-handshake.js";
 import { PROTOBUF_CONTENT_TYPE } from "./tinker-wire.js";
 
 /** How a request body is put on the wire. */
@@ -24,7 +41,10 @@ export interface BodyEncoding {
 }
 
 /** JSON bodies (every endpoint of SkyRL tx; Tinker's JSON endpoints). */
-export const JSON_BODY: BodyEncoding = { contentType: "application/json", encode: (body) => JSON.stringify(body) };
+export const JSON_BODY: BodyEncoding = {
+  contentType: "application/json",
+  encode: (body) => JSON.stringify(body),
+};
 
 /** Settings of the Tinker HTTP layer. */
 export interface TinkerHttpOptions {
@@ -104,7 +124,9 @@ class StatusError extends Error {
 /** A future the server no longer holds (HTTP 410): the request must be submitted again. */
 export class FutureExpiredError extends SpadeError {
   constructor(requestId: string) {
-    super("E_POLICY_HTTP", `the server dropped the result of request ${requestId} (HTTP 410)`, { nextStep: "submit the request again" });
+    super("E_POLICY_HTTP", `the server dropped the result of request ${requestId} (HTTP 410)`, {
+      nextStep: "submit the request again",
+    });
   }
 }
 
@@ -144,7 +166,12 @@ export class TinkerHttp {
   async request(path: string, body: unknown, opts: RequestOptions = {}): Promise<HttpAnswer> {
     const encoding = opts.encoding ?? JSON_BODY;
     const payload = encoding.encode(body);
-    const headers: Record<string, string> = { "content-type": encoding.contentType, accept: opts.accept ?? "application/json", "x-api-key": this.apiKey, "x-idempotency-key": opts.idempotencyKey ?? `spade-${randomUUID()}` };
+    const headers: Record<string, string> = {
+      "content-type": encoding.contentType,
+      accept: opts.accept ?? "application/json",
+      "x-api-key": this.apiKey,
+      "x-idempotency-key": opts.idempotencyKey ?? `spade-${randomUUID()}`,
+    };
     if (encoding.contentEncoding) headers["content-encoding"] = encoding.contentEncoding;
     const url = `${this.baseURL}${path}`;
     const timeoutMs = this.options.retry?.timeoutMs;
@@ -153,35 +180,60 @@ export class TinkerHttp {
     return withRetries(
       async (signal) => {
         if (jwt) headers["x-api-key"] = await jwt.token();
-        let response = await this.fetchImpl(url, { method: "POST", headers, body: payload, signal });
-        if (jwt && response.status === 401 && /error="invalid_token"/.test(response.headers.get("www-authenticate") ?? "")) {
+        let response = await this.fetchImpl(url, {
+          method: "POST",
+          headers,
+          body: payload,
+          signal,
+        });
+        if (
+          jwt &&
+          response.status === 401 &&
+          /error="invalid_token"/.test(response.headers.get("www-authenticate") ?? "")
+        ) {
           // The service revoked the JWT before it expired: exchange once more and replay, as the SDK does.
           await response.body?.cancel();
           headers["x-api-key"] = await jwt.replace(headers["x-api-key"] as string);
           response = await this.fetchImpl(url, { method: "POST", headers, body: payload, signal });
         }
         // Read whole inside the attempt (a connection closed mid-answer is retried) and capped.
-        const bytes = await readBodyCapped(response, url, this.options.maxAnswerBytes ?? DEFAULT_TINKER_MAX_ANSWER_BYTES);
-        if ((response.headers.get("content-type") ?? "").includes(PROTOBUF_CONTENT_TYPE) && response.ok) {
+        const bytes = await readBodyCapped(
+          response,
+          url,
+          this.options.maxAnswerBytes ?? DEFAULT_TINKER_MAX_ANSWER_BYTES,
+        );
+        if (
+          (response.headers.get("content-type") ?? "").includes(PROTOBUF_CONTENT_TYPE) &&
+          response.ok
+        ) {
           return { status: response.status, body: null, bytes };
         }
         const text = new TextDecoder().decode(bytes);
-        if (!response.ok && !opts.passStatuses?.includes(response.status)) throw new StatusError(response.status, text, response.headers);
+        if (!response.ok && !opts.passStatuses?.includes(response.status))
+          throw new StatusError(response.status, text, response.headers);
         let parsed: unknown = null;
         if (text.trim() !== "") {
           try {
             parsed = JSON.parse(text);
           } catch (cause) {
-            throw new SpadeError("E_POLICY_OUTPUT", `${url} answered HTTP ${response.status} with a body that is not JSON: ${JSON.stringify(text.slice(0, 200))}`, {
-              nextStep: "check the server's log; a proxy or a crashed worker may be cutting answers",
-              cause,
-            });
+            throw new SpadeError(
+              "E_POLICY_OUTPUT",
+              `${url} answered HTTP ${response.status} with a body that is not JSON: ${JSON.stringify(text.slice(0, 200))}`,
+              {
+                nextStep:
+                  "check the server's log; a proxy or a crashed worker may be cutting answers",
+                cause,
+              },
+            );
           }
         }
         return { status: response.status, body: parsed };
       },
       {
-        options: opts.maxRetries === undefined ? this.options.retry : { ...this.options.retry, maxRetries: opts.maxRetries },
+        options:
+          opts.maxRetries === undefined
+            ? this.options.retry
+            : { ...this.options.retry, maxRetries: opts.maxRetries },
         clock: this.clock,
         signal: opts.signal,
         onRetry: this.options.onRetry,
@@ -205,11 +257,18 @@ export class TinkerHttp {
   handshake(signal?: AbortSignal): Promise<TinkerClientConfig> {
     this.handshakeDone ??= (async () => {
       const version = { sdk_version: this.options.sdkVersion ?? TINKER_SDK_VERSION };
-      const answer = await this.request("/api/v1/client/config", version, { signal, passStatuses: [404] });
+      const answer = await this.request("/api/v1/client/config", version, {
+        signal,
+        passStatuses: [404],
+      });
       if (answer.status === 404) return { ...DEFAULT_CLIENT_CONFIG, served: false };
       const config = parseClientConfig(answer.body);
       // Later exchanges serve any request, so none is tied to this caller's signal.
-      if (config.jwtAuth) this.jwt = new JwtAuth(() => this.post("/api/v1/auth/token", {}), () => this.clock.now());
+      if (config.jwtAuth)
+        this.jwt = new JwtAuth(
+          () => this.post("/api/v1/auth/token", {}),
+          () => this.clock.now(),
+        );
       await this.request("/api/v1/client/dynamic_config", version, { signal, passStatuses: [404] });
       return config;
     })();
@@ -221,9 +280,20 @@ export class TinkerHttp {
   session(signal?: AbortSignal): Promise<string> {
     this.sessionId ??= (async () => {
       await this.handshake(signal);
-      const body = { tags: this.options.tags ?? [], user_metadata: {}, sdk_version: this.options.sdkVersion ?? TINKER_SDK_VERSION, type: "create_session" };
-      const answer = (await this.post("/api/v1/create_session", body, { signal })) as { session_id?: unknown } | null;
-      if (typeof answer?.session_id !== "string") throw new SpadeError("E_POLICY_OUTPUT", `create_session answered without a session_id: ${JSON.stringify(answer).slice(0, 200)}`);
+      const body = {
+        tags: this.options.tags ?? [],
+        user_metadata: {},
+        sdk_version: this.options.sdkVersion ?? TINKER_SDK_VERSION,
+        type: "create_session",
+      };
+      const answer = (await this.post("/api/v1/create_session", body, { signal })) as {
+        session_id?: unknown;
+      } | null;
+      if (typeof answer?.session_id !== "string")
+        throw new SpadeError(
+          "E_POLICY_OUTPUT",
+          `create_session answered without a session_id: ${JSON.stringify(answer).slice(0, 200)}`,
+        );
       this.startHeartbeat(answer.session_id);
       return answer.session_id;
     })();
@@ -239,7 +309,11 @@ export class TinkerHttp {
    * E_POLICY_HTTP, as does a fourth bare HTTP 400 (SkyRL's failed futures); HTTP 410 with
    * FutureExpiredError; past `futureTimeoutMs` with E_POLICY_TIMEOUT.
    */
-  async awaitFuture(requestId: string, signal?: AbortSignal, decodeProtobuf?: (bytes: Uint8Array) => Record<string, unknown>): Promise<Record<string, unknown>> {
+  async awaitFuture(
+    requestId: string,
+    signal?: AbortSignal,
+    decodeProtobuf?: (bytes: Uint8Array) => Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
     const deadline = this.clock.now() + (this.options.futureTimeoutMs ?? 1_800_000);
     // The first poll may be answered with the result's size only (large results); later ones ask for the result.
     let allowMetadataOnly = true;
@@ -247,21 +321,38 @@ export class TinkerHttp {
     const accept = decodeProtobuf ? PROTOBUF_CONTENT_TYPE : "application/json";
     for (;;) {
       if (this.clock.now() > deadline) {
-        throw new SpadeError("E_POLICY_TIMEOUT", `request ${requestId} was not done within ${this.options.futureTimeoutMs ?? 1_800_000} ms`, { nextStep: "raise futureTimeoutMs, or check the server's queue" });
+        throw new SpadeError(
+          "E_POLICY_TIMEOUT",
+          `request ${requestId} was not done within ${this.options.futureTimeoutMs ?? 1_800_000} ms`,
+          { nextStep: "raise futureTimeoutMs, or check the server's queue" },
+        );
       }
       const poll = { request_id: requestId, allow_metadata_only: allowMetadataOnly };
-      const answer = await this.request("/api/v1/retrieve_future", poll, { signal, accept, passStatuses: [400, 408, 410] });
+      const answer = await this.request("/api/v1/retrieve_future", poll, {
+        signal,
+        accept,
+        passStatuses: [400, 408, 410],
+      });
       if (answer.status === 408) continue;
       if (answer.status === 410) throw new FutureExpiredError(requestId);
       if (answer.status === 400) {
         const detail = JSON.stringify(answer.body).slice(0, 500);
         if (++badRequests > MAX_BAD_REQUEST_POLLS) {
-          throw new SpadeError("E_POLICY_HTTP", `request ${requestId} failed: retrieve_future answered HTTP 400 ${MAX_BAD_REQUEST_POLLS + 1} times: ${detail}`, { nextStep: "the server rejected the request: read its message" });
+          throw new SpadeError(
+            "E_POLICY_HTTP",
+            `request ${requestId} failed: retrieve_future answered HTTP 400 ${MAX_BAD_REQUEST_POLLS + 1} times: ${detail}`,
+            { nextStep: "the server rejected the request: read its message" },
+          );
         }
         continue;
       }
       if (answer.bytes) {
-        if (!decodeProtobuf) throw new SpadeError("E_POLICY_OUTPUT", `request ${requestId}'s result came as protobuf, which SPADE does not decode for this call`, { nextStep: "report this server: it answered protobuf without being asked" });
+        if (!decodeProtobuf)
+          throw new SpadeError(
+            "E_POLICY_OUTPUT",
+            `request ${requestId}'s result came as protobuf, which SPADE does not decode for this call`,
+            { nextStep: "report this server: it answered protobuf without being asked" },
+          );
         return decodeProtobuf(answer.bytes);
       }
       const body = (answer.body ?? {}) as Record<string, unknown>;
@@ -275,9 +366,16 @@ export class TinkerHttp {
       }
       if (body.error !== undefined) {
         const category = typeof body.category === "string" ? body.category : "unknown";
-        throw new SpadeError("E_POLICY_HTTP", `request ${requestId} failed on the server (${category}): ${String(body.error).slice(0, 500)}`, {
-          nextStep: category === "user" ? "the server rejected the request: read its message" : "check the server's log",
-        });
+        throw new SpadeError(
+          "E_POLICY_HTTP",
+          `request ${requestId} failed on the server (${category}): ${String(body.error).slice(0, 500)}`,
+          {
+            nextStep:
+              category === "user"
+                ? "the server rejected the request: read its message"
+                : "check the server's log",
+          },
+        );
       }
       return body;
     }
@@ -296,17 +394,40 @@ export class TinkerHttp {
       const body = JSON.stringify({ session_id: sessionId, type: "session_heartbeat" });
       // A missed heartbeat is harmless; the next one follows.
       (this.jwt ? this.jwt.token() : Promise.resolve(this.apiKey))
-        .then((key) => this.fetchImpl(`${this.baseURL}/api/v1/session_heartbeat`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": key }, body }))
-        .then((r) => r.body?.cancel(), () => {});
+        .then((key) =>
+          this.fetchImpl(`${this.baseURL}/api/v1/session_heartbeat`, {
+            method: "POST",
+            headers: { "content-type": "application/json", "x-api-key": key },
+            body,
+          }),
+        )
+        .then(
+          (r) => r.body?.cancel(),
+          () => {},
+        );
     }, periodMs);
     // The heartbeat alone must not keep the process alive.
     this.heartbeat.unref?.();
   }
 
   /** Judges one failed attempt for the retry loop. */
-  private classify(url: string, err: unknown, timedOut: boolean, nowMs: number, timeoutMs: number | undefined): AttemptFailure {
+  private classify(
+    url: string,
+    err: unknown,
+    timedOut: boolean,
+    nowMs: number,
+    timeoutMs: number | undefined,
+  ): AttemptFailure {
     if (timedOut) {
-      return { retryable: true, retryAfterMs: null, code: "E_POLICY_TIMEOUT", message: `${url} gave no answer within ${timeoutMs ?? 600_000} ms`, nextStep: "raise the request timeout (--request-timeout), or check that the server is not stuck", cause: err };
+      return {
+        retryable: true,
+        retryAfterMs: null,
+        code: "E_POLICY_TIMEOUT",
+        message: `${url} gave no answer within ${timeoutMs ?? 600_000} ms`,
+        nextStep:
+          "raise the request timeout (--request-timeout), or check that the server is not stuck",
+        cause: err,
+      };
     }
     if (err instanceof StatusError) {
       const advice =
@@ -319,12 +440,38 @@ export class TinkerHttp {
               : "the server rejected the request: read its message";
       // The server may say itself whether to retry (`x-should-retry`), which the SDK obeys over the status.
       const says = err.headers.get("x-should-retry");
-      const retryable = says === "true" ? true : says === "false" ? false : isRetryableStatus(err.status);
-      return { retryable, retryAfterMs: retryAfterMs(err.headers, nowMs), code: "E_POLICY_HTTP", message: `${url} answered ${err.message}`, nextStep: advice, cause: err };
+      const retryable =
+        says === "true" ? true : says === "false" ? false : isRetryableStatus(err.status);
+      return {
+        retryable,
+        retryAfterMs: retryAfterMs(err.headers, nowMs),
+        code: "E_POLICY_HTTP",
+        message: `${url} answered ${err.message}`,
+        nextStep: advice,
+        cause: err,
+      };
     }
     if (err instanceof SpadeError) return failureOf(err, false);
-    if (err instanceof BodyInterruptedError) return { retryable: true, retryAfterMs: null, code: "E_POLICY_HTTP", message: err.message, nextStep: "check the server's log", cause: err };
-    const detail = err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err);
-    return { retryable: true, retryAfterMs: null, code: "E_POLICY_HTTP", message: `could not reach ${url}: ${detail}`, nextStep: "check that the server is running and --base-url is right", cause: err };
+    if (err instanceof BodyInterruptedError)
+      return {
+        retryable: true,
+        retryAfterMs: null,
+        code: "E_POLICY_HTTP",
+        message: err.message,
+        nextStep: "check the server's log",
+        cause: err,
+      };
+    const detail =
+      err instanceof Error
+        ? ((err.cause as Error | undefined)?.message ?? err.message)
+        : String(err);
+    return {
+      retryable: true,
+      retryAfterMs: null,
+      code: "E_POLICY_HTTP",
+      message: `could not reach ${url}: ${detail}`,
+      nextStep: "check that the server is running and --base-url is right",
+      cause: err,
+    };
   }
 }

@@ -38,7 +38,10 @@ export interface ForwardBackwardBody {
   model_id: string;
   seq_id: number;
   forward_backward_input: {
-    data: ReadonlyArray<{ model_input: { chunks: ReadonlyArray<{ type: "encoded_text"; tokens: readonly number[] }> }; loss_fn_inputs: Readonly<Record<string, WireTensor>> }>;
+    data: ReadonlyArray<{
+      model_input: { chunks: ReadonlyArray<{ type: "encoded_text"; tokens: readonly number[] }> };
+      loss_fn_inputs: Readonly<Record<string, WireTensor>>;
+    }>;
     loss_fn: string;
     loss_fn_config?: Readonly<Record<string, number | string>> | null;
   };
@@ -66,29 +69,47 @@ function unpacked(bytes: Uint8Array, dtype: DType): number[] {
       for (let i = 0; i + 4 <= bytes.byteLength; i += 4) out.push(view.getInt32(i, true));
       return out;
     case DType.DTYPE_INT64:
-      for (let i = 0; i + 8 <= bytes.byteLength; i += 8) out.push(Number(view.getBigInt64(i, true)));
+      for (let i = 0; i + 8 <= bytes.byteLength; i += 8)
+        out.push(Number(view.getBigInt64(i, true)));
       return out;
     case DType.DTYPE_BFLOAT16:
       // bfloat16 is the upper half of a float32.
-      for (let i = 0; i + 2 <= bytes.byteLength; i += 2) out.push(new Float32Array(new Uint32Array([view.getUint16(i, true) << 16]).buffer)[0] as number);
+      for (let i = 0; i + 2 <= bytes.byteLength; i += 2)
+        out.push(
+          new Float32Array(new Uint32Array([view.getUint16(i, true) << 16]).buffer)[0] as number,
+        );
       return out;
     default:
-      throw new SpadeError("E_POLICY_OUTPUT", `the engine answered a tensor of unknown dtype ${dtype}`, { nextStep: "update SPADE: the engine speaks a newer Tinker protocol" });
+      throw new SpadeError(
+        "E_POLICY_OUTPUT",
+        `the engine answered a tensor of unknown dtype ${dtype}`,
+        { nextStep: "update SPADE: the engine speaks a newer Tinker protocol" },
+      );
   }
 }
 
 const DTYPE_OF = { float32: DType.DTYPE_FLOAT32, int64: DType.DTYPE_INT64 } as const;
 /** Public dtypes collapse integer widths to int64 and bfloat16 to float32, as the SDK does. */
-const PUBLIC_DTYPE = (dtype: DType): WireTensor["dtype"] => (dtype === DType.DTYPE_INT64 || dtype === DType.DTYPE_INT32 ? "int64" : "float32");
+const PUBLIC_DTYPE = (dtype: DType): WireTensor["dtype"] =>
+  dtype === DType.DTYPE_INT64 || dtype === DType.DTYPE_INT32 ? "int64" : "float32";
 
 function tensorMessage(name: string, t: WireTensor): Tensor {
   const dtype = DTYPE_OF[t.dtype];
-  if (dtype === undefined) throw new SpadeError("E_CONFIG", `loss_fn_inputs.${name} has dtype ${String(t.dtype)}; the Tinker protocol carries float32 and int64`);
-  return create(TensorSchema, { dtype, shape: t.shape.map(BigInt), encoding: { case: "dense", value: packed(t.data, t.dtype) } });
+  if (dtype === undefined)
+    throw new SpadeError(
+      "E_CONFIG",
+      `loss_fn_inputs.${name} has dtype ${String(t.dtype)}; the Tinker protocol carries float32 and int64`,
+    );
+  return create(TensorSchema, {
+    dtype,
+    shape: t.shape.map(BigInt),
+    encoding: { case: "dense", value: packed(t.data, t.dtype) },
+  });
 }
 
 /** Entries in key order: maps are written sorted, as protobuf's deterministic serialization writes them. */
-const byKey = <T>(record: Readonly<Record<string, T>>): Array<[string, T]> => Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+const byKey = <T>(record: Readonly<Record<string, T>>): Array<[string, T]> =>
+  Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
 /**
  * A `forward_backward` body as the SDK's protobuf bytes: every `loss_fn_config` number is written
@@ -111,10 +132,18 @@ export function encodeForwardBackward(body: ForwardBackwardBody, forwardOnly = f
   const data = input.data.map((datum) =>
     create(DatumSchema, {
       modelInput: datum.model_input.chunks.map((chunk) => {
-        if (chunk.type !== "encoded_text") throw new SpadeError("E_CONFIG", `model_input chunks of type ${String(chunk.type)} cannot be sent; SPADE trains on token ids`);
-        return { chunk: { case: "encodedText" as const, value: { tokens: packed(chunk.tokens, "int32") } } };
+        if (chunk.type !== "encoded_text")
+          throw new SpadeError(
+            "E_CONFIG",
+            `model_input chunks of type ${String(chunk.type)} cannot be sent; SPADE trains on token ids`,
+          );
+        return {
+          chunk: { case: "encodedText" as const, value: { tokens: packed(chunk.tokens, "int32") } },
+        };
       }),
-      lossFnInputs: Object.fromEntries(byKey(datum.loss_fn_inputs).map(([name, t]) => [name, tensorMessage(name, t)])),
+      lossFnInputs: Object.fromEntries(
+        byKey(datum.loss_fn_inputs).map(([name, t]) => [name, tensorMessage(name, t)]),
+      ),
     }),
   );
   const message = create(ForwardBackwardRequestSchema, {
@@ -130,29 +159,48 @@ export function encodeForwardBackward(body: ForwardBackwardBody, forwardOnly = f
 }
 
 /** The JSON shape of a `forward_backward` protobuf body (what a JSON client would have sent). */
-export function decodeForwardBackward(bytes: Uint8Array): ForwardBackwardBody & { forward_only: boolean; loss_fn_config_v2: Record<string, number | string> } {
+export function decodeForwardBackward(bytes: Uint8Array): ForwardBackwardBody & {
+  forward_only: boolean;
+  loss_fn_config_v2: Record<string, number | string>;
+} {
   const m = fromBinary(ForwardBackwardRequestSchema, bytes);
   const tensor = (t: Tensor): WireTensor => {
-    if (t.encoding.case !== "dense") throw new SpadeError("E_POLICY_OUTPUT", "sparse tensors are not decoded here");
-    return { data: unpacked(t.encoding.value, t.dtype), dtype: PUBLIC_DTYPE(t.dtype), shape: t.shape.map(Number) };
+    if (t.encoding.case !== "dense")
+      throw new SpadeError("E_POLICY_OUTPUT", "sparse tensors are not decoded here");
+    return {
+      data: unpacked(t.encoding.value, t.dtype),
+      dtype: PUBLIC_DTYPE(t.dtype),
+      shape: t.shape.map(Number),
+    };
   };
   const config = Object.keys(m.lossFnConfig).length ? { ...m.lossFnConfig } : null;
   return {
     model_id: m.modelId,
     seq_id: m.seqId,
     forward_only: m.forwardOnly,
-    loss_fn_config_v2: Object.fromEntries(Object.entries(m.lossFnConfigV2).map(([k, v]) => [k, v.value.value as number | string])),
+    loss_fn_config_v2: Object.fromEntries(
+      Object.entries(m.lossFnConfigV2).map(([k, v]) => [k, v.value.value as number | string]),
+    ),
     forward_backward_input: {
       loss_fn: m.lossFn,
       loss_fn_config: config,
       data: m.data.map((d) => ({
         model_input: {
           chunks: d.modelInput.map((c) => {
-            if (c.chunk.case !== "encodedText") throw new SpadeError("E_POLICY_OUTPUT", `model_input chunk ${String(c.chunk.case)} is not token ids`);
-            return { type: "encoded_text" as const, tokens: unpacked(c.chunk.value.tokens, DType.DTYPE_INT32) };
+            if (c.chunk.case !== "encodedText")
+              throw new SpadeError(
+                "E_POLICY_OUTPUT",
+                `model_input chunk ${String(c.chunk.case)} is not token ids`,
+              );
+            return {
+              type: "encoded_text" as const,
+              tokens: unpacked(c.chunk.value.tokens, DType.DTYPE_INT32),
+            };
           }),
         },
-        loss_fn_inputs: Object.fromEntries(Object.entries(d.lossFnInputs).map(([k, t]) => [k, tensor(t)])),
+        loss_fn_inputs: Object.fromEntries(
+          Object.entries(d.lossFnInputs).map(([k, t]) => [k, tensor(t)]),
+        ),
       })),
     },
   };
@@ -164,7 +212,10 @@ function perDatum(bt: BatchedTensor): number[][] {
   const offsets = unpacked(bt.offsets, DType.DTYPE_INT64);
   const itemBytes = bt.dtype === DType.DTYPE_INT64 ? 8 : bt.dtype === DType.DTYPE_BFLOAT16 ? 2 : 4;
   const out: number[][] = [];
-  for (let i = 0; i + 1 < offsets.length; i++) out.push(values.slice((offsets[i] as number) / itemBytes, (offsets[i + 1] as number) / itemBytes));
+  for (let i = 0; i + 1 < offsets.length; i++)
+    out.push(
+      values.slice((offsets[i] as number) / itemBytes, (offsets[i + 1] as number) / itemBytes),
+    );
   return out;
 }
 
@@ -173,11 +224,19 @@ function perDatum(bt: BatchedTensor): number[][] {
  * loss_fn_outputs: [{name: {data, dtype, shape}}], metrics}`, one output per datum across all
  * record chunks, shapes `[leading, ...trailing_shape]`.
  */
-export function decodeForwardBackwardOutput(bytes: Uint8Array): { loss_fn_output_type: string; loss_fn_outputs: Array<Record<string, WireTensor>>; metrics: Record<string, number> } {
+export function decodeForwardBackwardOutput(bytes: Uint8Array): {
+  loss_fn_output_type: string;
+  loss_fn_outputs: Array<Record<string, WireTensor>>;
+  metrics: Record<string, number>;
+} {
   const m = fromBinary(ForwardBackwardOutputSchema, bytes);
   const outputs: Array<Record<string, WireTensor>> = [];
   for (const record of m.lossFnOutputs) {
-    const fields = Object.entries(record.fields).map(([name, bt]) => ({ name, bt, slices: perDatum(bt) }));
+    const fields = Object.entries(record.fields).map(([name, bt]) => ({
+      name,
+      bt,
+      slices: perDatum(bt),
+    }));
     const count = Number(record.numDatums) || (fields[0]?.slices.length ?? 0);
     for (let i = 0; i < count; i++) {
       const datum: Record<string, WireTensor> = {};
@@ -185,24 +244,51 @@ export function decodeForwardBackwardOutput(bytes: Uint8Array): { loss_fn_output
         const data = slices[i] ?? [];
         const trailing = bt.trailingShape.map(Number);
         const inner = trailing.reduce((a, b) => a * b, 1);
-        datum[name] = { data, dtype: PUBLIC_DTYPE(bt.dtype), shape: [inner ? data.length / inner : 0, ...trailing] };
+        datum[name] = {
+          data,
+          dtype: PUBLIC_DTYPE(bt.dtype),
+          shape: [inner ? data.length / inner : 0, ...trailing],
+        };
       }
       outputs.push(datum);
     }
   }
-  return { loss_fn_output_type: m.lossFnOutputType.split(":").pop() ?? "", loss_fn_outputs: outputs, metrics: { ...m.metrics } };
+  return {
+    loss_fn_output_type: m.lossFnOutputType.split(":").pop() ?? "",
+    loss_fn_outputs: outputs,
+    metrics: { ...m.metrics },
+  };
 }
 
 /** A protobuf `SampleResponse` in the JSON API's shape: `{sequences: [{tokens, logprobs, stop_reason}], prompt_logprobs}`. */
-export function decodeSampleResponse(bytes: Uint8Array): { sequences: Array<{ tokens: number[]; logprobs: number[] | null; stop_reason: string }>; prompt_logprobs: number[] | null } {
+export function decodeSampleResponse(bytes: Uint8Array): {
+  sequences: Array<{ tokens: number[]; logprobs: number[] | null; stop_reason: string }>;
+  prompt_logprobs: number[] | null;
+} {
   const m = fromBinary(SampleResponseSchema, bytes);
   return {
     sequences: m.sequences.map((s) => {
-      const stop = s.stopReason === StopReason.STOP ? "stop" : s.stopReason === StopReason.LENGTH ? "length" : null;
-      if (stop === null) throw new SpadeError("E_POLICY_OUTPUT", `the engine answered an unknown stop reason ${s.stopReason}`, { nextStep: "update SPADE: the engine speaks a newer Tinker protocol" });
-      return { tokens: unpacked(s.tokens, DType.DTYPE_INT32), logprobs: s.logprobs?.length ? unpacked(s.logprobs, DType.DTYPE_FLOAT32) : null, stop_reason: stop };
+      const stop =
+        s.stopReason === StopReason.STOP
+          ? "stop"
+          : s.stopReason === StopReason.LENGTH
+            ? "length"
+            : null;
+      if (stop === null)
+        throw new SpadeError(
+          "E_POLICY_OUTPUT",
+          `the engine answered an unknown stop reason ${s.stopReason}`,
+          { nextStep: "update SPADE: the engine speaks a newer Tinker protocol" },
+        );
+      return {
+        tokens: unpacked(s.tokens, DType.DTYPE_INT32),
+        logprobs: s.logprobs?.length ? unpacked(s.logprobs, DType.DTYPE_FLOAT32) : null,
+        stop_reason: stop,
+      };
     }),
-    prompt_logprobs: m.promptLogprobs?.length ? unpacked(m.promptLogprobs, DType.DTYPE_FLOAT32) : null,
+    prompt_logprobs: m.promptLogprobs?.length
+      ? unpacked(m.promptLogprobs, DType.DTYPE_FLOAT32)
+      : null,
   };
 }
 
@@ -216,6 +302,10 @@ export function zstdDecompress(bytes: Uint8Array): Uint8Array {
   try {
     return new Uint8Array(decompress(bytes));
   } catch (cause) {
-    throw new SpadeError("E_POLICY_OUTPUT", `a body marked zstd is not a zstd frame: ${(cause as Error).message}`, { cause });
+    throw new SpadeError(
+      "E_POLICY_OUTPUT",
+      `a body marked zstd is not a zstd frame: ${(cause as Error).message}`,
+      { cause },
+    );
   }
 }

@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startFakeTinkerServer, type FakeTinkerOptions, type FakeTinkerServer } from "../../test/fakes/tinker-server.js";
+import {
+  startFakeTinkerServer,
+  type FakeTinkerOptions,
+  type FakeTinkerServer,
+} from "../../test/fakes/tinker-server.js";
 import { Limiter } from "./limiter.js";
 import type { RetryClock } from "./retry.js";
 import { parseSampleResponse, tinkerSampler, type TinkerSamplerOptions } from "./tinker.js";
@@ -10,7 +14,11 @@ function recordingClock(): RetryClock & { waitsMs: number[] } {
   return { waitsMs, now: () => 0, random: () => 0, sleep: async (ms) => void waitsMs.push(ms) };
 }
 
-const ECHO: FakeTinkerOptions["sample"] = ({ promptTokens }) => ({ sequences: [{ tokens: [promptTokens.length, 7, 0], logprobs: [-0.5, -0.25, -0.125], stop_reason: "stop" }] });
+const ECHO: FakeTinkerOptions["sample"] = ({ promptTokens }) => ({
+  sequences: [
+    { tokens: [promptTokens.length, 7, 0], logprobs: [-0.5, -0.25, -0.125], stop_reason: "stop" },
+  ],
+});
 
 let server: FakeTinkerServer | undefined;
 afterEach(async () => {
@@ -18,10 +26,21 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function setup(fake: Partial<FakeTinkerOptions> = {}, sampler: Partial<TinkerSamplerOptions> = {}) {
+async function setup(
+  fake: Partial<FakeTinkerOptions> = {},
+  sampler: Partial<TinkerSamplerOptions> = {},
+) {
   server = await startFakeTinkerServer({ baseModel: "Org/Tiny-1B", sample: ECHO, ...fake });
   const clock = recordingClock();
-  const client = tinkerSampler({ baseURL: server.baseURL, baseModel: "Org/Tiny-1B", clock, heartbeatMs: 0, limiter: new Limiter(4), retry: { maxRetries: 2 }, ...sampler });
+  const client = tinkerSampler({
+    baseURL: server.baseURL,
+    baseModel: "Org/Tiny-1B",
+    clock,
+    heartbeatMs: 0,
+    limiter: new Limiter(4),
+    retry: { maxRetries: 2 },
+    ...sampler,
+  });
   return { server, clock, client };
 }
 
@@ -29,8 +48,13 @@ const REQUEST = { promptTokenIds: [1, 2, 3], maxTokens: 16, stopTokenIds: [0, 9]
 
 describe("tinkerSampler", () => {
   it("samples through a sampling session: asample, then retrieve_future through try_again and a long-poll 408", async () => {
-    const { server, clock, client } = await setup({ tryAgainPolls: 2, longPollTimeouts: 1, apiKey: "k-123" }, { apiKeyEnv: "TINKER_KEY", environment: { TINKER_KEY: "k-123" }, pollIntervalMs: 40 });
-    expect(await client.sample(REQUEST)).toEqual([{ tokenIds: [3, 7, 0], logprobs: [-0.5, -0.25, -0.125], stopReason: "stop" }]);
+    const { server, clock, client } = await setup(
+      { tryAgainPolls: 2, longPollTimeouts: 1, apiKey: "k-123" },
+      { apiKeyEnv: "TINKER_KEY", environment: { TINKER_KEY: "k-123" }, pollIntervalMs: 40 },
+    );
+    expect(await client.sample(REQUEST)).toEqual([
+      { tokenIds: [3, 7, 0], logprobs: [-0.5, -0.25, -0.125], stopReason: "stop" },
+    ]);
     await client.sample({ ...REQUEST, promptTokenIds: [5], temperature: 0.7, seed: 3 });
     expect(server.requests.map((r) => r.path.replace("/api/v1/", ""))).toEqual([
       "client/config",
@@ -41,7 +65,12 @@ describe("tinkerSampler", () => {
       "asample",
       ...Array(4).fill("retrieve_future"),
     ]);
-    expect(server.requestsTo("/api/v1/create_sampling_session")[0]!.body).toEqual({ session_id: "session_0", sampling_session_seq_id: 0, base_model: "Org/Tiny-1B", type: "create_sampling_session" });
+    expect(server.requestsTo("/api/v1/create_sampling_session")[0]!.body).toEqual({
+      session_id: "session_0",
+      sampling_session_seq_id: 0,
+      base_model: "Org/Tiny-1B",
+      type: "create_sampling_session",
+    });
     const [first, second] = server.requestsTo("/api/v1/asample");
     expect(first!.body).toEqual({
       sampling_session_id: "sampling_1",
@@ -56,9 +85,24 @@ describe("tinkerSampler", () => {
       record_stability_info: false,
       type: "sample",
     });
-    expect(second!.body).toMatchObject({ seq_id: 1, sampling_params: { max_tokens: 16, stop: [0, 9], temperature: 0.7, seed: 3, top_k: -1, top_p: 1 } });
-    expect(server.requestsTo("/api/v1/retrieve_future")[0]!.body).toEqual({ request_id: "2", allow_metadata_only: true });
-    expect(server.requestsTo("/api/v1/retrieve_future")[0]!.headers.accept).toBe("application/x-protobuf");
+    expect(second!.body).toMatchObject({
+      seq_id: 1,
+      sampling_params: {
+        max_tokens: 16,
+        stop: [0, 9],
+        temperature: 0.7,
+        seed: 3,
+        top_k: -1,
+        top_p: 1,
+      },
+    });
+    expect(server.requestsTo("/api/v1/retrieve_future")[0]!.body).toEqual({
+      request_id: "2",
+      allow_metadata_only: true,
+    });
+    expect(server.requestsTo("/api/v1/retrieve_future")[0]!.headers.accept).toBe(
+      "application/x-protobuf",
+    );
     expect(first!.headers["x-api-key"]).toBe("k-123");
     expect(clock.waitsMs).toEqual([40, 40, 40, 40]);
   });
@@ -69,7 +113,9 @@ describe("tinkerSampler", () => {
       { path: "/api/v1/retrieve_future", status: 500 },
     ];
     const { server, clock, client } = await setup({ faults });
-    expect(await client.sample(REQUEST)).toEqual([{ tokenIds: [3, 7, 0], logprobs: [-0.5, -0.25, -0.125], stopReason: "stop" }]);
+    expect(await client.sample(REQUEST)).toEqual([
+      { tokenIds: [3, 7, 0], logprobs: [-0.5, -0.25, -0.125], stopReason: "stop" },
+    ]);
     expect(server.requestsTo("/api/v1/asample")).toHaveLength(2);
     expect(server.requestsTo("/api/v1/retrieve_future")).toHaveLength(2);
     expect(clock.waitsMs).toEqual([3000, 500]);
@@ -79,42 +125,78 @@ describe("tinkerSampler", () => {
   });
 
   it("names base_model in every asample without a sampling session", async () => {
-    const { server, client } = await setup({}, { samplingSession: false, sampling: { temperature: 1, topP: 0.9, topK: 20 } });
+    const { server, client } = await setup(
+      {},
+      { samplingSession: false, sampling: { temperature: 1, topP: 0.9, topK: 20 } },
+    );
     await client.sample({ ...REQUEST, numSamples: 2 });
-    expect(server.requests.map((r) => r.path)).toEqual(["/api/v1/asample", "/api/v1/retrieve_future"]);
-    expect(server.requests[0]!.body).toMatchObject({ base_model: "Org/Tiny-1B", num_samples: 2, sampling_params: { max_tokens: 16, stop: [0, 9], temperature: 1, top_p: 0.9, top_k: 20 } });
+    expect(server.requests.map((r) => r.path)).toEqual([
+      "/api/v1/asample",
+      "/api/v1/retrieve_future",
+    ]);
+    expect(server.requests[0]!.body).toMatchObject({
+      base_model: "Org/Tiny-1B",
+      num_samples: 2,
+      sampling_params: { max_tokens: 16, stop: [0, 9], temperature: 1, top_p: 0.9, top_k: 20 },
+    });
     expect(server.requests[0]!.body).not.toHaveProperty("sampling_session_id");
   });
 
   it("submits again when the server dropped a result (HTTP 410)", async () => {
-    const { server, client } = await setup({ faults: [{ path: "/api/v1/retrieve_future", status: 410 }] });
+    const { server, client } = await setup({
+      faults: [{ path: "/api/v1/retrieve_future", status: 410 }],
+    });
     expect(await client.sample(REQUEST)).toHaveLength(1);
     expect(server.requestsTo("/api/v1/asample").map((r) => r.body.seq_id)).toEqual([0, 1]);
   });
 
   it("fails with E_POLICY_HTTP when the future failed (e.g. a base model the server does not serve)", async () => {
     const { client } = await setup({}, { baseModel: "org/tiny-1b" });
-    await expect(client.sample(REQUEST)).rejects.toMatchObject({ code: "E_POLICY_HTTP", message: expect.stringContaining('(user): base model "org/tiny-1b" is not served') });
+    await expect(client.sample(REQUEST)).rejects.toMatchObject({
+      code: "E_POLICY_HTTP",
+      message: expect.stringContaining('(user): base model "org/tiny-1b" is not served'),
+    });
   });
 
   it("does not retry a 400 and says how many attempts were made", async () => {
     const { server, client } = await setup({ faults: [{ path: "/api/v1/asample", status: 400 }] });
-    await expect(client.sample(REQUEST)).rejects.toMatchObject({ code: "E_POLICY_HTTP", message: expect.stringMatching(/HTTP 400.*\(1 attempt\)/) });
+    await expect(client.sample(REQUEST)).rejects.toMatchObject({
+      code: "E_POLICY_HTTP",
+      message: expect.stringMatching(/HTTP 400.*\(1 attempt\)/),
+    });
     expect(server.requestsTo("/api/v1/asample")).toHaveLength(1);
   });
 
   it("gives up after maxRetries on a server that keeps failing", async () => {
-    const { server, client } = await setup({ faults: [{ path: "/api/v1/create_session", status: 503, times: 10 }] });
-    await expect(client.sample(REQUEST)).rejects.toMatchObject({ code: "E_POLICY_HTTP", message: expect.stringContaining("(3 attempts)") });
+    const { server, client } = await setup({
+      faults: [{ path: "/api/v1/create_session", status: 503, times: 10 }],
+    });
+    await expect(client.sample(REQUEST)).rejects.toMatchObject({
+      code: "E_POLICY_HTTP",
+      message: expect.stringContaining("(3 attempts)"),
+    });
     expect(server.requestsTo("/api/v1/create_session")).toHaveLength(3);
   });
 
   it("fails with E_POLICY_OUTPUT on a malformed result, E_CONFIG on bad settings, E_CANCELLED when cancelled", async () => {
-    const { client } = await setup({ sample: () => ({ sequences: [{ tokens: [1, 2], logprobs: [-1], stop_reason: "stop" }] }) });
+    const { client } = await setup({
+      sample: () => ({ sequences: [{ tokens: [1, 2], logprobs: [-1], stop_reason: "stop" }] }),
+    });
     await expect(client.sample(REQUEST)).rejects.toMatchObject({ code: "E_POLICY_OUTPUT" });
-    await expect(client.sample({ ...REQUEST, maxTokens: 0 })).rejects.toMatchObject({ code: "E_CONFIG" });
-    await expect(client.sample({ ...REQUEST, signal: AbortSignal.abort() })).rejects.toMatchObject({ code: "E_CANCELLED" });
-    expect(() => tinkerSampler({ baseURL: "http://127.0.0.1:1", baseModel: "m", apiKeyEnv: "SPADE_UNSET_KEY", environment: {} })).toThrow(expect.objectContaining({ code: "E_CONFIG" }));
+    await expect(client.sample({ ...REQUEST, maxTokens: 0 })).rejects.toMatchObject({
+      code: "E_CONFIG",
+    });
+    await expect(client.sample({ ...REQUEST, signal: AbortSignal.abort() })).rejects.toMatchObject({
+      code: "E_CANCELLED",
+    });
+    expect(() =>
+      tinkerSampler({
+        baseURL: "http://127.0.0.1:1",
+        baseModel: "m",
+        apiKeyEnv: "SPADE_UNSET_KEY",
+        environment: {},
+      }),
+    ).toThrow(expect.objectContaining({ code: "E_CONFIG" }));
   });
 
   it("sends session heartbeats until closed", async () => {
@@ -124,7 +206,10 @@ describe("tinkerSampler", () => {
     client.close();
     const beats = server.requestsTo("/api/v1/session_heartbeat").length;
     expect(beats).toBeGreaterThanOrEqual(2);
-    expect(server.requestsTo("/api/v1/session_heartbeat")[0]!.body).toEqual({ session_id: "session_0", type: "session_heartbeat" });
+    expect(server.requestsTo("/api/v1/session_heartbeat")[0]!.body).toEqual({
+      session_id: "session_0",
+      type: "session_heartbeat",
+    });
     await new Promise((resolve) => setTimeout(resolve, 40));
     expect(server.requestsTo("/api/v1/session_heartbeat").length).toBeLessThanOrEqual(beats + 1);
   });
@@ -132,12 +217,27 @@ describe("tinkerSampler", () => {
 
 describe("parseSampleResponse", () => {
   it("reads sequences with and without logprobs and rejects other shapes", () => {
-    expect(parseSampleResponse({ sequences: [{ tokens: [4], logprobs: null, stop_reason: "length" }, { tokens: [5, 6], logprobs: [-1, -2], stop_reason: "stop" }] })).toEqual([
+    expect(
+      parseSampleResponse({
+        sequences: [
+          { tokens: [4], logprobs: null, stop_reason: "length" },
+          { tokens: [5, 6], logprobs: [-1, -2], stop_reason: "stop" },
+        ],
+      }),
+    ).toEqual([
       { tokenIds: [4], logprobs: null, stopReason: "length" },
       { tokenIds: [5, 6], logprobs: [-1, -2], stopReason: "stop" },
     ]);
-    for (const bad of [null, {}, { sequences: [] }, { sequences: [{ tokens: [1.5] }] }, { sequences: [{ tokens: "12" }] }]) {
-      expect(() => parseSampleResponse(bad)).toThrow(expect.objectContaining({ code: "E_POLICY_OUTPUT" }));
+    for (const bad of [
+      null,
+      {},
+      { sequences: [] },
+      { sequences: [{ tokens: [1.5] }] },
+      { sequences: [{ tokens: "12" }] },
+    ]) {
+      expect(() => parseSampleResponse(bad)).toThrow(
+        expect.objectContaining({ code: "E_POLICY_OUTPUT" }),
+      );
     }
   });
 });

@@ -8,7 +8,7 @@
  * `Accept: application/x-protobuf`, as a protobuf `SampleResponse`.
  */
 import { SpadeError } from "../errors.js";
-import { Limiter, sharedLimiter } from "./limiter.js";
+import { type Limiter, sharedLimiter } from "./limiter.js";
 import { DEFAULT_MAX_CONCURRENT_REQUESTS } from "./openai.js";
 import { FutureExpiredError, TinkerHttp, type TinkerHttpOptions } from "./tinker-http.js";
 import { decodeSampleResponse } from "./tinker-wire.js";
@@ -54,16 +54,31 @@ function isIntArray(value: unknown): value is number[] {
 export function parseSampleResponse(body: unknown): TokenSample[] {
   const sequences = (body as { sequences?: unknown } | null)?.sequences;
   if (!Array.isArray(sequences) || sequences.length === 0) {
-    throw new SpadeError("E_POLICY_OUTPUT", `the sampling result has no sequences: ${JSON.stringify(body).slice(0, 200)}`, { nextStep: "check that the server speaks the Tinker sampling API" });
+    throw new SpadeError(
+      "E_POLICY_OUTPUT",
+      `the sampling result has no sequences: ${JSON.stringify(body).slice(0, 200)}`,
+      { nextStep: "check that the server speaks the Tinker sampling API" },
+    );
   }
   return sequences.map((raw, i) => {
     const seq = (raw ?? {}) as { tokens?: unknown; logprobs?: unknown; stop_reason?: unknown };
     const logprobs = seq.logprobs ?? null;
     const valid =
       isIntArray(seq.tokens) &&
-      (logprobs === null || (Array.isArray(logprobs) && logprobs.length === seq.tokens.length && logprobs.every((v) => typeof v === "number")));
-    if (!valid) throw new SpadeError("E_POLICY_OUTPUT", `sequence ${i} of the sampling result is malformed: ${JSON.stringify(raw).slice(0, 200)}`);
-    return { tokenIds: seq.tokens as number[], logprobs: logprobs as number[] | null, stopReason: typeof seq.stop_reason === "string" ? seq.stop_reason : "unknown" };
+      (logprobs === null ||
+        (Array.isArray(logprobs) &&
+          logprobs.length === seq.tokens.length &&
+          logprobs.every((v) => typeof v === "number")));
+    if (!valid)
+      throw new SpadeError(
+        "E_POLICY_OUTPUT",
+        `sequence ${i} of the sampling result is malformed: ${JSON.stringify(raw).slice(0, 200)}`,
+      );
+    return {
+      tokenIds: seq.tokens as number[],
+      logprobs: logprobs as number[] | null,
+      stopReason: typeof seq.stop_reason === "string" ? seq.stop_reason : "unknown",
+    };
   });
 }
 
@@ -72,8 +87,14 @@ export function parseSampleResponse(body: unknown): TokenSample[] {
  * as the SDK sends them (1, 1, -1: plain sampling, which every engine implements); an unset seed
  * is left out.
  */
-function samplingParams(request: TokenSampleRequest, defaults: TinkerSamplerOptions["sampling"] = {}): Record<string, unknown> {
-  const params: Record<string, unknown> = { max_tokens: request.maxTokens, stop: [...request.stopTokenIds] };
+function samplingParams(
+  request: TokenSampleRequest,
+  defaults: TinkerSamplerOptions["sampling"] = {},
+): Record<string, unknown> {
+  const params: Record<string, unknown> = {
+    max_tokens: request.maxTokens,
+    stop: [...request.stopTokenIds],
+  };
   const seed = request.seed ?? defaults.seed;
   if (seed !== undefined) params.seed = seed;
   params.temperature = request.temperature ?? defaults.temperature ?? 1;
@@ -85,17 +106,35 @@ function samplingParams(request: TokenSampleRequest, defaults: TinkerSamplerOpti
 /** Creates a Tinker-compatible sampler. E_CONFIG at once for a bad request size or an unset key variable. */
 export function tinkerSampler(options: TinkerSamplerOptions): TinkerSampler {
   const http = options.http ?? new TinkerHttp(options);
-  const limiter = options.limiter ?? sharedLimiter(`tinker:${http.baseURL}`, options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS);
-  const model = options.modelPath ? { model_path: options.modelPath } : { base_model: options.baseModel };
+  const limiter =
+    options.limiter ??
+    sharedLimiter(
+      `tinker:${http.baseURL}`,
+      options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS,
+    );
+  const model = options.modelPath
+    ? { model_path: options.modelPath }
+    : { base_model: options.baseModel };
   let samplingSessionId: Promise<string> | null = null;
 
   /** The sampling session id, created on first use. */
   const samplingSession = (signal?: AbortSignal): Promise<string> => {
     samplingSessionId ??= (async () => {
       const sessionId = await http.session(signal);
-      const body = { session_id: sessionId, sampling_session_seq_id: http.nextSeqId("sampling_session"), ...model, type: "create_sampling_session" };
-      const answer = (await http.post("/api/v1/create_sampling_session", body, { signal })) as { sampling_session_id?: unknown } | null;
-      if (typeof answer?.sampling_session_id !== "string") throw new SpadeError("E_POLICY_OUTPUT", `create_sampling_session answered without a sampling_session_id: ${JSON.stringify(answer).slice(0, 200)}`);
+      const body = {
+        session_id: sessionId,
+        sampling_session_seq_id: http.nextSeqId("sampling_session"),
+        ...model,
+        type: "create_sampling_session",
+      };
+      const answer = (await http.post("/api/v1/create_sampling_session", body, { signal })) as {
+        sampling_session_id?: unknown;
+      } | null;
+      if (typeof answer?.sampling_session_id !== "string")
+        throw new SpadeError(
+          "E_POLICY_OUTPUT",
+          `create_sampling_session answered without a sampling_session_id: ${JSON.stringify(answer).slice(0, 200)}`,
+        );
       return answer.sampling_session_id;
     })();
     samplingSessionId.catch(() => (samplingSessionId = null));
@@ -105,7 +144,12 @@ export function tinkerSampler(options: TinkerSamplerOptions): TinkerSampler {
   /** Submits one `asample` and returns its request id. */
   const submit = async (request: TokenSampleRequest): Promise<string> => {
     const source =
-      options.samplingSession === false ? model : await samplingSession(request.signal).then((id) => ({ sampling_session_id: id, seq_id: http.nextSeqId(`sample:${id}`) }));
+      options.samplingSession === false
+        ? model
+        : await samplingSession(request.signal).then((id) => ({
+            sampling_session_id: id,
+            seq_id: http.nextSeqId(`sample:${id}`),
+          }));
     const body = {
       ...source,
       num_samples: request.numSamples ?? 1,
@@ -118,10 +162,16 @@ export function tinkerSampler(options: TinkerSamplerOptions): TinkerSampler {
       record_stability_info: false,
       type: "sample",
     };
-    const answer = (await http.post("/api/v1/asample", body, { signal: request.signal })) as { request_id?: unknown } | null;
+    const answer = (await http.post("/api/v1/asample", body, { signal: request.signal })) as {
+      request_id?: unknown;
+    } | null;
     const requestId = answer?.request_id;
     if (typeof requestId !== "string" && typeof requestId !== "number") {
-      throw new SpadeError("E_POLICY_OUTPUT", `asample answered without a request_id: ${JSON.stringify(answer).slice(0, 200)}`, { nextStep: "check that the server speaks the Tinker sampling API" });
+      throw new SpadeError(
+        "E_POLICY_OUTPUT",
+        `asample answered without a request_id: ${JSON.stringify(answer).slice(0, 200)}`,
+        { nextStep: "check that the server speaks the Tinker sampling API" },
+      );
     }
     return String(requestId);
   };
@@ -132,15 +182,21 @@ export function tinkerSampler(options: TinkerSamplerOptions): TinkerSampler {
     close: () => http.close(),
     async sample(request) {
       if (!Number.isInteger(request.maxTokens) || request.maxTokens < 1) {
-        throw new SpadeError("E_CONFIG", `maxTokens must be an integer >= 1 (got ${request.maxTokens})`);
+        throw new SpadeError(
+          "E_CONFIG",
+          `maxTokens must be an integer >= 1 (got ${request.maxTokens})`,
+        );
       }
       return limiter.run(async () => {
         for (let resubmits = 0; ; resubmits++) {
           const requestId = await submit(request);
           try {
-            return parseSampleResponse(await http.awaitFuture(requestId, request.signal, decodeSampleResponse));
+            return parseSampleResponse(
+              await http.awaitFuture(requestId, request.signal, decodeSampleResponse),
+            );
           } catch (err) {
-            if (!(err instanceof FutureExpiredError) || resubmits >= (options.maxResubmits ?? 2)) throw err;
+            if (!(err instanceof FutureExpiredError) || resubmits >= (options.maxResubmits ?? 2))
+              throw err;
           }
         }
       }, request.signal);

@@ -6,7 +6,13 @@
  */
 import type { Action } from "../env/index.js";
 import { SpadeError } from "../errors.js";
-import { DEFAULT_SYSTEM_PROMPT, MalformedToolCallError, type ChatAgentTurn, type ChatTrace, type TurnSample } from "./chat-agent.js";
+import {
+  DEFAULT_SYSTEM_PROMPT,
+  MalformedToolCallError,
+  type ChatAgentTurn,
+  type ChatTrace,
+  type TurnSample,
+} from "./chat-agent.js";
 import { TokenConversation, type ChatRenderer, type TokenTurn } from "./render/index.js";
 import type { TokenSampler, TokenSampleRequest } from "./token-types.js";
 import type { ChatMessage } from "./types.js";
@@ -67,17 +73,30 @@ export type TokenAgent = ((turn: ChatAgentTurn) => Promise<Action>) & {
 
 /** Tool messages answering the last assistant turn's calls (every call answered), then the observation. */
 function observationMessages(last: ChatMessage | undefined, turn: ChatAgentTurn): ChatMessage[] {
-  const messages: ChatMessage[] = turn.toolResults.map((r) => ({ role: "tool", tool_call_id: r.id, content: r.content }));
+  const messages: ChatMessage[] = turn.toolResults.map((r) => ({
+    role: "tool",
+    tool_call_id: r.id,
+    content: r.content,
+  }));
   const calls = last?.role === "assistant" ? (last.tool_calls ?? []) : [];
   for (const call of calls) {
-    if (!turn.toolResults.some((r) => r.id === call.id)) messages.push({ role: "tool", tool_call_id: call.id, content: "no result was returned for this call" });
+    if (!turn.toolResults.some((r) => r.id === call.id))
+      messages.push({
+        role: "tool",
+        tool_call_id: call.id,
+        content: "no result was returned for this call",
+      });
   }
-  if (turn.observation !== "" || turn.toolResults.length === 0) messages.push({ role: "user", content: turn.observation });
+  if (turn.observation !== "" || turn.toolResults.length === 0)
+    messages.push({ role: "user", content: turn.observation });
   return messages;
 }
 
 /** The stream's loss mask with the sampled tokens of masked turns (malformed tool calls) set to 0. */
-function maskedLossMask(conversation: TokenConversation | null, samplesByTurn: readonly TurnSample[]): number[] {
+function maskedLossMask(
+  conversation: TokenConversation | null,
+  samplesByTurn: readonly TurnSample[],
+): number[] {
   const mask = [...(conversation?.lossMask ?? [])];
   samplesByTurn.forEach((s, i) => {
     const turn = conversation?.turns[i];
@@ -96,27 +115,44 @@ export function tokenAgent(options: TokenAgentOptions): TokenAgent {
   const act = async (turn: ChatAgentTurn): Promise<Action> => {
     let messages: ChatMessage[];
     if (!conversation) {
-      conversation = new TokenConversation(options.renderer, { tools: turn.env.meta.tools, requirePrefixStable: options.requirePrefixStable });
-      const system = options.systemPrompt === undefined ? DEFAULT_SYSTEM_PROMPT : options.systemPrompt;
-      messages = [...(system === null ? [] : [{ role: "system" as const, content: system }]), { role: "user", content: turn.observation }];
+      conversation = new TokenConversation(options.renderer, {
+        tools: turn.env.meta.tools,
+        requirePrefixStable: options.requirePrefixStable,
+      });
+      const system =
+        options.systemPrompt === undefined ? DEFAULT_SYSTEM_PROMPT : options.systemPrompt;
+      messages = [
+        ...(system === null ? [] : [{ role: "system" as const, content: system }]),
+        { role: "user", content: turn.observation },
+      ];
     } else {
       messages = observationMessages(conversation.messages[conversation.messages.length - 1], turn);
     }
     conversation.addMessages(messages);
     const promptLength = conversation.tokenIds.length;
     if (promptLength >= maxContextTokens) {
-      throw new SpadeError("E_POLICY_CONTEXT", `the conversation holds ${promptLength} tokens at turn ${turn.turn}, the budget is ${maxContextTokens}`, {
-        nextStep: "raise maxContextTokens, or give the environment fewer turns",
-      });
+      throw new SpadeError(
+        "E_POLICY_CONTEXT",
+        `the conversation holds ${promptLength} tokens at turn ${turn.turn}, the budget is ${maxContextTokens}`,
+        {
+          nextStep: "raise maxContextTokens, or give the environment fewer turns",
+        },
+      );
     }
     const [sample] = await options.sampler.sample({
       ...options.sampling,
       promptTokenIds: conversation.tokenIds,
-      maxTokens: Math.min(options.maxTokens ?? DEFAULT_MAX_TOKENS_PER_TURN, maxContextTokens - promptLength),
+      maxTokens: Math.min(
+        options.maxTokens ?? DEFAULT_MAX_TOKENS_PER_TURN,
+        maxContextTokens - promptLength,
+      ),
       stopTokenIds: options.renderer.stopIds,
       signal: options.signal,
     });
-    if (!sample) throw new SpadeError("E_POLICY_OUTPUT", "the sampler answered without a sequence", { nextStep: "check the sampling server" });
+    if (!sample)
+      throw new SpadeError("E_POLICY_OUTPUT", "the sampler answered without a sequence", {
+        nextStep: "check the sampling server",
+      });
     const parsed = conversation.addSample(sample);
     samplesByTurn.push({
       turn: turn.turn,
@@ -130,7 +166,11 @@ export function tokenAgent(options: TokenAgentOptions): TokenAgent {
     });
     if (parsed.malformedToolCalls.length > 0) {
       (samplesByTurn[samplesByTurn.length - 1] as TurnSample).masked = true;
-      throw new MalformedToolCallError(parsed.text, parsed.malformedToolCalls, "frequent ones point at the chat template or the sampling settings");
+      throw new MalformedToolCallError(
+        parsed.text,
+        parsed.malformedToolCalls,
+        "frequent ones point at the chat template or the sampling settings",
+      );
     }
     return parsed.action;
   };
@@ -141,7 +181,11 @@ export function tokenAgent(options: TokenAgentOptions): TokenAgent {
       model: options.sampler.model,
       messages: structuredClone(conversation?.messages ?? []),
       samplesByTurn: structuredClone(samplesByTurn),
-      stream: { tokenIds: [...(conversation?.tokenIds ?? [])], lossMask: maskedLossMask(conversation, samplesByTurn), logprobs: [...(conversation?.logprobs ?? [])] },
+      stream: {
+        tokenIds: [...(conversation?.tokenIds ?? [])],
+        lossMask: maskedLossMask(conversation, samplesByTurn),
+        logprobs: [...(conversation?.logprobs ?? [])],
+      },
       turns: structuredClone(conversation?.turns ?? []),
       prefixStable: conversation?.prefixStable ?? true,
     }),

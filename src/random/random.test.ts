@@ -4,13 +4,17 @@ import { fnv1a32, indexAt, mulberry32, seedOf, uniformAt } from "./index.js";
 
 describe("fnv1a32", () => {
   it("gives the published 32-bit FNV-1a values", () => {
-    expect([fnv1a32(""), fnv1a32("a"), fnv1a32("foobar")]).toEqual([0x811c9dc5, 0xe40c292c, 0xbf9cf968]);
+    expect([fnv1a32(""), fnv1a32("a"), fnv1a32("foobar")]).toEqual([
+      0x811c9dc5, 0xe40c292c, 0xbf9cf968,
+    ]);
   });
 });
 
 describe("seedOf", () => {
   it("gives the seeds runs were written with (31 bits, parts joined by NUL)", () => {
-    expect([seedOf(7, "play", 3, "d1-0", 2), seedOf(), seedOf("a")]).toEqual([1226274129, 1436499461, 222320857]);
+    expect([seedOf(7, "play", 3, "d1-0", 2), seedOf(), seedOf("a")]).toEqual([
+      1226274129, 1436499461, 222320857,
+    ]);
     expect(seedOf("ab", "c")).not.toBe(seedOf("a", "bc"));
   });
 });
@@ -18,7 +22,9 @@ describe("seedOf", () => {
 describe("mulberry32", () => {
   it("is a fixed stream per seed, in [0, 1)", () => {
     const next = mulberry32(42);
-    expect([next(), next(), next()]).toEqual([0.6011037519201636, 0.44829055899754167, 0.8524657934904099]);
+    expect([next(), next(), next()]).toEqual([
+      0.6011037519201636, 0.44829055899754167, 0.8524657934904099,
+    ]);
     const again = mulberry32(42);
     expect(again()).toBe(0.6011037519201636);
   });

@@ -17,7 +17,12 @@ describe("centreBySkill (mean subtraction, no std division)", () => {
 
   it("gives 0 to a skill with one sample and to an all-equal skill", () => {
     expect(centreBySkill([{ skill: "A", reward: 0.9 }])).toEqual([0]);
-    expect(centreBySkill([{ skill: "A", reward: 0.4 }, { skill: "A", reward: 0.4 }])).toEqual([0, 0]);
+    expect(
+      centreBySkill([
+        { skill: "A", reward: 0.4 },
+        { skill: "A", reward: 0.4 },
+      ]),
+    ).toEqual([0, 0]);
     expect(centreBySkill([])).toEqual([]);
   });
 });
@@ -34,9 +39,12 @@ describe("designerScale = min(50, nAgent / nDesigner * R)", () => {
     [0, 24, 4, undefined, 1],
     [192, 0, 4, undefined, 1],
   ];
-  it.each(table)("designerScale(%d, %d, %d, max %s) = %d", (nAgent, nDesigner, r, max, expected) => {
-    expect(designerScale(nAgent, nDesigner, r, max)).toBeCloseTo(expected, 12);
-  });
+  it.each(table)(
+    "designerScale(%d, %d, %d, max %s) = %d",
+    (nAgent, nDesigner, r, max, expected) => {
+      expect(designerScale(nAgent, nDesigner, r, max)).toBeCloseTo(expected, 12);
+    },
+  );
 
   it("rejects negative or fractional counts and a bad interval or cap", () => {
     expect(codeOf(() => designerScale(-1, 24, 4))).toBe("E_RL_INPUT");
@@ -62,14 +70,24 @@ describe("designerAdvantages", () => {
 
   it("drop: invalid designs are not trained and do not move their skill's mean", () => {
     // A: [0.8, 0.4] mean 0.6 -> [0.2, -0.2] x 32; B: [0.3] alone -> 0
-    expectCloseList(designerAdvantages(samples, { scale: 32, invalidDesign: "drop" }), [6.4, -6.4, null, 0, null]);
+    expectCloseList(designerAdvantages(samples, { scale: 32, invalidDesign: "drop" }), [
+      6.4,
+      -6.4,
+      null,
+      0,
+      null,
+    ]);
   });
 
   it("lowest with a custom invalid reward", () => {
     // A: [0.8, 0.4, -0.5] mean 0.7 / 3; B: [0.3, -0.5] mean -0.1 -> [0.4, -0.4] x 32
     const meanA = 0.7 / 3;
     expectCloseList(designerAdvantages(samples, { scale: 32, invalidReward: -0.5 }), [
-      (0.8 - meanA) * 32, (0.4 - meanA) * 32, (-0.5 - meanA) * 32, 12.8, -12.8,
+      (0.8 - meanA) * 32,
+      (0.4 - meanA) * 32,
+      (-0.5 - meanA) * 32,
+      12.8,
+      -12.8,
     ]);
   });
 
@@ -80,14 +98,21 @@ describe("designerAdvantages", () => {
       designerRawReward("blend", { regret: 0.075, winRate: 0.25 }), // 0.2 + 0.24 = 0.44
     ];
     const scale = designerScale(192, 24, 4);
-    const out = designerAdvantages(raw.map((rawReward) => ({ skill: "Logical Deduction", rawReward })), { scale });
+    const out = designerAdvantages(
+      raw.map((rawReward) => ({ skill: "Logical Deduction", rawReward })),
+      { scale },
+    );
     // mean 0.48 -> [0.52, -0.48, -0.04] x 32
     expectCloseList(out, [16.64, -15.36, -1.28]);
   });
 
   it("rejects an unknown policy and a non-finite scale or reward", () => {
-    expect(codeOf(() => designerAdvantages(samples, { scale: 32, invalidDesign: "keep" as "drop" }))).toBe("E_CONFIG");
+    expect(
+      codeOf(() => designerAdvantages(samples, { scale: 32, invalidDesign: "keep" as "drop" })),
+    ).toBe("E_CONFIG");
     expect(codeOf(() => designerAdvantages(samples, { scale: Number.NaN }))).toBe("E_RL_INPUT");
-    expect(codeOf(() => designerAdvantages([{ skill: "A", rawReward: Number.NaN }], { scale: 1 }))).toBe("E_RL_INPUT");
+    expect(
+      codeOf(() => designerAdvantages([{ skill: "A", rawReward: Number.NaN }], { scale: 1 })),
+    ).toBe("E_RL_INPUT");
   });
 });

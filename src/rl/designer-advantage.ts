@@ -54,14 +54,25 @@ export function centreBySkill(samples: readonly { skill: string; reward: number 
  * The reference's designer scale, min(maxScale, nAgent / nDesigner * regenInterval): designer
  * samples are R times rarer than agent samples, so each one weighs more. 1 when either count is 0.
  */
-export function designerScale(nAgent: number, nDesigner: number, regenInterval: number, maxScale = 50): number {
-  for (const [name, value] of [["nAgent", nAgent], ["nDesigner", nDesigner]] as const) {
+export function designerScale(
+  nAgent: number,
+  nDesigner: number,
+  regenInterval: number,
+  maxScale = 50,
+): number {
+  for (const [name, value] of [
+    ["nAgent", nAgent],
+    ["nDesigner", nDesigner],
+  ] as const) {
     if (!Number.isInteger(value) || value < 0) {
       throw new SpadeError("E_RL_INPUT", `${name} must be an integer >= 0 (got ${value})`);
     }
   }
   if (!Number.isInteger(regenInterval) || regenInterval < 1) {
-    throw new SpadeError("E_CONFIG", `the regeneration interval must be an integer >= 1 (got ${regenInterval})`);
+    throw new SpadeError(
+      "E_CONFIG",
+      `the regeneration interval must be an integer >= 1 (got ${regenInterval})`,
+    );
   }
   requirePositiveOption(maxScale, "maximum designer scale");
   if (nAgent === 0 || nDesigner === 0) return 1;
@@ -73,13 +84,22 @@ export function designerScale(nAgent: number, nDesigner: number, regenInterval: 
  * `invalidDesign`), centred per skill over the samples that are trained, times `scale`. A
  * dropped sample's entry is null (not trained).
  */
-export function designerAdvantages(samples: readonly DesignerSample[], options: DesignerAdvantageOptions): Array<number | null> {
+export function designerAdvantages(
+  samples: readonly DesignerSample[],
+  options: DesignerAdvantageOptions,
+): Array<number | null> {
   const scale = requireFinite(options.scale, "designer scale");
   const policy = options.invalidDesign ?? "lowest";
   if (policy !== "lowest" && policy !== "drop") {
-    throw new SpadeError("E_CONFIG", `invalidDesign must be "lowest" or "drop" (got ${String(policy)})`);
+    throw new SpadeError(
+      "E_CONFIG",
+      `invalidDesign must be "lowest" or "drop" (got ${String(policy)})`,
+    );
   }
-  const invalidReward = requireFinite(options.invalidReward ?? DESIGNER_REWARD_FLOOR, "invalid-design reward");
+  const invalidReward = requireFinite(
+    options.invalidReward ?? DESIGNER_REWARD_FLOOR,
+    "invalid-design reward",
+  );
   const trained: Array<{ index: number; skill: string; reward: number }> = [];
   samples.forEach((s, index) => {
     if (s.masked === true) return;

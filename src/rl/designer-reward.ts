@@ -9,7 +9,14 @@ import { SpadeError } from "../errors.js";
 import { requireFinite, requireInRange, requirePositiveOption } from "./check.js";
 
 /** The designer reward variants. */
-export const DESIGNER_REWARD_VARIANTS = ["blend", "regret", "solveRate", "learningPotential", "microLp", "frontier"] as const;
+export const DESIGNER_REWARD_VARIANTS = [
+  "blend",
+  "regret",
+  "solveRate",
+  "learningPotential",
+  "microLp",
+  "frontier",
+] as const;
 
 /** One of the designer reward variants. */
 export type DesignerRewardVariant = (typeof DESIGNER_REWARD_VARIANTS)[number];
@@ -61,7 +68,8 @@ export interface DesignStats {
   returnsByStep?: readonly (readonly number[])[];
 }
 
-const meanOrZero = (xs: readonly number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+const meanOrZero = (xs: readonly number[]): number =>
+  xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0;
 
 /**
  * Micro learning progress (`delayed_env_rewards.py:recompute_delayed_env_rewards_micro_lp`): the
@@ -121,17 +129,25 @@ export function regretTerm(regret: number, regretFloor = 0.15): number {
  * - `frontier`: regretWeight * clip(regret / floor, 0, 1) - frontierWeight * frontierPenalty(winRate) / frontierScale
  *   (the reference's blend with its frontier anchor in place of the plateau; below 0 is masked).
  */
-export function designerRawReward(variant: DesignerRewardVariant, stats: DesignStats, options: DesignerRewardOptions = {}): number {
+export function designerRawReward(
+  variant: DesignerRewardVariant,
+  stats: DesignStats,
+  options: DesignerRewardOptions = {},
+): number {
   // learningPotential may be fed the mean return (the reference's way), which can be negative.
-  const winRate = variant === "learningPotential"
-    ? requireInRange(stats.winRate, -1, 1, "mean return")
-    : requireInRange(stats.winRate, 0, 1, "win rate");
+  const winRate =
+    variant === "learningPotential"
+      ? requireInRange(stats.winRate, -1, 1, "mean return")
+      : requireInRange(stats.winRate, 0, 1, "win rate");
   const floor = options.regretFloor ?? 0.15;
   switch (variant) {
     case "blend": {
       const regretWeight = requireFinite(options.regretWeight ?? 0.4, "regret weight");
       const plateauWeight = requireFinite(options.plateauWeight ?? 0.6, "plateau weight");
-      return regretWeight * regretTerm(stats.regret, floor) + plateauWeight * plateau(winRate, options.plateau);
+      return (
+        regretWeight * regretTerm(stats.regret, floor) +
+        plateauWeight * plateau(winRate, options.plateau)
+      );
     }
     case "regret":
       return regretTerm(stats.regret, floor);
@@ -139,9 +155,14 @@ export function designerRawReward(variant: DesignerRewardVariant, stats: DesignS
       return plateau(winRate, options.plateau);
     case "microLp": {
       if (stats.returnsByStep === undefined) {
-        throw new SpadeError("E_RL_INPUT", "the microLp reward needs the window's returns by step", {
-          nextStep: "pass returnsByStep: the finished unhinted plays' returns of each step of the window",
-        });
+        throw new SpadeError(
+          "E_RL_INPUT",
+          "the microLp reward needs the window's returns by step",
+          {
+            nextStep:
+              "pass returnsByStep: the finished unhinted plays' returns of each step of the window",
+          },
+        );
       }
       return microLearningProgress(stats.returnsByStep);
     }
@@ -149,13 +170,20 @@ export function designerRawReward(variant: DesignerRewardVariant, stats: DesignS
       const regretWeight = requireFinite(options.regretWeight ?? 0.4, "regret weight");
       const frontierWeight = requireFinite(options.frontierWeight ?? 0.6, "frontier weight");
       const frontierScale = requirePositiveOption(options.frontierScale ?? 0.08, "frontier scale");
-      return regretWeight * regretTerm(stats.regret, floor) - (frontierWeight * frontierPenalty(winRate)) / frontierScale;
+      return (
+        regretWeight * regretTerm(stats.regret, floor) -
+        (frontierWeight * frontierPenalty(winRate)) / frontierScale
+      );
     }
     case "learningPotential": {
       if (stats.lpBaseline === undefined) {
-        throw new SpadeError("E_RL_INPUT", "the learningPotential reward needs the skill's lpBaseline", {
-          nextStep: "update the skill's tracker with lpUpdate and pass lpBaseline(state)",
-        });
+        throw new SpadeError(
+          "E_RL_INPUT",
+          "the learningPotential reward needs the skill's lpBaseline",
+          {
+            nextStep: "update the skill's tracker with lpUpdate and pass lpBaseline(state)",
+          },
+        );
       }
       return Math.abs(winRate - requireFinite(stats.lpBaseline, "lpBaseline"));
     }

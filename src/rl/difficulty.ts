@@ -29,7 +29,12 @@ export interface SlidingWindowOptions {
 }
 
 /** The reference's defaults (`SlidingWindowController.__init__`). */
-export const SLIDING_WINDOW_DEFAULTS: Readonly<SlidingWindowOptions> = Object.freeze({ tauAcc: 0.9, tauNum: 8, dDelta: 4, maxDifficulty: 20 });
+export const SLIDING_WINDOW_DEFAULTS: Readonly<SlidingWindowOptions> = Object.freeze({
+  tauAcc: 0.9,
+  tauNum: 8,
+  dDelta: 4,
+  maxDifficulty: 20,
+});
 
 /** A fresh window at `minDifficulty` (RLVE environments start at 0). */
 export function initialWindow(minDifficulty = 0): DifficultyWindow {
@@ -40,14 +45,23 @@ export function initialWindow(minDifficulty = 0): DifficultyWindow {
  * The window after one play at `difficulty` with `reward` (a success is a reward above 0, as the
  * reference counts it). Plays below `high` change nothing.
  */
-export function updateWindow(window: DifficultyWindow, difficulty: number, reward: number, options: SlidingWindowOptions = SLIDING_WINDOW_DEFAULTS): DifficultyWindow {
+export function updateWindow(
+  window: DifficultyWindow,
+  difficulty: number,
+  reward: number,
+  options: SlidingWindowOptions = SLIDING_WINDOW_DEFAULTS,
+): DifficultyWindow {
   if (!Number.isFinite(reward) || !Number.isInteger(difficulty)) {
-    throw new SpadeError("E_RL_INPUT", `updateWindow: difficulty must be an integer and reward finite (got ${difficulty}, ${reward})`);
+    throw new SpadeError(
+      "E_RL_INPUT",
+      `updateWindow: difficulty must be an integer and reward finite (got ${difficulty}, ${reward})`,
+    );
   }
   if (difficulty !== window.high) return window;
   const attempts = window.attemptsAtHigh + 1;
   const successes = window.successesAtHigh + (reward > 0 ? 1 : 0);
-  if (attempts < options.tauNum) return { ...window, attemptsAtHigh: attempts, successesAtHigh: successes };
+  if (attempts < options.tauNum)
+    return { ...window, attemptsAtHigh: attempts, successesAtHigh: successes };
   const promote = successes / attempts >= options.tauAcc && window.high < options.maxDifficulty;
   const high = promote ? window.high + 1 : window.high;
   const low = promote ? Math.max(window.low, high - options.dDelta + 1) : window.low;
@@ -56,6 +70,10 @@ export function updateWindow(window: DifficultyWindow, difficulty: number, rewar
 
 /** The difficulty drawn uniformly from [low, high] with `uniform` in [0, 1) (Python's `randint(low, high)`). */
 export function sampleDifficulty(window: DifficultyWindow, uniform: number): number {
-  if (!(uniform >= 0 && uniform < 1)) throw new SpadeError("E_RL_INPUT", `sampleDifficulty: uniform must be in [0, 1), got ${uniform}`);
+  if (!(uniform >= 0 && uniform < 1))
+    throw new SpadeError(
+      "E_RL_INPUT",
+      `sampleDifficulty: uniform must be in [0, 1), got ${uniform}`,
+    );
   return window.low + Math.floor(uniform * (window.high - window.low + 1));
 }

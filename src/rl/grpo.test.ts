@@ -34,13 +34,20 @@ describe("groupAdvantages = (r - mean) / (std + 1e-8), population std", () => {
   });
 
   it("without std division: mean-centring only", () => {
-    expectCloseList(groupAdvantages([1, 0, 0, 0], { stdNormalize: false }), [0.75, -0.25, -0.25, -0.25]);
+    expectCloseList(
+      groupAdvantages([1, 0, 0, 0], { stdNormalize: false }),
+      [0.75, -0.25, -0.25, -0.25],
+    );
     expectCloseList(groupAdvantages([1, null, 0.5], { stdNormalize: false }), [0.25, null, -0.25]);
   });
 
   it("rejects a NaN return and a non-positive epsilon", () => {
     const code = (fn: () => unknown) => {
-      try { fn(); } catch (err) { return isSpadeError(err) ? err.code : "other"; }
+      try {
+        fn();
+      } catch (err) {
+        return isSpadeError(err) ? err.code : "other";
+      }
       return undefined;
     };
     expect(code(() => groupAdvantages([1, Number.NaN]))).toBe("E_RL_INPUT");

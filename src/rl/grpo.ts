@@ -26,13 +26,21 @@ export function populationStd(values: readonly number[]): number {
  * Advantages of one group's episodes, in input order. A null return is a failed episode: its
  * advantage is null (masked out of training) and it does not move the mean or std.
  */
-export function groupAdvantages(returnsByEpisode: readonly (number | null)[], options: GroupAdvantageOptions = {}): Array<number | null> {
+export function groupAdvantages(
+  returnsByEpisode: readonly (number | null)[],
+  options: GroupAdvantageOptions = {},
+): Array<number | null> {
   const stdNormalize = options.stdNormalize ?? true;
   const epsilon = options.epsilon ?? 1e-8;
   if (!Number.isFinite(epsilon) || epsilon <= 0) {
-    throw new SpadeError("E_CONFIG", `the GRPO epsilon must be a number > 0 (got ${String(epsilon)})`);
+    throw new SpadeError(
+      "E_CONFIG",
+      `the GRPO epsilon must be a number > 0 (got ${String(epsilon)})`,
+    );
   }
-  const finished = returnsByEpisode.filter((r): r is number => r !== null).map((r) => requireFinite(r, "episode return"));
+  const finished = returnsByEpisode
+    .filter((r): r is number => r !== null)
+    .map((r) => requireFinite(r, "episode return"));
   if (finished.length === 0) return returnsByEpisode.map(() => null);
   const m = mean(finished);
   const divisor = stdNormalize ? populationStd(finished) + epsilon : 1;

@@ -31,13 +31,24 @@ export interface KlFold {
  */
 export function foldKlPenalty(sequences: readonly KlTargets[], coef: number): KlFold {
   requireFinite(coef, "KL coefficient");
-  if (coef < 0) throw new SpadeError("E_CONFIG", `the KL coefficient must be >= 0 (got ${coef})`, { nextStep: "set klCoef to 0 (off) or a small positive value such as 0.005" });
+  if (coef < 0)
+    throw new SpadeError("E_CONFIG", `the KL coefficient must be >= 0 (got ${coef})`, {
+      nextStep: "set klCoef to 0 (off) or a small positive value such as 0.005",
+    });
   const diffs: number[][] = sequences.map((s, i) => {
     const n = s.advantages.length;
     if (s.samplerLogprobs.length !== n || s.baseLogprobs.length !== n || s.mask.length !== n) {
-      throw new SpadeError("E_RL_INPUT", `sequence ${i}: advantages, logprobs and mask must have one value per target (got ${n}, ${s.samplerLogprobs.length}, ${s.baseLogprobs.length}, ${s.mask.length})`);
+      throw new SpadeError(
+        "E_RL_INPUT",
+        `sequence ${i}: advantages, logprobs and mask must have one value per target (got ${n}, ${s.samplerLogprobs.length}, ${s.baseLogprobs.length}, ${s.mask.length})`,
+      );
     }
-    return s.mask.map((m, t) => (m ? requireFinite(s.samplerLogprobs[t] as number, "sampler logprob") - requireFinite(s.baseLogprobs[t] as number, "base logprob") : 0));
+    return s.mask.map((m, t) =>
+      m
+        ? requireFinite(s.samplerLogprobs[t] as number, "sampler logprob") -
+          requireFinite(s.baseLogprobs[t] as number, "base logprob")
+        : 0,
+    );
   });
   let sum = 0;
   let count = 0;
@@ -50,7 +61,11 @@ export function foldKlPenalty(sequences: readonly KlTargets[], coef: number): Kl
   });
   const meanLogRatio = count ? sum / count : null;
   const advantages = sequences.map((s, i) =>
-    s.advantages.map((a, t) => (s.mask[t] && coef !== 0 ? a + coef * ((meanLogRatio as number) - (diffs[i]?.[t] as number)) : a)),
+    s.advantages.map((a, t) =>
+      s.mask[t] && coef !== 0
+        ? a + coef * ((meanLogRatio as number) - (diffs[i]?.[t] as number))
+        : a,
+    ),
   );
   return { advantages, meanLogRatio };
 }

@@ -44,11 +44,19 @@ describe("learning-potential tracker (gamma weighs the new value; 0.98 / 0.85)",
 
   it("rejects gammaFast <= gammaSlow and a non-finite reward", () => {
     const code = (fn: () => unknown) => {
-      try { fn(); } catch (err) { return isSpadeError(err) ? err.code : "other"; }
+      try {
+        fn();
+      } catch (err) {
+        return isSpadeError(err) ? err.code : "other";
+      }
       return undefined;
     };
-    expect(code(() => lpUpdate(LP_INITIAL, 0.5, { gammaFast: 0.85, gammaSlow: 0.98 }))).toBe("E_CONFIG");
-    expect(code(() => lpUpdate(LP_INITIAL, 0.5, { gammaFast: 0.9, gammaSlow: 0.9 }))).toBe("E_CONFIG");
+    expect(code(() => lpUpdate(LP_INITIAL, 0.5, { gammaFast: 0.85, gammaSlow: 0.98 }))).toBe(
+      "E_CONFIG",
+    );
+    expect(code(() => lpUpdate(LP_INITIAL, 0.5, { gammaFast: 0.9, gammaSlow: 0.9 }))).toBe(
+      "E_CONFIG",
+    );
     expect(code(() => lpUpdate(LP_INITIAL, Number.NaN))).toBe("E_RL_INPUT");
   });
 });

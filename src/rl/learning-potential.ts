@@ -27,7 +27,10 @@ function gammas(options: LpOptions): { fast: number; slow: number } {
   const fast = options.gammaFast ?? 0.98;
   const slow = options.gammaSlow ?? 0.85;
   if (!(fast > slow && slow > 0 && fast <= 1)) {
-    throw new SpadeError("E_CONFIG", `learning potential needs 0 < gammaSlow < gammaFast <= 1 (got ${fast} / ${slow})`);
+    throw new SpadeError(
+      "E_CONFIG",
+      `learning potential needs 0 < gammaSlow < gammaFast <= 1 (got ${fast} / ${slow})`,
+    );
   }
   return { fast, slow };
 }
@@ -53,7 +56,11 @@ export function lpBaseline(state: LpState): number {
  * Feeds one mean reward into a tracker. The first value sets both averages (potential 0);
  * after that each average moves toward `reward` by its gamma.
  */
-export function lpUpdate(state: LpState, reward: number, options: LpOptions = {}): { state: LpState; potential: number } {
+export function lpUpdate(
+  state: LpState,
+  reward: number,
+  options: LpOptions = {},
+): { state: LpState; potential: number } {
   const { fast, slow } = gammas(options);
   requireFinite(reward, "learning-potential reward");
   if (state.muFast === null || state.muSlow === null) {

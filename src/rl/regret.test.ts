@@ -5,38 +5,74 @@ import { codeOf } from "../../test/assert.js";
 const FAIL = Number.NaN; // a failed play's return is ignored, so even NaN is harmless
 
 function play(seed: number, hinted: boolean, ret: number, failed = false): PlayOutcome {
-  return { seed, hinted, return: ret, failure: failed ? "step: E_SANDBOX_TIMEOUT: timed out" : null };
+  return {
+    seed,
+    hinted,
+    return: ret,
+    failure: failed ? "step: E_SANDBOX_TIMEOUT: timed out" : null,
+  };
 }
 
 describe("regret (paired seeds by default)", () => {
   it("one hinted and one unhinted play per seed", () => {
     const plays = [
-      play(1, false, 1), play(2, false, 0), play(3, false, 0), play(4, false, 0),
-      play(1, true, 1), play(2, true, 1), play(3, true, 0), play(4, true, 1),
+      play(1, false, 1),
+      play(2, false, 0),
+      play(3, false, 0),
+      play(4, false, 0),
+      play(1, true, 1),
+      play(2, true, 1),
+      play(3, true, 0),
+      play(4, true, 1),
     ];
-    expect(regret(plays)).toEqual({ regret: 0.5, hintedMean: 0.75, unhintedMean: 0.25, samples: 4 });
+    expect(regret(plays)).toEqual({
+      regret: 0.5,
+      hintedMean: 0.75,
+      unhintedMean: 0.25,
+      samples: 4,
+    });
   });
 
   it("averages several hinted plays of a seed before averaging seeds", () => {
     // seed 1: hinted [1, 0] -> 0.5; seed 2: hinted [1, 1] -> 1; unhinted 0 and 0
-    const plays = [play(1, false, 0), play(2, false, 0), play(1, true, 1), play(2, true, 1), play(1, true, 0), play(2, true, 1)];
+    const plays = [
+      play(1, false, 0),
+      play(2, false, 0),
+      play(1, true, 1),
+      play(2, true, 1),
+      play(1, true, 0),
+      play(2, true, 1),
+    ];
     expect(regret(plays)).toEqual({ regret: 0.75, hintedMean: 0.75, unhintedMean: 0, samples: 2 });
   });
 
   it("a failed play removes its whole seed (pairwise exclusion)", () => {
     const plays = [
-      play(1, false, 1), play(2, false, 0), play(3, false, FAIL, true),
-      play(1, true, 1), play(2, true, 1), play(3, true, 0),
+      play(1, false, 1),
+      play(2, false, 0),
+      play(3, false, FAIL, true),
+      play(1, true, 1),
+      play(2, true, 1),
+      play(3, true, 0),
     ];
     expect(regret(plays)).toEqual({ regret: 0.5, hintedMean: 1, unhintedMean: 0.5, samples: 2 });
-    const hintedFailed = [play(1, false, 0), play(2, false, 0), play(1, true, 1), play(2, true, FAIL, true)];
+    const hintedFailed = [
+      play(1, false, 0),
+      play(2, false, 0),
+      play(1, true, 1),
+      play(2, true, FAIL, true),
+    ];
     expect(regret(hintedFailed)).toEqual({ regret: 1, hintedMean: 1, unhintedMean: 0, samples: 1 });
   });
 
   it("independent: each side over its own finished plays, seeds ignored", () => {
     const plays = [
-      play(1, false, 1), play(2, false, 0), play(3, false, FAIL, true),
-      play(1, true, 1), play(2, true, 1), play(3, true, 0),
+      play(1, false, 1),
+      play(2, false, 0),
+      play(3, false, FAIL, true),
+      play(1, true, 1),
+      play(2, true, 1),
+      play(3, true, 0),
     ];
     const r = regret(plays, { pairing: "independent" });
     expect(r.hintedMean).toBeCloseTo(2 / 3, 12);
@@ -46,9 +82,21 @@ describe("regret (paired seeds by default)", () => {
   });
 
   it("is negative when the hint hurts, and 0 when one side has nothing finished", () => {
-    expect(regret([play(1, false, 1), play(2, false, 1), play(1, true, 0), play(2, true, 0)]).regret).toBe(-1);
-    expect(regret([play(1, false, FAIL, true), play(1, true, 1)])).toEqual({ regret: 0, hintedMean: null, unhintedMean: null, samples: 0 });
-    expect(regret([play(1, false, 1)], { pairing: "independent" })).toEqual({ regret: 0, hintedMean: null, unhintedMean: 1, samples: 0 });
+    expect(
+      regret([play(1, false, 1), play(2, false, 1), play(1, true, 0), play(2, true, 0)]).regret,
+    ).toBe(-1);
+    expect(regret([play(1, false, FAIL, true), play(1, true, 1)])).toEqual({
+      regret: 0,
+      hintedMean: null,
+      unhintedMean: null,
+      samples: 0,
+    });
+    expect(regret([play(1, false, 1)], { pairing: "independent" })).toEqual({
+      regret: 0,
+      hintedMean: null,
+      unhintedMean: 1,
+      samples: 0,
+    });
     expect(regret([])).toEqual({ regret: 0, hintedMean: null, unhintedMean: null, samples: 0 });
   });
 
@@ -61,8 +109,13 @@ describe("regret (paired seeds by default)", () => {
 
 describe("winRate and meanUnhintedReturn (unhinted, finished plays only)", () => {
   const plays = [
-    play(1, false, 1), play(2, false, 0.99), play(3, false, 0.5), play(4, false, 0), play(5, false, FAIL, true),
-    play(1, true, 1), play(2, true, 1),
+    play(1, false, 1),
+    play(2, false, 0.99),
+    play(3, false, 0.5),
+    play(4, false, 0),
+    play(5, false, FAIL, true),
+    play(1, true, 1),
+    play(2, true, 1),
   ];
   it("success means return >= 0.99", () => {
     expect(winRate(plays)).toBe(0.5);

@@ -50,10 +50,17 @@ export interface RegretResult {
 }
 
 function finished(plays: readonly PlayOutcome[], hinted: boolean): PlayOutcome[] {
-  return plays.filter((p) => p.hinted === hinted && p.failure === null).map((p) => {
-    requireInRange(p.return, -1, 1, `return of the ${hinted ? "hinted" : "unhinted"} play on seed ${p.seed}`);
-    return p;
-  });
+  return plays
+    .filter((p) => p.hinted === hinted && p.failure === null)
+    .map((p) => {
+      requireInRange(
+        p.return,
+        -1,
+        1,
+        `return of the ${hinted ? "hinted" : "unhinted"} play on seed ${p.seed}`,
+      );
+      return p;
+    });
 }
 
 function meanBySeed(plays: readonly PlayOutcome[]): Map<number, number> {
@@ -71,7 +78,10 @@ function meanBySeed(plays: readonly PlayOutcome[]): Map<number, number> {
 export function regret(plays: readonly PlayOutcome[], options: RegretOptions = {}): RegretResult {
   const pairing = options.pairing ?? "paired";
   if (pairing !== "paired" && pairing !== "independent") {
-    throw new SpadeError("E_CONFIG", `regret pairing must be "paired" or "independent" (got ${String(pairing)})`);
+    throw new SpadeError(
+      "E_CONFIG",
+      `regret pairing must be "paired" or "independent" (got ${String(pairing)})`,
+    );
   }
   for (const p of plays) requireFinite(p.seed, "seed");
   const hinted = finished(plays, true);

@@ -107,7 +107,10 @@ export const MALFORMED_TOOL_CALL_OBSERVATION =
 /** The turns an episode of `env` may take: its `maxTurns`, capped by `cap` when set. */
 export function turnLimit(envMaxTurns: number, cap: number | null | undefined): number {
   if (cap === null || cap === undefined) return envMaxTurns;
-  if (!Number.isInteger(cap) || cap < 1) throw new SpadeError("E_CONFIG", `maxTurnsCap must be an integer >= 1 (got ${cap})`, { nextStep: "pass a positive turn cap, or none" });
+  if (!Number.isInteger(cap) || cap < 1)
+    throw new SpadeError("E_CONFIG", `maxTurnsCap must be an integer >= 1 (got ${cap})`, {
+      nextStep: "pass a positive turn cap, or none",
+    });
   return Math.min(envMaxTurns, cap);
 }
 
@@ -115,12 +118,26 @@ export function turnLimit(envMaxTurns: number, cap: number | null | undefined): 
 export const DEFAULT_HINT_TEMPLATE = "{observation}\n\nHINT: {hint}";
 
 /** Plays one episode of `env` with `agent`. Never throws for the environment's or agent's sake. */
-export async function runEpisode(env: Env, agent: Agent, options: EpisodeOptions): Promise<Episode> {
+export async function runEpisode(
+  env: Env,
+  agent: Agent,
+  options: EpisodeOptions,
+): Promise<Episode> {
   const hinted = options.hinted ?? false;
   const reference = (options.failures ?? "drop") === "reference";
   const episode: Episode = {
-    seed: options.seed, hinted, firstObservation: "", steps: [], return: 0, success: false, turns: 0,
-    outcome: "truncated", maskedTurns: [], failure: null, failureStage: null, failureCode: null,
+    seed: options.seed,
+    hinted,
+    firstObservation: "",
+    steps: [],
+    return: 0,
+    success: false,
+    turns: 0,
+    outcome: "truncated",
+    maskedTurns: [],
+    failure: null,
+    failureStage: null,
+    failureCode: null,
   };
   let stage: FailureStage = "reset";
   try {
@@ -130,7 +147,9 @@ export async function runEpisode(env: Env, agent: Agent, options: EpisodeOptions
     if (hinted) {
       stage = "hint";
       const hint = await env.hint();
-      observation = (options.hintTemplate ?? DEFAULT_HINT_TEMPLATE).replace("{observation}", () => observation).replace("{hint}", () => hint);
+      observation = (options.hintTemplate ?? DEFAULT_HINT_TEMPLATE)
+        .replace("{observation}", () => observation)
+        .replace("{hint}", () => hint);
     }
     episode.firstObservation = observation;
     let toolResults: ToolResult[] = [];
@@ -149,7 +168,16 @@ export async function runEpisode(env: Env, agent: Agent, options: EpisodeOptions
           observation = MALFORMED_TOOL_CALL_OBSERVATION;
           toolResults = [];
           episode.maskedTurns.push(turn);
-          episode.steps.push({ action: makeAction(err.text, []), observation, reward: 0, terminated: false, truncated: false, toolResults, info: {}, masked: true });
+          episode.steps.push({
+            action: makeAction(err.text, []),
+            observation,
+            reward: 0,
+            terminated: false,
+            truncated: false,
+            toolResults,
+            info: {},
+            masked: true,
+          });
           continue;
         }
         throw err;
@@ -158,7 +186,15 @@ export async function runEpisode(env: Env, agent: Agent, options: EpisodeOptions
       const result = await env.step(action);
       toolResults = result.toolResults ?? [];
       observation = result.observation;
-      episode.steps.push({ action, observation, reward: result.reward, terminated: result.terminated, truncated: result.truncated, toolResults, info: result.info });
+      episode.steps.push({
+        action,
+        observation,
+        reward: result.reward,
+        terminated: result.terminated,
+        truncated: result.truncated,
+        toolResults,
+        info: result.info,
+      });
       if (result.terminated) episode.outcome = "terminated";
       if (result.terminated || result.truncated) break;
     }
@@ -171,7 +207,8 @@ export async function runEpisode(env: Env, agent: Agent, options: EpisodeOptions
   if (agent.trace) episode.trace = agent.trace();
   episode.turns = episode.steps.length;
   // A context overflow is truncated with return 0 (the reference scores any unterminated episode 0).
-  episode.return = episode.outcome === "overflow" ? 0 : episodeReturn(episode.steps.map((s) => s.reward));
+  episode.return =
+    episode.outcome === "overflow" ? 0 : episodeReturn(episode.steps.map((s) => s.reward));
   episode.success = episode.failure === null && isSuccess(episode.return);
   return episode;
 }

@@ -31,17 +31,46 @@ afterEach(async () => {
 describe("pairedSeeds and groupStats", () => {
   it("pairs hinted episode i with unhinted seed i mod N", () => {
     expect(pairedSeeds([5, 9, 13], 5)).toEqual([
-      { seed: 5, hinted: false }, { seed: 9, hinted: false }, { seed: 13, hinted: false },
-      { seed: 5, hinted: true }, { seed: 9, hinted: true }, { seed: 13, hinted: true }, { seed: 5, hinted: true }, { seed: 9, hinted: true },
+      { seed: 5, hinted: false },
+      { seed: 9, hinted: false },
+      { seed: 13, hinted: false },
+      { seed: 5, hinted: true },
+      { seed: 9, hinted: true },
+      { seed: 13, hinted: true },
+      { seed: 5, hinted: true },
+      { seed: 9, hinted: true },
     ]);
     expect(() => pairedSeeds([], 2)).toThrow(expect.objectContaining({ code: "E_CONFIG" }));
     expect(() => pairedSeeds([1], -1)).toThrow(expect.objectContaining({ code: "E_CONFIG" }));
   });
 
   it("leaves failed episodes out of the rates", () => {
-    const ep = (ret: number, failure: string | null) => ({ seed: 0, hinted: false, firstObservation: "", steps: [], return: ret, success: ret >= 0.99 && failure === null, turns: 1, outcome: failure === null ? ("terminated" as const) : ("dropped" as const), maskedTurns: [], failure, failureStage: null, failureCode: null });
-    expect(groupStats([ep(1, null), ep(0, null), ep(0.5, null), ep(0, "agent: x")])).toEqual({ episodes: 4, failed: 1, successRate: 1 / 3, meanReturn: 0.5 });
-    expect(groupStats([ep(0, "step: y")])).toEqual({ episodes: 1, failed: 1, successRate: null, meanReturn: null });
+    const ep = (ret: number, failure: string | null) => ({
+      seed: 0,
+      hinted: false,
+      firstObservation: "",
+      steps: [],
+      return: ret,
+      success: ret >= 0.99 && failure === null,
+      turns: 1,
+      outcome: failure === null ? ("terminated" as const) : ("dropped" as const),
+      maskedTurns: [],
+      failure,
+      failureStage: null,
+      failureCode: null,
+    });
+    expect(groupStats([ep(1, null), ep(0, null), ep(0.5, null), ep(0, "agent: x")])).toEqual({
+      episodes: 4,
+      failed: 1,
+      successRate: 1 / 3,
+      meanReturn: 0.5,
+    });
+    expect(groupStats([ep(0, "step: y")])).toEqual({
+      episodes: 1,
+      failed: 1,
+      successRate: null,
+      meanReturn: null,
+    });
   });
 });
 
@@ -51,15 +80,33 @@ describe("runGroup", () => {
     server = await startFakeOpenAIServer((req) => {
       const first = String(req.body.messages[1].content);
       const hint = /HINT: The number is (\d+)\./.exec(first);
-      return { kind: "slow", delayMs: 5, reply: { kind: "text", content: hint ? `\\boxed{${hint[1]}}` : "\\boxed{99}" } };
+      return {
+        kind: "slow",
+        delayMs: 5,
+        reply: { kind: "text", content: hint ? `\\boxed{${hint[1]}}` : "\\boxed{99}" },
+      };
     });
     const backend = openAIChatBackend({ baseURL: server.baseURL, model: "fake" });
     const seeds = [0, 1, 2];
     const { open, stats } = countingOpener({ meta: { maxTurns: 2 } });
-    const result = await runGroup(open, ({ signal }) => chatAgent({ backend, signal }), { seeds, hintedEpisodes: 4, concurrency: 3 });
-    expect(result.episodes.map((e) => [e.seed, e.hinted])).toEqual([[0, false], [1, false], [2, false], [0, true], [1, true], [2, true], [0, true]]);
+    const result = await runGroup(open, ({ signal }) => chatAgent({ backend, signal }), {
+      seeds,
+      hintedEpisodes: 4,
+      concurrency: 3,
+    });
+    expect(result.episodes.map((e) => [e.seed, e.hinted])).toEqual([
+      [0, false],
+      [1, false],
+      [2, false],
+      [0, true],
+      [1, true],
+      [2, true],
+      [0, true],
+    ]);
     for (const e of result.episodes.filter((x) => x.hinted)) {
-      expect(e.firstObservation).toBe(`Guess a number from 10 to 99 as \\boxed{n}.\n\nHINT: The number is ${secretOf(e.seed)}.`);
+      expect(e.firstObservation).toBe(
+        `Guess a number from 10 to 99 as \\boxed{n}.\n\nHINT: The number is ${secretOf(e.seed)}.`,
+      );
       expect(e.steps[0]!.action.answer).toBe(String(secretOf(e.seed)));
     }
     // Secrets of seeds 0, 1, 2 are 21, 58, 95: 99 never wins.
@@ -81,7 +128,11 @@ describe("runGroup", () => {
       inFlight--;
       return oracleAgent(turn);
     };
-    const result = await runGroup(open, () => slowOracle, { seeds: [1, 2, 3, 4, 5, 6], hintedEpisodes: 6, concurrency: 2 });
+    const result = await runGroup(open, () => slowOracle, {
+      seeds: [1, 2, 3, 4, 5, 6],
+      hintedEpisodes: 6,
+      concurrency: 2,
+    });
     expect([most, stats.opened, stats.closed]).toEqual([2, 2, 2]);
     expect(result.unhinted.successRate).toBe(1);
     expect(result.episodes.map((e) => e.seed)).toEqual([1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6]);
@@ -97,7 +148,10 @@ describe("runGroup", () => {
       opening--;
       return makeTestEnv();
     };
-    const result = await runGroup(open, () => oracleAgent, { seeds: [0, 1, 2, 3, 4, 5, 6, 7], openLimiter: new Limiter(2) });
+    const result = await runGroup(open, () => oracleAgent, {
+      seeds: [0, 1, 2, 3, 4, 5, 6, 7],
+      openLimiter: new Limiter(2),
+    });
     expect([most, result.unhinted.successRate]).toEqual([2, 1]);
   });
 
@@ -112,15 +166,26 @@ describe("runGroup", () => {
       inFlight--;
       return oracleAgent(turn);
     };
-    await Promise.all([1, 2, 3].map((g) => runGroup(countingOpener().open, () => agent, { seeds: [g, g + 10], limiter })));
+    await Promise.all(
+      [1, 2, 3].map((g) =>
+        runGroup(countingOpener().open, () => agent, { seeds: [g, g + 10], limiter }),
+      ),
+    );
     expect([most, limiter.active]).toEqual([1, 0]);
   });
 
   it("flags failed episodes, excludes them from stats, and reopens the environment after an environment failure", async () => {
     const { open, stats } = countingOpener({
       step: (action, state) => {
-        if (state.secret === secretOf(7)) throw new SpadeError("E_SANDBOX_TIMEOUT", "step ran past 200 ms");
-        return { observation: "Correct!", reward: action.answer === String(state.secret) ? 1 : 0, terminated: true, truncated: false, info: {} };
+        if (state.secret === secretOf(7))
+          throw new SpadeError("E_SANDBOX_TIMEOUT", "step ran past 200 ms");
+        return {
+          observation: "Correct!",
+          reward: action.answer === String(state.secret) ? 1 : 0,
+          terminated: true,
+          truncated: false,
+          info: {},
+        };
       },
     });
     const makeAgent = ({ index }: { index: number }): Agent => {
@@ -145,13 +210,27 @@ describe("runGroup", () => {
       return makeTestEnv();
     };
     const result = await runGroup(open, () => oracleAgent, { seeds: [0, 1], concurrency: 1 });
-    expect(result.episodes[0]).toMatchObject({ failure: "open: E_SANDBOX_COMPILE: no Environment class", failureStage: "open", failureCode: "E_SANDBOX_COMPILE", turns: 0 });
+    expect(result.episodes[0]).toMatchObject({
+      failure: "open: E_SANDBOX_COMPILE: no Environment class",
+      failureStage: "open",
+      failureCode: "E_SANDBOX_COMPILE",
+      turns: 0,
+    });
     expect(result.episodes[1]).toMatchObject({ failure: null, success: true });
     expect(result.unhinted).toEqual({ episodes: 2, failed: 1, successRate: 1, meanReturn: 1 });
   });
 
   it("cancels: no new episodes, running ones stop, environments closed, E_CANCELLED", async () => {
-    const { open, stats } = countingOpener({ meta: { maxTurns: 50 }, step: () => ({ observation: "again", reward: 0, terminated: false, truncated: false, info: {} }) });
+    const { open, stats } = countingOpener({
+      meta: { maxTurns: 50 },
+      step: () => ({
+        observation: "again",
+        reward: 0,
+        terminated: false,
+        truncated: false,
+        info: {},
+      }),
+    });
     const controller = new AbortController();
     let turns = 0;
     const agent: Agent = async () => {
@@ -159,7 +238,11 @@ describe("runGroup", () => {
       await new Promise((r) => setTimeout(r, 1));
       return makeAction("\\boxed{1}");
     };
-    const err = await runGroup(open, () => agent, { seeds: [0, 1, 2, 3, 4, 5], concurrency: 2, signal: controller.signal }).catch((e: unknown) => e);
+    const err = await runGroup(open, () => agent, {
+      seeds: [0, 1, 2, 3, 4, 5],
+      concurrency: 2,
+      signal: controller.signal,
+    }).catch((e: unknown) => e);
     expect(isSpadeError(err, "E_CANCELLED")).toBe(true);
     expect((err as SpadeError).message).toBe("the group was cancelled after 0 of 6 episodes");
     expect(turns).toBeLessThanOrEqual(12);

@@ -72,12 +72,25 @@ export interface GroupResult {
 }
 
 /** The seeds of a group's episodes: the N unhinted ones, then M hinted ones paired with them. */
-export function pairedSeeds(seeds: readonly number[], hintedEpisodes: number): Array<{ seed: number; hinted: boolean }> {
-  if (seeds.length === 0) throw new SpadeError("E_CONFIG", "a group needs at least one unhinted seed", { nextStep: "pass seeds: [s0, s1, ...]" });
-  if (!Number.isInteger(hintedEpisodes) || hintedEpisodes < 0) throw new SpadeError("E_CONFIG", `hintedEpisodes must be an integer >= 0 (got ${hintedEpisodes})`);
+export function pairedSeeds(
+  seeds: readonly number[],
+  hintedEpisodes: number,
+): Array<{ seed: number; hinted: boolean }> {
+  if (seeds.length === 0)
+    throw new SpadeError("E_CONFIG", "a group needs at least one unhinted seed", {
+      nextStep: "pass seeds: [s0, s1, ...]",
+    });
+  if (!Number.isInteger(hintedEpisodes) || hintedEpisodes < 0)
+    throw new SpadeError(
+      "E_CONFIG",
+      `hintedEpisodes must be an integer >= 0 (got ${hintedEpisodes})`,
+    );
   return [
     ...seeds.map((seed) => ({ seed, hinted: false })),
-    ...Array.from({ length: hintedEpisodes }, (_, i) => ({ seed: seeds[i % seeds.length] as number, hinted: true })),
+    ...Array.from({ length: hintedEpisodes }, (_, i) => ({
+      seed: seeds[i % seeds.length] as number,
+      hinted: true,
+    })),
   ];
 }
 
@@ -95,8 +108,18 @@ export function groupStats(episodes: readonly Episode[]): GroupStats {
 /** An episode that failed before it could start (the environment did not open). */
 function openFailure(seed: number, hinted: boolean, err: unknown): Episode {
   return {
-    seed, hinted, firstObservation: "", steps: [], return: 0, success: false, turns: 0, outcome: "dropped", maskedTurns: [],
-    failure: `open: ${describeError(err)}`, failureStage: "open", failureCode: isSpadeError(err) ? err.code : null,
+    seed,
+    hinted,
+    firstObservation: "",
+    steps: [],
+    return: 0,
+    success: false,
+    turns: 0,
+    outcome: "dropped",
+    maskedTurns: [],
+    failure: `open: ${describeError(err)}`,
+    failureStage: "open",
+    failureCode: isSpadeError(err) ? err.code : null,
   };
 }
 
@@ -105,10 +128,15 @@ function openFailure(seed: number, hinted: boolean, err: unknown): Episode {
  * it across its episodes (`reset(seed)` alone determines an episode), and reopens it after the
  * environment failed (a broken sandbox is not reused). Never rejects for an episode's sake.
  */
-export async function runGroup(open: () => Promise<Env>, makeAgent: AgentFactory, options: GroupOptions): Promise<GroupResult> {
+export async function runGroup(
+  open: () => Promise<Env>,
+  makeAgent: AgentFactory,
+  options: GroupOptions,
+): Promise<GroupResult> {
   const plan = pairedSeeds(options.seeds, options.hintedEpisodes ?? 0);
   const concurrency = options.concurrency ?? plan.length;
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new SpadeError("E_CONFIG", `concurrency must be an integer >= 1 (got ${concurrency})`);
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new SpadeError("E_CONFIG", `concurrency must be an integer >= 1 (got ${concurrency})`);
   const { signal, limiter } = options;
   const openLimiter = options.openLimiter ?? new Limiter(DEFAULT_OPEN_CONCURRENCY);
   const episodes: Array<Episode | undefined> = new Array(plan.length);
@@ -137,11 +165,24 @@ export async function runGroup(open: () => Promise<Env>, makeAgent: AgentFactory
           try {
             agent = makeAgent({ index, seed, hinted, signal });
           } catch (err) {
-            agent = async () => { throw err; }; // recorded as the episode's agent failure
+            agent = async () => {
+              throw err;
+            }; // recorded as the episode's agent failure
           }
-          const episode = await runEpisode(env, agent, { seed, hinted, signal, hintTemplate: options.hintTemplate, maxTurnsCap: options.maxTurnsCap, failures: options.failures });
+          const episode = await runEpisode(env, agent, {
+            seed,
+            hinted,
+            signal,
+            hintTemplate: options.hintTemplate,
+            maxTurnsCap: options.maxTurnsCap,
+            failures: options.failures,
+          });
           episodes[index] = episode;
-          if (episode.failureStage === "reset" || episode.failureStage === "hint" || episode.failureStage === "step") {
+          if (
+            episode.failureStage === "reset" ||
+            episode.failureStage === "hint" ||
+            episode.failureStage === "step"
+          ) {
             const broken = env;
             env = undefined;
             await broken.close().catch(() => {});
@@ -158,8 +199,15 @@ export async function runGroup(open: () => Promise<Env>, makeAgent: AgentFactory
   await Promise.all(Array.from({ length: Math.min(concurrency, plan.length) }, worker));
   if (signal?.aborted) {
     const done = episodes.filter((e) => e !== undefined && e.failureCode !== "E_CANCELLED").length;
-    throw new SpadeError("E_CANCELLED", `the group was cancelled after ${done} of ${plan.length} episodes`);
+    throw new SpadeError(
+      "E_CANCELLED",
+      `the group was cancelled after ${done} of ${plan.length} episodes`,
+    );
   }
   const all = episodes as Episode[];
-  return { episodes: all, unhinted: groupStats(all.filter((e) => !e.hinted)), hinted: groupStats(all.filter((e) => e.hinted)) };
+  return {
+    episodes: all,
+    unhinted: groupStats(all.filter((e) => !e.hinted)),
+    hinted: groupStats(all.filter((e) => e.hinted)),
+  };
 }

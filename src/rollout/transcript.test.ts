@@ -9,8 +9,25 @@ const episode: Episode = {
   hinted: false,
   firstObservation: "Guess.",
   steps: [
-    { action: makeAction("1"), observation: "bad call", reward: 0, terminated: false, truncated: false, toolResults: [], info: {}, masked: true },
-    { action: makeAction("\\boxed{2}"), observation: "yes", reward: 1, terminated: true, truncated: false, toolResults: [{ id: "c1", content: "ok" }], info: { tries: 2 } },
+    {
+      action: makeAction("1"),
+      observation: "bad call",
+      reward: 0,
+      terminated: false,
+      truncated: false,
+      toolResults: [],
+      info: {},
+      masked: true,
+    },
+    {
+      action: makeAction("\\boxed{2}"),
+      observation: "yes",
+      reward: 1,
+      terminated: true,
+      truncated: false,
+      toolResults: [{ id: "c1", content: "ok" }],
+      info: { tries: 2 },
+    },
   ],
   return: 1,
   success: true,
@@ -31,15 +48,36 @@ describe("episodeTranscript", () => {
       outcome: "terminated",
       maskedTurns: [0],
       steps: [
-        { action: makeAction("1"), observation: "bad call", reward: 0, terminated: false, truncated: false, toolResults: [], info: {}, masked: true },
-        { action: makeAction("\\boxed{2}"), observation: "yes", reward: 1, terminated: true, truncated: false, toolResults: [{ id: "c1", content: "ok" }], info: { tries: 2 } },
+        {
+          action: makeAction("1"),
+          observation: "bad call",
+          reward: 0,
+          terminated: false,
+          truncated: false,
+          toolResults: [],
+          info: {},
+          masked: true,
+        },
+        {
+          action: makeAction("\\boxed{2}"),
+          observation: "yes",
+          reward: 1,
+          terminated: true,
+          truncated: false,
+          toolResults: [{ id: "c1", content: "ok" }],
+          info: { tries: 2 },
+        },
       ],
     });
     expect("masked" in (t.steps[1] as object)).toBe(false);
   });
 
   it("adds the agent's messages when asked, and only when the agent kept a trace", () => {
-    expect(episodeTranscript(episode, { messages: true }).messages).toEqual([{ role: "user", content: "Guess." }]);
-    expect("messages" in episodeTranscript({ ...episode, trace: undefined }, { messages: true })).toBe(false);
+    expect(episodeTranscript(episode, { messages: true }).messages).toEqual([
+      { role: "user", content: "Guess." },
+    ]);
+    expect(
+      "messages" in episodeTranscript({ ...episode, trace: undefined }, { messages: true }),
+    ).toBe(false);
   });
 });

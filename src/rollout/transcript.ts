@@ -28,17 +28,24 @@ export interface Transcript {
  * episode); the run store keeps the agent's trace in its own column and leaves them out.
  */
 export function episodeTranscript(e: Episode, options: { messages: boolean }): Transcript {
-  const steps = e.steps.map((s): TranscriptStep => ({
-    action: s.action,
-    observation: s.observation,
-    reward: s.reward,
-    terminated: s.terminated,
-    truncated: s.truncated,
-    toolResults: s.toolResults,
-    info: s.info,
-    ...(s.masked ? { masked: true as const } : {}),
-  }));
-  const transcript: Transcript = { firstObservation: e.firstObservation, outcome: e.outcome, maskedTurns: e.maskedTurns, steps };
+  const steps = e.steps.map(
+    (s): TranscriptStep => ({
+      action: s.action,
+      observation: s.observation,
+      reward: s.reward,
+      terminated: s.terminated,
+      truncated: s.truncated,
+      toolResults: s.toolResults,
+      info: s.info,
+      ...(s.masked ? { masked: true as const } : {}),
+    }),
+  );
+  const transcript: Transcript = {
+    firstObservation: e.firstObservation,
+    outcome: e.outcome,
+    maskedTurns: e.maskedTurns,
+    steps,
+  };
   if (options.messages && e.trace) transcript.messages = e.trace.messages;
   return transcript;
 }

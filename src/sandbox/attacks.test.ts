@@ -5,7 +5,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { checkEnv, type CheckCode } from "../env/index.js";
 import type { Action } from "../env/types.js";
 import type { ErrorCode } from "../errors.js";
-import { loadProgram, SANDBOX_BACKENDS, type ProgramEnv, type SandboxBackendName, type SandboxLimits } from "./index.js";
+import {
+  loadProgram,
+  SANDBOX_BACKENDS,
+  type ProgramEnv,
+  type SandboxBackendName,
+  type SandboxLimits,
+} from "./index.js";
 import { makeProgram, stepReturning, TEST_META, type ProgramParts } from "./testing/programs.js";
 
 /** A file every escape attempt tries to create; it must never exist. */
@@ -13,7 +19,11 @@ const MARKER = join(tmpdir(), `spade-sandbox-attack-${process.pid}`);
 const M = JSON.stringify(MARKER);
 const MIB = 1024 * 1024;
 /** Small heaps keep memory bombs quick. */
-const LIMITS: Partial<SandboxLimits> = { memoryBytes: 16 * MIB, stepTimeoutMs: 150, compileTimeoutMs: 400 };
+const LIMITS: Partial<SandboxLimits> = {
+  memoryBytes: 16 * MIB,
+  stepTimeoutMs: 150,
+  compileTimeoutMs: 400,
+};
 /** How much the host's resident memory may grow over the whole suite. */
 const RSS_GROWTH_BOUND_BYTES = 400 * MIB;
 /** How much one program may raise the host's peak resident memory (maxRSS). */
@@ -29,12 +39,18 @@ const rssRows: string[] = [];
 function recordPeak(label: string, before: { rss: number; peak: number }): void {
   const after = rssNow();
   const mib = (bytes: number) => `${(bytes / MIB).toFixed(1)} MiB`.padStart(10);
-  rssRows.push(`${label.padEnd(84)} rss ${mib(after.rss)} (${mib(after.rss - before.rss)} ) peak +${mib(after.peak - before.peak)}`);
+  rssRows.push(
+    `${label.padEnd(84)} rss ${mib(after.rss)} (${mib(after.rss - before.rss)} ) peak +${mib(after.peak - before.peak)}`,
+  );
   expect(after.rss - before.rss, `${label} grew the host's RSS`).toBeLessThan(PEAK_RSS_BOUND_BYTES);
-  expect(after.peak - before.peak, `${label} raised the host's peak RSS`).toBeLessThan(PEAK_RSS_BOUND_BYTES);
+  expect(after.peak - before.peak, `${label} raised the host's peak RSS`).toBeLessThan(
+    PEAK_RSS_BOUND_BYTES,
+  );
 }
 afterAll(() => {
-  process.stdout.write(`host RSS after each attack program (change over the program; peak growth; bound ${PEAK_RSS_BOUND_BYTES / MIB} MiB each):\n${rssRows.join("\n")}\n`);
+  process.stdout.write(
+    `host RSS after each attack program (change over the program; peak growth; bound ${PEAK_RSS_BOUND_BYTES / MIB} MiB each):\n${rssRows.join("\n")}\n`,
+  );
 });
 
 // The host runs in another time zone and locale: none of it may show inside a guest.
@@ -71,7 +87,13 @@ const LOOP_FOREVER = "for (;;) {}";
 
 const ATTACKS: Attack[] = [
   // Escapes: nothing of the host is reachable.
-  { name: "Function constructor to process", at: "step", code: `const p = this.constructor.constructor("return process")(); p.mainModule.require("fs").writeFileSync(${M}, "x");`, outcome: "E_SANDBOX_THROW", expect: /process/ },
+  {
+    name: "Function constructor to process",
+    at: "step",
+    code: `const p = this.constructor.constructor("return process")(); p.mainModule.require("fs").writeFileSync(${M}, "x");`,
+    outcome: "E_SANDBOX_THROW",
+    expect: /process/,
+  },
   {
     name: "Function constructors reach only the guest's own global",
     at: "step",
@@ -81,72 +103,352 @@ const ATTACKS: Attack[] = [
     outcome: "ok",
     expect: "true,true,",
   },
-  { name: "require", at: "step", code: `require("fs").writeFileSync(${M}, "x");`, outcome: "E_SANDBOX_THROW", expect: /require/ },
-  { name: "returning dynamic import('fs')", at: "step", code: 'return import("fs");', outcome: "E_ENV_CONTRACT", expect: "step() returned a Promise" },
+  {
+    name: "require",
+    at: "step",
+    code: `require("fs").writeFileSync(${M}, "x");`,
+    outcome: "E_SANDBOX_THROW",
+    expect: /require/,
+  },
+  {
+    name: "returning dynamic import('fs')",
+    at: "step",
+    code: 'return import("fs");',
+    outcome: "E_ENV_CONTRACT",
+    expect: "step() returned a Promise",
+  },
   // isolated-vm throws an unhandled rejection in place of the answer; QuickJS never settles it.
-  { name: "an unhandled rejection", at: "step", code: 'Promise.reject(new Error("late")); ' + stepReturning('"ok"'), outcome: { "isolated-vm": "E_SANDBOX_THROW", quickjs: "ok" } },
+  {
+    name: "an unhandled rejection",
+    at: "step",
+    code: 'Promise.reject(new Error("late")); ' + stepReturning('"ok"'),
+    outcome: { "isolated-vm": "E_SANDBOX_THROW", quickjs: "ok" },
+  },
   { name: "static import", at: "load", code: 'import fs from "fs";', outcome: "E_SANDBOX_COMPILE" },
   // CPU: every loop ends at the deadline, whatever the guest catches.
   { name: "infinite loop", at: "step", code: LOOP_FOREVER, outcome: "E_SANDBOX_TIMEOUT" },
-  { name: "error-swallowing loop", at: "step", code: 'for (;;) { try { throw new Error("x"); } catch (e) {} }', outcome: "E_SANDBOX_TIMEOUT" },
-  { name: "try/finally re-entry", at: "step", code: "for (;;) { try { for (;;) {} } finally { continue; } }", outcome: "E_SANDBOX_TIMEOUT" },
-  { name: "ReDoS", at: "step", code: '/(a+)+$/.test("a".repeat(40) + "!");', outcome: "E_SANDBOX_TIMEOUT" },
-  { name: "recursion that catches its stack overflow", at: "step", code: "const f = (n) => { try { return f(n + 1) + 1; } catch (e) { return f(n + 1); } }; f(0);", outcome: "E_SANDBOX_TIMEOUT" },
+  {
+    name: "error-swallowing loop",
+    at: "step",
+    code: 'for (;;) { try { throw new Error("x"); } catch (e) {} }',
+    outcome: "E_SANDBOX_TIMEOUT",
+  },
+  {
+    name: "try/finally re-entry",
+    at: "step",
+    code: "for (;;) { try { for (;;) {} } finally { continue; } }",
+    outcome: "E_SANDBOX_TIMEOUT",
+  },
+  {
+    name: "ReDoS",
+    at: "step",
+    code: '/(a+)+$/.test("a".repeat(40) + "!");',
+    outcome: "E_SANDBOX_TIMEOUT",
+  },
+  {
+    name: "recursion that catches its stack overflow",
+    at: "step",
+    code: "const f = (n) => { try { return f(n + 1) + 1; } catch (e) { return f(n + 1); } }; f(0);",
+    outcome: "E_SANDBOX_TIMEOUT",
+  },
   // Native loops no interpreter deadline sees: QuickJS held the host's thread for minutes.
-  { name: "indexOf over an array-like of length 2 ** 40", at: "step", code: "Array.prototype.indexOf.call({ length: 2 ** 40 }, 1);", outcome: "E_SANDBOX_TIMEOUT" },
-  { name: "join over an array-like of length 2 ** 30", at: "step", code: "Array.prototype.join.call({ length: 2 ** 30 });", outcome: "E_SANDBOX_TIMEOUT" },
-  { name: "microtask flood", at: "step", code: "const f = () => { Promise.resolve().then(f); }; f(); " + stepReturning('"ok"'), outcome: { "isolated-vm": "E_SANDBOX_TIMEOUT", quickjs: "ok" } },
-  { name: "infinite loop at the top level", at: "load", code: LOOP_FOREVER, outcome: "E_SANDBOX_TIMEOUT" },
+  {
+    name: "indexOf over an array-like of length 2 ** 40",
+    at: "step",
+    code: "Array.prototype.indexOf.call({ length: 2 ** 40 }, 1);",
+    outcome: "E_SANDBOX_TIMEOUT",
+  },
+  {
+    name: "join over an array-like of length 2 ** 30",
+    at: "step",
+    code: "Array.prototype.join.call({ length: 2 ** 30 });",
+    outcome: "E_SANDBOX_TIMEOUT",
+  },
+  {
+    name: "microtask flood",
+    at: "step",
+    code: "const f = () => { Promise.resolve().then(f); }; f(); " + stepReturning('"ok"'),
+    outcome: { "isolated-vm": "E_SANDBOX_TIMEOUT", quickjs: "ok" },
+  },
+  {
+    name: "infinite loop at the top level",
+    at: "load",
+    code: LOOP_FOREVER,
+    outcome: "E_SANDBOX_TIMEOUT",
+  },
   // Stack: an uncaught stack overflow is E_SANDBOX_MEMORY on both backends (documented choice).
-  { name: "deep recursion", at: "step", code: "const f = (n) => f(n + 1) + 1; f(0);", outcome: "E_SANDBOX_MEMORY", expect: /Maximum call stack size exceeded|stack overflow/, limits: BOMB },
+  {
+    name: "deep recursion",
+    at: "step",
+    code: "const f = (n) => f(n + 1) + 1; f(0);",
+    outcome: "E_SANDBOX_MEMORY",
+    expect: /Maximum call stack size exceeded|stack overflow/,
+    limits: BOMB,
+  },
   // Memory: the guest's heap is capped; the host never pays.
-  { name: "array push loop", at: "step", code: 'const a = []; for (;;) a.push({ i: a.length, s: "x" + a.length });', outcome: "E_SANDBOX_MEMORY", limits: BOMB },
-  { name: "string doubling (engine ropes hit the length cap)", at: "step", code: 'let s = "x"; for (;;) s = s + s;', outcome: "E_SANDBOX_THROW", expect: /Invalid string length|string too long/ },
-  { name: "string doubling, flattened", at: "step", code: 'let s = "x"; for (;;) { s = s + s; s.charCodeAt(s.length - 1); }', outcome: "E_SANDBOX_MEMORY", limits: BOMB },
-  { name: "new Uint8Array(2 ** 31)", at: "step", code: "new Uint8Array(2 ** 31);", outcome: { "isolated-vm": "E_SANDBOX_MEMORY", quickjs: "E_SANDBOX_THROW" }, limits: BOMB },
-  { name: "new Uint8Array(2 ** 30)", at: "step", code: "new Uint8Array(2 ** 30);", outcome: "E_SANDBOX_MEMORY", limits: BOMB },
-  { name: "ArrayBuffer loop", at: "step", code: "const keep = []; for (;;) keep.push(new ArrayBuffer(1 << 20));", outcome: "E_SANDBOX_MEMORY", limits: BOMB },
-  { name: "property growth on one object (aborts V8)", at: "step", code: 'const o = {}; for (let i = 0; ; i++) o["k" + i] = i;', outcome: "E_SANDBOX_MEMORY", limits: BOMB },
-  { name: "one huge array (aborts V8)", at: "step", code: "new Array(5e7).fill(0);", outcome: "E_SANDBOX_MEMORY", limits: BOMB },
-  { name: "Map growth", at: "step", code: "const m = new Map(); for (let i = 0; ; i++) m.set(i, [i]);", outcome: "E_SANDBOX_MEMORY", limits: BOMB },
-  { name: "memory bomb at the top level", at: "load", code: "const keep = []; for (;;) keep.push(new Array(1e5).fill(1.5));", outcome: "E_SANDBOX_MEMORY", limits: BOMB },
-  { name: "WebAssembly.Memory growth", at: "step", code: "new WebAssembly.Memory({ initial: 1, maximum: 65536 }).grow(65535);", outcome: "E_SANDBOX_THROW", expect: /WebAssembly/ },
-  { name: "WebAssembly, SharedArrayBuffer, Atomics are absent", at: "step", code: stepReturning('[typeof WebAssembly, typeof SharedArrayBuffer, typeof Atomics, typeof globalThis["Web" + "Assembly"]].join()'), outcome: "ok", expect: "undefined,undefined,undefined,undefined" },
-  { name: "Atomics.wait", at: "step", code: "Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);", outcome: "E_SANDBOX_THROW", expect: /Atomics|SharedArrayBuffer/ },
-  { name: "setTimeout", at: "step", code: "setTimeout(() => {}, 0);", outcome: "E_SANDBOX_THROW", expect: /setTimeout/ },
-  { name: "setInterval", at: "step", code: "setInterval(() => {}, 1);", outcome: "E_SANDBOX_THROW", expect: /setInterval/ },
+  {
+    name: "array push loop",
+    at: "step",
+    code: 'const a = []; for (;;) a.push({ i: a.length, s: "x" + a.length });',
+    outcome: "E_SANDBOX_MEMORY",
+    limits: BOMB,
+  },
+  {
+    name: "string doubling (engine ropes hit the length cap)",
+    at: "step",
+    code: 'let s = "x"; for (;;) s = s + s;',
+    outcome: "E_SANDBOX_THROW",
+    expect: /Invalid string length|string too long/,
+  },
+  {
+    name: "string doubling, flattened",
+    at: "step",
+    code: 'let s = "x"; for (;;) { s = s + s; s.charCodeAt(s.length - 1); }',
+    outcome: "E_SANDBOX_MEMORY",
+    limits: BOMB,
+  },
+  {
+    name: "new Uint8Array(2 ** 31)",
+    at: "step",
+    code: "new Uint8Array(2 ** 31);",
+    outcome: { "isolated-vm": "E_SANDBOX_MEMORY", quickjs: "E_SANDBOX_THROW" },
+    limits: BOMB,
+  },
+  {
+    name: "new Uint8Array(2 ** 30)",
+    at: "step",
+    code: "new Uint8Array(2 ** 30);",
+    outcome: "E_SANDBOX_MEMORY",
+    limits: BOMB,
+  },
+  {
+    name: "ArrayBuffer loop",
+    at: "step",
+    code: "const keep = []; for (;;) keep.push(new ArrayBuffer(1 << 20));",
+    outcome: "E_SANDBOX_MEMORY",
+    limits: BOMB,
+  },
+  {
+    name: "property growth on one object (aborts V8)",
+    at: "step",
+    code: 'const o = {}; for (let i = 0; ; i++) o["k" + i] = i;',
+    outcome: "E_SANDBOX_MEMORY",
+    limits: BOMB,
+  },
+  {
+    name: "one huge array (aborts V8)",
+    at: "step",
+    code: "new Array(5e7).fill(0);",
+    outcome: "E_SANDBOX_MEMORY",
+    limits: BOMB,
+  },
+  {
+    name: "Map growth",
+    at: "step",
+    code: "const m = new Map(); for (let i = 0; ; i++) m.set(i, [i]);",
+    outcome: "E_SANDBOX_MEMORY",
+    limits: BOMB,
+  },
+  {
+    name: "memory bomb at the top level",
+    at: "load",
+    code: "const keep = []; for (;;) keep.push(new Array(1e5).fill(1.5));",
+    outcome: "E_SANDBOX_MEMORY",
+    limits: BOMB,
+  },
+  {
+    name: "WebAssembly.Memory growth",
+    at: "step",
+    code: "new WebAssembly.Memory({ initial: 1, maximum: 65536 }).grow(65535);",
+    outcome: "E_SANDBOX_THROW",
+    expect: /WebAssembly/,
+  },
+  {
+    name: "WebAssembly, SharedArrayBuffer, Atomics are absent",
+    at: "step",
+    code: stepReturning(
+      '[typeof WebAssembly, typeof SharedArrayBuffer, typeof Atomics, typeof globalThis["Web" + "Assembly"]].join()',
+    ),
+    outcome: "ok",
+    expect: "undefined,undefined,undefined,undefined",
+  },
+  {
+    name: "Atomics.wait",
+    at: "step",
+    code: "Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);",
+    outcome: "E_SANDBOX_THROW",
+    expect: /Atomics|SharedArrayBuffer/,
+  },
+  {
+    name: "setTimeout",
+    at: "step",
+    code: "setTimeout(() => {}, 0);",
+    outcome: "E_SANDBOX_THROW",
+    expect: /setTimeout/,
+  },
+  {
+    name: "setInterval",
+    at: "step",
+    code: "setInterval(() => {}, 1);",
+    outcome: "E_SANDBOX_THROW",
+    expect: /setInterval/,
+  },
   // Returned values: only JSON crosses, produced inside the guest under the deadline.
-  { name: "a never-resolving promise", at: "step", code: "return new Promise(() => {});", outcome: "E_ENV_CONTRACT", expect: "step() returned a Promise" },
-  { name: "an endless getter on the result", at: "step", code: `return { get observation() { ${LOOP_FOREVER} }, reward: 0, terminated: false, truncated: false, info: {} };`, outcome: "E_SANDBOX_TIMEOUT" },
-  { name: "an endless toJSON", at: "step", code: `return { toJSON() { ${LOOP_FOREVER} } };`, outcome: "E_SANDBOX_TIMEOUT" },
+  {
+    name: "a never-resolving promise",
+    at: "step",
+    code: "return new Promise(() => {});",
+    outcome: "E_ENV_CONTRACT",
+    expect: "step() returned a Promise",
+  },
+  {
+    name: "an endless getter on the result",
+    at: "step",
+    code: `return { get observation() { ${LOOP_FOREVER} }, reward: 0, terminated: false, truncated: false, info: {} };`,
+    outcome: "E_SANDBOX_TIMEOUT",
+  },
+  {
+    name: "an endless toJSON",
+    at: "step",
+    code: `return { toJSON() { ${LOOP_FOREVER} } };`,
+    outcome: "E_SANDBOX_TIMEOUT",
+  },
   // Proxy is gone (issue 16 item 3): QuickJS answered a 400k-key ownKeys trap in native code for 29 s.
-  { name: "an endless Proxy ownKeys trap", at: "step", code: `return new Proxy({}, { ownKeys() { ${LOOP_FOREVER} } });`, outcome: "E_SANDBOX_THROW", expect: /Proxy/ },
-  { name: "a Proxy with 400k keys in the answer", at: "step", code: 'const keys = []; for (let i = 0; i < 4e5; i++) keys.push("k" + i); return new Proxy({}, { ownKeys: () => keys });', outcome: "E_SANDBOX_THROW", expect: /Proxy/, limits: BOMB },
-  { name: "Proxy reached another way", at: "step", code: stepReturning('[typeof globalThis["Pro" + "xy"], typeof Reflect.construct, "Proxy" in globalThis].join()'), outcome: "ok", expect: "undefined,function,false" },
-  { name: "an endless getter on a thrown error", at: "step", code: `throw { get message() { ${LOOP_FOREVER} } };`, outcome: "E_SANDBOX_TIMEOUT" },
-  { name: "a huge observation", at: "step", code: stepReturning('"x".repeat(5e6)'), outcome: "E_SANDBOX_OUTPUT_SIZE", limits: BOMB },
-  { name: "a huge toJSON answer", at: "step", code: 'return { toJSON() { return "y".repeat(3e6); } };', outcome: "E_SANDBOX_OUTPUT_SIZE" },
+  {
+    name: "an endless Proxy ownKeys trap",
+    at: "step",
+    code: `return new Proxy({}, { ownKeys() { ${LOOP_FOREVER} } });`,
+    outcome: "E_SANDBOX_THROW",
+    expect: /Proxy/,
+  },
+  {
+    name: "a Proxy with 400k keys in the answer",
+    at: "step",
+    code: 'const keys = []; for (let i = 0; i < 4e5; i++) keys.push("k" + i); return new Proxy({}, { ownKeys: () => keys });',
+    outcome: "E_SANDBOX_THROW",
+    expect: /Proxy/,
+    limits: BOMB,
+  },
+  {
+    name: "Proxy reached another way",
+    at: "step",
+    code: stepReturning(
+      '[typeof globalThis["Pro" + "xy"], typeof Reflect.construct, "Proxy" in globalThis].join()',
+    ),
+    outcome: "ok",
+    expect: "undefined,function,false",
+  },
+  {
+    name: "an endless getter on a thrown error",
+    at: "step",
+    code: `throw { get message() { ${LOOP_FOREVER} } };`,
+    outcome: "E_SANDBOX_TIMEOUT",
+  },
+  {
+    name: "a huge observation",
+    at: "step",
+    code: stepReturning('"x".repeat(5e6)'),
+    outcome: "E_SANDBOX_OUTPUT_SIZE",
+    limits: BOMB,
+  },
+  {
+    name: "a huge toJSON answer",
+    at: "step",
+    code: 'return { toJSON() { return "y".repeat(3e6); } };',
+    outcome: "E_SANDBOX_OUTPUT_SIZE",
+  },
   // Resizable ArrayBuffers (issue 16 item 2): resize() committed memory the isolate's cap never saw.
-  { name: "resizable ArrayBuffer held across steps", at: "step", code: "const b = new ArrayBuffer(0, { maxByteLength: 96 << 20 }); b.resize(96 << 20); (globalThis.keep ??= []).push(b);", outcome: "E_SANDBOX_THROW", expect: /resizable ArrayBuffers/, limits: BOMB },
-  { name: "resizable ArrayBuffer through a subclass", at: "step", code: "class B extends ArrayBuffer { constructor() { super(8, { maxByteLength: 1 << 30 }); } } new B();", outcome: "E_SANDBOX_THROW", expect: /resizable ArrayBuffers/ },
-  { name: "resizable ArrayBuffer through a typed array's buffer constructor", at: "step", code: "const AB = new Uint8Array(1).buffer.constructor; new AB(8, { maxByteLength: 1 << 30 });", outcome: "E_SANDBOX_THROW", expect: /resizable ArrayBuffers/ },
-  { name: "maxByteLength behind a getter that lies the second time", at: "step", code: "let n = 0; const b = new ArrayBuffer(8, { get maxByteLength() { return n++ === 0 ? undefined : 1 << 30; } }); " + stepReturning('[b.resizable, b.byteLength, typeof b.resize, typeof ArrayBuffer.prototype.transfer, new Uint8Array(4).buffer.constructor === ArrayBuffer, new ArrayBuffer(4).slice(1) instanceof ArrayBuffer].join()'), outcome: "ok", expect: "false,8,undefined,undefined,true,true" },
+  {
+    name: "resizable ArrayBuffer held across steps",
+    at: "step",
+    code: "const b = new ArrayBuffer(0, { maxByteLength: 96 << 20 }); b.resize(96 << 20); (globalThis.keep ??= []).push(b);",
+    outcome: "E_SANDBOX_THROW",
+    expect: /resizable ArrayBuffers/,
+    limits: BOMB,
+  },
+  {
+    name: "resizable ArrayBuffer through a subclass",
+    at: "step",
+    code: "class B extends ArrayBuffer { constructor() { super(8, { maxByteLength: 1 << 30 }); } } new B();",
+    outcome: "E_SANDBOX_THROW",
+    expect: /resizable ArrayBuffers/,
+  },
+  {
+    name: "resizable ArrayBuffer through a typed array's buffer constructor",
+    at: "step",
+    code: "const AB = new Uint8Array(1).buffer.constructor; new AB(8, { maxByteLength: 1 << 30 });",
+    outcome: "E_SANDBOX_THROW",
+    expect: /resizable ArrayBuffers/,
+  },
+  {
+    name: "maxByteLength behind a getter that lies the second time",
+    at: "step",
+    code:
+      "let n = 0; const b = new ArrayBuffer(8, { get maxByteLength() { return n++ === 0 ? undefined : 1 << 30; } }); " +
+      stepReturning(
+        "[b.resizable, b.byteLength, typeof b.resize, typeof ArrayBuffer.prototype.transfer, new Uint8Array(4).buffer.constructor === ArrayBuffer, new ArrayBuffer(4).slice(1) instanceof ArrayBuffer].join()",
+      ),
+    outcome: "ok",
+    expect: "false,8,undefined,undefined,true,true",
+  },
   // Only the engine's own errors are memory failures (issue 16 item 6).
-  { name: "a thrown object posing as a stack overflow", at: "step", code: 'throw { name: "RangeError", message: "Maximum call stack size exceeded" };', outcome: "E_SANDBOX_THROW", expect: /Maximum call stack size exceeded/ },
-  { name: "a RangeError the guest made with the stack-overflow message", at: "step", code: 'throw new RangeError("Maximum call stack size exceeded");', outcome: "E_SANDBOX_THROW" },
-  { name: "a subclassed RangeError saying out of memory", at: "step", code: 'class E extends RangeError {} throw new E("out of memory");', outcome: "E_SANDBOX_THROW" },
-  { name: "an object with RangeError's prototype and a forged tag", at: "step", code: 'throw Object.create(RangeError.prototype, { message: { value: "stack overflow" }, [Symbol.toStringTag]: { value: "Error" } });', outcome: "E_SANDBOX_THROW" },
-  { name: "a forged QuickJS interrupt", at: "step", code: 'throw typeof InternalError === "function" ? new InternalError("interrupted") : new Error("interrupted");', outcome: "E_SANDBOX_THROW", expect: /interrupted/ },
-  { name: "a real stack overflow, caught and rethrown", at: "step", code: "const f = (n) => f(n + 1) + 1; try { f(0); } catch (e) { throw e; }", outcome: "E_SANDBOX_MEMORY", limits: BOMB },
+  {
+    name: "a thrown object posing as a stack overflow",
+    at: "step",
+    code: 'throw { name: "RangeError", message: "Maximum call stack size exceeded" };',
+    outcome: "E_SANDBOX_THROW",
+    expect: /Maximum call stack size exceeded/,
+  },
+  {
+    name: "a RangeError the guest made with the stack-overflow message",
+    at: "step",
+    code: 'throw new RangeError("Maximum call stack size exceeded");',
+    outcome: "E_SANDBOX_THROW",
+  },
+  {
+    name: "a subclassed RangeError saying out of memory",
+    at: "step",
+    code: 'class E extends RangeError {} throw new E("out of memory");',
+    outcome: "E_SANDBOX_THROW",
+  },
+  {
+    name: "an object with RangeError's prototype and a forged tag",
+    at: "step",
+    code: 'throw Object.create(RangeError.prototype, { message: { value: "stack overflow" }, [Symbol.toStringTag]: { value: "Error" } });',
+    outcome: "E_SANDBOX_THROW",
+  },
+  {
+    name: "a forged QuickJS interrupt",
+    at: "step",
+    code: 'throw typeof InternalError === "function" ? new InternalError("interrupted") : new Error("interrupted");',
+    outcome: "E_SANDBOX_THROW",
+    expect: /interrupted/,
+  },
+  {
+    name: "a real stack overflow, caught and rethrown",
+    at: "step",
+    code: "const f = (n) => f(n + 1) + 1; try { f(0); } catch (e) { throw e; }",
+    outcome: "E_SANDBOX_MEMORY",
+    limits: BOMB,
+  },
   // The host's time zone and locale stay out (issue 16 item 6); run with TZ/LANG set by the suite.
   {
     name: "the host's time zone and locale are not visible",
     at: "step",
-    code: stepReturning('[new Date(0).toTimeString(), new Date(0).toDateString(), new Date("2024-03-10T12:00:00").getTime(), Date.parse("2024-03-10 12:00"), typeof Intl === "object" ? Intl.DateTimeFormat().resolvedOptions().timeZone + " " + Intl.DateTimeFormat().resolvedOptions().locale : "UTC en-US"].join("|")'),
+    code: stepReturning(
+      '[new Date(0).toTimeString(), new Date(0).toDateString(), new Date("2024-03-10T12:00:00").getTime(), Date.parse("2024-03-10 12:00"), typeof Intl === "object" ? Intl.DateTimeFormat().resolvedOptions().timeZone + " " + Intl.DateTimeFormat().resolvedOptions().locale : "UTC en-US"].join("|")',
+    ),
     outcome: "ok",
-    expect: "00:00:00 GMT+0000 (Coordinated Universal Time)|Thu Jan 01 1970|1710072000000|1710072000000|UTC en-US",
+    expect:
+      "00:00:00 GMT+0000 (Coordinated Universal Time)|Thu Jan 01 1970|1710072000000|1710072000000|UTC en-US",
   },
-  { name: "deeply nested info", at: "step", code: 'let info = {}; for (let i = 0; i < 200; i++) info = { a: info }; return { observation: "o", reward: 0, terminated: false, truncated: false, info };', outcome: "E_ENV_CONTRACT", expect: /nested deeper than 64 levels/ },
+  {
+    name: "deeply nested info",
+    at: "step",
+    code: 'let info = {}; for (let i = 0; i < 200; i++) info = { a: info }; return { observation: "o", reward: 0, terminated: false, truncated: false, info };',
+    outcome: "E_ENV_CONTRACT",
+    expect: /nested deeper than 64 levels/,
+  },
 ];
 
 function expectedCode(outcome: Outcome, backend: SandboxBackendName): ErrorCode | "ok" {
@@ -154,18 +456,28 @@ function expectedCode(outcome: Outcome, backend: SandboxBackendName): ErrorCode 
 }
 
 function programFor(attack: Attack): string {
-  const parts: ProgramParts = attack.at === "step" ? { step: attack.code } : { topLevel: attack.code };
+  const parts: ProgramParts =
+    attack.at === "step" ? { step: attack.code } : { topLevel: attack.code };
   const source = makeProgram(parts);
   // A static import must come first to be a static import at all.
   return attack.code.startsWith("import ") ? `${attack.code}\n${makeProgram()}` : source;
 }
 
-
-async function runAttack(attack: Attack, backend: SandboxBackendName, opened: ProgramEnv[]): Promise<void> {
+async function runAttack(
+  attack: Attack,
+  backend: SandboxBackendName,
+  opened: ProgramEnv[],
+): Promise<void> {
   const want = expectedCode(attack.outcome, backend);
-  const loading = loadProgram(programFor(attack), { backend, limits: { ...LIMITS, ...attack.limits } });
+  const loading = loadProgram(programFor(attack), {
+    backend,
+    limits: { ...LIMITS, ...attack.limits },
+  });
   if (attack.at === "load") {
-    const err = (await loading.then(() => undefined, (e: unknown) => e)) as { code?: string; message: string };
+    const err = (await loading.then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as { code?: string; message: string };
     expect(err?.code).toBe(want);
     return;
   }
@@ -230,14 +542,16 @@ describe.each(SANDBOX_BACKENDS)("sandbox attacks: %s", (backend) => {
     expect((await env.step(ACTION)).observation).toBe("started");
     // isolated-vm runs microtasks after each call and has no module loader; QuickJS never runs jobs.
     const expected = backend === "isolated-vm" ? "rejected: Error: Not supported" : "pending";
-    expect((await env.step({ text: "", answer: "check", toolCalls: [] })).observation).toBe(expected);
+    expect((await env.step({ text: "", answer: "check", toolCalls: [] })).observation).toBe(
+      expected,
+    );
   });
 
   it("prototype pollution in the guest does not reach the host", async () => {
     const env = await loadProgram(
       makeProgram({
         step:
-          'Object.prototype.polluted = 1; Array.prototype.polluted = 1; Object.prototype.toJSON = undefined; ' +
+          "Object.prototype.polluted = 1; Array.prototype.polluted = 1; Object.prototype.toJSON = undefined; " +
           'return { observation: "o", reward: 0, terminated: false, truncated: false, info: JSON.parse(\'{"__proto__": {"polluted": 1}, "a": 1}\') };',
       }),
       { backend },
@@ -261,7 +575,7 @@ describe.each(SANDBOX_BACKENDS)("sandbox attacks: %s", (backend) => {
           'JSON.parse = () => ({ answer: "lose" });',
           'JSON.stringify = () => "{\\"observation\\": \\"pwned\\"}";',
           "Reflect.apply = () => null; Reflect.construct = () => null;",
-          "Math.floor = () => 0; Math.imul = () => 0; String.prototype.slice = () => \"\";",
+          'Math.floor = () => 0; Math.imul = () => 0; String.prototype.slice = () => "";',
           "Object.defineProperty = () => { throw new Error('no'); };",
           'globalThis.glue = () => "Rpwned"; globalThis.String = () => "pwned"; Promise.prototype.then = null;',
         ].join("\n"),
@@ -306,11 +620,58 @@ interface ValidatorAttack {
 
 /** Programs aimed at the validator's host-side work (issue 16 items 1 and 4). */
 const VALIDATOR_ATTACKS: ValidatorAttack[] = [
-  { name: "a tool schema with minItems 1e8", parts: { meta: toolMeta({ type: "object", properties: { a: { type: "array", minItems: 1e8 } }, required: ["a"] }) }, failures: ["E_META"], expect: /minItems 100000000/ },
-  { name: "a tool schema with minItems 40, six levels deep", parts: { meta: toolMeta({ type: "object", properties: { a: nestedArrays(6, 40) }, required: ["a"] }) }, failures: ["E_META"], expect: /would exceed 65536 bytes of JSON/ },
-  { name: "a tool schema with minLength 4e8", parts: { meta: toolMeta({ type: "object", properties: { s: { type: "string", minLength: 4e8 } }, required: ["s"] }) }, failures: ["E_META"], expect: /minLength 400000000/ },
-  { name: "a tool schema repeating a large const", parts: { meta: toolMeta({ type: "object", properties: { a: { type: "array", minItems: 500, items: { const: "c".repeat(2000) } } }, required: ["a"] }) }, failures: ["E_META"], expect: /\(const\)/ },
-  { name: "a meta of 300 KB", parts: { meta: `(() => { const m = ${toolMeta({ type: "object", properties: {} })}; m.tools[0].function.description = "d".repeat(300000); return m; })()` }, failures: ["E_META"], expect: /Environment.meta is 300\d{3} bytes of JSON, over the 65536-byte limit/ },
+  {
+    name: "a tool schema with minItems 1e8",
+    parts: {
+      meta: toolMeta({
+        type: "object",
+        properties: { a: { type: "array", minItems: 1e8 } },
+        required: ["a"],
+      }),
+    },
+    failures: ["E_META"],
+    expect: /minItems 100000000/,
+  },
+  {
+    name: "a tool schema with minItems 40, six levels deep",
+    parts: {
+      meta: toolMeta({ type: "object", properties: { a: nestedArrays(6, 40) }, required: ["a"] }),
+    },
+    failures: ["E_META"],
+    expect: /would exceed 65536 bytes of JSON/,
+  },
+  {
+    name: "a tool schema with minLength 4e8",
+    parts: {
+      meta: toolMeta({
+        type: "object",
+        properties: { s: { type: "string", minLength: 4e8 } },
+        required: ["s"],
+      }),
+    },
+    failures: ["E_META"],
+    expect: /minLength 400000000/,
+  },
+  {
+    name: "a tool schema repeating a large const",
+    parts: {
+      meta: toolMeta({
+        type: "object",
+        properties: { a: { type: "array", minItems: 500, items: { const: "c".repeat(2000) } } },
+        required: ["a"],
+      }),
+    },
+    failures: ["E_META"],
+    expect: /\(const\)/,
+  },
+  {
+    name: "a meta of 300 KB",
+    parts: {
+      meta: `(() => { const m = ${toolMeta({ type: "object", properties: {} })}; m.tools[0].function.description = "d".repeat(300000); return m; })()`,
+    },
+    failures: ["E_META"],
+    expect: /Environment.meta is 300\d{3} bytes of JSON, over the 65536-byte limit/,
+  },
   {
     // Each step spins a few ms (QuickJS interprets ~30x slower than V8's JIT); the validation's
     // trivial policies alone would play 3,000 such steps.
@@ -329,8 +690,12 @@ describe.each(SANDBOX_BACKENDS)("validator attacks: %s", (backend) => {
   it.each(VALIDATOR_ATTACKS.map((a) => [a.name, a] as const))("%s", async (name, attack) => {
     const peakBefore = rssNow();
     try {
-      const source = makeProgram(typeof attack.parts === "function" ? attack.parts(backend) : attack.parts);
-      const report = await checkEnv(() => loadProgram(source, { backend }), { budgetMs: attack.budgetMs });
+      const source = makeProgram(
+        typeof attack.parts === "function" ? attack.parts(backend) : attack.parts,
+      );
+      const report = await checkEnv(() => loadProgram(source, { backend }), {
+        budgetMs: attack.budgetMs,
+      });
       expect(report.failures).toEqual(attack.failures);
       expect(report.checks.find((c) => !c.ok)?.message).toMatch(attack.expect);
     } finally {

@@ -2,7 +2,14 @@ import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Action } from "../env/types.js";
 import type { ErrorCode } from "../errors.js";
-import { getBackend, loadProgram, resolveLimits, SANDBOX_BACKENDS, type ProgramEnv, type SandboxLimits } from "./index.js";
+import {
+  getBackend,
+  loadProgram,
+  resolveLimits,
+  SANDBOX_BACKENDS,
+  type ProgramEnv,
+  type SandboxLimits,
+} from "./index.js";
 import { CONTRACT_DOC, toStepResult } from "./shapes.js";
 import { makeProgram, stepReturning, TEST_META, type ProgramParts } from "./testing/programs.js";
 
@@ -24,7 +31,10 @@ const NESTED_ACTION: Action = {
     {
       id: "c1",
       name: "lookup",
-      arguments: { query: { city: "Zürich", tags: ["a", { deep: [1, 2.5, null, true] }] }, note: 'line\u2028sep "quoted" \\' },
+      arguments: {
+        query: { city: "Zürich", tags: ["a", { deep: [1, 2.5, null, true] }] },
+        note: 'line\u2028sep "quoted" \\',
+      },
     },
     { id: "c2", name: "noop", arguments: {} },
   ],
@@ -32,7 +42,10 @@ const NESTED_ACTION: Action = {
 
 describe.each(SANDBOX_BACKENDS)("sandbox contract: %s", (backend) => {
   const opened: ProgramEnv[] = [];
-  async function load(parts: ProgramParts = {}, limits: Partial<SandboxLimits> = {}): Promise<ProgramEnv> {
+  async function load(
+    parts: ProgramParts = {},
+    limits: Partial<SandboxLimits> = {},
+  ): Promise<ProgramEnv> {
     const env = await loadProgram(makeProgram(parts), { backend, limits });
     opened.push(env);
     return env;
@@ -61,15 +74,23 @@ describe.each(SANDBOX_BACKENDS)("sandbox contract: %s", (backend) => {
   });
 
   it("seeds Math.random identically on every backend (sfc32 seeded by splitmix32)", async () => {
-    const env = await load({ reset: 'return { observation: [Math.random(), Math.random()].join(","), info: {} };' });
+    const env = await load({
+      reset: 'return { observation: [Math.random(), Math.random()].join(","), info: {} };',
+    });
     expect((await env.reset(1)).observation).toBe(PINNED_RANDOM_SEED_1);
     expect((await env.reset(-1)).observation).toBe(PINNED_RANDOM_SEED_MINUS_1);
     expect((await env.reset(2 ** 40 + 1)).observation).not.toBe(PINNED_RANDOM_SEED_1);
   });
 
   it("seeds the constructor's Math.random with 0", async () => {
-    const env = await load({ members: "constructor() { this.r = Math.random(); }", reset: 'return { observation: String(this.r), info: {} };' });
-    const other = await load({ members: "constructor() { this.r = Math.random(); }", reset: 'return { observation: String(this.r), info: {} };' });
+    const env = await load({
+      members: "constructor() { this.r = Math.random(); }",
+      reset: "return { observation: String(this.r), info: {} };",
+    });
+    const other = await load({
+      members: "constructor() { this.r = Math.random(); }",
+      reset: "return { observation: String(this.r), info: {} };",
+    });
     expect((await env.reset(9)).observation).toBe((await other.reset(3)).observation);
   });
 
@@ -79,8 +100,16 @@ describe.each(SANDBOX_BACKENDS)("sandbox contract: %s", (backend) => {
     const result = await env.step(NESTED_ACTION);
     expect(result.observation).toBe(JSON.stringify(NESTED_ACTION));
     expect(JSON.parse(result.observation)).toEqual(NESTED_ACTION);
-    expect(result).toMatchObject({ reward: 0, terminated: false, truncated: false, info: { turns: 1 } });
-    expect(await env.step({ text: "\\boxed{win}", answer: "win", toolCalls: [] })).toMatchObject({ reward: 1, terminated: true });
+    expect(result).toMatchObject({
+      reward: 0,
+      terminated: false,
+      truncated: false,
+      info: { turns: 1 },
+    });
+    expect(await env.step({ text: "\\boxed{win}", answer: "win", toolCalls: [] })).toMatchObject({
+      reward: 1,
+      terminated: true,
+    });
   });
 
   it("hint and solve answer through the contract", async () => {
@@ -91,7 +120,10 @@ describe.each(SANDBOX_BACKENDS)("sandbox contract: %s", (backend) => {
   });
 
   it("solve fills tool-call ids and keeps nested arguments", async () => {
-    const env = await load({ solve: 'return { toolCalls: [{ name: "f", arguments: { x: { y: [1, { z: "w" }] } } }, { id: "mine", name: "g" }] };' });
+    const env = await load({
+      solve:
+        'return { toolCalls: [{ name: "f", arguments: { x: { y: [1, { z: "w" }] } } }, { id: "mine", name: "g" }] };',
+    });
     await env.reset(1);
     expect(await env.solve()).toEqual({
       text: "",
@@ -122,12 +154,31 @@ describe.each(SANDBOX_BACKENDS)("sandbox contract: %s", (backend) => {
   });
 
   it("rejects answers over outputBytes, counted in UTF-8 bytes, and stays usable", async () => {
-    const env = await load({ step: stepReturning('action.answer === "ascii" ? "x".repeat(2000) : action.answer === "wide" ? "é".repeat(600) : "small"') }, { outputBytes: 1000 });
+    const env = await load(
+      {
+        step: stepReturning(
+          'action.answer === "ascii" ? "x".repeat(2000) : action.answer === "wide" ? "é".repeat(600) : "small"',
+        ),
+      },
+      { outputBytes: 1000 },
+    );
     await env.reset(1);
     // 2,000 characters: stopped inside the guest; 600 two-byte characters: stopped on the host.
-    expect(await rejection(env.step({ text: "", answer: "ascii", toolCalls: [] }), "E_SANDBOX_OUTPUT_SIZE")).toContain("returned 2076 bytes of JSON, over the 1000-byte limit");
-    expect(await rejection(env.step({ text: "", answer: "wide", toolCalls: [] }), "E_SANDBOX_OUTPUT_SIZE")).toContain("returned 1276 bytes of JSON, over the 1000-byte limit");
-    expect((await env.step({ text: "", answer: "small", toolCalls: [] })).observation).toBe("small");
+    expect(
+      await rejection(
+        env.step({ text: "", answer: "ascii", toolCalls: [] }),
+        "E_SANDBOX_OUTPUT_SIZE",
+      ),
+    ).toContain("returned 2076 bytes of JSON, over the 1000-byte limit");
+    expect(
+      await rejection(
+        env.step({ text: "", answer: "wide", toolCalls: [] }),
+        "E_SANDBOX_OUTPUT_SIZE",
+      ),
+    ).toContain("returned 1276 bytes of JSON, over the 1000-byte limit");
+    expect((await env.step({ text: "", answer: "small", toolCalls: [] })).observation).toBe(
+      "small",
+    );
     expect(env.replacements).toBe(0);
   });
 
@@ -139,22 +190,43 @@ describe.each(SANDBOX_BACKENDS)("sandbox contract: %s", (backend) => {
   ] as const)("%s() runs under its own deadline (%i ms)", async (method, timeoutMs) => {
     const env = await load(
       { [method]: "for (;;) {}" },
-      { resetTimeoutMs: method === "reset" ? 80 : 1000, stepTimeoutMs: 60, hintTimeoutMs: 70, solveTimeoutMs: 90 },
+      {
+        resetTimeoutMs: method === "reset" ? 80 : 1000,
+        stepTimeoutMs: 60,
+        hintTimeoutMs: 70,
+        solveTimeoutMs: 90,
+      },
     );
     if (method !== "reset") await env.reset(1);
     const started = performance.now();
-    const call = method === "reset" ? env.reset(1) : method === "step" ? env.step(NESTED_ACTION) : method === "hint" ? env.hint() : env.solve();
-    expect(await rejection(call, "E_SANDBOX_TIMEOUT")).toBe(`${method}() ran past its ${timeoutMs} ms deadline (make the method cheaper or raise the limit)`);
+    const call =
+      method === "reset"
+        ? env.reset(1)
+        : method === "step"
+          ? env.step(NESTED_ACTION)
+          : method === "hint"
+            ? env.hint()
+            : env.solve();
+    expect(await rejection(call, "E_SANDBOX_TIMEOUT")).toBe(
+      `${method}() ran past its ${timeoutMs} ms deadline (make the method cheaper or raise the limit)`,
+    );
     const elapsed = performance.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(timeoutMs - 5);
     expect(elapsed).toBeLessThan(timeoutMs + 1000);
   });
 
   it("turns a guest exception into E_SANDBOX_THROW with the guest's message, truncated", async () => {
-    const env = await load({ step: 'if (action.answer === "long") throw new RangeError("y".repeat(100000)); throw new Error("boom");' });
+    const env = await load({
+      step: 'if (action.answer === "long") throw new RangeError("y".repeat(100000)); throw new Error("boom");',
+    });
     await env.reset(1);
-    expect(await rejection(env.step(NESTED_ACTION), "E_SANDBOX_THROW")).toBe("step() threw: Error: boom");
-    const long = await rejection(env.step({ text: "", answer: "long", toolCalls: [] }), "E_SANDBOX_THROW");
+    expect(await rejection(env.step(NESTED_ACTION), "E_SANDBOX_THROW")).toBe(
+      "step() threw: Error: boom",
+    );
+    const long = await rejection(
+      env.step({ text: "", answer: "long", toolCalls: [] }),
+      "E_SANDBOX_THROW",
+    );
     expect(long).toBe(`step() threw: RangeError: ${"y".repeat(500 - "RangeError: ".length)}`);
     // A throw is not fatal: the episode goes on.
     expect(env.replacements).toBe(0);
@@ -162,14 +234,26 @@ describe.each(SANDBOX_BACKENDS)("sandbox contract: %s", (backend) => {
   });
 
   it("thrown non-errors are described too", async () => {
-    const env = await load({ step: 'throw action.answer === "obj" ? { message: 42 } : "plain string";' });
+    const env = await load({
+      step: 'throw action.answer === "obj" ? { message: 42 } : "plain string";',
+    });
     await env.reset(1);
-    expect(await rejection(env.step(NESTED_ACTION), "E_SANDBOX_THROW")).toBe("step() threw: plain string");
-    expect(await rejection(env.step({ text: "", answer: "obj", toolCalls: [] }), "E_SANDBOX_THROW")).toBe("step() threw: [object Object]");
+    expect(await rejection(env.step(NESTED_ACTION), "E_SANDBOX_THROW")).toBe(
+      "step() threw: plain string",
+    );
+    expect(
+      await rejection(env.step({ text: "", answer: "obj", toolCalls: [] }), "E_SANDBOX_THROW"),
+    ).toBe("step() threw: [object Object]");
   });
 
   it("replaces a timed-out guest at the next reset; the episode is gone until then", async () => {
-    const env = await load({ step: 'if (action.answer === "hang") for (;;) {} ' + stepReturning('"turn " + (++this.turns)') }, { stepTimeoutMs: 50 });
+    const env = await load(
+      {
+        step:
+          'if (action.answer === "hang") for (;;) {} ' + stepReturning('"turn " + (++this.turns)'),
+      },
+      { stepTimeoutMs: 50 },
+    );
     await env.reset(1);
     expect((await env.step(NESTED_ACTION)).observation).toBe("turn 1");
     await rejection(env.step({ text: "", answer: "hang", toolCalls: [] }), "E_SANDBOX_TIMEOUT");
@@ -192,14 +276,42 @@ describe.each(SANDBOX_BACKENDS)("sandbox contract: %s", (backend) => {
   it.each([
     ["reward NaN", stepResult("reward: NaN"), "step().reward must be a finite number (got null)"],
     ["reward 2", stepResult("reward: 2"), "step().reward must be in [-1, 1] (got 2)"],
-    ["reward a string", stepResult('reward: "1"'), "step().reward must be a finite number (got \"1\")"],
-    ["missing observation", 'return { reward: 0, terminated: false, truncated: false, info: {} };', "step().observation must be a string (got undefined)"],
-    ["info not an object", stepResult("info: [1, 2]"), "step().info must be a JSON object (got an array)"],
-    ["terminated not a boolean", stepResult("terminated: 1"), "step().terminated must be a boolean (got 1)"],
-    ["undefined", "return undefined;", "step() must return {observation, reward, terminated, truncated, info} (got null)"],
-    ["toolResults content not a string", stepResult('toolResults: [{ id: "a", content: 1 }]'), "step().toolResults[0] must be {id: string, content: string} (id got \"a\", content got 1)"],
+    [
+      "reward a string",
+      stepResult('reward: "1"'),
+      'step().reward must be a finite number (got "1")',
+    ],
+    [
+      "missing observation",
+      "return { reward: 0, terminated: false, truncated: false, info: {} };",
+      "step().observation must be a string (got undefined)",
+    ],
+    [
+      "info not an object",
+      stepResult("info: [1, 2]"),
+      "step().info must be a JSON object (got an array)",
+    ],
+    [
+      "terminated not a boolean",
+      stepResult("terminated: 1"),
+      "step().terminated must be a boolean (got 1)",
+    ],
+    [
+      "undefined",
+      "return undefined;",
+      "step() must return {observation, reward, terminated, truncated, info} (got null)",
+    ],
+    [
+      "toolResults content not a string",
+      stepResult('toolResults: [{ id: "a", content: 1 }]'),
+      'step().toolResults[0] must be {id: string, content: string} (id got "a", content got 1)',
+    ],
     ["a Promise", "return new Promise(() => {});", "step() returned a Promise"],
-    ["deeply nested info", stepResult('info: JSON.parse("[".repeat(70) + "]".repeat(70))'), "step(): answer is nested deeper than 64 levels"],
+    [
+      "deeply nested info",
+      stepResult('info: JSON.parse("[".repeat(70) + "]".repeat(70))'),
+      "step(): answer is nested deeper than 64 levels",
+    ],
   ])("step returning %s is E_ENV_CONTRACT", async (_label, body, message) => {
     const env = await load({ step: body });
     await env.reset(1);
@@ -207,12 +319,42 @@ describe.each(SANDBOX_BACKENDS)("sandbox contract: %s", (backend) => {
   });
 
   it.each([
-    ["empty hint", { hint: 'return " ";' }, "hint", "hint() must return a non-empty string (got \" \")"],
-    ["hint over 2,000 characters", { hint: 'return "h".repeat(2001);' }, "hint", "hint() must be at most 2000 characters (got 2001)"],
-    ["hint not a string", { hint: "return 7;" }, "hint", "hint() must return a non-empty string (got 7)"],
-    ["solve text not a string", { solve: "return { text: 5 };" }, "solve", "solve(): `text` must be a string, got 5"],
-    ["solve tool call without name", { solve: "return { toolCalls: [{ arguments: {} }] };" }, "solve", "solve() toolCalls[0]: `name` must be a string, got a undefined"],
-    ["reset without info", { reset: 'return { observation: "o" };' }, "reset", "reset().info must be a JSON object (got undefined)"],
+    [
+      "empty hint",
+      { hint: 'return " ";' },
+      "hint",
+      'hint() must return a non-empty string (got " ")',
+    ],
+    [
+      "hint over 2,000 characters",
+      { hint: 'return "h".repeat(2001);' },
+      "hint",
+      "hint() must be at most 2000 characters (got 2001)",
+    ],
+    [
+      "hint not a string",
+      { hint: "return 7;" },
+      "hint",
+      "hint() must return a non-empty string (got 7)",
+    ],
+    [
+      "solve text not a string",
+      { solve: "return { text: 5 };" },
+      "solve",
+      "solve(): `text` must be a string, got 5",
+    ],
+    [
+      "solve tool call without name",
+      { solve: "return { toolCalls: [{ arguments: {} }] };" },
+      "solve",
+      "solve() toolCalls[0]: `name` must be a string, got a undefined",
+    ],
+    [
+      "reset without info",
+      { reset: 'return { observation: "o" };' },
+      "reset",
+      "reset().info must be a JSON object (got undefined)",
+    ],
   ] as const)("%s is E_ENV_CONTRACT", async (_label, parts, method, message) => {
     const env = await load(parts);
     if (method !== "reset") await env.reset(1);
@@ -233,18 +375,36 @@ describe.each(SANDBOX_BACKENDS)("sandbox contract: %s", (backend) => {
   it.each([
     ["a syntax error", "E_SANDBOX_COMPILE", "class Environment { reset( }"],
     ["no Environment class", "E_SANDBOX_COMPILE", "class Env {}"],
-    ["a throwing top level", "E_SANDBOX_COMPILE", makeProgram({ topLevel: 'throw new Error("top");' })],
-    ["a throwing constructor", "E_SANDBOX_COMPILE", makeProgram({ members: 'constructor() { throw new Error("ctor"); }' })],
+    [
+      "a throwing top level",
+      "E_SANDBOX_COMPILE",
+      makeProgram({ topLevel: 'throw new Error("top");' }),
+    ],
+    [
+      "a throwing constructor",
+      "E_SANDBOX_COMPILE",
+      makeProgram({ members: 'constructor() { throw new Error("ctor"); }' }),
+    ],
     ["a static import", "E_SANDBOX_COMPILE", 'import fs from "fs";\n' + makeProgram()],
     ["an endless top level", "E_SANDBOX_TIMEOUT", makeProgram({ topLevel: "for (;;) {}" })],
-    ["meta without maxTurns", "E_ENV_CONTRACT", makeProgram({ meta: '{ name: "x", skill: "y", description: "z", tools: [] }' })],
+    [
+      "meta without maxTurns",
+      "E_ENV_CONTRACT",
+      makeProgram({ meta: '{ name: "x", skill: "y", description: "z", tools: [] }' }),
+    ],
     ["a missing meta", "E_ENV_CONTRACT", makeProgram({ meta: "undefined" })],
   ] as const)("loading %s rejects with %s", async (_label, code, source) => {
     await rejection(loadProgram(source, { backend, limits: { compileTimeoutMs: 150 } }), code);
   });
 
   it("names the guest error when the program does not load", async () => {
-    const message = await rejection(loadProgram(makeProgram({ members: 'constructor() { throw new TypeError("ctor broke"); }' }), { backend }), "E_SANDBOX_COMPILE");
+    const message = await rejection(
+      loadProgram(
+        makeProgram({ members: 'constructor() { throw new TypeError("ctor broke"); }' }),
+        { backend },
+      ),
+      "E_SANDBOX_COMPILE",
+    );
     expect(message).toContain("TypeError: ctor broke");
     expect(await rejection(loadProgram("const x = 1;", { backend }), "E_SANDBOX_COMPILE")).toBe(
       "the program defines no class named Environment (declare `class Environment { ... }` at the top level of the program)",
@@ -253,7 +413,10 @@ describe.each(SANDBOX_BACKENDS)("sandbox contract: %s", (backend) => {
 
   it("refuses a source over sourceBytes", async () => {
     const source = makeProgram({ topLevel: `// ${"é".repeat(600)}` });
-    await rejection(loadProgram(source, { backend, limits: { sourceBytes: 1000 } }), "E_SANDBOX_OUTPUT_SIZE");
+    await rejection(
+      loadProgram(source, { backend, limits: { sourceBytes: 1000 } }),
+      "E_SANDBOX_OUTPUT_SIZE",
+    );
   });
 
   it("rejects a seed that is not a safe integer", async () => {
@@ -274,7 +437,9 @@ describe.each(SANDBOX_BACKENDS)("sandbox contract: %s", (backend) => {
   it("a backend instance rejects calls after dispose", async () => {
     const limits = resolveLimits();
     const instance = await getBackend(backend).create(makeProgram(), limits);
-    expect(await instance.call("reset", "3", 500)).toMatch(/^\{"observation":"seed 3 random 0\.\d+","info":\{"seed":3\}\}$/);
+    expect(await instance.call("reset", "3", 500)).toMatch(
+      /^\{"observation":"seed 3 random 0\.\d+","info":\{"seed":3\}\}$/,
+    );
     expect(instance.disposed).toBe(false);
     instance.dispose();
     expect(instance.disposed).toBe(true);
@@ -282,7 +447,10 @@ describe.each(SANDBOX_BACKENDS)("sandbox contract: %s", (backend) => {
   });
 
   it("a backend instance is disposed by a timeout", async () => {
-    const instance = await getBackend(backend).create(makeProgram({ hint: "for (;;) {}" }), resolveLimits());
+    const instance = await getBackend(backend).create(
+      makeProgram({ hint: "for (;;) {}" }),
+      resolveLimits(),
+    );
     await rejection(instance.call("hint", null, 30), "E_SANDBOX_TIMEOUT");
     expect(instance.disposed).toBe(true);
     await rejection(instance.call("reset", "1", 500), "E_SANDBOX_DISPOSED");
@@ -297,7 +465,10 @@ describe("sandbox options", () => {
 
   it("rejects invalid limits with E_CONFIG", async () => {
     await rejection(loadProgram(makeProgram(), { limits: { stepTimeoutMs: 0 } }), "E_CONFIG");
-    await rejection(loadProgram(makeProgram(), { limits: { memoryBytes: Number.NaN } }), "E_CONFIG");
+    await rejection(
+      loadProgram(makeProgram(), { limits: { memoryBytes: Number.NaN } }),
+      "E_CONFIG",
+    );
     await rejection(loadProgram(makeProgram(), { limits: { bogus: 1 } as never }), "E_CONFIG");
   });
 
@@ -317,7 +488,13 @@ describe("sandbox options", () => {
 });
 
 function stepResult(override: string): string {
-  const fields: Record<string, string> = { observation: '"o"', reward: "0", terminated: "false", truncated: "false", info: "{}" };
+  const fields: Record<string, string> = {
+    observation: '"o"',
+    reward: "0",
+    terminated: "false",
+    truncated: "false",
+    info: "{}",
+  };
   const [key] = override.split(":");
   if (key !== undefined && key.trim() in fields) delete fields[key.trim()];
   const body = [...Object.entries(fields).map(([k, v]) => `${k}: ${v}`), override].join(", ");
@@ -333,7 +510,9 @@ describe("the contract error's next step", () => {
   it("names a README section and a doc that exist", () => {
     const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
     expect(readme).toContain("\n## The environment contract\n");
-    expect(readFileSync(new URL("../../docs/validation.md", import.meta.url), "utf8")).toContain("# Validation");
+    expect(readFileSync(new URL("../../docs/validation.md", import.meta.url), "utf8")).toContain(
+      "# Validation",
+    );
     expect(CONTRACT_DOC).toBe('README.md "The environment contract" and docs/validation.md');
     const err = (() => {
       try {

@@ -6,7 +6,16 @@
  * how a runner starts and dies, and how their failure replies read.
  */
 import type { SpadeError } from "../errors.js";
-import { asLoadError, checkTimeoutMs, compileError, decodeReply, disposedError, memoryError, timeoutError, type GlueOp } from "./protocol.js";
+import {
+  asLoadError,
+  checkTimeoutMs,
+  compileError,
+  decodeReply,
+  disposedError,
+  memoryError,
+  timeoutError,
+  type GlueOp,
+} from "./protocol.js";
 import type { GuestMethod, SandboxInstance, SandboxLimits } from "./types.js";
 
 /** Host -> runner: one glue call on guest `iid`. */
@@ -27,7 +36,9 @@ export interface DisposeRequest {
 }
 
 /** Runner -> host: the glue's tagged reply, or why there is none (`Fail` names the backend's reasons). */
-export type RunnerReply<Fail extends string> = { id: number; reply: unknown } | { id: number; fail: Fail; text: string };
+export type RunnerReply<Fail extends string> =
+  | { id: number; reply: unknown }
+  | { id: number; fail: Fail; text: string };
 
 /** A request as sent, before the queue numbers it. */
 export type Unnumbered<R> = R extends { id: number } ? Omit<R, "id"> : never;
@@ -80,10 +91,13 @@ export class RequestQueue<Request extends { id: number }, Reply extends { id: nu
     const startByMs = Math.max(now, this.#queueEndsAtMs);
     this.#queueEndsAtMs = startByMs + timeoutMs;
     return new Promise<Reply>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.#killedByWatchdog = id;
-        this.#hooks.kill();
-      }, startByMs - now + timeoutMs + this.#hooks.graceMs);
+      const timer = setTimeout(
+        () => {
+          this.#killedByWatchdog = id;
+          this.#hooks.kill();
+        },
+        startByMs - now + timeoutMs + this.#hooks.graceMs,
+      );
       this.#pending.set(id, { op, timeoutMs, timer, resolve, reject });
       this.#hooks.changed();
       this.#hooks.send({ ...message, id } as unknown as Request);
@@ -109,7 +123,8 @@ export class RequestQueue<Request extends { id: number }, Reply extends { id: nu
     let first = true;
     for (const [id, pending] of this.#pending) {
       clearTimeout(pending.timer);
-      if (first && id === this.#killedByWatchdog) pending.reject(timeoutError(pending.op, pending.timeoutMs));
+      if (first && id === this.#killedByWatchdog)
+        pending.reject(timeoutError(pending.op, pending.timeoutMs));
       else if (first) pending.reject(death(pending.op));
       else pending.reject(collateral(pending.op));
       first = false;
@@ -129,7 +144,11 @@ export interface GuestRunner<Reply> {
 }
 
 /** The coded error of a failure both runners report alike, or null for a backend's own reason. */
-function sharedFailureError(reply: { fail: string; text: string }, op: GlueOp, timeoutMs: number): SpadeError | null {
+function sharedFailureError(
+  reply: { fail: string; text: string },
+  op: GlueOp,
+  timeoutMs: number,
+): SpadeError | null {
   switch (reply.fail) {
     case "timeout":
       return timeoutError(op, timeoutMs);
@@ -169,7 +188,12 @@ export class GuestInstance<Fail extends string> implements SandboxInstance {
   readonly #reader: ReplyReader<Fail>;
   #disposed = false;
 
-  constructor(runner: GuestRunner<RunnerReply<Fail>>, iid: number, outputBytes: number, reader: ReplyReader<Fail>) {
+  constructor(
+    runner: GuestRunner<RunnerReply<Fail>>,
+    iid: number,
+    outputBytes: number,
+    reader: ReplyReader<Fail>,
+  ) {
     this.#runner = runner;
     this.#iid = iid;
     this.#outputBytes = outputBytes;
@@ -191,7 +215,11 @@ export class GuestInstance<Fail extends string> implements SandboxInstance {
     checkTimeoutMs(timeoutMs);
     let reply: RunnerReply<Fail>;
     try {
-      reply = await this.#runner.request({ t: "call", iid: this.#iid, op, arg: argJson, maxChars: this.#outputBytes, timeoutMs }, op, timeoutMs);
+      reply = await this.#runner.request(
+        { t: "call", iid: this.#iid, op, arg: argJson, maxChars: this.#outputBytes, timeoutMs },
+        op,
+        timeoutMs,
+      );
     } catch (err) {
       this.dispose();
       throw err;

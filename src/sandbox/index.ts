@@ -10,18 +10,43 @@ import { isolatedVmBackend } from "./isolated-vm.js";
 import { ProgramEnv } from "./program-env.js";
 import { pythonBackend } from "./python/index.js";
 import { quickJsBackend } from "./quickjs.js";
-import { DEFAULT_LIMITS, type ProgramLanguage, type SandboxBackend, type SandboxBackendName, type SandboxLimits, type SandboxRuntimeName } from "./types.js";
+import {
+  DEFAULT_LIMITS,
+  type ProgramLanguage,
+  type SandboxBackend,
+  type SandboxBackendName,
+  type SandboxLimits,
+  type SandboxRuntimeName,
+} from "./types.js";
 
 export { DEFAULT_LIMITS, ProgramEnv };
 export { createIsolatedVmBackend, type IsolatedVmOptions } from "./isolated-vm.js";
 export { createQuickJsBackend, type QuickJsOptions } from "./quickjs.js";
-export type { GuestMethod, ProgramLanguage, SandboxBackend, SandboxBackendName, SandboxInstance, SandboxLimits, SandboxRuntimeName } from "./types.js";
-export { createPythonBackend, detectProgramLanguage, PYTHON_ALLOWED_MODULES, programLanguageOfPath, type PythonBackendOptions, type PythonMetaDefaults } from "./python/index.js";
+export type {
+  GuestMethod,
+  ProgramLanguage,
+  SandboxBackend,
+  SandboxBackendName,
+  SandboxInstance,
+  SandboxLimits,
+  SandboxRuntimeName,
+} from "./types.js";
+export {
+  createPythonBackend,
+  detectProgramLanguage,
+  PYTHON_ALLOWED_MODULES,
+  programLanguageOfPath,
+  type PythonBackendOptions,
+  type PythonMetaDefaults,
+} from "./python/index.js";
 export { FIXED_TIME_MS } from "./prelude.js";
 export { MAX_JSON_DEPTH } from "./shapes.js";
 
 /** Every sandbox backend for JavaScript programs, the default first (`python` runs Python programs). */
-export const SANDBOX_BACKENDS: readonly SandboxBackendName[] = Object.freeze(["isolated-vm", "quickjs"]);
+export const SANDBOX_BACKENDS: readonly SandboxBackendName[] = Object.freeze([
+  "isolated-vm",
+  "quickjs",
+]);
 
 const BACKENDS: Record<SandboxRuntimeName, SandboxBackend> = {
   "isolated-vm": isolatedVmBackend,
@@ -30,7 +55,10 @@ const BACKENDS: Record<SandboxRuntimeName, SandboxBackend> = {
 };
 
 /** Languages of environment programs, the default first. */
-export const PROGRAM_LANGUAGES: readonly ProgramLanguage[] = Object.freeze(["javascript", "python"]);
+export const PROGRAM_LANGUAGES: readonly ProgramLanguage[] = Object.freeze([
+  "javascript",
+  "python",
+]);
 
 /** The backend called `name`; E_NOT_FOUND for an unknown name. */
 export function getBackend(name: SandboxRuntimeName): SandboxBackend {
@@ -48,9 +76,13 @@ export function resolveLimits(overrides: Partial<SandboxLimits> = {}): SandboxLi
   const limits: SandboxLimits = { ...DEFAULT_LIMITS };
   for (const [key, value] of Object.entries(overrides) as Array<[keyof SandboxLimits, unknown]>) {
     if (value === undefined) continue;
-    if (!Object.hasOwn(DEFAULT_LIMITS, key)) throw new SpadeError("E_CONFIG", `unknown sandbox limit ${JSON.stringify(key)}`);
+    if (!Object.hasOwn(DEFAULT_LIMITS, key))
+      throw new SpadeError("E_CONFIG", `unknown sandbox limit ${JSON.stringify(key)}`);
     if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
-      throw new SpadeError("E_CONFIG", `sandbox limit ${key} must be a positive number, got ${String(value)}`);
+      throw new SpadeError(
+        "E_CONFIG",
+        `sandbox limit ${key} must be a positive number, got ${String(value)}`,
+      );
     }
     limits[key] = value;
   }
@@ -75,15 +107,25 @@ export interface LoadProgramOptions {
  * `compileTimeoutMs` / `memoryBytes`, and with E_ENV_CONTRACT when `Environment.meta` has the wrong
  * shape. The caller owns the result and must `close()` it.
  */
-export async function loadProgram(source: string, options: LoadProgramOptions = {}): Promise<ProgramEnv> {
-  const backend = getBackend(options.language === "python" ? "python" : (options.backend ?? "isolated-vm"));
+export async function loadProgram(
+  source: string,
+  options: LoadProgramOptions = {},
+): Promise<ProgramEnv> {
+  const backend = getBackend(
+    options.language === "python" ? "python" : (options.backend ?? "isolated-vm"),
+  );
   const limits = resolveLimits(options.limits);
-  if (typeof source !== "string") throw new SpadeError("E_CONFIG", "loadProgram: source must be a string");
+  if (typeof source !== "string")
+    throw new SpadeError("E_CONFIG", "loadProgram: source must be a string");
   const bytes = Buffer.byteLength(source, "utf8");
   if (bytes > limits.sourceBytes) {
-    throw new SpadeError("E_SANDBOX_OUTPUT_SIZE", `the program is ${bytes} bytes, over the ${limits.sourceBytes}-byte limit`, {
-      nextStep: "write a shorter program",
-    });
+    throw new SpadeError(
+      "E_SANDBOX_OUTPUT_SIZE",
+      `the program is ${bytes} bytes, over the ${limits.sourceBytes}-byte limit`,
+      {
+        nextStep: "write a shorter program",
+      },
+    );
   }
   return ProgramEnv.create(backend, source, limits);
 }

@@ -7,7 +7,8 @@ import { ProgramEnv, resolveLimits } from "./index.js";
 import { makeProgram, stepReturning } from "./testing/programs.js";
 
 /** Aborts V8 inside the sandbox process (measured: one object's properties growing). */
-const ABORT_V8 = 'if (action.answer === "crash") { const o = {}; for (let i = 0; ; i++) o["k" + i] = i; } ';
+const ABORT_V8 =
+  'if (action.answer === "crash") { const o = {}; for (let i = 0; ; i++) o["k" + i] = i; } ';
 const SOURCE = makeProgram({ step: ABORT_V8 + stepReturning('"alive " + (++this.turns)') });
 const LIMITS = resolveLimits({ memoryBytes: 16 * 1024 * 1024, stepTimeoutMs: 5000 });
 
@@ -31,21 +32,32 @@ describe("isolated-vm sandbox processes", () => {
     const sibling = await ProgramEnv.create(backend, SOURCE, LIMITS);
     await victim.reset(1);
     await sibling.reset(1);
-    expect((await sibling.step({ text: "", answer: null, toolCalls: [] })).observation).toBe("alive 1");
+    expect((await sibling.step({ text: "", answer: null, toolCalls: [] })).observation).toBe(
+      "alive 1",
+    );
 
     // The sibling's call is queued behind the crashing one in the same process.
     const crash = victim.step({ text: "", answer: "crash", toolCalls: [] });
     const queued = sibling.step({ text: "", answer: null, toolCalls: [] });
-    const crashError = (await crash.then(() => undefined, (e: Error & { code: string }) => e)) as Error & { code: string };
+    const crashError = (await crash.then(
+      () => undefined,
+      (e: Error & { code: string }) => e,
+    )) as Error & { code: string };
     expect(crashError.code).toBe("E_SANDBOX_MEMORY");
-    expect(crashError.message).toContain("the sandbox process died (SIGABRT): V8 ran out of memory");
+    expect(crashError.message).toContain(
+      "the sandbox process died (SIGABRT): V8 ran out of memory",
+    );
     expect(await codeOf(queued)).toBe("E_SANDBOX_DISPOSED");
 
     // Both environments recover with a fresh guest in a fresh process.
-    expect(await codeOf(sibling.step({ text: "", answer: null, toolCalls: [] }))).toBe("E_ENV_CONTRACT");
+    expect(await codeOf(sibling.step({ text: "", answer: null, toolCalls: [] }))).toBe(
+      "E_ENV_CONTRACT",
+    );
     expect((await sibling.reset(2)).observation).toMatch(/^seed 2 random /);
     expect(sibling.replacements).toBe(1);
-    expect((await sibling.step({ text: "", answer: null, toolCalls: [] })).observation).toBe("alive 1");
+    expect((await sibling.step({ text: "", answer: null, toolCalls: [] })).observation).toBe(
+      "alive 1",
+    );
     await victim.reset(3);
     expect(victim.replacements).toBe(1);
     await victim.close();
@@ -56,11 +68,18 @@ describe("isolated-vm sandbox processes", () => {
     const backend = createIsolatedVmBackend({ processes: 1 });
     backends.push(backend);
     // Each step spins ~150 ms of its 200 ms deadline; 20 queued take ~3 s, past one call's 2.2 s watchdog.
-    const slow = makeProgram({ step: "const end = Date.now(); let n = 0; while (n < 4e7) n++; " + stepReturning('"done " + n') });
+    const slow = makeProgram({
+      step:
+        "const end = Date.now(); let n = 0; while (n < 4e7) n++; " + stepReturning('"done " + n'),
+    });
     const limits = resolveLimits({ stepTimeoutMs: 1000 });
-    const envs = await Promise.all(Array.from({ length: 20 }, () => ProgramEnv.create(backend, slow, limits)));
+    const envs = await Promise.all(
+      Array.from({ length: 20 }, () => ProgramEnv.create(backend, slow, limits)),
+    );
     await Promise.all(envs.map((env, i) => env.reset(i)));
-    const codes = await Promise.all(envs.map((env) => codeOf(env.step({ text: "", answer: null, toolCalls: [] }))));
+    const codes = await Promise.all(
+      envs.map((env) => codeOf(env.step({ text: "", answer: null, toolCalls: [] }))),
+    );
     expect(codes).toEqual(Array(20).fill("resolved"));
     await Promise.all(envs.map((env) => env.close()));
   });
@@ -68,11 +87,17 @@ describe("isolated-vm sandbox processes", () => {
   it("the host's event loop keeps running while a guest spins", async () => {
     const backend = createIsolatedVmBackend({ processes: 1 });
     backends.push(backend);
-    const env = await ProgramEnv.create(backend, makeProgram({ step: "for (;;) {}" }), resolveLimits({ stepTimeoutMs: 300 }));
+    const env = await ProgramEnv.create(
+      backend,
+      makeProgram({ step: "for (;;) {}" }),
+      resolveLimits({ stepTimeoutMs: 300 }),
+    );
     await env.reset(1);
     let ticks = 0;
     const timer = setInterval(() => ticks++, 10);
-    expect(await codeOf(env.step({ text: "", answer: null, toolCalls: [] }))).toBe("E_SANDBOX_TIMEOUT");
+    expect(await codeOf(env.step({ text: "", answer: null, toolCalls: [] }))).toBe(
+      "E_SANDBOX_TIMEOUT",
+    );
     clearInterval(timer);
     expect(ticks).toBeGreaterThanOrEqual(10);
     await env.close();
@@ -81,11 +106,26 @@ describe("isolated-vm sandbox processes", () => {
   it("the watchdog kills a process that overruns the host's deadline (E_SANDBOX_TIMEOUT)", async () => {
     const pool = new IvmPool(1);
     const host = pool.acquire();
-    const reply = await host.request({ t: "create", iid: 1, source: makeProgram({ hint: "for (;;) {}" }), memoryMiB: 16, timeoutMs: 1000, maxChars: 1000 }, "init", 1000);
+    const reply = await host.request(
+      {
+        t: "create",
+        iid: 1,
+        source: makeProgram({ hint: "for (;;) {}" }),
+        memoryMiB: 16,
+        timeoutMs: 1000,
+        maxChars: 1000,
+      },
+      "init",
+      1000,
+    );
     expect(reply).toEqual({ id: 1, reply: "R" });
     // The process is told 60 s, the host waits 100 ms plus the grace period.
     const started = performance.now();
-    const call = host.request({ t: "call", iid: 1, op: "hint", arg: null, maxChars: 1000, timeoutMs: 60_000 }, "hint", 100);
+    const call = host.request(
+      { t: "call", iid: 1, op: "hint", arg: null, maxChars: 1000, timeoutMs: 60_000 },
+      "hint",
+      100,
+    );
     expect(await codeOf(call)).toBe("E_SANDBOX_TIMEOUT");
     expect(performance.now() - started).toBeLessThan(6000);
     expect(host.dead).toBe(true);
@@ -111,11 +151,25 @@ describe("isolated-vm sandbox processes", () => {
     try {
       const host = pool.acquire();
       // Once it answers, the shell has set the limit and exec'd node.
-      const reply = await host.request({ t: "create", iid: 1, source: makeProgram(), memoryMiB: 16, timeoutMs: 1000, maxChars: 1000 }, "init", 1000);
+      const reply = await host.request(
+        {
+          t: "create",
+          iid: 1,
+          source: makeProgram(),
+          memoryMiB: 16,
+          timeoutMs: 1000,
+          maxChars: 1000,
+        },
+        "init",
+        1000,
+      );
       expect(reply).toEqual({ id: 1, reply: "R" });
       const pid = host.pid as number;
       // node adds its IPC channel variables; nothing else of the host's reaches the process.
-      const environ = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").filter(Boolean).sort();
+      const environ = readFileSync(`/proc/${pid}/environ`, "utf8")
+        .split("\0")
+        .filter(Boolean)
+        .sort();
       expect(environ.filter((v) => !v.startsWith("NODE_CHANNEL_"))).toEqual(["LC_ALL=C", "TZ=UTC"]);
       const limits = readFileSync(`/proc/${pid}/limits`, "utf8");
       expect(limits).toMatch(/Max data size\s+536870912\s+536870912\s+bytes/);
@@ -128,20 +182,33 @@ describe("isolated-vm sandbox processes", () => {
 
   // Issue 16 item 2: the per-process ceiling is a second line behind the isolates' soft caps.
   it("a process over its memory ceiling dies alone: its calls fail E_SANDBOX_MEMORY, the next process works", async () => {
-    const backend = createIsolatedVmBackend({ processes: 1, processMemoryBytes: 320 * 1024 * 1024 });
+    const backend = createIsolatedVmBackend({
+      processes: 1,
+      processMemoryBytes: 320 * 1024 * 1024,
+    });
     backends.push(backend);
     // Each guest holds 40 MiB of array buffers, within its own 64 MiB cap; ten of them do not fit.
-    const hold = makeProgram({ members: "keep = [];", step: "for (let i = 0; i < 40; i++) this.keep.push(new Uint8Array(1 << 20).fill(1)); " + stepReturning('"held"') });
+    const hold = makeProgram({
+      members: "keep = [];",
+      step:
+        "for (let i = 0; i < 40; i++) this.keep.push(new Uint8Array(1 << 20).fill(1)); " +
+        stepReturning('"held"'),
+    });
     const limits = resolveLimits({ memoryBytes: 64 * 1024 * 1024, stepTimeoutMs: 5000 });
-    const envs = await Promise.all(Array.from({ length: 10 }, () => ProgramEnv.create(backend, hold, limits)));
+    const envs = await Promise.all(
+      Array.from({ length: 10 }, () => ProgramEnv.create(backend, hold, limits)),
+    );
     await Promise.all(envs.map((env, i) => env.reset(i)));
     const codes: Array<string | undefined> = [];
-    for (const env of envs) codes.push(await codeOf(env.step({ text: "", answer: null, toolCalls: [] })));
+    for (const env of envs)
+      codes.push(await codeOf(env.step({ text: "", answer: null, toolCalls: [] })));
     expect(codes.slice(0, 5)).toEqual(Array(5).fill("resolved"));
     expect(codes).toContain("E_SANDBOX_MEMORY");
     const fresh = await ProgramEnv.create(backend, SOURCE, LIMITS);
     await fresh.reset(1);
-    expect((await fresh.step({ text: "", answer: null, toolCalls: [] })).observation).toBe("alive 1");
+    expect((await fresh.step({ text: "", answer: null, toolCalls: [] })).observation).toBe(
+      "alive 1",
+    );
     await Promise.all([...envs, fresh].map((env) => env.close()));
   });
 });

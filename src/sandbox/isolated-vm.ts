@@ -31,12 +31,19 @@ const MIN_ISOLATE_MIB = 8;
 
 /** The coded error of isolated-vm's own failure reasons (host.ts reads the shared ones). */
 function failureError(reply: { fail: IvmFail; text: string }, op: GlueOp): SpadeError {
-  if (reply.fail === "rejected") return new SpadeError("E_SANDBOX_THROW", `${opLabel(op)} left a promise rejection unhandled: ${clipGuestMessage(reply.text)}`);
+  if (reply.fail === "rejected")
+    return new SpadeError(
+      "E_SANDBOX_THROW",
+      `${opLabel(op)} left a promise rejection unhandled: ${clipGuestMessage(reply.text)}`,
+    );
   return new SpadeError("E_SANDBOX_THROW", `${op}: the isolate failed: ${reply.text}`);
 }
 
 /** How isolated-vm's replies read: an unhandled rejection fails the call but keeps the guest. */
-const IVM_READER: ReplyReader<IvmFail> = { failureError, keepsGuest: (fail) => fail === "rejected" };
+const IVM_READER: ReplyReader<IvmFail> = {
+  failureError,
+  keepsGuest: (fail) => fail === "rejected",
+};
 
 /** Options of `createIsolatedVmBackend`. */
 export interface IsolatedVmOptions {
@@ -50,7 +57,9 @@ export interface IsolatedVmOptions {
 }
 
 /** An isolated-vm backend with its own pool of sandbox processes (started on first use). */
-export function createIsolatedVmBackend(options: IsolatedVmOptions = {}): SandboxBackend & { close(): void } {
+export function createIsolatedVmBackend(
+  options: IsolatedVmOptions = {},
+): SandboxBackend & { close(): void } {
   let pool: IvmPool | undefined;
   return {
     name: "isolated-vm",
@@ -59,8 +68,21 @@ export function createIsolatedVmBackend(options: IsolatedVmOptions = {}): Sandbo
       const host = pool.acquire();
       const iid = newGuestId();
       const memoryMiB = Math.max(MIN_ISOLATE_MIB, Math.ceil(limits.memoryBytes / MIB));
-      const message = { t: "create", iid, source, memoryMiB, timeoutMs: limits.compileTimeoutMs, maxChars: limits.outputBytes } as const;
-      return loadGuest(host, iid, host.request(message, "init", limits.compileTimeoutMs), limits, IVM_READER);
+      const message = {
+        t: "create",
+        iid,
+        source,
+        memoryMiB,
+        timeoutMs: limits.compileTimeoutMs,
+        maxChars: limits.outputBytes,
+      } as const;
+      return loadGuest(
+        host,
+        iid,
+        host.request(message, "init", limits.compileTimeoutMs),
+        limits,
+        IVM_READER,
+      );
     },
     close(): void {
       pool?.close();

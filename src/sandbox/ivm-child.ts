@@ -11,7 +11,15 @@ import type { CallRequest, DisposeRequest, RunnerReply } from "./host.js";
 /** Parent -> child messages. */
 export type ChildRequest =
   | { t: "init"; ivmPath: string; prelude: string }
-  | { t: "create"; id: number; iid: number; source: string; memoryMiB: number; timeoutMs: number; maxChars: number }
+  | {
+      t: "create";
+      id: number;
+      iid: number;
+      source: string;
+      memoryMiB: number;
+      timeoutMs: number;
+      maxChars: number;
+    }
   | CallRequest
   | DisposeRequest;
 

@@ -26,7 +26,10 @@ export const DEFAULT_PROCESS_MEMORY_BYTES = 2 * 1024 * 1024 * 1024;
  * The whole environment of a sandbox process: nothing of the host's (no API keys), a fixed time
  * zone and locale for V8's `Date` and `Intl`.
  */
-export const SANDBOX_PROCESS_ENV: Readonly<Record<string, string>> = Object.freeze({ TZ: "UTC", LC_ALL: "C" });
+export const SANDBOX_PROCESS_ENV: Readonly<Record<string, string>> = Object.freeze({
+  TZ: "UTC",
+  LC_ALL: "C",
+});
 
 /**
  * The shell line that starts a sandbox process: \`ulimit -d\` (setrlimit RLIMIT_DATA, in KiB) then
@@ -34,7 +37,8 @@ export const SANDBOX_PROCESS_ENV: Readonly<Record<string, string>> = Object.free
  * array buffers and malloc all fail there, and V8 aborts the process, which the host reports as
  * E_SANDBOX_MEMORY. A hard limit already lower than asked is kept (the ulimit call then fails).
  */
-const START_LINE = 'ulimit -d "$1" 2>/dev/null; unset PWD OLDPWD; exec "$0" --no-node-snapshot -e "$2"';
+const START_LINE =
+  'ulimit -d "$1" 2>/dev/null; unset PWD OLDPWD; exec "$0" --no-node-snapshot -e "$2"';
 
 /** Default number of sandbox processes: one per core, at most 4. */
 export function defaultProcessCount(): number {
@@ -50,7 +54,10 @@ function resolveIvmPath(): string {
     try {
       ivmPath = createRequire(import.meta.url).resolve("isolated-vm");
     } catch (err) {
-      throw new SpadeError("E_CONFIG", "the isolated-vm package is not installed", { nextStep: "npm install, or use the quickjs backend", cause: err });
+      throw new SpadeError("E_CONFIG", "the isolated-vm package is not installed", {
+        nextStep: "npm install, or use the quickjs backend",
+        cause: err,
+      });
     }
   }
   return ivmPath;
@@ -105,7 +112,8 @@ export class IvmProcess {
 
   /** Sends a request and waits for its answer, killing the process if none comes in time. */
   request(message: Unnumbered<Numbered>, op: GlueOp, timeoutMs: number): Promise<ChildReply> {
-    if (this.#dead) return Promise.reject(this.#deathError(op, "the sandbox process had already exited"));
+    if (this.#dead)
+      return Promise.reject(this.#deathError(op, "the sandbox process had already exited"));
     return this.#queue.send(message, op, timeoutMs);
   }
 
@@ -125,21 +133,28 @@ export class IvmProcess {
     this.#dead = true;
     this.#queue.failAll(
       (op) => this.#deathError(op, `the sandbox process died (${why})`),
-      (op) => new SpadeError("E_SANDBOX_DISPOSED", `${opLabel(op)}: the sandbox process died while running another guest`),
+      (op) =>
+        new SpadeError(
+          "E_SANDBOX_DISPOSED",
+          `${opLabel(op)}: the sandbox process died while running another guest`,
+        ),
     );
   }
 
   /** V8 prints its out-of-memory report to stderr before aborting; that is the usual cause. */
   #deathError(op: GlueOp, what: string): SpadeError {
     const tail = this.#stderrTail.trim().replace(/\s+/g, " ");
-    if (/CALL_AND_RETRY|is_heap_oom|out of memory|OOM/i.test(tail)) return memoryError(op, `${what}: V8 ran out of memory`);
+    if (/CALL_AND_RETRY|is_heap_oom|out of memory|OOM/i.test(tail))
+      return memoryError(op, `${what}: V8 ran out of memory`);
     return memoryError(op, tail ? `${what}: ${tail.slice(-200)}` : what);
   }
 
   /** Only a process with requests in flight keeps the host's event loop alive. */
   #updateRef(): void {
     const busy = this.#queue.size > 0 && !this.#dead;
-    const handles = [this.#child, this.#child.channel, this.#child.stderr] as Array<{ ref(): void; unref(): void } | null | undefined>;
+    const handles = [this.#child, this.#child.channel, this.#child.stderr] as Array<
+      { ref(): void; unref(): void } | null | undefined
+    >;
     for (const handle of handles) {
       if (busy) handle?.ref();
       else handle?.unref();
@@ -153,12 +168,23 @@ export class IvmPool {
   readonly processMemoryBytes: number;
   #processes: IvmProcess[] = [];
 
-  constructor(size: number = defaultProcessCount(), processMemoryBytes: number = DEFAULT_PROCESS_MEMORY_BYTES) {
-    if (!Number.isSafeInteger(size) || size < 1) throw new SpadeError("E_CONFIG", `sandbox process count must be a positive integer, got ${size}`);
+  constructor(
+    size: number = defaultProcessCount(),
+    processMemoryBytes: number = DEFAULT_PROCESS_MEMORY_BYTES,
+  ) {
+    if (!Number.isSafeInteger(size) || size < 1)
+      throw new SpadeError(
+        "E_CONFIG",
+        `sandbox process count must be a positive integer, got ${size}`,
+      );
     if (!Number.isSafeInteger(processMemoryBytes) || processMemoryBytes < 256 * 1024 * 1024) {
-      throw new SpadeError("E_CONFIG", `sandbox process memory must be an integer of at least 256 MiB, got ${processMemoryBytes}`, {
-        nextStep: "a Node process with isolated-vm needs about 120 MB before any guest runs",
-      });
+      throw new SpadeError(
+        "E_CONFIG",
+        `sandbox process memory must be an integer of at least 256 MiB, got ${processMemoryBytes}`,
+        {
+          nextStep: "a Node process with isolated-vm needs about 120 MB before any guest runs",
+        },
+      );
     }
     this.size = size;
     this.processMemoryBytes = processMemoryBytes;

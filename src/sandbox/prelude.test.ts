@@ -11,14 +11,29 @@ function guestPatterns(): { DATE_ONLY: RegExp; HAS_ZONE: RegExp } {
 describe("prelude date patterns as the guest sees them", () => {
   it("DATE_ONLY matches a date without a time, and nothing else", () => {
     const { DATE_ONLY } = guestPatterns();
-    expect(["2024-03-10", " 2024-03 ", "+002024"].map((s) => DATE_ONLY.test(s))).toEqual([true, true, true]);
-    expect(["2024-03-10 12:00", "ssss", "dddd"].map((s) => DATE_ONLY.test(s))).toEqual([false, false, false]);
+    expect(["2024-03-10", " 2024-03 ", "+002024"].map((s) => DATE_ONLY.test(s))).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    expect(["2024-03-10 12:00", "ssss", "dddd"].map((s) => DATE_ONLY.test(s))).toEqual([
+      false,
+      false,
+      false,
+    ]);
   });
 
   it("HAS_ZONE matches an explicit zone, and not a local time", () => {
     const { HAS_ZONE } = guestPatterns();
-    const zoned = ["2024-03-10T12:00:00Z", "2024-03-10T12:00:00+05:00", "Sun Mar 10 2024 12:00:00 GMT+0100 (CET)"];
+    const zoned = [
+      "2024-03-10T12:00:00Z",
+      "2024-03-10T12:00:00+05:00",
+      "Sun Mar 10 2024 12:00:00 GMT+0100 (CET)",
+    ];
     expect(zoned.map((s) => HAS_ZONE.test(s))).toEqual([true, true, true]);
-    expect(["2024-03-10 12:00", "Zanzibar 2024-03-10 12:00"].map((s) => HAS_ZONE.test(s))).toEqual([false, false]);
+    expect(["2024-03-10 12:00", "Zanzibar 2024-03-10 12:00"].map((s) => HAS_ZONE.test(s))).toEqual([
+      false,
+      false,
+    ]);
   });
 });

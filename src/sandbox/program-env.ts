@@ -6,8 +6,21 @@
  */
 import type { Action, Env, EnvMeta, ResetResult, StepResult } from "../env/types.js";
 import { SpadeError } from "../errors.js";
-import { parseGuestJson, toEnvMeta, toHint, toOracleAction, toResetResult, toStepResult } from "./shapes.js";
-import type { GuestMethod, SandboxBackend, SandboxInstance, SandboxRuntimeName, SandboxLimits } from "./types.js";
+import {
+  parseGuestJson,
+  toEnvMeta,
+  toHint,
+  toOracleAction,
+  toResetResult,
+  toStepResult,
+} from "./shapes.js";
+import type {
+  GuestMethod,
+  SandboxBackend,
+  SandboxInstance,
+  SandboxRuntimeName,
+  SandboxLimits,
+} from "./types.js";
 
 /** An `Env` running a JavaScript environment program inside a sandbox backend. */
 export class ProgramEnv implements Env {
@@ -32,7 +45,13 @@ export class ProgramEnv implements Env {
   /** Calls run one at a time: a replacement must not race a call on the old guest. */
   #queue: Promise<unknown> = Promise.resolve();
 
-  private constructor(backend: SandboxBackend, source: string, limits: SandboxLimits, instance: SandboxInstance, meta: EnvMeta) {
+  private constructor(
+    backend: SandboxBackend,
+    source: string,
+    limits: SandboxLimits,
+    instance: SandboxInstance,
+    meta: EnvMeta,
+  ) {
     this.#backend = backend;
     this.#source = source;
     this.limits = Object.freeze({ ...limits });
@@ -42,15 +61,23 @@ export class ProgramEnv implements Env {
   }
 
   /** Compiles `source` in a fresh guest and reads `meta`; the guest is disposed if that fails. */
-  static async create(backend: SandboxBackend, source: string, limits: SandboxLimits): Promise<ProgramEnv> {
+  static async create(
+    backend: SandboxBackend,
+    source: string,
+    limits: SandboxLimits,
+  ): Promise<ProgramEnv> {
     const instance = await backend.create(source, limits);
     try {
       const json = await instance.call("meta", null, limits.compileTimeoutMs);
       const bytes = Buffer.byteLength(json, "utf8");
       if (bytes > limits.metaBytes) {
-        throw new SpadeError("E_ENV_CONTRACT", `Environment.meta is ${bytes} bytes of JSON, over the ${limits.metaBytes}-byte limit`, {
-          nextStep: "keep meta small: a short description and compact tool schemas",
-        });
+        throw new SpadeError(
+          "E_ENV_CONTRACT",
+          `Environment.meta is ${bytes} bytes of JSON, over the ${limits.metaBytes}-byte limit`,
+          {
+            nextStep: "keep meta small: a short description and compact tool schemas",
+          },
+        );
       }
       const meta = toEnvMeta(parseGuestJson(json, "Environment.meta"));
       return new ProgramEnv(backend, source, limits, instance, meta);
@@ -63,27 +90,40 @@ export class ProgramEnv implements Env {
   /** Starts an episode. The seed must be a safe integer; it alone determines the episode. */
   reset(seed: number): Promise<ResetResult> {
     if (!Number.isSafeInteger(seed)) {
-      return Promise.reject(new SpadeError("E_CONFIG", `reset(seed): seed must be a safe integer, got ${seed}`));
+      return Promise.reject(
+        new SpadeError("E_CONFIG", `reset(seed): seed must be a safe integer, got ${seed}`),
+      );
     }
     return this.#serial(async () => {
       this.#episodeLive = false;
       if (this.#instance.disposed) await this.#replace();
-      const result = toResetResult(await this.#call("reset", JSON.stringify(seed), this.limits.resetTimeoutMs));
+      const result = toResetResult(
+        await this.#call("reset", JSON.stringify(seed), this.limits.resetTimeoutMs),
+      );
       this.#episodeLive = true;
       return result;
     });
   }
 
   step(action: Action): Promise<StepResult> {
-    return this.#serial(async () => toStepResult(await this.#episodeCall("step", JSON.stringify(action), this.limits.stepTimeoutMs), action));
+    return this.#serial(async () =>
+      toStepResult(
+        await this.#episodeCall("step", JSON.stringify(action), this.limits.stepTimeoutMs),
+        action,
+      ),
+    );
   }
 
   hint(): Promise<string> {
-    return this.#serial(async () => toHint(await this.#episodeCall("hint", null, this.limits.hintTimeoutMs)));
+    return this.#serial(async () =>
+      toHint(await this.#episodeCall("hint", null, this.limits.hintTimeoutMs)),
+    );
   }
 
   solve(): Promise<Action> {
-    return this.#serial(async () => toOracleAction(await this.#episodeCall("solve", null, this.limits.solveTimeoutMs)));
+    return this.#serial(async () =>
+      toOracleAction(await this.#episodeCall("solve", null, this.limits.solveTimeoutMs)),
+    );
   }
 
   /** Disposes the guest; every later call rejects with E_SANDBOX_DISPOSED. */
@@ -101,7 +141,10 @@ export class ProgramEnv implements Env {
 
   #serial<T>(task: () => Promise<T>): Promise<T> {
     const run = this.#queue.then(() => {
-      if (this.#closed) throw new SpadeError("E_SANDBOX_DISPOSED", "the environment was closed", { nextStep: "load the program again" });
+      if (this.#closed)
+        throw new SpadeError("E_SANDBOX_DISPOSED", "the environment was closed", {
+          nextStep: "load the program again",
+        });
       return task();
     });
     this.#queue = run.catch(() => undefined);
@@ -113,7 +156,11 @@ export class ProgramEnv implements Env {
     this.replacements++;
   }
 
-  async #episodeCall(method: GuestMethod, argJson: string | null, timeoutMs: number): Promise<unknown> {
+  async #episodeCall(
+    method: GuestMethod,
+    argJson: string | null,
+    timeoutMs: number,
+  ): Promise<unknown> {
     if (!this.#episodeLive) {
       throw new SpadeError("E_ENV_CONTRACT", `${method}() before reset(): call reset first`, {
         nextStep: "no episode is running (never started, or its guest failed and was discarded)",

@@ -11,7 +11,9 @@ import type { GuestMethod } from "./types.js";
 export type GlueOp = GuestMethod | "init";
 
 /** One decoded glue reply. A `fatal` error leaves the guest unusable: the backend disposes it. */
-export type DecodedReply = { ok: true; json: string } | { ok: false; error: SpadeError; fatal: boolean };
+export type DecodedReply =
+  | { ok: true; json: string }
+  | { ok: false; error: SpadeError; fatal: boolean };
 
 /** How an operation is named in messages. */
 export function opLabel(op: GlueOp): string {
@@ -22,7 +24,9 @@ export function opLabel(op: GlueOp): string {
 
 /** Cuts a message coming from the guest to GUEST_MESSAGE_CHARS characters. */
 export function clipGuestMessage(message: string): string {
-  return message.length > GUEST_MESSAGE_CHARS ? `${message.slice(0, GUEST_MESSAGE_CHARS)}...` : message;
+  return message.length > GUEST_MESSAGE_CHARS
+    ? `${message.slice(0, GUEST_MESSAGE_CHARS)}...`
+    : message;
 }
 
 /**
@@ -31,9 +35,17 @@ export function clipGuestMessage(message: string): string {
  * exceed UTF-8 bytes, so it only stops answers that are certainly too large; the exact UTF-8
  * count is checked here.
  */
-export function decodeReply(reply: unknown, op: GlueOp, outputBytes: number, timeoutMs = 0): DecodedReply {
+export function decodeReply(
+  reply: unknown,
+  op: GlueOp,
+  outputBytes: number,
+  timeoutMs = 0,
+): DecodedReply {
   if (typeof reply !== "string" || reply.length === 0) {
-    const error = new SpadeError("E_SANDBOX_THROW", `${opLabel(op)}: the guest glue returned no reply`);
+    const error = new SpadeError(
+      "E_SANDBOX_THROW",
+      `${opLabel(op)}: the guest glue returned no reply`,
+    );
     return { ok: false, error, fatal: true };
   }
   const tag = reply[0];
@@ -41,11 +53,19 @@ export function decodeReply(reply: unknown, op: GlueOp, outputBytes: number, tim
   switch (tag) {
     case REPLY_TAGS.ok: {
       const bytes = Buffer.byteLength(payload, "utf8");
-      if (bytes > outputBytes) return { ok: false, error: outputSizeError(op, bytes, outputBytes), fatal: false };
+      if (bytes > outputBytes)
+        return { ok: false, error: outputSizeError(op, bytes, outputBytes), fatal: false };
       return { ok: true, json: payload };
     }
     case REPLY_TAGS.threw:
-      return { ok: false, error: new SpadeError("E_SANDBOX_THROW", `${opLabel(op)} threw: ${clipGuestMessage(payload)}`), fatal: false };
+      return {
+        ok: false,
+        error: new SpadeError(
+          "E_SANDBOX_THROW",
+          `${opLabel(op)} threw: ${clipGuestMessage(payload)}`,
+        ),
+        fatal: false,
+      };
     case REPLY_TAGS.memory:
       return { ok: false, error: memoryError(op, payload), fatal: true };
     case REPLY_TAGS.interrupted:
@@ -71,9 +91,13 @@ export function decodeReply(reply: unknown, op: GlueOp, outputBytes: number, tim
     case REPLY_TAGS.noEnvironment:
       return {
         ok: false,
-        error: new SpadeError("E_SANDBOX_COMPILE", "the program defines no class named Environment", {
-          nextStep: "declare `class Environment { ... }` at the top level of the program",
-        }),
+        error: new SpadeError(
+          "E_SANDBOX_COMPILE",
+          "the program defines no class named Environment",
+          {
+            nextStep: "declare `class Environment { ... }` at the top level of the program",
+          },
+        ),
         fatal: true,
       };
     default: {
@@ -85,30 +109,46 @@ export function decodeReply(reply: unknown, op: GlueOp, outputBytes: number, tim
 
 /** E_SANDBOX_OUTPUT_SIZE for an answer of `size` (bytes or, from the guest, characters). */
 export function outputSizeError(op: GlueOp, size: number, outputBytes: number): SpadeError {
-  return new SpadeError("E_SANDBOX_OUTPUT_SIZE", `${opLabel(op)} returned ${size} bytes of JSON, over the ${outputBytes}-byte limit`, {
-    nextStep: "return smaller observations and info",
-  });
+  return new SpadeError(
+    "E_SANDBOX_OUTPUT_SIZE",
+    `${opLabel(op)} returned ${size} bytes of JSON, over the ${outputBytes}-byte limit`,
+    {
+      nextStep: "return smaller observations and info",
+    },
+  );
 }
 
 /** E_SANDBOX_TIMEOUT for a call that ran past its deadline. */
 export function timeoutError(op: GlueOp, timeoutMs: number): SpadeError {
-  return new SpadeError("E_SANDBOX_TIMEOUT", `${opLabel(op)} ran past its ${timeoutMs} ms deadline`, {
-    nextStep: "make the method cheaper or raise the limit",
-  });
+  return new SpadeError(
+    "E_SANDBOX_TIMEOUT",
+    `${opLabel(op)} ran past its ${timeoutMs} ms deadline`,
+    {
+      nextStep: "make the method cheaper or raise the limit",
+    },
+  );
 }
 
 /** E_SANDBOX_MEMORY for a guest that ran out of heap or stack. */
 export function memoryError(op: GlueOp, detail: string): SpadeError {
-  return new SpadeError("E_SANDBOX_MEMORY", `${opLabel(op)} ran out of memory or stack: ${clipGuestMessage(detail)}`, {
-    nextStep: "use less memory or shallower recursion",
-  });
+  return new SpadeError(
+    "E_SANDBOX_MEMORY",
+    `${opLabel(op)} ran out of memory or stack: ${clipGuestMessage(detail)}`,
+    {
+      nextStep: "use less memory or shallower recursion",
+    },
+  );
 }
 
 /** E_SANDBOX_COMPILE for a program that does not compile or whose top level throws. */
 export function compileError(detail: string): SpadeError {
-  return new SpadeError("E_SANDBOX_COMPILE", `the program did not load: ${clipGuestMessage(detail)}`, {
-    nextStep: "fix the program so it parses and its top level runs without throwing",
-  });
+  return new SpadeError(
+    "E_SANDBOX_COMPILE",
+    `the program did not load: ${clipGuestMessage(detail)}`,
+    {
+      nextStep: "fix the program so it parses and its top level runs without throwing",
+    },
+  );
 }
 
 /** E_SANDBOX_DISPOSED for a call on a disposed instance. */
@@ -121,7 +161,10 @@ export function disposedError(op: GlueOp): SpadeError {
 /** Rejects a deadline that is not a positive finite number of milliseconds. */
 export function checkTimeoutMs(timeoutMs: number): void {
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    throw new SpadeError("E_CONFIG", `sandbox timeout must be a positive number of milliseconds, got ${timeoutMs}`);
+    throw new SpadeError(
+      "E_CONFIG",
+      `sandbox timeout must be a positive number of milliseconds, got ${timeoutMs}`,
+    );
   }
 }
 

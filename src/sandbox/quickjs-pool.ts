@@ -14,7 +14,12 @@ import { SpadeError } from "../errors.js";
 import { PRELUDE_SOURCE } from "./prelude.js";
 import { RequestQueue, type DisposeRequest, type Unnumbered } from "./host.js";
 import { memoryError, opLabel, type GlueOp } from "./protocol.js";
-import { QUICKJS_WORKER_SOURCE, type QuickJsReply, type QuickJsRequest, type QuickJsWorkerData } from "./quickjs-worker.js";
+import {
+  QUICKJS_WORKER_SOURCE,
+  type QuickJsReply,
+  type QuickJsRequest,
+  type QuickJsWorkerData,
+} from "./quickjs-worker.js";
 
 /** Extra time the host waits past a call's own deadline before it terminates the worker. */
 export const QUICKJS_WATCHDOG_GRACE_MS = 2000;
@@ -26,7 +31,9 @@ type Numbered = Extract<QuickJsRequest, { id: number }>;
 let workerData: Promise<QuickJsWorkerData> | undefined;
 
 /** The WebAssembly global, typed here (opaquely) because the project's `lib` declares none. */
-const wasmApi = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<object> } }).WebAssembly;
+const wasmApi = (
+  globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<object> } }
+).WebAssembly;
 
 /**
  * The file URL of a package's ESM entry (both packages ship `dist/index.mjs` beside the CommonJS
@@ -55,10 +62,19 @@ export function quickJsWorkerData(): Promise<QuickJsWorkerData> {
         wasmPath: require.resolve("@jitl/quickjs-wasmfile-release-sync/wasm"),
       };
     } catch (err) {
-      throw new SpadeError("E_CONFIG", "the QuickJS packages are not installed", { nextStep: "npm install, or use the isolated-vm backend", cause: err });
+      throw new SpadeError("E_CONFIG", "the QuickJS packages are not installed", {
+        nextStep: "npm install, or use the isolated-vm backend",
+        cause: err,
+      });
     }
     const wasmModule = await wasmApi.compile(await readFile(paths.wasmPath));
-    return { coreUrl: paths.coreUrl, variantUrl: paths.variantUrl, wasmModule, prelude: PRELUDE_SOURCE, stackBytes: MAX_STACK_BYTES };
+    return {
+      coreUrl: paths.coreUrl,
+      variantUrl: paths.variantUrl,
+      wasmModule,
+      prelude: PRELUDE_SOURCE,
+      stackBytes: MAX_STACK_BYTES,
+    };
   })();
   workerData.catch(() => {
     workerData = undefined;
@@ -98,7 +114,13 @@ export class QuickJsWorker {
 
   /** Sends a request and waits for its answer, terminating the worker if none comes in time. */
   request(message: Unnumbered<Numbered>, op: GlueOp, timeoutMs: number): Promise<QuickJsReply> {
-    if (this.#dead) return Promise.reject(new SpadeError("E_SANDBOX_DISPOSED", `${opLabel(op)}: the QuickJS worker had already exited`));
+    if (this.#dead)
+      return Promise.reject(
+        new SpadeError(
+          "E_SANDBOX_DISPOSED",
+          `${opLabel(op)}: the QuickJS worker had already exited`,
+        ),
+      );
     return this.#queue.send(message, op, timeoutMs);
   }
 
@@ -117,8 +139,16 @@ export class QuickJsWorker {
     if (this.#dead) return;
     this.#dead = true;
     this.#queue.failAll(
-      (op) => memoryError(op, `the QuickJS worker died (${why}${this.#failure ? `: ${this.#failure}` : ""})`),
-      (op) => new SpadeError("E_SANDBOX_DISPOSED", `${opLabel(op)}: the QuickJS worker stopped while running another guest`),
+      (op) =>
+        memoryError(
+          op,
+          `the QuickJS worker died (${why}${this.#failure ? `: ${this.#failure}` : ""})`,
+        ),
+      (op) =>
+        new SpadeError(
+          "E_SANDBOX_DISPOSED",
+          `${opLabel(op)}: the QuickJS worker stopped while running another guest`,
+        ),
     );
   }
 
@@ -135,7 +165,11 @@ export class QuickJsPool {
   #workers: QuickJsWorker[] = [];
 
   constructor(size: number = Math.max(1, Math.min(4, availableParallelism()))) {
-    if (!Number.isSafeInteger(size) || size < 1) throw new SpadeError("E_CONFIG", `QuickJS worker count must be a positive integer, got ${size}`);
+    if (!Number.isSafeInteger(size) || size < 1)
+      throw new SpadeError(
+        "E_CONFIG",
+        `QuickJS worker count must be a positive integer, got ${size}`,
+      );
     this.size = size;
   }
 

@@ -11,7 +11,15 @@ import type { CallRequest, DisposeRequest, RunnerReply } from "./host.js";
 
 /** Host -> worker messages. */
 export type QuickJsRequest =
-  | { t: "create"; id: number; iid: number; source: string; memoryBytes: number; timeoutMs: number; maxChars: number }
+  | {
+      t: "create";
+      id: number;
+      iid: number;
+      source: string;
+      memoryBytes: number;
+      timeoutMs: number;
+      maxChars: number;
+    }
   | CallRequest
   | DisposeRequest;
 

@@ -6,7 +6,8 @@ import { createQuickJsBackend } from "./quickjs.js";
 import { QUICKJS_WATCHDOG_GRACE_MS } from "./quickjs-pool.js";
 import { makeProgram, stepReturning } from "./testing/programs.js";
 
-const NATIVE_SPIN = 'if (action.answer === "spin") Array.prototype.indexOf.call({ length: 2 ** 40 }, 1); ';
+const NATIVE_SPIN =
+  'if (action.answer === "spin") Array.prototype.indexOf.call({ length: 2 ** 40 }, 1); ';
 const SOURCE = makeProgram({ step: NATIVE_SPIN + stepReturning('"alive " + (++this.turns)') });
 const ACT = { text: "", answer: null, toolCalls: [] };
 
@@ -58,6 +59,8 @@ describe("QuickJS worker threads", () => {
     if (decoded.ok) return;
     expect(decoded.fatal).toBe(true);
     expect(decoded.error.code).toBe("E_SANDBOX_TIMEOUT");
-    expect(decoded.error.message).toBe("reset() ran past its 500 ms deadline (make the method cheaper or raise the limit)");
+    expect(decoded.error.message).toBe(
+      "reset() ran past its 500 ms deadline (make the method cheaper or raise the limit)",
+    );
   });
 });

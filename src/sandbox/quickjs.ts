@@ -32,7 +32,10 @@ const THROWN_NULL = `${REPLY_TAGS.threw}null`;
 function failureError(reply: { fail: QuickJsFail; text: string }, op: GlueOp): SpadeError {
   // A wasm trap or abort inside QuickJS: running out of wasm memory is the cause we know of.
   if (reply.fail === "crash") return memoryError(op, `the QuickJS runtime crashed: ${reply.text}`);
-  return new SpadeError("E_SANDBOX_THROW", `${opLabel(op)}: the QuickJS runtime failed: ${clipGuestMessage(reply.text)}`);
+  return new SpadeError(
+    "E_SANDBOX_THROW",
+    `${opLabel(op)}: the QuickJS runtime failed: ${clipGuestMessage(reply.text)}`,
+  );
 }
 
 /**
@@ -43,7 +46,12 @@ function failureError(reply: { fail: QuickJsFail; text: string }, op: GlueOp): S
 const QUICKJS_READER: ReplyReader<QuickJsFail> = {
   failureError,
   fatalAnswer: (answer, op) =>
-    answer === THROWN_NULL ? memoryError(op, "the guest threw null (QuickJS's sign of running out of memory while throwing)") : null,
+    answer === THROWN_NULL
+      ? memoryError(
+          op,
+          "the guest threw null (QuickJS's sign of running out of memory while throwing)",
+        )
+      : null,
 };
 
 /** Options of `createQuickJsBackend`. */
@@ -53,7 +61,9 @@ export interface QuickJsOptions {
 }
 
 /** A QuickJS backend with its own pool of worker threads (started on first use). */
-export function createQuickJsBackend(options: QuickJsOptions = {}): SandboxBackend & { close(): void } {
+export function createQuickJsBackend(
+  options: QuickJsOptions = {},
+): SandboxBackend & { close(): void } {
   let pool: QuickJsPool | undefined;
   return {
     name: "quickjs",
@@ -61,8 +71,21 @@ export function createQuickJsBackend(options: QuickJsOptions = {}): SandboxBacke
       pool ??= new QuickJsPool(options.workers);
       const host = await pool.acquire();
       const iid = newGuestId();
-      const message = { t: "create", iid, source, memoryBytes: limits.memoryBytes, timeoutMs: limits.compileTimeoutMs, maxChars: limits.outputBytes } as const;
-      return loadGuest(host, iid, host.request(message, "init", limits.compileTimeoutMs), limits, QUICKJS_READER);
+      const message = {
+        t: "create",
+        iid,
+        source,
+        memoryBytes: limits.memoryBytes,
+        timeoutMs: limits.compileTimeoutMs,
+        maxChars: limits.outputBytes,
+      } as const;
+      return loadGuest(
+        host,
+        iid,
+        host.request(message, "init", limits.compileTimeoutMs),
+        limits,
+        QUICKJS_READER,
+      );
     },
     close(): void {
       pool?.close();

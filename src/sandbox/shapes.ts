@@ -6,7 +6,14 @@
 import { actionFromOracle } from "../env/action.js";
 import { hintProblems, resetProblems, stepProblems } from "../env/shape.js";
 import { normalizeToolSchema } from "../env/tool-schema.js";
-import type { Action, EnvMeta, JsonObject, ResetResult, StepResult, ToolSpec } from "../env/types.js";
+import type {
+  Action,
+  EnvMeta,
+  JsonObject,
+  ResetResult,
+  StepResult,
+  ToolSpec,
+} from "../env/types.js";
 import { SpadeError } from "../errors.js";
 
 /** Deepest nesting accepted in a guest answer; deeper JSON could overflow host recursion later. */
@@ -14,7 +21,6 @@ export const MAX_JSON_DEPTH = 64;
 
 /** Where the environment contract is written down (a file of this project). */
 export const CONTRACT_DOC = 'README.md "The environment contract" and docs/validation.md';
-
 
 function contractError(where: string, problem: string): SpadeError {
   return new SpadeError("E_ENV_CONTRACT", `${where}: ${problem}`, {
@@ -55,25 +61,30 @@ export function jsonDepth(json: string): number {
 
 /** Parses a guest's JSON answer, refusing nesting deeper than MAX_JSON_DEPTH. */
 export function parseGuestJson(json: string, where: string): unknown {
-  if (jsonDepth(json) > MAX_JSON_DEPTH) throw contractError(where, `answer is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (jsonDepth(json) > MAX_JSON_DEPTH)
+    throw contractError(where, `answer is nested deeper than ${MAX_JSON_DEPTH} levels`);
   return JSON.parse(json) as unknown;
 }
 
 function requireObject(value: unknown, where: string): Record<string, unknown> {
-  if (!isObject(value)) throw contractError(where, `expected an object, got ${describeValue(value)}`);
+  if (!isObject(value))
+    throw contractError(where, `expected an object, got ${describeValue(value)}`);
   return value;
 }
 
 function requireString(obj: Record<string, unknown>, key: string, where: string): string {
   const v = obj[key];
-  if (typeof v !== "string") throw contractError(where, `\`${key}\` must be a string, got ${describeValue(v)}`);
+  if (typeof v !== "string")
+    throw contractError(where, `\`${key}\` must be a string, got ${describeValue(v)}`);
   return v;
 }
 
 /** Throws E_ENV_CONTRACT with the first of `problems`, if any. */
 function assertNoProblems(problems: string[], where: string): void {
   if (problems.length > 0) {
-    throw new SpadeError("E_ENV_CONTRACT", problems.join("; "), { nextStep: `${where}: see ${CONTRACT_DOC}` });
+    throw new SpadeError("E_ENV_CONTRACT", problems.join("; "), {
+      nextStep: `${where}: see ${CONTRACT_DOC}`,
+    });
   }
 }
 
@@ -88,8 +99,15 @@ export function toResetResult(value: unknown): ResetResult {
 export function toStepResult(value: unknown, action: Action): StepResult {
   assertNoProblems(stepProblems(value, action), "step()");
   const obj = value as StepResult;
-  const result: StepResult = { observation: obj.observation, reward: obj.reward, terminated: obj.terminated, truncated: obj.truncated, info: obj.info };
-  if (obj.toolResults !== undefined) result.toolResults = obj.toolResults.map((r) => ({ id: r.id, content: r.content }));
+  const result: StepResult = {
+    observation: obj.observation,
+    reward: obj.reward,
+    terminated: obj.terminated,
+    truncated: obj.truncated,
+    info: obj.info,
+  };
+  if (obj.toolResults !== undefined)
+    result.toolResults = obj.toolResults.map((r) => ({ id: r.id, content: r.content }));
   return result;
 }
 
@@ -108,15 +126,25 @@ export function toOracleAction(value: unknown): Action {
   }
   let toolCalls: Array<{ id?: string; name: string; arguments: JsonObject }> | undefined;
   if (obj.toolCalls !== undefined) {
-    if (!Array.isArray(obj.toolCalls)) throw contractError(where, `\`toolCalls\` must be an array, got ${describeValue(obj.toolCalls)}`);
+    if (!Array.isArray(obj.toolCalls))
+      throw contractError(
+        where,
+        `\`toolCalls\` must be an array, got ${describeValue(obj.toolCalls)}`,
+      );
     toolCalls = obj.toolCalls.map((item, i) => {
       const at = `${where} toolCalls[${i}]`;
       const call = requireObject(item, at);
       const name = requireString(call, "name", at);
       const args = call.arguments === undefined ? {} : call.arguments;
-      if (!isObject(args)) throw contractError(at, `\`arguments\` must be an object, got ${describeValue(args)}`);
-      if (call.id !== undefined && typeof call.id !== "string") throw contractError(at, `\`id\` must be a string, got ${describeValue(call.id)}`);
-      return { ...(call.id === undefined ? {} : { id: call.id as string }), name, arguments: args as JsonObject };
+      if (!isObject(args))
+        throw contractError(at, `\`arguments\` must be an object, got ${describeValue(args)}`);
+      if (call.id !== undefined && typeof call.id !== "string")
+        throw contractError(at, `\`id\` must be a string, got ${describeValue(call.id)}`);
+      return {
+        ...(call.id === undefined ? {} : { id: call.id as string }),
+        name,
+        arguments: args as JsonObject,
+      };
     });
   }
   return actionFromOracle({
@@ -127,7 +155,8 @@ export function toOracleAction(value: unknown): Action {
 
 function toToolSpec(value: unknown, at: string): ToolSpec {
   const obj = requireObject(value, at);
-  if (obj.type !== "function") throw contractError(at, `\`type\` must be "function", got ${describeValue(obj.type)}`);
+  if (obj.type !== "function")
+    throw contractError(at, `\`type\` must be "function", got ${describeValue(obj.type)}`);
   const fn = requireObject(obj.function, `${at}.function`);
   const name = requireString(fn, "name", `${at}.function`);
   const description = requireString(fn, "description", `${at}.function`);
@@ -142,13 +171,18 @@ function toToolSpec(value: unknown, at: string): ToolSpec {
  */
 export function toEnvMeta(value: unknown): EnvMeta {
   const where = "Environment.meta";
-  if (!isObject(value)) throw contractError(where, `expected an object, got ${describeValue(value)}`);
+  if (!isObject(value))
+    throw contractError(where, `expected an object, got ${describeValue(value)}`);
   const maxTurns = value.maxTurns;
   if (typeof maxTurns !== "number" || !Number.isSafeInteger(maxTurns) || maxTurns < 1) {
-    throw contractError(where, `\`maxTurns\` must be a positive integer, got ${describeValue(maxTurns)}`);
+    throw contractError(
+      where,
+      `\`maxTurns\` must be a positive integer, got ${describeValue(maxTurns)}`,
+    );
   }
   const tools = value.tools === undefined ? [] : value.tools;
-  if (!Array.isArray(tools)) throw contractError(where, `\`tools\` must be an array, got ${describeValue(tools)}`);
+  if (!Array.isArray(tools))
+    throw contractError(where, `\`tools\` must be an array, got ${describeValue(tools)}`);
   return {
     name: requireString(value, "name", where),
     skill: requireString(value, "skill", where),

@@ -45,11 +45,15 @@ const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\s+/g, " ").t
  * The files of an OpenEnv package for `rows` (path -> text). `shim` is the Python shim's source,
  * shipped as the package's client; `runDir` is only named in the README.
  */
-export function openEnvPackage(rows: readonly EnvironmentRow[], options: { packageName: string; runDir: string; minRegret: number | null; shim: string }): Map<string, string> {
+export function openEnvPackage(
+  rows: readonly EnvironmentRow[],
+  options: { packageName: string; runDir: string; minRegret: number | null; shim: string },
+): Map<string, string> {
   const names = uniqueNames(rows.map((r) => r.name));
   const envs: ExportedEnv[] = rows.map((row, i) => ({ file: `envs/${names[i]}.js`, row }));
   const files = new Map<string, string>();
-  for (const e of envs) files.set(e.file, e.row.code.endsWith("\n") ? e.row.code : `${e.row.code}\n`);
+  for (const e of envs)
+    files.set(e.file, e.row.code.endsWith("\n") ? e.row.code : `${e.row.code}\n`);
   files.set(
     "openenv.yaml",
     [
@@ -75,8 +79,9 @@ export function openEnvPackage(rows: readonly EnvironmentRow[], options: { packa
       "ARG SPADE_PACKAGE=spade-rl@0.1.0",
       "WORKDIR /app",
       "COPY . /app",
-      "RUN npm install --global --omit=optional \"$SPADE_PACKAGE\"",
+      'RUN npm install --global --omit=optional "$SPADE_PACKAGE"',
       "EXPOSE 8000",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell default in the Dockerfile, not a template
       'CMD ["sh", "-c", "exec spade serve --host 0.0.0.0 --port 8000 --max-sessions ${MAX_SESSIONS:-64} envs/*.js"]',
       "",
     ].join("\n"),
@@ -84,7 +89,10 @@ export function openEnvPackage(rows: readonly EnvironmentRow[], options: { packa
   const table = [
     "| name | skill | regret | win rate | plays | tools | description |",
     "|---|---|---|---|---|---|---|",
-    ...envs.map((e, i) => `| \`${names[i]}\` | ${cell(e.row.skill)} | ${fmt(e.row.stats.regret)} | ${fmt(e.row.stats.winRate)} | ${e.row.stats.plays} | ${e.row.meta.tools.length} | ${cell(e.row.description)} |`),
+    ...envs.map(
+      (e, i) =>
+        `| \`${names[i]}\` | ${cell(e.row.skill)} | ${fmt(e.row.stats.regret)} | ${fmt(e.row.stats.winRate)} | ${e.row.stats.plays} | ${e.row.meta.tools.length} | ${cell(e.row.description)} |`,
+    ),
   ].join("\n");
   files.set(
     "README.md",
@@ -111,27 +119,30 @@ export function openEnvPackage(rows: readonly EnvironmentRow[], options: { packa
       `env = connect("http://localhost:8000", "${names[0] ?? "NAME"}").sync()`,
       "with env:",
       "    result = env.reset(seed=0)",
-      "    print(result.observation[\"text\"])",
-      "    result = env.step(text_action(\"\\\\boxed{...}\"))",
+      '    print(result.observation["text"])',
+      '    result = env.step(text_action("\\\\boxed{...}"))',
       "    print(result.reward, result.done)",
       "```",
       "",
-      "Actions: `{\"text\": ...}` for moves and final answers; `{\"type\": \"call_tool\", \"tool_name\": ..., \"arguments\": {...}}`",
+      'Actions: `{"text": ...}` for moves and final answers; `{"type": "call_tool", "tool_name": ..., "arguments": {...}}`',
       "for tools. Observations: `text`, `tool_results`, `info`, `terminated`, `truncated`. See SPADE's docs/serving.md.",
       "",
     ].join("\n"),
   );
   files.set("client.py", options.shim);
-  files.set("__init__.py", '"""SPADE environments exported as an OpenEnv package; the client is client.py."""\nfrom .client import *  # noqa: F401,F403\n');
+  files.set(
+    "__init__.py",
+    '"""SPADE environments exported as an OpenEnv package; the client is client.py."""\nfrom .client import *  # noqa: F401,F403\n',
+  );
   files.set(
     "models.py",
     [
       '"""The wire shapes of SPADE environments (plain dicts; GenericEnvClient needs no classes).',
       "",
-      "Action: {\"text\": str} for moves and final answers, or",
-      "        {\"type\": \"call_tool\", \"tool_name\": str, \"arguments\": dict} for one tool call.",
-      "Observation: {\"text\": str, \"tool_results\": [{\"id\", \"content\"}], \"info\": dict,",
-      "              \"terminated\": bool, \"truncated\": bool, \"step_count\": int}; reward and done beside it.",
+      'Action: {"text": str} for moves and final answers, or',
+      '        {"type": "call_tool", "tool_name": str, "arguments": dict} for one tool call.',
+      'Observation: {"text": str, "tool_results": [{"id", "content"}], "info": dict,',
+      '              "terminated": bool, "truncated": bool, "step_count": int}; reward and done beside it.',
       '"""',
       "",
     ].join("\n"),

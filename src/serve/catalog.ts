@@ -24,7 +24,13 @@ export interface CatalogEntry {
   /** The file, library path or run folder it was read from. */
   from: string;
   /** Run statistics for environments of runs (regret, win rate), else null. */
-  stats: { regret: number | null; winRate: number | null; plays: number; createdStep: number; envId: string } | null;
+  stats: {
+    regret: number | null;
+    winRate: number | null;
+    plays: number;
+    createdStep: number;
+    envId: string;
+  } | null;
 }
 
 /** Filters applied to the environments of runs. */
@@ -62,8 +68,15 @@ export function runEnvironments(dir: string, filter: RunFilter = {}): Environmen
       .environments()
       .filter((e) => e.source === "designer")
       .filter((e) => skills.length === 0 || skills.includes(e.skill.toLowerCase()))
-      .filter((e) => filter.minRegret == null || (e.stats.regret !== null && e.stats.regret >= filter.minRegret))
-      .sort((a, b) => (b.stats.regret ?? -Infinity) - (a.stats.regret ?? -Infinity) || a.id.localeCompare(b.id));
+      .filter(
+        (e) =>
+          filter.minRegret == null ||
+          (e.stats.regret !== null && e.stats.regret >= filter.minRegret),
+      )
+      .sort(
+        (a, b) =>
+          (b.stats.regret ?? -Infinity) - (a.stats.regret ?? -Infinity) || a.id.localeCompare(b.id),
+      );
   } finally {
     store.close();
   }
@@ -84,17 +97,30 @@ export function catalogSources(refs: readonly string[], filter: RunFilter = {}):
           source: e.code,
           origin: "run",
           from: ref,
-          stats: { regret: e.stats.regret, winRate: e.stats.winRate, plays: e.stats.plays, createdStep: e.createdStep, envId: e.id },
+          stats: {
+            regret: e.stats.regret,
+            winRate: e.stats.winRate,
+            plays: e.stats.plays,
+            createdStep: e.createdStep,
+            envId: e.id,
+          },
         });
       }
       continue;
     }
     const program = resolveProgram(ref);
-    out.push({ name: program.name ?? "", source: program.source, origin: program.name ? "library" : "file", from: program.path, stats: null });
+    out.push({
+      name: program.name ?? "",
+      source: program.source,
+      origin: program.name ? "library" : "file",
+      from: program.path,
+      stats: null,
+    });
   }
   if (out.length === 0) {
     throw new SpadeError("E_CONFIG", "nothing to serve: no environment is left after the filters", {
-      nextStep: "name library environments, program files or run folders, or loosen --min-regret / --skills",
+      nextStep:
+        "name library environments, program files or run folders, or loosen --min-regret / --skills",
     });
   }
   return out;
@@ -102,7 +128,11 @@ export function catalogSources(refs: readonly string[], filter: RunFilter = {}):
 
 /** A URL-safe lowercase-kebab form of `name` (`env` when nothing is left). */
 export function slug(name: string): string {
-  const s = name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 64);
+  const s = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 64);
   return s || "env";
 }
 
@@ -125,7 +155,10 @@ export function uniqueNames(names: readonly string[]): string[] {
  * Loads every source once in the sandbox to read its meta, and names it (the library name, else
  * `meta.name`, made unique). Rejects with the sandbox's coded error for a program that does not load.
  */
-export async function loadCatalog(sources: readonly CatalogSource[], backend: SandboxBackendName = "isolated-vm"): Promise<CatalogEntry[]> {
+export async function loadCatalog(
+  sources: readonly CatalogSource[],
+  backend: SandboxBackendName = "isolated-vm",
+): Promise<CatalogEntry[]> {
   const metas: EnvMeta[] = [];
   for (const s of sources) {
     const env = await loadProgram(s.source, { backend });
@@ -133,5 +166,12 @@ export async function loadCatalog(sources: readonly CatalogSource[], backend: Sa
     await env.close();
   }
   const names = uniqueNames(sources.map((s, i) => s.name || metas[i]!.name));
-  return sources.map((s, i) => ({ name: names[i]!, source: s.source, meta: metas[i]!, origin: s.origin, from: s.from, stats: s.stats }));
+  return sources.map((s, i) => ({
+    name: names[i]!,
+    source: s.source,
+    meta: metas[i]!,
+    origin: s.origin,
+    from: s.from,
+    stats: s.stats,
+  }));
 }

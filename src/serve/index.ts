@@ -3,7 +3,14 @@
  * Public face of serving: SPADE environments as OpenEnv environments (HTTP, the WebSocket session
  * protocol, MCP JSON-RPC), one sandboxed instance per session. docs/serving.md has the protocol.
  */
-export { catalogSources, isRunDir, loadCatalog, runEnvironments, slug, uniqueNames } from "./catalog.js";
+export {
+  catalogSources,
+  isRunDir,
+  loadCatalog,
+  runEnvironments,
+  slug,
+  uniqueNames,
+} from "./catalog.js";
 export type { CatalogEntry, CatalogSource, RunFilter } from "./catalog.js";
 export { startServer, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_TIMEOUT_S } from "./server.js";
 export type { ServeHandle, ServeOptions } from "./server.js";

@@ -19,7 +19,15 @@ if (!hadWebSocket) globals.WebSocket = WebSocket;
 let server: ServeHandle;
 
 beforeAll(async () => {
-  const entries = await loadCatalog([{ name: "bank-transfer", source: resolveProgram("bank-transfer").source, origin: "library", from: "bank-transfer", stats: null }]);
+  const entries = await loadCatalog([
+    {
+      name: "bank-transfer",
+      source: resolveProgram("bank-transfer").source,
+      origin: "library",
+      from: "bank-transfer",
+      stats: null,
+    },
+  ]);
   server = await startServer({ entries, port: 0, maxSessions: 4, sessionTimeoutS: null });
 });
 afterAll(async () => {
@@ -28,7 +36,9 @@ afterAll(async () => {
 });
 
 /** The oracle's calls for `seed`, as MCP tool calls (a text action becomes `final_answer`), and the rewards. */
-async function oracleCalls(seed: number): Promise<Array<{ name: string; arguments: Record<string, unknown>; reward: number }>> {
+async function oracleCalls(
+  seed: number,
+): Promise<Array<{ name: string; arguments: Record<string, unknown>; reward: number }>> {
   const env = await loadProgram(resolveProgram("bank-transfer").source);
   try {
     await env.reset(seed);
@@ -38,7 +48,11 @@ async function oracleCalls(seed: number): Promise<Array<{ name: string; argument
       expect(a.toolCalls.length).toBeLessThanOrEqual(1);
       const r = await env.step(a);
       const call = a.toolCalls[0];
-      calls.push(call ? { name: call.name, arguments: call.arguments, reward: r.reward } : { name: "final_answer", arguments: { text: a.text }, reward: r.reward });
+      calls.push(
+        call
+          ? { name: call.name, arguments: call.arguments, reward: r.reward }
+          : { name: "final_answer", arguments: { text: a.text }, reward: r.reward },
+      );
       if (r.terminated || r.truncated) break;
     }
     return calls;
@@ -49,13 +63,23 @@ async function oracleCalls(seed: number): Promise<Array<{ name: string; argument
 
 async function playThrough(client: Client, seed: number): Promise<void> {
   const { tools } = await client.listTools();
-  expect(tools.map((t) => t.name)).toEqual(["login", "list_accounts", "find_payee", "transfer", "wait", "final_answer"]);
+  expect(tools.map((t) => t.name)).toEqual([
+    "login",
+    "list_accounts",
+    "find_payee",
+    "transfer",
+    "wait",
+    "final_answer",
+  ]);
   expect(tools[3]!.inputSchema.type).toBe("object");
   const calls = await oracleCalls(seed);
   let total = 0;
   let done = false;
   for (const call of calls) {
-    const result = (await client.callTool({ name: call.name, arguments: call.arguments })) as { content: Array<{ type: string; text: string }>; _meta: { spade: { reward: number; done: boolean } } };
+    const result = (await client.callTool({ name: call.name, arguments: call.arguments })) as {
+      content: Array<{ type: string; text: string }>;
+      _meta: { spade: { reward: number; done: boolean } };
+    };
     expect(result.content[0]!.type).toBe("text");
     expect(result._meta.spade.reward).toBe(call.reward);
     total += result._meta.spade.reward;
@@ -67,7 +91,9 @@ async function playThrough(client: Client, seed: number): Promise<void> {
 describe("the MCP SDK's client", () => {
   it("Streamable HTTP (POST /mcp): a session per Mcp-Session-Id, played to success, closed on DELETE", async () => {
     const client = new Client({ name: "spade-test", version: "0.0.0" });
-    const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/bank-transfer/mcp?seed=8`));
+    const transport = new StreamableHTTPClientTransport(
+      new URL(`${server.url}/bank-transfer/mcp?seed=8`),
+    );
     await client.connect(transport);
     expect(transport.sessionId).toBeDefined();
     expect(server.registry.get(transport.sessionId!)).toBeDefined();
@@ -81,11 +107,16 @@ describe("the MCP SDK's client", () => {
 
   it("WebSocket (WS /mcp): one session per connection, played to success, released at close", async () => {
     const client = new Client({ name: "spade-test", version: "0.0.0" });
-    await client.connect(new WebSocketClientTransport(new URL(`${server.url.replace("http", "ws")}/bank-transfer/mcp?seed=9`)));
+    await client.connect(
+      new WebSocketClientTransport(
+        new URL(`${server.url.replace("http", "ws")}/bank-transfer/mcp?seed=9`),
+      ),
+    );
     expect(server.registry.active).toBe(1);
     await playThrough(client, 9);
     await client.close();
-    for (let i = 0; i < 100 && server.registry.active > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 100 && server.registry.active > 0; i++)
+      await new Promise((r) => setTimeout(r, 20));
     expect(server.registry.active).toBe(0);
   });
 
@@ -93,16 +124,22 @@ describe("the MCP SDK's client", () => {
     const meta = (await (await fetch(`${server.url}/metadata`)).json()) as { name: string };
     expect(meta.name).toBe("bank-transfer");
     const client = new Client({ name: "spade-test", version: "0.0.0" });
-    await client.connect(new WebSocketClientTransport(new URL(`${server.url.replace("http", "ws")}/mcp?seed=2`)));
+    await client.connect(
+      new WebSocketClientTransport(new URL(`${server.url.replace("http", "ws")}/mcp?seed=2`)),
+    );
     expect((await client.listTools()).tools.length).toBe(6);
     await client.close();
   });
 
   it("an unknown tool is the JSON-RPC error -32602", async () => {
     const client = new Client({ name: "spade-test", version: "0.0.0" });
-    const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/bank-transfer/mcp?seed=1`));
+    const transport = new StreamableHTTPClientTransport(
+      new URL(`${server.url}/bank-transfer/mcp?seed=1`),
+    );
     await client.connect(transport);
-    await expect(client.callTool({ name: "teleport", arguments: {} })).rejects.toMatchObject({ code: -32602 });
+    await expect(client.callTool({ name: "teleport", arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+    });
     await transport.terminateSession();
     await client.close();
   });

@@ -14,7 +14,14 @@ import { CapacityError } from "./registry.js";
 import type { EnvSession } from "./session.js";
 
 /** OpenEnv's `JsonRpcErrorCode`. */
-export const RPC = { PARSE_ERROR: -32700, INVALID_REQUEST: -32600, METHOD_NOT_FOUND: -32601, INVALID_PARAMS: -32602, INTERNAL_ERROR: -32603, SERVER_ERROR: -32000 } as const;
+export const RPC = {
+  PARSE_ERROR: -32700,
+  INVALID_REQUEST: -32600,
+  METHOD_NOT_FOUND: -32601,
+  INVALID_PARAMS: -32602,
+  INTERNAL_ERROR: -32603,
+  SERVER_ERROR: -32000,
+} as const;
 
 /** The MCP protocol version answered when the client names none. */
 export const MCP_PROTOCOL_VERSION = "2025-06-18";
@@ -43,8 +50,17 @@ const RpcRequest = z
 export type RpcRequest = z.infer<typeof RpcRequest>;
 
 /** An error response. */
-export function rpcError(id: string | number | null | undefined, code: number, message: string, data?: unknown): RpcResponse {
-  return { jsonrpc: "2.0", id: id ?? null, error: data === undefined ? { code, message } : { code, message, data } };
+export function rpcError(
+  id: string | number | null | undefined,
+  code: number,
+  message: string,
+  data?: unknown,
+): RpcResponse {
+  return {
+    jsonrpc: "2.0",
+    id: id ?? null,
+    error: data === undefined ? { code, message } : { code, message, data },
+  };
 }
 
 /** Parses a JSON-RPC request value; a malformed one becomes the INVALID_REQUEST response. */
@@ -52,7 +68,11 @@ export function parseRpc(value: unknown): RpcRequest | RpcResponse {
   const r = RpcRequest.safeParse(value);
   if (r.success) return r.data;
   const id = typeof value === "object" && value !== null ? (value as { id?: unknown }).id : null;
-  return rpcError(typeof id === "string" || typeof id === "number" ? id : null, RPC.INVALID_REQUEST, `Invalid request: ${r.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}`);
+  return rpcError(
+    typeof id === "string" || typeof id === "number" ? id : null,
+    RPC.INVALID_REQUEST,
+    `Invalid request: ${r.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}`,
+  );
 }
 
 /** What the handler may do with sessions. */
@@ -79,7 +99,11 @@ export function listedTools(tools: McpTool[]): McpTool[] {
     {
       name: FINAL_ANSWER_TOOL,
       description: "Give your final answer as text; this ends the task when the answer is right.",
-      inputSchema: { type: "object", properties: { text: { type: "string", description: "the final answer" } }, required: ["text"] },
+      inputSchema: {
+        type: "object",
+        properties: { text: { type: "string", description: "the final answer" } },
+        required: ["text"],
+      },
     },
   ];
 }
@@ -88,7 +112,15 @@ function toolResult(payload: ObservationPayload, text: string): unknown {
   return {
     content: [{ type: "text", text }],
     isError: false,
-    _meta: { spade: { reward: payload.reward, done: payload.done, observation: payload.observation.text, info: payload.observation.info, step_count: payload.observation.step_count } },
+    _meta: {
+      spade: {
+        reward: payload.reward,
+        done: payload.done,
+        observation: payload.observation.text,
+        info: payload.observation.info,
+        step_count: payload.observation.step_count,
+      },
+    },
   };
 }
 
@@ -105,7 +137,10 @@ export async function handleRpc(req: RpcRequest, ctx: McpContext): Promise<RpcRe
   switch (req.method) {
     case "initialize":
       return ok({
-        protocolVersion: typeof req.params.protocolVersion === "string" ? req.params.protocolVersion : MCP_PROTOCOL_VERSION,
+        protocolVersion:
+          typeof req.params.protocolVersion === "string"
+            ? req.params.protocolVersion
+            : MCP_PROTOCOL_VERSION,
         capabilities: { tools: { listChanged: false } },
         serverInfo: { name: "spade", version: "0.1.0" },
       });
@@ -119,15 +154,28 @@ export async function handleRpc(req: RpcRequest, ctx: McpContext): Promise<RpcRe
         const session = await ctx.create(seedParam(req.params));
         return ok({ session_id: session.id });
       } catch (err) {
-        if (err instanceof CapacityError) return rpcError(id, RPC.SERVER_ERROR, err.message, { active_sessions: err.activeSessions, max_sessions: err.maxSessions });
-        return rpcError(id, RPC.SERVER_ERROR, err instanceof Error ? err.message : String(err), { code: isSpadeError(err) ? err.code : undefined });
+        if (err instanceof CapacityError)
+          return rpcError(id, RPC.SERVER_ERROR, err.message, {
+            active_sessions: err.activeSessions,
+            max_sessions: err.maxSessions,
+          });
+        return rpcError(id, RPC.SERVER_ERROR, err instanceof Error ? err.message : String(err), {
+          code: isSpadeError(err) ? err.code : undefined,
+        });
       }
     }
     case "openenv/session/close": {
       const target = req.params.session_id;
-      if (typeof target !== "string" || !target) return rpcError(id, RPC.INVALID_PARAMS, "Invalid params - 'session_id' is required");
-      if (ctx.bound && ctx.bound.id === target) return rpcError(id, RPC.INVALID_REQUEST, "Cannot close active WebSocket-managed session via MCP method");
-      if (!(await ctx.close(target))) return rpcError(id, RPC.INVALID_PARAMS, `Unknown session_id: ${target}`);
+      if (typeof target !== "string" || !target)
+        return rpcError(id, RPC.INVALID_PARAMS, "Invalid params - 'session_id' is required");
+      if (ctx.bound && ctx.bound.id === target)
+        return rpcError(
+          id,
+          RPC.INVALID_REQUEST,
+          "Cannot close active WebSocket-managed session via MCP method",
+        );
+      if (!(await ctx.close(target)))
+        return rpcError(id, RPC.INVALID_PARAMS, `Unknown session_id: ${target}`);
       return ok({ session_id: target, closed: true });
     }
     case "tools/call":
@@ -141,10 +189,13 @@ async function callTool(req: RpcRequest, ctx: McpContext): Promise<RpcResponse> 
   const id = req.id ?? null;
   const name = req.params.name;
   const args = req.params.arguments ?? {};
-  if (typeof name !== "string" || !name) return rpcError(id, RPC.INVALID_PARAMS, "Missing 'name' in params");
-  if (typeof args !== "object" || args === null || Array.isArray(args)) return rpcError(id, RPC.INVALID_PARAMS, "'arguments' must be an object");
+  if (typeof name !== "string" || !name)
+    return rpcError(id, RPC.INVALID_PARAMS, "Missing 'name' in params");
+  if (typeof args !== "object" || args === null || Array.isArray(args))
+    return rpcError(id, RPC.INVALID_PARAMS, "'arguments' must be an object");
   const listed = listedTools(ctx.tools);
-  if (!listed.some((t) => t.name === name)) return rpcError(id, RPC.INVALID_PARAMS, `Tool not found: ${name}`);
+  if (!listed.some((t) => t.name === name))
+    return rpcError(id, RPC.INVALID_PARAMS, `Tool not found: ${name}`);
   const requested = req.params.session_id;
   let session = ctx.bound;
   let temporary = false;
@@ -158,20 +209,43 @@ async function callTool(req: RpcRequest, ctx: McpContext): Promise<RpcResponse> 
       temporary = true;
     }
     ctx.touch(session.id);
-    const isAnswer = name === FINAL_ANSWER_TOOL && !ctx.tools.some((t) => t.name === FINAL_ANSWER_TOOL);
+    const isAnswer =
+      name === FINAL_ANSWER_TOOL && !ctx.tools.some((t) => t.name === FINAL_ANSWER_TOOL);
     if (isAnswer) {
       const text = (args as { text?: unknown }).text;
-      if (typeof text !== "string") return rpcError(id, RPC.INVALID_PARAMS, "final_answer needs {\"text\": string}");
-      const payload = await session.step({ kind: "act", action: makeAction(text, []), toolName: null });
+      if (typeof text !== "string")
+        return rpcError(id, RPC.INVALID_PARAMS, 'final_answer needs {"text": string}');
+      const payload = await session.step({
+        kind: "act",
+        action: makeAction(text, []),
+        toolName: null,
+      });
       return { jsonrpc: "2.0", id, result: toolResult(payload, payload.observation.text) };
     }
     const call = { id: session.nextCallId(), name, arguments: args as Record<string, never> };
-    const payload = await session.step({ kind: "act", action: { text: "", answer: null, toolCalls: [call] }, toolName: name });
-    return { jsonrpc: "2.0", id, result: toolResult(payload, payload.observation.result ?? payload.observation.text) };
+    const payload = await session.step({
+      kind: "act",
+      action: { text: "", answer: null, toolCalls: [call] },
+      toolName: name,
+    });
+    return {
+      jsonrpc: "2.0",
+      id,
+      result: toolResult(payload, payload.observation.result ?? payload.observation.text),
+    };
   } catch (err) {
-    if (err instanceof CapacityError) return rpcError(id, RPC.SERVER_ERROR, err.message, { active_sessions: err.activeSessions, max_sessions: err.maxSessions });
+    if (err instanceof CapacityError)
+      return rpcError(id, RPC.SERVER_ERROR, err.message, {
+        active_sessions: err.activeSessions,
+        max_sessions: err.maxSessions,
+      });
     const code = isSpadeError(err) ? err.code : undefined;
-    return rpcError(id, RPC.INTERNAL_ERROR, `${code ? `${code}: ` : ""}${err instanceof Error ? err.message : String(err)}`, code ? { code } : undefined);
+    return rpcError(
+      id,
+      RPC.INTERNAL_ERROR,
+      `${code ? `${code}: ` : ""}${err instanceof Error ? err.message : String(err)}`,
+      code ? { code } : undefined,
+    );
   } finally {
     if (temporary && session) await ctx.close(session.id);
   }

@@ -42,8 +42,15 @@ export class ProtocolError extends Error {
 }
 
 /** zod issues in pydantic's shape, locations prefixed by `prefix`. */
-export function toIssues(error: z.ZodError, prefix: Array<string | number> = []): ValidationIssue[] {
-  return error.issues.map((i) => ({ type: i.code, loc: [...prefix, ...i.path.map((p) => (typeof p === "symbol" ? String(p) : p))], msg: i.message }));
+export function toIssues(
+  error: z.ZodError,
+  prefix: Array<string | number> = [],
+): ValidationIssue[] {
+  return error.issues.map((i) => ({
+    type: i.code,
+    loc: [...prefix, ...i.path.map((p) => (typeof p === "symbol" ? String(p) : p))],
+    msg: i.message,
+  }));
 }
 
 const jsonObject = z.record(z.string(), z.unknown());
@@ -61,20 +68,37 @@ export const ResetData = z
 /** Parsed reset parameters. */
 export type ResetData = z.infer<typeof ResetData>;
 
-const toolCall = z.object({ id: z.string().min(1).max(200).optional(), name: z.string().min(1).max(200), arguments: jsonObject.default({}) }).strict();
+const toolCall = z
+  .object({
+    id: z.string().min(1).max(200).optional(),
+    name: z.string().min(1).max(200),
+    arguments: jsonObject.default({}),
+  })
+  .strict();
 
 /** A text action: the agent's whole message; SPADE's action parsing applies (boxed answers, tool-call text). */
 const TextAction = z
-  .object({ text: z.string().max(1_000_000), tool_calls: z.array(toolCall).max(64).optional(), metadata: jsonObject.optional() })
+  .object({
+    text: z.string().max(1_000_000),
+    tool_calls: z.array(toolCall).max(64).optional(),
+    metadata: jsonObject.optional(),
+  })
   .strict();
 
 /** OpenEnv's `CallToolAction`. */
 const CallToolAction = z
-  .object({ type: z.literal("call_tool"), tool_name: z.string().min(1).max(200), arguments: jsonObject.default({}), metadata: jsonObject.optional() })
+  .object({
+    type: z.literal("call_tool"),
+    tool_name: z.string().min(1).max(200),
+    arguments: jsonObject.default({}),
+    metadata: jsonObject.optional(),
+  })
   .strict();
 
 /** OpenEnv's `ListToolsAction`. */
-const ListToolsAction = z.object({ type: z.literal("list_tools"), metadata: jsonObject.optional() }).strict();
+const ListToolsAction = z
+  .object({ type: z.literal("list_tools"), metadata: jsonObject.optional() })
+  .strict();
 
 /** An action as it arrived: what the session does with it. */
 export type WireAction =
@@ -85,17 +109,38 @@ export type WireAction =
  * Turns an OpenEnv action dict into a SPADE action. Throws `ProtocolError` VALIDATION_ERROR when
  * it matches none of the accepted shapes; `loc` is prefixed by `where`.
  */
-export function parseAction(data: unknown, callId: () => string, where: Array<string | number> = ["data"]): WireAction {
-  const type = typeof data === "object" && data !== null && !Array.isArray(data) ? (data as { type?: unknown }).type : undefined;
+export function parseAction(
+  data: unknown,
+  callId: () => string,
+  where: Array<string | number> = ["data"],
+): WireAction {
+  const type =
+    typeof data === "object" && data !== null && !Array.isArray(data)
+      ? (data as { type?: unknown }).type
+      : undefined;
   if (type === "list_tools") {
     const r = ListToolsAction.safeParse(data);
-    if (!r.success) throw new ProtocolError("VALIDATION_ERROR", "Invalid list_tools action", toIssues(r.error, where));
+    if (!r.success)
+      throw new ProtocolError(
+        "VALIDATION_ERROR",
+        "Invalid list_tools action",
+        toIssues(r.error, where),
+      );
     return { kind: "list_tools" };
   }
   if (type === "call_tool") {
     const r = CallToolAction.safeParse(data);
-    if (!r.success) throw new ProtocolError("VALIDATION_ERROR", "Invalid call_tool action", toIssues(r.error, where));
-    const call = { id: callId(), name: r.data.tool_name, arguments: r.data.arguments as JsonObject };
+    if (!r.success)
+      throw new ProtocolError(
+        "VALIDATION_ERROR",
+        "Invalid call_tool action",
+        toIssues(r.error, where),
+      );
+    const call = {
+      id: callId(),
+      name: r.data.tool_name,
+      arguments: r.data.arguments as JsonObject,
+    };
     return { kind: "act", action: makeAction("", [call]), toolName: r.data.tool_name };
   }
   const r = TextAction.safeParse(data);
@@ -106,7 +151,11 @@ export function parseAction(data: unknown, callId: () => string, where: Array<st
       toIssues(r.error, where),
     );
   }
-  const calls = (r.data.tool_calls ?? []).map((c) => ({ id: c.id ?? callId(), name: c.name, arguments: c.arguments as JsonObject }));
+  const calls = (r.data.tool_calls ?? []).map((c) => ({
+    id: c.id ?? callId(),
+    name: c.name,
+    arguments: c.arguments as JsonObject,
+  }));
   return { kind: "act", action: makeAction(r.data.text, calls), toolName: null };
 }
 
@@ -140,9 +189,15 @@ export function parseWsMessage(raw: string): WsMessage {
   } catch (err) {
     throw new ProtocolError("INVALID_JSON", `Invalid JSON: ${(err as Error).message}`);
   }
-  const type = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as { type?: unknown }).type : undefined;
+  const type =
+    typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as { type?: unknown }).type
+      : undefined;
   if (typeof type !== "string" || !(WS_MESSAGE_TYPES as readonly string[]).includes(type)) {
-    throw new ProtocolError("UNKNOWN_TYPE", `Unknown message type: ${typeof type === "string" ? type : ""}`);
+    throw new ProtocolError(
+      "UNKNOWN_TYPE",
+      `Unknown message type: ${typeof type === "string" ? type : ""}`,
+    );
   }
   const r = envelope[type as keyof typeof envelope].safeParse(value);
   if (!r.success) throw new ProtocolError("VALIDATION_ERROR", "Invalid message", toIssues(r.error));
@@ -186,19 +241,31 @@ export interface McpTool {
 
 /** The environment's OpenAI function tools in MCP form. */
 export function mcpTools(tools: readonly ToolSpec[]): McpTool[] {
-  return tools.map((t) => ({ name: t.function.name, description: t.function.description, inputSchema: t.function.parameters }));
+  return tools.map((t) => ({
+    name: t.function.name,
+    description: t.function.description,
+    inputSchema: t.function.parameters,
+  }));
 }
 
 /** JSON schemas for `/schema`: the actions accepted, the observation sent, the state. */
 export function schemas(): { action: JsonObject; observation: JsonObject; state: JsonObject } {
   return {
-    action: z.toJSONSchema(z.union([TextAction, CallToolAction, ListToolsAction]), { io: "input" }) as JsonObject,
+    action: z.toJSONSchema(z.union([TextAction, CallToolAction, ListToolsAction]), {
+      io: "input",
+    }) as JsonObject,
     observation: {
       title: "SpadeObservation",
       type: "object",
       properties: {
         text: { type: "string" },
-        tool_results: { type: "array", items: { type: "object", properties: { id: { type: "string" }, content: { type: "string" } } } },
+        tool_results: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: { id: { type: "string" }, content: { type: "string" } },
+          },
+        },
         tool_name: { type: "string" },
         result: { type: ["string", "null"] },
         tools: { type: "array", items: { type: "object" } },

@@ -20,7 +20,10 @@ describe("SessionRegistry", () => {
       caught = err;
     }
     expect(caught).toBeInstanceOf(CapacityError);
-    expect([(caught as CapacityError).activeSessions, (caught as CapacityError).maxSessions]).toEqual([2, 2]);
+    expect([
+      (caught as CapacityError).activeSessions,
+      (caught as CapacityError).maxSessions,
+    ]).toEqual([2, 2]);
     await reg.release("a");
     reg.reserve("c");
     expect(reg.active).toBe(2);

@@ -12,7 +12,9 @@ export class CapacityError extends Error {
     readonly activeSessions: number,
     readonly maxSessions: number,
   ) {
-    super(`Server at capacity: ${activeSessions}/${maxSessions} sessions active. Close a session or retry later.`);
+    super(
+      `Server at capacity: ${activeSessions}/${maxSessions} sessions active. Close a session or retry later.`,
+    );
     this.name = "CapacityError";
   }
 }
@@ -41,7 +43,8 @@ export class SessionRegistry {
 
   /** Reserves a slot under `id`; throws CapacityError when all are taken. */
   reserve(id: string, onReap: () => void = () => {}): void {
-    if (this.#slots.size >= this.maxSessions) throw new CapacityError(this.#slots.size, this.maxSessions);
+    if (this.#slots.size >= this.maxSessions)
+      throw new CapacityError(this.#slots.size, this.maxSessions);
     this.#slots.set(id, { session: null, lastActivityMs: this.now(), onReap });
   }
 
@@ -77,7 +80,9 @@ export class SessionRegistry {
   async reapIdle(): Promise<string[]> {
     if (this.idleTimeoutMs === null) return [];
     const now = this.now();
-    const stale = [...this.#slots.entries()].filter(([, s]) => s.session !== null && now - s.lastActivityMs > this.idleTimeoutMs!).map(([id]) => id);
+    const stale = [...this.#slots.entries()]
+      .filter(([, s]) => s.session !== null && now - s.lastActivityMs > this.idleTimeoutMs!)
+      .map(([id]) => id);
     for (const id of stale) {
       const slot = this.#slots.get(id);
       await this.release(id);

@@ -13,7 +13,15 @@ let server: ServeHandle;
 let ref: (name: string) => string;
 
 beforeAll(async () => {
-  const entries = await loadCatalog(["vault-cracker", "bank-transfer"].map((n) => ({ name: n, source: resolveProgram(n).source, origin: "library" as const, from: n, stats: null })));
+  const entries = await loadCatalog(
+    ["vault-cracker", "bank-transfer"].map((n) => ({
+      name: n,
+      source: resolveProgram(n).source,
+      origin: "library" as const,
+      from: n,
+      stats: null,
+    })),
+  );
   server = await startServer({ entries, port: 0, maxSessions: 2, sessionTimeoutS: null });
   ref = (name) => `openenv+ws://127.0.0.1:${server.port}/${name}`;
 });
@@ -39,7 +47,11 @@ describe("parseOpenEnvRef", () => {
       maxTurns: 7,
     });
     expect(parseOpenEnvRef("openenv+wss://h/").httpBase).toBe("https://h");
-    expect([isOpenEnvRef("openenv+ws://x/y"), isOpenEnvRef("ws://x/y"), isOpenEnvRef("vault-cracker")]).toEqual([true, false, false]);
+    expect([
+      isOpenEnvRef("openenv+ws://x/y"),
+      isOpenEnvRef("ws://x/y"),
+      isOpenEnvRef("vault-cracker"),
+    ]).toEqual([true, false, false]);
   });
 
   it("a malformed reference is E_CONFIG", () => {
@@ -81,9 +93,19 @@ describe("OpenEnvRemoteEnv against spade serve", () => {
   it("tool calls are call_tool steps whose results come back by call id", async () => {
     const remote = await OpenEnvRemoteEnv.open(ref("bank-transfer"));
     try {
-      expect(remote.meta.tools.map((t) => t.function.name)).toEqual(["login", "list_accounts", "find_payee", "transfer", "wait"]);
+      expect(remote.meta.tools.map((t) => t.function.name)).toEqual([
+        "login",
+        "list_accounts",
+        "find_payee",
+        "transfer",
+        "wait",
+      ]);
       await remote.reset(3);
-      const r = await remote.step({ text: "", answer: null, toolCalls: [{ id: "c7", name: "list_accounts", arguments: {} }] });
+      const r = await remote.step({
+        text: "",
+        answer: null,
+        toolCalls: [{ id: "c7", name: "list_accounts", arguments: {} }],
+      });
       expect(r.toolResults?.map((t) => t.id)).toEqual(["c7"]);
       expect(typeof r.toolResults?.[0]?.content).toBe("string");
     } finally {
@@ -104,11 +126,19 @@ describe("OpenEnvRemoteEnv against spade serve", () => {
   });
 
   it("a refused session (over --max-sessions) and an unreachable server are E_REMOTE_ENV", async () => {
-    const held = [await OpenEnvRemoteEnv.open(ref("vault-cracker")), await OpenEnvRemoteEnv.open(ref("vault-cracker"))];
+    const held = [
+      await OpenEnvRemoteEnv.open(ref("vault-cracker")),
+      await OpenEnvRemoteEnv.open(ref("vault-cracker")),
+    ];
     const extra = await OpenEnvRemoteEnv.open(ref("vault-cracker"));
     const err = await caught(extra.reset(1));
-    expect([err.code, err.message.includes("CAPACITY_REACHED: Server at capacity: 2/2 sessions active")]).toEqual(["E_REMOTE_ENV", true]);
+    expect([
+      err.code,
+      err.message.includes("CAPACITY_REACHED: Server at capacity: 2/2 sessions active"),
+    ]).toEqual(["E_REMOTE_ENV", true]);
     for (const e of [...held, extra]) await e.close();
-    expect((await caught(OpenEnvRemoteEnv.open("openenv+ws://127.0.0.1:1/none"))).code).toBe("E_REMOTE_ENV");
+    expect((await caught(OpenEnvRemoteEnv.open("openenv+ws://127.0.0.1:1/none"))).code).toBe(
+      "E_REMOTE_ENV",
+    );
   });
 });

@@ -14,7 +14,16 @@ import { loadProgram, type SandboxBackendName } from "../sandbox/index.js";
 import type { CatalogEntry } from "./catalog.js";
 import { handleRpc, parseRpc, rpcError, RPC, type McpContext, type RpcResponse } from "./mcp.js";
 import { openApiDocument } from "./openapi.js";
-import { mcpTools, parseAction, parseWsMessage, ProtocolError, ResetData, schemas, toIssues, type WsErrorCode } from "./protocol.js";
+import {
+  mcpTools,
+  parseAction,
+  parseWsMessage,
+  ProtocolError,
+  ResetData,
+  schemas,
+  toIssues,
+  type WsErrorCode,
+} from "./protocol.js";
 import { CapacityError, SessionRegistry } from "./registry.js";
 import { EnvSession, type SessionDeps } from "./session.js";
 
@@ -58,13 +67,24 @@ const CAPACITY_GRACE_MS = 5000;
 
 class FactoryError extends Error {
   constructor(override readonly cause: unknown) {
-    super(`Environment factory failed: ${isSpadeError(cause) ? `${cause.code}: ` : ""}${cause instanceof Error ? cause.message : String(cause)}`);
+    super(
+      `Environment factory failed: ${isSpadeError(cause) ? `${cause.code}: ` : ""}${cause instanceof Error ? cause.message : String(cause)}`,
+    );
   }
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 
@@ -99,14 +119,22 @@ export async function startServer(options: ServeOptions): Promise<ServeHandle> {
     newId: options.deps?.newId ?? (() => randomUUID()),
   };
   const now = options.deps?.now ?? (() => Date.now());
-  const timeoutS = options.sessionTimeoutS === undefined ? DEFAULT_SESSION_TIMEOUT_S : options.sessionTimeoutS;
-  const registry = new SessionRegistry(options.maxSessions ?? DEFAULT_MAX_SESSIONS, timeoutS === null ? null : timeoutS * 1000, now);
+  const timeoutS =
+    options.sessionTimeoutS === undefined ? DEFAULT_SESSION_TIMEOUT_S : options.sessionTimeoutS;
+  const registry = new SessionRegistry(
+    options.maxSessions ?? DEFAULT_MAX_SESSIONS,
+    timeoutS === null ? null : timeoutS * 1000,
+    now,
+  );
   const maxBytes = options.maxMessageBytes ?? 4 * 1024 * 1024;
   const byName = new Map(options.entries.map((e) => [e.name, e]));
   const single = options.entries.length === 1 ? options.entries[0] : undefined;
 
   /** Reserves a slot (throws CapacityError synchronously), then opens the sandbox. */
-  function openSession(entry: CatalogEntry, onReap: () => void): { id: string; opened: Promise<EnvSession> } {
+  function openSession(
+    entry: CatalogEntry,
+    onReap: () => void,
+  ): { id: string; opened: Promise<EnvSession> } {
     const id = deps.newId();
     registry.reserve(id, onReap);
     const opened = EnvSession.open(id, entry, deps).then(
@@ -165,12 +193,16 @@ export async function startServer(options: ServeOptions): Promise<ServeHandle> {
         max_sessions: registry.maxSessions,
       });
     }
-    if (parts.length === 1 && parts[0] === "health" && method === "GET") return sendJson(res, 200, { status: "healthy" });
+    if (parts.length === 1 && parts[0] === "health" && method === "GET")
+      return sendJson(res, 200, { status: "healthy" });
     let entry = parts.length > 0 ? byName.get(parts[0]!) : undefined;
     let rest = parts.slice(1);
     // A server of one environment also serves it at the root, where OpenEnv clients look by default.
     if (!entry && single && parts.length === 1) [entry, rest] = [single, parts];
-    if (!entry) return sendJson(res, 404, { detail: `Not Found: no environment at ${url.pathname}; GET / lists them` });
+    if (!entry)
+      return sendJson(res, 404, {
+        detail: `Not Found: no environment at ${url.pathname}; GET / lists them`,
+      });
     const route = `${method} /${rest.join("/")}`;
     switch (route) {
       case "GET /":
@@ -192,18 +224,28 @@ export async function startServer(options: ServeOptions): Promise<ServeHandle> {
         return httpMcp(entry, req, res, seedParam(url));
       case "DELETE /mcp": {
         const sid = req.headers["mcp-session-id"];
-        if (typeof sid !== "string" || !registry.get(sid)) return sendJson(res, 404, rpcError(null, RPC.INVALID_PARAMS, "Unknown MCP session"));
+        if (typeof sid !== "string" || !registry.get(sid))
+          return sendJson(res, 404, rpcError(null, RPC.INVALID_PARAMS, "Unknown MCP session"));
         await registry.release(sid);
         return sendJson(res, 200, { closed: true });
       }
       case "GET /mcp":
-        return sendJson(res, 405, { detail: "GET /mcp (server-sent events) is not offered; POST JSON-RPC requests" }, { allow: "POST, DELETE" });
+        return sendJson(
+          res,
+          405,
+          { detail: "GET /mcp (server-sent events) is not offered; POST JSON-RPC requests" },
+          { allow: "POST, DELETE" },
+        );
       default:
         return sendJson(res, 404, { detail: `Not Found: ${method} ${url.pathname}` });
     }
   }
 
-  async function jsonBody(req: IncomingMessage, res: ServerResponse, allowEmpty: boolean): Promise<{ value: unknown } | null> {
+  async function jsonBody(
+    req: IncomingMessage,
+    res: ServerResponse,
+    allowEmpty: boolean,
+  ): Promise<{ value: unknown } | null> {
     const text = await readBody(req, maxBytes);
     if (text === null) {
       sendJson(res, 413, { detail: `request body over ${maxBytes} bytes` });
@@ -213,12 +255,24 @@ export async function startServer(options: ServeOptions): Promise<ServeHandle> {
     try {
       return { value: JSON.parse(text) };
     } catch (err) {
-      sendJson(res, 422, { detail: [{ type: "json_invalid", loc: ["body"], msg: `JSON decode error: ${(err as Error).message}` }] });
+      sendJson(res, 422, {
+        detail: [
+          {
+            type: "json_invalid",
+            loc: ["body"],
+            msg: `JSON decode error: ${(err as Error).message}`,
+          },
+        ],
+      });
       return null;
     }
   }
 
-  async function httpReset(entry: CatalogEntry, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function httpReset(
+    entry: CatalogEntry,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<void> {
     const body = await jsonBody(req, res, true);
     if (!body) return;
     const parsed = ResetData.safeParse(body.value);
@@ -239,8 +293,18 @@ export async function startServer(options: ServeOptions): Promise<ServeHandle> {
     const body = await jsonBody(req, res, false);
     if (!body) return;
     const value = body.value as { action?: unknown } | null;
-    if (typeof value !== "object" || value === null || typeof value.action !== "object" || value.action === null || Array.isArray(value.action)) {
-      return sendJson(res, 422, { detail: [{ type: "missing", loc: ["body", "action"], msg: "Field required: an action object" }] });
+    if (
+      typeof value !== "object" ||
+      value === null ||
+      typeof value.action !== "object" ||
+      value.action === null ||
+      Array.isArray(value.action)
+    ) {
+      return sendJson(res, 422, {
+        detail: [
+          { type: "missing", loc: ["body", "action"], msg: "Field required: an action object" },
+        ],
+      });
     }
     try {
       parseAction(value.action, () => "call_1", ["body", "action"]);
@@ -249,14 +313,25 @@ export async function startServer(options: ServeOptions): Promise<ServeHandle> {
       throw err;
     }
     return sendJson(res, 409, {
-      detail: "E_ENV_CONTRACT: step before reset: OpenEnv's HTTP /step runs on a fresh instance with no episode; play episodes over WS /ws (GenericEnvClient does)",
+      detail:
+        "E_ENV_CONTRACT: step before reset: OpenEnv's HTTP /step runs on a fresh instance with no episode; play episodes over WS /ws (GenericEnvClient does)",
       code: "E_ENV_CONTRACT",
     });
   }
 
-  async function httpMcp(entry: CatalogEntry, req: IncomingMessage, res: ServerResponse, seed: number | null): Promise<void> {
+  async function httpMcp(
+    entry: CatalogEntry,
+    req: IncomingMessage,
+    res: ServerResponse,
+    seed: number | null,
+  ): Promise<void> {
     const text = await readBody(req, maxBytes);
-    if (text === null) return sendJson(res, 413, rpcError(null, RPC.INVALID_REQUEST, `request body over ${maxBytes} bytes`));
+    if (text === null)
+      return sendJson(
+        res,
+        413,
+        rpcError(null, RPC.INVALID_REQUEST, `request body over ${maxBytes} bytes`),
+      );
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -271,16 +346,32 @@ export async function startServer(options: ServeOptions): Promise<ServeHandle> {
     const headers: Record<string, string> = {};
     if (typeof sid === "string") {
       const bound = registry.get(sid);
-      if (!bound) return sendJson(res, 404, rpcError(request.id, RPC.INVALID_PARAMS, `Unknown MCP session ${sid}; initialize again`));
+      if (!bound)
+        return sendJson(
+          res,
+          404,
+          rpcError(request.id, RPC.INVALID_PARAMS, `Unknown MCP session ${sid}; initialize again`),
+        );
       ctx.bound = bound;
       registry.touch(sid);
-    } else if (request.method === "initialize" && String(req.headers.accept ?? "").includes("text/event-stream")) {
+    } else if (
+      request.method === "initialize" &&
+      String(req.headers.accept ?? "").includes("text/event-stream")
+    ) {
       // A Streamable HTTP client (the MCP SDKs): the session it will name in Mcp-Session-Id.
       try {
         const session = await ctx.create(seed);
         headers["mcp-session-id"] = session.id;
       } catch (err) {
-        if (err instanceof CapacityError) return sendJson(res, 200, rpcError(request.id, RPC.SERVER_ERROR, err.message, { active_sessions: err.activeSessions, max_sessions: err.maxSessions }));
+        if (err instanceof CapacityError)
+          return sendJson(
+            res,
+            200,
+            rpcError(request.id, RPC.SERVER_ERROR, err.message, {
+              active_sessions: err.activeSessions,
+              max_sessions: err.maxSessions,
+            }),
+          );
         return sendJson(res, 200, rpcError(request.id, RPC.SERVER_ERROR, errorText(err).message));
       }
     }
@@ -295,12 +386,22 @@ export async function startServer(options: ServeOptions): Promise<ServeHandle> {
   const wss = new WebSocketServer({ noServer: true, maxPayload: maxBytes });
   const sockets = new Set<WebSocket>();
 
-  function wsError(ws: WebSocket, code: WsErrorCode, message: string, extra: Record<string, unknown> = {}): void {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: "error", data: { message, code, ...extra } }));
+  function wsError(
+    ws: WebSocket,
+    code: WsErrorCode,
+    message: string,
+    extra: Record<string, unknown> = {},
+  ): void {
+    if (ws.readyState === ws.OPEN)
+      ws.send(JSON.stringify({ type: "error", data: { message, code, ...extra } }));
   }
 
   /** Opens a session for a socket; on capacity or factory failure says so and closes. */
-  function socketSession(ws: WebSocket, entry: CatalogEntry, protocol: "ws" | "mcp"): Promise<EnvSession | null> {
+  function socketSession(
+    ws: WebSocket,
+    entry: CatalogEntry,
+    protocol: "ws" | "mcp",
+  ): Promise<EnvSession | null> {
     const reaped = () => {
       const message = `session idle for more than ${timeoutS} s; it was closed`;
       if (protocol === "ws") wsError(ws, "SESSION_ERROR", message);
@@ -311,8 +412,20 @@ export async function startServer(options: ServeOptions): Promise<ServeHandle> {
       handle = openSession(entry, reaped);
     } catch (err) {
       if (!(err instanceof CapacityError)) throw err;
-      if (protocol === "ws") wsError(ws, "CAPACITY_REACHED", err.message, { active_sessions: err.activeSessions, max_sessions: err.maxSessions });
-      else ws.send(JSON.stringify(rpcError(null, RPC.SERVER_ERROR, err.message, { active_sessions: err.activeSessions, max_sessions: err.maxSessions })));
+      if (protocol === "ws")
+        wsError(ws, "CAPACITY_REACHED", err.message, {
+          active_sessions: err.activeSessions,
+          max_sessions: err.maxSessions,
+        });
+      else
+        ws.send(
+          JSON.stringify(
+            rpcError(null, RPC.SERVER_ERROR, err.message, {
+              active_sessions: err.activeSessions,
+              max_sessions: err.maxSessions,
+            }),
+          ),
+        );
       // Closed at the client's first message (or after a grace period), not at once: OpenEnv's
       // client sends its reset right after connecting, and must read the error as the answer
       // rather than find the connection already closed.
@@ -343,14 +456,24 @@ export async function startServer(options: ServeOptions): Promise<ServeHandle> {
     });
   }
 
-  async function wsMessage(ws: WebSocket, entry: CatalogEntry, session: EnvSession, raw: string): Promise<void> {
+  async function wsMessage(
+    ws: WebSocket,
+    entry: CatalogEntry,
+    session: EnvSession,
+    raw: string,
+  ): Promise<void> {
     registry.touch(session.id);
     try {
       const msg = parseWsMessage(raw);
       switch (msg.type) {
         case "reset": {
           const data = ResetData.safeParse(msg.data);
-          if (!data.success) throw new ProtocolError("VALIDATION_ERROR", "Invalid reset data", toIssues(data.error, ["data"]));
+          if (!data.success)
+            throw new ProtocolError(
+              "VALIDATION_ERROR",
+              "Invalid reset data",
+              toIssues(data.error, ["data"]),
+            );
           ws.send(JSON.stringify({ type: "observation", data: await session.reset(data.data) }));
           break;
         }
@@ -367,7 +490,8 @@ export async function startServer(options: ServeOptions): Promise<ServeHandle> {
           break;
         case "mcp": {
           const request = parseRpc(msg.data);
-          const answer = "method" in request ? await handleRpc(request, mcpContext(entry, session)) : request;
+          const answer =
+            "method" in request ? await handleRpc(request, mcpContext(entry, session)) : request;
           if (answer) ws.send(JSON.stringify({ type: "mcp", data: answer }));
           break;
         }
@@ -406,7 +530,8 @@ export async function startServer(options: ServeOptions): Promise<ServeHandle> {
         let answer: RpcResponse | null;
         try {
           const request = parseRpc(JSON.parse(raw));
-          answer = "method" in request ? await handleRpc(request, mcpContext(entry, session)) : request;
+          answer =
+            "method" in request ? await handleRpc(request, mcpContext(entry, session)) : request;
         } catch {
           answer = rpcError(null, RPC.PARSE_ERROR, "Parse error");
         }
@@ -425,7 +550,8 @@ export async function startServer(options: ServeOptions): Promise<ServeHandle> {
   server.on("upgrade", (req, socket, head) => {
     const url = new URL(req.url ?? "/", "http://localhost");
     const parts = url.pathname.split("/").filter(Boolean);
-    const entry = parts.length === 2 ? byName.get(parts[0]!) : parts.length === 1 ? single : undefined;
+    const entry =
+      parts.length === 2 ? byName.get(parts[0]!) : parts.length === 1 ? single : undefined;
     const kind = parts.at(-1);
     if (!entry || (kind !== "ws" && kind !== "mcp")) {
       socket.end("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n");
@@ -441,7 +567,8 @@ export async function startServer(options: ServeOptions): Promise<ServeHandle> {
   });
 
   const intervalMs = timeoutS === null ? null : Math.min(5000, Math.max(50, (timeoutS * 1000) / 4));
-  const reaper = intervalMs === null ? null : setInterval(() => void registry.reapIdle(), intervalMs);
+  const reaper =
+    intervalMs === null ? null : setInterval(() => void registry.reapIdle(), intervalMs);
   reaper?.unref();
 
   await new Promise<void>((resolve, reject) => {
@@ -478,8 +605,12 @@ function seedParam(url: URL): number | null {
 
 /** OpenEnv's `EnvironmentMetadata` for an entry. */
 function metadata(entry: CatalogEntry): Record<string, unknown> {
-  const tools = entry.meta.tools.map((t) => `- \`${t.function.name}\`: ${t.function.description}`).join("\n");
-  const stats = entry.stats ? `\n\nFrom run ${entry.from} (${entry.stats.envId}): regret ${entry.stats.regret ?? "n/a"}, win rate ${entry.stats.winRate ?? "n/a"}, ${entry.stats.plays} plays.` : "";
+  const tools = entry.meta.tools
+    .map((t) => `- \`${t.function.name}\`: ${t.function.description}`)
+    .join("\n");
+  const stats = entry.stats
+    ? `\n\nFrom run ${entry.from} (${entry.stats.envId}): regret ${entry.stats.regret ?? "n/a"}, win rate ${entry.stats.winRate ?? "n/a"}, ${entry.stats.plays} plays.`
+    : "";
   return {
     name: entry.name,
     description: entry.meta.description,

@@ -57,7 +57,10 @@ export class EnvSession {
       let text = first.observation;
       if (data.hint) {
         const hint = await this.#env.hint();
-        text = DEFAULT_HINT_TEMPLATE.replace("{observation}", () => text).replace("{hint}", () => hint);
+        text = DEFAULT_HINT_TEMPLATE.replace("{observation}", () => text).replace(
+          "{hint}",
+          () => hint,
+        );
       }
       this.#seed = seed;
       this.#episodeId = data.episode_id ?? this.deps.newId();
@@ -65,9 +68,18 @@ export class EnvSession {
       this.#rewards = [];
       this.#done = false;
       this.#live = true;
-      const tools = this.#env.meta.tools.length > 0 ? { tools: mcpTools(this.#env.meta.tools) } : {};
+      const tools =
+        this.#env.meta.tools.length > 0 ? { tools: mcpTools(this.#env.meta.tools) } : {};
       return {
-        observation: { text, tool_results: [], ...tools, info: first.info, terminated: false, truncated: false, step_count: 0 },
+        observation: {
+          text,
+          tool_results: [],
+          ...tools,
+          info: first.info,
+          terminated: false,
+          truncated: false,
+          step_count: 0,
+        },
         reward: null,
         done: false,
       };
@@ -82,15 +94,27 @@ export class EnvSession {
     return this.#serial(async () => {
       if (wire.kind === "list_tools") {
         return {
-          observation: { text: "", tool_results: [], tools: mcpTools(this.#env.meta.tools), info: {}, terminated: false, truncated: false, step_count: this.#stepCount },
+          observation: {
+            text: "",
+            tool_results: [],
+            tools: mcpTools(this.#env.meta.tools),
+            info: {},
+            terminated: false,
+            truncated: false,
+            step_count: this.#stepCount,
+          },
           reward: null,
           done: this.#done,
         };
       }
       if (!this.#live) {
-        throw new SpadeError("E_ENV_CONTRACT", this.#done ? "the episode is over" : "step before reset: no episode is running", {
-          nextStep: "send a reset message to start an episode",
-        });
+        throw new SpadeError(
+          "E_ENV_CONTRACT",
+          this.#done ? "the episode is over" : "step before reset: no episode is running",
+          {
+            nextStep: "send a reset message to start an episode",
+          },
+        );
       }
       let result: StepResult;
       try {
@@ -101,7 +125,8 @@ export class EnvSession {
       }
       this.#stepCount++;
       this.#rewards.push(result.reward);
-      const capped = !result.terminated && !result.truncated && this.#stepCount >= this.#env.meta.maxTurns;
+      const capped =
+        !result.terminated && !result.truncated && this.#stepCount >= this.#env.meta.maxTurns;
       const done = result.terminated || result.truncated || capped;
       if (done) {
         this.#done = true;
@@ -109,7 +134,12 @@ export class EnvSession {
       }
       const toolResults = result.toolResults ?? [];
       const call = wire.toolName !== null ? wire.action.toolCalls[0] : undefined;
-      const toolFields = call ? { tool_name: call.name, result: toolResults.find((r) => r.id === call.id)?.content ?? null } : {};
+      const toolFields = call
+        ? {
+            tool_name: call.name,
+            result: toolResults.find((r) => r.id === call.id)?.content ?? null,
+          }
+        : {};
       return {
         observation: {
           text: result.observation,
@@ -152,7 +182,10 @@ export class EnvSession {
 
   #serial<T>(task: () => Promise<T>): Promise<T> {
     const run = this.#queue.then(() => {
-      if (this.#closed) throw new SpadeError("E_SANDBOX_DISPOSED", "the session was closed", { nextStep: "open a new session" });
+      if (this.#closed)
+        throw new SpadeError("E_SANDBOX_DISPOSED", "the session was closed", {
+          nextStep: "open a new session",
+        });
       return task();
     });
     this.#queue = run.catch(() => undefined);

@@ -23,7 +23,11 @@ describe("killInTransaction", () => {
     store.transaction(() => store.setMeta("a", "1"));
     expect(() => store.transaction(() => store.setMeta("b", "2"))).toThrow("killed");
     store.transaction(() => store.setMeta("c", "3"));
-    expect([store.getMeta("a"), store.getMeta("b"), store.getMeta("c")]).toEqual(["1", undefined, "3"]);
+    expect([store.getMeta("a"), store.getMeta("b"), store.getMeta("c")]).toEqual([
+      "1",
+      undefined,
+      "3",
+    ]);
     expect(ends).toEqual([1]);
     store.close();
   });

@@ -9,7 +9,11 @@ import type { RunStore } from "./run-store.js";
  * `store`, changed so that its `n`-th transaction (1-based) ends in SIGKILL after `fn` wrote and
  * before the commit; `kill` is the injected end (the real process's SIGKILL by default).
  */
-export function killInTransaction(store: RunStore, n: number, kill: () => void = () => process.kill(process.pid, "SIGKILL")): RunStore {
+export function killInTransaction(
+  store: RunStore,
+  n: number,
+  kill: () => void = () => process.kill(process.pid, "SIGKILL"),
+): RunStore {
   const transaction = store.transaction.bind(store);
   let count = 0;
   store.transaction = <T>(fn: () => T): T =>

@@ -5,7 +5,16 @@
  */
 import Database from "better-sqlite3";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -38,16 +47,29 @@ const caught = (fn: () => unknown): SpadeError => {
 };
 
 const env = (id: string, code: string): EnvironmentRow => ({
-  id, name: "x", skill: "Logical Deduction", description: "d", code,
+  id,
+  name: "x",
+  skill: "Logical Deduction",
+  description: "d",
+  code,
   meta: { name: "x", skill: "Logical Deduction", description: "d", maxTurns: 3, tools: [] },
-  source: "designer", createdStep: 0, slot: 1, docId: null, hint: null, stats: EMPTY_STATS,
+  source: "designer",
+  createdStep: 0,
+  slot: 1,
+  docId: null,
+  hint: null,
+  stats: EMPTY_STATS,
 });
 
 /** Mounts a tmpfs of `size` at a fresh folder; null (with the reason) when this machine does not allow it. */
 function mountTmpfs(size: string, readOnly = false): string | null {
   const dir = tmp();
   try {
-    execFileSync("mount", ["-t", "tmpfs", "-o", `size=${size}${readOnly ? ",ro" : ""}`, "tmpfs", dir], { stdio: "ignore" });
+    execFileSync(
+      "mount",
+      ["-t", "tmpfs", "-o", `size=${size}${readOnly ? ",ro" : ""}`, "tmpfs", dir],
+      { stdio: "ignore" },
+    );
   } catch {
     return null;
   }
@@ -73,10 +95,16 @@ describe("the run folder lock", () => {
     const dir = tmp();
     const first = RunStore.open(dir, "create");
     const holder = readHolder(dir);
-    expect(holder).toEqual({ pid: process.pid, host: hostname(), startedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(holder).toEqual({
+      pid: process.pid,
+      host: hostname(),
+      startedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
     const err = caught(() => RunStore.open(dir, "resume"));
     expect(err.code).toBe("E_RUN_LOCKED");
-    expect(err.message).toBe(`${dir} is in use by process ${process.pid} on ${hostname()} (since ${holder!.startedAt}) (wait for process ${process.pid} to finish or stop it, or give another folder)`);
+    expect(err.message).toBe(
+      `${dir} is in use by process ${process.pid} on ${hostname()} (since ${holder!.startedAt}) (wait for process ${process.pid} to finish or stop it, or give another folder)`,
+    );
     expect(caught(() => RunStore.open(dir, "create")).code).toBe("E_RUN_LOCKED");
     const reader = RunStore.open(dir, "read");
     expect(reader.getMeta("schema_version")).toBe("1");
@@ -126,7 +154,9 @@ describe("a damaged run.sqlite", () => {
     for (const mode of ["resume", "read"] as const) {
       const err = caught(() => RunStore.open(dir, mode));
       expect(err.code).toBe("E_STORE_CORRUPT");
-      expect(err.message).toMatch(/run\.sqlite is damaged or is not a run store \(SQLITE_NOTADB: file is not a database\) \(restore it from a backup, or start a new run in another folder \(--out\)/);
+      expect(err.message).toMatch(
+        /run\.sqlite is damaged or is not a run store \(SQLITE_NOTADB: file is not a database\) \(restore it from a backup, or start a new run in another folder \(--out\)/,
+      );
     }
     const cut = written();
     truncateSync(join(cut, STORE_FILE), 100);
@@ -163,50 +193,68 @@ describe("disk and permission failures", () => {
     expect(mapped.message).toBe(
       "the disk holding /runs/r1/run.sqlite is full (SQLITE_FULL: database or disk is full) (nothing committed is lost: free space and run again, or copy /runs/r1 to a disk with space and continue there with spade run --resume <the copy>)",
     );
-    const sys = (code: string) => Object.assign(new Error(`${code}: failed, write`), { code, syscall: "write" });
-    expect([sys("ENOSPC"), sys("EDQUOT"), sys("EROFS"), sys("EACCES"), sys("EIO")].map((e) => storeIoError(e, path)?.code)).toEqual(["E_DISK_FULL", "E_DISK_FULL", "E_IO", "E_IO", "E_IO"]);
-    const unique = Object.assign(new Error("UNIQUE constraint failed"), { code: "SQLITE_CONSTRAINT_PRIMARYKEY" });
+    const sys = (code: string) =>
+      Object.assign(new Error(`${code}: failed, write`), { code, syscall: "write" });
+    expect(
+      [sys("ENOSPC"), sys("EDQUOT"), sys("EROFS"), sys("EACCES"), sys("EIO")].map(
+        (e) => storeIoError(e, path)?.code,
+      ),
+    ).toEqual(["E_DISK_FULL", "E_DISK_FULL", "E_IO", "E_IO", "E_IO"]);
+    const unique = Object.assign(new Error("UNIQUE constraint failed"), {
+      code: "SQLITE_CONSTRAINT_PRIMARYKEY",
+    });
     expect(storeIoError(unique, path)).toBeNull();
     expect(storeIoError(new TypeError("x"), path)).toBeNull();
   });
 
-  it.skipIf(!CAN_MOUNT)("a disk that fills during a run: E_DISK_FULL, and every committed row is kept (tmpfs of 512 KiB)", () => {
-    const disk = mountTmpfs("512k")!;
-    const dir = join(disk, "run");
-    const store = RunStore.open(dir, "create");
-    let committed = 0;
-    const err = caught(() => {
-      for (let i = 0; i < 1_000; i++) {
-        store.transaction(() => store.insertEnvironment(env(`e${i}`, "y".repeat(20_000))));
-        committed++;
-      }
-    });
-    expect(err.code).toBe("E_DISK_FULL");
-    expect(err.message).toContain(`copy ${dir} to a disk with space and continue there with spade run --resume <the copy>`);
-    expect(committed).toBeGreaterThan(3);
-    store.close();
-    // Copied elsewhere, the run resumes with what was committed.
-    const elsewhere = join(tmp(), "run");
-    mkdirSync(elsewhere);
-    for (const f of readdirSync(dir)) if (f.startsWith(STORE_FILE)) writeFileSync(join(elsewhere, f), readFileSync(join(dir, f)));
-    const resumed = RunStore.open(elsewhere, "resume");
-    expect(resumed.environments()).toHaveLength(committed);
-    resumed.close();
-  });
+  it.skipIf(!CAN_MOUNT)(
+    "a disk that fills during a run: E_DISK_FULL, and every committed row is kept (tmpfs of 512 KiB)",
+    () => {
+      const disk = mountTmpfs("512k")!;
+      const dir = join(disk, "run");
+      const store = RunStore.open(dir, "create");
+      let committed = 0;
+      const err = caught(() => {
+        for (let i = 0; i < 1_000; i++) {
+          store.transaction(() => store.insertEnvironment(env(`e${i}`, "y".repeat(20_000))));
+          committed++;
+        }
+      });
+      expect(err.code).toBe("E_DISK_FULL");
+      expect(err.message).toContain(
+        `copy ${dir} to a disk with space and continue there with spade run --resume <the copy>`,
+      );
+      expect(committed).toBeGreaterThan(3);
+      store.close();
+      // Copied elsewhere, the run resumes with what was committed.
+      const elsewhere = join(tmp(), "run");
+      mkdirSync(elsewhere);
+      for (const f of readdirSync(dir))
+        if (f.startsWith(STORE_FILE)) writeFileSync(join(elsewhere, f), readFileSync(join(dir, f)));
+      const resumed = RunStore.open(elsewhere, "resume");
+      expect(resumed.environments()).toHaveLength(committed);
+      resumed.close();
+    },
+  );
 
-  it.skipIf(!CAN_MOUNT)("a read-only folder: E_IO naming the folder, for a new run and for a resume", () => {
-    const ro = mountTmpfs("64k", true)!;
-    const create = caught(() => RunStore.open(join(ro, "run"), "create"));
-    expect(create.code).toBe("E_IO");
-    expect(create.message).toMatch(/^cannot write .*run\.sqlite: the folder or file is read-only or not ours \(EROFS: /);
-    // A run written on a disk that is then remounted read-only.
-    const disk = mountTmpfs("1m")!;
-    RunStore.open(join(disk, "run"), "create").close();
-    execFileSync("mount", ["-o", "remount,ro", disk]);
-    const resume = caught(() => RunStore.open(join(disk, "run"), "resume"));
-    expect(resume.code).toBe("E_IO");
-    expect(resume.message).toContain("read-only or not ours");
-  });
+  it.skipIf(!CAN_MOUNT)(
+    "a read-only folder: E_IO naming the folder, for a new run and for a resume",
+    () => {
+      const ro = mountTmpfs("64k", true)!;
+      const create = caught(() => RunStore.open(join(ro, "run"), "create"));
+      expect(create.code).toBe("E_IO");
+      expect(create.message).toMatch(
+        /^cannot write .*run\.sqlite: the folder or file is read-only or not ours \(EROFS: /,
+      );
+      // A run written on a disk that is then remounted read-only.
+      const disk = mountTmpfs("1m")!;
+      RunStore.open(join(disk, "run"), "create").close();
+      execFileSync("mount", ["-o", "remount,ro", disk]);
+      const resume = caught(() => RunStore.open(join(disk, "run"), "resume"));
+      expect(resume.code).toBe("E_IO");
+      expect(resume.message).toContain("read-only or not ours");
+    },
+  );
 });
 
 describe("a start that failed before its first step", () => {

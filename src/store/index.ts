@@ -9,4 +9,11 @@ export type { LockHolder } from "./lock.js";
 export { storeIoError, guardIo } from "./io-errors.js";
 export { SCHEMA_VERSION } from "./schema.js";
 export { EMPTY_STATS } from "./types.js";
-export type { DesignRow, EnvironmentRow, EnvStats, EpisodeRow, SampleRow, StepRow } from "./types.js";
+export type {
+  DesignRow,
+  EnvironmentRow,
+  EnvStats,
+  EpisodeRow,
+  SampleRow,
+  StepRow,
+} from "./types.js";

@@ -35,19 +35,37 @@ export function storeIoError(err: unknown, path: string): SpadeError | null {
     });
   }
   if (code === "SQLITE_NOTADB" || code.startsWith("SQLITE_CORRUPT")) {
-    return new SpadeError("E_STORE_CORRUPT", `${path} is damaged or is not a run store (${code}: ${detail})`, {
-      cause: err,
-      nextStep: "restore it from a backup, or start a new run in another folder (--out); `sqlite3 run.sqlite .recover` may save what is left",
-    });
+    return new SpadeError(
+      "E_STORE_CORRUPT",
+      `${path} is damaged or is not a run store (${code}: ${detail})`,
+      {
+        cause: err,
+        nextStep:
+          "restore it from a backup, or start a new run in another folder (--out); `sqlite3 run.sqlite .recover` may save what is left",
+      },
+    );
   }
-  if (NOT_WRITABLE.has(code) || code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_CANTOPEN") || code === "SQLITE_PERM" || code === "SQLITE_AUTH") {
-    return new SpadeError("E_IO", `cannot write ${path}: the folder or file is read-only or not ours (${code}: ${detail})`, {
-      cause: err,
-      nextStep: `check the permissions and mount of ${runDir}, or give another folder (--out)`,
-    });
+  if (
+    NOT_WRITABLE.has(code) ||
+    code.startsWith("SQLITE_READONLY") ||
+    code.startsWith("SQLITE_CANTOPEN") ||
+    code === "SQLITE_PERM" ||
+    code === "SQLITE_AUTH"
+  ) {
+    return new SpadeError(
+      "E_IO",
+      `cannot write ${path}: the folder or file is read-only or not ours (${code}: ${detail})`,
+      {
+        cause: err,
+        nextStep: `check the permissions and mount of ${runDir}, or give another folder (--out)`,
+      },
+    );
   }
   if (code.startsWith("SQLITE_IOERR") || /^E[A-Z]+$/.test(code)) {
-    return new SpadeError("E_IO", `reading or writing ${path} failed (${code}: ${detail})`, { cause: err, nextStep: `check the disk holding ${runDir}` });
+    return new SpadeError("E_IO", `reading or writing ${path} failed (${code}: ${detail})`, {
+      cause: err,
+      nextStep: `check the disk holding ${runDir}`,
+    });
   }
   return null;
 }

@@ -29,7 +29,12 @@ export interface LockHolder {
 export function readHolder(dir: string): LockHolder | null {
   try {
     const value = JSON.parse(readFileSync(join(dir, HOLDER_FILE), "utf8")) as Partial<LockHolder>;
-    if (typeof value.pid !== "number" || typeof value.host !== "string" || typeof value.startedAt !== "string") return null;
+    if (
+      typeof value.pid !== "number" ||
+      typeof value.host !== "string" ||
+      typeof value.startedAt !== "string"
+    )
+      return null;
     return { pid: value.pid, host: value.host, startedAt: value.startedAt };
   } catch {
     return null;
@@ -45,7 +50,12 @@ export class RunLock {
   /** This process's record. */
   readonly holder: LockHolder;
 
-  private constructor(dir: string, db: Database.Database, holder: LockHolder, tookOverFrom: LockHolder | null) {
+  private constructor(
+    dir: string,
+    db: Database.Database,
+    holder: LockHolder,
+    tookOverFrom: LockHolder | null,
+  ) {
     this.#dir = dir;
     this.#db = db;
     this.holder = holder;
@@ -68,9 +78,13 @@ export class RunLock {
       db.close();
       if ((err as { code?: unknown }).code !== "SQLITE_BUSY") throw err;
       const holder = readHolder(dir);
-      const who = holder ? `process ${holder.pid} on ${holder.host} (since ${holder.startedAt})` : "another process (which has not recorded itself yet)";
+      const who = holder
+        ? `process ${holder.pid} on ${holder.host} (since ${holder.startedAt})`
+        : "another process (which has not recorded itself yet)";
       throw new SpadeError("E_RUN_LOCKED", `${dir} is in use by ${who}`, {
-        nextStep: holder ? `wait for process ${holder.pid} to finish or stop it, or give another folder` : "wait a moment and try again, or give another folder",
+        nextStep: holder
+          ? `wait for process ${holder.pid} to finish or stop it, or give another folder`
+          : "wait a moment and try again, or give another folder",
       });
     }
     const previous = readHolder(dir);
@@ -91,7 +105,8 @@ export class RunLock {
   /** Releases the lock: the record first, while still held, so no later holder's record is removed. */
   release(): void {
     if (!this.#db.open) return;
-    if (existsSync(join(this.#dir, HOLDER_FILE))) rmSync(join(this.#dir, HOLDER_FILE), { force: true });
+    if (existsSync(join(this.#dir, HOLDER_FILE)))
+      rmSync(join(this.#dir, HOLDER_FILE), { force: true });
     this.#db.close();
   }
 }

@@ -16,13 +16,33 @@ afterEach(() => {
 });
 
 const env: EnvironmentRow = {
-  id: "d0-1", name: "x", skill: "Logical Deduction", description: "d", code: "class Environment {}",
+  id: "d0-1",
+  name: "x",
+  skill: "Logical Deduction",
+  description: "d",
+  code: "class Environment {}",
   meta: { name: "x", skill: "Logical Deduction", description: "d", maxTurns: 3, tools: [] },
-  source: "designer", createdStep: 0, slot: 1, docId: "doc-7", hint: null, stats: EMPTY_STATS,
+  source: "designer",
+  createdStep: 0,
+  slot: 1,
+  docId: "doc-7",
+  hint: null,
+  stats: EMPTY_STATS,
 };
 const episode = (idx: number, hinted: boolean): EpisodeRow => ({
-  step: 0, envId: "d0-1", idx, seed: 10 + idx, hinted, return: hinted ? 1 : 0, success: hinted, turns: 2,
-  failure: null, failureCode: null, rewards: [0, hinted ? 1 : 0], transcript: { firstObservation: "o", steps: [] }, trace: null,
+  step: 0,
+  envId: "d0-1",
+  idx,
+  seed: 10 + idx,
+  hinted,
+  return: hinted ? 1 : 0,
+  success: hinted,
+  turns: 2,
+  failure: null,
+  failureCode: null,
+  rewards: [0, hinted ? 1 : 0],
+  transcript: { firstObservation: "o", steps: [] },
+  trace: null,
 });
 
 describe("RunStore", () => {
@@ -33,7 +53,25 @@ describe("RunStore", () => {
       store.insertEnvironment(env);
       store.insertEpisode(episode(1, true));
       store.insertEpisode(episode(0, false));
-      store.insertDesign({ step: 0, slot: 1, seq: 0, attempt: 0, repairTurn: 0, skill: "Logical Deduction", docId: "doc-7", prompt: [{ role: "user", content: "p" }], completion: "c", program: "p", outcome: "valid", report: null, duplicateOf: null, memoryRefs: [], trainable: true, tokens: null, envId: "d0-1" });
+      store.insertDesign({
+        step: 0,
+        slot: 1,
+        seq: 0,
+        attempt: 0,
+        repairTurn: 0,
+        skill: "Logical Deduction",
+        docId: "doc-7",
+        prompt: [{ role: "user", content: "p" }],
+        completion: "c",
+        program: "p",
+        outcome: "valid",
+        report: null,
+        duplicateOf: null,
+        memoryRefs: [],
+        trainable: true,
+        tokens: null,
+        envId: "d0-1",
+      });
       store.insertSample({ step: 0, role: "agent", ref: "d0-1/0", reward: 0, advantage: -1 });
       store.setState("sampler", { seed: 3, next: 5 });
       store.beginStep(0);
@@ -43,10 +81,25 @@ describe("RunStore", () => {
     store.close();
 
     const again = RunStore.open(dir, "resume");
-    expect(again.environment("d0-1")?.stats).toEqual({ ...EMPTY_STATS, plays: 1, winRate: 0, regret: 1 });
-    expect(again.episodes({ envId: "d0-1" }).map((e) => [e.idx, e.hinted, e.rewards])).toEqual([[0, false, [0, 0]], [1, true, [0, 1]]]);
-    expect(again.designs({ step: 0 })[0]).toMatchObject({ slot: 1, trainable: true, envId: "d0-1", prompt: [{ role: "user", content: "p" }] });
-    expect(again.samples()).toEqual([{ step: 0, role: "agent", ref: "d0-1/0", reward: 0, advantage: -1 }]);
+    expect(again.environment("d0-1")?.stats).toEqual({
+      ...EMPTY_STATS,
+      plays: 1,
+      winRate: 0,
+      regret: 1,
+    });
+    expect(again.episodes({ envId: "d0-1" }).map((e) => [e.idx, e.hinted, e.rewards])).toEqual([
+      [0, false, [0, 0]],
+      [1, true, [0, 1]],
+    ]);
+    expect(again.designs({ step: 0 })[0]).toMatchObject({
+      slot: 1,
+      trainable: true,
+      envId: "d0-1",
+      prompt: [{ role: "user", content: "p" }],
+    });
+    expect(again.samples()).toEqual([
+      { step: 0, role: "agent", ref: "d0-1/0", reward: 0, advantage: -1 },
+    ]);
     expect(again.getState("sampler")).toEqual({ seed: 3, next: 5 });
     expect(again.steps()).toEqual([{ step: 0, status: "done", metrics: { step: 0, regret: 1 } }]);
     expect(again.doneSteps()).toBe(1);
@@ -70,8 +123,12 @@ describe("RunStore", () => {
   it("refuses to create over a run, to resume nothing, and reads read-only", () => {
     const dir = tmp();
     RunStore.open(dir, "create").close();
-    expect(() => RunStore.open(dir, "create")).toThrow(expect.objectContaining({ code: "E_CONFIG" }));
-    expect(() => RunStore.open(join(dir, "nope"), "resume")).toThrow(expect.objectContaining({ code: "E_NOT_FOUND" }));
+    expect(() => RunStore.open(dir, "create")).toThrow(
+      expect.objectContaining({ code: "E_CONFIG" }),
+    );
+    expect(() => RunStore.open(join(dir, "nope"), "resume")).toThrow(
+      expect.objectContaining({ code: "E_NOT_FOUND" }),
+    );
     const ro = RunStore.open(dir, "read");
     expect(() => ro.setState("x", 1)).toThrow(/readonly/);
     ro.close();

@@ -11,7 +11,14 @@ import { SpadeError } from "../errors.js";
 import { guardIo } from "./io-errors.js";
 import { LOCK_FILE, RunLock, type LockHolder } from "./lock.js";
 import { SCHEMA_SQL, SCHEMA_VERSION } from "./schema.js";
-import type { DesignRow, EnvironmentRow, EnvStats, EpisodeRow, SampleRow, StepRow } from "./types.js";
+import type {
+  DesignRow,
+  EnvironmentRow,
+  EnvStats,
+  EpisodeRow,
+  SampleRow,
+  StepRow,
+} from "./types.js";
 
 /** File name of the database inside a run folder. */
 export const STORE_FILE = "run.sqlite";
@@ -20,42 +27,78 @@ type Row = Record<string, unknown>;
 
 const json = (value: unknown): string => JSON.stringify(value);
 const parse = <T>(text: unknown): T => JSON.parse(String(text)) as T;
-const parseOrNull = <T>(text: unknown): T | null => (text === null || text === undefined ? null : parse<T>(text));
+const parseOrNull = <T>(text: unknown): T | null =>
+  text === null || text === undefined ? null : parse<T>(text);
 
 function designFromRow(r: Row): DesignRow {
   return {
-    step: Number(r.step), slot: Number(r.slot), seq: Number(r.seq), attempt: Number(r.attempt), repairTurn: Number(r.repair_turn), skill: String(r.skill),
-    docId: r.doc_id === null ? null : String(r.doc_id), prompt: parse(r.prompt), completion: String(r.completion),
-    program: r.program === null ? null : String(r.program), outcome: String(r.outcome), report: parseOrNull(r.report),
-    duplicateOf: r.duplicate_of === null ? null : String(r.duplicate_of), memoryRefs: parse(r.memory_refs),
-    trainable: r.trainable === 1, tokens: parseOrNull(r.tokens), envId: r.env_id === null ? null : String(r.env_id),
+    step: Number(r.step),
+    slot: Number(r.slot),
+    seq: Number(r.seq),
+    attempt: Number(r.attempt),
+    repairTurn: Number(r.repair_turn),
+    skill: String(r.skill),
+    docId: r.doc_id === null ? null : String(r.doc_id),
+    prompt: parse(r.prompt),
+    completion: String(r.completion),
+    program: r.program === null ? null : String(r.program),
+    outcome: String(r.outcome),
+    report: parseOrNull(r.report),
+    duplicateOf: r.duplicate_of === null ? null : String(r.duplicate_of),
+    memoryRefs: parse(r.memory_refs),
+    trainable: r.trainable === 1,
+    tokens: parseOrNull(r.tokens),
+    envId: r.env_id === null ? null : String(r.env_id),
   };
 }
 
 function environmentFromRow(r: Row): EnvironmentRow {
   return {
-    id: String(r.id), name: String(r.name), skill: String(r.skill), description: String(r.description), code: String(r.code),
-    meta: parse(r.meta), source: r.source as EnvironmentRow["source"], createdStep: Number(r.created_step),
-    slot: r.slot === null ? null : Number(r.slot), docId: r.doc_id === null ? null : String(r.doc_id),
-    hint: r.hint === null ? null : String(r.hint), stats: parse(r.stats),
+    id: String(r.id),
+    name: String(r.name),
+    skill: String(r.skill),
+    description: String(r.description),
+    code: String(r.code),
+    meta: parse(r.meta),
+    source: r.source as EnvironmentRow["source"],
+    createdStep: Number(r.created_step),
+    slot: r.slot === null ? null : Number(r.slot),
+    docId: r.doc_id === null ? null : String(r.doc_id),
+    hint: r.hint === null ? null : String(r.hint),
+    stats: parse(r.stats),
   };
 }
 
 function episodeFromRow(r: Row): EpisodeRow {
   return {
-    step: Number(r.step), envId: String(r.env_id), idx: Number(r.idx), seed: Number(r.seed), hinted: r.hinted === 1,
-    return: Number(r.return), success: r.success === 1, turns: Number(r.turns),
-    failure: r.failure === null ? null : String(r.failure), failureCode: r.failure_code === null ? null : String(r.failure_code),
-    rewards: parse(r.rewards), transcript: parse(r.transcript), trace: parseOrNull(r.trace),
+    step: Number(r.step),
+    envId: String(r.env_id),
+    idx: Number(r.idx),
+    seed: Number(r.seed),
+    hinted: r.hinted === 1,
+    return: Number(r.return),
+    success: r.success === 1,
+    turns: Number(r.turns),
+    failure: r.failure === null ? null : String(r.failure),
+    failureCode: r.failure_code === null ? null : String(r.failure_code),
+    rewards: parse(r.rewards),
+    transcript: parse(r.transcript),
+    trace: parseOrNull(r.trace),
   };
 }
 
 /** A WHERE clause for `step = ?` / `step >= ?` plus extra conditions. */
-function stepClause(where: { step?: number; fromStep?: number }, extra: Array<[string, unknown]> = []): [string, unknown[]] {
+function stepClause(
+  where: { step?: number; fromStep?: number },
+  extra: Array<[string, unknown]> = [],
+): [string, unknown[]] {
   const conditions: Array<[string, unknown]> = [...extra];
   if (where.step !== undefined) conditions.push(["step = ?", where.step]);
   if (where.fromStep !== undefined) conditions.push(["step >= ?", where.fromStep]);
-  return [conditions.length ? `WHERE ${conditions.map((c) => c[0]).join(" AND ")}` : "", conditions.map((c) => c[1])];
+  return [
+    conditions.length ? `WHERE ${conditions.map((c) => c[0]).join(" AND ")}` : "",
+    conditions.map((c) => c[1]),
+  ];
 }
 
 /**
@@ -117,14 +160,18 @@ export class RunStore {
   static open(dir: string, mode: "create" | "resume" | "read"): RunStore {
     const path = join(dir, STORE_FILE);
     if (mode !== "create" && !existsSync(path)) {
-      throw new SpadeError("E_NOT_FOUND", `no run in ${dir} (${STORE_FILE} is missing)`, { nextStep: "give the folder a run was written to (--out)" });
+      throw new SpadeError("E_NOT_FOUND", `no run in ${dir} (${STORE_FILE} is missing)`, {
+        nextStep: "give the folder a run was written to (--out)",
+      });
     }
     if (mode === "create") guardIo(path, () => makeFolder(dir));
     const lock = mode === "read" ? null : RunLock.acquire(dir);
     let db: Database.Database | undefined;
     try {
       if (mode === "create" && existsSync(path)) {
-        throw new SpadeError("E_CONFIG", `${dir} already holds a run`, { nextStep: `resume it with --resume ${dir}, or choose another --out` });
+        throw new SpadeError("E_CONFIG", `${dir} already holds a run`, {
+          nextStep: `resume it with --resume ${dir}, or choose another --out`,
+        });
       }
       const opened = guardIo(path, () => new Database(path, { readonly: mode === "read" }));
       db = opened;
@@ -139,7 +186,11 @@ export class RunStore {
       if (mode === "create") store.setMeta("schema_version", String(SCHEMA_VERSION));
       const version = store.getMeta("schema_version");
       if (version !== String(SCHEMA_VERSION)) {
-        throw new SpadeError("E_CONFIG", `${path} has schema version ${version}, this SPADE reads ${SCHEMA_VERSION}`, { nextStep: "use the SPADE version that wrote the run" });
+        throw new SpadeError(
+          "E_CONFIG",
+          `${path} has schema version ${version}, this SPADE reads ${SCHEMA_VERSION}`,
+          { nextStep: "use the SPADE version that wrote the run" },
+        );
       }
       return store;
     } catch (err) {
@@ -161,7 +212,8 @@ export class RunStore {
       if (store.steps().length > 0) return false;
       guardIo(store.path, () => {
         store.#db.close();
-        for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(`${store.path}${suffix}`, { force: true });
+        for (const suffix of ["", "-wal", "-shm", "-journal"])
+          rmSync(`${store.path}${suffix}`, { force: true });
       });
       removed = true;
       return true;
@@ -173,9 +225,7 @@ export class RunStore {
 
   /** Runs `fn` in one transaction: all of its writes land, or none. */
   transaction<T>(fn: () => T): T {
-    return guardIo(this.path, () =>
-      this.#db.transaction(fn)(),
-    );
+    return guardIo(this.path, () => this.#db.transaction(fn)());
   }
 
   /** Closes the database and releases the folder's lock. */
@@ -193,7 +243,9 @@ export class RunStore {
   }
 
   setMeta(key: string, value: string): void {
-    this.#prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(key, value);
+    this.#prepare(
+      "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+    ).run(key, value);
   }
 
   /** A named JSON state value (sampler position, trainer checkpoint, ...). */
@@ -203,7 +255,9 @@ export class RunStore {
   }
 
   setState(key: string, value: unknown): void {
-    this.#prepare("INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(key, json(value));
+    this.#prepare(
+      "INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+    ).run(key, json(value));
   }
 
   /** Marks `step` as started (no-op when it already was). */
@@ -213,44 +267,82 @@ export class RunStore {
 
   /** Marks `step` done with its metrics. */
   completeStep(step: number, metrics: unknown): void {
-    this.#prepare("UPDATE steps SET status = 'done', metrics = ? WHERE step = ?").run(json(metrics), step);
+    this.#prepare("UPDATE steps SET status = 'done', metrics = ? WHERE step = ?").run(
+      json(metrics),
+      step,
+    );
   }
 
   steps(): StepRow[] {
-    return (this.#prepare("SELECT step, status, metrics FROM steps ORDER BY step").all() as Row[]).map((r) => ({
-      step: Number(r.step), status: r.status as StepRow["status"], metrics: parseOrNull(r.metrics),
+    return (
+      this.#prepare("SELECT step, status, metrics FROM steps ORDER BY step").all() as Row[]
+    ).map((r) => ({
+      step: Number(r.step),
+      status: r.status as StepRow["status"],
+      metrics: parseOrNull(r.metrics),
     }));
   }
 
   /** Number of completed steps (steps are completed in order). */
   doneSteps(): number {
-    return Number((this.#prepare("SELECT COUNT(*) AS n FROM steps WHERE status = 'done'").get() as Row).n);
+    return Number(
+      (this.#prepare("SELECT COUNT(*) AS n FROM steps WHERE status = 'done'").get() as Row).n,
+    );
   }
 
   insertDesign(d: DesignRow): void {
-    this
-      .#prepare(
-        `INSERT INTO designs (step, slot, seq, attempt, repair_turn, skill, doc_id, prompt, completion, program, outcome, report, duplicate_of, memory_refs, trainable, tokens, env_id)
+    this.#prepare(
+      `INSERT INTO designs (step, slot, seq, attempt, repair_turn, skill, doc_id, prompt, completion, program, outcome, report, duplicate_of, memory_refs, trainable, tokens, env_id)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(d.step, d.slot, d.seq, d.attempt, d.repairTurn, d.skill, d.docId, json(d.prompt), d.completion, d.program, d.outcome,
-        d.report === null ? null : json(d.report), d.duplicateOf, json(d.memoryRefs), d.trainable ? 1 : 0,
-        d.tokens === null ? null : json(d.tokens), d.envId);
+    ).run(
+      d.step,
+      d.slot,
+      d.seq,
+      d.attempt,
+      d.repairTurn,
+      d.skill,
+      d.docId,
+      json(d.prompt),
+      d.completion,
+      d.program,
+      d.outcome,
+      d.report === null ? null : json(d.report),
+      d.duplicateOf,
+      json(d.memoryRefs),
+      d.trainable ? 1 : 0,
+      d.tokens === null ? null : json(d.tokens),
+      d.envId,
+    );
   }
 
   /** Design attempts of one step, or of every step from `fromStep` on, in key order. */
   designs(where: { step?: number; fromStep?: number } = {}): DesignRow[] {
     const [clause, args] = stepClause(where);
-    return (this.#prepare(`SELECT * FROM designs ${clause} ORDER BY step, slot, seq`).all(...args) as Row[]).map(designFromRow);
+    return (
+      this.#prepare(`SELECT * FROM designs ${clause} ORDER BY step, slot, seq`).all(
+        ...args,
+      ) as Row[]
+    ).map(designFromRow);
   }
 
   insertEnvironment(e: EnvironmentRow): void {
-    this
-      .#prepare(
-        `INSERT INTO environments (id, name, skill, description, code, meta, source, created_step, slot, doc_id, hint, stats)
+    this.#prepare(
+      `INSERT INTO environments (id, name, skill, description, code, meta, source, created_step, slot, doc_id, hint, stats)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(e.id, e.name, e.skill, e.description, e.code, json(e.meta), e.source, e.createdStep, e.slot, e.docId, e.hint, json(e.stats));
+    ).run(
+      e.id,
+      e.name,
+      e.skill,
+      e.description,
+      e.code,
+      json(e.meta),
+      e.source,
+      e.createdStep,
+      e.slot,
+      e.docId,
+      e.hint,
+      json(e.stats),
+    );
   }
 
   updateStats(id: string, stats: EnvStats): void {
@@ -264,39 +356,72 @@ export class RunStore {
 
   /** Every environment, oldest first. */
   environments(): EnvironmentRow[] {
-    return (this.#prepare("SELECT * FROM environments ORDER BY created_step, source, slot, id").all() as Row[]).map(environmentFromRow);
+    return (
+      this.#prepare(
+        "SELECT * FROM environments ORDER BY created_step, source, slot, id",
+      ).all() as Row[]
+    ).map(environmentFromRow);
   }
 
   insertEpisode(e: EpisodeRow): void {
-    this
-      .#prepare(
-        `INSERT INTO episodes (step, env_id, idx, seed, hinted, return, success, turns, failure, failure_code, rewards, transcript, trace)
+    this.#prepare(
+      `INSERT INTO episodes (step, env_id, idx, seed, hinted, return, success, turns, failure, failure_code, rewards, transcript, trace)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(e.step, e.envId, e.idx, e.seed, e.hinted ? 1 : 0, e.return, e.success ? 1 : 0, e.turns, e.failure, e.failureCode,
-        json(e.rewards), json(e.transcript), e.trace === null ? null : json(e.trace));
+    ).run(
+      e.step,
+      e.envId,
+      e.idx,
+      e.seed,
+      e.hinted ? 1 : 0,
+      e.return,
+      e.success ? 1 : 0,
+      e.turns,
+      e.failure,
+      e.failureCode,
+      json(e.rewards),
+      json(e.transcript),
+      e.trace === null ? null : json(e.trace),
+    );
   }
 
   /** Episodes, filtered by step (one, or from `fromStep` on) and/or environment, in key order. */
   episodes(where: { step?: number; fromStep?: number; envId?: string } = {}): EpisodeRow[] {
-    const [clause, args] = stepClause(where, where.envId === undefined ? [] : [["env_id = ?", where.envId]]);
-    return (this.#prepare(`SELECT * FROM episodes ${clause} ORDER BY step, env_id, idx`).all(...args) as Row[]).map(episodeFromRow);
+    const [clause, args] = stepClause(
+      where,
+      where.envId === undefined ? [] : [["env_id = ?", where.envId]],
+    );
+    return (
+      this.#prepare(`SELECT * FROM episodes ${clause} ORDER BY step, env_id, idx`).all(
+        ...args,
+      ) as Row[]
+    ).map(episodeFromRow);
   }
 
   insertSample(s: SampleRow): void {
-    this.#prepare("INSERT INTO samples (step, role, ref, reward, advantage) VALUES (?, ?, ?, ?, ?)").run(s.step, s.role, s.ref, s.reward, s.advantage);
+    this.#prepare(
+      "INSERT INTO samples (step, role, ref, reward, advantage) VALUES (?, ?, ?, ?, ?)",
+    ).run(s.step, s.role, s.ref, s.reward, s.advantage);
   }
 
   /** Training samples of one step, or of every step from `fromStep` on, in key order. */
   samples(where: { step?: number; fromStep?: number } = {}): SampleRow[] {
     const [clause, args] = stepClause(where);
-    const rows = this.#prepare(`SELECT * FROM samples ${clause} ORDER BY step, role, ref`).all(...args) as Row[];
-    return rows.map((r) => ({ step: Number(r.step), role: r.role as SampleRow["role"], ref: String(r.ref), reward: Number(r.reward), advantage: Number(r.advantage) }));
+    const rows = this.#prepare(`SELECT * FROM samples ${clause} ORDER BY step, role, ref`).all(
+      ...args,
+    ) as Row[];
+    return rows.map((r) => ({
+      step: Number(r.step),
+      role: r.role as SampleRow["role"],
+      ref: String(r.ref),
+      reward: Number(r.reward),
+      advantage: Number(r.advantage),
+    }));
   }
 
   /** Everything in the store as plain data in key order (for comparisons and export). */
   dump(): Record<string, unknown> {
-    const all = (table: string, order: string) => this.#prepare(`SELECT * FROM ${table} ORDER BY ${order}`).all();
+    const all = (table: string, order: string) =>
+      this.#prepare(`SELECT * FROM ${table} ORDER BY ${order}`).all();
     return {
       meta: all("meta", "key"),
       state: all("state", "key"),

@@ -8,16 +8,29 @@ import { SpadeError } from "../errors.js";
 import type { TinkerHttp } from "../policy/index.js";
 
 /** The base model's logprob of each token given the ones before it; the first token's is 0. */
-export type BaseLogprobsFn = (tokenIds: readonly number[], signal?: AbortSignal) => Promise<number[]>;
+export type BaseLogprobsFn = (
+  tokenIds: readonly number[],
+  signal?: AbortSignal,
+) => Promise<number[]>;
 
 /** Reads `prompt_logprobs` of a sampling result for a prompt of `length` tokens; E_POLICY_OUTPUT when it is not that. */
 export function parsePromptLogprobs(body: unknown, length: number): number[] {
   const values = (body as { prompt_logprobs?: unknown } | null)?.prompt_logprobs;
-  const ok = Array.isArray(values) && values.length === length && values.every((v, i) => (i === 0 && v === null) || (typeof v === "number" && Number.isFinite(v)));
+  const ok =
+    Array.isArray(values) &&
+    values.length === length &&
+    values.every(
+      (v, i) => (i === 0 && v === null) || (typeof v === "number" && Number.isFinite(v)),
+    );
   if (!ok) {
-    throw new SpadeError("E_POLICY_OUTPUT", `the engine answered without ${length} prompt logprobs: ${JSON.stringify(body).slice(0, 200)}`, {
-      nextStep: "use an engine whose sampler returns prompt_logprobs (Tinker does), or set --kl-coef 0",
-    });
+    throw new SpadeError(
+      "E_POLICY_OUTPUT",
+      `the engine answered without ${length} prompt logprobs: ${JSON.stringify(body).slice(0, 200)}`,
+      {
+        nextStep:
+          "use an engine whose sampler returns prompt_logprobs (Tinker does), or set --kl-coef 0",
+      },
+    );
   }
   return values.map((v) => (v === null ? 0 : (v as number)));
 }
@@ -33,10 +46,16 @@ export function tinkerBaseLogprobs(http: TinkerHttp, baseModel: string): BaseLog
       prompt_logprobs: true,
       type: "sample",
     };
-    const answer = (await http.post("/api/v1/asample", body, { signal })) as { request_id?: unknown } | null;
+    const answer = (await http.post("/api/v1/asample", body, { signal })) as {
+      request_id?: unknown;
+    } | null;
     const requestId = answer?.request_id;
     if (typeof requestId !== "string" && typeof requestId !== "number") {
-      throw new SpadeError("E_POLICY_OUTPUT", `asample answered without a request_id: ${JSON.stringify(answer).slice(0, 200)}`, { nextStep: "check that the server speaks the Tinker sampling API" });
+      throw new SpadeError(
+        "E_POLICY_OUTPUT",
+        `asample answered without a request_id: ${JSON.stringify(answer).slice(0, 200)}`,
+        { nextStep: "check that the server speaks the Tinker sampling API" },
+      );
     }
     return parsePromptLogprobs(await http.awaitFuture(String(requestId), signal), tokenIds.length);
   };

@@ -7,16 +7,49 @@ import type { TrainSample } from "./types.js";
 const t = (data: number[], dtype: "int64" | "float32") => ({ data, dtype, shape: [data.length] });
 
 /** An agent stream: prompt [1 2 3], sampled [4 5] (stop 5), observation [6 7], sampled [8 9], closing [9] masked. */
-const STREAM = { tokenIds: [1, 2, 3, 4, 5, 6, 7, 8, 9], lossMask: [0, 0, 0, 1, 1, 0, 0, 1, 0], logprobs: [0, 0, 0, -0.5, -0.25, 0, 0, -1, 0] };
+const STREAM = {
+  tokenIds: [1, 2, 3, 4, 5, 6, 7, 8, 9],
+  lossMask: [0, 0, 0, 1, 1, 0, 0, 1, 0],
+  logprobs: [0, 0, 0, -0.5, -0.25, 0, 0, -1, 0],
+};
 
 function episodeRow(trace: Json | null): EpisodeRow {
-  return { step: 0, envId: "lib-a", idx: 0, seed: 1, hinted: false, return: 1, success: true, turns: 2, failure: null, failureCode: null, rewards: [1], transcript: null, trace };
+  return {
+    step: 0,
+    envId: "lib-a",
+    idx: 0,
+    seed: 1,
+    hinted: false,
+    return: 1,
+    success: true,
+    turns: 2,
+    failure: null,
+    failureCode: null,
+    rewards: [1],
+    transcript: null,
+    trace,
+  };
 }
 
 function designRow(tokens: Json | null): DesignRow {
   return {
-    step: 0, slot: 0, seq: 0, attempt: 0, repairTurn: 0, skill: "Logical Deduction", docId: "d", prompt: [], completion: "x", program: null,
-    outcome: "no-program", report: null, duplicateOf: null, memoryRefs: null, trainable: true, tokens, envId: null,
+    step: 0,
+    slot: 0,
+    seq: 0,
+    attempt: 0,
+    repairTurn: 0,
+    skill: "Logical Deduction",
+    docId: "d",
+    prompt: [],
+    completion: "x",
+    program: null,
+    outcome: "no-program",
+    report: null,
+    duplicateOf: null,
+    memoryRefs: null,
+    trainable: true,
+    tokens,
+    envId: null,
   };
 }
 
@@ -53,25 +86,42 @@ describe("sequenceDatum", () => {
     const datum = sequenceDatum(sequence, advantage);
     expect(datum).toEqual({
       model_input: { chunks: [{ type: "encoded_text", tokens: input }] },
-      loss_fn_inputs: { target_tokens: t(targets, "int64"), logprobs: t(logprobs, "float32"), advantages: t(advantages, "float32") },
+      loss_fn_inputs: {
+        target_tokens: t(targets, "int64"),
+        logprobs: t(logprobs, "float32"),
+        advantages: t(advantages, "float32"),
+      },
     });
     expect(datum.loss_fn_inputs.advantages.data.every((a) => !Object.is(a, -0))).toBe(true);
   });
 
   it("refuses a sequence too short or with misaligned arrays (E_CONFIG), and a non-finite advantage (E_RL_INPUT)", () => {
-    expect(() => sequenceDatum({ tokenIds: [1], lossMask: [1], logprobs: [0] }, 1)).toThrow(expect.objectContaining({ code: "E_CONFIG" }));
-    expect(() => sequenceDatum({ tokenIds: [1, 2], lossMask: [0, 1], logprobs: [0] }, 1)).toThrow(expect.objectContaining({ code: "E_CONFIG" }));
-    expect(() => sequenceDatum({ tokenIds: [1, 2], lossMask: [0, 1], logprobs: [0, -1] }, Number.NaN)).toThrow(expect.objectContaining({ code: "E_RL_INPUT" }));
+    expect(() => sequenceDatum({ tokenIds: [1], lossMask: [1], logprobs: [0] }, 1)).toThrow(
+      expect.objectContaining({ code: "E_CONFIG" }),
+    );
+    expect(() => sequenceDatum({ tokenIds: [1, 2], lossMask: [0, 1], logprobs: [0] }, 1)).toThrow(
+      expect.objectContaining({ code: "E_CONFIG" }),
+    );
+    expect(() =>
+      sequenceDatum({ tokenIds: [1, 2], lossMask: [0, 1], logprobs: [0, -1] }, Number.NaN),
+    ).toThrow(expect.objectContaining({ code: "E_RL_INPUT" }));
   });
 });
 
 describe("episodeSequence / designSequence", () => {
   it("reads the token agent's stream", () => {
-    expect(episodeSequence({ stream: STREAM, turns: [{ logprobs: [-0.5, -0.25] }] }, "lib-a/0")).toEqual(STREAM);
+    expect(
+      episodeSequence({ stream: STREAM, turns: [{ logprobs: [-0.5, -0.25] }] }, "lib-a/0"),
+    ).toEqual(STREAM);
   });
 
   it("puts a designer's prompt (mask 0, logprob 0) before its sampled tokens", () => {
-    expect(designSequence({ promptTokenIds: [10, 11, 12], tokenIds: [13, 14], logprobs: [-0.3, -0.6] }, "0/0/0")).toEqual({
+    expect(
+      designSequence(
+        { promptTokenIds: [10, 11, 12], tokenIds: [13, 14], logprobs: [-0.3, -0.6] },
+        "0/0/0",
+      ),
+    ).toEqual({
       tokenIds: [10, 11, 12, 13, 14],
       lossMask: [0, 0, 0, 1, 1],
       logprobs: [0, 0, 0, -0.3, -0.6],
@@ -80,9 +130,15 @@ describe("episodeSequence / designSequence", () => {
 
   it.each([
     ["a chat-level episode (no stream)", () => episodeSequence({ messages: [] }, "e/0")],
-    ["an episode sampled without logprobs", () => episodeSequence({ stream: STREAM, turns: [{ logprobs: null }] }, "e/0")],
+    [
+      "an episode sampled without logprobs",
+      () => episodeSequence({ stream: STREAM, turns: [{ logprobs: null }] }, "e/0"),
+    ],
     ["a design without tokens", () => designSequence(null, "0/0/0")],
-    ["a design without logprobs", () => designSequence({ promptTokenIds: [1], tokenIds: [2], logprobs: null }, "0/0/0")],
+    [
+      "a design without logprobs",
+      () => designSequence({ promptTokenIds: [1], tokenIds: [2], logprobs: null }, "0/0/0"),
+    ],
   ])("E_CONFIG for %s", (_name, read) => {
     expect(read).toThrow(expect.objectContaining({ code: "E_CONFIG" }));
   });
@@ -91,20 +147,41 @@ describe("episodeSequence / designSequence", () => {
 describe("datumsFor", () => {
   it("turns both roles into one batch, in sample order, counting the trained targets", () => {
     const samples: TrainSample[] = [
-      { role: "agent", ref: "lib-a/0", reward: 1, advantage: 1, episode: episodeRow({ stream: STREAM, turns: [] }) },
-      { role: "designer", ref: "0/0/0", reward: 0, advantage: -0.5, design: designRow({ promptTokenIds: [20, 21], tokenIds: [22, 23], logprobs: [-0.1, -0.2] }) },
+      {
+        role: "agent",
+        ref: "lib-a/0",
+        reward: 1,
+        advantage: 1,
+        episode: episodeRow({ stream: STREAM, turns: [] }),
+      },
+      {
+        role: "designer",
+        ref: "0/0/0",
+        reward: 0,
+        advantage: -0.5,
+        design: designRow({ promptTokenIds: [20, 21], tokenIds: [22, 23], logprobs: [-0.1, -0.2] }),
+      },
     ];
     const batch = datumsFor(samples);
     expect(batch.roles).toEqual(["agent", "designer"]);
-    expect(batch.masks).toEqual([[0, 0, 1, 1, 0, 0, 1, 0], [0, 1, 1]]);
+    expect(batch.masks).toEqual([
+      [0, 0, 1, 1, 0, 0, 1, 0],
+      [0, 1, 1],
+    ]);
     expect(batch.trainedTokens).toBe(5);
     expect(batch.datums[1]).toEqual({
       model_input: { chunks: [{ type: "encoded_text", tokens: [20, 21, 22] }] },
-      loss_fn_inputs: { target_tokens: t([21, 22, 23], "int64"), logprobs: t([0, -0.1, -0.2], "float32"), advantages: t([0, -0.5, -0.5], "float32") },
+      loss_fn_inputs: {
+        target_tokens: t([21, 22, 23], "int64"),
+        logprobs: t([0, -0.1, -0.2], "float32"),
+        advantages: t([0, -0.5, -0.5], "float32"),
+      },
     });
   });
 
   it("E_CONFIG for a sample without its row", () => {
-    expect(() => datumsFor([{ role: "agent", ref: "x/0", reward: 0, advantage: 0 }])).toThrow(expect.objectContaining({ code: "E_CONFIG" }));
+    expect(() => datumsFor([{ role: "agent", ref: "x/0", reward: 0, advantage: 0 }])).toThrow(
+      expect.objectContaining({ code: "E_CONFIG" }),
+    );
   });
 });

@@ -39,8 +39,10 @@ export interface DatumBatch {
   trainedTokens: number;
 }
 
-const isIntArray = (v: unknown): v is number[] => Array.isArray(v) && v.every((x) => Number.isInteger(x));
-const isNumArray = (v: unknown): v is number[] => Array.isArray(v) && v.every((x) => typeof x === "number" && Number.isFinite(x));
+const isIntArray = (v: unknown): v is number[] =>
+  Array.isArray(v) && v.every((x) => Number.isInteger(x));
+const isNumArray = (v: unknown): v is number[] =>
+  Array.isArray(v) && v.every((x) => typeof x === "number" && Number.isFinite(x));
 
 function tensor(data: number[], dtype: TensorData["dtype"]): TensorData {
   return { data, dtype, shape: [data.length] };
@@ -63,10 +65,18 @@ function tensor(data: number[], dtype: TensorData["dtype"]): TensorData {
  */
 export function sequenceDatum(sequence: TokenSequence, advantage: number): Datum {
   const { tokenIds, lossMask, logprobs } = sequence;
-  if (tokenIds.length < 2 || lossMask.length !== tokenIds.length || logprobs.length !== tokenIds.length) {
-    throw new SpadeError("E_CONFIG", `a training sequence needs at least 2 tokens and one mask and logprob per token (got ${tokenIds.length} ids, ${lossMask.length} mask values, ${logprobs.length} logprobs)`);
+  if (
+    tokenIds.length < 2 ||
+    lossMask.length !== tokenIds.length ||
+    logprobs.length !== tokenIds.length
+  ) {
+    throw new SpadeError(
+      "E_CONFIG",
+      `a training sequence needs at least 2 tokens and one mask and logprob per token (got ${tokenIds.length} ids, ${lossMask.length} mask values, ${logprobs.length} logprobs)`,
+    );
   }
-  if (!Number.isFinite(advantage)) throw new SpadeError("E_RL_INPUT", `advantage must be finite (got ${advantage})`);
+  if (!Number.isFinite(advantage))
+    throw new SpadeError("E_RL_INPUT", `advantage must be finite (got ${advantage})`);
   const targets = tokenIds.slice(1);
   const sampled = lossMask.slice(1);
   return {
@@ -74,8 +84,14 @@ export function sequenceDatum(sequence: TokenSequence, advantage: number): Datum
     loss_fn_inputs: {
       target_tokens: tensor(targets, "int64"),
       // `x ? v : 0`, not `x * v`: a masked negative advantage must be 0, not -0.
-      logprobs: tensor(sampled.map((m, i) => (m ? (logprobs[i + 1] as number) : 0)), "float32"),
-      advantages: tensor(sampled.map((m) => (m ? advantage : 0)), "float32"),
+      logprobs: tensor(
+        sampled.map((m, i) => (m ? (logprobs[i + 1] as number) : 0)),
+        "float32",
+      ),
+      advantages: tensor(
+        sampled.map((m) => (m ? advantage : 0)),
+        "float32",
+      ),
     },
   };
 }
@@ -86,7 +102,10 @@ export function sequenceDatum(sequence: TokenSequence, advantage: number): Datum
  * trained with an importance-weighted loss: E_CONFIG.
  */
 export function episodeSequence(trace: Json | null | undefined, ref: string): TokenSequence {
-  const t = (trace ?? {}) as { stream?: { tokenIds?: unknown; lossMask?: unknown; logprobs?: unknown }; turns?: Array<{ logprobs?: unknown }> };
+  const t = (trace ?? {}) as {
+    stream?: { tokenIds?: unknown; lossMask?: unknown; logprobs?: unknown };
+    turns?: Array<{ logprobs?: unknown }>;
+  };
   const s = t.stream;
   if (!s || !isIntArray(s.tokenIds) || !isIntArray(s.lossMask) || !isNumArray(s.logprobs)) {
     throw new SpadeError("E_CONFIG", `agent sample ${ref} has no token stream to train on`, {
@@ -94,7 +113,10 @@ export function episodeSequence(trace: Json | null | undefined, ref: string): To
     });
   }
   if ((t.turns ?? []).some((turn) => turn.logprobs === null)) {
-    throw new SpadeError("E_CONFIG", `agent sample ${ref} was sampled without logprobs`, { nextStep: "use a sampling server that returns logprobs (the importance-sampling loss needs them)" });
+    throw new SpadeError("E_CONFIG", `agent sample ${ref} was sampled without logprobs`, {
+      nextStep:
+        "use a sampling server that returns logprobs (the importance-sampling loss needs them)",
+    });
   }
   return { tokenIds: s.tokenIds, lossMask: s.lossMask, logprobs: s.logprobs };
 }
@@ -102,10 +124,20 @@ export function episodeSequence(trace: Json | null | undefined, ref: string): To
 /** The token sequence of a designer completion: its prompt (mask 0) then its sampled ids (mask 1). */
 export function designSequence(tokens: Json | null | undefined, ref: string): TokenSequence {
   const t = (tokens ?? {}) as { promptTokenIds?: unknown; tokenIds?: unknown; logprobs?: unknown };
-  if (!isIntArray(t.promptTokenIds) || !isIntArray(t.tokenIds) || !isNumArray(t.logprobs) || t.logprobs.length !== t.tokenIds.length) {
-    throw new SpadeError("E_CONFIG", `designer sample ${ref} has no prompt tokens, sampled tokens and logprobs to train on`, {
-      nextStep: "training samples token by token: use --policy tinker (the engine's own sampler, which returns logprobs)",
-    });
+  if (
+    !isIntArray(t.promptTokenIds) ||
+    !isIntArray(t.tokenIds) ||
+    !isNumArray(t.logprobs) ||
+    t.logprobs.length !== t.tokenIds.length
+  ) {
+    throw new SpadeError(
+      "E_CONFIG",
+      `designer sample ${ref} has no prompt tokens, sampled tokens and logprobs to train on`,
+      {
+        nextStep:
+          "training samples token by token: use --policy tinker (the engine's own sampler, which returns logprobs)",
+      },
+    );
   }
   return {
     tokenIds: [...t.promptTokenIds, ...t.tokenIds],
@@ -123,10 +155,12 @@ export function datumsFor(samples: readonly TrainSample[]): DatumBatch {
   for (const sample of samples) {
     let sequence: TokenSequence;
     if (sample.role === "agent") {
-      if (!sample.episode) throw new SpadeError("E_CONFIG", `agent sample ${sample.ref} came without its episode`);
+      if (!sample.episode)
+        throw new SpadeError("E_CONFIG", `agent sample ${sample.ref} came without its episode`);
       sequence = episodeSequence(sample.episode.trace, sample.ref);
     } else {
-      if (!sample.design) throw new SpadeError("E_CONFIG", `designer sample ${sample.ref} came without its design`);
+      if (!sample.design)
+        throw new SpadeError("E_CONFIG", `designer sample ${sample.ref} came without its design`);
       sequence = designSequence(sample.design.tokens, sample.ref);
     }
     const mask: number[] = sequence.lossMask.slice(1).map((m) => (m ? 1 : 0));

@@ -26,7 +26,11 @@ import type { ForwardBackwardOutput } from "./tinker.js";
 export type ForwardBackwardEncoding = "auto" | "protobuf" | "json";
 
 /** Every accepted `ForwardBackwardEncoding`. */
-export const FORWARD_BACKWARD_ENCODINGS: readonly ForwardBackwardEncoding[] = ["auto", "protobuf", "json"];
+export const FORWARD_BACKWARD_ENCODINGS: readonly ForwardBackwardEncoding[] = [
+  "auto",
+  "protobuf",
+  "json",
+];
 
 /** Statuses by which a server says it does not take protobuf bodies. */
 const REFUSED_PROTOBUF = [415, 422];
@@ -61,7 +65,13 @@ export class ForwardBackwardWire {
    * `auto` is a probe; its JSON resend keeps the seq id and idempotency key (the server took
    * neither attempt, or runs the request once).
    */
-  async post(http: TinkerHttp, path: string, body: Record<string, unknown>, config: Pick<TinkerClientConfig, "compressForwardBackward" | "protobufAware">, signal?: AbortSignal): Promise<unknown> {
+  async post(
+    http: TinkerHttp,
+    path: string,
+    body: Record<string, unknown>,
+    config: Pick<TinkerClientConfig, "compressForwardBackward" | "protobufAware">,
+    signal?: AbortSignal,
+  ): Promise<unknown> {
     const protobuf = protobufBody(config.compressForwardBackward);
     if (this.#chosen === "json") return http.post(path, body, { signal, encoding: JSON_BODY });
     if (this.#chosen === "protobuf") return http.post(path, body, { signal, encoding: protobuf });
@@ -74,7 +84,13 @@ export class ForwardBackwardWire {
     let answer: HttpAnswer;
     try {
       // A server that reads protobuf is retried as usual; for one that may not, the first failure decides.
-      answer = await http.request(path, body, { signal, encoding: protobuf, passStatuses: REFUSED_PROTOBUF, idempotencyKey, ...(config.protobufAware ? {} : { maxRetries: 0 }) });
+      answer = await http.request(path, body, {
+        signal,
+        encoding: protobuf,
+        passStatuses: REFUSED_PROTOBUF,
+        idempotencyKey,
+        ...(config.protobufAware ? {} : { maxRetries: 0 }),
+      });
     } catch (err) {
       if (config.protobufAware || (err as { code?: string }).code === "E_CANCELLED") throw err;
       try {
@@ -93,7 +109,10 @@ export class ForwardBackwardWire {
 /** The SDK's estimate of a datum's protobuf size: 4 bytes per token, each tensor's packed bytes. */
 export function estimatedBytes(datum: Datum): number {
   const tokens = datum.model_input.chunks.reduce((n, c) => n + c.tokens.length, 0) * 4;
-  return Object.values(datum.loss_fn_inputs).reduce((n, t) => n + t.data.length * (t.dtype === "int64" ? 8 : 4), tokens);
+  return Object.values(datum.loss_fn_inputs).reduce(
+    (n, t) => n + t.data.length * (t.dtype === "int64" ? 8 : 4),
+    tokens,
+  );
 }
 
 /**
@@ -101,13 +120,19 @@ export function estimatedBytes(datum: Datum): number {
  * `maxChunkDatums` datums or the next datum would take its estimated size past `maxChunkBytes`
  * (a single datum larger than that still goes, alone).
  */
-export function chunkDatums(datums: readonly Datum[], limits: Pick<TinkerClientConfig, "maxChunkDatums" | "maxChunkBytes">): Datum[][] {
+export function chunkDatums(
+  datums: readonly Datum[],
+  limits: Pick<TinkerClientConfig, "maxChunkDatums" | "maxChunkBytes">,
+): Datum[][] {
   const chunks: Datum[][] = [];
   let current: Datum[] = [];
   let bytes = 0;
   for (const datum of datums) {
     const size = estimatedBytes(datum);
-    if (current.length > 0 && (current.length === limits.maxChunkDatums || bytes + size > limits.maxChunkBytes)) {
+    if (
+      current.length > 0 &&
+      (current.length === limits.maxChunkDatums || bytes + size > limits.maxChunkBytes)
+    ) {
       chunks.push(current);
       current = [];
       bytes = 0;
@@ -136,7 +161,11 @@ export function combineOutputs(parts: readonly ForwardBackwardOutput[]): Forward
     if (reduction === "sum") metrics[key] = xs.reduce((a, b) => a + b, 0);
     else if (reduction === "min") metrics[key] = Math.min(...xs);
     else if (reduction === "max") metrics[key] = Math.max(...xs);
-    else if (reduction === "mean") metrics[key] = total > 0 ? xs.reduce((a, x, i) => a + x * (weights[i] as number), 0) / total : xs.reduce((a, b) => a + b, 0) / xs.length;
+    else if (reduction === "mean")
+      metrics[key] =
+        total > 0
+          ? xs.reduce((a, x, i) => a + x * (weights[i] as number), 0) / total
+          : xs.reduce((a, b) => a + b, 0) / xs.length;
   }
   return { lossFnOutputs: parts.flatMap((p) => p.lossFnOutputs), metrics };
 }

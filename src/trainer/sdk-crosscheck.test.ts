@@ -11,8 +11,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { startTinkerRecorder, type RecordedRequest, type RecorderOptions, type TinkerRecorder } from "../../test/fakes/tinker-recorder.js";
-import { PROTOBUF_CONTENT_TYPE, TinkerHttp, tinkerSampler, zstdDecompress } from "../policy/index.js";
+import {
+  startTinkerRecorder,
+  type RecordedRequest,
+  type RecorderOptions,
+  type TinkerRecorder,
+} from "../../test/fakes/tinker-recorder.js";
+import {
+  PROTOBUF_CONTENT_TYPE,
+  TinkerHttp,
+  tinkerSampler,
+  zstdDecompress,
+} from "../policy/index.js";
 import { skipWithout } from "../../test/missing.js";
 import { sequenceDatum } from "./datums.js";
 import { TinkerTrainingClient, type TinkerLoss } from "./tinker.js";
@@ -20,22 +30,48 @@ import { TinkerTrainingClient, type TinkerLoss } from "./tinker.js";
 const VENV_PYTHON = fileURLToPath(new URL("../../.venv/bin/python", import.meta.url));
 const SDK_FLOW = fileURLToPath(new URL("../../test/tinker-sdk/sdk_flow.py", import.meta.url));
 const CANONICAL = fileURLToPath(new URL("../../test/tinker-sdk/canonical.py", import.meta.url));
-const SDK_MISSING = existsSync(VENV_PYTHON) ? null : "no .venv: run bash scripts/setup-python.sh (npm test does)";
+const SDK_MISSING = existsSync(VENV_PYTHON)
+  ? null
+  : "no .venv: run bash scripts/setup-python.sh (npm test does)";
 
 /** Fixed datums: one agent-like sequence, one designer-like sequence (SPADE's own datum builder). */
 const DATUMS = [
-  sequenceDatum({ tokenIds: [101, 7, 8, 9, 13, 14], lossMask: [0, 0, 1, 1, 0, 1], logprobs: [0, 0, -0.5, -0.25, 0, -1.125] }, 1.5),
-  sequenceDatum({ tokenIds: [200, 201, 202, 3], lossMask: [0, 0, 1, 1], logprobs: [0, 0, -2, -0.0625] }, -0.75),
+  sequenceDatum(
+    {
+      tokenIds: [101, 7, 8, 9, 13, 14],
+      lossMask: [0, 0, 1, 1, 0, 1],
+      logprobs: [0, 0, -0.5, -0.25, 0, -1.125],
+    },
+    1.5,
+  ),
+  sequenceDatum(
+    { tokenIds: [200, 201, 202, 3], lossMask: [0, 0, 1, 1], logprobs: [0, 0, -2, -0.0625] },
+    -0.75,
+  ),
 ];
-const LOSSES: Array<{ name: TinkerLoss; config?: Record<string, number> }> = [{ name: "importance_sampling" }, { name: "ppo", config: { clip_low_threshold: 0.8, clip_high_threshold: 1.28 } }];
+const LOSSES: Array<{ name: TinkerLoss; config?: Record<string, number> }> = [
+  { name: "importance_sampling" },
+  { name: "ppo", config: { clip_low_threshold: 0.8, clip_high_threshold: 1.28 } },
+];
 const ADAM = { learning_rate: 1e-6, beta1: 0.9, beta2: 0.98, eps: 1e-8, weight_decay: 0.1 };
 const SAMPLE = { prompt: [5, 6, 7], max_tokens: 3, stop: [2], temperature: 0.7, seed: 5 };
-const FLOW = { base_model: "Org/Tiny-1B", rank: 8, seed: 7, datums: DATUMS, losses: LOSSES, adam: ADAM, checkpoint: "step-1", sample: SAMPLE };
+const FLOW = {
+  base_model: "Org/Tiny-1B",
+  rank: 8,
+  seed: 7,
+  datums: DATUMS,
+  losses: LOSSES,
+  adam: ADAM,
+  checkpoint: "step-1",
+  sample: SAMPLE,
+};
 
 /** Requests only the SDK makes: both read names for the SDK's tokenizer (SPADE's comes from --model-path). */
-const SDK_ONLY = (r: RecordedRequest) => r.path === "/api/v1/get_info" || (r.method === "GET" && r.path.startsWith("/api/v1/samplers/"));
+const SDK_ONLY = (r: RecordedRequest) =>
+  r.path === "/api/v1/get_info" || (r.method === "GET" && r.path.startsWith("/api/v1/samplers/"));
 /** Requests whose number depends on timing. */
-const TIMED = (r: RecordedRequest) => r.path === "/api/v1/session_heartbeat" || r.path === "/api/v1/telemetry";
+const TIMED = (r: RecordedRequest) =>
+  r.path === "/api/v1/session_heartbeat" || r.path === "/api/v1/telemetry";
 
 const workDir = mkdtempSync(join(tmpdir(), "spade-sdk-"));
 const flowPath = join(workDir, "flow.json");
@@ -44,7 +80,14 @@ afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
 /** Runs the official SDK's flow against `recorder`; resolves to its printed results. */
 async function runSdk(recorder: TinkerRecorder): Promise<any> {
-  const child = spawn(VENV_PYTHON, [SDK_FLOW, recorder.baseURL, flowPath], { env: { PATH: process.env.PATH, TINKER_API_KEY: recorder.apiKey, TINKER_TELEMETRY: "0", HOME: workDir } });
+  const child = spawn(VENV_PYTHON, [SDK_FLOW, recorder.baseURL, flowPath], {
+    env: {
+      PATH: process.env.PATH,
+      TINKER_API_KEY: recorder.apiKey,
+      TINKER_TELEMETRY: "0",
+      HOME: workDir,
+    },
+  });
   let out = "";
   let err = "";
   child.stdout.on("data", (d) => (out += d));
@@ -56,20 +99,56 @@ async function runSdk(recorder: TinkerRecorder): Promise<any> {
 
 /** Runs the same flow with SPADE's clients. */
 async function runSpade(recorder: TinkerRecorder, encoding: "auto" | "json" = "auto") {
-  const http = new TinkerHttp({ baseURL: recorder.baseURL, apiKeyEnv: "TINKER_API_KEY", environment: { TINKER_API_KEY: recorder.apiKey }, heartbeatMs: 0 });
-  const client = new TinkerTrainingClient(http, { baseModel: FLOW.base_model, loraRank: FLOW.rank, loraSeed: FLOW.seed, forwardBackwardEncoding: encoding });
+  const http = new TinkerHttp({
+    baseURL: recorder.baseURL,
+    apiKeyEnv: "TINKER_API_KEY",
+    environment: { TINKER_API_KEY: recorder.apiKey },
+    heartbeatMs: 0,
+  });
+  const client = new TinkerTrainingClient(http, {
+    baseModel: FLOW.base_model,
+    loraRank: FLOW.rank,
+    loraSeed: FLOW.seed,
+    forwardBackwardEncoding: encoding,
+  });
   const forwardBackward = [];
   for (const loss of LOSSES) {
     const out = await client.forwardBackward(DATUMS, loss.name, loss.config);
     forwardBackward.push({ loss_fn_outputs: out.lossFnOutputs, metrics: out.metrics });
   }
-  const optimMetrics = await client.optimStep({ learningRate: ADAM.learning_rate, beta1: ADAM.beta1, beta2: ADAM.beta2, eps: ADAM.eps, weightDecay: ADAM.weight_decay });
+  const optimMetrics = await client.optimStep({
+    learningRate: ADAM.learning_rate,
+    beta1: ADAM.beta1,
+    beta2: ADAM.beta2,
+    eps: ADAM.eps,
+    weightDecay: ADAM.weight_decay,
+  });
   const samplerPath = await client.saveWeightsForSampler(FLOW.checkpoint);
-  const sampler = tinkerSampler({ baseURL: recorder.baseURL, http, baseModel: FLOW.base_model, modelPath: samplerPath });
-  const sampled = await sampler.sample({ promptTokenIds: SAMPLE.prompt, maxTokens: SAMPLE.max_tokens, stopTokenIds: SAMPLE.stop, temperature: SAMPLE.temperature, seed: SAMPLE.seed });
+  const sampler = tinkerSampler({
+    baseURL: recorder.baseURL,
+    http,
+    baseModel: FLOW.base_model,
+    modelPath: samplerPath,
+  });
+  const sampled = await sampler.sample({
+    promptTokenIds: SAMPLE.prompt,
+    maxTokens: SAMPLE.max_tokens,
+    stopTokenIds: SAMPLE.stop,
+    temperature: SAMPLE.temperature,
+    seed: SAMPLE.seed,
+  });
   http.close();
   return {
-    results: { forward_backward: forwardBackward, optim_metrics: optimMetrics, sampler_path: samplerPath, sequences: sampled.map((s) => ({ tokens: s.tokenIds, logprobs: s.logprobs, stop_reason: s.stopReason })) },
+    results: {
+      forward_backward: forwardBackward,
+      optim_metrics: optimMetrics,
+      sampler_path: samplerPath,
+      sequences: sampled.map((s) => ({
+        tokens: s.tokenIds,
+        logprobs: s.logprobs,
+        stop_reason: s.stopReason,
+      })),
+    },
     wire: client.forwardBackwardWire,
   };
 }
@@ -90,14 +169,19 @@ function essence(recorder: TinkerRecorder, r: RecordedRequest) {
   };
 }
 
-const compared = (recorder: TinkerRecorder) => recorder.requests.filter((r) => !SDK_ONLY(r) && !TIMED(r)).map((r) => essence(recorder, r));
+const compared = (recorder: TinkerRecorder) =>
+  recorder.requests.filter((r) => !SDK_ONLY(r) && !TIMED(r)).map((r) => essence(recorder, r));
 /** The uncompressed protobuf bytes of a recorded body. */
-const protoBytes = (r: RecordedRequest) => (r.headers["content-encoding"] === "zstd" ? zstdDecompress(r.raw) : new Uint8Array(r.raw));
+const protoBytes = (r: RecordedRequest) =>
+  r.headers["content-encoding"] === "zstd" ? zstdDecompress(r.raw) : new Uint8Array(r.raw);
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
 
 /** The SDK's schema serializing the SDK's own bodies deterministically, and those compressed as the SDK compresses. */
 function canonical(bodies: Uint8Array[]): Array<{ deterministic: string; zstd: string }> {
-  const run = spawnSync(VENV_PYTHON, [CANONICAL], { input: JSON.stringify(bodies.map(hex)), encoding: "utf8" });
+  const run = spawnSync(VENV_PYTHON, [CANONICAL], {
+    input: JSON.stringify(bodies.map(hex)),
+    encoding: "utf8",
+  });
   if (run.status !== 0) throw new Error(`canonical.py failed: ${run.stderr}`);
   return JSON.parse(run.stdout);
 }
@@ -116,53 +200,82 @@ async function both(flags: RecorderOptions, spadeFlags: RecorderOptions = flags)
   }
 }
 
-describe.skipIf(skipWithout(SDK_MISSING))("SPADE's Tinker client matches the official SDK 0.38.0 request for request", () => {
-  describe.each([
-    { jwt: false, zstd: false },
-    { jwt: false, zstd: true },
-    { jwt: true, zstd: false },
-    { jwt: true, zstd: true },
-  ])("handshake: protobuf accepted, JWT $jwt, zstd $zstd", (flags) => {
-    it("sends the same requests and reads the same results", { timeout: 120_000 }, async () => {
-      const { sdk, spade, sdkRecorder, spadeRecorder } = await both({ ...flags, protobuf: true });
-      expect(spade.wire).toBe("protobuf");
-      const sdkRequests = compared(sdkRecorder);
-      const spadeRequests = compared(spadeRecorder);
-      expect(spadeRequests.map((r) => `${r.method} ${r.path}`)).toEqual(sdkRequests.map((r) => `${r.method} ${r.path}`));
-      expect(spadeRequests).toEqual(sdkRequests);
-      // The handshake as the flags say: the exchange only with JWT, its token on every later request.
-      const paths = spadeRequests.map((r) => r.path);
-      const start = ["/api/v1/client/config", ...(flags.jwt ? ["/api/v1/auth/token"] : []), "/api/v1/client/dynamic_config", "/api/v1/create_session"];
-      expect(paths.slice(0, start.length)).toEqual(start);
-      expect(new Set(spadeRequests.slice(flags.jwt ? 2 : 1).map((r) => r.credential))).toEqual(new Set([flags.jwt ? "jwt-0" : "api-key"]));
-      const fb = spadeRequests.filter((r) => r.path === "/api/v1/forward_backward");
-      expect(fb.map((r) => [r.contentType, r.contentEncoding])).toEqual(LOSSES.map(() => [PROTOBUF_CONTENT_TYPE, flags.zstd ? "zstd" : null]));
+describe.skipIf(skipWithout(SDK_MISSING))(
+  "SPADE's Tinker client matches the official SDK 0.38.0 request for request",
+  () => {
+    describe.each([
+      { jwt: false, zstd: false },
+      { jwt: false, zstd: true },
+      { jwt: true, zstd: false },
+      { jwt: true, zstd: true },
+    ])("handshake: protobuf accepted, JWT $jwt, zstd $zstd", (flags) => {
+      it("sends the same requests and reads the same results", { timeout: 120_000 }, async () => {
+        const { sdk, spade, sdkRecorder, spadeRecorder } = await both({ ...flags, protobuf: true });
+        expect(spade.wire).toBe("protobuf");
+        const sdkRequests = compared(sdkRecorder);
+        const spadeRequests = compared(spadeRecorder);
+        expect(spadeRequests.map((r) => `${r.method} ${r.path}`)).toEqual(
+          sdkRequests.map((r) => `${r.method} ${r.path}`),
+        );
+        expect(spadeRequests).toEqual(sdkRequests);
+        // The handshake as the flags say: the exchange only with JWT, its token on every later request.
+        const paths = spadeRequests.map((r) => r.path);
+        const start = [
+          "/api/v1/client/config",
+          ...(flags.jwt ? ["/api/v1/auth/token"] : []),
+          "/api/v1/client/dynamic_config",
+          "/api/v1/create_session",
+        ];
+        expect(paths.slice(0, start.length)).toEqual(start);
+        expect(new Set(spadeRequests.slice(flags.jwt ? 2 : 1).map((r) => r.credential))).toEqual(
+          new Set([flags.jwt ? "jwt-0" : "api-key"]),
+        );
+        const fb = spadeRequests.filter((r) => r.path === "/api/v1/forward_backward");
+        expect(fb.map((r) => [r.contentType, r.contentEncoding])).toEqual(
+          LOSSES.map(() => [PROTOBUF_CONTENT_TYPE, flags.zstd ? "zstd" : null]),
+        );
 
-      // Protobuf bodies: byte-equal to the SDK's own message serialized deterministically, and
-      // compressed frames byte-equal to the SDK's compressor's.
-      const sdkFb = sdkRecorder.requests.filter((r) => r.path === "/api/v1/forward_backward");
-      const spadeFb = spadeRecorder.requests.filter((r) => r.path === "/api/v1/forward_backward");
-      const expected = canonical(sdkFb.map(protoBytes));
-      expect(spadeFb.map((r) => hex(protoBytes(r)))).toEqual(expected.map((e) => e.deterministic));
-      if (flags.zstd) expect(spadeFb.map((r) => hex(r.raw))).toEqual(expected.map((e) => e.zstd));
+        // Protobuf bodies: byte-equal to the SDK's own message serialized deterministically, and
+        // compressed frames byte-equal to the SDK's compressor's.
+        const sdkFb = sdkRecorder.requests.filter((r) => r.path === "/api/v1/forward_backward");
+        const spadeFb = spadeRecorder.requests.filter((r) => r.path === "/api/v1/forward_backward");
+        const expected = canonical(sdkFb.map(protoBytes));
+        expect(spadeFb.map((r) => hex(protoBytes(r)))).toEqual(
+          expected.map((e) => e.deterministic),
+        );
+        if (flags.zstd) expect(spadeFb.map((r) => hex(r.raw))).toEqual(expected.map((e) => e.zstd));
 
-      // Results read from protobuf futures equal the SDK's, float32 values included.
-      expect(spade.results).toEqual(sdk);
+        // Results read from protobuf futures equal the SDK's, float32 values included.
+        expect(spade.results).toEqual(sdk);
+      });
     });
-  });
 
-  it("falls back to JSON for the session when the server refuses protobuf (415), with the body the SDK encodes", { timeout: 120_000 }, async () => {
-    const { sdkRecorder, spade, spadeRecorder } = await both({ jwt: false, zstd: false, protobuf: true }, { jwt: false, zstd: false, protobuf: false });
-    expect(spade.wire).toBe("json");
-    const sdkFb = compared(sdkRecorder).filter((r) => r.path === "/api/v1/forward_backward");
-    const spadeFb = compared(spadeRecorder).filter((r) => r.path === "/api/v1/forward_backward");
-    // One refused protobuf attempt, then JSON only, seq ids unchanged.
-    expect(spadeFb.map((r) => r.contentType)).toEqual([PROTOBUF_CONTENT_TYPE, "application/json", "application/json"]);
-    const asJson = (body: any) => {
-      const { loss_fn_config, ...input } = body.forward_backward_input;
-      return { model_id: body.model_id, seq_id: body.seq_id, forward_backward_input: loss_fn_config === null ? input : body.forward_backward_input };
-    };
-    expect(spadeFb.slice(1).map((r) => r.body)).toEqual(sdkFb.map((r) => asJson(r.body)));
-    expect(spadeFb[0]!.body).toEqual(sdkFb[0]!.body);
-  });
-});
+    it("falls back to JSON for the session when the server refuses protobuf (415), with the body the SDK encodes", {
+      timeout: 120_000,
+    }, async () => {
+      const { sdkRecorder, spade, spadeRecorder } = await both(
+        { jwt: false, zstd: false, protobuf: true },
+        { jwt: false, zstd: false, protobuf: false },
+      );
+      expect(spade.wire).toBe("json");
+      const sdkFb = compared(sdkRecorder).filter((r) => r.path === "/api/v1/forward_backward");
+      const spadeFb = compared(spadeRecorder).filter((r) => r.path === "/api/v1/forward_backward");
+      // One refused protobuf attempt, then JSON only, seq ids unchanged.
+      expect(spadeFb.map((r) => r.contentType)).toEqual([
+        PROTOBUF_CONTENT_TYPE,
+        "application/json",
+        "application/json",
+      ]);
+      const asJson = (body: any) => {
+        const { loss_fn_config, ...input } = body.forward_backward_input;
+        return {
+          model_id: body.model_id,
+          seq_id: body.seq_id,
+          forward_backward_input: loss_fn_config === null ? input : body.forward_backward_input,
+        };
+      };
+      expect(spadeFb.slice(1).map((r) => r.body)).toEqual(sdkFb.map((r) => asJson(r.body)));
+      expect(spadeFb[0]!.body).toEqual(sdkFb[0]!.body);
+    });
+  },
+);

@@ -9,14 +9,25 @@ import { SpadeError } from "../errors.js";
 import { foldKlPenalty } from "../rl/index.js";
 import type { BaseLogprobsFn } from "./base-logprobs.js";
 import { datumsFor, type DatumBatch } from "./datums.js";
-import type { AdamParams, ForwardBackwardOutput, TinkerLoss, TinkerTrainingClient } from "./tinker.js";
+import type {
+  AdamParams,
+  ForwardBackwardOutput,
+  TinkerLoss,
+  TinkerTrainingClient,
+} from "./tinker.js";
 import type { Trainer, TrainerCheckpoint, TrainResult, TrainSample } from "./types.js";
 
 /**
  * Adam defaults of the reference's 30B runs (docs/reference-notes.md section 7): lr 1e-6 constant,
  * betas 0.9 / 0.98, weight decay 0.1; eps 1e-8 (Megatron's default, which those runs used).
  */
-export const DEFAULT_ADAM: AdamParams = { learningRate: 1e-6, beta1: 0.9, beta2: 0.98, eps: 1e-8, weightDecay: 0.1 };
+export const DEFAULT_ADAM: AdamParams = {
+  learningRate: 1e-6,
+  beta1: 0.9,
+  beta2: 0.98,
+  eps: 1e-8,
+  weightDecay: 0.1,
+};
 
 /** PPO ratio clip of the reference: eps 0.2 below, 0.28 above 1. */
 export const DEFAULT_PPO_CLIP = { low: 0.8, high: 1.28 };
@@ -42,7 +53,8 @@ export interface TinkerTrainerOptions {
   signal?: AbortSignal;
 }
 
-const mean = (xs: readonly number[]): number | null => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+const mean = (xs: readonly number[]): number | null =>
+  xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
 
 /**
  * Client-side metrics of a step: datum and token counts per role, the summed `elementwise_loss`
@@ -88,7 +100,8 @@ export class TinkerTrainer implements Trainer {
   constructor(readonly options: TinkerTrainerOptions) {
     this.adam = { ...DEFAULT_ADAM, ...options.adam };
     this.loss = options.loss ?? "importance_sampling";
-    if (!(this.adam.learningRate > 0)) throw new SpadeError("E_CONFIG", `learningRate must be > 0 (got ${this.adam.learningRate})`);
+    if (!(this.adam.learningRate > 0))
+      throw new SpadeError("E_CONFIG", `learningRate must be > 0 (got ${this.adam.learningRate})`);
   }
 
   /** The weights of the last step trained or restored, or null. */
@@ -103,11 +116,20 @@ export class TinkerTrainer implements Trainer {
    */
   async restore(checkpoint: TrainerCheckpoint): Promise<void> {
     if (checkpoint.statePath === null) {
-      throw new SpadeError("E_CONFIG", `step ${checkpoint.step}'s weights were saved for sampling only; training cannot continue from them`, {
-        nextStep: "start a new run (runs save their training state every step unless saveState is off)",
-      });
+      throw new SpadeError(
+        "E_CONFIG",
+        `step ${checkpoint.step}'s weights were saved for sampling only; training cannot continue from them`,
+        {
+          nextStep:
+            "start a new run (runs save their training state every step unless saveState is off)",
+        },
+      );
     }
-    await this.options.client.loadState(checkpoint.statePath, { optimizer: true }, this.options.signal);
+    await this.options.client.loadState(
+      checkpoint.statePath,
+      { optimizer: true },
+      this.options.signal,
+    );
     this.#checkpoint = checkpoint;
   }
 
@@ -124,7 +146,9 @@ export class TinkerTrainer implements Trainer {
         const input = d.model_input.chunks[0]?.tokens ?? [];
         const targets = d.loss_fn_inputs.target_tokens.data;
         // Sequence = input + last target; the base logprob of target t is that of token t + 1.
-        return (await kl.baseLogprobs([...input, ...targets.slice(-1)], this.options.signal)).slice(1);
+        return (await kl.baseLogprobs([...input, ...targets.slice(-1)], this.options.signal)).slice(
+          1,
+        );
       });
       base.push(...(await Promise.all(chunk)));
     }
@@ -153,7 +177,10 @@ export class TinkerTrainer implements Trainer {
     if (batch.datums.length === 0) return { metrics: { datums: 0 }, checkpoint: this.#checkpoint };
     const { client, signal } = this.options;
     const clip = this.options.ppoClip ?? DEFAULT_PPO_CLIP;
-    const lossConfig = this.loss === "ppo" ? { clip_low_threshold: clip.low, clip_high_threshold: clip.high } : undefined;
+    const lossConfig =
+      this.loss === "ppo"
+        ? { clip_low_threshold: clip.low, clip_high_threshold: clip.high }
+        : undefined;
     const klMetrics = await this.#foldKl(batch);
     const fb = await client.submitForwardBackward(batch.datums, this.loss, lossConfig, signal);
     const optim = await client.submitOptimStep(this.adam, signal);
@@ -161,7 +188,8 @@ export class TinkerTrainer implements Trainer {
     const optimMetrics = await optim.result();
 
     const name = this.options.checkpointName?.(step) ?? `spade-step-${step}`;
-    const state = this.options.saveState === false ? null : await client.submitSaveState(name, signal);
+    const state =
+      this.options.saveState === false ? null : await client.submitSaveState(name, signal);
     const sampler = await client.submitSaveWeightsForSampler(name, signal);
     const statePath = state ? await state.result() : null;
     const samplerPath = await sampler.result();

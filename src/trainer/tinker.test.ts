@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startFakeTinkerServer, type FakeSampleRequest, type FakeTinkerOptions, type FakeTinkerServer } from "../../test/fakes/tinker-server.js";
+import {
+  startFakeTinkerServer,
+  type FakeSampleRequest,
+  type FakeTinkerOptions,
+  type FakeTinkerServer,
+} from "../../test/fakes/tinker-server.js";
 import { Limiter, TinkerHttp, tinkerSampler, type RetryClock } from "../policy/index.js";
 import { sequenceDatum } from "./datums.js";
 import { handMadeBatch } from "./testing/batch.js";
@@ -21,20 +26,35 @@ afterEach(async () => {
   sampled.length = 0;
 });
 
-async function setup(fake: Partial<FakeTinkerOptions> = {}, training: Partial<TinkerTrainingOptions> = {}) {
+async function setup(
+  fake: Partial<FakeTinkerOptions> = {},
+  training: Partial<TinkerTrainingOptions> = {},
+) {
   const sample: FakeTinkerOptions["sample"] = (request) => {
     sampled.push(request);
     return { sequences: [{ tokens: [5, 6], logprobs: [-0.5, -0.25], stop_reason: "stop" }] };
   };
   server = await startFakeTinkerServer({ baseModel: BASE, sample, training: true, ...fake });
   const clock = recordingClock();
-  const http = new TinkerHttp({ baseURL: server.baseURL, clock, heartbeatMs: 0, retry: { maxRetries: 2 }, pollIntervalMs: 25 });
-  const client = new TinkerTrainingClient(http, { baseModel: BASE, loraRank: 8, loraSeed: 7, ...training });
+  const http = new TinkerHttp({
+    baseURL: server.baseURL,
+    clock,
+    heartbeatMs: 0,
+    retry: { maxRetries: 2 },
+    pollIntervalMs: 25,
+  });
+  const client = new TinkerTrainingClient(http, {
+    baseModel: BASE,
+    loraRank: 8,
+    loraSeed: 7,
+    ...training,
+  });
   return { server, clock, http, client };
 }
 
 /** The JSON requests to `path` (the fake, like SkyRL, refuses protobuf bodies with 422; their body records as null). */
-const jsonTo = (s: FakeTinkerServer, path: string) => s.requestsTo(path).filter((r) => r.body !== null);
+const jsonTo = (s: FakeTinkerServer, path: string) =>
+  s.requestsTo(path).filter((r) => r.body !== null);
 
 const paths = (s: FakeTinkerServer) => s.requests.map((r) => r.path.replace("/api/v1/", ""));
 const t = (data: number[], dtype: "int64" | "float32") => ({ data, dtype, shape: [data.length] });
@@ -42,10 +62,15 @@ const t = (data: number[], dtype: "int64" | "float32") => ({ data, dtype, shape:
 describe("TinkerTrainingClient", () => {
   it("speaks every call of the training protocol with increasing seq ids, through try_again polls", async () => {
     const { server, clock, client } = await setup({ tryAgainPolls: 1 });
-    const datum = sequenceDatum({ tokenIds: [1, 2, 3], lossMask: [0, 1, 1], logprobs: [0, -0.5, -0.25] }, 1);
+    const datum = sequenceDatum(
+      { tokenIds: [1, 2, 3], lossMask: [0, 1, 1], logprobs: [0, -0.5, -0.25] },
+      1,
+    );
     const out = await client.forwardBackward([datum], "importance_sampling");
     expect(out).toEqual({
-      lossFnOutputs: [{ logprobs: t([-0.5, -0.25], "float32"), elementwise_loss: t([-1, -1], "float32") }],
+      lossFnOutputs: [
+        { logprobs: t([-0.5, -0.25], "float32"), elementwise_loss: t([-1, -1], "float32") },
+      ],
       metrics: { "loss:sum": -2 },
     });
     expect(await client.optimStep(DEFAULT_ADAM)).toEqual({ "datums:sum": 1 });
@@ -55,38 +80,110 @@ describe("TinkerTrainingClient", () => {
 
     // No /client/config on this server (HTTP 404: an older server); protobuf refused once, then JSON.
     expect(paths(server)).toEqual([
-      "client/config", "create_session", "create_model", "retrieve_future", "retrieve_future",
-      "forward_backward", ...["forward_backward", "optim_step", "save_weights", "save_weights_for_sampler", "load_weights"].flatMap((p) => [p, "retrieve_future", "retrieve_future"]),
+      "client/config",
+      "create_session",
+      "create_model",
+      "retrieve_future",
+      "retrieve_future",
+      "forward_backward",
+      ...[
+        "forward_backward",
+        "optim_step",
+        "save_weights",
+        "save_weights_for_sampler",
+        "load_weights",
+      ].flatMap((p) => [p, "retrieve_future", "retrieve_future"]),
     ]);
     expect(client.forwardBackwardWire).toBe("json");
-    expect(server.requestsTo("/api/v1/forward_backward")[0]!.headers["content-type"]).toBe("application/x-protobuf");
+    expect(server.requestsTo("/api/v1/forward_backward")[0]!.headers["content-type"]).toBe(
+      "application/x-protobuf",
+    );
     expect(server.requestsTo("/api/v1/create_model")[0]!.body).toEqual({
-      session_id: "session_0", model_seq_id: 0, base_model: BASE,
-      lora_config: { rank: 8, seed: 7, train_mlp: true, train_attn: true, train_unembed: true }, optimizer_config: { type: "adamw" }, type: "create_model",
+      session_id: "session_0",
+      model_seq_id: 0,
+      base_model: BASE,
+      lora_config: { rank: 8, seed: 7, train_mlp: true, train_attn: true, train_unembed: true },
+      optimizer_config: { type: "adamw" },
+      type: "create_model",
     });
     expect(jsonTo(server, "/api/v1/forward_backward")).toHaveLength(1);
     expect(jsonTo(server, "/api/v1/forward_backward")[0]!.body).toEqual({
-      forward_backward_input: { data: [datum], loss_fn: "importance_sampling" }, model_id: "model_0", seq_id: 1,
+      forward_backward_input: { data: [datum], loss_fn: "importance_sampling" },
+      model_id: "model_0",
+      seq_id: 1,
     });
     expect(server.requestsTo("/api/v1/optim_step")[0]!.body).toEqual({
-      adam_params: { learning_rate: 1e-6, beta1: 0.9, beta2: 0.98, eps: 1e-8, weight_decay: 0.1, grad_clip_norm: 0 }, model_id: "model_0", seq_id: 2, type: "optim_step",
+      adam_params: {
+        learning_rate: 1e-6,
+        beta1: 0.9,
+        beta2: 0.98,
+        eps: 1e-8,
+        weight_decay: 0.1,
+        grad_clip_norm: 0,
+      },
+      model_id: "model_0",
+      seq_id: 2,
+      type: "optim_step",
     });
-    expect(server.requestsTo("/api/v1/save_weights")[0]!.body).toEqual({ model_id: "model_0", path: "s-1", seq_id: 3, overwrite: false, type: "save_weights" });
-    expect(server.requestsTo("/api/v1/save_weights_for_sampler")[0]!.body).toEqual({ model_id: "model_0", path: "s-1", kind: "snapshot", seq_id: 4, type: "save_weights_for_sampler" });
-    expect(server.requestsTo("/api/v1/retrieve_future")[0]!.body).toEqual({ request_id: "1", allow_metadata_only: true });
-    expect(server.requestsTo("/api/v1/load_weights")[0]!.body).toEqual({ model_id: "model_0", path: "tinker://model_0/weights/s-1", seq_id: 5, optimizer: true, type: "load_weights" });
+    expect(server.requestsTo("/api/v1/save_weights")[0]!.body).toEqual({
+      model_id: "model_0",
+      path: "s-1",
+      seq_id: 3,
+      overwrite: false,
+      type: "save_weights",
+    });
+    expect(server.requestsTo("/api/v1/save_weights_for_sampler")[0]!.body).toEqual({
+      model_id: "model_0",
+      path: "s-1",
+      kind: "snapshot",
+      seq_id: 4,
+      type: "save_weights_for_sampler",
+    });
+    expect(server.requestsTo("/api/v1/retrieve_future")[0]!.body).toEqual({
+      request_id: "1",
+      allow_metadata_only: true,
+    });
+    expect(server.requestsTo("/api/v1/load_weights")[0]!.body).toEqual({
+      model_id: "model_0",
+      path: "tinker://model_0/weights/s-1",
+      seq_id: 5,
+      optimizer: true,
+      type: "load_weights",
+    });
     expect(clock.waitsMs).toEqual(Array(6).fill(25));
-    expect(server.training!.models.get("model_0")).toMatchObject({ optimSteps: 1, lastSeqId: 5, loraRank: 8 });
+    expect(server.training!.models.get("model_0")).toMatchObject({
+      optimSteps: 1,
+      lastSeqId: 5,
+      loraRank: 8,
+    });
   });
 
   it("retries an HTTP 500 on forward_backward with the same seq id and idempotency key", async () => {
-    const { server, clock, client } = await setup({ faults: [{ path: "/api/v1/forward_backward", status: 500 }, { path: "/api/v1/retrieve_future", status: 503 }] }, { forwardBackwardEncoding: "json" });
+    const { server, clock, client } = await setup(
+      {
+        faults: [
+          { path: "/api/v1/forward_backward", status: 500 },
+          { path: "/api/v1/retrieve_future", status: 503 },
+        ],
+      },
+      { forwardBackwardEncoding: "json" },
+    );
     const datum = sequenceDatum({ tokenIds: [1, 2], lossMask: [0, 1], logprobs: [0, -1] }, 0.5);
-    expect((await client.forwardBackward([datum], "ppo", { clip_low_threshold: 0.8, clip_high_threshold: 1.28 })).metrics).toEqual({ "loss:sum": -0.5 });
+    expect(
+      (
+        await client.forwardBackward([datum], "ppo", {
+          clip_low_threshold: 0.8,
+          clip_high_threshold: 1.28,
+        })
+      ).metrics,
+    ).toEqual({ "loss:sum": -0.5 });
     const posts = server.requestsTo("/api/v1/forward_backward");
     expect(posts.map((p) => p.body.seq_id)).toEqual([1, 1]);
     expect(posts[0]!.headers["x-idempotency-key"]).toBe(posts[1]!.headers["x-idempotency-key"]);
-    expect(posts[1]!.body.forward_backward_input.loss_fn_config).toEqual({ clip_low_threshold: 0.8, clip_high_threshold: 1.28 });
+    expect(posts[1]!.body.forward_backward_input.loss_fn_config).toEqual({
+      clip_low_threshold: 0.8,
+      clip_high_threshold: 1.28,
+    });
     expect(clock.waitsMs).toEqual([500, 500]);
   });
 
@@ -94,8 +191,16 @@ describe("TinkerTrainingClient", () => {
     const { server, client } = await setup({}, { forwardBackwardEncoding: "json" });
     const bad = { ...sequenceDatum({ tokenIds: [1, 2], lossMask: [0, 1], logprobs: [0, -1] }, 1) };
     bad.loss_fn_inputs = { ...bad.loss_fn_inputs, advantages: t([1, 1], "float32") };
-    await expect(client.forwardBackward([bad], "importance_sampling")).rejects.toMatchObject({ code: "E_POLICY_HTTP", message: expect.stringContaining("advantages must be float32 TensorData of shape [1]") });
-    await expect(client.loadState("tinker://model_9/weights/none", { optimizer: true })).rejects.toMatchObject({ code: "E_POLICY_HTTP", message: expect.stringContaining("Checkpoint not found") });
+    await expect(client.forwardBackward([bad], "importance_sampling")).rejects.toMatchObject({
+      code: "E_POLICY_HTTP",
+      message: expect.stringContaining("advantages must be float32 TensorData of shape [1]"),
+    });
+    await expect(
+      client.loadState("tinker://model_9/weights/none", { optimizer: true }),
+    ).rejects.toMatchObject({
+      code: "E_POLICY_HTTP",
+      message: expect.stringContaining("Checkpoint not found"),
+    });
     // Refused submissions take no seq id: the model's ids stay gap-free.
     expect(server.requestsTo("/api/v1/load_weights")[0]!.body.seq_id).toBe(1);
   });
@@ -107,22 +212,55 @@ describe("TinkerTrainer", () => {
     const trainer = new TinkerTrainer({ client, adam: { learningRate: 2e-5 } });
     const result = await trainer.train(4, handMadeBatch());
     expect(jsonTo(server, "/api/v1/forward_backward")).toHaveLength(1);
-    expect(jsonTo(server, "/api/v1/forward_backward")[0]!.body.forward_backward_input.data).toEqual([
-      {
-        model_input: { chunks: [{ type: "encoded_text", tokens: [1, 2, 3, 4, 5] }] },
-        loss_fn_inputs: { target_tokens: t([2, 3, 4, 5, 6], "int64"), logprobs: t([0, -0.5, -0.25, 0, -1], "float32"), advantages: t([0, 2, 2, 0, 2], "float32") },
-      },
-      {
-        model_input: { chunks: [{ type: "encoded_text", tokens: [9, 8] }] },
-        loss_fn_inputs: { target_tokens: t([8, 7], "int64"), logprobs: t([0, -2], "float32"), advantages: t([0, -0.5], "float32") },
-      },
-    ]);
+    expect(jsonTo(server, "/api/v1/forward_backward")[0]!.body.forward_backward_input.data).toEqual(
+      [
+        {
+          model_input: { chunks: [{ type: "encoded_text", tokens: [1, 2, 3, 4, 5] }] },
+          loss_fn_inputs: {
+            target_tokens: t([2, 3, 4, 5, 6], "int64"),
+            logprobs: t([0, -0.5, -0.25, 0, -1], "float32"),
+            advantages: t([0, 2, 2, 0, 2], "float32"),
+          },
+        },
+        {
+          model_input: { chunks: [{ type: "encoded_text", tokens: [9, 8] }] },
+          loss_fn_inputs: {
+            target_tokens: t([8, 7], "int64"),
+            logprobs: t([0, -2], "float32"),
+            advantages: t([0, -0.5], "float32"),
+          },
+        },
+      ],
+    );
     expect(server.requestsTo("/api/v1/optim_step")[0]!.body.adam_params.learning_rate).toBe(2e-5);
-    expect(paths(server).filter((p) => p !== "retrieve_future")).toEqual(["client/config", "create_session", "create_model", "forward_backward", "forward_backward", "optim_step", "save_weights", "save_weights_for_sampler"]);
+    expect(paths(server).filter((p) => p !== "retrieve_future")).toEqual([
+      "client/config",
+      "create_session",
+      "create_model",
+      "forward_backward",
+      "forward_backward",
+      "optim_step",
+      "save_weights",
+      "save_weights_for_sampler",
+    ]);
     // Loss: -(2 + 2 + 2) for the agent, -(-0.5) for the designer; every ratio is 1 on the fake.
     expect(result).toEqual({
-      metrics: { "loss:sum": -5.5, loss: -5.5, datums: 2, agentDatums: 1, designerDatums: 1, trainedTokens: 4, "agentLogRatio:mean": 0, "designerLogRatio:mean": 0, "optim/datums:sum": 2 },
-      checkpoint: { step: 4, samplerPath: "tinker://model_0/sampler_weights/spade-step-4", statePath: "tinker://model_0/weights/spade-step-4" },
+      metrics: {
+        "loss:sum": -5.5,
+        loss: -5.5,
+        datums: 2,
+        agentDatums: 1,
+        designerDatums: 1,
+        trainedTokens: 4,
+        "agentLogRatio:mean": 0,
+        "designerLogRatio:mean": 0,
+        "optim/datums:sum": 2,
+      },
+      checkpoint: {
+        step: 4,
+        samplerPath: "tinker://model_0/sampler_weights/spade-step-4",
+        statePath: "tinker://model_0/weights/spade-step-4",
+      },
     });
   });
 
@@ -132,10 +270,21 @@ describe("TinkerTrainer", () => {
     expect(await trainer.train(0, [])).toEqual({ metrics: { datums: 0 }, checkpoint: null });
     expect(server.requests).toEqual([]);
     const result = await trainer.train(1, handMadeBatch());
-    expect(jsonTo(server, "/api/v1/forward_backward")[0]!.body.forward_backward_input).toMatchObject({ loss_fn: "ppo", loss_fn_config: { clip_low_threshold: 0.8, clip_high_threshold: 1.28 } });
+    expect(
+      jsonTo(server, "/api/v1/forward_backward")[0]!.body.forward_backward_input,
+    ).toMatchObject({
+      loss_fn: "ppo",
+      loss_fn_config: { clip_low_threshold: 0.8, clip_high_threshold: 1.28 },
+    });
     expect(server.requestsTo("/api/v1/save_weights")).toEqual([]);
-    expect(result.checkpoint).toEqual({ step: 1, samplerPath: "tinker://model_0/sampler_weights/spade-step-1", statePath: null });
-    await expect(new TinkerTrainer({ client }).restore(result.checkpoint!)).rejects.toMatchObject({ code: "E_CONFIG" });
+    expect(result.checkpoint).toEqual({
+      step: 1,
+      samplerPath: "tinker://model_0/sampler_weights/spade-step-1",
+      statePath: null,
+    });
+    await expect(new TinkerTrainer({ client }).restore(result.checkpoint!)).rejects.toMatchObject({
+      code: "E_CONFIG",
+    });
   });
 
   it("restores a stored checkpoint into a new model (weights and optimiser state), and samples from the saved weights", async () => {
@@ -146,14 +295,29 @@ describe("TinkerTrainer", () => {
     const resumed = new TinkerTrainer({ client: resumedClient });
     await resumed.restore(first.checkpoint!);
     expect(resumed.checkpoint).toEqual(first.checkpoint);
-    expect(server.requestsTo("/api/v1/load_weights")[0]!.body).toMatchObject({ model_id: "model_1", path: "tinker://model_0/weights/spade-step-0", seq_id: 1, optimizer: true });
+    expect(server.requestsTo("/api/v1/load_weights")[0]!.body).toMatchObject({
+      model_id: "model_1",
+      path: "tinker://model_0/weights/spade-step-0",
+      seq_id: 1,
+      optimizer: true,
+    });
     expect(server.training!.models.get("model_1")!.optimSteps).toBe(1);
     const second = await resumed.train(1, handMadeBatch());
     expect(second.checkpoint!.samplerPath).toBe("tinker://model_1/sampler_weights/spade-step-1");
 
-    const sampler = tinkerSampler({ baseURL: server.baseURL, baseModel: BASE, modelPath: second.checkpoint!.samplerPath, http, limiter: new Limiter(2) });
-    expect(await sampler.sample({ promptTokenIds: [1, 2], maxTokens: 4, stopTokenIds: [0] })).toEqual([{ tokenIds: [5, 6], logprobs: [-0.5, -0.25], stopReason: "stop" }]);
-    expect(server.requestsTo("/api/v1/create_sampling_session").at(-1)!.body).toMatchObject({ model_path: "tinker://model_1/sampler_weights/spade-step-1" });
+    const sampler = tinkerSampler({
+      baseURL: server.baseURL,
+      baseModel: BASE,
+      modelPath: second.checkpoint!.samplerPath,
+      http,
+      limiter: new Limiter(2),
+    });
+    expect(
+      await sampler.sample({ promptTokenIds: [1, 2], maxTokens: 4, stopTokenIds: [0] }),
+    ).toEqual([{ tokenIds: [5, 6], logprobs: [-0.5, -0.25], stopReason: "stop" }]);
+    expect(server.requestsTo("/api/v1/create_sampling_session").at(-1)!.body).toMatchObject({
+      model_path: "tinker://model_1/sampler_weights/spade-step-1",
+    });
     expect(sampled.map((s) => s.model)).toEqual(["tinker://model_1/sampler_weights/spade-step-1"]);
   });
 });

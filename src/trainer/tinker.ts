@@ -10,9 +10,20 @@
  * request); `forward_backward` goes as protobuf where the server takes it (fwdbwd-wire.ts).
  */
 import { SpadeError } from "../errors.js";
-import { decodeForwardBackwardOutput, JSON_BODY, type TinkerClientConfig, type TinkerHttp } from "../policy/index.js";
+import {
+  decodeForwardBackwardOutput,
+  JSON_BODY,
+  type TinkerClientConfig,
+  type TinkerHttp,
+} from "../policy/index.js";
 import type { Datum, TensorData } from "./datums.js";
-import { chunkDatums, combineOutputs, FORWARD_BACKWARD_ENCODINGS, ForwardBackwardWire, type ForwardBackwardEncoding } from "./fwdbwd-wire.js";
+import {
+  chunkDatums,
+  combineOutputs,
+  FORWARD_BACKWARD_ENCODINGS,
+  ForwardBackwardWire,
+  type ForwardBackwardEncoding,
+} from "./fwdbwd-wire.js";
 
 /** The policy-gradient losses SPADE trains with (Tinker's `LossFnType` names). */
 export type TinkerLoss = "importance_sampling" | "ppo";
@@ -60,7 +71,8 @@ export interface TinkerTrainingOptions {
 function numbers(value: unknown): Record<string, number> {
   const out: Record<string, number> = {};
   if (typeof value === "object" && value !== null) {
-    for (const [k, v] of Object.entries(value)) if (typeof v === "number" && Number.isFinite(v)) out[k] = v;
+    for (const [k, v] of Object.entries(value))
+      if (typeof v === "number" && Number.isFinite(v)) out[k] = v;
   }
   return out;
 }
@@ -68,7 +80,11 @@ function numbers(value: unknown): Record<string, number> {
 function text(value: unknown, what: string, body: unknown): string {
   if (typeof value === "string" && value !== "") return value;
   if (typeof value === "number") return String(value);
-  throw new SpadeError("E_POLICY_OUTPUT", `${what} is missing from the engine's answer: ${JSON.stringify(body).slice(0, 200)}`, { nextStep: "check that the engine speaks the Tinker training API" });
+  throw new SpadeError(
+    "E_POLICY_OUTPUT",
+    `${what} is missing from the engine's answer: ${JSON.stringify(body).slice(0, 200)}`,
+    { nextStep: "check that the engine speaks the Tinker training API" },
+  );
 }
 
 /** A training client of one LoRA model on a Tinker-compatible engine. */
@@ -85,9 +101,14 @@ export class TinkerTrainingClient {
     readonly options: TinkerTrainingOptions,
   ) {
     const rank = options.loraRank ?? 32;
-    if (!Number.isInteger(rank) || rank < 1) throw new SpadeError("E_CONFIG", `loraRank must be an integer >= 1 (got ${rank})`);
+    if (!Number.isInteger(rank) || rank < 1)
+      throw new SpadeError("E_CONFIG", `loraRank must be an integer >= 1 (got ${rank})`);
     const encoding = options.forwardBackwardEncoding ?? "auto";
-    if (!FORWARD_BACKWARD_ENCODINGS.includes(encoding)) throw new SpadeError("E_CONFIG", `forwardBackwardEncoding must be one of ${FORWARD_BACKWARD_ENCODINGS.join(", ")} (got ${String(encoding)})`);
+    if (!FORWARD_BACKWARD_ENCODINGS.includes(encoding))
+      throw new SpadeError(
+        "E_CONFIG",
+        `forwardBackwardEncoding must be one of ${FORWARD_BACKWARD_ENCODINGS.join(", ")} (got ${String(encoding)})`,
+      );
     this.#wire = new ForwardBackwardWire(encoding);
   }
 
@@ -103,7 +124,13 @@ export class TinkerTrainingClient {
   modelId(signal?: AbortSignal): Promise<string> {
     this.#modelId ??= (async () => {
       const sessionId = await this.http.session(signal);
-      const lora = { rank: this.options.loraRank ?? 32, ...(this.options.loraSeed === undefined ? {} : { seed: this.options.loraSeed }), train_unembed: true, train_mlp: true, train_attn: true };
+      const lora = {
+        rank: this.options.loraRank ?? 32,
+        ...(this.options.loraSeed === undefined ? {} : { seed: this.options.loraSeed }),
+        train_unembed: true,
+        train_mlp: true,
+        train_attn: true,
+      };
       const body = {
         session_id: sessionId,
         model_seq_id: this.http.nextSeqId("model"),
@@ -112,9 +139,15 @@ export class TinkerTrainingClient {
         optimizer_config: { type: "adamw" },
         type: "create_model",
       };
-      const answer = (await this.http.post("/api/v1/create_model", body, { signal })) as Record<string, unknown> | null;
+      const answer = (await this.http.post("/api/v1/create_model", body, { signal })) as Record<
+        string,
+        unknown
+      > | null;
       // Tinker answers a future whose result names the model; SkyRL names it at once and also gives the future.
-      const result = answer?.request_id !== undefined ? await this.http.awaitFuture(String(answer.request_id), signal) : {};
+      const result =
+        answer?.request_id !== undefined
+          ? await this.http.awaitFuture(String(answer.request_id), signal)
+          : {};
       return text(result.model_id ?? answer?.model_id, "create_model's model_id", answer);
     })();
     this.#modelId.catch(() => (this.#modelId = null));
@@ -126,49 +159,134 @@ export class TinkerTrainingClient {
    * Split into the requests the server's limits allow (`fwdbwd_max_chunk_len` datums, estimated
    * `fwdbwd_max_chunk_bytes_count` bytes), each with its own seq id; the result joins them.
    */
-  async submitForwardBackward(datums: readonly Datum[], loss: TinkerLoss, lossConfig?: Record<string, number>, signal?: AbortSignal): Promise<Submitted<ForwardBackwardOutput>> {
+  async submitForwardBackward(
+    datums: readonly Datum[],
+    loss: TinkerLoss,
+    lossConfig?: Record<string, number>,
+    signal?: AbortSignal,
+  ): Promise<Submitted<ForwardBackwardOutput>> {
     const config = await this.http.handshake(signal);
     const parts: Array<Submitted<ForwardBackwardOutput>> = [];
     for (const chunk of chunkDatums(datums, config)) {
-      const input = { data: chunk, loss_fn: loss, ...(lossConfig ? { loss_fn_config: lossConfig } : {}) };
+      const input = {
+        data: chunk,
+        loss_fn: loss,
+        ...(lossConfig ? { loss_fn_config: lossConfig } : {}),
+      };
       parts.push(
-        await this.submit("/api/v1/forward_backward", (model) => ({ forward_backward_input: input, model_id: model.id, seq_id: model.seq }), signal, { wire: this.#wire, config }, (r) => {
-          const outputs = Array.isArray(r.loss_fn_outputs) ? (r.loss_fn_outputs as Array<Record<string, TensorData>>) : [];
-          return { lossFnOutputs: outputs, metrics: numbers(r.metrics) };
-        }, decodeForwardBackwardOutput),
+        await this.submit(
+          "/api/v1/forward_backward",
+          (model) => ({ forward_backward_input: input, model_id: model.id, seq_id: model.seq }),
+          signal,
+          { wire: this.#wire, config },
+          (r) => {
+            const outputs = Array.isArray(r.loss_fn_outputs)
+              ? (r.loss_fn_outputs as Array<Record<string, TensorData>>)
+              : [];
+            return { lossFnOutputs: outputs, metrics: numbers(r.metrics) };
+          },
+          decodeForwardBackwardOutput,
+        ),
       );
     }
     if (parts.length === 1) return parts[0] as Submitted<ForwardBackwardOutput>;
-    return { requestId: parts.map((p) => p.requestId).join(","), result: async () => combineOutputs(await Promise.all(parts.map((p) => p.result()))) };
+    return {
+      requestId: parts.map((p) => p.requestId).join(","),
+      result: async () => combineOutputs(await Promise.all(parts.map((p) => p.result()))),
+    };
   }
 
   /** Submits `optim_step`: one Adam update with the accumulated gradients. Resolves to the engine's metrics. */
-  submitOptimStep(adam: AdamParams, signal?: AbortSignal): Promise<Submitted<Record<string, number>>> {
+  submitOptimStep(
+    adam: AdamParams,
+    signal?: AbortSignal,
+  ): Promise<Submitted<Record<string, number>>> {
     // grad_clip_norm 0 = no clipping (the SDK's default, which it always sends).
-    const adamParams = { learning_rate: adam.learningRate, beta1: adam.beta1, beta2: adam.beta2, eps: adam.eps, weight_decay: adam.weightDecay, grad_clip_norm: 0 };
-    return this.submit("/api/v1/optim_step", (model) => ({ adam_params: adamParams, model_id: model.id, seq_id: model.seq, type: "optim_step" }), signal, undefined, (r) => numbers(r.metrics));
+    const adamParams = {
+      learning_rate: adam.learningRate,
+      beta1: adam.beta1,
+      beta2: adam.beta2,
+      eps: adam.eps,
+      weight_decay: adam.weightDecay,
+      grad_clip_norm: 0,
+    };
+    return this.submit(
+      "/api/v1/optim_step",
+      (model) => ({
+        adam_params: adamParams,
+        model_id: model.id,
+        seq_id: model.seq,
+        type: "optim_step",
+      }),
+      signal,
+      undefined,
+      (r) => numbers(r.metrics),
+    );
   }
 
   /** Submits `save_weights_for_sampler` under `name` (letters, digits, `_`, `-`). Resolves to the sampler path. */
   submitSaveWeightsForSampler(name: string, signal?: AbortSignal): Promise<Submitted<string>> {
-    return this.submit("/api/v1/save_weights_for_sampler", (model) => ({ model_id: model.id, path: name, kind: "snapshot", seq_id: model.seq, type: "save_weights_for_sampler" }), signal, undefined, (r) =>
-      text(r.path, "save_weights_for_sampler's path", r),
+    return this.submit(
+      "/api/v1/save_weights_for_sampler",
+      (model) => ({
+        model_id: model.id,
+        path: name,
+        kind: "snapshot",
+        seq_id: model.seq,
+        type: "save_weights_for_sampler",
+      }),
+      signal,
+      undefined,
+      (r) => text(r.path, "save_weights_for_sampler's path", r),
     );
   }
 
   /** Submits `save_weights` (weights and optimiser state, for resuming) under `name`. Resolves to the state path. */
   submitSaveState(name: string, signal?: AbortSignal): Promise<Submitted<string>> {
-    return this.submit("/api/v1/save_weights", (model) => ({ model_id: model.id, path: name, seq_id: model.seq, overwrite: false, type: "save_weights" }), signal, undefined, (r) => text(r.path, "save_weights' path", r));
+    return this.submit(
+      "/api/v1/save_weights",
+      (model) => ({
+        model_id: model.id,
+        path: name,
+        seq_id: model.seq,
+        overwrite: false,
+        type: "save_weights",
+      }),
+      signal,
+      undefined,
+      (r) => text(r.path, "save_weights' path", r),
+    );
   }
 
   /** Loads saved weights (and with `optimizer`, the optimiser state) into this model. */
-  async loadState(path: string, options: { optimizer: boolean }, signal?: AbortSignal): Promise<void> {
-    const submitted = await this.submit("/api/v1/load_weights", (model) => ({ model_id: model.id, path, seq_id: model.seq, optimizer: options.optimizer, type: "load_weights" }), signal, undefined, () => undefined);
+  async loadState(
+    path: string,
+    options: { optimizer: boolean },
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const submitted = await this.submit(
+      "/api/v1/load_weights",
+      (model) => ({
+        model_id: model.id,
+        path,
+        seq_id: model.seq,
+        optimizer: options.optimizer,
+        type: "load_weights",
+      }),
+      signal,
+      undefined,
+      () => undefined,
+    );
     await submitted.result();
   }
 
   /** `forward_backward`, waited for. */
-  async forwardBackward(datums: readonly Datum[], loss: TinkerLoss, lossConfig?: Record<string, number>, signal?: AbortSignal): Promise<ForwardBackwardOutput> {
+  async forwardBackward(
+    datums: readonly Datum[],
+    loss: TinkerLoss,
+    lossConfig?: Record<string, number>,
+    signal?: AbortSignal,
+  ): Promise<ForwardBackwardOutput> {
     return (await this.submitForwardBackward(datums, loss, lossConfig, signal)).result();
   }
 
@@ -205,15 +323,24 @@ export class TinkerTrainingClient {
     const posted = this.#turn.then(async () => {
       const seq = this.#lastSeqId + 1;
       const body = build({ id, seq });
-      const answer = binary ? await binary.wire.post(this.http, path, body, binary.config, signal) : await this.http.post(path, body, { signal, encoding: JSON_BODY });
+      const answer = binary
+        ? await binary.wire.post(this.http, path, body, binary.config, signal)
+        : await this.http.post(path, body, { signal, encoding: JSON_BODY });
       this.#lastSeqId = seq;
-      return text((answer as { request_id?: unknown } | null)?.request_id, `${path.replace("/api/v1/", "")}'s request_id`, answer);
+      return text(
+        (answer as { request_id?: unknown } | null)?.request_id,
+        `${path.replace("/api/v1/", "")}'s request_id`,
+        answer,
+      );
     });
     this.#turn = posted.then(
       () => undefined,
       () => undefined,
     );
     const requestId = await posted;
-    return { requestId, result: async () => parse(await this.http.awaitFuture(requestId, signal, decodeProtobuf)) };
+    return {
+      requestId,
+      result: async () => parse(await this.http.awaitFuture(requestId, signal, decodeProtobuf)),
+    };
   }
 }

@@ -20,14 +20,32 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeAll(async () => {
   const store = RunStore.open(run, "create");
   try {
-    const designs: Array<[string, number | null, number | null]> = [["vault-cracker", 0.5, 0.4], ["lantern-grid", 0.1, 0.8], ["bank-transfer", 0.3, 0.5], ["fog-maze", null, null]];
+    const designs: Array<[string, number | null, number | null]> = [
+      ["vault-cracker", 0.5, 0.4],
+      ["lantern-grid", 0.1, 0.8],
+      ["bank-transfer", 0.3, 0.5],
+      ["fog-maze", null, null],
+    ];
     for (const [i, [name, regret, winRate]] of designs.entries()) {
       const source = resolveProgram(name).source;
       const env = await loadProgram(source);
       const meta = env.meta;
       await env.close();
       const id = `d4-${i}`;
-      store.insertEnvironment({ id, name: meta.name, skill: meta.skill, description: meta.description, code: source, meta, source: "designer", createdStep: 4, slot: i, docId: null, hint: null, stats: EMPTY_STATS });
+      store.insertEnvironment({
+        id,
+        name: meta.name,
+        skill: meta.skill,
+        description: meta.description,
+        code: source,
+        meta,
+        source: "designer",
+        createdStep: 4,
+        slot: i,
+        docId: null,
+        hint: null,
+        stats: EMPTY_STATS,
+      });
       store.updateStats(id, { ...EMPTY_STATS, plays: 24, regret, winRate });
     }
   } finally {
@@ -39,12 +57,29 @@ describe("spade archive export", () => {
   it("--format openenv writes a package of the environments with regret >= X, best first, that spade serve loads", async () => {
     const out = join(dir, "pkg");
     const result = await spadeAsync(["archive", "export", run, out, "--min-regret", "0.2"]).done;
-    expect([result.code, result.stdout]).toEqual([0, `exported 2 environments to ${out} (openenv)\n`]);
-    expect(readdirSync(out).sort()).toEqual(["Dockerfile", "README.md", "__init__.py", "client.py", "envs", "models.py", "openenv.yaml"]);
+    expect([result.code, result.stdout]).toEqual([
+      0,
+      `exported 2 environments to ${out} (openenv)\n`,
+    ]);
+    expect(readdirSync(out).sort()).toEqual([
+      "Dockerfile",
+      "README.md",
+      "__init__.py",
+      "client.py",
+      "envs",
+      "models.py",
+      "openenv.yaml",
+    ]);
     expect(readdirSync(join(out, "envs")).sort()).toEqual(["bank-transfer.js", "vault-cracker.js"]);
-    expect(readFileSync(join(out, "envs", "vault-cracker.js"), "utf8")).toBe(resolveProgram("vault-cracker").source);
-    expect(readFileSync(join(out, "openenv.yaml"), "utf8")).toContain("spec_version: 1\nname: pkg\ntype: space\nruntime: docker\nport: 8000\n");
-    expect(readFileSync(join(out, "Dockerfile"), "utf8")).toContain("exec spade serve --host 0.0.0.0 --port 8000");
+    expect(readFileSync(join(out, "envs", "vault-cracker.js"), "utf8")).toBe(
+      resolveProgram("vault-cracker").source,
+    );
+    expect(readFileSync(join(out, "openenv.yaml"), "utf8")).toContain(
+      "spec_version: 1\nname: pkg\ntype: space\nruntime: docker\nport: 8000\n",
+    );
+    expect(readFileSync(join(out, "Dockerfile"), "utf8")).toContain(
+      "exec spade serve --host 0.0.0.0 --port 8000",
+    );
     const readme = readFileSync(join(out, "README.md"), "utf8");
     const rows = readme.split("\n").filter((l) => l.startsWith("| `"));
     expect(rows.map((r) => r.split(" | ").slice(0, 5))).toEqual([
@@ -52,15 +87,35 @@ describe("spade archive export", () => {
       ["| `bank-transfer`", "Error Recovery", "0.300", "0.500", "24"],
     ]);
     expect(readFileSync(join(out, "client.py"), "utf8")).toContain("def trl_environment_factory(");
-    const entries = await loadCatalog(readdirSync(join(out, "envs")).map((f) => ({ name: "", source: readFileSync(join(out, "envs", f), "utf8"), origin: "file" as const, from: f, stats: null })));
+    const entries = await loadCatalog(
+      readdirSync(join(out, "envs")).map((f) => ({
+        name: "",
+        source: readFileSync(join(out, "envs", f), "utf8"),
+        origin: "file" as const,
+        from: f,
+        stats: null,
+      })),
+    );
     expect(entries.map((e) => e.name)).toEqual(["bank-transfer", "vault-cracker"]);
   });
 
   it("--format jsonl writes one record per environment with its stats and code", async () => {
     const out = join(dir, "envs.jsonl");
-    const result = await spadeAsync(["archive", "export", run, out, "--format", "jsonl", "--skills", "logical deduction,Error Recovery"]).done;
+    const result = await spadeAsync([
+      "archive",
+      "export",
+      run,
+      out,
+      "--format",
+      "jsonl",
+      "--skills",
+      "logical deduction,Error Recovery",
+    ]).done;
     expect(result.code).toBe(0);
-    const records = readFileSync(out, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
+    const records = readFileSync(out, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(records.map((r) => [r.id, r.name, r.regret, r.win_rate, r.plays, r.language])).toEqual([
       ["d4-0", "vault-cracker", 0.5, 0.4, 24, "javascript"],
       ["d4-2", "bank-transfer", 0.3, 0.5, 24, "javascript"],
@@ -71,12 +126,25 @@ describe("spade archive export", () => {
 
   it("bad input is coded: not a run folder, nothing left after the filters, an unknown format, a folder in use", async () => {
     const notRun = await spadeAsync(["archive", "export", dir, join(dir, "x")]).done;
-    expect([notRun.code, notRun.stderr]).toEqual([2, `spade: E_NOT_FOUND: ${dir} is not a run folder (no run.sqlite) (give the folder a run was written to (--out of spade run))\n`]);
-    const none = await spadeAsync(["archive", "export", run, join(dir, "y"), "--min-regret", "0.9"]).done;
-    expect([none.code, none.stderr.startsWith("spade: E_CONFIG: no designed environment")]).toEqual([2, true]);
-    const format = await spadeAsync(["archive", "export", run, join(dir, "z"), "--format", "csv"]).done;
-    expect([format.code, format.stderr]).toEqual([2, 'spade: E_CONFIG: --format must be openenv or jsonl (got "csv")\n']);
+    expect([notRun.code, notRun.stderr]).toEqual([
+      2,
+      `spade: E_NOT_FOUND: ${dir} is not a run folder (no run.sqlite) (give the folder a run was written to (--out of spade run))\n`,
+    ]);
+    const none = await spadeAsync(["archive", "export", run, join(dir, "y"), "--min-regret", "0.9"])
+      .done;
+    expect([none.code, none.stderr.startsWith("spade: E_CONFIG: no designed environment")]).toEqual(
+      [2, true],
+    );
+    const format = await spadeAsync(["archive", "export", run, join(dir, "z"), "--format", "csv"])
+      .done;
+    expect([format.code, format.stderr]).toEqual([
+      2,
+      'spade: E_CONFIG: --format must be openenv or jsonl (got "csv")\n',
+    ]);
     const used = await spadeAsync(["archive", "export", run, join(dir, "pkg")]).done;
-    expect([used.code, used.stderr.startsWith(`spade: E_IO: ${join(dir, "pkg")} exists and is not empty`)]).toEqual([2, true]);
+    expect([
+      used.code,
+      used.stderr.startsWith(`spade: E_IO: ${join(dir, "pkg")} exists and is not empty`),
+    ]).toEqual([2, true]);
   });
 });

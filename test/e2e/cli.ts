@@ -41,7 +41,11 @@ export interface SpadeProcess {
  * Starts `spade` with `args`; `env` is added to this process's environment. Never blocks: fake
  * servers live in the test's own process, so a synchronous spawn would deadlock them.
  */
-export function spadeAsync(args: string[], env: NodeJS.ProcessEnv = {}, options: SpadeSpawnOptions = {}): SpadeProcess {
+export function spadeAsync(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  options: SpadeSpawnOptions = {},
+): SpadeProcess {
   const child = spawn(process.execPath, [BIN, ...args], {
     env: { ...process.env, ...env },
     stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
@@ -58,11 +62,17 @@ export function spadeAsync(args: string[], env: NodeJS.ProcessEnv = {}, options:
     child.stdin.on("error", () => {});
     child.stdin.end(options.input);
   }
-  const done = new Promise<SpadeResult>((resolve) => child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })));
+  const done = new Promise<SpadeResult>((resolve) =>
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
   return { child, done };
 }
 
 /** Runs `spade` to completion; see `spadeAsync`. */
-export function spade(args: string[], env: NodeJS.ProcessEnv = {}, options: SpadeSpawnOptions = {}): Promise<SpadeResult> {
+export function spade(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  options: SpadeSpawnOptions = {},
+): Promise<SpadeResult> {
   return spadeAsync(args, env, options).done;
 }

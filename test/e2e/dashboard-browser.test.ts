@@ -50,12 +50,15 @@ async function startDashboardCli(args: string[]): Promise<{ proc: SpadeProcess; 
   });
   return { proc, url };
 }
-const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+const shot = (name: string) =>
+  page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 const texts = (selector: string) => page.locator(selector).allTextContents();
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  const executablePath = execFileSync("bash", [join(REPO, "scripts/setup-browser.sh")], { encoding: "utf8" }).trim();
+  const executablePath = execFileSync("bash", [join(REPO, "scripts/setup-browser.sh")], {
+    encoding: "utf8",
+  }).trim();
   server = await startSelfPlayServer(serverOptions);
   const made = await spade(runFlags(server.baseURL, join(runs, "run-a")));
   expect(made.code, made.stderr).toBe(0);
@@ -91,7 +94,11 @@ describe("spade dashboard in a browser", () => {
     runA = (await good.getAttribute("data-run")) as string;
     expect(runA).toBe("r2"); // corrupt, newer, run-a: sorted, then the empty folder
     const errors = await texts("tr.run-row .error");
-    expect(errors.map((e) => e.split(" ")[0])).toEqual(["E_STORE_CORRUPT", "E_CONFIG", "E_NOT_FOUND"]);
+    expect(errors.map((e) => e.split(" ")[0])).toEqual([
+      "E_STORE_CORRUPT",
+      "E_CONFIG",
+      "E_NOT_FOUND",
+    ]);
     expect(errors[1]).toContain("has schema version 2, this SPADE reads 1");
     await shot("runs");
   });
@@ -99,26 +106,57 @@ describe("spade dashboard in a browser", () => {
   it("draws the overview's charts with every step's point", async () => {
     await page.goto(`${base}run/${runA}`);
     await page.waitForSelector('figure[data-chart="pool"] canvas');
-    const points = await page.$$eval("figure.chart", (figures) => Object.fromEntries(figures.map((f) => [f.getAttribute("data-chart"), f.getAttribute("data-points")])));
+    const points = await page.$$eval("figure.chart", (figures) =>
+      Object.fromEntries(
+        figures.map((f) => [f.getAttribute("data-chart"), f.getAttribute("data-points")]),
+      ),
+    );
     const charts = await page.$eval("#chart-data", (s) => JSON.parse(s.textContent ?? ""));
     const chart = (id: string) => charts.find((c: { id: string }) => c.id === id).runs[0];
-    expect(chart("pool")).toEqual({ name: "run-a", steps: [0, 1, 2, 3], labels: ["environments"], values: [[2, 2, 3, 3]] });
+    expect(chart("pool")).toEqual({
+      name: "run-a",
+      steps: [0, 1, 2, 3],
+      labels: ["environments"],
+      values: [[2, 2, 3, 3]],
+    });
     // The success chart holds the store's metrics, step by step (hinted success is null on steps without a finished hinted play).
     const store = RunStore.open(join(runs, "run-a"), "read");
     const metrics = store.steps().map((s) => s.metrics as Record<string, number | null>);
     store.close();
-    expect(chart("success").values).toEqual([[0.5, 0.5, 0.5, 0.5], metrics.map((m) => m.hintedSuccess ?? null)]);
+    expect(chart("success").values).toEqual([
+      [0.5, 0.5, 0.5, 0.5],
+      metrics.map((m) => m.hintedSuccess ?? null),
+    ]);
     const hintedPoints = metrics.filter((m) => typeof m.hintedSuccess === "number").length;
     // Points drawn: pool 4, success 4 + the hinted ones, valid-design rate on the 2 design steps; no training, so no loss.
-    expect(points).toMatchObject({ pool: "4", success: String(4 + hintedPoints), "valid-rate": "2", loss: "0" });
-    await expect(page.locator('figure[data-chart="loss"] .plot').textContent()).resolves.toBe("no data yet");
+    expect(points).toMatchObject({
+      pool: "4",
+      success: String(4 + hintedPoints),
+      "valid-rate": "2",
+      loss: "0",
+    });
+    await expect(page.locator('figure[data-chart="loss"] .plot').textContent()).resolves.toBe(
+      "no data yet",
+    );
     await shot("overview");
   });
 
   it("filters the archive and shows an environment's program highlighted with its validation", async () => {
     await page.goto(`${base}run/${runA}/archive`);
-    expect(await texts("tr.env-row td:first-child")).toEqual(["colour-vault", "number-echo", "flicker-panel", "secret-sequence", "labelled-shelf"]);
-    expect((await texts("tr.lost-row td")).map((t) => t.trim())).toEqual(["(invalid) slot 0/2", "Logical Deduction", "designer", "0", "2 attempts; last invalid: E_ORACLE"]);
+    expect(await texts("tr.env-row td:first-child")).toEqual([
+      "colour-vault",
+      "number-echo",
+      "flicker-panel",
+      "secret-sequence",
+      "labelled-shelf",
+    ]);
+    expect((await texts("tr.lost-row td")).map((t) => t.trim())).toEqual([
+      "(invalid) slot 0/2",
+      "Logical Deduction",
+      "designer",
+      "0",
+      "2 attempts; last invalid: E_ORACLE",
+    ]);
     await page.selectOption('select[name="validity"]', "invalid");
     await page.click('form.filters button[type="submit"]');
     await page.waitForURL(/validity=invalid/);
@@ -134,7 +172,11 @@ describe("spade dashboard in a browser", () => {
     await page.fill('input[name="regretMin"]', "0.5");
     await page.click('form.filters button[type="submit"]');
     await page.waitForURL(/regretMin=0.5/);
-    expect(await texts("tr.env-row td:first-child")).toEqual(["colour-vault", "flicker-panel", "secret-sequence"]);
+    expect(await texts("tr.env-row td:first-child")).toEqual([
+      "colour-vault",
+      "flicker-panel",
+      "secret-sequence",
+    ]);
     await shot("archive");
     await page.click('a:text-is("colour-vault")');
     await page.waitForSelector("pre.program");
@@ -148,10 +190,33 @@ describe("spade dashboard in a browser", () => {
   it("lists failed design attempts with their codes, charted per step", async () => {
     await page.goto(`${base}run/${runA}/designs`);
     await page.waitForSelector('figure[data-chart="failure-codes"] canvas');
-    expect(await texts("tr.attempt-row .outcome")).toEqual(["invalid", "valid (trained)", "valid (trained)", "no-program", "invalid (trained)", "duplicate", "valid (trained)", "valid (trained)", "valid (trained)"]);
+    expect(await texts("tr.attempt-row .outcome")).toEqual([
+      "invalid",
+      "valid (trained)",
+      "valid (trained)",
+      "no-program",
+      "invalid (trained)",
+      "duplicate",
+      "valid (trained)",
+      "valid (trained)",
+      "valid (trained)",
+    ]);
     expect(await texts("tr.attempt-row .failure-code")).toEqual(["E_TRIVIAL", "E_ORACLE"]);
-    const chart = await page.$eval("#chart-data", (s) => JSON.parse(s.textContent ?? "")[0].runs[0]);
-    expect(chart).toEqual({ name: "run-a", steps: [0, 2], labels: ["E_ORACLE", "E_TRIVIAL", "duplicate", "no-program"], values: [[1, 0], [1, 0], [0, 1], [1, 0]] });
+    const chart = await page.$eval(
+      "#chart-data",
+      (s) => JSON.parse(s.textContent ?? "")[0].runs[0],
+    );
+    expect(chart).toEqual({
+      name: "run-a",
+      steps: [0, 2],
+      labels: ["E_ORACLE", "E_TRIVIAL", "duplicate", "no-program"],
+      values: [
+        [1, 0],
+        [1, 0],
+        [0, 1],
+        [1, 0],
+      ],
+    });
     await shot("designs");
     await page.selectOption('select[name="code"]', "E_ORACLE");
     await page.click('form.filters button[type="submit"]');
@@ -182,7 +247,9 @@ describe("spade dashboard in a browser", () => {
     await page.waitForSelector('.play-env:has-text("HINT: The answer is violet.")');
     await page.click("#play-oracle");
     await page.waitForSelector('#play-status[data-over="true"]');
-    expect(await page.locator("#play-status").textContent()).toBe("colour-vault seed 2: turn 1/2, return 1 - SUCCESS");
+    expect(await page.locator("#play-status").textContent()).toBe(
+      "colour-vault seed 2: turn 1/2, return 1 - SUCCESS",
+    );
     await shot("play");
   });
 
@@ -190,7 +257,11 @@ describe("spade dashboard in a browser", () => {
     await page.goto(`${base}play?lib=vault-cracker`);
     await page.click("#play-reset");
     await page.waitForSelector(".play-env");
-    for (let i = 0; i < 12 && (await page.locator("#play-status").getAttribute("data-over")) !== "true"; i++) {
+    for (
+      let i = 0;
+      i < 12 && (await page.locator("#play-status").getAttribute("data-over")) !== "true";
+      i++
+    ) {
       const before = await page.locator(".play-env").count();
       await page.click("#play-oracle");
       await page.locator(".play-env").nth(before).waitFor();
@@ -253,7 +324,9 @@ describe("spade dashboard in a browser", () => {
     try {
       const started = Date.now();
       await page.goto(`${url}run/r0`);
-      await page.waitForFunction('[...document.querySelectorAll("figure.chart")].every((f) => f.hasAttribute("data-points"))');
+      await page.waitForFunction(
+        '[...document.querySelectorAll("figure.chart")].every((f) => f.hasAttribute("data-points"))',
+      );
       const ms = Date.now() - started;
       expect(await page.getAttribute('figure[data-chart="regret"]', "data-points")).toBe("400");
       expect(await page.locator("figure.chart canvas").count()).toBe(9); // every chart but episodes/s (no metrics.jsonl)

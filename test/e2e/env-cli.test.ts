@@ -27,11 +27,21 @@ describe("spade env check", () => {
     expect(report.ok).toBe(true);
     expect(report.failures).toEqual([]);
     expect(report.checks).toHaveLength(CHECK_CODES.length);
-    expect(report.meta).toMatchObject({ name: "vault-cracker", skill: "Logical Deduction", maxTurns: 10, tools: [] });
+    expect(report.meta).toMatchObject({
+      name: "vault-cracker",
+      skill: "Logical Deduction",
+      maxTurns: 10,
+      tools: [],
+    });
   });
 
   it("exits 1 with the failing codes for an invalid program", async () => {
-    const path = file("wins.js", makeProgram({ step: 'return { observation: "won", reward: 1, terminated: true, truncated: false, info: {} };' }));
+    const path = file(
+      "wins.js",
+      makeProgram({
+        step: 'return { observation: "won", reward: 1, terminated: true, truncated: false, info: {} };',
+      }),
+    );
     const r = await spade(["env", "check", path, "--json", "--sandbox", "quickjs"]);
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout).failures).toEqual(["E_TRIVIAL"]);
@@ -58,16 +68,35 @@ describe("spade env list", () => {
   it("lists the library with name, skill, tools, maxTurns and path", async () => {
     const r = await spade(["env", "list", "--json"]);
     expect(r.code).toBe(0);
-    const rows = JSON.parse(r.stdout) as Array<{ name: string; skill: string; tools: number; maxTurns: number; path: string }>;
+    const rows = JSON.parse(r.stdout) as Array<{
+      name: string;
+      skill: string;
+      tools: number;
+      maxTurns: number;
+      path: string;
+    }>;
     expect(rows.length).toBeGreaterThanOrEqual(24);
-    expect(rows.find((row) => row.name === "vault-cracker")).toMatchObject({ skill: "Logical Deduction", tools: 0, maxTurns: 10 });
+    expect(rows.find((row) => row.name === "vault-cracker")).toMatchObject({
+      skill: "Logical Deduction",
+      tools: 0,
+      maxTurns: 10,
+    });
     expect(rows.every((row) => row.path.endsWith(`${row.name}.js`))).toBe(true);
   });
 });
 
 describe("spade env run", () => {
   it("plays oracle episodes with consecutive seeds and prints transcripts as JSON", async () => {
-    const r = await spade(["env", "run", "vault-cracker", "--episodes", "2", "--seed", "5", "--json"]);
+    const r = await spade([
+      "env",
+      "run",
+      "vault-cracker",
+      "--episodes",
+      "2",
+      "--seed",
+      "5",
+      "--json",
+    ]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.episodes.map((e: { seed: number }) => e.seed)).toEqual([5, 6]);
@@ -76,14 +105,38 @@ describe("spade env run", () => {
       expect(e.turns).toBe(e.transcript.steps.length);
       expect(e.transcript.steps.at(-1)).toMatchObject({ reward: 1, terminated: true });
     }
-    expect(out.summary).toEqual({ episodes: 2, successes: 2, meanReturn: 1, failed: 0, nothingPlayed: false });
+    expect(out.summary).toEqual({
+      episodes: 2,
+      successes: 2,
+      meanReturn: 1,
+      failed: 0,
+      nothingPlayed: false,
+    });
   });
 
   it("gives the same episode on both backends and shows the hint with --hint", async () => {
-    const a = JSON.parse((await spade(["env", "run", "vault-cracker", "--seed", "3", "--hint", "--json"])).stdout);
-    const b = JSON.parse((await spade(["env", "run", "vault-cracker", "--seed", "3", "--hint", "--json", "--sandbox", "quickjs"])).stdout);
+    const a = JSON.parse(
+      (await spade(["env", "run", "vault-cracker", "--seed", "3", "--hint", "--json"])).stdout,
+    );
+    const b = JSON.parse(
+      (
+        await spade([
+          "env",
+          "run",
+          "vault-cracker",
+          "--seed",
+          "3",
+          "--hint",
+          "--json",
+          "--sandbox",
+          "quickjs",
+        ])
+      ).stdout,
+    );
     expect(a.episodes[0].transcript).toEqual(b.episodes[0].transcript);
-    expect(a.episodes[0].transcript.firstObservation).toMatch(/\n\nHINT: The code starts with \d and ends with \d\.$/);
+    expect(a.episodes[0].transcript.firstObservation).toMatch(
+      /\n\nHINT: The code starts with \d and ends with \d\.$/,
+    );
   });
 
   it("records an environment failure as data; exit 3 when no episode could be played", async () => {
@@ -109,7 +162,13 @@ describe("guest text on the terminal", () => {
   const evil = JSON.stringify(EVIL);
 
   it("env run shows control characters escaped, and --json keeps the text exact", async () => {
-    const path = file("evil-run.js", makeProgram({ reset: `return { observation: ${evil}, info: {} };`, step: `const win = action.answer === "win"; return { observation: ${evil}, reward: win ? 1 : 0, terminated: win, truncated: false, info: {} };` }));
+    const path = file(
+      "evil-run.js",
+      makeProgram({
+        reset: `return { observation: ${evil}, info: {} };`,
+        step: `const win = action.answer === "win"; return { observation: ${evil}, reward: win ? 1 : 0, terminated: win, truncated: false, info: {} };`,
+      }),
+    );
     const r = await spade(["env", "run", path]);
     expect(r.code).toBe(0);
     expect(r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
@@ -120,18 +179,27 @@ describe("guest text on the terminal", () => {
   });
 
   it("env check shows a guest's error message escaped, on one line", async () => {
-    const path = file("evil-check.js", makeProgram({ hint: `throw new Error(${JSON.stringify(`${EVIL}\n  ok   E_HINT`)});` }));
+    const path = file(
+      "evil-check.js",
+      makeProgram({ hint: `throw new Error(${JSON.stringify(`${EVIL}\n  ok   E_HINT`)});` }),
+    );
     const r = await spade(["env", "check", path]);
     expect(r.code).toBe(1);
     expect(r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
-    expect(r.stdout).toContain(`  FAIL E_HINT             hint() after reset(0): hint() threw: Error: ${SHOWN}\\n  ok   E_HINT`);
+    expect(r.stdout).toContain(
+      `  FAIL E_HINT             hint() after reset(0): hint() threw: Error: ${SHOWN}\\n  ok   E_HINT`,
+    );
     expect(r.stdout.split("\n").filter((line) => line.includes("E_HINT"))).toHaveLength(1);
   });
 });
 
 describe("spade env play", () => {
   it("plays from piped input: a wrong guess, the oracle's move, quit", async () => {
-    const r = await spade(["env", "play", "vault-cracker", "--seed", "0"], {}, { input: "\\boxed{0123}\n/hint\n/quit\n" });
+    const r = await spade(
+      ["env", "play", "vault-cracker", "--seed", "0"],
+      {},
+      { input: "\\boxed{0123}\n/hint\n/quit\n" },
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("=== vault-cracker (seed 0, up to 10 turns) ===");
     expect(r.stdout).toMatch(/0123: \d hits, \d near\. 9 guesses left\.\n\(reward 0, return 0\)/);
@@ -139,7 +207,11 @@ describe("spade env play", () => {
   });
 
   it("calls tools with /call and reports bad JSON", async () => {
-    const r = await spade(["env", "play", "inventory-query"], {}, { input: "/tools\n/call nope {oops\n/quit\n" });
+    const r = await spade(
+      ["env", "play", "inventory-query"],
+      {},
+      { input: "/tools\n/call nope {oops\n/quit\n" },
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("arguments are not JSON");
   });

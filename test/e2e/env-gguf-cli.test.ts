@@ -19,7 +19,20 @@ beforeAll(async () => {
 
 describe("spade env run --policy gguf", () => {
   it("plays library episodes with a local GGUF model", async () => {
-    const r = await spade(["env", "run", "vault-cracker", "--policy", "gguf", "--model-path", modelPath, "--max-tokens", "8", "--episodes", "2", "--json"]);
+    const r = await spade([
+      "env",
+      "run",
+      "vault-cracker",
+      "--policy",
+      "gguf",
+      "--model-path",
+      modelPath,
+      "--max-tokens",
+      "8",
+      "--episodes",
+      "2",
+      "--json",
+    ]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
@@ -34,10 +47,22 @@ describe("spade env run --policy gguf", () => {
   it("exits 2 with E_CONFIG without --model-path and E_NOT_FOUND for a missing file", async () => {
     const noPath = await spade(["env", "run", "vault-cracker", "--policy", "gguf"]);
     expect(noPath.code).toBe(2);
-    expect(noPath.stderr).toBe("spade: E_CONFIG: --policy gguf needs --model-path (add --model-path PATH/model.gguf)\n");
+    expect(noPath.stderr).toBe(
+      "spade: E_CONFIG: --policy gguf needs --model-path (add --model-path PATH/model.gguf)\n",
+    );
     const missing = join(dir, "missing.gguf");
-    const notFound = await spade(["env", "run", "vault-cracker", "--policy", "gguf", "--model-path", missing]);
+    const notFound = await spade([
+      "env",
+      "run",
+      "vault-cracker",
+      "--policy",
+      "gguf",
+      "--model-path",
+      missing,
+    ]);
     expect(notFound.code).toBe(2);
-    expect(notFound.stderr).toBe(`spade: E_NOT_FOUND: no model file at ${missing} (pass the path of a .gguf file to --model-path)\n`);
+    expect(notFound.stderr).toBe(
+      `spade: E_NOT_FOUND: no model file at ${missing} (pass the path of a .gguf file to --model-path)\n`,
+    );
   });
 });

@@ -21,9 +21,36 @@ let result: SpadeResult;
 
 function flags(poolDir: string, runDir: string): string[] {
   return [
-    "run", "--out", runDir, "--no-train", "--base-url", server.baseURL, "--model", "scripted-double", "--seed", "3",
-    "--designer", "off", "--env-pool", poolDir, "--steps", "2", "--designs-per-step", "2", "--regenerate-every", "1",
-    "--plays", "2", "--agent-batch", "4", "--batch-fit", "off", "--hints", "program", "--concurrency", "2",
+    "run",
+    "--out",
+    runDir,
+    "--no-train",
+    "--base-url",
+    server.baseURL,
+    "--model",
+    "scripted-double",
+    "--seed",
+    "3",
+    "--designer",
+    "off",
+    "--env-pool",
+    poolDir,
+    "--steps",
+    "2",
+    "--designs-per-step",
+    "2",
+    "--regenerate-every",
+    "1",
+    "--plays",
+    "2",
+    "--agent-batch",
+    "4",
+    "--batch-fit",
+    "off",
+    "--hints",
+    "program",
+    "--concurrency",
+    "2",
   ];
 }
 
@@ -61,12 +88,20 @@ describe("spade run --designer off --env-pool DIR", () => {
     appendFileSync(join(pool, "games", "game_000000.py"), "\n# edited\n");
     const edited = await spade(flags(pool, join(dir, "run-edited")));
     expect(edited.code).not.toBe(0);
-    expect(edited.stderr).toMatch(/E_IO.*env pool: the checksum of games\/game_000000.py does not match/);
+    expect(edited.stderr).toMatch(
+      /E_IO.*env pool: the checksum of games\/game_000000.py does not match/,
+    );
   }, 120_000);
 
   it("refuses --env-pool without --designer off", async () => {
-    const mixed = await spade(flags(pool, join(dir, "run-mixed")).filter((f, i, all) => f !== "--designer" && all[i - 1] !== "--designer"));
+    const mixed = await spade(
+      flags(pool, join(dir, "run-mixed")).filter(
+        (f, i, all) => f !== "--designer" && all[i - 1] !== "--designer",
+      ),
+    );
     expect(mixed.code).not.toBe(0);
-    expect(mixed.stderr).toMatch(/E_CONFIG.*--env-pool .* is the pool of the fixed-environment baseline/);
+    expect(mixed.stderr).toMatch(
+      /E_CONFIG.*--env-pool .* is the pool of the fixed-environment baseline/,
+    );
   });
 });

@@ -24,11 +24,23 @@ describe("spade env on .py files", () => {
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report.failures).toEqual([]);
-    expect(report.meta).toEqual(expect.objectContaining({ name: "vault-cracker", skill: "Logical Deduction", maxTurns: 10, tools: [] }));
+    expect(report.meta).toEqual(
+      expect.objectContaining({
+        name: "vault-cracker",
+        skill: "Logical Deduction",
+        maxTurns: 10,
+        tools: [],
+      }),
+    );
   }, 120_000);
 
   it("reports a Python program that imports os as E_COMPILE", async () => {
-    const r = await spade(["env", "check", file("os.py", "import os\nclass XEnv:\n    pass\n"), "--json"]);
+    const r = await spade([
+      "env",
+      "check",
+      file("os.py", "import os\nclass XEnv:\n    pass\n"),
+      "--json",
+    ]);
     expect(r.code).toBe(1);
     const report = JSON.parse(r.stdout);
     expect(report.failures).toEqual(["E_COMPILE"]);

@@ -22,8 +22,32 @@ describe("spade env run --policy tinker", () => {
   it("plays a library environment through a Tinker-compatible server with the model's own template", async () => {
     const modelPath = writeTinyModel(mkdtempSync(join(tmpdir(), "spade-tiny-")));
     const answer = [...ChatRenderer.fromDir(modelPath).encode("\\boxed{0123}"), TINY.imEnd];
-    server = await startFakeTinkerServer({ baseModel: "Org/Tiny-1B", apiKey: "tk-e2e", tryAgainPolls: 1, sample: () => ({ sequences: [{ tokens: answer, logprobs: answer.map(() => -0.5), stop_reason: "stop" }] }) });
-    const args = ["env", "run", "vault-cracker", "--policy", "tinker", "--engine", server.baseURL, "--base-model", "Org/Tiny-1B", "--model-path", modelPath, "--api-key-env", "SPADE_E2E_TINKER_KEY", "--episodes", "2", "--json"];
+    server = await startFakeTinkerServer({
+      baseModel: "Org/Tiny-1B",
+      apiKey: "tk-e2e",
+      tryAgainPolls: 1,
+      sample: () => ({
+        sequences: [{ tokens: answer, logprobs: answer.map(() => -0.5), stop_reason: "stop" }],
+      }),
+    });
+    const args = [
+      "env",
+      "run",
+      "vault-cracker",
+      "--policy",
+      "tinker",
+      "--engine",
+      server.baseURL,
+      "--base-model",
+      "Org/Tiny-1B",
+      "--model-path",
+      modelPath,
+      "--api-key-env",
+      "SPADE_E2E_TINKER_KEY",
+      "--episodes",
+      "2",
+      "--json",
+    ];
     const r = await spade(args, { SPADE_E2E_TINKER_KEY: "tk-e2e" });
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
@@ -34,20 +58,51 @@ describe("spade env run --policy tinker", () => {
       expect(episode).toMatchObject({ failure: null, failureCode: null });
       expect(episode.turns === 10 || episode.success).toBe(true);
       expect(episode.transcript.messages).toHaveLength(1 + 2 * episode.turns);
-      expect(episode.transcript.messages[2]).toEqual({ role: "assistant", content: "\\boxed{0123}" });
+      expect(episode.transcript.messages[2]).toEqual({
+        role: "assistant",
+        content: "\\boxed{0123}",
+      });
     }
     // One session and one sampling session serve both episodes; seq ids keep counting.
     expect(server.requestsTo("/api/v1/create_session")).toHaveLength(1);
     expect(server.requestsTo("/api/v1/create_sampling_session")).toHaveLength(1);
-    expect(server.requestsTo("/api/v1/asample").map((q) => q.body.seq_id)).toEqual([...Array(turns).keys()]);
-    expect(server.requestsTo("/api/v1/asample")[0]!.body.sampling_params.stop).toEqual([TINY.imEnd]);
+    expect(server.requestsTo("/api/v1/asample").map((q) => q.body.seq_id)).toEqual([
+      ...Array(turns).keys(),
+    ]);
+    expect(server.requestsTo("/api/v1/asample")[0]!.body.sampling_params.stop).toEqual([
+      TINY.imEnd,
+    ]);
   });
 
   it("exits 2 with E_CONFIG without --model-path, and E_IO when it holds no tokenizer", async () => {
-    const noPath = await spade(["env", "run", "vault-cracker", "--policy", "tinker", "--engine", "http://127.0.0.1:1", "--base-model", "m"]);
+    const noPath = await spade([
+      "env",
+      "run",
+      "vault-cracker",
+      "--policy",
+      "tinker",
+      "--engine",
+      "http://127.0.0.1:1",
+      "--base-model",
+      "m",
+    ]);
     expect(noPath.code).toBe(2);
-    expect(noPath.stderr).toBe("spade: E_CONFIG: --policy tinker needs --model-path (add --model-path PATH_TO_TOKENIZER_FOLDER)\n");
-    const empty = await spade(["env", "run", "vault-cracker", "--policy", "tinker", "--engine", "http://127.0.0.1:1", "--base-model", "m", "--model-path", mkdtempSync(join(tmpdir(), "spade-empty-"))]);
+    expect(noPath.stderr).toBe(
+      "spade: E_CONFIG: --policy tinker needs --model-path (add --model-path PATH_TO_TOKENIZER_FOLDER)\n",
+    );
+    const empty = await spade([
+      "env",
+      "run",
+      "vault-cracker",
+      "--policy",
+      "tinker",
+      "--engine",
+      "http://127.0.0.1:1",
+      "--base-model",
+      "m",
+      "--model-path",
+      mkdtempSync(join(tmpdir(), "spade-empty-")),
+    ]);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toMatch(/^spade: E_IO: cannot read tokenizer.json at /);
   });

@@ -11,15 +11,37 @@ import { skipWithout } from "../missing.js";
 import { spade } from "./cli.js";
 
 const DATA = benchmarksDir();
-const NORMAL_ATOM_BOOL = join(DATA, "acebench", "data_all", "data_en", "data_normal_atom_bool.json");
-const HAVE_DATA = !skipWithout(existsSync(NORMAL_ATOM_BOOL) ? null : `ACEBench data not found (${NORMAL_ATOM_BOOL})`);
+const NORMAL_ATOM_BOOL = join(
+  DATA,
+  "acebench",
+  "data_all",
+  "data_en",
+  "data_normal_atom_bool.json",
+);
+const HAVE_DATA = !skipWithout(
+  existsSync(NORMAL_ATOM_BOOL) ? null : `ACEBench data not found (${NORMAL_ATOM_BOOL})`,
+);
 const dir = mkdtempSync(join(tmpdir(), "spade-acebench-ns-e2e-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe.skipIf(!HAVE_DATA)("spade eval acebench --category normal+special", () => {
-  it("scores the ground truth of all 973 entries as upstream's eval_main.py does", { timeout: 300_000 }, async () => {
+  it("scores the ground truth of all 973 entries as upstream's eval_main.py does", {
+    timeout: 300_000,
+  }, async () => {
     const out = join(dir, "oracle");
-    const r = await spade(["eval", "acebench", "--policy", "oracle", "--category", "normal+special", "--data", DATA, "--json", "--out", out]);
+    const r = await spade([
+      "eval",
+      "acebench",
+      "--policy",
+      "oracle",
+      "--category",
+      "normal+special",
+      "--data",
+      DATA,
+      "--json",
+      "--out",
+      out,
+    ]);
     expect(r.code).toBe(0);
     const summary = JSON.parse(r.stdout);
     expect(summary.items).toBe(973);
@@ -40,17 +62,51 @@ describe.skipIf(!HAVE_DATA)("spade eval acebench --category normal+special", () 
       ["special_error_param", 1],
       ["special_irrelevant", 1],
     ]);
-    expect(summary.normal).toBeCloseTo((0.92 + 0.86 + 0.76 + 0.74 + 0.96 + 0.98 + 4 + 0.66 + 1) / 12, 12);
+    expect(summary.normal).toBeCloseTo(
+      (0.92 + 0.86 + 0.76 + 0.74 + 0.96 + 0.98 + 4 + 0.66 + 1) / 12,
+      12,
+    );
     expect(summary.special).toBe(1);
     expect(readdirSync(join(out, "items")).length).toBe(973);
   });
 
-  it("runs one category, and refuses a language other than English", { timeout: 120_000 }, async () => {
-    const one = await spade(["eval", "acebench", "--policy", "oracle", "--category", "special_irrelevant", "--limit", "3", "--data", DATA, "--json", "--out", join(dir, "one")]);
+  it("runs one category, and refuses a language other than English", {
+    timeout: 120_000,
+  }, async () => {
+    const one = await spade([
+      "eval",
+      "acebench",
+      "--policy",
+      "oracle",
+      "--category",
+      "special_irrelevant",
+      "--limit",
+      "3",
+      "--data",
+      DATA,
+      "--json",
+      "--out",
+      join(dir, "one"),
+    ]);
     expect(one.code).toBe(0);
     expect(JSON.parse(one.stdout)).toMatchObject({ items: 3, special: 1, normal: null });
-    const zh = await spade(["eval", "acebench", "--policy", "oracle", "--category", "normal", "--lang", "zh", "--data", DATA, "--out", join(dir, "zh")]);
+    const zh = await spade([
+      "eval",
+      "acebench",
+      "--policy",
+      "oracle",
+      "--category",
+      "normal",
+      "--lang",
+      "zh",
+      "--data",
+      DATA,
+      "--out",
+      join(dir, "zh"),
+    ]);
     expect(zh.code).toBe(2);
-    expect(zh.stderr).toBe("spade: E_CONFIG: the normal and special categories are scored in English only (got --lang zh) (drop --lang or pass --lang en)\n");
+    expect(zh.stderr).toBe(
+      "spade: E_CONFIG: the normal and special categories are scored in English only (got --lang zh) (drop --lang or pass --lang en)\n",
+    );
   });
 });

@@ -11,7 +11,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { isSpadeError } from "../../src/errors.js";
-import { idleAgentTurn, runTau2, scriptedUserTurn, startShim, tau2PassAt1, tau2Python, tau2ScoresOf } from "../../src/eval/tau2/index.js";
+import {
+  idleAgentTurn,
+  runTau2,
+  scriptedUserTurn,
+  startShim,
+  tau2PassAt1,
+  tau2Python,
+  tau2ScoresOf,
+} from "../../src/eval/tau2/index.js";
 import { spadeAsync } from "./cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "spade-tau2-e2e-"));
@@ -24,101 +32,158 @@ describe("tau2-bench harness", () => {
   });
 
   // One trial per task keeps the test at 15 simulations; the default 4 trials give the same 1.0.
-  it("spade eval tau2 --policy oracle --domain all --limit 5: pass^1 = 1.0 per domain, as tau2 reports it", async () => {
-    const out = join(dir, "oracle");
-    const result = await spadeAsync(["eval", "tau2", "--policy", "oracle", "--domain", "all", "--limit", "5", "--trials", "1", "--out", out, "--json"]).done;
-    expect(result.stderr).not.toContain("simulation failed");
-    expect(result.code).toBe(0);
-    const summary = JSON.parse(result.stdout);
-    expect(summary.passAt1).toEqual({ airline: 1, retail: 1, telecom: 1 });
-    expect(summary.settings).toMatchObject({ split: "base", trials: 1, maxSteps: 200, temperature: 0, topP: 0.8, topK: 20, maxTokens: 16384 });
-    expect(summary.tau2Reports.map((r: any) => [r.domain, r.passHatK["1"], r.simulations])).toEqual([
-      ["retail", 1, 5],
-      ["airline", 1, 5],
-      ["telecom", 1, 5],
-    ]);
-    expect(readdirSync(join(out, "items")).length).toBe(15);
-    expect(Object.fromEntries(Object.entries(await tau2PassAt1(out)).map(([d, s]) => [d, [s.passAt1, s.tasks, s.trials]]))).toEqual({
-      airline: [1, 5, 1],
-      retail: [1, 5, 1],
-      telecom: [1, 5, 1],
-    });
-    // tau2's own results files hold the same simulations.
-    const retail = JSON.parse(readFileSync(join(out, "tau2", "retail.json"), "utf8"));
-    expect(retail.simulations.map((s: any) => s.reward_info.reward)).toEqual([1, 1, 1, 1, 1]);
-  }, 15 * MINUTES);
+  it(
+    "spade eval tau2 --policy oracle --domain all --limit 5: pass^1 = 1.0 per domain, as tau2 reports it",
+    async () => {
+      const out = join(dir, "oracle");
+      const result = await spadeAsync([
+        "eval",
+        "tau2",
+        "--policy",
+        "oracle",
+        "--domain",
+        "all",
+        "--limit",
+        "5",
+        "--trials",
+        "1",
+        "--out",
+        out,
+        "--json",
+      ]).done;
+      expect(result.stderr).not.toContain("simulation failed");
+      expect(result.code).toBe(0);
+      const summary = JSON.parse(result.stdout);
+      expect(summary.passAt1).toEqual({ airline: 1, retail: 1, telecom: 1 });
+      expect(summary.settings).toMatchObject({
+        split: "base",
+        trials: 1,
+        maxSteps: 200,
+        temperature: 0,
+        topP: 0.8,
+        topK: 20,
+        maxTokens: 16384,
+      });
+      expect(
+        summary.tau2Reports.map((r: any) => [r.domain, r.passHatK["1"], r.simulations]),
+      ).toEqual([
+        ["retail", 1, 5],
+        ["airline", 1, 5],
+        ["telecom", 1, 5],
+      ]);
+      expect(readdirSync(join(out, "items")).length).toBe(15);
+      expect(
+        Object.fromEntries(
+          Object.entries(await tau2PassAt1(out)).map(([d, s]) => [
+            d,
+            [s.passAt1, s.tasks, s.trials],
+          ]),
+        ),
+      ).toEqual({
+        airline: [1, 5, 1],
+        retail: [1, 5, 1],
+        telecom: [1, 5, 1],
+      });
+      // tau2's own results files hold the same simulations.
+      const retail = JSON.parse(readFileSync(join(out, "tau2", "retail.json"), "utf8"));
+      expect(retail.simulations.map((s: any) => s.reward_info.reward)).toEqual([1, 1, 1, 1, 1]);
+    },
+    15 * MINUTES,
+  );
 
-  it("a model that does nothing, on a scripted server: fails the tasks that need a change; settings reach every server", async () => {
-    const shim = await startShim({
-      "idle-model": () => idleAgentTurn(),
-      "user-model": (req) => scriptedUserTurn(req.messages),
-      // Scripted judge: grades no assertion (the base splits' rewards do not include NL assertions).
-      "judge-model": () => ({ content: '{"results": []}' }),
-    });
-    const out = join(dir, "idle");
-    try {
-      const run = await runTau2({
-        domains: ["retail", "airline", "telecom"],
-        agent: { kind: "model", endpoint: { baseURL: shim.baseURL, model: "idle-model" } },
-        user: { baseURL: shim.baseURL, model: "user-model" },
-        judge: { baseURL: shim.baseURL, model: "judge-model" },
-        settings: { trials: 1, concurrency: 4 },
-        limit: 3,
-        outDir: out,
-        resume: false,
+  it(
+    "a model that does nothing, on a scripted server: fails the tasks that need a change; settings reach every server",
+    async () => {
+      const shim = await startShim({
+        "idle-model": () => idleAgentTurn(),
+        "user-model": (req) => scriptedUserTurn(req.messages),
+        // Scripted judge: grades no assertion (the base splits' rewards do not include NL assertions).
+        "judge-model": () => ({ content: '{"results": []}' }),
       });
-      const byId = Object.fromEntries(run.items.map((i) => [i.id, i.accuracy]));
-      // airline 0 and 1 expect no change to the database (a refusal, read-only look-ups): doing nothing passes them.
-      expect(byId).toEqual({
-        "retail/0": 0,
-        "retail/1": 0,
-        "retail/2": 0,
-        "airline/0": 1,
-        "airline/1": 1,
-        "airline/2": 0,
-        "telecom/[mobile_data_issue]airplane_mode_on|user_abroad_roaming_enabled_off[PERSONA:None]": 0,
-        "telecom/[mobile_data_issue]airplane_mode_on|data_mode_off[PERSONA:None]": 0,
-        "telecom/[mobile_data_issue]airplane_mode_on|bad_network_preference[PERSONA:Hard]": 0,
-      });
-      const scores = tau2ScoresOf(run.items);
-      for (const report of run.reports) expect(scores[report.domain]!.passAt1).toBe(report.passHatK["1"]);
-      expect(run.reports.map((r) => r.passHatK["1"])).toEqual([0, 2 / 3, 0]);
-      const agentCalls = shim.requests.filter((r) => r.model === "idle-model");
-      expect(agentCalls.length).toBeGreaterThanOrEqual(9);
-      for (const r of agentCalls) expect([r.body.temperature, r.body.top_p, r.body.top_k, r.body.max_tokens]).toEqual([0, 0.8, 20, 16384]);
-      const userCalls = shim.requests.filter((r) => r.model === "user-model");
-      for (const r of userCalls) expect([r.body.temperature, r.body.max_tokens]).toEqual([0, 2048]);
-      expect(shim.requests.filter((r) => r.model === "judge-model").length).toBeGreaterThan(0);
-    } finally {
-      await shim.close();
-    }
+      const out = join(dir, "idle");
+      try {
+        const run = await runTau2({
+          domains: ["retail", "airline", "telecom"],
+          agent: { kind: "model", endpoint: { baseURL: shim.baseURL, model: "idle-model" } },
+          user: { baseURL: shim.baseURL, model: "user-model" },
+          judge: { baseURL: shim.baseURL, model: "judge-model" },
+          settings: { trials: 1, concurrency: 4 },
+          limit: 3,
+          outDir: out,
+          resume: false,
+        });
+        const byId = Object.fromEntries(run.items.map((i) => [i.id, i.accuracy]));
+        // airline 0 and 1 expect no change to the database (a refusal, read-only look-ups): doing nothing passes them.
+        expect(byId).toEqual({
+          "retail/0": 0,
+          "retail/1": 0,
+          "retail/2": 0,
+          "airline/0": 1,
+          "airline/1": 1,
+          "airline/2": 0,
+          "telecom/[mobile_data_issue]airplane_mode_on|user_abroad_roaming_enabled_off[PERSONA:None]": 0,
+          "telecom/[mobile_data_issue]airplane_mode_on|data_mode_off[PERSONA:None]": 0,
+          "telecom/[mobile_data_issue]airplane_mode_on|bad_network_preference[PERSONA:Hard]": 0,
+        });
+        const scores = tau2ScoresOf(run.items);
+        for (const report of run.reports)
+          expect(scores[report.domain]!.passAt1).toBe(report.passHatK["1"]);
+        expect(run.reports.map((r) => r.passHatK["1"])).toEqual([0, 2 / 3, 0]);
+        const agentCalls = shim.requests.filter((r) => r.model === "idle-model");
+        expect(agentCalls.length).toBeGreaterThanOrEqual(9);
+        for (const r of agentCalls)
+          expect([r.body.temperature, r.body.top_p, r.body.top_k, r.body.max_tokens]).toEqual([
+            0, 0.8, 20, 16384,
+          ]);
+        const userCalls = shim.requests.filter((r) => r.model === "user-model");
+        for (const r of userCalls)
+          expect([r.body.temperature, r.body.max_tokens]).toEqual([0, 2048]);
+        expect(shim.requests.filter((r) => r.model === "judge-model").length).toBeGreaterThan(0);
+      } finally {
+        await shim.close();
+      }
 
-    // --resume with a user simulator that cannot answer: the finished tasks are kept, the new
-    // one is a failed sample carrying the harness's message and E_TAU2_HARNESS, not a silent zero.
-    const broken = await startShim({ "idle-model": () => idleAgentTurn() });
-    try {
-      const run = await runTau2({
-        domains: ["retail"],
-        agent: { kind: "model", endpoint: { baseURL: broken.baseURL, model: "idle-model" } },
-        user: { baseURL: broken.baseURL, model: "missing-user" },
-        judge: { baseURL: broken.baseURL, model: "idle-model" },
-        settings: { trials: 1 },
-        limit: 4,
-        outDir: out,
-        resume: true,
-      });
-      expect(run.resumed).toBe(3);
-      const fresh = run.items.find((i) => i.id === "retail/3")!;
-      expect(fresh.samples.map((s) => [s.success, s.failureCode])).toEqual([[false, "E_TAU2_HARNESS"]]);
-      expect(fresh.samples[0]!.failure).toContain("missing-user");
-      expect(tau2ScoresOf(run.items).retail).toEqual({ passAt1: 0, tasks: 4, trials: 1, failedSamples: 1 });
-    } finally {
-      await broken.close();
-    }
-  }, 15 * MINUTES);
+      // --resume with a user simulator that cannot answer: the finished tasks are kept, the new
+      // one is a failed sample carrying the harness's message and E_TAU2_HARNESS, not a silent zero.
+      const broken = await startShim({ "idle-model": () => idleAgentTurn() });
+      try {
+        const run = await runTau2({
+          domains: ["retail"],
+          agent: { kind: "model", endpoint: { baseURL: broken.baseURL, model: "idle-model" } },
+          user: { baseURL: broken.baseURL, model: "missing-user" },
+          judge: { baseURL: broken.baseURL, model: "idle-model" },
+          settings: { trials: 1 },
+          limit: 4,
+          outDir: out,
+          resume: true,
+        });
+        expect(run.resumed).toBe(3);
+        const fresh = run.items.find((i) => i.id === "retail/3")!;
+        expect(fresh.samples.map((s) => [s.success, s.failureCode])).toEqual([
+          [false, "E_TAU2_HARNESS"],
+        ]);
+        expect(fresh.samples[0]!.failure).toContain("missing-user");
+        expect(tau2ScoresOf(run.items).retail).toEqual({
+          passAt1: 0,
+          tasks: 4,
+          trials: 1,
+          failedSamples: 1,
+        });
+      } finally {
+        await broken.close();
+      }
+    },
+    15 * MINUTES,
+  );
 
   it("a missing install is E_DEPENDENCY_MISSING naming the setup script", async () => {
-    const err = await runTau2({ domains: ["retail"], agent: { kind: "idle" }, outDir: join(dir, "none"), resume: false, python: join(dir, "no-venv", "bin", "python") }).catch((e: unknown) => e);
+    const err = await runTau2({
+      domains: ["retail"],
+      agent: { kind: "idle" },
+      outDir: join(dir, "none"),
+      resume: false,
+      python: join(dir, "no-venv", "bin", "python"),
+    }).catch((e: unknown) => e);
     expect(isSpadeError(err, "E_DEPENDENCY_MISSING")).toBe(true);
     expect((err as Error).message).toContain("bash scripts/setup-tau2.sh");
   });

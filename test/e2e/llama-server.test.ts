@@ -16,10 +16,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeTinyLlamaGguf } from "../../src/policy/testing/gguf-writer.js";
 import { spade } from "./cli.js";
 
-const SERVER_PYTHON = join(process.env.SPADE_LLAMA_SERVER_DIR ?? join(homedir(), ".cache", "spade", "llama-server"), "bin", "python");
+const SERVER_PYTHON = join(
+  process.env.SPADE_LLAMA_SERVER_DIR ?? join(homedir(), ".cache", "spade", "llama-server"),
+  "bin",
+  "python",
+);
 const PRESENT = existsSync(SERVER_PYTHON);
 const SKIP = !PRESENT && process.env.CI !== "true";
-const REASON = SKIP ? `(skipped: no llama.cpp server at ${SERVER_PYTHON}; run scripts/setup-llama-server.sh)` : "";
+const REASON = SKIP
+  ? `(skipped: no llama.cpp server at ${SERVER_PYTHON}; run scripts/setup-llama-server.sh)`
+  : "";
 
 const dir = mkdtempSync(join(tmpdir(), "spade-llama-server-"));
 let server: ChildProcess | undefined;
@@ -36,21 +42,48 @@ async function freePort(): Promise<number> {
 
 beforeAll(async () => {
   if (SKIP) return;
-  if (!PRESENT) throw new Error(`llama.cpp's server is not installed at ${SERVER_PYTHON}: run bash scripts/setup-llama-server.sh (npm test does)`);
+  if (!PRESENT)
+    throw new Error(
+      `llama.cpp's server is not installed at ${SERVER_PYTHON}: run bash scripts/setup-llama-server.sh (npm test does)`,
+    );
   const model = join(dir, "tiny.gguf");
   await writeTinyLlamaGguf(model, { seed: 1 });
   const port = await freePort();
   baseURL = `http://127.0.0.1:${port}/v1`;
   // chatml-function-calling: llama-cpp-python's chat format with OpenAI tools (a named tool_choice is grammar-constrained).
-  const args = ["-m", "llama_cpp.server", "--model", model, "--model_alias", "tiny", "--host", "127.0.0.1", "--port", String(port), "--n_ctx", "4096", "--chat_format", "chatml-function-calling", "--logits_all", "true", "--n_threads", "1"];
+  const args = [
+    "-m",
+    "llama_cpp.server",
+    "--model",
+    model,
+    "--model_alias",
+    "tiny",
+    "--host",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--n_ctx",
+    "4096",
+    "--chat_format",
+    "chatml-function-calling",
+    "--logits_all",
+    "true",
+    "--n_threads",
+    "1",
+  ];
   server = spawn(SERVER_PYTHON, args, { stdio: ["ignore", "pipe", "pipe"] });
   server.stdout!.on("data", (c: Buffer) => (log += c.toString()));
   server.stderr!.on("data", (c: Buffer) => (log += c.toString()));
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (server.exitCode !== null) throw new Error(`llama.cpp's server exited (${server.exitCode}): ${log.slice(-2000)}`);
-    if (Date.now() > deadline) throw new Error(`llama.cpp's server did not answer within 60 s: ${log.slice(-2000)}`);
-    const up = await fetch(`${baseURL}/models`).then((r) => r.ok, () => false);
+    if (server.exitCode !== null)
+      throw new Error(`llama.cpp's server exited (${server.exitCode}): ${log.slice(-2000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`llama.cpp's server did not answer within 60 s: ${log.slice(-2000)}`);
+    const up = await fetch(`${baseURL}/models`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (up) break;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -67,11 +100,21 @@ afterAll(async () => {
 describe.skipIf(SKIP)(`a real OpenAI-compatible server: llama.cpp's ${REASON}`, () => {
   it("spade doctor --base-url reports what that server supports", async () => {
     const run = await spade(["doctor", "--base-url", baseURL, "--model", "tiny", "--json"]);
-    const checks = JSON.parse(run.stdout) as Array<{ name: string; status: string; detail: string }>;
+    const checks = JSON.parse(run.stdout) as Array<{
+      name: string;
+      status: string;
+      detail: string;
+    }>;
     const byName = Object.fromEntries(checks.map((c) => [c.name, c]));
     expect(byName.server).toMatchObject({ status: "ok", detail: "answers and serves tiny" });
-    expect(byName["sampling parameters"]).toMatchObject({ status: "ok", detail: "accepts temperature, top_p, top_k, max_tokens, seed" });
-    expect(byName["tool calls"]).toMatchObject({ status: "ok", detail: "accepted tools and returned a call of get_weather" });
+    expect(byName["sampling parameters"]).toMatchObject({
+      status: "ok",
+      detail: "accepts temperature, top_p, top_k, max_tokens, seed",
+    });
+    expect(byName["tool calls"]).toMatchObject({
+      status: "ok",
+      detail: "accepted tools and returned a call of get_weather",
+    });
     expect(byName.logprobs!.status).toBe("ok");
     // llama.cpp's server returns no token ids: fine for inference-only runs, said as a warning.
     expect(byName["token ids"]).toMatchObject({ status: "warn", detail: "returns no token ids" });
@@ -79,7 +122,22 @@ describe.skipIf(SKIP)(`a real OpenAI-compatible server: llama.cpp's ${REASON}`, 
   }, 120_000);
 
   it("spade env run --policy openai plays a library environment to its turn limit: every turn a model call answered by the server", async () => {
-    const run = await spade(["env", "run", "vault-cracker", "--policy", "openai", "--base-url", baseURL, "--model", "tiny", "--max-tokens", "8", "--episodes", "1", "--json"]);
+    const run = await spade([
+      "env",
+      "run",
+      "vault-cracker",
+      "--policy",
+      "openai",
+      "--base-url",
+      baseURL,
+      "--model",
+      "tiny",
+      "--max-tokens",
+      "8",
+      "--episodes",
+      "1",
+      "--json",
+    ]);
     expect(run.code, run.stderr).toBe(0);
     const out = JSON.parse(run.stdout);
     expect(out.episodes).toHaveLength(1);
@@ -89,12 +147,42 @@ describe.skipIf(SKIP)(`a real OpenAI-compatible server: llama.cpp's ${REASON}`, 
   }, 180_000);
 
   it("a tool-use environment (its tools sent as OpenAI function schemas) plays without failure; a bad base URL path is E_POLICY_HTTP", async () => {
-    const run = await spade(["env", "run", "smart-home", "--policy", "openai", "--base-url", baseURL, "--model", "tiny", "--max-tokens", "8", "--episodes", "1", "--json"]);
+    const run = await spade([
+      "env",
+      "run",
+      "smart-home",
+      "--policy",
+      "openai",
+      "--base-url",
+      baseURL,
+      "--model",
+      "tiny",
+      "--max-tokens",
+      "8",
+      "--episodes",
+      "1",
+      "--json",
+    ]);
     expect(run.code, run.stderr).toBe(0);
     const [episode] = JSON.parse(run.stdout).episodes;
     expect(episode.failure).toBeNull();
     expect(episode.turns).toBeGreaterThan(0);
-    const wrong = await spade(["env", "run", "vault-cracker", "--policy", "openai", "--base-url", baseURL.replace(/\/v1$/, "/nope"), "--model", "tiny", "--episodes", "1", "--max-retries", "0", "--json"]);
+    const wrong = await spade([
+      "env",
+      "run",
+      "vault-cracker",
+      "--policy",
+      "openai",
+      "--base-url",
+      baseURL.replace(/\/v1$/, "/nope"),
+      "--model",
+      "tiny",
+      "--episodes",
+      "1",
+      "--max-retries",
+      "0",
+      "--json",
+    ]);
     expect(wrong.code).toBe(3);
     expect(JSON.parse(wrong.stdout).episodes[0].failureCode).toBe("E_POLICY_HTTP");
   }, 180_000);

@@ -92,18 +92,27 @@ describe("resume after SIGKILL", () => {
     expect(dump(out)).toEqual(baseline);
   });
 
-  it.each([1, 4, 9, 14])("inside store transaction %i: the half-written transaction is rolled back", async (n) => {
-    const out = join(dir, `write-${n}`);
-    const killed = await spade(runFlags(server.baseURL, out), { SPADE_TEST_KILL_IN_TRANSACTION: String(n) });
-    expect(killed.signal).toBe("SIGKILL");
-    await resumeToEnd(out);
-    expect(dump(out)).toEqual(baseline);
-  });
+  it.each([1, 4, 9, 14])(
+    "inside store transaction %i: the half-written transaction is rolled back",
+    async (n) => {
+      const out = join(dir, `write-${n}`);
+      const killed = await spade(runFlags(server.baseURL, out), {
+        SPADE_TEST_KILL_IN_TRANSACTION: String(n),
+      });
+      expect(killed.signal).toBe("SIGKILL");
+      await resumeToEnd(out);
+      expect(dump(out)).toEqual(baseline);
+    },
+  );
 
   it("twice in a row, then resumed", async () => {
     const out = join(dir, "twice");
-    expect((await spade(runFlags(server.baseURL, out), { SPADE_TEST_KILL_IN_TRANSACTION: "6" })).signal).toBe("SIGKILL");
-    expect((await spade(["run", "--resume", out], { SPADE_TEST_KILL_IN_TRANSACTION: "3" })).signal).toBe("SIGKILL");
+    expect(
+      (await spade(runFlags(server.baseURL, out), { SPADE_TEST_KILL_IN_TRANSACTION: "6" })).signal,
+    ).toBe("SIGKILL");
+    expect(
+      (await spade(["run", "--resume", out], { SPADE_TEST_KILL_IN_TRANSACTION: "3" })).signal,
+    ).toBe("SIGKILL");
     await resumeToEnd(out);
     expect(dump(out)).toEqual(baseline);
   });

@@ -29,7 +29,9 @@ describe("spade run with a scripted designer and agent", () => {
   it("completes every step and reports progress", () => {
     expect(result.stderr).toContain("step 4/4");
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/step 1\/4 \| designs 2\/3 valid \| pool 2 \| regret 0\.500 \| success 0\.50 \(hinted 1\.00\)/);
+    expect(result.stderr).toMatch(
+      /step 1\/4 \| designs 2\/3 valid \| pool 2 \| regret 0\.500 \| success 0\.50 \(hinted 1\.00\)/,
+    );
     expect(readFileSync(join(out, "metrics.jsonl"), "utf8").trim().split("\n")).toHaveLength(4);
   });
 
@@ -38,7 +40,16 @@ describe("spade run with a scripted designer and agent", () => {
     expect(shown.code).toBe(0);
     const summary = JSON.parse(shown.stdout);
     expect(summary.steps).toBe(4);
-    const rows = summary.environments.map((e: Record<string, unknown>) => [e.step, e.slot, e.name, e.valid, e.winRate, e.regret, e.designerReward, e.designerAdvantage]);
+    const rows = summary.environments.map((e: Record<string, unknown>) => [
+      e.step,
+      e.slot,
+      e.name,
+      e.valid,
+      e.winRate,
+      e.regret,
+      e.designerReward,
+      e.designerAdvantage,
+    ]);
     // Step 2 scores step 0's designs (D = 2): LD rewards 0.4 (A) and 0 (invalid slot) centre to +-0.2; PR's lone B
     // centres to 0; scale = min(50, 6 agent samples / 3 designer samples * R 2) = 4.
     // Step 3, the last, flushes step 2's: LD C 1.0 (0.4 * clip(0.5 / 0.15) + 0.6 * plateau(0.5)) and E 0 -> +-0.5 * 4.
@@ -50,7 +61,17 @@ describe("spade run with a scripted designer and agent", () => {
       [2, 1, "secret-sequence", true, 0, 1, 0.4, 0],
       [2, 2, "labelled-shelf", true, 1, 0, 0, -2],
     ]);
-    expect(summary.metrics.map((m: Record<string, unknown>) => [m.step, m.designsValid, m.designCompletions, m.poolSize, m.episodes, m.agentSuccess, m.designerSamples])).toEqual([
+    expect(
+      summary.metrics.map((m: Record<string, unknown>) => [
+        m.step,
+        m.designsValid,
+        m.designCompletions,
+        m.poolSize,
+        m.episodes,
+        m.agentSuccess,
+        m.designerSamples,
+      ]),
+    ).toEqual([
       [0, 2, 5, 2, 8, 0.5, 0],
       [1, 0, 0, 2, 4, 0.5, 0],
       [2, 3, 4, 3, 12, 0.5, 3],
@@ -77,7 +98,9 @@ describe("spade run with a scripted designer and agent", () => {
     expect(designs[0]?.report?.failures).toEqual(["E_TRIVIAL"]);
     expect(designs[4]?.report?.failures).toEqual(["E_ORACLE"]);
     expect(designs[5]?.duplicateOf).toBe("d0-0");
-    expect(designs.every((d) => d.docId !== null && JSON.stringify(d.prompt).includes(d.skill))).toBe(true);
+    expect(
+      designs.every((d) => d.docId !== null && JSON.stringify(d.prompt).includes(d.skill)),
+    ).toBe(true);
     // Memory references name environments as the store does (library ones `lib-<name>`), drawn per attempt.
     const refIds = designs.flatMap((d) => (d.memoryRefs as { references: string[] }).references);
     expect(refIds.length).toBeGreaterThan(0);
@@ -88,7 +111,28 @@ describe("spade run with a scripted designer and agent", () => {
 
   it("plays rotating library environments with --designer off (the fixed-environment baseline)", async () => {
     const base = join(dir, "baseline");
-    const run = await spade(["run", "--out", base, "--no-train", "--base-url", server.baseURL, "--model", "m", "--designer", "off", "--steps", "3", "--designs-per-step", "2", "--regenerate-every", "2", "--agent-batch", "4", "--concurrency", "4"]);
+    const run = await spade([
+      "run",
+      "--out",
+      base,
+      "--no-train",
+      "--base-url",
+      server.baseURL,
+      "--model",
+      "m",
+      "--designer",
+      "off",
+      "--steps",
+      "3",
+      "--designs-per-step",
+      "2",
+      "--regenerate-every",
+      "2",
+      "--agent-batch",
+      "4",
+      "--concurrency",
+      "4",
+    ]);
     expect(run.code).toBe(0);
     const store = RunStore.open(base, "read");
     const episodes = store.episodes();
@@ -97,7 +141,9 @@ describe("spade run with a scripted designer and agent", () => {
     store.close();
     expect(library.length).toBeGreaterThanOrEqual(24);
     // Steps 0-1 play library environments 0 and 1; step 2 (the next window) plays 2 and 3.
-    const played = (step: number) => [...new Set(episodes.filter((e) => e.step === step).map((e) => e.envId))];
+    const played = (step: number) => [
+      ...new Set(episodes.filter((e) => e.step === step).map((e) => e.envId)),
+    ];
     expect(played(0)).toEqual([library[0]?.id, library[1]?.id].sort());
     expect(played(1)).toEqual(played(0));
     expect(played(2)).toEqual([library[2]?.id, library[3]?.id].sort());
@@ -108,10 +154,29 @@ describe("spade run with a scripted designer and agent", () => {
   });
 
   it("refuses bad flags with exit 2 and a coded message", async () => {
-    const bad = await spade(["run", "--no-train", "--designs-per-step", "0", "--base-url", server.baseURL, "--model", "m", "--out", join(dir, "bad")]);
+    const bad = await spade([
+      "run",
+      "--no-train",
+      "--designs-per-step",
+      "0",
+      "--base-url",
+      server.baseURL,
+      "--model",
+      "m",
+      "--out",
+      join(dir, "bad"),
+    ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("E_CONFIG: setting designsPerStep (--designs-per-step)");
-    const noEngine = await spade(["run", "--base-url", server.baseURL, "--model", "m", "--out", join(dir, "bad2")]);
+    const noEngine = await spade([
+      "run",
+      "--base-url",
+      server.baseURL,
+      "--model",
+      "m",
+      "--out",
+      join(dir, "bad2"),
+    ]);
     expect(noEngine.code).toBe(2);
     expect(noEngine.stderr).toContain("pass --no-train");
     const again = await spade(runFlags(server.baseURL, out));
@@ -126,7 +191,10 @@ describe("extending a finished run with --resume --steps", () => {
     expect(extended.code).toBe(0);
     expect(extended.stderr).toContain("step 6/6");
     const store = RunStore.open(out, "read");
-    const designerRefs = store.samples().filter((s) => s.role === "designer").map((s) => s.ref);
+    const designerRefs = store
+      .samples()
+      .filter((s) => s.role === "designer")
+      .map((s) => s.ref);
     const steps = store.doneSteps();
     store.close();
     expect(steps).toBe(6);

@@ -9,7 +9,11 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { readHolder, RunStore } from "../../src/store/index.js";
-import { startFakeOpenAIServer, type FakeOpenAIServer, type FakeReply } from "../fakes/openai-server.js";
+import {
+  startFakeOpenAIServer,
+  type FakeOpenAIServer,
+  type FakeReply,
+} from "../fakes/openai-server.js";
 import { spade, spadeAsync } from "./cli.js";
 
 const root = mkdtempSync(join(tmpdir(), "spade-run-faults-"));
@@ -27,8 +31,27 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** A one-step inference-only run with one design slot and one play, against `baseURL`. */
 const runArgs = (baseURL: string, out: string, extra: string[] = []) => [
-  "run", "--out", out, "--no-train", "--base-url", baseURL, "--model", "m", "--steps", "1", "--designs-per-step", "1",
-  "--plays", "1", "--hinted-plays", "0", "--max-attempts", "1", "--concurrency", "1", ...extra,
+  "run",
+  "--out",
+  out,
+  "--no-train",
+  "--base-url",
+  baseURL,
+  "--model",
+  "m",
+  "--steps",
+  "1",
+  "--designs-per-step",
+  "1",
+  "--plays",
+  "1",
+  "--hinted-plays",
+  "0",
+  "--max-attempts",
+  "1",
+  "--concurrency",
+  "1",
+  ...extra,
 ];
 
 async function waitFor(check: () => boolean, timeoutMs = 20_000): Promise<void> {
@@ -42,7 +65,12 @@ async function waitFor(check: () => boolean, timeoutMs = 20_000): Promise<void> 
 describe("spade run: the run folder lock", () => {
   it("a second process gets E_RUN_LOCKED naming the first's PID; after kill -9 the folder is taken over", async () => {
     let mode: "hang" | "fail" = "hang";
-    server = await startFakeOpenAIServer((): FakeReply => (mode === "hang" ? { kind: "hang" } : { kind: "status", status: 400, message: "no such model" }));
+    server = await startFakeOpenAIServer(
+      (): FakeReply =>
+        mode === "hang"
+          ? { kind: "hang" }
+          : { kind: "status", status: 400, message: "no such model" },
+    );
     const out = join(root, "locked");
     const first = spadeAsync(runArgs(server.baseURL, out));
     await waitFor(() => server!.requests.length > 0); // the designer's request hangs: the run holds its folder
@@ -51,7 +79,12 @@ describe("spade run: the run folder lock", () => {
 
     const second = await spade(["run", "--resume", out]);
     expect(second.code).toBe(2);
-    expect(second.stderr).toMatch(new RegExp(`^spade: E_RUN_LOCKED: ${out} is in use by process ${pid} on ${hostname()} \\(since \\d{4}-[^)]+\\) \\(wait for process ${pid} to finish or stop it, or give another folder\\)$`, "m"));
+    expect(second.stderr).toMatch(
+      new RegExp(
+        `^spade: E_RUN_LOCKED: ${out} is in use by process ${pid} on ${hostname()} \\(since \\d{4}-[^)]+\\) \\(wait for process ${pid} to finish or stop it, or give another folder\\)$`,
+        "m",
+      ),
+    );
     expect(second.stderr).not.toContain("    at ");
     const fresh = await spade(runArgs(server.baseURL, out));
     expect(fresh.code).toBe(2);
@@ -75,10 +108,21 @@ describe("spade run: a server that never answers", () => {
     server = await startFakeOpenAIServer(() => ({ kind: "hang" }));
     const out = join(root, "hang");
     const started = Date.now();
-    const r = await spade(runArgs(server.baseURL, out, ["--request-timeout", "0.5", "--retry-budget", "2", "--max-retries", "1"]));
+    const r = await spade(
+      runArgs(server.baseURL, out, [
+        "--request-timeout",
+        "0.5",
+        "--retry-budget",
+        "2",
+        "--max-retries",
+        "1",
+      ]),
+    );
     const wallMs = Date.now() - started;
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/^spade: model server: E_POLICY_TIMEOUT: .* gave no answer within 500 ms; retry 1 of 1 in 0\.\d s \(retry budget left 1\.\d s\)$/m);
+    expect(r.stderr).toMatch(
+      /^spade: model server: E_POLICY_TIMEOUT: .* gave no answer within 500 ms; retry 1 of 1 in 0\.\d s \(retry budget left 1\.\d s\)$/m,
+    );
     const store = RunStore.open(out, "read");
     expect(store.doneSteps()).toBe(1);
     expect(store.episodes().map((e) => e.failureCode)).toEqual(["E_POLICY_TIMEOUT"]);
@@ -96,7 +140,9 @@ describe("spade run: a start that fails", () => {
     const out = join(root, "no-corpus");
     const r = await spade(runArgs(server.baseURL, out, ["--corpus", join(root, "missing.jsonl")]));
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`spade: E_IO: the corpus ${join(root, "missing.jsonl")} (--corpus) does not exist (give a readable .jsonl, .jsonl.gz or .parquet file, a folder of them or of .txt/.md files, or "default")\n`);
+    expect(r.stderr).toBe(
+      `spade: E_IO: the corpus ${join(root, "missing.jsonl")} (--corpus) does not exist (give a readable .jsonl, .jsonl.gz or .parquet file, a folder of them or of .txt/.md files, or "default")\n`,
+    );
     expect(existsSync(out)).toBe(false);
   });
 
@@ -107,7 +153,9 @@ describe("spade run: a start that fails", () => {
     const out = join(root, "bad-corpus");
     const r = await spade(runArgs(server.baseURL, out, ["--corpus", corpus]));
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`spade run: the run never began a step; removed what it created in ${out}\n`);
+    expect(r.stderr).toContain(
+      `spade run: the run never began a step; removed what it created in ${out}\n`,
+    );
     expect(r.stderr).toContain("spade: E_CONFIG: corpus");
     expect(existsSync(out)).toBe(false);
     const again = await spade(runArgs(server.baseURL, out));
@@ -120,10 +168,15 @@ describe("spade run: a damaged store", () => {
     const out = join(root, "corrupt");
     mkdirSync(out);
     writeFileSync(join(out, "run.sqlite"), Buffer.alloc(16_384, 0x5a));
-    for (const args of [["run", "--resume", out], ["runs", "show", out]]) {
+    for (const args of [
+      ["run", "--resume", out],
+      ["runs", "show", out],
+    ]) {
       const r = await spade(args);
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/^spade: E_STORE_CORRUPT: .*run\.sqlite is damaged or is not a run store \(SQLITE_NOTADB: file is not a database\) \(restore it from a backup/);
+      expect(r.stderr).toMatch(
+        /^spade: E_STORE_CORRUPT: .*run\.sqlite is damaged or is not a run store \(SQLITE_NOTADB: file is not a database\) \(restore it from a backup/,
+      );
       expect(r.stderr).not.toContain("    at ");
     }
   });
@@ -146,15 +199,31 @@ const CAN_MOUNT = (() => {
 describe.skipIf(!CAN_MOUNT)("spade run: a full disk (tmpfs of 320 KiB)", () => {
   it("exits 2 with E_DISK_FULL saying the run can be resumed elsewhere, and resumes there", async () => {
     // Long answers fill the disk within the first step.
-    server = await startFakeOpenAIServer(() => ({ kind: "text", content: `no program here ${"z".repeat(60_000)}` }));
+    server = await startFakeOpenAIServer(() => ({
+      kind: "text",
+      content: `no program here ${"z".repeat(60_000)}`,
+    }));
     const disk = mkdtempSync(join(tmpdir(), "spade-full-"));
     execFileSync("mount", ["-t", "tmpfs", "-o", "size=320k", "tmpfs", disk]);
     mounts.push(disk);
     const out = join(disk, "run");
-    const r = await spade(runArgs(server.baseURL, out, ["--steps", "3", "--max-attempts", "5", "--designs-per-step", "2"]));
+    const r = await spade(
+      runArgs(server.baseURL, out, [
+        "--steps",
+        "3",
+        "--max-attempts",
+        "5",
+        "--designs-per-step",
+        "2",
+      ]),
+    );
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/spade: E_DISK_FULL: the disk holding .* is full \((SQLITE_FULL|ENOSPC)/);
-    expect(r.stderr).toContain(`copy ${out} to a disk with space and continue there with spade run --resume <the copy>`);
+    expect(r.stderr).toMatch(
+      /spade: E_DISK_FULL: the disk holding .* is full \((SQLITE_FULL|ENOSPC)/,
+    );
+    expect(r.stderr).toContain(
+      `copy ${out} to a disk with space and continue there with spade run --resume <the copy>`,
+    );
     expect(r.stderr).not.toContain("    at ");
     const copy = join(root, "copied-run");
     execFileSync("cp", ["-r", out, copy]);

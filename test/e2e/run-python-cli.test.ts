@@ -54,10 +54,42 @@ let result: SpadeResult;
 beforeAll(async () => {
   server = await startSelfPlayServer({ runSeed: SEED, designs: DESIGNS });
   result = await spade([
-    "run", "--out", out, "--no-train", "--base-url", server.baseURL, "--model", "scripted-double", "--seed", String(SEED),
-    "--env-language", "python", "--steps", "1", "--designs-per-step", "1", "--skills", LD, "--regenerate-every", "1",
-    "--reward-delay", "1", "--plays", "2", "--hinted-plays", "2", "--max-attempts", "2", "--concurrency", "2",
-    "--batch-fit", "off", "--hints", "program", "--corpus", "none",
+    "run",
+    "--out",
+    out,
+    "--no-train",
+    "--base-url",
+    server.baseURL,
+    "--model",
+    "scripted-double",
+    "--seed",
+    String(SEED),
+    "--env-language",
+    "python",
+    "--steps",
+    "1",
+    "--designs-per-step",
+    "1",
+    "--skills",
+    LD,
+    "--regenerate-every",
+    "1",
+    "--reward-delay",
+    "1",
+    "--plays",
+    "2",
+    "--hinted-plays",
+    "2",
+    "--max-attempts",
+    "2",
+    "--concurrency",
+    "2",
+    "--batch-fit",
+    "off",
+    "--hints",
+    "program",
+    "--corpus",
+    "none",
   ]);
 }, 240_000);
 afterAll(async () => {
@@ -74,11 +106,19 @@ describe("spade run --env-language python", () => {
     const environments = store.environments();
     const episodes = store.episodes();
     store.close();
-    expect(designs.map((d) => [d.attempt, d.outcome])).toEqual([[0, "no-program"], [1, "valid"]]);
+    expect(designs.map((d) => [d.attempt, d.outcome])).toEqual([
+      [0, "no-program"],
+      [1, "valid"],
+    ]);
     const env = environments.find((e) => e.source === "designer");
     expect(env?.name).toBe("colour-vault");
     expect(env?.code).toContain("class ColourVaultEnv:");
-    expect(episodes.map((e) => [e.hinted, e.success])).toEqual([[false, false], [false, false], [true, true], [true, true]]);
+    expect(episodes.map((e) => [e.hinted, e.success])).toEqual([
+      [false, false],
+      [false, false],
+      [true, true],
+      [true, true],
+    ]);
     expect(env?.stats.regret).toBe(1);
   });
 });

@@ -22,12 +22,45 @@ describe("spade run --print-config", () => {
     const out = join(dir, "never");
     const plain = await spade(["run", "--print-config", "--out", out]);
     expect(plain.code).toBe(0);
-    expect(JSON.parse(plain.stdout)).toMatchObject({ temperature: 0.6, topP: 0.95, topK: 20, hints: "model", hintTemperature: 0.3, hintMaxTokens: 4096, loss: "ppo", ppoClipLow: 0.2, ppoClipHigh: 0.28, klCoef: 0, validation: "strict" });
+    expect(JSON.parse(plain.stdout)).toMatchObject({
+      temperature: 0.6,
+      topP: 0.95,
+      topK: 20,
+      hints: "model",
+      hintTemperature: 0.3,
+      hintMaxTokens: 4096,
+      loss: "ppo",
+      ppoClipLow: 0.2,
+      ppoClipHigh: 0.28,
+      klCoef: 0,
+      validation: "strict",
+    });
     expect(existsSync(out)).toBe(false);
-    const games = JSON.parse((await spade(["run", "--preset", "reference", "--print-config"])).stdout);
-    expect(games).toMatchObject({ mode: "games", regenerateEvery: 4, rewardDelay: 4, invalidDesign: "drop", validation: "reference", klCoef: 0, maxWords: 6000 });
-    const tools = JSON.parse((await spade(["run", "--preset", "reference-tool-use", "--print-config", "--steps", "12"])).stdout);
-    expect(tools).toMatchObject({ mode: "tool-use", steps: 12, regenerateEvery: 8, rewardDelay: 8, hintMaxTokens: 2048, klCoef: 0.005, maxWords: 4000 });
+    const games = JSON.parse(
+      (await spade(["run", "--preset", "reference", "--print-config"])).stdout,
+    );
+    expect(games).toMatchObject({
+      mode: "games",
+      regenerateEvery: 4,
+      rewardDelay: 4,
+      invalidDesign: "drop",
+      validation: "reference",
+      klCoef: 0,
+      maxWords: 6000,
+    });
+    const tools = JSON.parse(
+      (await spade(["run", "--preset", "reference-tool-use", "--print-config", "--steps", "12"]))
+        .stdout,
+    );
+    expect(tools).toMatchObject({
+      mode: "tool-use",
+      steps: 12,
+      regenerateEvery: 8,
+      rewardDelay: 8,
+      hintMaxTokens: 2048,
+      klCoef: 0.005,
+      maxWords: 4000,
+    });
   });
 });
 
@@ -47,30 +80,50 @@ describe("spade run --hints model --corpus none --memory off", () => {
   it("asks a separate call of the model for each valid design's hint at 0.3 / 0.9 / 20 and 4,096 tokens, and never stores it as a design", () => {
     const hintCalls = server.requests.filter((r) => r.body.temperature === 0.3);
     // Step 0's valid designs are slots 0 (colour-vault) and 1 (number-echo); each hint comes at the first call.
-    expect(hintCalls.map((r) => r.body.seed).sort()).toEqual([seedOf(RUN_SEED, "hint", 0, 0, 0), seedOf(RUN_SEED, "hint", 0, 1, 0)].sort());
+    expect(hintCalls.map((r) => r.body.seed).sort()).toEqual(
+      [seedOf(RUN_SEED, "hint", 0, 0, 0), seedOf(RUN_SEED, "hint", 0, 1, 0)].sort(),
+    );
     for (const r of hintCalls) {
       expect(r.body).toMatchObject({ top_p: 0.9, top_k: 20, max_tokens: 4096 });
-      expect((r.body.messages as Array<{ content: string }>)[1]?.content).toContain("class Environment");
+      expect((r.body.messages as Array<{ content: string }>)[1]?.content).toContain(
+        "class Environment",
+      );
     }
-    for (const r of server.requests.filter((x) => x.body.temperature !== 0.3)) expect(r.body).toMatchObject({ temperature: 0.6, top_p: 0.95, top_k: 20 });
+    for (const r of server.requests.filter((x) => x.body.temperature !== 0.3))
+      expect(r.body).toMatchObject({ temperature: 0.6, top_p: 0.95, top_k: 20 });
     const store = RunStore.open(out, "read");
     const designs = store.designs();
     const environments = store.environments().filter((e) => e.source === "designer");
     const samples = store.samples();
     store.close();
     // The double answers a hint request as it answers an agent whose messages name no answer.
-    const written = agentAnswer(hintCalls[0]!.body.messages as Array<{ role: string; content: string }>);
+    const written = agentAnswer(
+      hintCalls[0]!.body.messages as Array<{ role: string; content: string }>,
+    );
     expect(written).toBe("No idea. \\boxed{nothing}");
-    expect(environments.map((e) => [e.id, e.hint])).toEqual([["d0-0", written], ["d0-1", written]]);
+    expect(environments.map((e) => [e.id, e.hint])).toEqual([
+      ["d0-0", written],
+      ["d0-1", written],
+    ]);
     // Five design completions, as with program hints: the hint calls are not among them, so never trained.
     expect(designs).toHaveLength(5);
     expect(designs.some((d) => d.completion === written)).toBe(false);
-    expect(samples.filter((s) => s.role === "designer").map((s) => s.ref).sort()).toEqual(["0/0/1", "0/1/0", "0/2/1"]);
+    expect(
+      samples
+        .filter((s) => s.role === "designer")
+        .map((s) => s.ref)
+        .sort(),
+    ).toEqual(["0/0/1", "0/1/0", "0/2/1"]);
   });
 
   it("plays with the model's hint: the colour word is no longer revealed, so its regret is 0 instead of 1", () => {
     const store = RunStore.open(out, "read");
-    const stats = Object.fromEntries(store.environments().filter((e) => e.source === "designer").map((e) => [e.id, [e.stats.winRate, e.stats.regret]]));
+    const stats = Object.fromEntries(
+      store
+        .environments()
+        .filter((e) => e.source === "designer")
+        .map((e) => [e.id, [e.stats.winRate, e.stats.regret]]),
+    );
     const hinted = store.episodes().filter((e) => e.hinted);
     store.close();
     expect(stats).toEqual({ "d0-0": [0, 0], "d0-1": [1, 0] });
@@ -83,8 +136,18 @@ describe("spade run --hints model --corpus none --memory off", () => {
     const designs = store.designs();
     store.close();
     expect(designs.every((d) => d.docId === null)).toBe(true);
-    expect(designs.every((d) => JSON.stringify(d.prompt).includes("No document this time"))).toBe(true);
-    expect(designs.every((d) => JSON.stringify(d.memoryRefs) === JSON.stringify({ references: [], avoid: null }))).toBe(true);
-    expect(server.requests.filter((r) => (r.body.messages as Array<{ content: unknown }>)[0]?.content === GAME_SYSTEM_PROMPT)).toHaveLength(5);
+    expect(designs.every((d) => JSON.stringify(d.prompt).includes("No document this time"))).toBe(
+      true,
+    );
+    expect(
+      designs.every(
+        (d) => JSON.stringify(d.memoryRefs) === JSON.stringify({ references: [], avoid: null }),
+      ),
+    ).toBe(true);
+    expect(
+      server.requests.filter(
+        (r) => (r.body.messages as Array<{ content: unknown }>)[0]?.content === GAME_SYSTEM_PROMPT,
+      ),
+    ).toHaveLength(5);
   });
 });

@@ -11,7 +11,11 @@ import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { RunStore } from "../../src/store/index.js";
 import { designSequence, sequenceDatum } from "../../src/trainer/index.js";
-import { startFakeTinkerServer, type FakeSampleRequest, type FakeTinkerServer } from "../fakes/tinker-server.js";
+import {
+  startFakeTinkerServer,
+  type FakeSampleRequest,
+  type FakeTinkerServer,
+} from "../fakes/tinker-server.js";
 import { asciiIds, TINY, writeTinyModel } from "../fakes/tiny-model.js";
 import { spade } from "./cli.js";
 
@@ -38,7 +42,9 @@ async function startEngine(): Promise<FakeTinkerServer> {
     apiKey: "tk-train",
     sample: (request) => {
       sampled.push(request);
-      return { sequences: [{ tokens: ANSWER, logprobs: ANSWER.map(() => -0.5), stop_reason: "stop" }] };
+      return {
+        sequences: [{ tokens: ANSWER, logprobs: ANSWER.map(() => -0.5), stop_reason: "stop" }],
+      };
     },
   });
   return server;
@@ -46,26 +52,71 @@ async function startEngine(): Promise<FakeTinkerServer> {
 
 function runFlags(engine: string, out: string, extra: string[] = []): string[] {
   return [
-    "run", "--out", out, "--engine", engine, "--base-model", BASE, "--model-path", modelPath, "--api-key-env", "SPADE_E2E_ENGINE_KEY",
-    "--seed", "3", "--steps", "3", "--designs-per-step", "2", "--regenerate-every", "1", "--reward-delay", "1", "--plays", "2", "--hinted-plays", "0", "--batch-fit", "off",
-    "--max-attempts", "1", "--max-words", "40", "--max-tokens", "16", "--designer-max-tokens", "32", "--concurrency", "4", "--learning-rate", "1e-5", ...extra,
+    "run",
+    "--out",
+    out,
+    "--engine",
+    engine,
+    "--base-model",
+    BASE,
+    "--model-path",
+    modelPath,
+    "--api-key-env",
+    "SPADE_E2E_ENGINE_KEY",
+    "--seed",
+    "3",
+    "--steps",
+    "3",
+    "--designs-per-step",
+    "2",
+    "--regenerate-every",
+    "1",
+    "--reward-delay",
+    "1",
+    "--plays",
+    "2",
+    "--hinted-plays",
+    "0",
+    "--batch-fit",
+    "off",
+    "--max-attempts",
+    "1",
+    "--max-words",
+    "40",
+    "--max-tokens",
+    "16",
+    "--designer-max-tokens",
+    "32",
+    "--concurrency",
+    "4",
+    "--learning-rate",
+    "1e-5",
+    ...extra,
   ];
 }
 
 function readStore(out: string) {
   const store = RunStore.open(out, "read");
   try {
-    return { steps: store.steps(), designs: store.designs(), samples: store.samples(), trainer: store.getState<Record<string, unknown>>("trainer") };
+    return {
+      steps: store.steps(),
+      designs: store.designs(),
+      samples: store.samples(),
+      trainer: store.getState<Record<string, unknown>>("trainer"),
+    };
   } finally {
     store.close();
   }
 }
 
-const samplerPath = (model: string, step: number) => `tinker://${model}/sampler_weights/spade-step-${step}`;
+const samplerPath = (model: string, step: number) =>
+  `tinker://${model}/sampler_weights/spade-step-${step}`;
 const statePath = (model: string, step: number) => `tinker://${model}/weights/spade-step-${step}`;
 // The fake, like SkyRL, refuses the first (protobuf) forward_backward of a session, recorded with a null body; SPADE resends it as JSON.
-const jsonTo = (engine: FakeTinkerServer, path: string) => engine.requestsTo(path).filter((r) => r.body !== null);
-const datumsOf = (engine: FakeTinkerServer) => jsonTo(engine, "/api/v1/forward_backward").map((r) => r.body.forward_backward_input.data);
+const jsonTo = (engine: FakeTinkerServer, path: string) =>
+  engine.requestsTo(path).filter((r) => r.body !== null);
+const datumsOf = (engine: FakeTinkerServer) =>
+  jsonTo(engine, "/api/v1/forward_backward").map((r) => r.body.forward_backward_input.data);
 
 describe("spade run --engine (training)", () => {
   it("trains both roles for 3 steps: one forward_backward per step, sampling from each step's weights, the sampler path stored per step", async () => {
@@ -77,16 +128,36 @@ describe("spade run --engine (training)", () => {
 
     const { steps, designs, samples, trainer } = readStore(out);
     expect(steps.map((s) => (s.metrics as { checkpoint: unknown }).checkpoint)).toEqual(
-      [0, 1, 2].map((s) => ({ step: s, samplerPath: samplerPath("model_0", s), statePath: statePath("model_0", s) })),
+      [0, 1, 2].map((s) => ({
+        step: s,
+        samplerPath: samplerPath("model_0", s),
+        statePath: statePath("model_0", s),
+      })),
     );
-    expect(trainer).toEqual({ step: 2, samplerPath: samplerPath("model_0", 2), statePath: statePath("model_0", 2) });
+    expect(trainer).toEqual({
+      step: 2,
+      samplerPath: samplerPath("model_0", 2),
+      statePath: statePath("model_0", 2),
+    });
     // Every design is invalid (no program): its sample carries the invalid-design reward 0, centred with its skill to 0.
-    expect(designs.map((d) => [d.step, d.slot, d.outcome, d.trainable])).toEqual([0, 1, 2].flatMap((s) => [[s, 0, "no-program", true], [s, 1, "no-program", true]]));
+    expect(designs.map((d) => [d.step, d.slot, d.outcome, d.trainable])).toEqual(
+      [0, 1, 2].flatMap((s) => [
+        [s, 0, "no-program", true],
+        [s, 1, "no-program", true],
+      ]),
+    );
     const designer = samples.filter((s) => s.role === "designer");
     expect(designer.map((s) => [s.step, s.ref, s.reward, s.advantage])).toEqual([
-      [1, "0/0/0", 0, 0], [1, "0/1/0", 0, 0], [2, "1/0/0", 0, 0], [2, "1/1/0", 0, 0], [2, "2/0/0", 0, 0], [2, "2/1/0", 0, 0],
+      [1, "0/0/0", 0, 0],
+      [1, "0/1/0", 0, 0],
+      [2, "1/0/0", 0, 0],
+      [2, "1/1/0", 0, 0],
+      [2, "2/0/0", 0, 0],
+      [2, "2/1/0", 0, 0],
     ]);
-    const agentByStep = [0, 1, 2].map((s) => samples.filter((x) => x.step === s && x.role === "agent").length);
+    const agentByStep = [0, 1, 2].map(
+      (s) => samples.filter((x) => x.step === s && x.role === "agent").length,
+    );
     expect(agentByStep.every((n) => n === 4)).toBe(true);
 
     // One forward_backward per step holding both roles (agent datums first, then the delayed designer ones).
@@ -95,13 +166,23 @@ describe("spade run --engine (training)", () => {
     const d0 = designs.find((d) => d.step === 0 && d.slot === 0)!;
     expect(batches[1]![4]).toEqual(sequenceDatum(designSequence(d0.tokens, "0/0/0"), 0));
     expect((d0.tokens as { tokenIds: number[] }).tokenIds).toEqual(ANSWER);
-    expect(engine.requestsTo("/api/v1/optim_step").map((r) => r.body.adam_params.learning_rate)).toEqual([1e-5, 1e-5, 1e-5]);
+    expect(
+      engine.requestsTo("/api/v1/optim_step").map((r) => r.body.adam_params.learning_rate),
+    ).toEqual([1e-5, 1e-5, 1e-5]);
     expect(engine.training!.models.get("model_0")).toMatchObject({ optimSteps: 3, loraRank: 32 });
-    expect(steps.map((s) => (s.metrics as { train: Record<string, number> }).train.datums)).toEqual([4, 6, 8]);
+    expect(steps.map((s) => (s.metrics as { train: Record<string, number> }).train.datums)).toEqual(
+      [4, 6, 8],
+    );
 
     // On-policy: step s samples from the weights saved after step s - 1 (step 0 from the base model).
-    expect(engine.requestsTo("/api/v1/create_sampling_session").map((r) => r.body.model_path ?? r.body.base_model)).toEqual([BASE, samplerPath("model_0", 0), samplerPath("model_0", 1)]);
-    expect(new Set(sampled.map((r) => r.model))).toEqual(new Set([BASE, samplerPath("model_0", 0), samplerPath("model_0", 1)]));
+    expect(
+      engine
+        .requestsTo("/api/v1/create_sampling_session")
+        .map((r) => r.body.model_path ?? r.body.base_model),
+    ).toEqual([BASE, samplerPath("model_0", 0), samplerPath("model_0", 1)]);
+    expect(new Set(sampled.map((r) => r.model))).toEqual(
+      new Set([BASE, samplerPath("model_0", 0), samplerPath("model_0", 1)]),
+    );
     expect(engine.requests.every((r) => r.headers["x-api-key"] === "tk-train")).toBe(true);
   });
 
@@ -109,10 +190,17 @@ describe("spade run --engine (training)", () => {
     const engine = await startEngine();
     const out = join(dir, "killed");
     // Transaction 11 commits step 1: 2 design slots + library rows + 2 play groups + commit (step 0), 2 + 2 + commit (step 1).
-    const killed = await spade(runFlags(engine.baseURL, out), { ...KEY, SPADE_TEST_KILL_IN_TRANSACTION: "11" });
+    const killed = await spade(runFlags(engine.baseURL, out), {
+      ...KEY,
+      SPADE_TEST_KILL_IN_TRANSACTION: "11",
+    });
     expect(killed.signal).toBe("SIGKILL");
     expect(readStore(out).steps.filter((s) => s.status === "done")).toHaveLength(1);
-    expect(readStore(out).trainer).toEqual({ step: 0, samplerPath: samplerPath("model_0", 0), statePath: statePath("model_0", 0) });
+    expect(readStore(out).trainer).toEqual({
+      step: 0,
+      samplerPath: samplerPath("model_0", 0),
+      statePath: statePath("model_0", 0),
+    });
     // Step 1 was trained on the engine (model_0 has 2 updates) but never committed.
     expect(engine.training!.models.get("model_0")!.optimSteps).toBe(2);
     const before = engine.requests.length;
@@ -121,25 +209,55 @@ describe("spade run --engine (training)", () => {
     expect(resumed.stderr).toContain("step 3/3");
     expect(resumed.code).toBe(0);
     const after = engine.requests.slice(before);
-    const resumedPaths = after.filter((r) => r.body !== null).map((r) => r.path.replace("/api/v1/", "")).filter((p) => !["client/config", "retrieve_future", "asample", "session_heartbeat"].includes(p));
+    const resumedPaths = after
+      .filter((r) => r.body !== null)
+      .map((r) => r.path.replace("/api/v1/", ""))
+      .filter(
+        (p) => !["client/config", "retrieve_future", "asample", "session_heartbeat"].includes(p),
+      );
     // Step 1's designs and plays were committed: only its training runs again, on a new model loaded with step 0's state.
     expect(resumedPaths.slice(0, 8)).toEqual([
-      "create_session", "create_model", "load_weights", "forward_backward", "optim_step", "save_weights", "save_weights_for_sampler", "create_sampling_session",
+      "create_session",
+      "create_model",
+      "load_weights",
+      "forward_backward",
+      "optim_step",
+      "save_weights",
+      "save_weights_for_sampler",
+      "create_sampling_session",
     ]);
-    expect(after.find((r) => r.path.endsWith("/load_weights"))!.body).toMatchObject({ model_id: "model_1", path: statePath("model_0", 0), seq_id: 1, optimizer: true });
-    expect(after.find((r) => r.path.endsWith("/create_sampling_session"))!.body.model_path).toBe(samplerPath("model_1", 1));
+    expect(after.find((r) => r.path.endsWith("/load_weights"))!.body).toMatchObject({
+      model_id: "model_1",
+      path: statePath("model_0", 0),
+      seq_id: 1,
+      optimizer: true,
+    });
+    expect(after.find((r) => r.path.endsWith("/create_sampling_session"))!.body.model_path).toBe(
+      samplerPath("model_1", 1),
+    );
     // The new model holds step 0's update plus steps 1 and 2, each once.
     expect(engine.training!.models.get("model_1")!.optimSteps).toBe(3);
     const { steps, trainer } = readStore(out);
-    expect(steps.map((s) => (s.metrics as { checkpoint: { samplerPath: string } }).checkpoint.samplerPath)).toEqual([samplerPath("model_0", 0), samplerPath("model_1", 1), samplerPath("model_1", 2)]);
-    expect(trainer).toEqual({ step: 2, samplerPath: samplerPath("model_1", 2), statePath: statePath("model_1", 2) });
+    expect(
+      steps.map(
+        (s) => (s.metrics as { checkpoint: { samplerPath: string } }).checkpoint.samplerPath,
+      ),
+    ).toEqual([samplerPath("model_0", 0), samplerPath("model_1", 1), samplerPath("model_1", 2)]);
+    expect(trainer).toEqual({
+      step: 2,
+      samplerPath: samplerPath("model_1", 2),
+      statePath: statePath("model_1", 2),
+    });
   });
 
   it("resumes after a SIGKILL while playing: the lost plays are sampled from the restored sampler weights", async () => {
     const engine = await startEngine();
     const out = join(dir, "killed-playing");
     // Transaction 10 stores step 1's second group of plays.
-    const killed = await spade(runFlags(engine.baseURL, out), { ...KEY, SPADE_TEST_KILL_IN_TRANSACTION: "10" });
+    const killed = await spade(runFlags(engine.baseURL, out), {
+      ...KEY,
+      SPADE_TEST_KILL_IN_TRANSACTION: "10",
+    });
     expect(killed.signal).toBe("SIGKILL");
     expect(jsonTo(engine, "/api/v1/forward_backward")).toHaveLength(1);
     const before = engine.requests.length;
@@ -147,32 +265,72 @@ describe("spade run --engine (training)", () => {
     expect(resumed.code).toBe(0);
     const after = engine.requests.slice(before);
     const firstTrain = after.findIndex((r) => r.path.endsWith("/forward_backward"));
-    const sessions = after.slice(0, firstTrain).filter((r) => r.path.endsWith("/create_sampling_session"));
+    const sessions = after
+      .slice(0, firstTrain)
+      .filter((r) => r.path.endsWith("/create_sampling_session"));
     expect(sessions.map((r) => r.body.model_path)).toEqual([samplerPath("model_0", 0)]);
-    expect(after.slice(0, firstTrain).filter((r) => r.path.endsWith("/asample")).length).toBeGreaterThan(0);
+    expect(
+      after.slice(0, firstTrain).filter((r) => r.path.endsWith("/asample")).length,
+    ).toBeGreaterThan(0);
     expect(engine.training!.models.get("model_1")!.optimSteps).toBe(3);
-    expect(readStore(out).trainer).toEqual({ step: 2, samplerPath: samplerPath("model_1", 2), statePath: statePath("model_1", 2) });
+    expect(readStore(out).trainer).toEqual({
+      step: 2,
+      samplerPath: samplerPath("model_1", 2),
+      statePath: statePath("model_1", 2),
+    });
   });
 
   it("trains the fixed-environment baseline (--designer off) on library environments only", async () => {
     const engine = await startEngine();
     const out = join(dir, "baseline");
-    const run = await spade(runFlags(engine.baseURL, out, ["--designer", "off", "--steps", "2"]), KEY);
+    const run = await spade(
+      runFlags(engine.baseURL, out, ["--designer", "off", "--steps", "2"]),
+      KEY,
+    );
     expect(run.code).toBe(0);
     expect(readStore(out).designs).toEqual([]);
     expect(datumsOf(engine).map((b) => b.length)).toEqual([4, 4]);
-    expect(readStore(out).trainer).toMatchObject({ step: 1, samplerPath: samplerPath("model_0", 1) });
+    expect(readStore(out).trainer).toMatchObject({
+      step: 1,
+      samplerPath: samplerPath("model_0", 1),
+    });
   });
 
   it("refuses training without an engine, and a chat-level policy with one (exit 2, E_CONFIG)", async () => {
-    const noEngine = await spade(["run", "--out", join(dir, "x1"), "--base-url", "http://127.0.0.1:1/v1", "--model", "m"]);
+    const noEngine = await spade([
+      "run",
+      "--out",
+      join(dir, "x1"),
+      "--base-url",
+      "http://127.0.0.1:1/v1",
+      "--model",
+      "m",
+    ]);
     expect(noEngine.code).toBe(2);
     expect(noEngine.stderr).toContain("E_CONFIG: training needs a training engine");
-    const chat = await spade(["run", "--out", join(dir, "x2"), "--engine", "http://127.0.0.1:1", "--policy", "openai"]);
+    const chat = await spade([
+      "run",
+      "--out",
+      join(dir, "x2"),
+      "--engine",
+      "http://127.0.0.1:1",
+      "--policy",
+      "openai",
+    ]);
     expect(chat.code).toBe(2);
     expect(chat.stderr).toContain("E_CONFIG: --policy openai samples chat messages");
-    const noModel = await spade(["run", "--out", join(dir, "x3"), "--engine", "http://127.0.0.1:1", "--model-path", modelPath]);
+    const noModel = await spade([
+      "run",
+      "--out",
+      join(dir, "x3"),
+      "--engine",
+      "http://127.0.0.1:1",
+      "--model-path",
+      modelPath,
+    ]);
     expect(noModel.code).toBe(2);
-    expect(noModel.stderr).toContain("E_CONFIG: the engine serves models by name: --base-model is not set");
+    expect(noModel.stderr).toContain(
+      "E_CONFIG: the engine serves models by name: --base-model is not set",
+    );
   });
 });

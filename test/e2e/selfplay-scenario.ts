@@ -20,7 +20,12 @@ export const DESIGNS: ScriptedDesign[] = [
   { step: 0, slot: 1, attempt: 0, completion: P.easyEcho(PR) }, // B: win rate 1, regret 0
   { step: 0, slot: 2, attempt: 0, completion: "I would rather not write code today." }, // no program
   { step: 0, slot: 2, attempt: 1, completion: P.wrongOracle(LD) }, // E_ORACLE: the slot stays invalid
-  { step: 2, slot: 0, attempt: 0, completion: P.hintOnlyWord(LD, "tint-locker", { word: "hue", turn: "round" }) }, // duplicate of A
+  {
+    step: 2,
+    slot: 0,
+    attempt: 0,
+    completion: P.hintOnlyWord(LD, "tint-locker", { word: "hue", turn: "round" }),
+  }, // duplicate of A
   { step: 2, slot: 0, attempt: 1, completion: P.flicker(LD) }, // C: win rate 0.5, regret 0.5
   { step: 2, slot: 1, attempt: 0, completion: P.hintOnlySequence(PR) }, // D: win rate 0, regret 1
   { step: 2, slot: 2, attempt: 0, completion: P.easyShelf(LD) }, // E: win rate 1, regret 0
@@ -30,7 +35,8 @@ export const DESIGNS: ScriptedDesign[] = [
 export const RUN_SEED = (() => {
   const oneEven = (seeds: number[]) => seeds.filter((s) => s % 2 === 0).length === 1;
   for (let seed = 1; seed < 1000; seed++) {
-    if (oneEven(playSeeds(seed, 2, "d2-0", 2)) && oneEven(playSeeds(seed, 3, "d2-0", 2))) return seed;
+    if (oneEven(playSeeds(seed, 2, "d2-0", 2)) && oneEven(playSeeds(seed, 3, "d2-0", 2)))
+      return seed;
   }
   throw new Error("no run seed with the wanted parities");
 })();
@@ -38,10 +44,38 @@ export const RUN_SEED = (() => {
 /** `spade run` flags of the scenario (R = D = 2, 4 steps, 3 slots, 2 unhinted + 2 hinted plays, every finished play one sample). */
 export function runFlags(baseURL: string, out: string): string[] {
   return [
-    "run", "--out", out, "--no-train", "--base-url", baseURL, "--model", "scripted-double", "--seed", String(RUN_SEED),
-    "--steps", "4", "--designs-per-step", "3", "--skills", `${LD},${PR}`, "--regenerate-every", "2", "--reward-delay", "2",
-    "--plays", "2", "--hinted-plays", "2", "--max-attempts", "2", "--concurrency", "4", "--batch-fit", "off",
+    "run",
+    "--out",
+    out,
+    "--no-train",
+    "--base-url",
+    baseURL,
+    "--model",
+    "scripted-double",
+    "--seed",
+    String(RUN_SEED),
+    "--steps",
+    "4",
+    "--designs-per-step",
+    "3",
+    "--skills",
+    `${LD},${PR}`,
+    "--regenerate-every",
+    "2",
+    "--reward-delay",
+    "2",
+    "--plays",
+    "2",
+    "--hinted-plays",
+    "2",
+    "--max-attempts",
+    "2",
+    "--concurrency",
+    "4",
+    "--batch-fit",
+    "off",
     // The scripted environments carry their hints in hint(): the programs' own hints, not a model's.
-    "--hints", "program",
+    "--hints",
+    "program",
   ];
 }

@@ -20,7 +20,15 @@ let url: string;
 let model: FakeOpenAIServer;
 
 beforeAll(async () => {
-  server = spadeAsync(["serve", "vault-cracker", "bank-transfer", "--port", "0", "--max-sessions", "16"]);
+  server = spadeAsync([
+    "serve",
+    "vault-cracker",
+    "bank-transfer",
+    "--port",
+    "0",
+    "--max-sessions",
+    "16",
+  ]);
   url = await new Promise<string>((resolve, reject) => {
     let out = "";
     server.child.stdout!.on("data", (c: Buffer) => {
@@ -44,28 +52,80 @@ const remote = (name: string) => `${url.replace("http://", "openenv+ws://")}/${n
 
 describe("remote OpenEnv environments", () => {
   it("spade env run openenv+ws://HOST:PORT/NAME plays episodes over the network", async () => {
-    const r = await spadeAsync(["env", "run", remote("vault-cracker"), "--policy", "random", "--episodes", "3", "--seed", "5", "--json"]).done;
+    const r = await spadeAsync([
+      "env",
+      "run",
+      remote("vault-cracker"),
+      "--policy",
+      "random",
+      "--episodes",
+      "3",
+      "--seed",
+      "5",
+      "--json",
+    ]).done;
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.env).toBe("vault-cracker");
-    expect(out.episodes.map((e: any) => [e.seed, e.failure])).toEqual([[5, null], [6, null], [7, null]]);
+    expect(out.episodes.map((e: any) => [e.seed, e.failure])).toEqual([
+      [5, null],
+      [6, null],
+      [7, null],
+    ]);
     expect(out.episodes[0].transcript.firstObservation).toContain("secret 4-digit code");
     expect(out.episodes.every((e: any) => e.turns >= 1)).toBe(true);
   });
 
   it("spade eval env evaluates a policy on remote environments: an item each, --samples episodes", async () => {
     const out = join(dir, "eval");
-    const r = await spadeAsync(["eval", "env", remote("vault-cracker"), remote("bank-transfer"), "--policy", "random", "--samples", "2", "--out", out, "--json"]).done;
+    const r = await spadeAsync([
+      "eval",
+      "env",
+      remote("vault-cracker"),
+      remote("bank-transfer"),
+      "--policy",
+      "random",
+      "--samples",
+      "2",
+      "--out",
+      out,
+      "--json",
+    ]).done;
     expect(r.code).toBe(0);
     const summary = JSON.parse(r.stdout);
-    expect([summary.benchmark, summary.items, summary.samples, summary.failedSamples]).toEqual(["env", 2, 2, 0]);
-    expect(summary.groups.map((g: any) => [g.group, g.items, g.samples])).toEqual([["vault-cracker", 1, 2], ["bank-transfer", 1, 2]]);
+    expect([summary.benchmark, summary.items, summary.samples, summary.failedSamples]).toEqual([
+      "env",
+      2,
+      2,
+      0,
+    ]);
+    expect(summary.groups.map((g: any) => [g.group, g.items, g.samples])).toEqual([
+      ["vault-cracker", 1, 2],
+      ["bank-transfer", 1, 2],
+    ]);
   });
 
   it("an unreachable server is E_REMOTE_ENV; --hint on a remote environment is a recorded failure", async () => {
-    const down = await spadeAsync(["env", "run", "openenv+ws://127.0.0.1:1/nothing", "--policy", "random"]).done;
-    expect([down.code, down.stderr.startsWith("spade: E_REMOTE_ENV: http://127.0.0.1:1/nothing/metadata:")]).toEqual([1, true]);
-    const hinted = await spadeAsync(["env", "run", remote("vault-cracker"), "--policy", "random", "--hint", "--json"]).done;
+    const down = await spadeAsync([
+      "env",
+      "run",
+      "openenv+ws://127.0.0.1:1/nothing",
+      "--policy",
+      "random",
+    ]).done;
+    expect([
+      down.code,
+      down.stderr.startsWith("spade: E_REMOTE_ENV: http://127.0.0.1:1/nothing/metadata:"),
+    ]).toEqual([1, true]);
+    const hinted = await spadeAsync([
+      "env",
+      "run",
+      remote("vault-cracker"),
+      "--policy",
+      "random",
+      "--hint",
+      "--json",
+    ]).done;
     expect(hinted.code).toBe(3);
     expect(JSON.parse(hinted.stdout).episodes[0].failureCode).toBe("E_ENV_CONTRACT");
   });
@@ -73,7 +133,28 @@ describe("remote OpenEnv environments", () => {
   it("spade run --designer off --env-pool openenv+ws://... plays only the remote environments", async () => {
     const out = join(dir, "remote-baseline");
     const pool = `${remote("vault-cracker")},${remote("bank-transfer")}`;
-    const run = await spadeAsync(["run", "--out", out, "--no-train", "--base-url", model.baseURL, "--model", "m", "--designer", "off", "--env-pool", pool, "--steps", "2", "--designs-per-step", "2", "--agent-batch", "4", "--concurrency", "4"]).done;
+    const run = await spadeAsync([
+      "run",
+      "--out",
+      out,
+      "--no-train",
+      "--base-url",
+      model.baseURL,
+      "--model",
+      "m",
+      "--designer",
+      "off",
+      "--env-pool",
+      pool,
+      "--steps",
+      "2",
+      "--designs-per-step",
+      "2",
+      "--agent-batch",
+      "4",
+      "--concurrency",
+      "4",
+    ]).done;
     expect([run.code, run.stderr.slice(-300)]).toEqual([0, expect.stringContaining("step 2/2")]);
     const store = RunStore.open(out, "read");
     const envs = store.environments();
@@ -88,18 +169,47 @@ describe("remote OpenEnv environments", () => {
   });
 
   it("--env-pool openenv+ws://... with the designer on is E_CONFIG", async () => {
-    const r = await spadeAsync(["run", "--out", join(dir, "bad"), "--no-train", "--base-url", model.baseURL, "--model", "m", "--env-pool", remote("vault-cracker"), "--steps", "1"]).done;
-    expect([r.code, r.stderr.includes("E_CONFIG: --env-pool openenv+ws://... is the pool of the fixed-environment baseline")]).toEqual([2, true]);
+    const r = await spadeAsync([
+      "run",
+      "--out",
+      join(dir, "bad"),
+      "--no-train",
+      "--base-url",
+      model.baseURL,
+      "--model",
+      "m",
+      "--env-pool",
+      remote("vault-cracker"),
+      "--steps",
+      "1",
+    ]).done;
+    expect([
+      r.code,
+      r.stderr.includes(
+        "E_CONFIG: --env-pool openenv+ws://... is the pool of the fixed-environment baseline",
+      ),
+    ]).toEqual([2, true]);
   });
 });
 
 describe("spade serve bad input", () => {
   it("unknown environments and bad flags are coded (exit 2)", async () => {
     const unknown = await spadeAsync(["serve", "no-such-env", "--port", "0"]).done;
-    expect([unknown.code, unknown.stderr.startsWith('spade: E_NOT_FOUND: no file or library environment named "no-such-env"')]).toEqual([2, true]);
+    expect([
+      unknown.code,
+      unknown.stderr.startsWith(
+        'spade: E_NOT_FOUND: no file or library environment named "no-such-env"',
+      ),
+    ]).toEqual([2, true]);
     const flags = await spadeAsync(["serve", "vault-cracker", "--max-sessions", "0"]).done;
-    expect([flags.code, flags.stderr]).toEqual([2, 'spade: E_CONFIG: --max-sessions must be an integer >= 1 (got "0")\n']);
+    expect([flags.code, flags.stderr]).toEqual([
+      2,
+      'spade: E_CONFIG: --max-sessions must be an integer >= 1 (got "0")\n',
+    ]);
     const timeout = await spadeAsync(["serve", "vault-cracker", "--session-timeout", "soon"]).done;
-    expect([timeout.code, timeout.stderr]).toEqual([2, 'spade: E_CONFIG: --session-timeout must be a number >= 0 (got "soon")\n']);
+    expect([timeout.code, timeout.stderr]).toEqual([
+      2,
+      'spade: E_CONFIG: --session-timeout must be a number >= 0 (got "soon")\n',
+    ]);
   });
 });

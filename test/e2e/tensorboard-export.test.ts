@@ -23,7 +23,10 @@ let python: string;
 let server: FakeOpenAIServer;
 
 /** Every scalar and text TensorBoard's EventAccumulator reads from `logdir`, as {tag: [[step, value], ...]}. */
-function readBack(logdir: string): { scalars: Record<string, Array<[number, number]>>; texts: Record<string, Array<[number, string]>> } {
+function readBack(logdir: string): {
+  scalars: Record<string, Array<[number, number]>>;
+  texts: Record<string, Array<[number, string]>>;
+} {
   const script = `
 import json, sys
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
@@ -42,16 +45,23 @@ function expectedScalars(): Record<string, Array<[number, number]>> {
   const store = RunStore.open(out, "read");
   const byTag: Record<string, Array<[number, number]>> = {};
   for (const s of store.steps()) {
-    for (const { tag, scalar } of stepScalars(s.metrics as Record<string, unknown>)) (byTag[tag] ??= []).push([s.step, Math.fround(scalar)]);
+    for (const { tag, scalar } of stepScalars(s.metrics as Record<string, unknown>))
+      (byTag[tag] ??= []).push([s.step, Math.fround(scalar)]);
   }
   store.close();
   return byTag;
 }
 
 beforeAll(async () => {
-  python = execFileSync("bash", [join(REPO, "scripts/setup-tensorboard.sh")], { encoding: "utf8" }).trim();
+  python = execFileSync("bash", [join(REPO, "scripts/setup-tensorboard.sh")], {
+    encoding: "utf8",
+  }).trim();
   server = await startSelfPlayServer({ runSeed: RUN_SEED, designs: DESIGNS });
-  const run = await spade([...runFlags(server.baseURL, out), "--log", `tensorboard:${join(dir, "live")}`]);
+  const run = await spade([
+    ...runFlags(server.baseURL, out),
+    "--log",
+    `tensorboard:${join(dir, "live")}`,
+  ]);
   expect(run.code, run.stderr).toBe(0);
 }, 300_000);
 afterAll(async () => {
@@ -61,18 +71,41 @@ afterAll(async () => {
 
 describe("TensorBoard reads SPADE's event files", () => {
   it("spade runs export: every scalar equals the store's, and each step's first unhinted and hinted plays as text", async () => {
-    const exported = await spade(["runs", "export", out, "--to", "tensorboard", join(dir, "export")]);
+    const exported = await spade([
+      "runs",
+      "export",
+      out,
+      "--to",
+      "tensorboard",
+      join(dir, "export"),
+    ]);
     expect(exported.code, exported.stderr).toBe(0);
     const expected = expectedScalars();
-    expect(exported.stdout).toMatch(new RegExp(`^exported 4 steps \\(${Object.values(expected).flat().length} scalars, 6 transcripts\\) to .*events\\.out\\.tfevents\\.`));
+    expect(exported.stdout).toMatch(
+      new RegExp(
+        `^exported 4 steps \\(${Object.values(expected).flat().length} scalars, 6 transcripts\\) to .*events\\.out\\.tfevents\\.`,
+      ),
+    );
     const back = readBack(join(dir, "export"));
     expect(back.scalars).toEqual(expected);
-    expect(back.scalars.poolSize).toEqual([[0, 2], [1, 2], [2, 3], [3, 3]]);
-    expect(back.scalars.agentSuccess).toEqual([[0, 0.5], [1, 0.5], [2, 0.5], [3, 0.5]]);
+    expect(back.scalars.poolSize).toEqual([
+      [0, 2],
+      [1, 2],
+      [2, 3],
+      [3, 3],
+    ]);
+    expect(back.scalars.agentSuccess).toEqual([
+      [0, 0.5],
+      [1, 0.5],
+      [2, 0.5],
+      [3, 0.5],
+    ]);
     // Hinted plays happen on the steps that measure regret (0 and 2 here); unhinted ones on every step.
     expect(back.texts["transcripts/hinted"]?.map(([step]) => step)).toEqual([0, 2]);
     expect(back.texts["transcripts/unhinted"]?.map(([step]) => step)).toEqual([0, 1, 2, 3]);
-    expect(back.texts["transcripts/hinted"]?.[0]?.[1]).toMatch(/^hinted play of d0-0 at step 0: return 1\n[\s\S]*HINT: The answer is/);
+    expect(back.texts["transcripts/hinted"]?.[0]?.[1]).toMatch(
+      /^hinted play of d0-0 at step 0: return 1\n[\s\S]*HINT: The answer is/,
+    );
     expect(back.texts["transcripts/unhinted"]?.[0]?.[1]).not.toContain("HINT:");
   });
 
@@ -87,7 +120,11 @@ describe("TensorBoard reads SPADE's event files", () => {
     const other = await spade(["runs", "export", out, "--to", "mlflow", join(dir, "x")]);
     expect(other.code).toBe(2);
     expect(other.stderr).toContain("spade: E_CONFIG: --to must be tensorboard");
-    const badLog = await spade([...runFlags(server.baseURL, join(dir, "run2")), "--log", "wandb:somewhere"]);
+    const badLog = await spade([
+      ...runFlags(server.baseURL, join(dir, "run2")),
+      "--log",
+      "wandb:somewhere",
+    ]);
     expect(badLog.code).toBe(2);
     expect(badLog.stderr).toContain("spade: E_CONFIG: --log must be tensorboard:DIR");
   });

@@ -16,7 +16,8 @@ import { skipWithout } from "../missing.js";
 const SCRIPTS = fileURLToPath(new URL("../../scripts/engine/", import.meta.url));
 
 /** The engine's virtual environment: `$SPADE_ENGINE_DIR`, default `~/.cache/spade/engine` (as setup-engine.sh). */
-export const ENGINE_DIR = process.env.SPADE_ENGINE_DIR ?? join(homedir(), ".cache", "spade", "engine");
+export const ENGINE_DIR =
+  process.env.SPADE_ENGINE_DIR ?? join(homedir(), ".cache", "spade", "engine");
 
 /** The engine venv's Python. */
 export const ENGINE_PYTHON = join(ENGINE_DIR, "bin", "python");
@@ -29,7 +30,9 @@ export const ENGINE_PRESENT = existsSync(ENGINE_PYTHON);
  * (`npm test` runs scripts/setup-engine.sh), so there a missing engine fails the tests instead
  * (test/missing.ts, the rule for every test whose needs are missing).
  */
-export const SKIP_ENGINE = skipWithout(ENGINE_PRESENT ? null : `no engine at ${ENGINE_PYTHON}; run scripts/setup-engine.sh`);
+export const SKIP_ENGINE = skipWithout(
+  ENGINE_PRESENT ? null : `no engine at ${ENGINE_PYTHON}; run scripts/setup-engine.sh`,
+);
 
 /** Why the engine tests are skipped, for the describe title. */
 export const SKIP_REASON = `(skipped: no engine at ${ENGINE_PYTHON}; run scripts/setup-engine.sh)`;
@@ -37,7 +40,9 @@ export const SKIP_REASON = `(skipped: no engine at ${ENGINE_PYTHON}; run scripts
 /** Throws a precise error when the engine is absent (CI, where it must be there). */
 export function requireEngine(): void {
   if (!ENGINE_PRESENT) {
-    throw new Error(`the training engine is not installed at ${ENGINE_PYTHON}: run bash scripts/setup-engine.sh (npm test does), or set SPADE_ENGINE_DIR`);
+    throw new Error(
+      `the training engine is not installed at ${ENGINE_PYTHON}: run bash scripts/setup-engine.sh (npm test does), or set SPADE_ENGINE_DIR`,
+    );
   }
 }
 
@@ -49,8 +54,15 @@ function bpeTrainingFiles(): string[] {
   const root = fileURLToPath(new URL("../../", import.meta.url));
   const library = join(root, "src", "envs", "library");
   return [
-    ...readdirSync(library).filter((f) => f.endsWith(".js")).sort().map((f) => join(library, f)),
-    ...["src/designer/prompt-text.ts", "src/policy/chat-agent.ts", "src/grounding/corpus/default.jsonl"].map((f) => join(root, f)),
+    ...readdirSync(library)
+      .filter((f) => f.endsWith(".js"))
+      .sort()
+      .map((f) => join(library, f)),
+    ...[
+      "src/designer/prompt-text.ts",
+      "src/policy/chat-agent.ts",
+      "src/grounding/corpus/default.jsonl",
+    ].map((f) => join(root, f)),
   ];
 }
 
@@ -60,17 +72,35 @@ function bpeTrainingFiles(): string[] {
  * `bpeVocab`, the tokenizer first gains BPE merges learned from the project's texts (same ids
  * for every existing token). Returns `dir`.
  */
-export function buildTinyEngineModel(dir: string, options: { seed?: number; bpeVocab?: number } = {}): string {
+export function buildTinyEngineModel(
+  dir: string,
+  options: { seed?: number; bpeVocab?: number } = {},
+): string {
   writeTinyModel(dir);
-  const bpe = options.bpeVocab ? ["--bpe-vocab", String(options.bpeVocab), "--bpe-train", ...bpeTrainingFiles()] : [];
-  const run = spawnSync(ENGINE_PYTHON, [join(SCRIPTS, "tiny_model.py"), "--out", dir, "--seed", String(options.seed ?? 0), ...bpe], { env: PY_ENV, encoding: "utf8" });
-  if (run.status !== 0) throw new Error(`tiny_model.py failed (${run.status}): ${run.stderr.slice(-2000)}`);
+  const bpe = options.bpeVocab
+    ? ["--bpe-vocab", String(options.bpeVocab), "--bpe-train", ...bpeTrainingFiles()]
+    : [];
+  const run = spawnSync(
+    ENGINE_PYTHON,
+    [join(SCRIPTS, "tiny_model.py"), "--out", dir, "--seed", String(options.seed ?? 0), ...bpe],
+    { env: PY_ENV, encoding: "utf8" },
+  );
+  if (run.status !== 0)
+    throw new Error(`tiny_model.py failed (${run.status}): ${run.stderr.slice(-2000)}`);
   return dir;
 }
 
-function reference(modelDir: string, request: { sequences?: number[][]; texts?: string[] }): { logprobs: number[][]; ids?: number[][] } {
-  const run = spawnSync(ENGINE_PYTHON, [join(SCRIPTS, "reference.py"), "--model", modelDir], { env: PY_ENV, encoding: "utf8", input: JSON.stringify(request) });
-  if (run.status !== 0) throw new Error(`reference.py failed (${run.status}): ${run.stderr.slice(-2000)}`);
+function reference(
+  modelDir: string,
+  request: { sequences?: number[][]; texts?: string[] },
+): { logprobs: number[][]; ids?: number[][] } {
+  const run = spawnSync(ENGINE_PYTHON, [join(SCRIPTS, "reference.py"), "--model", modelDir], {
+    env: PY_ENV,
+    encoding: "utf8",
+    input: JSON.stringify(request),
+  });
+  if (run.status !== 0)
+    throw new Error(`reference.py failed (${run.status}): ${run.stderr.slice(-2000)}`);
   return JSON.parse(run.stdout) as { logprobs: number[][]; ids?: number[][] };
 }
 
@@ -91,7 +121,18 @@ export type RunningEngine = LocalEngine;
  * Starts the engine on an ephemeral loopback port over `modelDir`; its database and checkpoints go
  * to `workDir`. `backendConfig` is SkyRL's JAX backend config (e.g. `train_micro_batch_size`).
  */
-export function startEngine(modelDir: string, workDir: string, options: { readyTimeoutMs?: number; backendConfig?: Record<string, unknown> } = {}): Promise<RunningEngine> {
+export function startEngine(
+  modelDir: string,
+  workDir: string,
+  options: { readyTimeoutMs?: number; backendConfig?: Record<string, unknown> } = {},
+): Promise<RunningEngine> {
   // Niceness 10: the engine's JAX threads take every core, and the other test files run beside it.
-  return startLocalEngine({ python: ENGINE_PYTHON, baseModel: modelDir, workDir, backendConfig: options.backendConfig, readyTimeoutMs: options.readyTimeoutMs ?? 120_000, nice: 10 });
+  return startLocalEngine({
+    python: ENGINE_PYTHON,
+    baseModel: modelDir,
+    workDir,
+    backendConfig: options.backendConfig,
+    readyTimeoutMs: options.readyTimeoutMs ?? 120_000,
+    nice: 10,
+  });
 }

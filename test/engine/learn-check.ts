@@ -52,17 +52,39 @@ export interface LearnCheckResult {
 /** The environment: one turn; reward 1 when the reply contains `TARGET`, else 0. */
 function sayTarget() {
   return makeTestEnv({
-    meta: { name: "say-target", skill: "Language Understanding", description: `Reply with the character ${TARGET}.`, maxTurns: 1 },
+    meta: {
+      name: "say-target",
+      skill: "Language Understanding",
+      description: `Reply with the character ${TARGET}.`,
+      maxTurns: 1,
+    },
     reset: () => ({ observation: `Reply with the character ${TARGET}.`, info: {} }),
-    step: (action) => ({ observation: "", reward: action.text.includes(TARGET) ? 1 : 0, terminated: true, truncated: false, info: {} }),
+    step: (action) => ({
+      observation: "",
+      reward: action.text.includes(TARGET) ? 1 : 0,
+      terminated: true,
+      truncated: false,
+      info: {},
+    }),
   });
 }
 
 /** An episode as the store would hold it (the trainer reads its trace). */
 function rowOf(e: Episode, step: number, idx: number): EpisodeRow {
   return {
-    step, envId: "say-target", idx, seed: e.seed, hinted: e.hinted, return: e.return, success: e.success, turns: e.turns,
-    failure: e.failure, failureCode: e.failureCode, rewards: e.steps.map((s) => s.reward), transcript: null, trace: (e.trace ?? null) as Json | null,
+    step,
+    envId: "say-target",
+    idx,
+    seed: e.seed,
+    hinted: e.hinted,
+    return: e.return,
+    success: e.success,
+    turns: e.turns,
+    failure: e.failure,
+    failureCode: e.failureCode,
+    rewards: e.steps.map((s) => s.reward),
+    transcript: null,
+    trace: (e.trace ?? null) as Json | null,
   };
 }
 
@@ -74,20 +96,43 @@ const successRate = (episodes: readonly Episode[]) => {
 /** Runs the learning check against a running engine. */
 export async function learnCheck(options: LearnCheckOptions): Promise<LearnCheckResult> {
   const started = Date.now();
-  const { steps = 10, groupSize = 32, evalEpisodes = 128, maxTokens = 8, learningRate = 0.005, log = () => {} } = options;
+  const {
+    steps = 10,
+    groupSize = 32,
+    evalEpisodes = 128,
+    maxTokens = 8,
+    learningRate = 0.005,
+    log = () => {},
+  } = options;
   const renderer = ChatRenderer.fromDir(options.modelDir);
   const http = new TinkerHttp({ baseURL: options.url });
   try {
     // A sampler of the current weights: the base model, then each step's saved sampler weights.
     let sampler = tinkerSampler({ baseURL: options.url, baseModel: options.modelDir, http });
-    const client = new TinkerTrainingClient(http, { baseModel: options.modelDir, loraRank: 8, loraSeed: 0 });
-    const trainer = new TinkerTrainer({ client, adam: { learningRate, beta2: 0.95, weightDecay: 0 }, saveState: false });
+    const client = new TinkerTrainingClient(http, {
+      baseModel: options.modelDir,
+      loraRank: 8,
+      loraSeed: 0,
+    });
+    const trainer = new TinkerTrainer({
+      client,
+      adam: { learningRate, beta2: 0.95, weightDecay: 0 },
+      saveState: false,
+    });
     let failedEpisodes = 0;
     const play = async (n: number, seedBase: number) => {
       const seeds = Array.from({ length: n }, (_, i) => seedBase + i);
       const group = await runGroup(
         async () => sayTarget(),
-        ({ index, signal }) => tokenAgent({ sampler, renderer, systemPrompt: null, maxTokens, sampling: { temperature: 1, seed: seedBase + index }, signal }),
+        ({ index, signal }) =>
+          tokenAgent({
+            sampler,
+            renderer,
+            systemPrompt: null,
+            maxTokens,
+            sampling: { temperature: 1, seed: seedBase + index },
+            signal,
+          }),
         { seeds },
       );
       for (const e of group.episodes.filter((e) => e.failure !== null)) {
@@ -102,16 +147,33 @@ export async function learnCheck(options: LearnCheckOptions): Promise<LearnCheck
     const successByStep: number[] = [];
     for (let step = 0; step < steps; step++) {
       const episodes = await play(groupSize, (step + 1) * 1000);
-      const advantages = groupAdvantages(episodes.map((e) => (e.failure === null ? e.return : null)));
+      const advantages = groupAdvantages(
+        episodes.map((e) => (e.failure === null ? e.return : null)),
+      );
       const samples: TrainSample[] = [];
       episodes.forEach((e, i) => {
         const advantage = advantages[i];
-        if (advantage !== null && advantage !== undefined) samples.push({ role: "agent", ref: `say-target/${i}`, reward: e.return, advantage, episode: rowOf(e, step, i) });
+        if (advantage !== null && advantage !== undefined)
+          samples.push({
+            role: "agent",
+            ref: `say-target/${i}`,
+            reward: e.return,
+            advantage,
+            episode: rowOf(e, step, i),
+          });
       });
       const trained = await trainer.train(step, samples);
-      if (trained.checkpoint) sampler = tinkerSampler({ baseURL: options.url, baseModel: options.modelDir, modelPath: trained.checkpoint.samplerPath, http });
+      if (trained.checkpoint)
+        sampler = tinkerSampler({
+          baseURL: options.url,
+          baseModel: options.modelDir,
+          modelPath: trained.checkpoint.samplerPath,
+          http,
+        });
       successByStep.push(successRate(episodes));
-      log(`step ${step + 1}/${steps}: success ${successRate(episodes).toFixed(3)}, ${trained.metrics.trainedTokens ?? 0} tokens trained, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      log(
+        `step ${step + 1}/${steps}: success ${successRate(episodes).toFixed(3)}, ${trained.metrics.trainedTokens ?? 0} tokens trained, ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      );
     }
     const after = successRate(await play(evalEpisodes, 2_000_000));
     log(`after: success ${after.toFixed(3)} over ${evalEpisodes} episodes`);

@@ -12,7 +12,11 @@ export type FakeReply =
   /** A normal assistant text answer; `finishReason` default `stop` (`length` for an answer cut at max_tokens). */
   | { kind: "text"; content: string; finishReason?: string; completionTokens?: number }
   /** Tool calls in `tool_calls`; `arguments` is sent verbatim (so it may be malformed JSON). */
-  | { kind: "tool_calls"; calls: Array<{ id?: string; name: string; arguments: string }>; content?: string | null }
+  | {
+      kind: "tool_calls";
+      calls: Array<{ id?: string; name: string; arguments: string }>;
+      content?: string | null;
+    }
   /** An HTTP error with optional headers (e.g. `retry-after`). */
   | { kind: "status"; status: number; headers?: Record<string, string>; message?: string }
   /** `reply`, after `delayMs`. */
@@ -60,12 +64,23 @@ export function fakeLogprob(i: number): number {
   return -(i + 1) / 8;
 }
 
-function completionBody(body: any, message: Record<string, unknown>, finishReason: string, completionTokens?: number): Record<string, unknown> {
+function completionBody(
+  body: any,
+  message: Record<string, unknown>,
+  finishReason: string,
+  completionTokens?: number,
+): Record<string, unknown> {
   const content = typeof message.content === "string" ? message.content : "";
   const ids = fakeTokenIds(content);
-  const promptText = (body.messages ?? []).map((m: any) => (typeof m.content === "string" ? m.content : "")).join("\n");
+  const promptText = (body.messages ?? [])
+    .map((m: any) => (typeof m.content === "string" ? m.content : ""))
+    .join("\n");
   const promptIds = fakeTokenIds(promptText);
-  const choice: Record<string, unknown> = { index: 0, message: { role: "assistant", ...message }, finish_reason: finishReason };
+  const choice: Record<string, unknown> = {
+    index: 0,
+    message: { role: "assistant", ...message },
+    finish_reason: finishReason,
+  };
   if (body.logprobs) {
     choice.logprobs = {
       content: ids.map((id, i) => ({
@@ -82,16 +97,30 @@ function completionBody(body: any, message: Record<string, unknown>, finishReaso
     created: 0,
     model: body.model,
     choices: [choice],
-    usage: { prompt_tokens: promptIds.length, completion_tokens: completionTokens ?? ids.length, total_tokens: promptIds.length + (completionTokens ?? ids.length) },
+    usage: {
+      prompt_tokens: promptIds.length,
+      completion_tokens: completionTokens ?? ids.length,
+      total_tokens: promptIds.length + (completionTokens ?? ids.length),
+    },
   };
   if (body.return_token_ids) out.prompt_token_ids = promptIds;
   if (body.prompt_logprobs !== undefined) {
-    out.prompt_logprobs = [null, ...promptIds.slice(1).map((id) => ({ [id]: { logprob: -1, rank: 1, decoded_token: String.fromCodePoint(id) } }))];
+    out.prompt_logprobs = [
+      null,
+      ...promptIds
+        .slice(1)
+        .map((id) => ({ [id]: { logprob: -1, rank: 1, decoded_token: String.fromCodePoint(id) } })),
+    ];
   }
   return out;
 }
 
-function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  value: unknown,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(JSON.stringify(value));
 }
@@ -99,13 +128,39 @@ function sendJson(res: ServerResponse, status: number, value: unknown, headers: 
 function play(reply: FakeReply, body: any, res: ServerResponse): void {
   switch (reply.kind) {
     case "text":
-      return sendJson(res, 200, completionBody(body, { content: reply.content }, reply.finishReason ?? "stop", reply.completionTokens));
+      return sendJson(
+        res,
+        200,
+        completionBody(
+          body,
+          { content: reply.content },
+          reply.finishReason ?? "stop",
+          reply.completionTokens,
+        ),
+      );
     case "tool_calls": {
-      const toolCalls = reply.calls.map((c, i) => ({ id: c.id ?? `call_fake_${i}`, type: "function", function: { name: c.name, arguments: c.arguments } }));
-      return sendJson(res, 200, completionBody(body, { content: reply.content ?? null, tool_calls: toolCalls }, "tool_calls"));
+      const toolCalls = reply.calls.map((c, i) => ({
+        id: c.id ?? `call_fake_${i}`,
+        type: "function",
+        function: { name: c.name, arguments: c.arguments },
+      }));
+      return sendJson(
+        res,
+        200,
+        completionBody(
+          body,
+          { content: reply.content ?? null, tool_calls: toolCalls },
+          "tool_calls",
+        ),
+      );
     }
     case "status":
-      return sendJson(res, reply.status, { error: { message: reply.message ?? `fake error ${reply.status}`, type: "fake_error" } }, reply.headers);
+      return sendJson(
+        res,
+        reply.status,
+        { error: { message: reply.message ?? `fake error ${reply.status}`, type: "fake_error" } },
+        reply.headers,
+      );
     case "slow": {
       const timer = setTimeout(() => play(reply.reply, body, res), reply.delayMs);
       res.on("close", () => clearTimeout(timer));
@@ -114,20 +169,41 @@ function play(reply: FakeReply, body: any, res: ServerResponse): void {
     case "hang":
       return;
     case "no-choices":
-      return sendJson(res, 200, { id: "chatcmpl-fake", object: "chat.completion", created: 0, model: body.model, choices: [] });
+      return sendJson(res, 200, {
+        id: "chatcmpl-fake",
+        object: "chat.completion",
+        created: 0,
+        model: body.model,
+        choices: [],
+      });
     case "cut": {
       const text = JSON.stringify(completionBody(body, { content: reply.content }, "stop"));
-      res.writeHead(200, { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) });
+      res.writeHead(200, {
+        "content-type": "application/json",
+        "content-length": String(Buffer.byteLength(text)),
+      });
       res.write(text.slice(0, reply.bytes ?? Math.floor(text.length / 2)), () => res.destroy());
       return;
     }
     case "raw":
-      res.writeHead(reply.status ?? 200, { "content-type": reply.contentType ?? "application/json" });
+      res.writeHead(reply.status ?? 200, {
+        "content-type": reply.contentType ?? "application/json",
+      });
       res.end(reply.body);
       return;
     case "large": {
-      const text = JSON.stringify(completionBody(body, { content: "x".repeat(reply.chars) }, "stop"));
-      res.writeHead(200, reply.chunked ? { "content-type": "application/json" } : { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) });
+      const text = JSON.stringify(
+        completionBody(body, { content: "x".repeat(reply.chars) }, "stop"),
+      );
+      res.writeHead(
+        200,
+        reply.chunked
+          ? { "content-type": "application/json" }
+          : {
+              "content-type": "application/json",
+              "content-length": String(Buffer.byteLength(text)),
+            },
+      );
       // Written in pieces, so a client that stops reading early is seen stopping.
       for (let i = 0; i < text.length; i += 65_536) res.write(text.slice(i, i + 65_536));
       res.end();

@@ -52,9 +52,27 @@ const BROKEN = String.raw`class BrokenEnv:
 
 /** The fixture's games: file, manifest skill, source, whether the pool's validation passed it. */
 export const POOL_GAMES = [
-  { file: "game_000000.py", original: "game_0000_logical_deduction.py", skill: "logical_deduction", source: SHOWN, passed: true },
-  { file: "game_000001.py", original: "game_0128_pattern_recognition.py", skill: "pattern_recognition", source: HIDDEN, passed: true },
-  { file: "game_000002.py", original: "game_0256_optimization.py", skill: "optimization", source: BROKEN, passed: false },
+  {
+    file: "game_000000.py",
+    original: "game_0000_logical_deduction.py",
+    skill: "logical_deduction",
+    source: SHOWN,
+    passed: true,
+  },
+  {
+    file: "game_000001.py",
+    original: "game_0128_pattern_recognition.py",
+    skill: "pattern_recognition",
+    source: HIDDEN,
+    passed: true,
+  },
+  {
+    file: "game_000002.py",
+    original: "game_0256_optimization.py",
+    skill: "optimization",
+    source: BROKEN,
+    passed: false,
+  },
 ] as const;
 
 function sha256(text: string): string {
@@ -70,10 +88,17 @@ export function writePoolFixture(root: string): string {
   for (const game of POOL_GAMES) {
     writeFileSync(join(root, "games", game.file), game.source);
     const hash = sha256(game.source);
-    manifest.push(JSON.stringify({
-      game_id: game.file.slice(0, -3), file_name: game.file, original_file_name: game.original, skill: game.skill,
-      sha256: hash, line_count: game.source.split("\n").length, byte_count: Buffer.byteLength(game.source),
-    }));
+    manifest.push(
+      JSON.stringify({
+        game_id: game.file.slice(0, -3),
+        file_name: game.file,
+        original_file_name: game.original,
+        skill: game.skill,
+        sha256: hash,
+        line_count: game.source.split("\n").length,
+        byte_count: Buffer.byteLength(game.source),
+      }),
+    );
     validation.push(JSON.stringify({ file_name: game.file, valid: game.passed }));
     checksums.push(`${hash}  games/${game.file}`);
   }

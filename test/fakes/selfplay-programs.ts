@@ -12,10 +12,15 @@
  * - the rest are refused by the validator or the dedupe check.
  */
 
-const fence = (code: string) => `Here is the environment.\n\n\`\`\`javascript\n${code.trim()}\n\`\`\`\n`;
+const fence = (code: string) =>
+  `Here is the environment.\n\n\`\`\`javascript\n${code.trim()}\n\`\`\`\n`;
 
 /** Hint-only, colour word (the hint says "The answer is <word>"). */
-export function hintOnlyWord(skill: string, name = "colour-vault", ids = { word: "word", turn: "turn" }): string {
+export function hintOnlyWord(
+  skill: string,
+  name = "colour-vault",
+  ids = { word: "word", turn: "turn" },
+): string {
   return fence(`
 class Environment {
   static meta = { name: "${name}", skill: "${skill}", description: "Name the hidden colour word; only the hint reveals it.", maxTurns: 2, tools: [] };

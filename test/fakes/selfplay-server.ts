@@ -44,15 +44,33 @@ export function agentAnswer(messages: ReadonlyArray<{ role: string; content: unk
 
 /** Starts the double on 127.0.0.1. Unscripted designer requests get HTTP 500. */
 export function startSelfPlayServer(options: SelfPlayServerOptions): Promise<FakeOpenAIServer> {
-  const bySeed = new Map(options.designs.map((d) => [seedOf(options.runSeed, "design", d.step, d.slot, d.attempt), d.completion]));
-  const delayed = (reply: FakeReply, ms: number | undefined): FakeReply => (ms ? { kind: "slow", delayMs: ms, reply } : reply);
+  const bySeed = new Map(
+    options.designs.map((d) => [
+      seedOf(options.runSeed, "design", d.step, d.slot, d.attempt),
+      d.completion,
+    ]),
+  );
+  const delayed = (reply: FakeReply, ms: number | undefined): FakeReply =>
+    ms ? { kind: "slow", delayMs: ms, reply } : reply;
   return startFakeOpenAIServer((request) => {
     const messages = request.body.messages as Array<{ role: string; content: unknown }>;
-    if (messages[0]?.role === "system" && (messages[0].content === GAME_SYSTEM_PROMPT || messages[0].content === PYTHON_GAME_SYSTEM_PROMPT)) {
+    if (
+      messages[0]?.role === "system" &&
+      (messages[0].content === GAME_SYSTEM_PROMPT ||
+        messages[0].content === PYTHON_GAME_SYSTEM_PROMPT)
+    ) {
       const completion = bySeed.get(request.body.seed);
-      if (completion === undefined) return { kind: "status", status: 500, message: `no scripted design for seed ${request.body.seed}` };
+      if (completion === undefined)
+        return {
+          kind: "status",
+          status: 500,
+          message: `no scripted design for seed ${request.body.seed}`,
+        };
       return delayed({ kind: "text", content: completion }, options.designDelayMs);
     }
-    return delayed(options.agentReply?.(messages) ?? { kind: "text", content: agentAnswer(messages) }, options.agentDelayMs);
+    return delayed(
+      options.agentReply?.(messages) ?? { kind: "text", content: agentAnswer(messages) },
+      options.agentDelayMs,
+    );
   });
 }

@@ -10,8 +10,18 @@
 import { create, toBinary } from "@bufbuild/protobuf";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import { decodeForwardBackward, PROTOBUF_CONTENT_TYPE, zstdDecompress, type ForwardBackwardBody } from "../../src/policy/index.js";
-import { DType, ForwardBackwardOutputSchema, SampleResponseSchema, StopReason } from "../../src/policy/tinker-proto/tinker_public_pb.js";
+import {
+  decodeForwardBackward,
+  PROTOBUF_CONTENT_TYPE,
+  zstdDecompress,
+  type ForwardBackwardBody,
+} from "../../src/policy/index.js";
+import {
+  DType,
+  ForwardBackwardOutputSchema,
+  SampleResponseSchema,
+  StopReason,
+} from "../../src/policy/tinker-proto/tinker_public_pb.js";
 
 /** The flags the recorder's handshake announces, and what it accepts. */
 export interface RecorderOptions {
@@ -60,7 +70,13 @@ const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("
 function bytesOf(values: readonly number[], dtype: "f32" | "i32" | "i64"): Uint8Array {
   const out = new Uint8Array(values.length * (dtype === "i64" ? 8 : 4));
   const view = new DataView(out.buffer);
-  values.forEach((v, i) => (dtype === "f32" ? view.setFloat32(i * 4, v, true) : dtype === "i32" ? view.setInt32(i * 4, v, true) : view.setBigInt64(i * 8, BigInt(v), true)));
+  values.forEach((v, i) =>
+    dtype === "f32"
+      ? view.setFloat32(i * 4, v, true)
+      : dtype === "i32"
+        ? view.setInt32(i * 4, v, true)
+        : view.setBigInt64(i * 8, BigInt(v), true),
+  );
   return out;
 }
 
@@ -71,7 +87,9 @@ function fbResult(body: ForwardBackwardBody) {
     const advantages = d.loss_fn_inputs.advantages?.data ?? new Array<number>(n).fill(0);
     return { logprobs: new Array<number>(n).fill(-0.5), loss: advantages.map((a) => -a) };
   });
-  const metrics = { "loss:sum": perDatum.reduce((s, d) => s + d.loss.reduce((a, b) => a + b, 0), 0) };
+  const metrics = {
+    "loss:sum": perDatum.reduce((s, d) => s + d.loss.reduce((a, b) => a + b, 0), 0),
+  };
   const json = {
     loss_fn_output_type: "ArrayRecord",
     metrics,
@@ -83,14 +101,28 @@ function fbResult(body: ForwardBackwardBody) {
   const batched = (rows: number[][]) => {
     const offsets = [0];
     for (const row of rows) offsets.push((offsets.at(-1) as number) + row.length * 4);
-    return { data: bytesOf(rows.flat(), "f32"), offsets: bytesOf(offsets, "i64"), dtype: DType.DTYPE_FLOAT32, trailingShape: [] };
+    return {
+      data: bytesOf(rows.flat(), "f32"),
+      offsets: bytesOf(offsets, "i64"),
+      dtype: DType.DTYPE_FLOAT32,
+      trailingShape: [],
+    };
   };
   const proto = toBinary(
     ForwardBackwardOutputSchema,
     create(ForwardBackwardOutputSchema, {
       lossFnOutputType: "tinker.types:ArrayRecord",
       metrics,
-      lossFnOutputs: [{ typeTag: "ArrayRecord", numDatums: BigInt(perDatum.length), fields: { logprobs: batched(perDatum.map((d) => d.logprobs)), elementwise_loss: batched(perDatum.map((d) => d.loss)) } }],
+      lossFnOutputs: [
+        {
+          typeTag: "ArrayRecord",
+          numDatums: BigInt(perDatum.length),
+          fields: {
+            logprobs: batched(perDatum.map((d) => d.logprobs)),
+            elementwise_loss: batched(perDatum.map((d) => d.loss)),
+          },
+        },
+      ],
     }),
   );
   return { json, proto };
@@ -103,11 +135,21 @@ function sampleResult(body: any) {
   const last = prompt.at(-1) ?? 0;
   const tokens = Array.from({ length: maxTokens }, (_, i) => last + i + 1);
   const logprobs = tokens.map(() => -0.25);
-  const sequences = Array.from({ length: body.num_samples ?? 1 }, () => ({ tokens, logprobs, stop_reason: "length" }));
+  const sequences = Array.from({ length: body.num_samples ?? 1 }, () => ({
+    tokens,
+    logprobs,
+    stop_reason: "length",
+  }));
   const json = { type: "sample", sequences, prompt_logprobs: null };
   const proto = toBinary(
     SampleResponseSchema,
-    create(SampleResponseSchema, { sequences: sequences.map(() => ({ stopReason: StopReason.LENGTH, tokens: bytesOf(tokens, "i32"), logprobs: bytesOf(logprobs, "f32") })) }),
+    create(SampleResponseSchema, {
+      sequences: sequences.map(() => ({
+        stopReason: StopReason.LENGTH,
+        tokens: bytesOf(tokens, "i32"),
+        logprobs: bytesOf(logprobs, "f32"),
+      })),
+    }),
   );
   return { json, proto };
 }
@@ -144,7 +186,9 @@ export async function startTinkerRecorder(options: RecorderOptions): Promise<Tin
       const contentType = req.headers["content-type"] ?? "";
       try {
         if (contentType.includes(PROTOBUF_CONTENT_TYPE)) {
-          proto = decodeForwardBackward(req.headers["content-encoding"] === "zstd" ? zstdDecompress(raw) : raw);
+          proto = decodeForwardBackward(
+            req.headers["content-encoding"] === "zstd" ? zstdDecompress(raw) : raw,
+          );
         } else if (raw.length) {
           json = JSON.parse(raw.toString("utf8"));
         }
@@ -155,18 +199,29 @@ export async function startTinkerRecorder(options: RecorderOptions): Promise<Tin
 
       // Authentication: the API key for the handshake and the exchange; afterwards the JWT when enabled.
       const key = req.headers["x-api-key"];
-      const keyOnly = !options.jwt || path === "/api/v1/client/config" || path === "/api/v1/auth/token";
+      const keyOnly =
+        !options.jwt || path === "/api/v1/client/config" || path === "/api/v1/auth/token";
       if (keyOnly ? key !== apiKey : !issuedJwts.includes(String(key))) {
-        return send(401, { detail: "invalid credential" }, options.jwt && !keyOnly ? { "www-authenticate": 'Bearer error="invalid_token"' } : {});
+        return send(
+          401,
+          { detail: "invalid credential" },
+          options.jwt && !keyOnly ? { "www-authenticate": 'Bearer error="invalid_token"' } : {},
+        );
       }
       const body = (json ?? {}) as any;
       const wantsProto = (req.headers.accept ?? "").includes(PROTOBUF_CONTENT_TYPE);
       switch (path) {
         case "/api/v1/client/config":
           // A JSON-only server stubs the handshake without the protobuf flags, as SkyRL tx does.
-          return send(200, { pjwt_auth_enabled: options.jwt, ...(options.protobuf ? { proto_compress_fwdbwd: options.zstd } : {}), ...options.config });
+          return send(200, {
+            pjwt_auth_enabled: options.jwt,
+            ...(options.protobuf ? { proto_compress_fwdbwd: options.zstd } : {}),
+            ...options.config,
+          });
         case "/api/v1/client/dynamic_config":
-          return options.dynamicConfig === false ? send(404, { detail: "Not Found" }) : send(200, { refresh_interval_sec: 300, sample_cancel_enabled: false });
+          return options.dynamicConfig === false
+            ? send(404, { detail: "Not Found" })
+            : send(200, { refresh_interval_sec: 300, sample_cancel_enabled: false });
         case "/api/v1/auth/token": {
           const iat = Math.floor(Date.now() / 1000);
           const jwt = `${b64url({ alg: "none", typ: "JWT" })}.${b64url({ iss: "recorder", iat, exp: iat + 3600, n: issuedJwts.length })}.sig`;
@@ -181,10 +236,19 @@ export async function startTinkerRecorder(options: RecorderOptions): Promise<Tin
           return send(200, { status: "accepted" });
         case "/api/v1/create_model": {
           const modelId = `model-${models++}`;
-          return send(200, { request_id: future({ type: "create_model", model_id: modelId }), model_id: modelId });
+          return send(200, {
+            request_id: future({ type: "create_model", model_id: modelId }),
+            model_id: modelId,
+          });
         }
         case "/api/v1/get_info":
-          return send(200, { type: "get_info", model_id: body.model_id, model_data: { arch: "tiny", model_name: "Org/Tiny-1B", tokenizer_id: "Org/Tiny-1B" }, is_lora: true, lora_rank: 8 });
+          return send(200, {
+            type: "get_info",
+            model_id: body.model_id,
+            model_data: { arch: "tiny", model_name: "Org/Tiny-1B", tokenizer_id: "Org/Tiny-1B" },
+            is_lora: true,
+            lora_rank: 8,
+          });
         case "/api/v1/forward_backward": {
           if (proto && !options.protobuf) {
             if (options.refusal === 500) {
@@ -194,14 +258,27 @@ export async function startTinkerRecorder(options: RecorderOptions): Promise<Tin
             return send(415, { detail: "Unsupported Media Type: send JSON" });
           }
           const request = (proto ?? body) as ForwardBackwardBody;
-          if (!request?.forward_backward_input) return send(422, { detail: "forward_backward_input is required" });
+          if (!request?.forward_backward_input)
+            return send(422, { detail: "forward_backward_input is required" });
           const result = fbResult(request);
-          return send(200, { request_id: future(result.json, result.proto), model_id: request.model_id });
+          return send(200, {
+            request_id: future(result.json, result.proto),
+            model_id: request.model_id,
+          });
         }
         case "/api/v1/optim_step":
-          return send(200, { request_id: future({ type: "optim_step", metrics: { "grad_norm:mean": 0.5 } }), model_id: body.model_id });
+          return send(200, {
+            request_id: future({ type: "optim_step", metrics: { "grad_norm:mean": 0.5 } }),
+            model_id: body.model_id,
+          });
         case "/api/v1/save_weights_for_sampler":
-          return send(200, { request_id: future({ type: "save_weights_for_sampler", path: `tinker://${body.model_id}/sampler_weights/${body.path}` }), model_id: body.model_id });
+          return send(200, {
+            request_id: future({
+              type: "save_weights_for_sampler",
+              path: `tinker://${body.model_id}/sampler_weights/${body.path}`,
+            }),
+            model_id: body.model_id,
+          });
         case "/api/v1/create_sampling_session": {
           const id = `sampling-${samplingSessions++}`;
           samplerModels.set(id, body.model_path ?? null);
@@ -210,7 +287,10 @@ export async function startTinkerRecorder(options: RecorderOptions): Promise<Tin
         case "/api/v1/asample": {
           const result = sampleResult(body);
           const id = future(result.json, result.proto);
-          return send(200, { request_id: id, sample_sequence_ids: result.json.sequences.map((_, i) => `${id}/${i}`) });
+          return send(200, {
+            request_id: id,
+            sample_sequence_ids: result.json.sequences.map((_, i) => `${id}/${i}`),
+          });
         }
         case "/api/v1/retrieve_future": {
           const found = futures.get(String(body.request_id));
@@ -225,7 +305,9 @@ export async function startTinkerRecorder(options: RecorderOptions): Promise<Tin
           if (path.startsWith("/api/v1/samplers/") && req.method === "GET") {
             const id = path.slice("/api/v1/samplers/".length);
             const sampler = samplerModels.get(id);
-            return sampler ? send(200, { sampler_id: id, base_model: "Org/Tiny-1B", model_path: sampler }) : send(404, { detail: "Sampler not found" });
+            return sampler
+              ? send(200, { sampler_id: id, base_model: "Org/Tiny-1B", model_path: sampler })
+              : send(404, { detail: "Sampler not found" });
           }
           return send(404, { detail: "Not Found" });
       }

@@ -87,11 +87,15 @@ export async function startFakeTinkerServer(options: FakeTinkerOptions): Promise
   const futures = new Map<string, { result: unknown; sample: boolean; polls: number }>();
   let nextId = 0;
   const training = options.training
-    ? new FakeTrainingEngine(options.baseModel, (id) => sessions.has(id), (result) => {
-        const id = String(nextId++);
-        futures.set(id, { result, sample: false, polls: 0 });
-        return id;
-      })
+    ? new FakeTrainingEngine(
+        options.baseModel,
+        (id) => sessions.has(id),
+        (result) => {
+          const id = String(nextId++);
+          futures.set(id, { result, sample: false, polls: 0 });
+          return id;
+        },
+      )
     : null;
 
   const server = createServer((req, res) => {
@@ -115,42 +119,71 @@ export async function startFakeTinkerServer(options: FakeTinkerOptions): Promise
         fault.left--;
         return send(fault.status, { detail: `scripted ${fault.status}` }, fault.headers);
       }
-      if (options.apiKey !== undefined && req.headers["x-api-key"] !== options.apiKey) return send(401, { detail: "bad key" });
+      if (options.apiKey !== undefined && req.headers["x-api-key"] !== options.apiKey)
+        return send(401, { detail: "bad key" });
       // FastAPI (SkyRL tx) answers a body that is not JSON, e.g. protobuf, with 422.
-      if (req.method !== "POST" || body === null) return send(req.method === "POST" ? 422 : 400, { detail: "POST a JSON body" });
+      if (req.method !== "POST" || body === null)
+        return send(req.method === "POST" ? 422 : 400, { detail: "POST a JSON body" });
       switch (path) {
         case "/api/v1/create_session": {
-          if (!Array.isArray(body.tags) || typeof body.sdk_version !== "string") return send(422, { detail: "tags and sdk_version are required" });
+          if (!Array.isArray(body.tags) || typeof body.sdk_version !== "string")
+            return send(422, { detail: "tags and sdk_version are required" });
           const id = `session_${nextId++}`;
           sessions.add(id);
           return send(200, { type: "create_session", session_id: id });
         }
         case "/api/v1/session_heartbeat":
-          return sessions.has(body.session_id) ? send(200, { type: "session_heartbeat" }) : send(404, { detail: "Session not found" });
+          return sessions.has(body.session_id)
+            ? send(200, { type: "session_heartbeat" })
+            : send(404, { detail: "Session not found" });
         case "/api/v1/create_sampling_session": {
           if (!sessions.has(body.session_id)) return send(404, { detail: "Session not found" });
-          if (!Number.isInteger(body.sampling_session_seq_id)) return send(422, { detail: "sampling_session_seq_id is required" });
-          if ((body.base_model == null) === (body.model_path == null)) return send(400, { detail: "Exactly one of base_model or model_path must be provided" });
+          if (!Number.isInteger(body.sampling_session_seq_id))
+            return send(422, { detail: "sampling_session_seq_id is required" });
+          if ((body.base_model == null) === (body.model_path == null))
+            return send(400, {
+              detail: "Exactly one of base_model or model_path must be provided",
+            });
           const id = `sampling_${nextId++}`;
           samplingSessions.set(id, body.base_model ?? body.model_path);
           return send(200, { type: "create_sampling_session", sampling_session_id: id });
         }
         case "/api/v1/asample": {
           const params = body.sampling_params ?? {};
-          const tokens = (body.prompt?.chunks ?? []).flatMap((c: any) => (isIntArray(c?.tokens) ? c.tokens : [NaN]));
-          if (tokens.length === 0 || tokens.some((t: number) => Number.isNaN(t))) return send(422, { detail: "prompt.chunks[].tokens must be token ids" });
-          if (!Number.isInteger(params.max_tokens)) return send(400, { detail: "max_tokens is currently required" });
-          if (params.stop != null && !isIntArray(params.stop)) return send(422, { detail: "stop must be token ids" });
+          const tokens = (body.prompt?.chunks ?? []).flatMap((c: any) =>
+            isIntArray(c?.tokens) ? c.tokens : [NaN],
+          );
+          if (tokens.length === 0 || tokens.some((t: number) => Number.isNaN(t)))
+            return send(422, { detail: "prompt.chunks[].tokens must be token ids" });
+          if (!Number.isInteger(params.max_tokens))
+            return send(400, { detail: "max_tokens is currently required" });
+          if (params.stop != null && !isIntArray(params.stop))
+            return send(422, { detail: "stop must be token ids" });
           let model: string | undefined = body.base_model ?? body.model_path;
           if (body.sampling_session_id !== undefined) {
-            if (!Number.isInteger(body.seq_id)) return send(422, { detail: "'seq_id' must be provided when 'sampling_session_id' is used" });
+            if (!Number.isInteger(body.seq_id))
+              return send(422, {
+                detail: "'seq_id' must be provided when 'sampling_session_id' is used",
+              });
             model = samplingSessions.get(body.sampling_session_id);
             if (model === undefined) return send(404, { detail: "Sampling session not found" });
           }
-          const served = model === options.baseModel || (model !== undefined && training?.isSamplerPath(model) === true);
+          const served =
+            model === options.baseModel ||
+            (model !== undefined && training?.isSamplerPath(model) === true);
           const result: FakeSampleResult = served
-            ? options.sample({ promptTokens: tokens, maxTokens: params.max_tokens, stop: params.stop ?? [], numSamples: body.num_samples ?? 1, model: model as string, body })
-            : { error: `base model ${JSON.stringify(model)} is not served (serving ${options.baseModel})`, category: "user" };
+            ? options.sample({
+                promptTokens: tokens,
+                maxTokens: params.max_tokens,
+                stop: params.stop ?? [],
+                numSamples: body.num_samples ?? 1,
+                model: model as string,
+                body,
+              })
+            : {
+                error: `base model ${JSON.stringify(model)} is not served (serving ${options.baseModel})`,
+                category: "user",
+              };
           const id = String(nextId++);
           futures.set(id, { result, sample: true, polls: 0 });
           return send(200, { future_id: id, status: "pending", request_id: id });
@@ -160,10 +193,21 @@ export async function startFakeTinkerServer(options: FakeTinkerOptions): Promise
           if (!future) return send(404, { detail: "Future not found" });
           const poll = future.polls++;
           const tryAgain = options.tryAgainPolls ?? 0;
-          if (poll < tryAgain) return send(200, { type: "try_again", request_id: String(body.request_id), queue_state: "active" });
-          if (poll < tryAgain + (options.longPollTimeouts ?? 0)) return send(408, { detail: "Timeout waiting for result" });
+          if (poll < tryAgain)
+            return send(200, {
+              type: "try_again",
+              request_id: String(body.request_id),
+              queue_state: "active",
+            });
+          if (poll < tryAgain + (options.longPollTimeouts ?? 0))
+            return send(408, { detail: "Timeout waiting for result" });
           const result = future.result as Record<string, unknown>;
-          return send(200, !future.sample || "error" in result ? result : { type: "sample", prompt_logprobs: null, ...result });
+          return send(
+            200,
+            !future.sample || "error" in result
+              ? result
+              : { type: "sample", prompt_logprobs: null, ...result },
+          );
         }
         default: {
           const answer = training?.handle(path, body);

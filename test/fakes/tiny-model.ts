@@ -28,7 +28,8 @@ function byteChars(): string[] {
   for (let b = 174; b <= 255; b++) printable.push(b);
   const chars: string[] = new Array(256);
   let shifted = 0;
-  for (let b = 0; b < 256; b++) chars[b] = String.fromCodePoint(printable.includes(b) ? b : 256 + shifted++);
+  for (let b = 0; b < 256; b++)
+    chars[b] = String.fromCodePoint(printable.includes(b) ? b : 256 + shifted++);
   return chars;
 }
 
@@ -47,17 +48,41 @@ export function tinyTokenizerJson(): Record<string, unknown> {
   const vocab: Record<string, number> = {};
   byteChars().forEach((ch, b) => (vocab[ch] = b));
   vocab["ab"] = TINY.ab;
-  const byteLevel = { type: "ByteLevel", add_prefix_space: false, trim_offsets: true, use_regex: true };
+  const byteLevel = {
+    type: "ByteLevel",
+    add_prefix_space: false,
+    trim_offsets: true,
+    use_regex: true,
+  };
   return {
     version: "1.0",
     truncation: null,
     padding: null,
-    added_tokens: ADDED.map(([content, id, special]) => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special })),
+    added_tokens: ADDED.map(([content, id, special]) => ({
+      id,
+      content,
+      single_word: false,
+      lstrip: false,
+      rstrip: false,
+      normalized: false,
+      special,
+    })),
     normalizer: null,
     pre_tokenizer: byteLevel,
     post_processor: null,
     decoder: byteLevel,
-    model: { type: "BPE", dropout: null, unk_token: null, continuing_subword_prefix: null, end_of_word_suffix: null, fuse_unk: false, byte_fallback: false, ignore_merges: false, vocab, merges: [["a", "b"]] },
+    model: {
+      type: "BPE",
+      dropout: null,
+      unk_token: null,
+      continuing_subword_prefix: null,
+      end_of_word_suffix: null,
+      fuse_unk: false,
+      byte_fallback: false,
+      ignore_merges: false,
+      vocab,
+      merges: [["a", "b"]],
+    },
   };
 }
 
@@ -69,7 +94,7 @@ export const CHATML_TOOLS_TEMPLATE = [
   "{%- if tools %}",
   "{{- '<|im_start|>system\\n' }}{%- if messages[0].role == 'system' %}{{- messages[0].content + '\\n\\n' }}{%- endif %}",
   "{{- '# Tools\\n<tools>' }}{%- for tool in tools %}{{- '\\n' + (tool | tojson) }}{%- endfor %}",
-  "{{- '\\n</tools>\\nCall a tool as <tool_call>{\"name\": ..., \"arguments\": ...}</tool_call>.<|im_end|>\\n' }}",
+  '{{- \'\\n</tools>\\nCall a tool as <tool_call>{"name": ..., "arguments": ...}</tool_call>.<|im_end|>\\n\' }}',
   "{%- elif messages[0].role == 'system' %}{{- '<|im_start|>system\\n' + messages[0].content + '<|im_end|>\\n' }}",
   "{%- endif %}",
   "{%- for message in messages %}",
@@ -110,9 +135,19 @@ export const THINK_DROPPING_TEMPLATE = [
 ].join("\n");
 
 /** The `tokenizer_config.json` of the tiny model with `template` as its chat template. */
-export function tinyTokenizerConfig(template: string = CHATML_TOOLS_TEMPLATE): Record<string, unknown> {
+export function tinyTokenizerConfig(
+  template: string = CHATML_TOOLS_TEMPLATE,
+): Record<string, unknown> {
   const decoder: Record<string, unknown> = {};
-  for (const [content, id, special] of ADDED) decoder[String(id)] = { content, lstrip: false, normalized: false, rstrip: false, single_word: false, special };
+  for (const [content, id, special] of ADDED)
+    decoder[String(id)] = {
+      content,
+      lstrip: false,
+      normalized: false,
+      rstrip: false,
+      single_word: false,
+      special,
+    };
   return {
     added_tokens_decoder: decoder,
     bos_token: null,

@@ -1,9 +1,19 @@
 // SPADE dashboard page script (served as is; no build step). Draws the charts with uPlot from the
 // JSON the server embedded in the page, follows live changes through server-sent events (the page's
 // <main> is re-fetched, never the whole page), and drives the Play page through /api/play.
-"use strict";
 
-const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"];
+const COLOURS = [
+  "#1f77b4",
+  "#d62728",
+  "#2ca02c",
+  "#9467bd",
+  "#ff7f0e",
+  "#8c564b",
+  "#e377c2",
+  "#17becf",
+  "#7f7f7f",
+  "#bcbd22",
+];
 /** Steps are whole numbers: ticks at whole-number spacings only. */
 const STEP_TICKS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000];
 let plots = [];
@@ -27,7 +37,13 @@ function drawCharts() {
       run.labels.forEach((label, l) => {
         const values = xs.map((x) => (at.has(x) ? run.values[l][at.get(x)] : null));
         points += values.filter((v) => v !== null && v !== undefined).length;
-        series.push({ label: chart.runs.length > 1 ? `${run.name}: ${label}` : label, stroke: COLOURS[(r * 3 + l) % COLOURS.length], width: 2, spanGaps: true, points: { show: xs.length <= 60 } });
+        series.push({
+          label: chart.runs.length > 1 ? `${run.name}: ${label}` : label,
+          stroke: COLOURS[(r * 3 + l) % COLOURS.length],
+          width: 2,
+          spanGaps: true,
+          points: { show: xs.length <= 60 },
+        });
         data.push(values);
       });
     });
@@ -38,7 +54,13 @@ function drawCharts() {
       continue;
     }
     target.textContent = "";
-    const opts = { width: Math.max(280, Math.min(560, target.clientWidth || 480)), height: 220, scales: { x: { time: false } }, series, axes: [{ label: "step", incrs: STEP_TICKS }, {}] };
+    const opts = {
+      width: Math.max(280, Math.min(560, target.clientWidth || 480)),
+      height: 220,
+      scales: { x: { time: false } },
+      series,
+      axes: [{ label: "step", incrs: STEP_TICKS }, {}],
+    };
     plots.push(new uPlot(opts, data, target));
   }
 }
@@ -59,10 +81,14 @@ async function refresh() {
     const main = document.getElementById("main");
     // Keep open <details> open and ticked boxes ticked across the swap.
     const open = [...main.querySelectorAll("details[open] > summary")].map((s) => s.textContent);
-    const ticked = [...main.querySelectorAll("input[type=checkbox]:checked")].map((c) => `${c.name}=${c.value}`);
+    const ticked = [...main.querySelectorAll("input[type=checkbox]:checked")].map(
+      (c) => `${c.name}=${c.value}`,
+    );
     main.innerHTML = text; // the server escaped every model-written string in this fragment
-    for (const s of main.querySelectorAll("details > summary")) if (open.includes(s.textContent)) s.parentElement.open = true;
-    for (const c of main.querySelectorAll("input[type=checkbox]")) if (ticked.includes(`${c.name}=${c.value}`)) c.checked = true;
+    for (const s of main.querySelectorAll("details > summary"))
+      if (open.includes(s.textContent)) s.parentElement.open = true;
+    for (const c of main.querySelectorAll("input[type=checkbox]"))
+      if (ticked.includes(`${c.name}=${c.value}`)) c.checked = true;
     drawCharts();
     document.body.dataset.updates = String(Number(document.body.dataset.updates || "0") + 1);
   } finally {
@@ -102,7 +128,11 @@ function setupPlay() {
     log.scrollTop = log.scrollHeight;
   };
   const call = async (action, payload) => {
-    const response = await fetch(`/api/play/${action}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(payload) });
+    const response = await fetch(`/api/play/${action}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(payload),
+    });
     const value = await response.json();
     if (value.error) {
       say("play-error", `${value.error.code}: ${value.error.message}`);
@@ -119,7 +149,10 @@ function setupPlay() {
     e.preventDefault();
     document.getElementById("play").hidden = false;
     log.textContent = "";
-    await call("start", { source: document.getElementById("play-source").value, seed: Number(document.getElementById("play-seed").value || 0) });
+    await call("start", {
+      source: document.getElementById("play-source").value,
+      seed: Number(document.getElementById("play-seed").value || 0),
+    });
   });
   document.getElementById("play-form").addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -130,7 +163,9 @@ function setupPlay() {
     await call("reply", { session, text });
   });
   document.getElementById("play-hint").addEventListener("click", () => call("hint", { session }));
-  document.getElementById("play-oracle").addEventListener("click", () => call("oracle", { session }));
+  document
+    .getElementById("play-oracle")
+    .addEventListener("click", () => call("oracle", { session }));
 }
 
 drawCharts();

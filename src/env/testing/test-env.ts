@@ -43,8 +43,13 @@ export function makeTestEnv(overrides: TestEnvOverrides = {}): Env {
   const defaultStep = (action: Action): StepResult => {
     state.turns++;
     const guess = Number(action.answer);
-    if (guess === state.secret) return { observation: "Correct!", reward: 1, terminated: true, truncated: false, info: {} };
-    const feedback = Number.isFinite(guess) ? (guess < state.secret ? "higher" : "lower") : "give a number";
+    if (guess === state.secret)
+      return { observation: "Correct!", reward: 1, terminated: true, truncated: false, info: {} };
+    const feedback = Number.isFinite(guess)
+      ? guess < state.secret
+        ? "higher"
+        : "lower"
+      : "give a number";
     return { observation: feedback, reward: 0, terminated: false, truncated: false, info: {} };
   };
   return {
@@ -60,7 +65,9 @@ export function makeTestEnv(overrides: TestEnvOverrides = {}): Env {
       return (overrides.hint ? overrides.hint(state) : `The number is ${state.secret}.`) as string;
     },
     async solve() {
-      return (overrides.solve ? overrides.solve(state) : makeAction(`\\boxed{${state.secret}}`)) as Action;
+      return (
+        overrides.solve ? overrides.solve(state) : makeAction(`\\boxed{${state.secret}}`)
+      ) as Action;
     },
     async close() {},
   };

@@ -117,7 +117,7 @@ class Environment {
 
   parseMove(action) {
     const raw = (action.answer ?? action.text ?? "").trim().toLowerCase().replace(/[^a-z]/g, "");
-    return Object.prototype.hasOwnProperty.call(Environment.ALIASES, raw) ? Environment.ALIASES[raw] : -1;
+    return  Object.hasOwn(Environment.ALIASES, raw) ? Environment.ALIASES[raw] : -1;
   }
 
   step(action) {

@@ -114,7 +114,7 @@ class Environment {
   static parseGrid(text) {
     const rows = text
       .replace(/\\\\/g, "/")
-      .split(/[\/;|\n\]]+/)
+      .split(/[/;|\n\]]+/)
       .map((row) => row.replace(/[^0-9]/g, ""))
       .filter((row) => row.length > 0);
     return rows.length > 0 ? rows.map((row) => row.split("").map(Number)) : null;

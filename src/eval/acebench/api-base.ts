@@ -18,7 +18,13 @@ export function statusMessage(status: boolean, message: string): PyDict {
 export type Lang = "en" | "zh";
 
 /** The API classes an entry can involve. */
-export const API_CLASS_NAMES = ["BaseApi", "MessageApi", "ReminderApi", "FoodPlatform", "Travel"] as const;
+export const API_CLASS_NAMES = [
+  "BaseApi",
+  "MessageApi",
+  "ReminderApi",
+  "FoodPlatform",
+  "Travel",
+] as const;
 
 /** One of `API_CLASS_NAMES`. */
 export type ApiClassName = (typeof API_CLASS_NAMES)[number];
@@ -66,22 +72,37 @@ function quoteList(names: string[]): string {
  * Calls `name` on `api` with keyword arguments, binding them as Python does: an unknown keyword
  * or a missing required parameter raises `TypeError` with CPython's message.
  */
-export function invoke(api: AceApi, name: string, kwargs: ReadonlyArray<readonly [string, PyValue]>): PyValue {
+export function invoke(
+  api: AceApi,
+  name: string,
+  kwargs: ReadonlyArray<readonly [string, PyValue]>,
+): PyValue {
   const method = api.methods()[name];
-  if (!method) throw new PyException("AttributeError", `'${api.className}' object has no attribute '${name}'`);
+  if (!method)
+    throw new PyException("AttributeError", `'${api.className}' object has no attribute '${name}'`);
   const qualname = `${method.owner}.${name}()`;
   const names = method.params.map((p) => (typeof p === "string" ? p : p[0]));
   const given = new Map<string, PyValue>();
   for (const [key, value] of kwargs) {
-    if (!names.includes(key)) throw new PyException("TypeError", `${qualname} got an unexpected keyword argument '${key}'`);
+    if (!names.includes(key))
+      throw new PyException("TypeError", `${qualname} got an unexpected keyword argument '${key}'`);
     given.set(key, value);
   }
   const missing = method.params.filter((p) => typeof p === "string" && !given.has(p)) as string[];
   if (missing.length > 0) {
     const s = missing.length === 1 ? "" : "s";
-    throw new PyException("TypeError", `${qualname} missing ${missing.length} required positional argument${s}: ${quoteList(missing)}`);
+    throw new PyException(
+      "TypeError",
+      `${qualname} missing ${missing.length} required positional argument${s}: ${quoteList(missing)}`,
+    );
   }
-  const args = method.params.map((p) => (typeof p === "string" ? (given.get(p) as PyValue) : given.has(p[0]) ? (given.get(p[0]) as PyValue) : p[1]));
+  const args = method.params.map((p) =>
+    typeof p === "string"
+      ? (given.get(p) as PyValue)
+      : given.has(p[0])
+        ? (given.get(p[0]) as PyValue)
+        : p[1],
+  );
   return method.run(...args);
 }
 

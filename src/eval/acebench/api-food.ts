@@ -5,7 +5,29 @@
  * refuses an order that would empty the balance exactly (`>=`) and its `search_orders` fails on
  * order items.
  */
-import { attributeError, callGet, contains, getItem, getOr, isIntLike, iterate, lowerIn, pyAdd, pyDict, type PyDict, pyEquals, pyGe, pyGt, pyLe, pyMul, pyStr, pySub, type PyValue, setItem, truthy } from "../python/index.js";
+import {
+  attributeError,
+  callGet,
+  contains,
+  getItem,
+  getOr,
+  isIntLike,
+  iterate,
+  lowerIn,
+  pyAdd,
+  pyDict,
+  type PyDict,
+  pyEquals,
+  pyGe,
+  pyGt,
+  pyLe,
+  pyMul,
+  pyStr,
+  pySub,
+  type PyValue,
+  setItem,
+  truthy,
+} from "../python/index.js";
 import { statusMessage } from "./api-base.js";
 import { BaseApi, type ApiClassName, type Lang, type MethodDef } from "./api-base.js";
 
@@ -23,10 +45,22 @@ type Menu = Array<[string, string, string, [string, number], [string, number]]>;
 const MERCHANTS: Record<Lang, Menu> = {
   en: [
     ["Domino's", "M100", "Pizza", ["Margherita Pizza", 68], ["Super Supreme Pizza", 88]],
-    ["Rice Village Bibimbap", "M101", "Bibimbap", ["Stone Pot Bibimbap", 35], ["Korean Beef Bibimbap", 45]],
+    [
+      "Rice Village Bibimbap",
+      "M101",
+      "Bibimbap",
+      ["Stone Pot Bibimbap", 35],
+      ["Korean Beef Bibimbap", 45],
+    ],
     ["Haidilao", "M102", "Hotpot", ["Beef Rolls", 68], ["Seafood Platter", 88]],
     ["Heytea", "M103", "Milk Tea", ["Cheese Milk Tea", 25], ["Four Seasons Spring Milk Tea", 22]],
-    ["Hema Fresh", "M104", "Fresh Grocery", ["Organic Vegetable Pack", 15], ["Fresh Gift Pack", 99]],
+    [
+      "Hema Fresh",
+      "M104",
+      "Fresh Grocery",
+      ["Organic Vegetable Pack", 15],
+      ["Fresh Gift Pack", 99],
+    ],
     ["Jiutian BBQ", "M105", "BBQ", ["Korean Grilled Beef", 128], ["Grilled Pork Belly", 78]],
   ],
   zh: [
@@ -52,7 +86,8 @@ const TEXT = {
     badQuantity: (q: string, p: string) => `Invalid quantity ${q} for product ${p}`,
     noProduct: (p: string, m: string) => `Product ${p} does not exist in ${m}'s menu`,
     poor: "Insufficient balance to place the order",
-    ordered: (m: string, total: string) => `Food delivery order successfully placed with ${m}. Total amount: ${total} yuan`,
+    ordered: (m: string, total: string) =>
+      `Food delivery order successfully placed with ${m}. Total amount: ${total} yuan`,
     unknownMerchant: (m: string) => `Merchant '${m}' does not exist`,
     noOrders: "User has no order records",
     noMatch: "No matching orders found",
@@ -80,7 +115,12 @@ const TEXT = {
 export class FoodPlatform extends BaseApi {
   override readonly className: ApiClassName = "FoodPlatform";
   /** Users by name: user_id, password, balance (a float). */
-  users: PyDict = new Map(USERS.map(([name, id, password, balance]) => [name, pyDict({ user_id: id, password, balance })]));
+  users: PyDict = new Map(
+    USERS.map(([name, id, password, balance]) => [
+      name,
+      pyDict({ user_id: id, password, balance }),
+    ]),
+  );
   /** Merchants by name: merchant_id, service_type, menu of {product, price}. */
   merchant_list: PyDict;
   /** Names logged in to the platform, in login order. */
@@ -93,7 +133,11 @@ export class FoodPlatform extends BaseApi {
     this.merchant_list = new Map(
       MERCHANTS[lang].map(([name, id, type, ...menu]) => [
         name,
-        pyDict({ merchant_id: id, service_type: type, menu: menu.map(([product, price]) => pyDict({ product, price })) }),
+        pyDict({
+          merchant_id: id,
+          service_type: type,
+          menu: menu.map(([product, price]) => pyDict({ product, price })),
+        }),
       ]),
     );
   }
@@ -105,36 +149,56 @@ export class FoodPlatform extends BaseApi {
 
   override attributes(): Array<[string, PyValue]> {
     // FoodPlatform.__init__ does not call BaseApi.__init__: wifi and logged_in come last.
-    return [["users", this.users], ["merchant_list", this.merchant_list], ["logged_in_users", this.logged_in_users], ["orders", this.orders], ...super.attributes()];
+    return [
+      ["users", this.users],
+      ["merchant_list", this.merchant_list],
+      ["logged_in_users", this.logged_in_users],
+      ["orders", this.orders],
+      ...super.attributes(),
+    ];
   }
 
   private order(username: PyValue, merchant: PyValue, items: PyValue): PyDict {
     const t = TEXT[this.lang];
-    if (!contains(this.logged_in_users, username)) return statusMessage(false, t.notLoggedIn(pyStr(username)));
+    if (!contains(this.logged_in_users, username))
+      return statusMessage(false, t.notLoggedIn(pyStr(username)));
     if (!contains(this.merchant_list, merchant)) return statusMessage(false, t.noMerchant);
     let total: PyValue = 0; // a float: 0.0
     const orderItems: PyValue[] = [];
     for (const item of iterate(items)) {
       const product = callGet(item, "product");
       const quantity = callGet(item, "quantity", 1n);
-      if (!isIntLike(quantity) || pyLe(quantity, 0n)) return statusMessage(false, t.badQuantity(pyStr(quantity), pyStr(product)));
-      const entry = (getItem(getItem(this.merchant_list, merchant), "menu") as PyValue[]).find((p) => pyEquals(getItem(p, "product"), product));
+      if (!isIntLike(quantity) || pyLe(quantity, 0n))
+        return statusMessage(false, t.badQuantity(pyStr(quantity), pyStr(product)));
+      const entry = (getItem(getItem(this.merchant_list, merchant), "menu") as PyValue[]).find(
+        (p) => pyEquals(getItem(p, "product"), product),
+      );
       if (!entry) return statusMessage(false, t.noProduct(pyStr(product), pyStr(merchant)));
       total = pyAdd(total, pyMul(getItem(entry, "price"), quantity));
       orderItems.push(pyDict({ product, quantity, price_per_unit: getItem(entry, "price") }));
     }
     const user = getItem(this.users, username);
     const balance = getItem(user, "balance");
-    if (this.lang === "en" ? pyGt(total, balance) : pyGe(total, balance)) return statusMessage(false, t.poor);
+    if (this.lang === "en" ? pyGt(total, balance) : pyGe(total, balance))
+      return statusMessage(false, t.poor);
     setItem(user, "balance", pySub(balance, total));
-    this.orders.push(pyDict({ user_name: username, merchant_name: merchant, items: orderItems, total_price: total }));
+    this.orders.push(
+      pyDict({
+        user_name: username,
+        merchant_name: merchant,
+        items: orderItems,
+        total_price: total,
+      }),
+    );
     return statusMessage(true, t.ordered(pyStr(merchant), pyStr(total)));
   }
 
   private orderMatches(order: PyValue, keyword: PyValue): boolean {
     if (lowerIn(keyword, getItem(order, "merchant_name"))) return true;
     // English matches item["product"]; Chinese calls .lower() on the item dict itself (raises).
-    return iterate(callGet(order, "items", [])).some((item) => lowerIn(keyword, this.lang === "en" ? getItem(item, "product") : item));
+    return iterate(callGet(order, "items", [])).some((item) =>
+      lowerIn(keyword, this.lang === "en" ? getItem(item, "product") : item),
+    );
   }
 
   override methods(): Record<string, MethodDef> {
@@ -148,9 +212,12 @@ export class FoodPlatform extends BaseApi {
         run: (username, password) => {
           if (pyEquals(this.wifi, false)) return statusMessage(false, t.noWifi);
           if (!contains(this.users, username)) return statusMessage(false, t.noUser);
-          if (!pyEquals(getItem(getItem(this.users, username), "password"), password)) return statusMessage(false, t.badPassword);
-          if (contains(this.logged_in_users, username)) return statusMessage(false, t.already(pyStr(username)));
-          if (!Array.isArray(this.logged_in_users)) throw attributeError(this.logged_in_users, "append");
+          if (!pyEquals(getItem(getItem(this.users, username), "password"), password))
+            return statusMessage(false, t.badPassword);
+          if (contains(this.logged_in_users, username))
+            return statusMessage(false, t.already(pyStr(username)));
+          if (!Array.isArray(this.logged_in_users))
+            throw attributeError(this.logged_in_users, "append");
           this.logged_in_users.push(username);
           return statusMessage(true, t.loggedIn(pyStr(username)));
         },
@@ -158,12 +225,16 @@ export class FoodPlatform extends BaseApi {
       view_logged_in_users: {
         owner: own,
         params: [],
-        run: () => (truthy(this.logged_in_users) ? pyDict({ status: true, logged_in_users: this.logged_in_users }) : statusMessage(false, t.nobody)),
+        run: () =>
+          truthy(this.logged_in_users)
+            ? pyDict({ status: true, logged_in_users: this.logged_in_users })
+            : statusMessage(false, t.nobody),
       },
       check_balance: {
         owner: own,
         params: ["user_name"],
-        run: (name) => (contains(this.users, name) ? getItem(getItem(this.users, name), "balance") : 0),
+        run: (name) =>
+          contains(this.users, name) ? getItem(getItem(this.users, name), "balance") : 0,
       },
       add_food_delivery_order: {
         owner: own,
@@ -175,7 +246,9 @@ export class FoodPlatform extends BaseApi {
         params: ["merchant_name"],
         run: (merchant) => {
           const found = getOr(this.merchant_list, merchant);
-          return truthy(found) ? getItem(found, "menu") : statusMessage(false, t.unknownMerchant(pyStr(merchant)));
+          return truthy(found)
+            ? getItem(found, "menu")
+            : statusMessage(false, t.unknownMerchant(pyStr(merchant)));
         },
       },
       view_orders: {
@@ -183,7 +256,9 @@ export class FoodPlatform extends BaseApi {
         params: ["user_name"],
         run: (name) => {
           const mine = this.orders.filter((o) => pyEquals(getItem(o, "user_name"), name));
-          return mine.length > 0 ? pyDict({ status: true, orders: mine }) : statusMessage(false, t.noOrders);
+          return mine.length > 0
+            ? pyDict({ status: true, orders: mine })
+            : statusMessage(false, t.noOrders);
         },
       },
       search_orders: {
@@ -191,7 +266,9 @@ export class FoodPlatform extends BaseApi {
         params: ["keyword"],
         run: (keyword) => {
           const matched = this.orders.filter((o) => this.orderMatches(o, keyword));
-          return matched.length > 0 ? pyDict({ status: true, orders: matched }) : statusMessage(false, t.noMatch);
+          return matched.length > 0
+            ? pyDict({ status: true, orders: matched })
+            : statusMessage(false, t.noMatch);
         },
       },
     };

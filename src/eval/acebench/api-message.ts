@@ -3,7 +3,21 @@
  * `MessageApi`: six users and an inbox of at most six messages (send, delete, view, search,
  * latest/earliest by date), ported from ACEBench's phone platform with its checks and texts.
  */
-import { contains, dictDelete, getItem, hashKey, lowerIn, pyDict, type PyDict, pyEquals, PyException, type PyKey, pyStr, pyTypeName, type PyValue } from "../python/index.js";
+import {
+  contains,
+  dictDelete,
+  getItem,
+  hashKey,
+  lowerIn,
+  pyDict,
+  type PyDict,
+  pyEquals,
+  PyException,
+  type PyKey,
+  pyStr,
+  pyTypeName,
+  type PyValue,
+} from "../python/index.js";
 import { statusMessage } from "./api-base.js";
 import { BaseApi, type ApiClassName, type Lang, type MethodDef } from "./api-base.js";
 
@@ -45,7 +59,8 @@ const TEXT = {
     noRecords: "No related message records found",
     noUser: "User does not exist",
     noKeyword: "No messages found containing the keyword",
-    timesNotLoggedIn: "Device not logged in, unable to retrieve all message times and their corresponding message IDs.",
+    timesNotLoggedIn:
+      "Device not logged in, unable to retrieve all message times and their corresponding message IDs.",
     latestNotLoggedIn: "Device not logged in, unable to retrieve the latest sent message ID.",
     emptyInbox: "No message records found",
     latest: (id: string) => `The latest message ID is ${id}`,
@@ -78,11 +93,18 @@ const TEXT = {
 
 /** `datetime.strptime(text, "%Y-%m-%d")` as a comparable day number. */
 function parseDay(text: PyValue): number {
-  if (typeof text !== "string") throw new PyException("TypeError", `strptime() argument 1 must be str, not ${pyTypeName(text)}`);
+  if (typeof text !== "string")
+    throw new PyException(
+      "TypeError",
+      `strptime() argument 1 must be str, not ${pyTypeName(text)}`,
+    );
   const m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text);
   const day = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
   if (!m || new Date(day).getUTCDate() !== Number(m[3])) {
-    throw new PyException("ValueError", `time data ${JSON.stringify(text)} does not match format '%Y-%m-%d'`);
+    throw new PyException(
+      "ValueError",
+      `time data ${JSON.stringify(text)} does not match format '%Y-%m-%d'`,
+    );
   }
   return day;
 }
@@ -93,7 +115,12 @@ export class MessageApi extends BaseApi {
   /** Most messages the inbox holds. */
   max_capacity = 6;
   /** Users by name: user_id, phone_number, occupation. */
-  user_list: PyDict = new Map(USERS.map(([name, id, phone, job]) => [name, pyDict({ user_id: id, phone_number: phone, occupation: job })]));
+  user_list: PyDict = new Map(
+    USERS.map(([name, id, phone, job]) => [
+      name,
+      pyDict({ user_id: id, phone_number: phone, occupation: job }),
+    ]),
+  );
   /** Messages by integer id. */
   inbox: PyDict;
   /** The id of the last message sent. */
@@ -102,7 +129,8 @@ export class MessageApi extends BaseApi {
   constructor(lang: Lang) {
     super(lang);
     const [first, second, third] = INBOX_TEXT[lang];
-    const message = (from: string, to: string, text: string, time: string) => pyDict({ sender_id: from, receiver_id: to, message: text, time });
+    const message = (from: string, to: string, text: string, time: string) =>
+      pyDict({ sender_id: from, receiver_id: to, message: text, time });
     this.inbox = new Map<PyKey, PyValue>([
       [1n, message("USR100", "USR101", first, "2024-06-09")],
       [2n, message("USR101", "USR102", second, "2024-03-09")],
@@ -114,7 +142,13 @@ export class MessageApi extends BaseApi {
   }
 
   override attributes(): Array<[string, PyValue]> {
-    return [...super.attributes(), ["max_capacity", BigInt(this.max_capacity)], ["user_list", this.user_list], ["inbox", this.inbox], ["message_id_counter", this.message_id_counter]];
+    return [
+      ...super.attributes(),
+      ["max_capacity", BigInt(this.max_capacity)],
+      ["user_list", this.user_list],
+      ["inbox", this.inbox],
+      ["message_id_counter", this.message_id_counter],
+    ];
   }
 
   private userId(name: PyValue): PyValue {
@@ -147,11 +181,15 @@ export class MessageApi extends BaseApi {
           if (notLoggedIn()) return statusMessage(false, t.sendNotLoggedIn);
           if (pyEquals(this.wifi, false)) return statusMessage(false, t.sendNoWifi);
           if (this.inbox.size >= this.max_capacity) return statusMessage(false, t.inboxFull);
-          if (!contains(this.user_list, sender) || !contains(this.user_list, receiver)) return statusMessage(false, t.noSenderOrReceiver);
+          if (!contains(this.user_list, sender) || !contains(this.user_list, receiver))
+            return statusMessage(false, t.noSenderOrReceiver);
           const senderId = this.userId(sender);
           const receiverId = this.userId(receiver);
           this.message_id_counter += 1n;
-          this.inbox.set(this.message_id_counter, pyDict({ sender_id: senderId, receiver_id: receiverId, message }));
+          this.inbox.set(
+            this.message_id_counter,
+            pyDict({ sender_id: senderId, receiver_id: receiverId, message }),
+          );
           return statusMessage(true, t.sent(pyStr(receiver)));
         },
       },
@@ -176,8 +214,18 @@ export class MessageApi extends BaseApi {
           const receiverId = this.userId(receiver);
           const found: PyValue[] = [];
           for (const [id, data] of this.inbox) {
-            if (pyEquals(getItem(data, "sender_id"), senderId) && pyEquals(getItem(data, "receiver_id"), receiverId)) {
-              found.push(pyDict([["id", id], ["sender", sender], ["receiver", receiver], ["message", getItem(data, "message")]]));
+            if (
+              pyEquals(getItem(data, "sender_id"), senderId) &&
+              pyEquals(getItem(data, "receiver_id"), receiverId)
+            ) {
+              found.push(
+                pyDict([
+                  ["id", id],
+                  ["sender", sender],
+                  ["receiver", receiver],
+                  ["message", getItem(data, "message")],
+                ]),
+              );
             }
           }
           if (found.length === 0) return statusMessage(false, t.noRecords);
@@ -192,9 +240,18 @@ export class MessageApi extends BaseApi {
           const userId = this.userId(user);
           const found: PyValue[] = [];
           for (const [id, data] of this.inbox) {
-            const involved = pyEquals(getItem(data, "sender_id"), userId) || pyEquals(getItem(data, "receiver_id"), userId);
+            const involved =
+              pyEquals(getItem(data, "sender_id"), userId) ||
+              pyEquals(getItem(data, "receiver_id"), userId);
             if (involved && lowerIn(keyword, getItem(data, "message"))) {
-              found.push(pyDict([["id", id], ["sender_id", getItem(data, "sender_id")], ["receiver_id", getItem(data, "receiver_id")], ["message", getItem(data, "message")]]));
+              found.push(
+                pyDict([
+                  ["id", id],
+                  ["sender_id", getItem(data, "sender_id")],
+                  ["receiver_id", getItem(data, "receiver_id")],
+                  ["message", getItem(data, "message")],
+                ]),
+              );
             }
           }
           if (found.length === 0) return statusMessage(false, t.noKeyword);
@@ -206,7 +263,9 @@ export class MessageApi extends BaseApi {
         params: [],
         run: () => {
           if (notLoggedIn()) return statusMessage(false, t.timesNotLoggedIn);
-          return new Map<PyKey, PyValue>([...this.inbox].map(([id, data]) => [id, getItem(data, "time")]));
+          return new Map<PyKey, PyValue>(
+            [...this.inbox].map(([id, data]) => [id, getItem(data, "time")]),
+          );
         },
       },
       get_latest_message_id: {
@@ -216,7 +275,11 @@ export class MessageApi extends BaseApi {
           if (notLoggedIn()) return statusMessage(false, t.latestNotLoggedIn);
           if (this.inbox.size === 0) return statusMessage(false, t.emptyInbox);
           const id = this.extremeId("latest");
-          return pyDict([["status", true], ["message", t.latest(pyStr(id))], ["message_id", id]]);
+          return pyDict([
+            ["status", true],
+            ["message", t.latest(pyStr(id))],
+            ["message_id", id],
+          ]);
         },
       },
       get_earliest_message_id: {
@@ -226,7 +289,11 @@ export class MessageApi extends BaseApi {
           if (notLoggedIn()) return statusMessage(false, t.earliestNotLoggedIn);
           if (this.inbox.size === 0) return statusMessage(false, t.emptyInbox);
           const id = this.extremeId("earliest");
-          return pyDict([["status", true], ["message", t.earliest(pyStr(id))], ["message_id", id]]);
+          return pyDict([
+            ["status", true],
+            ["message", t.earliest(pyStr(id))],
+            ["message_id", id],
+          ]);
         },
       },
     };

@@ -4,7 +4,22 @@
  * all). As upstream, only the Chinese class has `mark_as_notified` and `search_reminders`, and the
  * latter fails whenever it matches (it calls `strftime` on a string time).
  */
-import { contains, dictDelete, getItem, hashKey, lowerIn, pyDict, type PyDict, pyEquals, PyException, type PyKey, pyStr, pyTypeName, type PyValue, setItem } from "../python/index.js";
+import {
+  contains,
+  dictDelete,
+  getItem,
+  hashKey,
+  lowerIn,
+  pyDict,
+  type PyDict,
+  pyEquals,
+  PyException,
+  type PyKey,
+  pyStr,
+  pyTypeName,
+  type PyValue,
+  setItem,
+} from "../python/index.js";
 import { statusMessage } from "./api-base.js";
 import { BaseApi, type ApiClassName, type Lang, type MethodDef } from "./api-base.js";
 
@@ -50,17 +65,39 @@ export class ReminderApi extends BaseApi {
 
   constructor(lang: Lang) {
     super(lang);
-    const reminder = (id: bigint, title: string, description: string, time: string) => pyDict({ reminder_id: id, title, description, time, notified: false });
+    const reminder = (id: bigint, title: string, description: string, time: string) =>
+      pyDict({ reminder_id: id, title, description, time, notified: false });
     this.reminder_list = new Map<PyKey, PyValue>([
-      [1n, reminder(1001n, "Doctor's Appointment", "Visit Dr. Smith for a checkup.", "2024-07-15 09:30")],
-      [2n, reminder(1002n, "Team Meeting", "Monthly project review with the team.", "2024-07-17 11:00")],
+      [
+        1n,
+        reminder(
+          1001n,
+          "Doctor's Appointment",
+          "Visit Dr. Smith for a checkup.",
+          "2024-07-15 09:30",
+        ),
+      ],
+      [
+        2n,
+        reminder(
+          1002n,
+          "Team Meeting",
+          "Monthly project review with the team.",
+          "2024-07-17 11:00",
+        ),
+      ],
       [3n, reminder(1003n, "To-do list", TODO_TEXT[lang], "2024-07-16 11:00")],
     ]);
   }
 
   override attributes(): Array<[string, PyValue]> {
     // ReminderApi.__init__ does not call BaseApi.__init__: wifi and logged_in come last.
-    return [["max_capacity", BigInt(this.max_capacity)], ["reminder_list", this.reminder_list], ["reminder_id_counter", this.reminder_id_counter], ...super.attributes()];
+    return [
+      ["max_capacity", BigInt(this.max_capacity)],
+      ["reminder_list", this.reminder_list],
+      ["reminder_id_counter", this.reminder_id_counter],
+      ...super.attributes(),
+    ];
   }
 
   override methods(): Record<string, MethodDef> {
@@ -75,7 +112,8 @@ export class ReminderApi extends BaseApi {
         run: (title) => {
           if (notLoggedIn()) return statusMessage(false, t.viewNotLoggedIn);
           for (const reminder of this.reminder_list.values()) {
-            if (pyEquals(getItem(reminder, "title"), title)) return pyDict({ status: true, reminder });
+            if (pyEquals(getItem(reminder, "title"), title))
+              return pyDict({ status: true, reminder });
           }
           return statusMessage(false, t.noTitle(pyStr(title)));
         },
@@ -88,7 +126,10 @@ export class ReminderApi extends BaseApi {
           if (this.reminder_list.size >= this.max_capacity) return statusMessage(false, t.full);
           this.reminder_id_counter += 1n;
           const id = this.reminder_id_counter;
-          this.reminder_list.set(id, pyDict({ reminder_id: id, title, description, time, notified: false }));
+          this.reminder_list.set(
+            id,
+            pyDict({ reminder_id: id, title, description, time, notified: false }),
+          );
           return statusMessage(true, t.added(pyStr(title)));
         },
       },
@@ -108,7 +149,12 @@ export class ReminderApi extends BaseApi {
         run: () => {
           if (this.reminder_list.size === 0) return statusMessage(false, t.none);
           const reminders = [...this.reminder_list.values()].map((r) =>
-            pyDict({ title: getItem(r, "title"), description: getItem(r, "description"), time: getItem(r, "time"), notified: getItem(r, "notified") }),
+            pyDict({
+              title: getItem(r, "title"),
+              description: getItem(r, "description"),
+              time: getItem(r, "time"),
+              notified: getItem(r, "notified"),
+            }),
           );
           return pyDict({ status: true, reminders });
         },
@@ -135,10 +181,15 @@ export class ReminderApi extends BaseApi {
         params: ["keyword"],
         run: (keyword) => {
           for (const r of this.reminder_list.values()) {
-            const hit = lowerIn(keyword, getItem(r, "title")) || lowerIn(keyword, getItem(r, "description"));
+            const hit =
+              lowerIn(keyword, getItem(r, "title")) || lowerIn(keyword, getItem(r, "description"));
             // Upstream formats a match with time.strftime(...), but times are stored as given
             // (a str), so every match raises.
-            if (hit) throw new PyException("AttributeError", `'${pyTypeName(getItem(r, "time"))}' object has no attribute 'strftime'`);
+            if (hit)
+              throw new PyException(
+                "AttributeError",
+                `'${pyTypeName(getItem(r, "time"))}' object has no attribute 'strftime'`,
+              );
           }
           return statusMessage(false, "没有找到包含该关键词的提醒");
         },

@@ -4,7 +4,11 @@ import { AceWorld, MULTI_TURN_ERROR_TEXT, type ExecutionMode } from "./world.js"
 
 const PHONE = ["BaseApi", "MessageApi", "ReminderApi", "FoodPlatform"];
 
-function world(lang: "en" | "zh", classes = PHONE, base = { wifi: false, logged_in: true }): AceWorld {
+function world(
+  lang: "en" | "zh",
+  classes = PHONE,
+  base = { wifi: false, logged_in: true },
+): AceWorld {
   return new AceWorld(lang, classes, { BaseApi: base });
 }
 
@@ -18,18 +22,26 @@ function run(w: AceWorld, message: string, mode: ExecutionMode = "multi_step"): 
 describe("BaseApi and dispatch to every instance", () => {
   it("turn_on_wifi switches Wi-Fi on every phone app and answers as the last one does", () => {
     const w = world("en");
-    expect(run(w, "[turn_on_wifi()]")).toEqual(['{"status": true, "message": "Wi-Fi has been turned on"}']);
+    expect(run(w, "[turn_on_wifi()]")).toEqual([
+      '{"status": true, "message": "Wi-Fi has been turned on"}',
+    ]);
     expect(w.savedState()[0]).toEqual({ BaseApi: { wifi: true, logged_in: true } });
     // FoodPlatform's own wifi flag is on too: login now works.
-    expect(run(w, "[login_food_platform(username='Eve', password='password123')]")).toEqual(['{"status": true, "message": "User Eve has successfully logged in!"}']);
+    expect(run(w, "[login_food_platform(username='Eve', password='password123')]")).toEqual([
+      '{"status": true, "message": "User Eve has successfully logged in!"}',
+    ]);
   });
 
   it("writes Chinese texts ASCII-escaped, as json.dumps does", () => {
-    expect(run(world("zh"), "[turn_on_wifi()]")).toEqual(['{"status": true, "message": "wifi\\u5df2\\u7ecf\\u6253\\u5f00"}']);
+    expect(run(world("zh"), "[turn_on_wifi()]")).toEqual([
+      '{"status": true, "message": "wifi\\u5df2\\u7ecf\\u6253\\u5f00"}',
+    ]);
   });
 
   it("loads each class with its own config and then BaseApi's (a misspelled BaseApi key means defaults)", () => {
-    const w = new AceWorld("en", ["BaseApi", "MessageApi"], { Baspi: { wifi: true, logged_in: false } });
+    const w = new AceWorld("en", ["BaseApi", "MessageApi"], {
+      Baspi: { wifi: true, logged_in: false },
+    });
     expect(w.savedState()).toEqual([]); // nothing recorded before a message completes
     run(w, "[get_latest_message_id()]");
     expect(w.savedState()[0]).toEqual({ BaseApi: { wifi: false, logged_in: true } });
@@ -40,15 +52,29 @@ describe("MessageApi", () => {
   it("sends only when logged in, on Wi-Fi, with room, between known users", () => {
     const w = world("en", ["BaseApi", "MessageApi"], { wifi: false, logged_in: false });
     const send = "[send_message(sender_name='Eve', receiver_name='Frank', message='hi')]";
-    expect(run(w, send)).toEqual(['{"status": false, "message": "Device not logged in, unable to send message"}']);
+    expect(run(w, send)).toEqual([
+      '{"status": false, "message": "Device not logged in, unable to send message"}',
+    ]);
     run(w, "[login_device()]");
-    expect(run(w, send)).toEqual(['{"status": false, "message": "Wi-Fi is turned off, cannot send messages at this time"}']);
+    expect(run(w, send)).toEqual([
+      '{"status": false, "message": "Wi-Fi is turned off, cannot send messages at this time"}',
+    ]);
     run(w, "[turn_on_wifi()]");
-    expect(run(w, send)).toEqual(['{"status": false, "message": "Inbox capacity is full. You need to ask the user which message to delete."}']);
-    expect(run(w, "[delete_message(message_id=9)]")).toEqual(['{"status": false, "message": "Message ID does not exist"}']);
-    expect(run(w, "[delete_message(message_id=3)]")).toEqual(['{"status": true, "message": "Message ID 3 has been successfully deleted."}']);
-    expect(run(w, "[send_message(sender_name='Eve', receiver_name='Zoe', message='hi')]")).toEqual(['{"status": false, "message": "Sender or receiver does not exist"}']);
-    expect(run(w, send)).toEqual(['{"status": true, "message": "Message successfully sent to Frank."}']);
+    expect(run(w, send)).toEqual([
+      '{"status": false, "message": "Inbox capacity is full. You need to ask the user which message to delete."}',
+    ]);
+    expect(run(w, "[delete_message(message_id=9)]")).toEqual([
+      '{"status": false, "message": "Message ID does not exist"}',
+    ]);
+    expect(run(w, "[delete_message(message_id=3)]")).toEqual([
+      '{"status": true, "message": "Message ID 3 has been successfully deleted."}',
+    ]);
+    expect(run(w, "[send_message(sender_name='Eve', receiver_name='Zoe', message='hi')]")).toEqual([
+      '{"status": false, "message": "Sender or receiver does not exist"}',
+    ]);
+    expect(run(w, send)).toEqual([
+      '{"status": true, "message": "Message successfully sent to Frank."}',
+    ]);
     const inbox = w.savedState()[1]?.MessageApi?.inbox as Record<string, unknown>;
     expect(Object.keys(inbox)).toEqual(["1", "2", "4", "5", "6", "7"]);
     expect(inbox["7"]).toEqual({ sender_id: "USR100", receiver_id: "USR101", message: "hi" });
@@ -60,99 +86,179 @@ describe("MessageApi", () => {
       '{"status": true, "message": "The earliest message ID is 3", "message_id": 3}',
       '{"status": true, "message": "The latest message ID is 4", "message_id": 4}',
     ]);
-    run(w, "[delete_message(message_id=3), send_message(sender_name='Eve', receiver_name='Frank', message='x')]");
+    run(
+      w,
+      "[delete_message(message_id=3), send_message(sender_name='Eve', receiver_name='Frank', message='x')]",
+    );
     expect(run(w, "[get_latest_message_id()]")).toEqual(["Error during execution: 'time'"]);
   });
 
   it("views and searches messages (search needs no login; the keyword must be a str)", () => {
     const w = world("en", ["BaseApi", "MessageApi"], { wifi: true, logged_in: false });
-    expect(run(w, "[view_messages_between_users(sender_name='Eve', receiver_name='Frank')]")).toEqual([
+    expect(
+      run(w, "[view_messages_between_users(sender_name='Eve', receiver_name='Frank')]"),
+    ).toEqual([
       '{"status": false, "message": "Device not logged in, unable to view message information"}',
     ]);
     expect(run(w, "[search_messages(user_name='Isaac', keyword='CALL')]")).toEqual([
       '{"status": true, "messages": [{"id": 5, "sender_id": "USR104", "receiver_id": "USR105", "message": "Isaac, are you available for a call?"}]}',
     ]);
-    expect(run(w, "[search_messages(user_name='Isaac', keyword=5)]")).toEqual(["Error during execution: 'int' object has no attribute 'lower'"]);
-    expect(run(w, "[get_all_message_times_with_ids()]")).toEqual(['{"status": false, "message": "Device not logged in, unable to retrieve all message times and their corresponding message IDs."}']);
+    expect(run(w, "[search_messages(user_name='Isaac', keyword=5)]")).toEqual([
+      "Error during execution: 'int' object has no attribute 'lower'",
+    ]);
+    expect(run(w, "[get_all_message_times_with_ids()]")).toEqual([
+      '{"status": false, "message": "Device not logged in, unable to retrieve all message times and their corresponding message IDs."}',
+    ]);
   });
 
   it("looks message ids up with Python's key equality and raises for unhashable ones", () => {
     const w = world("en", ["BaseApi", "MessageApi"], { wifi: true, logged_in: true });
-    expect(run(w, "[delete_message(message_id=2.0)]")).toEqual(['{"status": true, "message": "Message ID 2.0 has been successfully deleted."}']);
-    expect(run(w, "[delete_message(message_id='1')]")).toEqual(['{"status": false, "message": "Message ID does not exist"}']);
-    expect(run(w, "[delete_message(message_id=[1])]")).toEqual(["Error during execution: unhashable type: 'list'"]);
+    expect(run(w, "[delete_message(message_id=2.0)]")).toEqual([
+      '{"status": true, "message": "Message ID 2.0 has been successfully deleted."}',
+    ]);
+    expect(run(w, "[delete_message(message_id='1')]")).toEqual([
+      '{"status": false, "message": "Message ID does not exist"}',
+    ]);
+    expect(run(w, "[delete_message(message_id=[1])]")).toEqual([
+      "Error during execution: unhashable type: 'list'",
+    ]);
   });
 });
 
 describe("ReminderApi", () => {
   it("adds with the next id, refuses when full, views by title", () => {
     const w = world("en");
-    expect(run(w, "[add_reminder(title='A', description='d', time='2024-07-15 09:30')]")).toEqual(['{"status": true, "message": "Reminder \'A\' was successfully added."}']);
+    expect(run(w, "[add_reminder(title='A', description='d', time='2024-07-15 09:30')]")).toEqual([
+      '{"status": true, "message": "Reminder \'A\' was successfully added."}',
+    ]);
     const list = w.savedState()[2]?.ReminderApi?.reminder_list as Record<string, unknown>;
-    expect(list["4"]).toEqual({ reminder_id: 4, title: "A", description: "d", time: "2024-07-15 09:30", notified: false });
-    run(w, "[add_reminder(title='B', description='d', time='t'), add_reminder(title='C', description='d', time='t')]");
-    expect(run(w, "[add_reminder(title='D', description='d', time='t')]")).toEqual(['{"status": false, "message": "Reminder capacity is full. Unable to add a new reminder."}']);
-    expect(run(w, "[view_reminder_by_title(title='Nope')]")).toEqual(['{"status": false, "message": "No reminder found with the title \'Nope\'."}']);
+    expect(list["4"]).toEqual({
+      reminder_id: 4,
+      title: "A",
+      description: "d",
+      time: "2024-07-15 09:30",
+      notified: false,
+    });
+    run(
+      w,
+      "[add_reminder(title='B', description='d', time='t'), add_reminder(title='C', description='d', time='t')]",
+    );
+    expect(run(w, "[add_reminder(title='D', description='d', time='t')]")).toEqual([
+      '{"status": false, "message": "Reminder capacity is full. Unable to add a new reminder."}',
+    ]);
+    expect(run(w, "[view_reminder_by_title(title='Nope')]")).toEqual([
+      '{"status": false, "message": "No reminder found with the title \'Nope\'."}',
+    ]);
   });
 
   it("has search_reminders only in Chinese, where every match raises (strftime on a str)", () => {
     expect(run(world("en"), "[search_reminders(keyword='Team')]")).toEqual([
       "Error during execution: cannot access local variable 'func_call_result' where it is not associated with a value",
     ]);
-    expect(run(world("zh"), "[search_reminders(keyword='Team')]")).toEqual(["Error during execution: 'str' object has no attribute 'strftime'"]);
-    expect(run(world("zh"), "[search_reminders(keyword='xyz')]")).toEqual(['{"status": false, "message": "\\u6ca1\\u6709\\u627e\\u5230\\u5305\\u542b\\u8be5\\u5173\\u952e\\u8bcd\\u7684\\u63d0\\u9192"}']);
+    expect(run(world("zh"), "[search_reminders(keyword='Team')]")).toEqual([
+      "Error during execution: 'str' object has no attribute 'strftime'",
+    ]);
+    expect(run(world("zh"), "[search_reminders(keyword='xyz')]")).toEqual([
+      '{"status": false, "message": "\\u6ca1\\u6709\\u627e\\u5230\\u5305\\u542b\\u8be5\\u5173\\u952e\\u8bcd\\u7684\\u63d0\\u9192"}',
+    ]);
   });
 });
 
 describe("FoodPlatform", () => {
   it("needs Wi-Fi to log in, a login to order, and prices in floats", () => {
     const w = world("en");
-    expect(run(w, "[login_food_platform(username='Eve', password='password123')]")).toEqual(['{"status": false, "message": "Wi-Fi is not enabled, unable to login"}']);
-    expect(run(w, "[add_food_delivery_order(username='Eve', merchant_name=\"Domino's\", items=[{'product': 'Margherita Pizza', 'quantity': 1}])]")).toEqual([
-      '{"status": false, "message": "User Eve is not logged in to the food platform"}',
+    expect(run(w, "[login_food_platform(username='Eve', password='password123')]")).toEqual([
+      '{"status": false, "message": "Wi-Fi is not enabled, unable to login"}',
     ]);
+    expect(
+      run(
+        w,
+        "[add_food_delivery_order(username='Eve', merchant_name=\"Domino's\", items=[{'product': 'Margherita Pizza', 'quantity': 1}])]",
+      ),
+    ).toEqual(['{"status": false, "message": "User Eve is not logged in to the food platform"}']);
     run(w, "[turn_on_wifi()]");
-    expect(run(w, "[login_food_platform(username='Eve', password='bad')]")).toEqual(['{"status": false, "message": "Incorrect password"}']);
+    expect(run(w, "[login_food_platform(username='Eve', password='bad')]")).toEqual([
+      '{"status": false, "message": "Incorrect password"}',
+    ]);
     run(w, "[login_food_platform(username='Eve', password='password123')]");
-    expect(run(w, "[login_food_platform(username='Eve', password='password123')]")).toEqual(['{"status": false, "message": "Eve is already logged in"}']);
-    expect(run(w, "[get_products(merchant_name=\"Domino's\")]")).toEqual(["[{'product': 'Margherita Pizza', 'price': 68.0}, {'product': 'Super Supreme Pizza', 'price': 88.0}]"]);
-    expect(run(w, "[add_food_delivery_order(username='Eve', merchant_name=\"Domino's\", items=[{'product': 'Margherita Pizza', 'quantity': 2}])]")).toEqual([
+    expect(run(w, "[login_food_platform(username='Eve', password='password123')]")).toEqual([
+      '{"status": false, "message": "Eve is already logged in"}',
+    ]);
+    expect(run(w, '[get_products(merchant_name="Domino\'s")]')).toEqual([
+      "[{'product': 'Margherita Pizza', 'price': 68.0}, {'product': 'Super Supreme Pizza', 'price': 88.0}]",
+    ]);
+    expect(
+      run(
+        w,
+        "[add_food_delivery_order(username='Eve', merchant_name=\"Domino's\", items=[{'product': 'Margherita Pizza', 'quantity': 2}])]",
+      ),
+    ).toEqual([
       '{"status": true, "message": "Food delivery order successfully placed with Domino\'s. Total amount: 136.0 yuan"}',
     ]);
-    expect(run(w, "[check_balance(user_name='Eve'), check_balance(user_name='Nobody')]")).toEqual(["364.0", "0.0"]);
+    expect(run(w, "[check_balance(user_name='Eve'), check_balance(user_name='Nobody')]")).toEqual([
+      "364.0",
+      "0.0",
+    ]);
   });
 
   it("rejects non-int quantities (a float, a string) but takes True as 1, as isinstance does", () => {
     const w = world("en", PHONE, { wifi: true, logged_in: true });
     run(w, "[login_food_platform(username='Jack', password='password654')]");
-    const order = (q: string) => run(w, `[add_food_delivery_order(username='Jack', merchant_name='Heytea', items=[{'product': 'Cheese Milk Tea', 'quantity': ${q}}])]`)[0];
-    expect(order("1.0")).toBe('{"status": false, "message": "Invalid quantity 1.0 for product Cheese Milk Tea"}');
-    expect(order("'2'")).toBe('{"status": false, "message": "Invalid quantity 2 for product Cheese Milk Tea"}');
-    expect(order("0")).toBe('{"status": false, "message": "Invalid quantity 0 for product Cheese Milk Tea"}');
-    expect(order("True")).toBe('{"status": true, "message": "Food delivery order successfully placed with Heytea. Total amount: 25.0 yuan"}');
-    expect(order("5")).toBe('{"status": false, "message": "Insufficient balance to place the order"}');
+    const order = (q: string) =>
+      run(
+        w,
+        `[add_food_delivery_order(username='Jack', merchant_name='Heytea', items=[{'product': 'Cheese Milk Tea', 'quantity': ${q}}])]`,
+      )[0];
+    expect(order("1.0")).toBe(
+      '{"status": false, "message": "Invalid quantity 1.0 for product Cheese Milk Tea"}',
+    );
+    expect(order("'2'")).toBe(
+      '{"status": false, "message": "Invalid quantity 2 for product Cheese Milk Tea"}',
+    );
+    expect(order("0")).toBe(
+      '{"status": false, "message": "Invalid quantity 0 for product Cheese Milk Tea"}',
+    );
+    expect(order("True")).toBe(
+      '{"status": true, "message": "Food delivery order successfully placed with Heytea. Total amount: 25.0 yuan"}',
+    );
+    expect(order("5")).toBe(
+      '{"status": false, "message": "Insufficient balance to place the order"}',
+    );
   });
 
   it("refuses an order that spends the whole balance in Chinese only (>= against >)", () => {
     const order = (lang: "en" | "zh", merchant: string, product: string) => {
       const w = world(lang, PHONE, { wifi: true, logged_in: true });
       run(w, "[login_food_platform(username='Jack', password='password654')]"); // balance 120.0
-      return run(w, `[add_food_delivery_order(username='Jack', merchant_name='${merchant}', items=[{'product': '${product}', 'quantity': 8}])]`)[0]; // 8 x 15.0
+      return run(
+        w,
+        `[add_food_delivery_order(username='Jack', merchant_name='${merchant}', items=[{'product': '${product}', 'quantity': 8}])]`,
+      )[0]; // 8 x 15.0
     };
-    expect(order("en", "Hema Fresh", "Organic Vegetable Pack")).toBe('{"status": true, "message": "Food delivery order successfully placed with Hema Fresh. Total amount: 120.0 yuan"}');
-    expect(order("zh", "盒马生鲜", "有机蔬菜包")).toBe('{"status": false, "message": "\\u4f59\\u989d\\u4e0d\\u8db3\\uff0c\\u65e0\\u6cd5\\u4e0b\\u5355"}');
+    expect(order("en", "Hema Fresh", "Organic Vegetable Pack")).toBe(
+      '{"status": true, "message": "Food delivery order successfully placed with Hema Fresh. Total amount: 120.0 yuan"}',
+    );
+    expect(order("zh", "盒马生鲜", "有机蔬菜包")).toBe(
+      '{"status": false, "message": "\\u4f59\\u989d\\u4e0d\\u8db3\\uff0c\\u65e0\\u6cd5\\u4e0b\\u5355"}',
+    );
   });
 
   it("search_orders matches items in English and raises on them in Chinese", () => {
     const en = world("en", PHONE, { wifi: true, logged_in: true });
     run(en, "[login_food_platform(username='Eve', password='password123')]");
-    run(en, "[add_food_delivery_order(username='Eve', merchant_name='Heytea', items=[{'product': 'Cheese Milk Tea', 'quantity': 1}])]");
+    run(
+      en,
+      "[add_food_delivery_order(username='Eve', merchant_name='Heytea', items=[{'product': 'Cheese Milk Tea', 'quantity': 1}])]",
+    );
     expect(run(en, "[search_orders(keyword='cheese')]")[0]).toBe(
       '{"status": true, "orders": [{"user_name": "Eve", "merchant_name": "Heytea", "items": [{"product": "Cheese Milk Tea", "quantity": 1, "price_per_unit": 25.0}], "total_price": 25.0}]}',
     );
     const zh = world("zh", PHONE, { wifi: true, logged_in: true });
     run(zh, "[login_food_platform(username='Eve', password='password123')]");
-    run(zh, "[add_food_delivery_order(username='Eve', merchant_name='喜茶', items=[{'product': '芝士奶茶', 'quantity': 1}])]");
+    run(
+      zh,
+      "[add_food_delivery_order(username='Eve', merchant_name='喜茶', items=[{'product': '芝士奶茶', 'quantity': 1}])]",
+    );
     expect(run(zh, "[search_orders(keyword='喜茶'), search_orders(keyword='芝士')]")).toEqual([
       expect.stringContaining('"status": true'),
       "Error during execution: 'dict' object has no attribute 'lower'",
@@ -165,12 +271,27 @@ describe("Travel", () => {
 
   it("books with baggage fees by membership, paying in int yuan from float balances", () => {
     const w = travel();
-    expect(run(w, "[reserve_flight(user_id='user1', password='password123', flight_no='CA1234', cabin='Economy Class', payment_method='cash', baggage_count=3)]")).toEqual([
+    expect(
+      run(
+        w,
+        "[reserve_flight(user_id='user1', password='password123', flight_no='CA1234', cabin='Economy Class', payment_method='cash', baggage_count=3)]",
+      ),
+    ).toEqual([
       "Booking successful. Reservation ID: res_5. Total cost: 1300 yuan (including baggage fees).",
     ]);
-    const state = w.savedState()[0]?.Travel as { users: Record<string, { cash_balance: number }>; reservations: unknown[] };
+    const state = w.savedState()[0]?.Travel as {
+      users: Record<string, { cash_balance: number }>;
+      reservations: unknown[];
+    };
     expect(state.users.user1?.cash_balance).toBe(700);
-    expect(state.reservations[4]).toEqual({ reservation_id: "res_5", user_id: "user1", flight_no: "CA1234", payment_method: "cash", cabin: "Economy Class", baggage: 3 });
+    expect(state.reservations[4]).toEqual({
+      reservation_id: "res_5",
+      user_id: "user1",
+      flight_no: "CA1234",
+      payment_method: "cash",
+      cabin: "Economy Class",
+      baggage: 3,
+    });
     expect(run(w, "[get_user_details(user_id='user1', password='password123')]")).toEqual([
       '{"user_name": "Eve", "cash_balance": 700.0, "bank_balance": 50000.0, "membership_level": "regular"}',
     ]);
@@ -178,29 +299,45 @@ describe("Travel", () => {
 
   it("raises instead of answering on a wrong password or an unknown flight, as upstream", () => {
     const w = travel();
-    expect(run(w, "[reserve_flight(user_id='user1', password='x', flight_no='CA1234', cabin='Economy Class', payment_method='bank', baggage_count=1)]")).toEqual([
-      "Error during execution: 'membership_level'",
-    ]);
-    expect(run(w, "[reserve_flight(user_id='user1', password='password123', flight_no='XX1', cabin='Economy Class', payment_method='bank', baggage_count=1)]")).toEqual([
-      "Error during execution: 'NoneType' object is not subscriptable",
-    ]);
-    expect(run(w, "[reserve_flight(user_id='user3', password='password789', flight_no='CZ4321', cabin='Business Class', payment_method='card', baggage_count=1)]")).toEqual([
-      "Invalid payment method",
-    ]);
+    expect(
+      run(
+        w,
+        "[reserve_flight(user_id='user1', password='x', flight_no='CA1234', cabin='Economy Class', payment_method='bank', baggage_count=1)]",
+      ),
+    ).toEqual(["Error during execution: 'membership_level'"]);
+    expect(
+      run(
+        w,
+        "[reserve_flight(user_id='user1', password='password123', flight_no='XX1', cabin='Economy Class', payment_method='bank', baggage_count=1)]",
+      ),
+    ).toEqual(["Error during execution: 'NoneType' object is not subscriptable"]);
+    expect(
+      run(
+        w,
+        "[reserve_flight(user_id='user3', password='password789', flight_no='CZ4321', cabin='Business Class', payment_method='card', baggage_count=1)]",
+      ),
+    ).toEqual(["Invalid payment method"]);
   });
 
   it("modifies flight, cabin and baggage with the old flight's prices", () => {
     const w = travel();
-    expect(run(w, "[modify_flight(user_id='user1', reservation_id='res_2', new_flight_no='CZ4321', add_baggage=2)]")).toEqual([
+    expect(
+      run(
+        w,
+        "[modify_flight(user_id='user1', reservation_id='res_2', new_flight_no='CZ4321', add_baggage=2)]",
+      ),
+    ).toEqual([
       "Flight number has been changed. Baggage has been added. Additional fee to be paid: 50.",
     ]);
-    expect(run(w, "[modify_flight(user_id='user1', reservation_id='res_2', new_cabin='Economy Class')]")).toEqual([
-      "Cabin change successful. Price difference refunded: 1500.",
-    ]);
-    expect(run(w, "[modify_flight(user_id='user2', reservation_id='res_4', new_cabin='Economy Class')]")).toEqual(["Flight information not found."]);
-    expect(run(w, "[modify_flight(user_id='user1', reservation_id='res_1', new_flight_no='MU5678')]")).toEqual([
-      "Flight change failed: Invalid new flight number or destination does not match.",
-    ]);
+    expect(
+      run(w, "[modify_flight(user_id='user1', reservation_id='res_2', new_cabin='Economy Class')]"),
+    ).toEqual(["Cabin change successful. Price difference refunded: 1500."]);
+    expect(
+      run(w, "[modify_flight(user_id='user2', reservation_id='res_4', new_cabin='Economy Class')]"),
+    ).toEqual(["Flight information not found."]);
+    expect(
+      run(w, "[modify_flight(user_id='user1', reservation_id='res_1', new_flight_no='MU5678')]"),
+    ).toEqual(["Flight change failed: Invalid new flight number or destination does not match."]);
     const saved = w.savedState()[0]?.Travel as { reservations: Array<Record<string, unknown>> };
     const res2 = saved.reservations[1];
     expect(res2).toMatchObject({ flight_no: "CZ4321", cabin: "Economy Class", baggage: 3 });
@@ -208,20 +345,38 @@ describe("Travel", () => {
 
   it("cancels with a refund to cash but keeps the reservation", () => {
     const w = travel();
-    expect(run(w, "[cancel_reservation(user_id='user1', reservation_id='res_1', reason='change of plans')]")).toEqual([
+    expect(
+      run(
+        w,
+        "[cancel_reservation(user_id='user1', reservation_id='res_1', reason='change of plans')]",
+      ),
+    ).toEqual([
       "More than 24 hours before departure. Free cancellation successful, 1200 yuan has been refunded.",
     ]);
-    const state = w.savedState()[0]?.Travel as { users: Record<string, { cash_balance: number }>; reservations: unknown[] };
+    const state = w.savedState()[0]?.Travel as {
+      users: Record<string, { cash_balance: number }>;
+      reservations: unknown[];
+    };
     expect(state.users.user1?.cash_balance).toBe(3200);
     expect(state.reservations).toHaveLength(4);
   });
 
   it("finds connections and exposes helper methods as tools", () => {
     const w = travel("zh");
-    const [found] = run(w, "[find_transfer_flights(origin_city='北京', transfer_city='南京', destination_city='深圳')]");
+    const [found] = run(
+      w,
+      "[find_transfer_flights(origin_city='北京', transfer_city='南京', destination_city='深圳')]",
+    );
     expect(found?.startsWith("[{'first_leg': {'flight_no': 'MU3561'")).toBe(true);
-    expect(run(w, "[get_baggage_allowance(membership_level='gold', cabin_class='商务舱'), calculate_baggage_fee(membership_level='silver', cabin_class='经济舱', baggage_count=4)]")).toEqual(["3", "100"]);
-    expect(run(w, "[get_flight_details(origin='上海', destination='深圳')]")).toEqual(["没有符合条件的直达航班"]);
+    expect(
+      run(
+        w,
+        "[get_baggage_allowance(membership_level='gold', cabin_class='商务舱'), calculate_baggage_fee(membership_level='silver', cabin_class='经济舱', baggage_count=4)]",
+      ),
+    ).toEqual(["3", "100"]);
+    expect(run(w, "[get_flight_details(origin='上海', destination='深圳')]")).toEqual([
+      "没有符合条件的直达航班",
+    ]);
   });
 });
 
@@ -245,7 +400,9 @@ describe("upstream's executor quirks", () => {
       '{"status": true, "message": "Wi-Fi has been turned on"}',
       '{"status": true, "message": "Wi-Fi has been turned on"}',
     ]);
-    expect(run(w, "[login_device(foo=1)]")).toEqual(["Error during execution: BaseApi.login_device() got an unexpected keyword argument 'foo'"]);
+    expect(run(w, "[login_device(foo=1)]")).toEqual([
+      "Error during execution: BaseApi.login_device() got an unexpected keyword argument 'foo'",
+    ]);
     expect(run(w, "[send_message(sender_name='Eve')]")).toEqual([
       "Error during execution: MessageApi.send_message() missing 2 required positional arguments: 'receiver_name' and 'message'",
     ]);

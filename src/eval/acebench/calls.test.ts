@@ -1,16 +1,27 @@
 import { describe, expect, it } from "vitest";
-import { callFromToolCall, decodeCalls, isExecutionMessageMultiStep, isExecutionMessageMultiTurn, renderCalls, toolArguments } from "./calls.js";
+import {
+  callFromToolCall,
+  decodeCalls,
+  isExecutionMessageMultiStep,
+  isExecutionMessageMultiTurn,
+  renderCalls,
+  toolArguments,
+} from "./calls.js";
 import { NestedCall } from "./world.js";
 
 describe("decodeCalls (upstream's decode_function_list)", () => {
   it("reads one call or a list, keyword arguments only, ints kept apart from floats", () => {
-    expect(decodeCalls("[delete_message(message_id=3)]")).toEqual([{ name: "delete_message", kwargs: [["message_id", 3n]] }]);
+    expect(decodeCalls("[delete_message(message_id=3)]")).toEqual([
+      { name: "delete_message", kwargs: [["message_id", 3n]] },
+    ]);
     expect(decodeCalls("f(a=1.0), g(b='x')")).toEqual([
       { name: "f", kwargs: [["a", 1]] },
       { name: "g", kwargs: [["b", "x"]] },
     ]);
     // Positional arguments are dropped, as upstream's resolver only reads keywords.
-    expect(decodeCalls("[send_message('Eve', 'Frank', message='hi')]")).toEqual([{ name: "send_message", kwargs: [["message", "hi"]] }]);
+    expect(decodeCalls("[send_message('Eve', 'Frank', message='hi')]")).toEqual([
+      { name: "send_message", kwargs: [["message", "hi"]] },
+    ]);
   });
 
   it("fails where Python's parser fails: invalid quoting, a trailing space, a leading indent", () => {
@@ -30,10 +41,14 @@ describe("decodeCalls (upstream's decode_function_list)", () => {
   });
 
   it("takes a top-level dict argument for a nested call, as upstream's formatter does", () => {
-    expect(decodeCalls("[f(user={'dict': {'cash_balance': 5}})]")).toEqual([{ name: "f", kwargs: [["user", new NestedCall("dict", [["cash_balance", 5n]])]] }]);
+    expect(decodeCalls("[f(user={'dict': {'cash_balance': 5}})]")).toEqual([
+      { name: "f", kwargs: [["user", new NestedCall("dict", [["cash_balance", 5n]])]] },
+    ]);
     expect(decodeCalls("[f(user={'cash_balance': 5})]")).toBeNull();
     expect(decodeCalls("[f(user={})]")).toBeNull();
-    expect(decodeCalls("[f(items=[{'product': 'x'}])]")).toEqual([{ name: "f", kwargs: [["items", [new Map([["product", "x"]])]]] }]);
+    expect(decodeCalls("[f(items=[{'product': 'x'}])]")).toEqual([
+      { name: "f", kwargs: [["items", [new Map([["product", "x"]])]]] },
+    ]);
     expect(decodeCalls("[f(s={1, 2})]")).toBeNull();
   });
 });
@@ -50,22 +65,44 @@ describe("routing tests of upstream's agents", () => {
 
 describe("rendering and tool calls", () => {
   it("renders calls with Python reprs, as milestones write them", () => {
-    const calls = decodeCalls("[add_food_delivery_order(username='Eve', merchant_name=\"Domino's\", items=[{'product': 'X', 'quantity': 1}]), get_latest_message_id()]");
+    const calls = decodeCalls(
+      "[add_food_delivery_order(username='Eve', merchant_name=\"Domino's\", items=[{'product': 'X', 'quantity': 1}]), get_latest_message_id()]",
+    );
     expect(renderCalls(calls ?? [])).toBe(
       "[add_food_delivery_order(username='Eve', merchant_name=\"Domino's\", items=[{'product': 'X', 'quantity': 1}]), get_latest_message_id()]",
     );
   });
 
   it("turns tool-call JSON into Python values and back", () => {
-    const call = callFromToolCall({ id: "c1", name: "f", arguments: { n: 2, x: 2.5, items: [{ product: "P", quantity: 1 }], flag: true, none: null } });
+    const call = callFromToolCall({
+      id: "c1",
+      name: "f",
+      arguments: { n: 2, x: 2.5, items: [{ product: "P", quantity: 1 }], flag: true, none: null },
+    });
     expect(call.kwargs).toEqual([
       ["n", 2n],
       ["x", 2.5],
-      ["items", [new Map<string, unknown>([["product", "P"], ["quantity", 1n]])]],
+      [
+        "items",
+        [
+          new Map<string, unknown>([
+            ["product", "P"],
+            ["quantity", 1n],
+          ]),
+        ],
+      ],
       ["flag", true],
       ["none", null],
     ]);
-    expect(renderCalls([call])).toBe("[f(n=2, x=2.5, items=[{'product': 'P', 'quantity': 1}], flag=True, none=None)]");
-    expect(toolArguments(call)).toEqual({ n: 2, x: 2.5, items: [{ product: "P", quantity: 1 }], flag: true, none: null });
+    expect(renderCalls([call])).toBe(
+      "[f(n=2, x=2.5, items=[{'product': 'P', 'quantity': 1}], flag=True, none=None)]",
+    );
+    expect(toolArguments(call)).toEqual({
+      n: 2,
+      x: 2.5,
+      items: [{ product: "P", quantity: 1 }],
+      flag: true,
+      none: null,
+    });
   });
 });

@@ -5,7 +5,17 @@
  * back in that form. Tool calls from OpenAI-style agents become the same `ApiCall`s.
  */
 import type { JsonObject, ToolCall } from "../../env/index.js";
-import { fromJson, parsePythonCalls, parsePythonLiteral, PyObject, pyRepr, PyTuple, type PyValue, strip, toJson } from "../python/index.js";
+import {
+  fromJson,
+  parsePythonCalls,
+  parsePythonLiteral,
+  PyObject,
+  pyRepr,
+  PyTuple,
+  type PyValue,
+  strip,
+  toJson,
+} from "../python/index.js";
 import { NestedCall, type ApiCall, type ArgValue } from "./world.js";
 
 class Unsupported extends Error {}
@@ -26,7 +36,8 @@ function argValue(v: PyValue): ArgValue {
   if (hasUnsupported(v)) throw new Unsupported("sets are not literals upstream's decoder accepts");
   if (!(v instanceof Map)) return v;
   const first = [...v][0];
-  if (!first || !(first[1] instanceof Map)) throw new Unsupported("a dict argument that is not a nested call");
+  if (!first || !(first[1] instanceof Map))
+    throw new Unsupported("a dict argument that is not a nested call");
   const [name, inner] = first;
   return new NestedCall(
     typeof name === "string" ? name : pyRepr(name),
@@ -87,7 +98,10 @@ export function renderCalls(calls: readonly ApiCall[]): string {
 
 /** An OpenAI-style tool call as an `ApiCall` (integral JSON numbers become ints). */
 export function callFromToolCall(call: ToolCall): ApiCall {
-  return { name: call.name, kwargs: Object.entries(call.arguments).map(([k, v]) => [k, fromJson(v)] as const) };
+  return {
+    name: call.name,
+    kwargs: Object.entries(call.arguments).map(([k, v]) => [k, fromJson(v)] as const),
+  };
 }
 
 /** The JSON arguments of an `ApiCall`, for oracle tool calls (floats that are integral lose their `.0`). */

@@ -6,7 +6,17 @@ import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { NORMAL_CATEGORIES, SPECIAL_CATEGORIES, goldOutput, loadNsEntries, overallScore, scoreCategory, unweightedMean, type NsCategory, type NsEntry } from "./categories.js";
+import {
+  NORMAL_CATEGORIES,
+  SPECIAL_CATEGORIES,
+  goldOutput,
+  loadNsEntries,
+  overallScore,
+  scoreCategory,
+  unweightedMean,
+  type NsCategory,
+  type NsEntry,
+} from "./categories.js";
 import { decodeNormalOutput, standardizeString } from "./normal.js";
 import { acebenchDir } from "./testing/bench-dir.js";
 
@@ -23,9 +33,14 @@ const PERTURB: Record<string, (gold: string, e: NsEntry) => string> = {
   stringChanged: (g) => g.replace(/='[^']*'/, "='zzqx'"),
   extraArg: (g) => g.replace(/\)\]$/, ", zz_extra=1)]").replace(/\(, /, "("),
   doubled: (g) => (g.startsWith("[") && g.endsWith("]") ? `${g.slice(0, -1)}, ${g.slice(1)}` : g),
-  phraseCut: (g) => g.replace("Missing necessary", "Lacking").replace("There is incorrect", "Wrong").replace("limitations", "limits"),
+  phraseCut: (g) =>
+    g
+      .replace("Missing necessary", "Lacking")
+      .replace("There is incorrect", "Wrong")
+      .replace("limitations", "limits"),
   lastWordCut: (g) => g.replace(/\w+\)/, ")"),
-  jsonWords: (g) => g.replaceAll("True", "true").replaceAll("False", "false").replaceAll("None", "null"),
+  jsonWords: (g) =>
+    g.replaceAll("True", "true").replaceAll("False", "false").replaceAll("None", "null"),
   bareNames: (g) => g.replace(/='([A-Za-z_]\w*)'/g, "=$1"),
   tupleNotList: (g) => (g.startsWith("[") && g.endsWith("]") ? `${g.slice(1, -1)},` : g),
 };
@@ -36,16 +51,38 @@ function outputsFor(kind: string): Map<NsCategory, string[]> {
 
 describe("ACEBench normal and special: the data", () => {
   it("has upstream's entry counts per category", () => {
-    expect(ALL.map((c) => entries.get(c)!.length)).toEqual([100, 100, 123, 100, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50]);
+    expect(ALL.map((c) => entries.get(c)!.length)).toEqual([
+      100, 100, 123, 100, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50,
+    ]);
   });
 });
 
 describe("ACEBench normal checker", () => {
   it("decodes as upstream: whitespace removed, keyword arguments, a list required", () => {
-    expect(decodeNormalOutput("[f(a = 'New York', b=[1, 2.5])]")).toEqual([{ name: "f", params: new Map<string, unknown>([["a", "NewYork"], ["b", [1n, 2.5]]]) }]);
+    expect(decodeNormalOutput("[f(a = 'New York', b=[1, 2.5])]")).toEqual([
+      {
+        name: "f",
+        params: new Map<string, unknown>([
+          ["a", "NewYork"],
+          ["b", [1n, 2.5]],
+        ]),
+      },
+    ]);
     expect(decodeNormalOutput("f(a=1)")).toBeNull();
-    expect(decodeNormalOutput("f(a=1), g(b=true)")).toEqual([{ name: "f", params: new Map([["a", 1n]]) }, { name: "g", params: new Map([["b", "true"]]) }]);
-    expect(decodeNormalOutput("[f(a=Paris, c=g(k=1), d=None)]")).toEqual([{ name: "f", params: new Map<string, unknown>([["a", "Paris"], ["c", new Map([["g", new Map([["k", 1n]])]])], ["d", null]]) }]);
+    expect(decodeNormalOutput("f(a=1), g(b=true)")).toEqual([
+      { name: "f", params: new Map([["a", 1n]]) },
+      { name: "g", params: new Map([["b", "true"]]) },
+    ]);
+    expect(decodeNormalOutput("[f(a=Paris, c=g(k=1), d=None)]")).toEqual([
+      {
+        name: "f",
+        params: new Map<string, unknown>([
+          ["a", "Paris"],
+          ["c", new Map([["g", new Map([["k", 1n]])]])],
+          ["d", null],
+        ]),
+      },
+    ]);
     expect(decodeNormalOutput("[f(a=x.y)]")).toBeNull();
     expect(decodeNormalOutput("[f(a=1)")).toBeNull();
     expect(standardizeString("Last-Quarter, 'x'_y.z")).toBe('lastquarter"x"yz');
@@ -54,21 +91,36 @@ describe("ACEBench normal checker", () => {
   it("fails a gold answer where upstream's whitespace removal breaks a nested string, as upstream does", () => {
     const [e] = entries.get("normal_atom_object_deep")!;
     const gold = goldOutput(e!);
-    expect(gold).toBe("[partner_assessment_evaluate_operational_efficiency(partner_id='TP-12345', evaluation_criteria={'metrics': ['time savings', 'cost reduction'], 'time_frame': 'Last Quarter'})]");
+    expect(gold).toBe(
+      "[partner_assessment_evaluate_operational_efficiency(partner_id='TP-12345', evaluation_criteria={'metrics': ['time savings', 'cost reduction'], 'time_frame': 'Last Quarter'})]",
+    );
     // str(['timesavings', ...]) never contains str(['time savings', ...]): upstream's eval_main
     // says the same for this entry (the cross-check below).
-    expect(scoreCategory([e!], [gold]).items[0]).toMatchObject({ valid: false, errorType: "value_error" });
+    expect(scoreCategory([e!], [gold]).items[0]).toMatchObject({
+      valid: false,
+      errorType: "value_error",
+    });
   });
 
   it("scores a gold answer valid and each kind of mistake with upstream's error type", () => {
     const [e] = entries.get("normal_atom_object_short")!;
     const gold = goldOutput(e!);
-    expect(gold).toBe("[poetry_theme_emotion_analyzer(text='The calm lake mirrors the sky, whispers of the winds float by.', context={'culture': 'Western'})]");
+    expect(gold).toBe(
+      "[poetry_theme_emotion_analyzer(text='The calm lake mirrors the sky, whispers of the winds float by.', context={'culture': 'Western'})]",
+    );
     const verdict = (out: string) => scoreCategory([e!], [out]).items[0]!;
     expect(verdict(gold)).toMatchObject({ valid: true, errorType: "" });
-    expect(verdict("[poetry_theme_emotion_analyzer(context={'culture': 'Western'})]").errorType).toBe("lack_args");
-    expect(verdict(gold.replace("calm lake", "still pond"))).toMatchObject({ valid: false, errorType: "value_error:string" });
-    expect(verdict(gold.replace("'Western'", "'Eastern'"))).toMatchObject({ valid: false, errorType: "value_error" });
+    expect(
+      verdict("[poetry_theme_emotion_analyzer(context={'culture': 'Western'})]").errorType,
+    ).toBe("lack_args");
+    expect(verdict(gold.replace("calm lake", "still pond"))).toMatchObject({
+      valid: false,
+      errorType: "value_error:string",
+    });
+    expect(verdict(gold.replace("'Western'", "'Eastern'"))).toMatchObject({
+      valid: false,
+      errorType: "value_error",
+    });
     expect(verdict(gold.replace(")]", ", mood='sad')]")).errorType).toBe("addition_args");
     expect(verdict(gold.replace("[poetry_", "[xpoetry_")).errorType).toBe("function_mismatch");
     expect(verdict("[]").errorType).toBe("wrong functions number");
@@ -76,7 +128,9 @@ describe("ACEBench normal checker", () => {
   });
 
   it("gives the ground truth upstream's own scores (measured with upstream's eval_main.py)", () => {
-    const scores = ALL.map((c) => scoreCategory(entries.get(c)!, entries.get(c)!.map(goldOutput)).accuracy);
+    const scores = ALL.map(
+      (c) => scoreCategory(entries.get(c)!, entries.get(c)!.map(goldOutput)).accuracy,
+    );
     expect(scores).toEqual([0.92, 0.86, 0.76, 0.74, 0.96, 0.98, 1, 1, 1, 1, 0.66, 1, 1, 1, 1]);
   });
 });
@@ -85,15 +139,24 @@ describe("ACEBench special checker", () => {
   it("needs upstream's phrase and every named function and value", () => {
     const [e] = entries.get("special_incomplete")!;
     const gold = goldOutput(e!);
-    expect(gold).toBe('["Missing necessary parameters (propertyDetails , rentalManagement , maintenanceScheduling) for the api (RealEstateManager_manageProperty)"]');
+    expect(gold).toBe(
+      '["Missing necessary parameters (propertyDetails , rentalManagement , maintenanceScheduling) for the api (RealEstateManager_manageProperty)"]',
+    );
     const verdict = (out: string) => scoreCategory([e!], [out]).items[0]!;
     expect(verdict(gold).valid).toBe(true);
     expect(verdict(gold.replace("Missing necessary", "Lacking")).errorType).toBe("error_detection");
-    expect(verdict(gold.replace("RealEstateManager_manageProperty", "it")).errorType).toBe("error_correction");
+    expect(verdict(gold.replace("RealEstateManager_manageProperty", "it")).errorType).toBe(
+      "error_correction",
+    );
     // Upstream matches "propertyDetails " with its trailing space, as the data writes it.
-    expect(verdict(gold.replace("propertyDetails ,", "propertyDetails,")).errorType).toBe("error_correction");
+    expect(verdict(gold.replace("propertyDetails ,", "propertyDetails,")).errorType).toBe(
+      "error_correction",
+    );
     const [irr] = entries.get("special_irrelevant")!;
-    expect(scoreCategory([irr!], ["[f(a=1)]"]).items[0]).toMatchObject({ valid: false, errorType: "error_detection" });
+    expect(scoreCategory([irr!], ["[f(a=1)]"]).items[0]).toMatchObject({
+      valid: false,
+      errorType: "error_detection",
+    });
   });
 });
 
@@ -106,7 +169,9 @@ describe("ACEBench category scores and the overall summary", () => {
     const one = scoreCategory(es, outs);
     const dialogues = new Set(es.map((e) => e.id.split("_").at(-2))).size;
     expect(one.correct).toBe(gold.correct - 1);
-    expect(one.accuracy).toBe(Math.round(((gold.accuracy * dialogues - 1) / dialogues) * 1000) / 1000);
+    expect(one.accuracy).toBe(
+      Math.round(((gold.accuracy * dialogues - 1) / dialogues) * 1000) / 1000,
+    );
   });
 
   it("aggregates as generate_result_csv: unweighted means, then 0.578 N + 0.2676 S + 0.1545 A", () => {
@@ -129,35 +194,58 @@ function upstreamTree(): string | undefined {
   if (!src) return undefined;
   if (existsSync(join(src, "eval_main.py"))) return src;
   const out = mkdtempSync(join(tmpdir(), "acebench-upstream-"));
-  execFileSync("bash", ["-c", `git --git-dir="$0" archive ${UPSTREAM_COMMIT} eval_main.py category.py model_eval model_inference/utils.py model_inference/prompt_en.py model_inference/prompt_zh.py | tar -x -C "$1"`, src, out]);
+  execFileSync("bash", [
+    "-c",
+    `git --git-dir="$0" archive ${UPSTREAM_COMMIT} eval_main.py category.py model_eval model_inference/utils.py model_inference/prompt_en.py model_inference/prompt_zh.py | tar -x -C "$1"`,
+    src,
+    out,
+  ]);
   return out;
 }
 
 const upstream = upstreamTree();
 const python = resolve(".venv/bin/python");
 
-describe.skipIf(!upstream || !existsSync(python))("cross-check with upstream's eval_main.py (SPADE_ACEBENCH_SRC)", () => {
-  for (const kind of Object.keys(PERTURB)) {
-    it(`agrees on every entry's verdict and every category's accuracy: ${kind}`, () => {
-      const outputs = outputsFor(kind);
-      const tmp = mkdtempSync(join(tmpdir(), "spade-acebench-"));
-      const file = join(tmp, "outputs.json");
-      writeFileSync(file, JSON.stringify(Object.fromEntries(outputs)));
-      const report = JSON.parse(
-        execFileSync(python, [resolve("scripts/acebench-upstream-check.py"), upstream!, join(dir, "data_all", "data_en"), file], { encoding: "utf8", maxBuffer: 64 << 20 }),
-      ) as Record<string, { accuracy: number | null; wrong: string[]; exception: string | null }>;
-      for (const c of ALL) {
-        const ours = scoreCategory(entries.get(c)!, outputs.get(c)!);
-        const theirs = report[c]!;
-        const ourExceptions = ours.items.filter((r) => r.errorType === "checker_exception");
-        if (theirs.exception !== null) {
-          expect({ c, ourExceptions: ourExceptions.length > 0 }).toEqual({ c, ourExceptions: true });
-          continue;
+describe.skipIf(!upstream || !existsSync(python))(
+  "cross-check with upstream's eval_main.py (SPADE_ACEBENCH_SRC)",
+  () => {
+    for (const kind of Object.keys(PERTURB)) {
+      it(`agrees on every entry's verdict and every category's accuracy: ${kind}`, () => {
+        const outputs = outputsFor(kind);
+        const tmp = mkdtempSync(join(tmpdir(), "spade-acebench-"));
+        const file = join(tmp, "outputs.json");
+        writeFileSync(file, JSON.stringify(Object.fromEntries(outputs)));
+        const report = JSON.parse(
+          execFileSync(
+            python,
+            [
+              resolve("scripts/acebench-upstream-check.py"),
+              upstream!,
+              join(dir, "data_all", "data_en"),
+              file,
+            ],
+            { encoding: "utf8", maxBuffer: 64 << 20 },
+          ),
+        ) as Record<string, { accuracy: number | null; wrong: string[]; exception: string | null }>;
+        for (const c of ALL) {
+          const ours = scoreCategory(entries.get(c)!, outputs.get(c)!);
+          const theirs = report[c]!;
+          const ourExceptions = ours.items.filter((r) => r.errorType === "checker_exception");
+          if (theirs.exception !== null) {
+            expect({ c, ourExceptions: ourExceptions.length > 0 }).toEqual({
+              c,
+              ourExceptions: true,
+            });
+            continue;
+          }
+          expect({ c, exceptions: ourExceptions.map((r) => r.id) }).toEqual({ c, exceptions: [] });
+          expect({ c, wrong: ours.items.filter((r) => !r.valid).map((r) => r.id) }).toEqual({
+            c,
+            wrong: [...new Set(theirs.wrong)],
+          });
+          expect({ c, accuracy: ours.accuracy }).toEqual({ c, accuracy: theirs.accuracy });
         }
-        expect({ c, exceptions: ourExceptions.map((r) => r.id) }).toEqual({ c, exceptions: [] });
-        expect({ c, wrong: ours.items.filter((r) => !r.valid).map((r) => r.id) }).toEqual({ c, wrong: [...new Set(theirs.wrong)] });
-        expect({ c, accuracy: ours.accuracy }).toEqual({ c, accuracy: theirs.accuracy });
-      }
-    });
-  }
-});
+      });
+    }
+  },
+);

@@ -7,7 +7,15 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SpadeError } from "../../errors.js";
-import { parseJsonPy, type PyDict, PyException, pyRepr, pyTypeName, type PyValue, roundFloat } from "../python/index.js";
+import {
+  parseJsonPy,
+  type PyDict,
+  PyException,
+  pyRepr,
+  pyTypeName,
+  type PyValue,
+  roundFloat,
+} from "../python/index.js";
 import { decodeNormalOutput, normalChecker, type NormalVerdict } from "./normal.js";
 
 /** The twelve normal categories in upstream's `ACE_DATA_CATEGORY["normal"]` order. */
@@ -27,7 +35,11 @@ export const NORMAL_CATEGORIES = [
 ] as const;
 
 /** The three special categories. */
-export const SPECIAL_CATEGORIES = ["special_incomplete", "special_error_param", "special_irrelevant"] as const;
+export const SPECIAL_CATEGORIES = [
+  "special_incomplete",
+  "special_error_param",
+  "special_irrelevant",
+] as const;
 
 /** A normal or special category name. */
 export type NsCategory = (typeof NORMAL_CATEGORIES)[number] | (typeof SPECIAL_CATEGORIES)[number];
@@ -66,7 +78,10 @@ export interface NsCategoryScore {
 }
 
 function readLines(path: string): PyDict[] {
-  if (!existsSync(path)) throw new SpadeError("E_IO", `missing ACEBench file ${path}`, { nextStep: "point --data at the acebench folder of the benchmarks" });
+  if (!existsSync(path))
+    throw new SpadeError("E_IO", `missing ACEBench file ${path}`, {
+      nextStep: "point --data at the acebench folder of the benchmarks",
+    });
   return readFileSync(path, "utf8")
     .split("\n")
     .filter((l) => l.trim() !== "")
@@ -76,23 +91,46 @@ function readLines(path: string): PyDict[] {
         if (!(v instanceof Map)) throw new Error("not an object");
         return v;
       } catch (err) {
-        throw new SpadeError("E_IO", `cannot read line ${i + 1} of ACEBench file ${path}: ${(err as Error).message}`, { cause: err });
+        throw new SpadeError(
+          "E_IO",
+          `cannot read line ${i + 1} of ACEBench file ${path}: ${(err as Error).message}`,
+          { cause: err },
+        );
       }
     });
 }
 
-const str = (d: PyDict, k: string): string => (typeof d.get(k) === "string" ? (d.get(k) as string) : "");
+const str = (d: PyDict, k: string): string =>
+  typeof d.get(k) === "string" ? (d.get(k) as string) : "";
 
 /** Loads one English normal or special category from `dir` (the acebench folder), entries paired with answers by position. */
 export function loadNsEntries(dir: string, category: NsCategory): NsEntry[] {
   const base = join(dir, "data_all", "data_en");
   const prompts = readLines(join(base, `data_${category}.json`));
   const answers = readLines(join(base, "possible_answer", `data_${category}.json`));
-  if (prompts.length !== answers.length) throw new SpadeError("E_IO", `ACEBench ${category}: ${prompts.length} entries but ${answers.length} answers`, { nextStep: "restore the benchmark files from the source commit" });
+  if (prompts.length !== answers.length)
+    throw new SpadeError(
+      "E_IO",
+      `ACEBench ${category}: ${prompts.length} entries but ${answers.length} answers`,
+      { nextStep: "restore the benchmark files from the source commit" },
+    );
   return prompts.map((p, i) => {
     const a = answers[i]!;
-    if (p.get("id") !== a.get("id")) throw new SpadeError("E_IO", `ACEBench ${category}: entry ${str(p, "id")} is paired with answer ${str(a, "id")}`, { nextStep: "restore the benchmark files from the source commit" });
-    return { id: str(p, "id"), category, question: str(p, "question"), functions: p.get("function") ?? [], profile: str(p, "profile"), time: str(p, "time"), groundTruth: a.get("ground_truth") ?? null };
+    if (p.get("id") !== a.get("id"))
+      throw new SpadeError(
+        "E_IO",
+        `ACEBench ${category}: entry ${str(p, "id")} is paired with answer ${str(a, "id")}`,
+        { nextStep: "restore the benchmark files from the source commit" },
+      );
+    return {
+      id: str(p, "id"),
+      category,
+      question: str(p, "question"),
+      functions: p.get("function") ?? [],
+      profile: str(p, "profile"),
+      time: str(p, "time"),
+      groundTruth: a.get("ground_truth") ?? null,
+    };
   });
 }
 
@@ -103,41 +141,94 @@ function alternatives(groundTruth: PyValue): PyValue[] {
 /** Checks one normal output against every alternative; the first alternative's error is kept. */
 export function checkNormalItem(entry: NsEntry, output: string): NsItemResult {
   const calls = decodeNormalOutput(output);
-  if (calls === null) return { id: entry.id, valid: false, errorType: "wrong_output_format", error: "Invalid syntax. Failed to decode AST." };
+  if (calls === null)
+    return {
+      id: entry.id,
+      valid: false,
+      errorType: "wrong_output_format",
+      error: "Invalid syntax. Failed to decode AST.",
+    };
   let first: NsItemResult | undefined;
   for (const alt of alternatives(entry.groundTruth)) {
     let verdict: NormalVerdict;
     try {
-      if (!(alt instanceof Map)) throw new PyException("AttributeError", `'${pyTypeName(alt)}' object has no attribute 'items'`);
+      if (!(alt instanceof Map))
+        throw new PyException(
+          "AttributeError",
+          `'${pyTypeName(alt)}' object has no attribute 'items'`,
+        );
       verdict = normalChecker(entry.functions, calls, alt, entry.category);
     } catch (err) {
       if (!(err instanceof PyException)) throw err;
       // Upstream's run stops at this exception; the item is counted wrong here and the run goes on.
-      verdict = { valid: false, errorType: "checker_exception", error: `upstream's checker raises ${err.message}` };
+      verdict = {
+        valid: false,
+        errorType: "checker_exception",
+        error: `upstream's checker raises ${err.message}`,
+      };
     }
     if (verdict.valid) return { id: entry.id, valid: true, errorType: "", error: "" };
     first ??= { id: entry.id, ...verdict };
   }
-  return first ?? { id: entry.id, valid: false, errorType: "no_ground_truth", error: "the entry has no ground truth" };
+  return (
+    first ?? {
+      id: entry.id,
+      valid: false,
+      errorType: "no_ground_truth",
+      error: "the entry has no ground truth",
+    }
+  );
 }
 
-function phraseFails(output: string, groundTruth: PyValue, category: NsCategory): { errorType: string; error: string } | undefined {
+function phraseFails(
+  output: string,
+  groundTruth: PyValue,
+  category: NsCategory,
+): { errorType: string; error: string } | undefined {
   const pairs = groundTruth instanceof Map ? [...groundTruth] : [];
-  const values = (v: PyValue) => (Array.isArray(v) ? v.map(String) : typeof v === "string" ? [...v] : []);
+  const values = (v: PyValue) =>
+    Array.isArray(v) ? v.map(String) : typeof v === "string" ? [...v] : [];
   let fail: { errorType: string; error: string } | undefined;
   if (category === "special_incomplete") {
     for (const [name, vs] of pairs) {
-      if (!output.includes("Missing necessary parameters")) fail = { errorType: "error_detection", error: `missing parameters of ${String(name)} not pointed out` };
-      else if (!output.includes(String(name))) fail = { errorType: "error_correction", error: `the function ${String(name)} is not named` };
-      else for (const v of values(vs)) if (!output.includes(v)) fail = { errorType: "error_correction", error: `the missing parameter ${v} is not named` };
+      if (!output.includes("Missing necessary parameters"))
+        fail = {
+          errorType: "error_detection",
+          error: `missing parameters of ${String(name)} not pointed out`,
+        };
+      else if (!output.includes(String(name)))
+        fail = {
+          errorType: "error_correction",
+          error: `the function ${String(name)} is not named`,
+        };
+      else
+        for (const v of values(vs))
+          if (!output.includes(v))
+            fail = {
+              errorType: "error_correction",
+              error: `the missing parameter ${v} is not named`,
+            };
     }
   } else if (category === "special_error_param") {
     for (const [name, vs] of pairs) {
-      if (!output.includes("There is incorrect value")) fail = { errorType: "error_detection", error: `incorrect values of ${String(name)} not pointed out` };
-      else for (const v of values(vs)) if (!output.includes(v)) fail = { errorType: "error_correction", error: `the incorrect value ${v} is not named` };
+      if (!output.includes("There is incorrect value"))
+        fail = {
+          errorType: "error_detection",
+          error: `incorrect values of ${String(name)} not pointed out`,
+        };
+      else
+        for (const v of values(vs))
+          if (!output.includes(v))
+            fail = {
+              errorType: "error_correction",
+              error: `the incorrect value ${v} is not named`,
+            };
     }
   } else if (!output.includes("the limitations of the function")) {
-    fail = { errorType: "error_detection", error: "The model cannot solve this problem, due to the limitations of the function" };
+    fail = {
+      errorType: "error_detection",
+      error: "The model cannot solve this problem, due to the limitations of the function",
+    };
   }
   return fail;
 }
@@ -145,7 +236,9 @@ function phraseFails(output: string, groundTruth: PyValue, category: NsCategory)
 /** Upstream's `special_eval` for one output: fixed phrases plus every named function and value, as substrings. */
 export function checkSpecialItem(entry: NsEntry, output: string): NsItemResult {
   const fail = phraseFails(output, entry.groundTruth, entry.category);
-  return fail ? { id: entry.id, valid: false, ...fail } : { id: entry.id, valid: true, errorType: "", error: "" };
+  return fail
+    ? { id: entry.id, valid: false, ...fail }
+    : { id: entry.id, valid: true, errorType: "", error: "" };
 }
 
 const round3 = (x: number): number => roundFloat(x, 3);
@@ -162,19 +255,32 @@ function dialogueOf(id: string): { dialogue: string; turn: string } {
  * (consecutive ids of the same dialogue grouped), 3 places; special not rounded.
  */
 export function scoreCategory(entries: NsEntry[], outputs: string[]): NsCategoryScore {
-  if (entries.length !== outputs.length) throw new SpadeError("E_CONFIG", `${outputs.length} outputs for ${entries.length} entries`, { nextStep: "give one output per entry, in entry order" });
+  if (entries.length !== outputs.length)
+    throw new SpadeError("E_CONFIG", `${outputs.length} outputs for ${entries.length} entries`, {
+      nextStep: "give one output per entry, in entry order",
+    });
   const special = entries[0]?.category.startsWith("special") ?? false;
-  return scoreVerdicts(entries, entries.map((e, i) => (special ? checkSpecialItem(e, outputs[i]!) : checkNormalItem(e, outputs[i]!))));
+  return scoreVerdicts(
+    entries,
+    entries.map((e, i) =>
+      special ? checkSpecialItem(e, outputs[i]!) : checkNormalItem(e, outputs[i]!),
+    ),
+  );
 }
 
 /** A category's score from its items' verdicts (in entry order), as `scoreCategory` computes it. */
 export function scoreVerdicts(entries: NsEntry[], items: NsItemResult[]): NsCategoryScore {
   const category = entries[0]?.category;
-  if (category === undefined) throw new SpadeError("E_CONFIG", "no entries to score", { nextStep: "load a category with entries" });
+  if (category === undefined)
+    throw new SpadeError("E_CONFIG", "no entries to score", {
+      nextStep: "load a category with entries",
+    });
   const correct = items.filter((r) => r.valid).length;
   const total = items.length;
-  if (category.startsWith("special")) return { category, accuracy: correct / total, correct, total, items };
-  if (!category.startsWith("normal_multi_turn")) return { category, accuracy: round3(correct / total), correct, total, items };
+  if (category.startsWith("special"))
+    return { category, accuracy: correct / total, correct, total, items };
+  if (!category.startsWith("normal_multi_turn"))
+    return { category, accuracy: round3(correct / total), correct, total, items };
   const groups: boolean[][] = [];
   let last: string | undefined;
   entries.forEach((e, i) => {
@@ -186,7 +292,14 @@ export function scoreVerdicts(entries: NsEntry[], items: NsItemResult[]): NsCate
   const end = groups.map((g) => (g.includes(false) ? 0 : 1) as number);
   const process = groups.map((g) => round3(g.filter(Boolean).length / g.length));
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  return { category, accuracy: round3(mean(end)), correct, total, processAccuracy: round3(mean(process)), items };
+  return {
+    category,
+    accuracy: round3(mean(end)),
+    correct,
+    total,
+    processAccuracy: round3(mean(process)),
+    items,
+  };
 }
 
 /** `calculate_unweighted_accuracy`: the mean of the categories' accuracies, 3 places (0 for none). */
@@ -199,7 +312,12 @@ export function unweightedMean(accuracies: number[]): number {
  * ACEBench's overall score from the three group scores: `generate_result_csv`'s weights, rounded
  * to 3 places as upstream writes it, or unrounded as the SPADE reference's suite reports it.
  */
-export function overallScore(normal: number, special: number, agent: number, options: { round?: boolean } = {}): number {
+export function overallScore(
+  normal: number,
+  special: number,
+  agent: number,
+  options: { round?: boolean } = {},
+): number {
   const x = special * 0.2676 + normal * 0.578 + agent * 0.1545;
   return options.round === false ? x : round3(x);
 }
@@ -216,15 +334,19 @@ export function groupMean(accuracies: number[]): number | null {
  */
 export function goldOutput(entry: NsEntry): string {
   const gt = entry.groundTruth;
-  if (entry.category === "special_irrelevant") return '["Due to the limitations of the function, I cannot solve this problem."]';
+  if (entry.category === "special_irrelevant")
+    return '["Due to the limitations of the function, I cannot solve this problem."]';
   const pairs = gt instanceof Map ? [...gt] : [];
   const joined = (v: PyValue) => (Array.isArray(v) ? v.map(String).join(",") : String(v));
-  if (entry.category === "special_incomplete") return `[${pairs.map(([n, v]) => `"Missing necessary parameters (${joined(v)}) for the api (${String(n)})"`).join(", ")}]`;
-  if (entry.category === "special_error_param") return `[${pairs.map(([n, v]) => `"There is incorrect value (${joined(v)}) for the parameters (${String(n)}) in the conversation history."`).join(", ")}]`;
+  if (entry.category === "special_incomplete")
+    return `[${pairs.map(([n, v]) => `"Missing necessary parameters (${joined(v)}) for the api (${String(n)})"`).join(", ")}]`;
+  if (entry.category === "special_error_param")
+    return `[${pairs.map(([n, v]) => `"There is incorrect value (${joined(v)}) for the parameters (${String(n)}) in the conversation history."`).join(", ")}]`;
   const first = alternatives(gt)[0];
   const calls = first instanceof Map ? [...first] : [];
   const call = ([name, params]: [PyValue, PyValue]) => {
-    const args = params instanceof Map ? [...params].map(([k, v]) => `${String(k)}=${pyRepr(v)}`) : [];
+    const args =
+      params instanceof Map ? [...params].map(([k, v]) => `${String(k)}=${pyRepr(v)}`) : [];
     return `${String(name).replace(/_\d+$/, "")}(${args.join(", ")})`;
   };
   return `[${calls.map(call).join(", ")}]`;

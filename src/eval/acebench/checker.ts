@@ -41,7 +41,8 @@ export function agentChecker(modelItem: JsonObject, expectedItem: JsonObject): E
   const scenario = Object.keys(expectedItem)[0] ?? "";
   const expected = Object.values(expectedItem)[0];
   const modelParams = Object.values(modelItem)[0];
-  if (!isObject(expected) || !isObject(modelParams)) return { valid: false, errors: [`class(${scenario}) is not an attribute dict`] };
+  if (!isObject(expected) || !isObject(modelParams))
+    return { valid: false, errors: [`class(${scenario}) is not an attribute dict`] };
   for (const [param, modelValue] of Object.entries(modelParams)) {
     if (!Object.hasOwn(expected, param)) {
       result.valid = false;
@@ -55,7 +56,9 @@ export function agentChecker(modelItem: JsonObject, expectedItem: JsonObject): E
         const present = jsonContains(modelValue, key);
         if (present === null || (present && !isObject(modelValue))) {
           result.valid = false;
-          result.errors.push(`class(${scenario}) attributes(${param}) cannot be compared (upstream's checker raises here)`);
+          result.errors.push(
+            `class(${scenario}) attributes(${param}) cannot be compared (upstream's checker raises here)`,
+          );
         } else if (!present) {
           result.valid = false;
           result.errors.push(`class(${scenario}) attributes(${param}) wrong: ${key} missing`);
@@ -90,14 +93,23 @@ export type MissingClassRule = "fail" | "carry";
  * Upstream's end-to-end verdict: as many classes as expected, and each expected class checked
  * with `agentChecker` against the model's class of the same name.
  */
-export function checkEndToEnd(modelState: readonly JsonObject[], groundTruth: readonly JsonObject[], missingClass: MissingClassRule = "fail"): EndToEndResult {
-  if (modelState.length !== groundTruth.length) return { valid: false, errors: ["wrong number of class"] };
+export function checkEndToEnd(
+  modelState: readonly JsonObject[],
+  groundTruth: readonly JsonObject[],
+  missingClass: MissingClassRule = "fail",
+): EndToEndResult {
+  if (modelState.length !== groundTruth.length)
+    return { valid: false, errors: ["wrong number of class"] };
   const out: EndToEndResult = { valid: true, errors: [] };
   let last: EndToEndResult = { valid: true, errors: [] };
   for (const expected of groundTruth) {
     const matched = modelState.find((m) => sameKeys(m, expected));
     if (matched) last = agentChecker(matched, expected);
-    else if (missingClass === "fail") last = { valid: false, errors: [`class(${Object.keys(expected).join(",")}) not in the model's state`] };
+    else if (missingClass === "fail")
+      last = {
+        valid: false,
+        errors: [`class(${Object.keys(expected).join(",")}) not in the model's state`],
+      };
     if (!last.valid) {
       out.valid = false;
       out.errors.push(...last.errors);
@@ -129,10 +141,14 @@ function pathAccuracy(process: readonly string[], path: readonly string[]): numb
  * milestones found in order among `process` (the messages sent to execution). With several
  * paths, the best path's share rounded to 3 places; with one path, the share unrounded.
  */
-export function processAccuracy(process: readonly string[], mileStone: readonly string[] | readonly string[][]): number {
+export function processAccuracy(
+  process: readonly string[],
+  mileStone: readonly string[] | readonly string[][],
+): number {
   if (mileStone.length > 0 && Array.isArray(mileStone[0])) {
     let best = -1;
-    for (const path of mileStone as readonly string[][]) best = Math.max(best, roundFloat(pathAccuracy(process, path), 3));
+    for (const path of mileStone as readonly string[][])
+      best = Math.max(best, roundFloat(pathAccuracy(process, path), 3));
     return best;
   }
   return pathAccuracy(process, mileStone as readonly string[]);
@@ -149,17 +165,31 @@ export interface EntryScore {
 
 /** Scores one entry from its final state and the messages it sent to execution. */
 export function scoreEntry(
-  entry: { id: string; groundTruth: readonly JsonObject[]; mileStone: readonly string[] | readonly string[][] },
+  entry: {
+    id: string;
+    groundTruth: readonly JsonObject[];
+    mileStone: readonly string[] | readonly string[][];
+  },
   finalState: readonly JsonObject[],
   process: readonly string[],
   missingClass: MissingClassRule = "fail",
 ): EntryScore & { errors: string[] } {
   const e2e = checkEndToEnd(finalState, entry.groundTruth, missingClass);
-  return { id: entry.id, endToEnd: e2e.valid, process: e2e.valid ? 1 : processAccuracy(process, entry.mileStone), errors: e2e.errors };
+  return {
+    id: entry.id,
+    endToEnd: e2e.valid,
+    process: e2e.valid ? 1 : processAccuracy(process, entry.mileStone),
+    errors: e2e.errors,
+  };
 }
 
 /** Upstream's set-level numbers: both accuracies rounded to 3 places. */
-export function aggregateScores(scores: readonly EntryScore[]): { endToEndAccuracy: number; processAccuracy: number; correct: number; total: number } {
+export function aggregateScores(scores: readonly EntryScore[]): {
+  endToEndAccuracy: number;
+  processAccuracy: number;
+  correct: number;
+  total: number;
+} {
   const total = scores.length;
   const correct = scores.filter((s) => s.endToEnd).length;
   const processSum = scores.reduce((sum, s) => sum + s.process, 0);

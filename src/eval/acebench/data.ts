@@ -66,15 +66,29 @@ function answerPath(dir: string, lang: Lang, category: AceCategory, answers: Ans
  * Loads one language and category from `dir` (the `acebench` benchmark folder). Entries and
  * answers are paired by position, as upstream pairs them; their ids must agree.
  */
-export function loadAceEntries(dir: string, lang: Lang, category: AceCategory, options: LoadOptions = {}): AceEntry[] {
-  const prompts = readJsonLines(join(dir, "data_all", `data_${lang}`, `data_agent_${category}.json`));
+export function loadAceEntries(
+  dir: string,
+  lang: Lang,
+  category: AceCategory,
+  options: LoadOptions = {},
+): AceEntry[] {
+  const prompts = readJsonLines(
+    join(dir, "data_all", `data_${lang}`, `data_agent_${category}.json`),
+  );
   const answers = readJsonLines(answerPath(dir, lang, category, options.answers ?? "upstream"));
   if (prompts.length !== answers.length) {
-    throw new SpadeError("E_IO", `ACEBench ${lang}/${category}: ${prompts.length} entries but ${answers.length} answers`);
+    throw new SpadeError(
+      "E_IO",
+      `ACEBench ${lang}/${category}: ${prompts.length} entries but ${answers.length} answers`,
+    );
   }
   return prompts.map((p, i) => {
     const a = answers[i] as JsonObject;
-    if (p.id !== a.id) throw new SpadeError("E_IO", `ACEBench ${lang}/${category}: entry ${String(p.id)} is paired with answer ${String(a.id)}`);
+    if (p.id !== a.id)
+      throw new SpadeError(
+        "E_IO",
+        `ACEBench ${lang}/${category}: entry ${String(p.id)} is paired with answer ${String(a.id)}`,
+      );
     return {
       id: String(p.id),
       lang,
@@ -113,10 +127,19 @@ export interface SummarySet {
 /** Reads the replay summary: `"en/agent_multi_turn"` -> its counts and failing ids. */
 export function loadReplaySummary(dir: string): Map<string, SummarySet> {
   const path = join(dir, "derived", "acebench_milestone_replay_summary.json");
-  const parsed = readJsonSync(path) as { results?: Record<string, { entries: number; replay_state_match: number; failing_ids: string[] }> };
+  const parsed = readJsonSync(path) as {
+    results?: Record<
+      string,
+      { entries: number; replay_state_match: number; failing_ids: string[] }
+    >;
+  };
   const out = new Map<string, SummarySet>();
   for (const [key, v] of Object.entries(parsed.results ?? {})) {
-    out.set(key, { entries: v.entries, replayStateMatch: v.replay_state_match, failingIds: v.failing_ids });
+    out.set(key, {
+      entries: v.entries,
+      replayStateMatch: v.replay_state_match,
+      failingIds: v.failing_ids,
+    });
   }
   return out;
 }

@@ -6,10 +6,24 @@
  * message says "finish conversation" (from the third message on) or the message budget runs out;
  * its reward is 1 when the final state passes upstream's end-to-end check, else 0.
  */
-import { actionFromOracle, type Action, type Env, type EnvMeta, type JsonObject, type ResetResult, type StepResult, type ToolResult } from "../../env/index.js";
+import {
+  actionFromOracle,
+  type Action,
+  type Env,
+  type EnvMeta,
+  type JsonObject,
+  type ResetResult,
+  type StepResult,
+  type ToolResult,
+} from "../../env/index.js";
 import { SpadeError } from "../../errors.js";
 import { parseJsonPy, pyEquals, pyRepr, type PyValue, stripWhitespace } from "../python/index.js";
-import { callFromToolCall, decodeCalls, isExecutionMessageMultiTurn, renderCalls } from "./calls.js";
+import {
+  callFromToolCall,
+  decodeCalls,
+  isExecutionMessageMultiTurn,
+  renderCalls,
+} from "./calls.js";
 import { scoreEntry, type MissingClassRule } from "./checker.js";
 import { firstPath, type AceEntry } from "./data.js";
 import { agentRules, entryTools, taskHeading } from "./tools.js";
@@ -27,7 +41,8 @@ export interface AceEnvOptions {
 }
 
 /** Upstream's answer to a multi-step message that is not a decodable call list. */
-export const NOT_A_CALL_REPLY = "Please do not ask me any questions, use the known conditions to solve the problem";
+export const NOT_A_CALL_REPLY =
+  "Please do not ask me any questions, use the known conditions to solve the problem";
 
 const FINISH = "finish conversation";
 
@@ -57,10 +72,15 @@ export class AceBenchEnv implements Env {
     private readonly options: AceEnvOptions = {},
   ) {
     if (entry.category === "multi_turn" && !options.user) {
-      throw new SpadeError("E_CONFIG", `ACEBench ${entry.id} is multi-turn and needs a simulated user`, { nextStep: "pass options.user" });
+      throw new SpadeError(
+        "E_CONFIG",
+        `ACEBench ${entry.id} is multi-turn and needs a simulated user`,
+        { nextStep: "pass options.user" },
+      );
     }
     this.maxMessages = options.maxMessages ?? 40;
-    if (!Number.isInteger(this.maxMessages) || this.maxMessages < 2) throw new SpadeError("E_CONFIG", "maxMessages must be an integer >= 2");
+    if (!Number.isInteger(this.maxMessages) || this.maxMessages < 2)
+      throw new SpadeError("E_CONFIG", "maxMessages must be an integer >= 2");
     this.oraclePath = firstPath(entry.mileStone)
       .map(stripWhitespace)
       .filter((m) => decodeCalls(m) !== null);
@@ -85,7 +105,10 @@ export class AceBenchEnv implements Env {
     this.phase = "running";
     const rules = agentRules(lang, involvedClasses);
     if (this.entry.category === "multi_step") {
-      return { observation: `${rules}\n\n${taskHeading(lang)}\n${this.entry.question}`, info: this.info() };
+      return {
+        observation: `${rules}\n\n${taskHeading(lang)}\n${this.entry.question}`,
+        info: this.info(),
+      };
     }
     const opening = await (this.options.user as UserSimulator).reply(this.dialogue);
     this.dialogue.push({ role: "user", content: opening });
@@ -94,18 +117,24 @@ export class AceBenchEnv implements Env {
 
   async step(action: Action): Promise<StepResult> {
     this.guard(false);
-    const calls: ApiCall[] | null = action.toolCalls.length > 0 ? action.toolCalls.map(callFromToolCall) : null;
+    const calls: ApiCall[] | null =
+      action.toolCalls.length > 0 ? action.toolCalls.map(callFromToolCall) : null;
     const at = this.messageIndex++;
     if (at > 1 && action.text.includes(FINISH)) return this.end("terminated", "");
     if (this.messageIndex >= this.maxMessages) return this.end("truncated", "");
-    if (this.entry.category === "multi_step") return this.execute(action, calls ?? decodeCalls(action.text));
-    if (calls || isExecutionMessageMultiTurn(action.text)) return this.execute(action, calls ?? decodeCalls(action.text));
+    if (this.entry.category === "multi_step")
+      return this.execute(action, calls ?? decodeCalls(action.text));
+    if (calls || isExecutionMessageMultiTurn(action.text))
+      return this.execute(action, calls ?? decodeCalls(action.text));
     return this.talk(action.text);
   }
 
   async hint(): Promise<string> {
     this.guard(false, true);
-    const text = this.oraclePath.length > 0 ? `One correct sequence of calls: ${this.oraclePath.join(" ")}` : "Do what the task asks, then say finish conversation.";
+    const text =
+      this.oraclePath.length > 0
+        ? `One correct sequence of calls: ${this.oraclePath.join(" ")}`
+        : "Do what the task asks, then say finish conversation.";
     return text.length > 2000 ? `${text.slice(0, 1997)}...` : text;
   }
 
@@ -130,20 +159,47 @@ export class AceBenchEnv implements Env {
   }
 
   private guard(resetting: boolean, any = false): void {
-    if (this.phase === "closed") throw new SpadeError("E_ENV_CONTRACT", `ACEBench env ${this.meta.name} is closed`);
+    if (this.phase === "closed")
+      throw new SpadeError("E_ENV_CONTRACT", `ACEBench env ${this.meta.name} is closed`);
     if (resetting || any) return;
-    if (this.phase !== "running") throw new SpadeError("E_ENV_CONTRACT", `step() on ACEBench env ${this.meta.name} ${this.phase === "fresh" ? "before reset()" : "after the episode ended"}`);
+    if (this.phase !== "running")
+      throw new SpadeError(
+        "E_ENV_CONTRACT",
+        `step() on ACEBench env ${this.meta.name} ${this.phase === "fresh" ? "before reset()" : "after the episode ended"}`,
+      );
   }
 
   private info(extra: JsonObject = {}): JsonObject {
-    return { id: this.entry.id, lang: this.entry.lang, category: this.entry.category, messageIndex: this.messageIndex, ...extra };
+    return {
+      id: this.entry.id,
+      lang: this.entry.lang,
+      category: this.entry.category,
+      messageIndex: this.messageIndex,
+      ...extra,
+    };
   }
 
-  private end(how: "terminated" | "truncated", observation: string, toolResults?: ToolResult[]): StepResult {
+  private end(
+    how: "terminated" | "truncated",
+    observation: string,
+    toolResults?: ToolResult[],
+  ): StepResult {
     this.phase = "done";
     const s = this.score();
-    const info = this.info({ endedBy: how, endToEnd: s.endToEnd, process: s.process, errors: s.errors });
-    return { observation, reward: s.endToEnd ? 1 : 0, terminated: how === "terminated", truncated: how === "truncated", info, ...(toolResults ? { toolResults } : {}) };
+    const info = this.info({
+      endedBy: how,
+      endToEnd: s.endToEnd,
+      process: s.process,
+      errors: s.errors,
+    });
+    return {
+      observation,
+      reward: s.endToEnd ? 1 : 0,
+      terminated: how === "terminated",
+      truncated: how === "truncated",
+      info,
+      ...(toolResults ? { toolResults } : {}),
+    };
   }
 
   private execute(action: Action, calls: ApiCall[] | null): StepResult {
@@ -160,16 +216,37 @@ export class AceBenchEnv implements Env {
       const run = this.world.execute(calls, mode);
       abortedBy = run.abortedBy;
       // Upstream iterates the aborted message's text character by character.
-      shown = abortedBy !== null ? [...MULTI_TURN_ERROR_TEXT].map(display) : run.results.map(display);
-      perCall = calls.map((_, i) => (abortedBy !== null ? MULTI_TURN_ERROR_TEXT : (run.results[i] as string)));
+      shown =
+        abortedBy !== null ? [...MULTI_TURN_ERROR_TEXT].map(display) : run.results.map(display);
+      perCall = calls.map((_, i) =>
+        abortedBy !== null ? MULTI_TURN_ERROR_TEXT : (run.results[i] as string),
+      );
     }
     const at = this.messageIndex++;
-    const toolResults = action.toolCalls.length > 0 ? action.toolCalls.map((tc, i) => ({ id: tc.id, content: textOf(display(perCall[i] ?? NOT_A_CALL_REPLY)) })) : undefined;
+    const toolResults =
+      action.toolCalls.length > 0
+        ? action.toolCalls.map((tc, i) => ({
+            id: tc.id,
+            content: textOf(display(perCall[i] ?? NOT_A_CALL_REPLY)),
+          }))
+        : undefined;
     const observation = toolResults ? "" : typeof shown === "string" ? shown : pyRepr(shown);
-    if (at > 1 && Array.isArray(shown) && shown.some((x) => pyEquals(x, FINISH))) return this.end("terminated", observation, toolResults);
-    if (this.messageIndex >= this.maxMessages) return this.end("truncated", observation, toolResults);
-    const info = this.info({ recipient: "execution", ...(abortedBy !== null ? { abortedBy } : {}) });
-    return { observation, reward: 0, terminated: false, truncated: false, info, ...(toolResults ? { toolResults } : {}) };
+    if (at > 1 && Array.isArray(shown) && shown.some((x) => pyEquals(x, FINISH)))
+      return this.end("terminated", observation, toolResults);
+    if (this.messageIndex >= this.maxMessages)
+      return this.end("truncated", observation, toolResults);
+    const info = this.info({
+      recipient: "execution",
+      ...(abortedBy !== null ? { abortedBy } : {}),
+    });
+    return {
+      observation,
+      reward: 0,
+      terminated: false,
+      truncated: false,
+      info,
+      ...(toolResults ? { toolResults } : {}),
+    };
   }
 
   private async talk(text: string): Promise<StepResult> {
@@ -179,7 +256,13 @@ export class AceBenchEnv implements Env {
     const at = this.messageIndex++;
     if (at > 1 && reply.includes(FINISH)) return this.end("terminated", reply);
     if (this.messageIndex >= this.maxMessages) return this.end("truncated", reply);
-    return { observation: reply, reward: 0, terminated: false, truncated: false, info: this.info({ recipient: "user" }) };
+    return {
+      observation: reply,
+      reward: 0,
+      terminated: false,
+      truncated: false,
+      info: this.info({ recipient: "user" }),
+    };
   }
 }
 

@@ -6,8 +6,24 @@
  * special categories scored as upstream scores them, with the overall summary.
  */
 export { API_CLASS_NAMES, type ApiClassName, type Lang } from "./api-base.js";
-export { AceWorld, MULTI_TURN_ERROR_TEXT, SAVED_ATTRIBUTES, resultText, type ApiCall, type Execution, type ExecutionMode, type SavedState } from "./world.js";
-export { callFromToolCall, decodeCalls, isExecutionMessageMultiStep, isExecutionMessageMultiTurn, renderCalls, toolArguments } from "./calls.js";
+export {
+  AceWorld,
+  MULTI_TURN_ERROR_TEXT,
+  SAVED_ATTRIBUTES,
+  resultText,
+  type ApiCall,
+  type Execution,
+  type ExecutionMode,
+  type SavedState,
+} from "./world.js";
+export {
+  callFromToolCall,
+  decodeCalls,
+  isExecutionMessageMultiStep,
+  isExecutionMessageMultiTurn,
+  renderCalls,
+  toolArguments,
+} from "./calls.js";
 export {
   ACE_SETS,
   firstPath,
@@ -31,11 +47,28 @@ export {
   type EntryScore,
   type MissingClassRule,
 } from "./checker.js";
-export { compareWithSummary, replayEntry, type ReplayOptions, type ReplayResult, type SummaryComparison } from "./replay.js";
+export {
+  compareWithSummary,
+  replayEntry,
+  type ReplayOptions,
+  type ReplayResult,
+  type SummaryComparison,
+} from "./replay.js";
 export { AceBenchEnv, NOT_A_CALL_REPLY, type AceEnvOptions } from "./env.js";
-export { AGENT_GREETING, userSimulatorPrompt, type DialogueTurn, type UserSimulator } from "./user.js";
+export {
+  AGENT_GREETING,
+  userSimulatorPrompt,
+  type DialogueTurn,
+  type UserSimulator,
+} from "./user.js";
 export { agentRules, entryTools, toJsonSchema, toolSpec } from "./tools.js";
-export { decodeNormalOutput, normalChecker, standardizeString, type NormalCall, type NormalVerdict } from "./normal.js";
+export {
+  decodeNormalOutput,
+  normalChecker,
+  standardizeString,
+  type NormalCall,
+  type NormalVerdict,
+} from "./normal.js";
 export {
   NORMAL_CATEGORIES,
   SPECIAL_CATEGORIES,

@@ -4,7 +4,19 @@
  * `normal_checker` and `eval_main.py`): whitespace-stripped `[f(a=1)]` output decoded to calls,
  * then per-function name counts, required and extra parameters, Python type checks and values.
  */
-import { findKey, parsePythonCalls, type PyDict, pyEquals, PyException, type PyKey, pyRepr, pyStr, PyTuple, pyTypeName, type PyValue } from "../python/index.js";
+import {
+  findKey,
+  parsePythonCalls,
+  type PyDict,
+  pyEquals,
+  PyException,
+  type PyKey,
+  pyRepr,
+  pyStr,
+  PyTuple,
+  pyTypeName,
+  type PyValue,
+} from "../python/index.js";
 
 /** A decoded call as upstream's `decode_ast` gives it: `{name: {param: value}}`. */
 export interface NormalCall {
@@ -37,10 +49,21 @@ const TYPE_MAPPING: Record<string, string> = {
   enum: "enumerate",
   number: "int",
 };
-const NESTED_TYPES = new Set(["array", "tuple", "list(string)", "list(enum)", "object", "objectArray"]);
+const NESTED_TYPES = new Set([
+  "array",
+  "tuple",
+  "list(string)",
+  "list(enum)",
+  "object",
+  "objectArray",
+]);
 
 const ok = (): NormalVerdict => ({ valid: true, errorType: "", error: "" });
-const bad = (errorType: string, error: string): NormalVerdict => ({ valid: false, errorType, error });
+const bad = (errorType: string, error: string): NormalVerdict => ({
+  valid: false,
+  errorType,
+  error,
+});
 
 function mapType(t: PyValue | undefined): string {
   const key = typeof t === "string" ? t : pyRepr(t ?? null);
@@ -54,7 +77,10 @@ const typeOf = (v: PyValue): string => pyTypeName(v);
 
 /** Upstream's `standardize_string`: drops ` ,./-_*^`, lower-cases, and turns `'` into `"`. */
 export function standardizeString(s: string): string {
-  return s.replace(/[ ,./\-_*^]/g, "").toLowerCase().replaceAll("'", '"');
+  return s
+    .replace(/[ ,./\-_*^]/g, "")
+    .toLowerCase()
+    .replaceAll("'", '"');
 }
 
 function get(d: PyValue | undefined, key: string): PyValue | undefined {
@@ -90,7 +116,14 @@ function iterate(v: PyValue): readonly PyValue[] {
 
 const boolWord = (v: PyValue): PyValue => (v === "true" ? true : v === "false" ? false : v);
 
-function typeChecker(param: string, value0: PyValue, answer: PyValue, expected: string, nested: string | undefined, func: string): NormalVerdict & { isVariable: boolean } {
+function typeChecker(
+  param: string,
+  value0: PyValue,
+  answer: PyValue,
+  expected: string,
+  nested: string | undefined,
+  func: string,
+): NormalVerdict & { isVariable: boolean } {
   let isVariable = false;
   const at = answerType(answer);
   if (at !== undefined && at !== expected) isVariable = true;
@@ -115,29 +148,62 @@ function typeChecker(param: string, value0: PyValue, answer: PyValue, expected: 
     nestedFailed = true;
   }
   if (at !== undefined && (typeOf(value) === at || pyEquals(answer, value))) {
-    return nestedFailed ? { ...bad("type_error", `nested type checking failed for parameter ${pyRepr(param)}`), isVariable: true } : { ...ok(), isVariable: true };
+    return nestedFailed
+      ? {
+          ...bad("type_error", `nested type checking failed for parameter ${pyRepr(param)}`),
+          isVariable: true,
+        }
+      : { ...ok(), isVariable: true };
   }
-  return { ...bad("type_error", `wrong type for parameter (${param}) of api (${func})`), isVariable };
+  return {
+    ...bad("type_error", `wrong type for parameter (${param}) of api (${func})`),
+    isVariable,
+  };
 }
 
-function stringChecker(param: string, output: string, answer: PyValue, func: string, category: string): NormalVerdict {
-  if (typeof answer !== "string") throw new PyException("TypeError", "expected string or bytes-like object");
+function stringChecker(
+  param: string,
+  output: string,
+  answer: PyValue,
+  func: string,
+  category: string,
+): NormalVerdict {
+  if (typeof answer !== "string")
+    throw new PyException("TypeError", "expected string or bytes-like object");
   const out = standardizeString(output);
   const want = standardizeString(answer);
   const fails = category.includes("agent") ? out !== want : !out.includes(want);
-  return fails ? bad("value_error:string", `wrong value for parameter (${param}) of api (${func})`) : ok();
+  return fails
+    ? bad("value_error:string", `wrong value for parameter (${param}) of api (${func})`)
+    : ok();
 }
 
-function listChecker(param: string, output: PyValue[], answer: PyValue, func: string): NormalVerdict {
-  if (!Array.isArray(answer)) throw new PyException("TypeError", `object of type '${pyTypeName(answer)}' has no len()`);
+function listChecker(
+  param: string,
+  output: PyValue[],
+  answer: PyValue,
+  func: string,
+): NormalVerdict {
+  if (!Array.isArray(answer))
+    throw new PyException("TypeError", `object of type '${pyTypeName(answer)}' has no len()`);
   const std = (xs: PyValue[]) => xs.map((x) => (typeof x === "string" ? standardizeString(x) : x));
-  return pyEquals(std(output), std(answer)) ? ok() : bad("value_error:list/tuple", `wrong value for parameter (${pyRepr(param)}) of api (${func})`);
+  return pyEquals(std(output), std(answer))
+    ? ok()
+    : bad(
+        "value_error:list/tuple",
+        `wrong value for parameter (${pyRepr(param)}) of api (${func})`,
+      );
 }
 
 function dictChecker(param: string, output: PyValue, answer: PyValue, func: string): NormalVerdict {
   const wrong = () => bad("value_error", `wrong value for parameter (${param}) of api (${func})`);
-  if (!(output instanceof Map)) return bad("value_error", `wrong type for parameter (${param}) of api (${func})`);
-  if (!(answer instanceof Map)) throw new PyException("AttributeError", `'${pyTypeName(answer)}' object has no attribute 'keys'`);
+  if (!(output instanceof Map))
+    return bad("value_error", `wrong type for parameter (${param}) of api (${func})`);
+  if (!(answer instanceof Map))
+    throw new PyException(
+      "AttributeError",
+      `'${pyTypeName(answer)}' object has no attribute 'keys'`,
+    );
   if (output.size !== answer.size) return wrong();
   let result = ok();
   for (const [key, raw] of output) {
@@ -157,9 +223,19 @@ function dictChecker(param: string, output: PyValue, answer: PyValue, func: stri
   return result;
 }
 
-function listDictChecker(param: string, output: PyValue[], answer: PyValue, func: string): NormalVerdict {
-  if (!Array.isArray(answer)) throw new PyException("TypeError", `object of type '${pyTypeName(answer)}' has no len()`);
-  if (output.length !== answer.length) return bad("value_error:list_dict_count", `wrong value for parameter (${param}) of api (${func})`);
+function listDictChecker(
+  param: string,
+  output: PyValue[],
+  answer: PyValue,
+  func: string,
+): NormalVerdict {
+  if (!Array.isArray(answer))
+    throw new PyException("TypeError", `object of type '${pyTypeName(answer)}' has no len()`);
+  if (output.length !== answer.length)
+    return bad(
+      "value_error:list_dict_count",
+      `wrong value for parameter (${param}) of api (${func})`,
+    );
   let result = ok();
   for (let i = 0; i < output.length; i++) {
     result = dictChecker(param, output[i]!, answer[i]!, func);
@@ -173,8 +249,14 @@ function isEmptyDict(v: PyValue | undefined): boolean {
 }
 
 /** Upstream's `simple_function_checker` for one call against one expected `{name: params}`. */
-function simpleFunctionChecker(doc: PyValue | undefined, call: NormalCall, answer: PyValue, category: string): NormalVerdict {
-  if (doc === undefined) throw new PyException("TypeError", "'NoneType' object is not subscriptable");
+function simpleFunctionChecker(
+  doc: PyValue | undefined,
+  call: NormalCall,
+  answer: PyValue,
+  category: string,
+): NormalVerdict {
+  if (doc === undefined)
+    throw new PyException("TypeError", "'NoneType' object is not subscriptable");
   const parameters = need(doc, "parameters");
   const callEmpty = call.params.size === 0;
   if (callEmpty && isEmptyDict(parameters)) return ok();
@@ -191,7 +273,8 @@ function simpleFunctionChecker(doc: PyValue | undefined, call: NormalCall, answe
   }
   for (const [pk, value0] of call.params) {
     const param = String(pk);
-    if (!has(details, param) || !has(answer, param)) return bad("addition_args", `addition params: ${param}`);
+    if (!has(details, param) || !has(answer, param))
+      return bad("addition_args", `addition params: ${param}`);
     const detail = need(details, param);
     const description = need(detail, "type");
     const expected = mapType(description);
@@ -217,13 +300,20 @@ function simpleFunctionChecker(doc: PyValue | undefined, call: NormalCall, answe
     if (expected === "dict") r = dictChecker(param, value, expectedAnswer, func);
     else if (expected === "list" && nested === "dict") {
       if (descText === "objectArray") {
-        if (!Array.isArray(value) || !Array.isArray(expectedAnswer)) throw new PyException("TypeError", "objectArray value is not a list");
-        if (value.length !== expectedAnswer.length) return bad("value_error:dict_items", "Wrong number of parameters for dictionary.");
+        if (!Array.isArray(value) || !Array.isArray(expectedAnswer))
+          throw new PyException("TypeError", "objectArray value is not a list");
+        if (value.length !== expectedAnswer.length)
+          return bad("value_error:dict_items", "Wrong number of parameters for dictionary.");
         // Upstream calls dict_checker here without its fourth argument: a TypeError.
-        if (value.length > 0) throw new PyException("TypeError", "dict_checker() missing 1 required positional argument: 'func_name'");
+        if (value.length > 0)
+          throw new PyException(
+            "TypeError",
+            "dict_checker() missing 1 required positional argument: 'func_name'",
+          );
       }
       r = listDictChecker(param, value as PyValue[], expectedAnswer, func);
-    } else if (expected === "str") r = stringChecker(param, value as string, expectedAnswer, func, category);
+    } else if (expected === "str")
+      r = stringChecker(param, value as string, expectedAnswer, func, category);
     else if (expected === "list") r = listChecker(param, value as PyValue[], expectedAnswer, func);
     if (r !== undefined && !r.valid) return r;
   }
@@ -234,16 +324,41 @@ function simpleFunctionChecker(doc: PyValue | undefined, call: NormalCall, answe
  * Upstream's `normal_checker`: `answer` is one alternative of the ground truth, a dict
  * `{name or name_N: params}`; `docs` the entry's function documents.
  */
-export function normalChecker(docs: PyValue, calls: NormalCall[], answer: PyDict, category: string): NormalVerdict {
-  if (calls.length !== answer.size) return bad("wrong functions number", "The number of functions does not match the answer.");
+export function normalChecker(
+  docs: PyValue,
+  calls: NormalCall[],
+  answer: PyDict,
+  category: string,
+): NormalVerdict {
+  if (calls.length !== answer.size)
+    return bad("wrong functions number", "The number of functions does not match the answer.");
   const originalNames = [...answer.keys()].map(String);
-  const expected = [...answer].map(([k, v]) => ({ name: String(k).replace(/_\d+$/, ""), params: v }));
-  const count = (names: string[]) => names.reduce((m, n) => m.set(n, (m.get(n) ?? 0) + 1), new Map<string, number>());
+  const expected = [...answer].map(([k, v]) => ({
+    name: String(k).replace(/_\d+$/, ""),
+    params: v,
+  }));
+  const count = (names: string[]) =>
+    names.reduce((m, n) => m.set(n, (m.get(n) ?? 0) + 1), new Map<string, number>());
   const got = count(calls.map((c) => c.name));
   const want = count(expected.map((e) => e.name));
-  for (const name of got.keys()) if (!want.has(name)) return bad("function_mismatch", `extra function detected: ${name} is not in the ground truth`);
-  for (const name of want.keys()) if (!got.has(name)) return bad("function_mismatch", `extra function detected: ${name} is not in the ground truth`);
-  for (const [name, n] of got) if (n !== want.get(name)) return bad("function_mismatch", `incorrect count for function ${name}: [expected: ${want.get(name)}, actual: ${n}]`);
+  for (const name of got.keys())
+    if (!want.has(name))
+      return bad(
+        "function_mismatch",
+        `extra function detected: ${name} is not in the ground truth`,
+      );
+  for (const name of want.keys())
+    if (!got.has(name))
+      return bad(
+        "function_mismatch",
+        `extra function detected: ${name} is not in the ground truth`,
+      );
+  for (const [name, n] of got)
+    if (n !== want.get(name))
+      return bad(
+        "function_mismatch",
+        `incorrect count for function ${name}: [expected: ${want.get(name)}, actual: ${n}]`,
+      );
   let result = ok();
   for (let i = 0; i < expected.length; i++) {
     const doc = findDescription(docs, originalNames[i]!);
@@ -278,7 +393,11 @@ function findDescription(docs: PyValue, name: string): PyValue | undefined {
  */
 export function decodeNormalOutput(raw: string): NormalCall[] | null {
   const compact = raw.split(/\s+/).join("");
-  const read = (src: string) => parsePythonCalls(src, { astValues: true }).map((c) => ({ name: c.name, params: new Map<PyKey, PyValue>(Object.entries(c.kwargs)) }));
+  const read = (src: string) =>
+    parsePythonCalls(src, { astValues: true }).map((c) => ({
+      name: c.name,
+      params: new Map<PyKey, PyValue>(Object.entries(c.kwargs)),
+    }));
   try {
     if (compact.startsWith("[")) return read(compact);
     // `f(a=1),g(b=2)` and `f(a=1),` are tuples, whose items upstream reads like a list's; a

@@ -11,7 +11,8 @@ import { AceNsEnv, nsSystemPrompt, nsUserPrompt } from "./ns-env.js";
 import { acebenchDir } from "./testing/bench-dir.js";
 
 const dir = acebenchDir();
-const first = (c: (typeof NORMAL_CATEGORIES)[number] | (typeof SPECIAL_CATEGORIES)[number]) => loadNsEntries(dir, c)[0]!;
+const first = (c: (typeof NORMAL_CATEGORIES)[number] | (typeof SPECIAL_CATEGORIES)[number]) =>
+  loadNsEntries(dir, c)[0]!;
 
 describe("AceNsEnv", () => {
   it("shows upstream's user message and scores the reply with upstream's checker", async () => {
@@ -20,10 +21,17 @@ describe("AceNsEnv", () => {
     const reset = await env.reset(0);
     expect(reset.observation).toBe(`Conversation history 1..t:\n${e.question}`);
     const good = await env.step(makeAction(goldOutput(e)));
-    expect(good).toMatchObject({ reward: 1, terminated: true, info: { id: "normal_atom_bool_0", valid: true, errorType: "" } });
+    expect(good).toMatchObject({
+      reward: 1,
+      terminated: true,
+      info: { id: "normal_atom_bool_0", valid: true, errorType: "" },
+    });
     await expect(env.step(makeAction("[]"))).rejects.toMatchObject({ code: "E_ENV_CONTRACT" });
     await env.reset(1);
-    expect(await env.step(makeAction("[]"))).toMatchObject({ reward: 0, info: { valid: false, errorType: "wrong functions number" } });
+    expect(await env.step(makeAction("[]"))).toMatchObject({
+      reward: 0,
+      info: { valid: false, errorType: "wrong functions number" },
+    });
     await env.reset(2);
     const thought = await env.step(makeAction(`<think>maybe [] or</think> ${goldOutput(e)}\n`));
     expect(thought).toMatchObject({ reward: 1, info: { valid: true } });
@@ -34,9 +42,15 @@ describe("AceNsEnv", () => {
   it("picks the normal, preference or special system prompt, with the profile or the time", () => {
     const pref = first("normal_preference");
     expect(nsSystemPrompt(pref)).toContain(`Character Profile:\n${pref.profile}\n`);
-    expect(nsSystemPrompt(first("special_irrelevant"))).toContain("Due to the limitations of the function, I cannot solve this problem.");
+    expect(nsSystemPrompt(first("special_irrelevant"))).toContain(
+      "Due to the limitations of the function, I cannot solve this problem.",
+    );
     const normal = first("normal_atom_enum");
-    expect(nsSystemPrompt(normal).startsWith('You are an AI assistant with the role name "assistant." Based on')).toBe(true);
+    expect(
+      nsSystemPrompt(normal).startsWith(
+        'You are an AI assistant with the role name "assistant." Based on',
+      ),
+    ).toBe(true);
     expect(nsSystemPrompt(normal)).toContain(`\n\n${normal.time}\n\nRole Descriptions:`);
     expect(nsSystemPrompt(normal)).toContain(`API Specifications:\n[{'name': '`);
   });
@@ -45,34 +59,51 @@ describe("AceNsEnv", () => {
 const src = process.env.SPADE_ACEBENCH_SRC;
 const python = resolve(".venv/bin/python");
 
-describe.skipIf(!src || !existsSync(python))("prompts equal upstream's prompt_en.py format (SPADE_ACEBENCH_SRC)", () => {
-  it("for every normal and special entry", () => {
-    let tree = src!;
-    if (!existsSync(join(tree, "model_inference", "prompt_en.py"))) {
-      tree = mkdtempSync(join(tmpdir(), "acebench-prompts-"));
-      execFileSync("bash", ["-c", 'git --git-dir="$0" archive e6db74b735ead22c24f27367606a9408573b848f model_inference/prompt_en.py | tar -x -C "$1"', src!, tree]);
-    }
-    // Our own few lines of Python: upstream's single_turn_inference choice of prompt and format.
-    const script = [
-      "import json, sys",
-      "sys.path.insert(0, sys.argv[1])",
-      "from model_inference.prompt_en import *",
-      "out = []",
-      "for cat in sys.argv[3:]:",
-      "    for line in open(f'{sys.argv[2]}/data_{cat}.json', encoding='utf-8'):",
-      "        if not line.strip(): continue",
-      "        t = json.loads(line); f = t['function']",
-      "        if 'special' in cat: s = SYSTEM_PROMPT_FOR_SPECIAL_DATA_EN.format(time=t.get('time', ''), function=f)",
-      "        elif 'preference' in cat: s = SYSTEM_PROMPT_FOR_PREFERENCE_DATA_EN.format(profile=t.get('profile', ''), function=f)",
-      "        else: s = SYSTEM_PROMPT_FOR_NORMAL_DATA_EN.format(time=t.get('time', ''), function=f)",
-      "        out.append([s, USER_PROMPT_EN.format(question=t['question'])])",
-      "json.dump(out, sys.stdout)",
-    ].join("\n");
-    const cats = [...NORMAL_CATEGORIES, ...SPECIAL_CATEGORIES];
-    const theirs = JSON.parse(execFileSync(python, ["-c", script, tree, join(dir, "data_all", "data_en"), ...cats], { encoding: "utf8", maxBuffer: 256 << 20 })) as Array<[string, string]>;
-    const ours = cats.flatMap((c) => loadNsEntries(dir, c).map((e) => [nsSystemPrompt(e), nsUserPrompt(e)]));
-    expect(ours.length).toBe(973);
-    const differing = ours.map((o, i) => (o[0] === theirs[i]![0] && o[1] === theirs[i]![1] ? null : i)).filter((i) => i !== null);
-    expect(differing).toEqual([]);
-  });
-});
+describe.skipIf(!src || !existsSync(python))(
+  "prompts equal upstream's prompt_en.py format (SPADE_ACEBENCH_SRC)",
+  () => {
+    it("for every normal and special entry", () => {
+      let tree = src!;
+      if (!existsSync(join(tree, "model_inference", "prompt_en.py"))) {
+        tree = mkdtempSync(join(tmpdir(), "acebench-prompts-"));
+        execFileSync("bash", [
+          "-c",
+          'git --git-dir="$0" archive e6db74b735ead22c24f27367606a9408573b848f model_inference/prompt_en.py | tar -x -C "$1"',
+          src!,
+          tree,
+        ]);
+      }
+      // Our own few lines of Python: upstream's single_turn_inference choice of prompt and format.
+      const script = [
+        "import json, sys",
+        "sys.path.insert(0, sys.argv[1])",
+        "from model_inference.prompt_en import *",
+        "out = []",
+        "for cat in sys.argv[3:]:",
+        "    for line in open(f'{sys.argv[2]}/data_{cat}.json', encoding='utf-8'):",
+        "        if not line.strip(): continue",
+        "        t = json.loads(line); f = t['function']",
+        "        if 'special' in cat: s = SYSTEM_PROMPT_FOR_SPECIAL_DATA_EN.format(time=t.get('time', ''), function=f)",
+        "        elif 'preference' in cat: s = SYSTEM_PROMPT_FOR_PREFERENCE_DATA_EN.format(profile=t.get('profile', ''), function=f)",
+        "        else: s = SYSTEM_PROMPT_FOR_NORMAL_DATA_EN.format(time=t.get('time', ''), function=f)",
+        "        out.append([s, USER_PROMPT_EN.format(question=t['question'])])",
+        "json.dump(out, sys.stdout)",
+      ].join("\n");
+      const cats = [...NORMAL_CATEGORIES, ...SPECIAL_CATEGORIES];
+      const theirs = JSON.parse(
+        execFileSync(python, ["-c", script, tree, join(dir, "data_all", "data_en"), ...cats], {
+          encoding: "utf8",
+          maxBuffer: 256 << 20,
+        }),
+      ) as Array<[string, string]>;
+      const ours = cats.flatMap((c) =>
+        loadNsEntries(dir, c).map((e) => [nsSystemPrompt(e), nsUserPrompt(e)]),
+      );
+      expect(ours.length).toBe(973);
+      const differing = ours
+        .map((o, i) => (o[0] === theirs[i]![0] && o[1] === theirs[i]![1] ? null : i))
+        .filter((i) => i !== null);
+      expect(differing).toEqual([]);
+    });
+  },
+);

@@ -4,10 +4,22 @@
  * user message, the model's one reply scored by upstream's checker (reward 1 when valid).
  */
 import { SpadeError } from "../../errors.js";
-import { makeAction, type Action, type Env, type EnvMeta, type ResetResult, type StepResult } from "../../env/index.js";
+import {
+  makeAction,
+  type Action,
+  type Env,
+  type EnvMeta,
+  type ResetResult,
+  type StepResult,
+} from "../../env/index.js";
 import { pyRepr } from "../python/index.js";
 import { checkNormalItem, checkSpecialItem, goldOutput, type NsEntry } from "./categories.js";
-import { NORMAL_SYSTEM_PROMPT, PREFERENCE_SYSTEM_PROMPT, SPECIAL_SYSTEM_PROMPT, USER_PROMPT } from "./ns-prompts.js";
+import {
+  NORMAL_SYSTEM_PROMPT,
+  PREFERENCE_SYSTEM_PROMPT,
+  SPECIAL_SYSTEM_PROMPT,
+  USER_PROMPT,
+} from "./ns-prompts.js";
 
 /** Upstream's `str.format` on these prompts: each named field replaced, `{{`/`}}` unescaped. */
 function format(template: string, fields: Record<string, string>): string {
@@ -15,7 +27,10 @@ function format(template: string, fields: Record<string, string>): string {
     if (m === "{{") return "{";
     if (m === "}}") return "}";
     const v = fields[name!];
-    if (v === undefined) throw new SpadeError("E_CONFIG", `prompt field {${name}} has no value`, { nextStep: "report this: the ACEBench prompt and entry do not match" });
+    if (v === undefined)
+      throw new SpadeError("E_CONFIG", `prompt field {${name}} has no value`, {
+        nextStep: "report this: the ACEBench prompt and entry do not match",
+      });
     return v;
   });
 }
@@ -23,8 +38,10 @@ function format(template: string, fields: Record<string, string>): string {
 /** The system prompt upstream's `single_turn_inference` sends for this entry. */
 export function nsSystemPrompt(entry: NsEntry): string {
   const fn = pyRepr(entry.functions);
-  if (entry.category.startsWith("special")) return format(SPECIAL_SYSTEM_PROMPT, { time: entry.time, function: fn });
-  if (entry.category === "normal_preference") return format(PREFERENCE_SYSTEM_PROMPT, { profile: entry.profile, function: fn });
+  if (entry.category.startsWith("special"))
+    return format(SPECIAL_SYSTEM_PROMPT, { time: entry.time, function: fn });
+  if (entry.category === "normal_preference")
+    return format(PREFERENCE_SYSTEM_PROMPT, { profile: entry.profile, function: fn });
   return format(NORMAL_SYSTEM_PROMPT, { time: entry.time, function: fn });
 }
 
@@ -47,29 +64,47 @@ export class AceNsEnv implements Env {
   private state: "new" | "ready" | "done" | "closed" = "new";
 
   constructor(readonly entry: NsEntry) {
-    this.meta = { name: "acebench-ns", skill: "Tool Use", description: `ACEBench ${entry.category} entry ${entry.id}`, maxTurns: 1, tools: [] };
+    this.meta = {
+      name: "acebench-ns",
+      skill: "Tool Use",
+      description: `ACEBench ${entry.category} entry ${entry.id}`,
+      maxTurns: 1,
+      tools: [],
+    };
   }
 
   /** The user message (the system prompt is `nsSystemPrompt`, given to the agent). */
   async reset(_seed: number): Promise<ResetResult> {
-    if (this.state === "closed") throw new SpadeError("E_ENV_CONTRACT", `${this.entry.id}: environment used after close()`);
+    if (this.state === "closed")
+      throw new SpadeError("E_ENV_CONTRACT", `${this.entry.id}: environment used after close()`);
     this.state = "ready";
     return { observation: nsUserPrompt(this.entry), info: { id: this.entry.id } };
   }
 
   /** Scores the one reply with upstream's checker. */
   async step(action: Action): Promise<StepResult> {
-    if (this.state !== "ready") throw new SpadeError("E_ENV_CONTRACT", `${this.entry.id}: step() ${this.state === "done" ? "after the episode ended" : "before reset()"}`);
+    if (this.state !== "ready")
+      throw new SpadeError(
+        "E_ENV_CONTRACT",
+        `${this.entry.id}: step() ${this.state === "done" ? "after the episode ended" : "before reset()"}`,
+      );
     this.state = "done";
     const special = this.entry.category.startsWith("special");
     const reply = answerAfterThinking(action.text);
-    const verdict = special ? checkSpecialItem(this.entry, reply) : checkNormalItem(this.entry, reply);
+    const verdict = special
+      ? checkSpecialItem(this.entry, reply)
+      : checkNormalItem(this.entry, reply);
     return {
       observation: verdict.valid ? "Correct." : "Incorrect.",
       reward: verdict.valid ? 1 : 0,
       terminated: true,
       truncated: false,
-      info: { id: this.entry.id, valid: verdict.valid, errorType: verdict.errorType, error: verdict.error },
+      info: {
+        id: this.entry.id,
+        valid: verdict.valid,
+        errorType: verdict.errorType,
+        error: verdict.error,
+      },
     };
   }
 

@@ -9,7 +9,14 @@
 import { decodeCalls } from "./calls.js";
 import { stripWhitespace } from "../python/index.js";
 import { scoreEntry, type EntryScore, type MissingClassRule } from "./checker.js";
-import { ACE_SETS, firstPath, loadAceEntries, loadReplaySummary, summaryKey, type AceEntry } from "./data.js";
+import {
+  ACE_SETS,
+  firstPath,
+  loadAceEntries,
+  loadReplaySummary,
+  summaryKey,
+  type AceEntry,
+} from "./data.js";
 import type { Lang } from "./api-base.js";
 import { AceWorld, type ExecutionMode, type SavedState } from "./world.js";
 
@@ -50,7 +57,10 @@ export function replayEntry(entry: AceEntry, options: ReplayOptions = {}): Repla
     process.push(milestone);
     const run = world.execute(calls, options.mode ?? "multi_turn");
     if (run.abortedBy !== null) failedMilestones.push({ milestone, error: run.abortedBy });
-    else for (const r of run.results) if (r.startsWith("Error during execution: ")) failedMilestones.push({ milestone, error: r });
+    else
+      for (const r of run.results)
+        if (r.startsWith("Error during execution: "))
+          failedMilestones.push({ milestone, error: r });
   }
   const finalState = world.savedState();
   const score = scoreEntry(entry, finalState, process, options.missingClass);
@@ -71,7 +81,10 @@ export interface SummaryComparison {
  * Replays every entry of the given languages in `dir` (the acebench benchmark folder) and
  * compares each outcome with `derived/acebench_milestone_replay_summary.json`.
  */
-export function compareWithSummary(dir: string, langs: readonly Lang[] = ["en", "zh"]): SummaryComparison {
+export function compareWithSummary(
+  dir: string,
+  langs: readonly Lang[] = ["en", "zh"],
+): SummaryComparison {
   const summary = loadReplaySummary(dir);
   const out: SummaryComparison = { entries: 0, matched: 0, mismatches: [] };
   for (const { lang, category } of ACE_SETS.filter((s) => langs.includes(s.lang))) {
@@ -87,8 +100,16 @@ export function compareWithSummary(dir: string, langs: readonly Lang[] = ["en", 
       const expectedMatch = !expected.failingIds.includes(entry.id);
       const r = replayEntry(entry);
       if (r.endToEnd === expectedMatch) out.matched++;
-      else if (r.endToEnd) out.mismatches.push({ id, what: "the replay reaches the ground truth; the summary says it does not" });
-      else out.mismatches.push({ id, what: `the replay misses the ground truth (${r.errors.join("; ")}); the summary says it reaches it` });
+      else if (r.endToEnd)
+        out.mismatches.push({
+          id,
+          what: "the replay reaches the ground truth; the summary says it does not",
+        });
+      else
+        out.mismatches.push({
+          id,
+          what: `the replay misses the ground truth (${r.errors.join("; ")}); the summary says it reaches it`,
+        });
     }
   }
   return out;

@@ -29,7 +29,12 @@ export function toJsonSchema(node: JsonObject): JsonObject {
   for (const [key, value] of Object.entries(node)) {
     if (key === "type" && typeof value === "string") out.type = TYPE_NAMES[value] ?? value;
     else if (key === "properties" && isObject(value)) {
-      out.properties = Object.fromEntries(Object.entries(value).map(([name, prop]) => [name, isObject(prop) ? toJsonSchema(prop) : prop]));
+      out.properties = Object.fromEntries(
+        Object.entries(value).map(([name, prop]) => [
+          name,
+          isObject(prop) ? toJsonSchema(prop) : prop,
+        ]),
+      );
     } else if (key === "items" && isObject(value)) out.items = toJsonSchema(value);
     else out[key] = value;
   }
@@ -38,10 +43,15 @@ export function toJsonSchema(node: JsonObject): JsonObject {
 
 /** A function document as an OpenAI function tool. */
 export function toolSpec(doc: FunctionDoc): ToolSpec {
-  const parameters = isObject(doc.parameters) ? toJsonSchema(doc.parameters) : { type: "object", properties: {} };
+  const parameters = isObject(doc.parameters)
+    ? toJsonSchema(doc.parameters)
+    : { type: "object", properties: {} };
   if (parameters.type !== "object") parameters.type = "object";
   if (!isObject(parameters.properties)) parameters.properties = {};
-  return { type: "function", function: { name: doc.name, description: doc.description, parameters } };
+  return {
+    type: "function",
+    function: { name: doc.name, description: doc.description, parameters },
+  };
 }
 
 /** The entry's tools, in the order its documents list them. */
@@ -76,7 +86,8 @@ const RULES = {
       "你是航空公司的客服（当前时间 2024-07-15 08:00），可以预订、修改和取消航班。先获取用户ID和密码；预订前先查询航班；询问支付方式（cash 或 bank）。" +
       "免费托运行李：regular 经济舱1件/商务舱2件，silver 2/3，gold 3/3；每件额外行李50元。预订或修改前与用户确认细节。" +
       "往返需要预订两个航班；没有直达航班时预订中转的两段航班。",
-    calls: '通过函数调用接口调用工具，或以 [ApiName(key1=\'value1\', key2=\'value2\')] 的格式写出调用。任务完成后回复 "finish conversation"。',
+    calls:
+      "通过函数调用接口调用工具，或以 [ApiName(key1='value1', key2='value2')] 的格式写出调用。任务完成后回复 \"finish conversation\"。",
     task: "任务：",
   },
 } as const;

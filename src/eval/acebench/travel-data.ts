@@ -55,7 +55,8 @@ export const TRAVEL_TEXT = {
     badPayment: "Invalid payment method",
     poorCash: "Your cash balance is insufficient. Please consider using another payment method.",
     poorBank: "Your bank balance is insufficient. Please consider using another payment method.",
-    booked: (id: string, cost: string) => `Booking successful. Reservation ID: ${id}. Total cost: ${cost} yuan (including baggage fees).`,
+    booked: (id: string, cost: string) =>
+      `Booking successful. Reservation ID: ${id}. Total cost: ${cost} yuan (including baggage fees).`,
     noReservation: "Reservation not found or user ID does not match.",
     noFlightInfo: "Flight information not found.",
     noUserInfo: "User information not found.",
@@ -71,9 +72,12 @@ export const TRAVEL_TEXT = {
     badReservation: "Invalid reservation ID or it does not belong to the user.",
     badFlight: "Invalid flight information.",
     used: "The flight segment has been used and cannot be canceled.",
-    cancelledByAirline: (r: string) => `The flight has been canceled. Your reservation will be canceled free of charge, and ${r} yuan has been refunded.`,
-    freeCancel: (r: string) => `More than 24 hours before departure. Free cancellation successful, ${r} yuan has been refunded.`,
-    feeCancel: (f: string, r: string) => `Less than 24 hours before departure. A cancellation fee of ${f} yuan has been deducted, and ${r} yuan has been refunded.`,
+    cancelledByAirline: (r: string) =>
+      `The flight has been canceled. Your reservation will be canceled free of charge, and ${r} yuan has been refunded.`,
+    freeCancel: (r: string) =>
+      `More than 24 hours before departure. Free cancellation successful, ${r} yuan has been refunded.`,
+    feeCancel: (f: string, r: string) =>
+      `Less than 24 hours before departure. A cancellation fee of ${f} yuan has been deducted, and ${r} yuan has been refunded.`,
   },
   zh: {
     economy: "经济舱",
@@ -87,7 +91,8 @@ export const TRAVEL_TEXT = {
     badPayment: "支付方式无效",
     poorCash: "cash余额不足，请考虑换一种支付方式",
     poorBank: "bank余额不足，请考虑换一种支付方式",
-    booked: (id: string, cost: string) => `预订成功，预订号：${id}，总费用：${cost}元（包含行李费用）。`,
+    booked: (id: string, cost: string) =>
+      `预订成功，预订号：${id}，总费用：${cost}元（包含行李费用）。`,
     noReservation: "预订未找到或用户ID不匹配。",
     noFlightInfo: "航班信息未找到。",
     noUserInfo: "用户信息未找到。",
@@ -110,11 +115,21 @@ export const TRAVEL_TEXT = {
 } as const;
 
 /** The initial `users`, `flights` and `reservations` of one language. */
-export function travelData(lang: Lang): { users: PyDict; flights: PyDict[]; reservations: PyDict[] } {
+export function travelData(lang: Lang): {
+  users: PyDict;
+  flights: PyDict[];
+  reservations: PyDict[];
+} {
   const city = (c: City) => (lang === "en" ? c : CITY[c]);
   const text = TRAVEL_TEXT[lang];
   const user = (name: string, password: string, cash: number, bank: number, level: string) =>
-    pyDict({ user_name: name, password, cash_balance: cash, bank_balance: bank, membership_level: level });
+    pyDict({
+      user_name: name,
+      password,
+      cash_balance: cash,
+      bank_balance: bank,
+      membership_level: level,
+    });
   return {
     users: pyDict({
       user1: user("Eve", "password123", 2000, 50000, "regular"),

@@ -13,7 +13,17 @@ import { FoodPlatform } from "./api-food.js";
 import { MessageApi } from "./api-message.js";
 import { ReminderApi } from "./api-reminder.js";
 import { Travel } from "./api-travel.js";
-import { deepCopy, fromJson, isDict, type PyDict, PyException, pyJsonDumps, pyStr, type PyValue, toJson } from "../python/index.js";
+import {
+  deepCopy,
+  fromJson,
+  isDict,
+  type PyDict,
+  PyException,
+  pyJsonDumps,
+  pyStr,
+  type PyValue,
+  toJson,
+} from "../python/index.js";
 
 /**
  * How errors end a message. `multi_turn` (upstream's multi-turn executor): the first raising call
@@ -77,13 +87,16 @@ function createApi(name: string, lang: Lang): AceApi {
     case "Travel":
       return new Travel(lang);
     default:
-      throw new SpadeError("E_CONFIG", `unknown ACEBench class ${JSON.stringify(name)}`, { nextStep: "check the entry's involved_classes" });
+      throw new SpadeError("E_CONFIG", `unknown ACEBench class ${JSON.stringify(name)}`, {
+        nextStep: "check the entry's involved_classes",
+      });
   }
 }
 
 function evalArg(v: ArgValue): PyValue {
   if (!(v instanceof NestedCall)) return v;
-  if (v.name !== "dict") throw new PyException("NameError", `name '${v.name.split(".")[0]}' is not defined`);
+  if (v.name !== "dict")
+    throw new PyException("NameError", `name '${v.name.split(".")[0]}' is not defined`);
   return new Map<string, PyValue>(v.kwargs.map(([k, x]) => [k, evalArg(x)]));
 }
 
@@ -145,11 +158,21 @@ export class AceWorld {
       try {
         const method = call.name.split(".").pop() as string;
         for (const api of this.owners.get(method) ?? []) {
-          if (method !== call.name) throw new PyException("NameError", `name '${call.name.split(".")[0]}' is not defined`);
-          last = { value: invoke(api, method, call.kwargs.map(([k, v]) => [k, evalArg(v)] as const)) };
+          if (method !== call.name)
+            throw new PyException("NameError", `name '${call.name.split(".")[0]}' is not defined`);
+          last = {
+            value: invoke(
+              api,
+              method,
+              call.kwargs.map(([k, v]) => [k, evalArg(v)] as const),
+            ),
+          };
         }
         if (last === undefined) {
-          throw new PyException("UnboundLocalError", "cannot access local variable 'func_call_result' where it is not associated with a value");
+          throw new PyException(
+            "UnboundLocalError",
+            "cannot access local variable 'func_call_result' where it is not associated with a value",
+          );
         }
         results.push(resultText(last.value));
       } catch (err) {
@@ -168,7 +191,8 @@ export class AceWorld {
     return this.instances.map(([name, api]) => {
       const keep = SAVED_ATTRIBUTES[name as ApiClassName];
       const attrs: JsonObject = {};
-      for (const [attr, value] of api.attributes()) if (keep.includes(attr)) attrs[attr] = toJson(value);
+      for (const [attr, value] of api.attributes())
+        if (keep.includes(attr)) attrs[attr] = toJson(value);
       return { [name]: attrs };
     });
   }

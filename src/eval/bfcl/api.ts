@@ -40,7 +40,9 @@ export interface BfclApi {
 }
 
 /** Builds the method table from `[name, params, body]` rows, sorted as `inspect.getmembers` does. */
-export function methodTable(rows: Array<[string, ParamSpec[], (a: Args) => PyValue]>): Map<string, MethodSpec> {
+export function methodTable(
+  rows: Array<[string, ParamSpec[], (a: Args) => PyValue]>,
+): Map<string, MethodSpec> {
   const sorted = [...rows].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return new Map(sorted.map(([name, params, run]) => [name, { params, run }]));
 }
@@ -82,7 +84,9 @@ export function bindArgs(
         ? `${total + 1} positional argument${total + 1 === 1 ? "" : "s"}`
         : `from ${required + 1} to ${total + 1} positional arguments`;
     const given = args.length + 1;
-    throw typeError(`${qualname}() takes ${takes} but ${given} ${given === 1 ? "was" : "were"} given`);
+    throw typeError(
+      `${qualname}() takes ${takes} but ${given} ${given === 1 ? "was" : "were"} given`,
+    );
   }
   const bound: Args = Object.create(null) as Args;
   args.forEach((v, i) => {
@@ -91,17 +95,22 @@ export function bindArgs(
   for (const [key, v] of Object.entries(kwargs)) {
     const index = params.findIndex((p) => p.name === key);
     if (index === -1) throw typeError(`${qualname}() got an unexpected keyword argument '${key}'`);
-    if (index < args.length) throw typeError(`${qualname}() got multiple values for argument '${key}'`);
+    if (index < args.length)
+      throw typeError(`${qualname}() got multiple values for argument '${key}'`);
     bound[key] = v;
   }
   const missing = params.filter((p) => !(p.name in bound) && !p.default).map((p) => p.name);
   if (missing.length > 0) {
     const plural = missing.length === 1 ? "argument" : "arguments";
-    throw typeError(`${qualname}() missing ${missing.length} required positional ${plural}: ${nameList(missing)}`);
+    throw typeError(
+      `${qualname}() missing ${missing.length} required positional ${plural}: ${nameList(missing)}`,
+    );
   }
   for (const p of params) {
     if (p.name in bound || !p.default) continue;
-    bound[p.name] = p.sharedDefault ? session.sharedDefault(`${qualname}.${p.name}`, p.default) : p.default();
+    bound[p.name] = p.sharedDefault
+      ? session.sharedDefault(`${qualname}.${p.name}`, p.default)
+      : p.default();
   }
   return bound;
 }

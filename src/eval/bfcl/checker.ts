@@ -31,7 +31,9 @@ export interface CheckResult {
 
 /** `is_empty_execute_response`: no calls, or one empty string. */
 export function isEmptyExecuteResponse(calls: readonly unknown[]): boolean {
-  return calls.length === 0 || (calls.length === 1 && (calls[0] as { length: number }).length === 0);
+  return (
+    calls.length === 0 || (calls.length === 1 && (calls[0] as { length: number }).length === 0)
+  );
 }
 
 /** `_is_subsequence_unordered(expected, actual)`: the items of `expected` missing from `actual` as a multiset. */
@@ -51,7 +53,11 @@ export function missingUnordered(expected: readonly string[], actual: readonly s
  * each model step (steps that decoded to nothing are dropped here, as upstream drops them).
  * A turn count different from the ground truth's means the model was force-terminated.
  */
-export function checkEntry(entry: BfclEntry, modelTurns: ModelCallsByTurn, options: BfclSessionOptions = {}): CheckResult {
+export function checkEntry(
+  entry: BfclEntry,
+  modelTurns: ModelCallsByTurn,
+  options: BfclSessionOptions = {},
+): CheckResult {
   if (modelTurns.length !== entry.groundTruth.length) {
     return {
       valid: false,
@@ -64,7 +70,12 @@ export function checkEntry(entry: BfclEntry, modelTurns: ModelCallsByTurn, optio
   const session = new BfclSession(options);
   const longContext = isLongContext(entry.id);
   const model = new BfclInstances(session, entry.involvedClasses, entry.initialConfig, longContext);
-  const groundTruth = new BfclInstances(session, entry.involvedClasses, entry.initialConfig, longContext);
+  const groundTruth = new BfclInstances(
+    session,
+    entry.involvedClasses,
+    entry.initialConfig,
+    longContext,
+  );
   const allModelResults: string[] = [];
   for (let turn = 0; turn < entry.groundTruth.length; turn++) {
     const steps = modelTurns[turn]!.filter((step) => !isEmptyExecuteResponse(step));

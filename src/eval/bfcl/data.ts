@@ -9,7 +9,14 @@ import { join } from "node:path";
 import { SpadeError } from "../../errors.js";
 import type { Json, JsonObject } from "../../env/types.js";
 import { dataRoot, datasetDir, readJsonlSync, readTextSync } from "../data.js";
-import { isDict, isPyKey, parseJsonPy, PY_ELLIPSIS, type PyDict, type PyValue } from "../python/index.js";
+import {
+  isDict,
+  isPyKey,
+  parseJsonPy,
+  PY_ELLIPSIS,
+  type PyDict,
+  type PyValue,
+} from "../python/index.js";
 
 /** The four BFCL v4 multi-turn categories. */
 export const BFCL_CATEGORIES = ["base", "miss_func", "miss_param", "long_context"] as const;
@@ -86,8 +93,15 @@ export function goldenPath(dataDir: string, category: BfclCategory): string {
 /** Loads a category's entries joined with their ground truth, in file order. */
 export function loadEntries(dataDir: string, category: BfclCategory): BfclEntry[] {
   const answers = new Map<string, string[][]>();
-  const answerFile = join(dataDir, "bfcl_eval", "data", "possible_answer", `BFCL_v4_multi_turn_${category}.json`);
-  for (const row of jsonLines(answerFile) as JsonObject[]) answers.set(row.id as string, row.ground_truth as string[][]);
+  const answerFile = join(
+    dataDir,
+    "bfcl_eval",
+    "data",
+    "possible_answer",
+    `BFCL_v4_multi_turn_${category}.json`,
+  );
+  for (const row of jsonLines(answerFile) as JsonObject[])
+    answers.set(row.id as string, row.ground_truth as string[][]);
   const path = entriesPath(dataDir, category);
   return readText(path)
     .split("\n")
@@ -96,7 +110,8 @@ export function loadEntries(dataDir: string, category: BfclCategory): BfclEntry[
       const row = JSON.parse(line) as JsonObject;
       const id = row.id as string;
       const groundTruth = answers.get(id);
-      if (!groundTruth) throw new SpadeError("E_PARSE", `${id} has no ground truth in ${answerFile}`);
+      if (!groundTruth)
+        throw new SpadeError("E_PARSE", `${id} has no ground truth in ${answerFile}`);
       // Parse initial_config again with ints kept apart from floats.
       const typed = parseJsonPy(line) as PyDict;
       const config = typed.get("initial_config");
@@ -126,7 +141,8 @@ export function loadFunctionDocs(dataDir: string): Map<string, BfclFunctionDoc[]
 function revivePython(v: PyValue): PyValue {
   if (Array.isArray(v)) return v.map(revivePython);
   if (isDict(v)) {
-    if (v.size === 1 && Array.isArray(v.get("__set"))) return new Set((v.get("__set") as PyValue[]).filter(isPyKey));
+    if (v.size === 1 && Array.isArray(v.get("__set")))
+      return new Set((v.get("__set") as PyValue[]).filter(isPyKey));
     if (v.size === 1 && v.get("__ellipsis") === true) return PY_ELLIPSIS;
     const out: PyDict = new Map();
     for (const [k, x] of v) out.set(k, revivePython(x));
@@ -157,7 +173,11 @@ export function loadGolden(path: string): GoldenEntry[] {
  * The BFCL data folder: `--data` (either the bfcl folder itself or a data folder holding
  * `bfcl/`), else the data folder of `dataRoot` (`$SPADE_DATA_DIR`, else the user cache) + `bfcl/`.
  */
-export function resolveBfclDataDir(options: { flag?: string; env?: Record<string, string | undefined>; cwd: string }): string {
+export function resolveBfclDataDir(options: {
+  flag?: string;
+  env?: Record<string, string | undefined>;
+  cwd: string;
+}): string {
   const root = dataRoot({ flag: options.flag, env: options.env, cwd: options.cwd });
   return options.flag ? datasetDir(root, "bfcl", "bfcl_eval", existsSync) : join(root, "bfcl");
 }

@@ -7,7 +7,16 @@
  * upstream checker's verdict as the reward (1 valid, 0 not).
  */
 import { SpadeError } from "../../errors.js";
-import type { Action, Env, EnvMeta, JsonObject, ResetResult, StepResult, ToolResult, ToolSpec } from "../../env/types.js";
+import type {
+  Action,
+  Env,
+  EnvMeta,
+  JsonObject,
+  ResetResult,
+  StepResult,
+  ToolResult,
+  ToolSpec,
+} from "../../env/types.js";
 import { parsePythonCall, type PyCall } from "../python/index.js";
 import { checkEntry, type CheckResult } from "./checker.js";
 import { isLongContext } from "./categories.js";
@@ -21,7 +30,8 @@ import { callSource, jsonArgsOf, pyCallFromJson, toolSpecOf } from "./tools.js";
 export const BFCL_MAX_STEPS_PER_TURN = 20;
 
 /** What upstream says to the model at a turn that brings the withheld functions. */
-export const ADDED_FUNCTIONS_PROMPT = "I have updated some more functions you can choose from. What about now?";
+export const ADDED_FUNCTIONS_PROMPT =
+  "I have updated some more functions you can choose from. What about now?";
 
 /** Options of a BFCL environment. */
 export interface BfclEnvOptions {
@@ -35,7 +45,10 @@ export interface BfclEnvOptions {
 }
 
 /** The tools of an entry at its start, and those each holdout turn adds. */
-export function entryTools(entry: BfclEntry, docs: ReadonlyMap<string, readonly BfclFunctionDoc[]>): {
+export function entryTools(
+  entry: BfclEntry,
+  docs: ReadonlyMap<string, readonly BfclFunctionDoc[]>,
+): {
   initial: BfclFunctionDoc[];
   addedAtTurn: Map<number, BfclFunctionDoc[]>;
 } {
@@ -120,7 +133,12 @@ export class BfclEnv implements Env {
   async reset(_seed: number): Promise<ResetResult> {
     this.ensureOpen();
     const session = new BfclSession(this.sessionOptions);
-    this.instances = new BfclInstances(session, this.entry.involvedClasses, this.entry.initialConfig, isLongContext(this.entry.id));
+    this.instances = new BfclInstances(
+      session,
+      this.entry.involvedClasses,
+      this.entry.initialConfig,
+      isLongContext(this.entry.id),
+    );
     this.tools = [...this.initialTools];
     this.turn = 0;
     this.stepsThisTurn = 0;
@@ -132,33 +150,53 @@ export class BfclEnv implements Env {
   }
 
   private info(added: ToolSpec[] = [], extra: JsonObject = {}): JsonObject {
-    const info: JsonObject = { entryId: this.entry.id, turn: this.turn, stepInTurn: this.stepsThisTurn, ...extra };
+    const info: JsonObject = {
+      entryId: this.entry.id,
+      turn: this.turn,
+      stepInTurn: this.stepsThisTurn,
+      ...extra,
+    };
     if (added.length > 0) info.addedTools = added as unknown as JsonObject[];
     return info;
   }
 
   private toPyCall(call: Action["toolCalls"][number]): PyCall {
     const exact = this.oracleCalls.get(call.id);
-    if (exact && exact.name === call.name && jsonEqual(jsonArgsOf(exact.kwargs), call.arguments)) return exact;
+    if (exact && exact.name === call.name && jsonEqual(jsonArgsOf(exact.kwargs), call.arguments))
+      return exact;
     return pyCallFromJson(call.name, call.arguments);
   }
 
   async step(action: Action): Promise<StepResult> {
     this.ensureOpen();
-    if (this.done || !this.instances) throw new SpadeError("E_ENV_CONTRACT", "step() called before reset() or after the episode ended");
+    if (this.done || !this.instances)
+      throw new SpadeError(
+        "E_ENV_CONTRACT",
+        "step() called before reset() or after the episode ended",
+      );
     if (action.toolCalls.length > 0) return this.runTools(action, this.instances);
     // No tool calls: upstream decodes nothing and moves on to the next turn.
     this.turn++;
     this.stepsThisTurn = 0;
-    if (this.turn >= this.entry.question.length) return this.finish(checkEntry(this.entry, this.callsByTurn, this.sessionOptions));
+    if (this.turn >= this.entry.question.length)
+      return this.finish(checkEntry(this.entry, this.callsByTurn, this.sessionOptions));
     this.callsByTurn.push([]);
     const { text, added } = this.turnObservation(this.turn);
-    return { observation: text, reward: 0, terminated: false, truncated: false, info: this.info(added) };
+    return {
+      observation: text,
+      reward: 0,
+      terminated: false,
+      truncated: false,
+      info: this.info(added),
+    };
   }
 
   private runTools(action: Action, instances: BfclInstances): StepResult {
     const calls = action.toolCalls.map((tc) => this.toPyCall(tc));
-    const toolResults: ToolResult[] = calls.map((call, i) => ({ id: action.toolCalls[i]!.id, content: instances.executeCall(call) }));
+    const toolResults: ToolResult[] = calls.map((call, i) => ({
+      id: action.toolCalls[i]!.id,
+      content: instances.executeCall(call),
+    }));
     this.callsByTurn[this.turn]!.push(calls.map(callSource));
     this.stepsThisTurn++;
     if (this.stepsThisTurn > this.maxSteps) {
@@ -171,7 +209,14 @@ export class BfclEnv implements Env {
       };
       return { ...this.finish(verdict), toolResults };
     }
-    return { observation: "", reward: 0, terminated: false, truncated: false, info: this.info(), toolResults };
+    return {
+      observation: "",
+      reward: 0,
+      terminated: false,
+      truncated: false,
+      info: this.info(),
+      toolResults,
+    };
   }
 
   private finish(verdict: CheckResult): StepResult {
@@ -180,7 +225,13 @@ export class BfclEnv implements Env {
     if (verdict.errorType) extra.errorType = verdict.errorType;
     if (verdict.errorMessage) extra.errorMessage = verdict.errorMessage;
     if (verdict.turn !== undefined) extra.failedTurn = verdict.turn;
-    return { observation: "", reward: verdict.valid ? 1 : 0, terminated: true, truncated: false, info: this.info([], extra) };
+    return {
+      observation: "",
+      reward: verdict.valid ? 1 : 0,
+      terminated: true,
+      truncated: false,
+      info: this.info([], extra),
+    };
   }
 
   async hint(): Promise<string> {
@@ -196,7 +247,8 @@ export class BfclEnv implements Env {
   async solve(): Promise<Action> {
     this.ensureOpen();
     const expected = this.entry.groundTruth[this.turn] ?? [];
-    if (this.done || this.stepsThisTurn > 0 || expected.length === 0) return { text: "Done.", answer: null, toolCalls: [] };
+    if (this.done || this.stepsThisTurn > 0 || expected.length === 0)
+      return { text: "Done.", answer: null, toolCalls: [] };
     const toolCalls = expected.map((source, i) => {
       const parsed = parsePythonCall(source);
       const params = this.instances?.methodParams(parsed.name) ?? [];

@@ -6,7 +6,18 @@
  * `"Error during execution: ..."`).
  */
 import { SpadeError } from "../../errors.js";
-import { deepCopy, isDict, parsePythonCall, type PyCall, type PyDict, PyException, pyJsonDumps, PyJsonTypeError, pyStr, type PyValue } from "../python/index.js";
+import {
+  deepCopy,
+  isDict,
+  parsePythonCall,
+  type PyCall,
+  type PyDict,
+  PyException,
+  pyJsonDumps,
+  PyJsonTypeError,
+  pyStr,
+  type PyValue,
+} from "../python/index.js";
 import { bindArgs, type BfclApi, type ParamSpec } from "./api.js";
 import { createApi, isStatelessClass } from "./classes/index.js";
 import type { BfclSession } from "./session.js";
@@ -51,7 +62,8 @@ export class BfclInstances {
     try {
       call = parsePythonCall(callSource);
     } catch (err) {
-      if (err instanceof SpadeError && err.code === "E_PARSE") return "Error during execution: invalid syntax (<string>, line 1)";
+      if (err instanceof SpadeError && err.code === "E_PARSE")
+        return "Error during execution: invalid syntax (<string>, line 1)";
       throw err;
     }
     return this.executeCall(call);
@@ -59,7 +71,8 @@ export class BfclInstances {
 
   /** Executes one parsed call and returns the result string upstream would produce. */
   executeCall(call: PyCall): string {
-    if (FORBIDDEN.has(call.name)) return `Error during execution: Function call ${call.name} is not allowed.`;
+    if (FORBIDDEN.has(call.name))
+      return `Error during execution: Function call ${call.name} is not allowed.`;
     try {
       return formatResult(this.invoke(call));
     } catch (err) {
@@ -85,7 +98,13 @@ export class BfclInstances {
       throw new PyException("NameError", `name '${first}' is not defined`);
     }
     const method = api.methods.get(call.name)!;
-    const args = bindArgs(`${api.className}.${call.name}`, method.params, call.args, call.kwargs, this.session);
+    const args = bindArgs(
+      `${api.className}.${call.name}`,
+      method.params,
+      call.args,
+      call.kwargs,
+      this.session,
+    );
     return method.run(args);
   }
 }

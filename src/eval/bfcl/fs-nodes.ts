@@ -20,7 +20,9 @@ export class FsFile extends PyObject {
   }
 
   override pyEquals(other: PyValue): boolean {
-    return other instanceof FsFile && other.name === this.name && pyEquals(other.content, this.content);
+    return (
+      other instanceof FsFile && other.name === this.name && pyEquals(other.content, this.content)
+    );
   }
 }
 
@@ -77,4 +79,3 @@ export class FsDirectory extends PyObject {
 
 /** A file-system entry. */
 export type FsNode = FsFile | FsDirectory;
-

@@ -26,8 +26,27 @@ export {
   type GoldenEntry,
 } from "./data.js";
 export { goldenJson, instancesState, jsonEqual, stateChecker, type StateCheck } from "./state.js";
-export { checkEntry, isEmptyExecuteResponse, missingUnordered, type CheckResult, type ModelCallsByTurn } from "./checker.js";
-export { replayCategory, replayEntry, type ReplayMismatch, type ReplayOptions, type ReplayReport } from "./replay.js";
-export { ADDED_FUNCTIONS_PROMPT, BFCL_MAX_STEPS_PER_TURN, BfclEnv, bfclEnv, entryTools, type BfclEnvOptions } from "./env.js";
+export {
+  checkEntry,
+  isEmptyExecuteResponse,
+  missingUnordered,
+  type CheckResult,
+  type ModelCallsByTurn,
+} from "./checker.js";
+export {
+  replayCategory,
+  replayEntry,
+  type ReplayMismatch,
+  type ReplayOptions,
+  type ReplayReport,
+} from "./replay.js";
+export {
+  ADDED_FUNCTIONS_PROMPT,
+  BFCL_MAX_STEPS_PER_TURN,
+  BfclEnv,
+  bfclEnv,
+  entryTools,
+  type BfclEnvOptions,
+} from "./env.js";
 export { callSource, jsonArgsOf, pyCallFromJson, toJsonSchema, toolSpecOf } from "./tools.js";
 export * from "./single/index.js";

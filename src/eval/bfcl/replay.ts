@@ -8,7 +8,15 @@ import { existsSync } from "node:fs";
 import type { Json } from "../../env/types.js";
 import { checkEntry } from "./checker.js";
 import { isLongContext } from "./categories.js";
-import { goldenPath, loadEntries, loadGolden, loadLongContextData, type BfclCategory, type BfclEntry, type GoldenEntry } from "./data.js";
+import {
+  goldenPath,
+  loadEntries,
+  loadGolden,
+  loadLongContextData,
+  type BfclCategory,
+  type BfclEntry,
+  type GoldenEntry,
+} from "./data.js";
 import { BfclInstances } from "./executor.js";
 import { BfclSession, type BfclSessionOptions } from "./session.js";
 import { instancesState, jsonEqual } from "./state.js";
@@ -37,9 +45,17 @@ function short(v: Json | string): string {
 
 /** First differing path between two JSON values, for a readable mismatch. */
 function firstDifference(a: Json, b: Json, path = ""): string {
-  if (typeof a === "object" && typeof b === "object" && a !== null && b !== null && !Array.isArray(a) && !Array.isArray(b)) {
+  if (
+    typeof a === "object" &&
+    typeof b === "object" &&
+    a !== null &&
+    b !== null &&
+    !Array.isArray(a) &&
+    !Array.isArray(b)
+  ) {
     for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
-      if (!Object.hasOwn(a, k) || !Object.hasOwn(b, k)) return `${path}/${k}: present on one side only`;
+      if (!Object.hasOwn(a, k) || !Object.hasOwn(b, k))
+        return `${path}/${k}: present on one side only`;
       if (!jsonEqual(a[k]!, b[k]!)) return firstDifference(a[k]!, b[k]!, `${path}/${k}`);
     }
   }
@@ -47,22 +63,46 @@ function firstDifference(a: Json, b: Json, path = ""): string {
 }
 
 /** Replays one entry's ground truth and compares it with its golden line. */
-export function replayEntry(entry: BfclEntry, golden: GoldenEntry, options: BfclSessionOptions = {}): ReplayMismatch[] {
+export function replayEntry(
+  entry: BfclEntry,
+  golden: GoldenEntry,
+  options: BfclSessionOptions = {},
+): ReplayMismatch[] {
   const out: ReplayMismatch[] = [];
   if (golden.turns.length !== entry.groundTruth.length) {
-    return [{ id: entry.id, turn: -1, what: `golden has ${golden.turns.length} turns, ground truth ${entry.groundTruth.length}` }];
+    return [
+      {
+        id: entry.id,
+        turn: -1,
+        what: `golden has ${golden.turns.length} turns, ground truth ${entry.groundTruth.length}`,
+      },
+    ];
   }
   const session = new BfclSession(options);
-  const instances = new BfclInstances(session, entry.involvedClasses, entry.initialConfig, isLongContext(entry.id));
+  const instances = new BfclInstances(
+    session,
+    entry.involvedClasses,
+    entry.initialConfig,
+    isLongContext(entry.id),
+  );
   golden.turns.forEach((turn, i) => {
     const results = instances.executeAll(entry.groundTruth[i]!);
     results.forEach((result, j) => {
       if (result !== turn.results[j]) {
-        out.push({ id: entry.id, turn: i, what: `result of ${entry.groundTruth[i]![j]}: port ${short(result)} vs golden ${short(turn.results[j] ?? "<none>")}` });
+        out.push({
+          id: entry.id,
+          turn: i,
+          what: `result of ${entry.groundTruth[i]![j]}: port ${short(result)} vs golden ${short(turn.results[j] ?? "<none>")}`,
+        });
       }
     });
     const state = instancesState(instances);
-    if (!jsonEqual(state, turn.state_after)) out.push({ id: entry.id, turn: i, what: `state ${firstDifference(state, turn.state_after)}` });
+    if (!jsonEqual(state, turn.state_after))
+      out.push({
+        id: entry.id,
+        turn: i,
+        what: `state ${firstDifference(state, turn.state_after)}`,
+      });
   });
   return out;
 }
@@ -76,9 +116,16 @@ export interface ReplayOptions {
 }
 
 /** Replays every entry of a category. */
-export function replayCategory(dataDir: string, category: BfclCategory, options: ReplayOptions = {}): ReplayReport {
+export function replayCategory(
+  dataDir: string,
+  category: BfclCategory,
+  options: ReplayOptions = {},
+): ReplayReport {
   const entries = loadEntries(dataDir, category);
-  const session: BfclSessionOptions = { loadLongContext: () => loadLongContextData(dataDir), today: options.today };
+  const session: BfclSessionOptions = {
+    loadLongContext: () => loadLongContextData(dataDir),
+    today: options.today,
+  };
   const goldenFile = options.goldenFile ?? goldenPath(dataDir, category);
   const mismatches: ReplayMismatch[] = [];
   let matched = 0;
@@ -86,16 +133,27 @@ export function replayCategory(dataDir: string, category: BfclCategory, options:
     const golden = new Map(loadGolden(goldenFile).map((g) => [g.id, g]));
     for (const entry of entries) {
       const line = golden.get(entry.id);
-      const found = line ? replayEntry(entry, line, session) : [{ id: entry.id, turn: -1, what: "no golden line" }];
+      const found = line
+        ? replayEntry(entry, line, session)
+        : [{ id: entry.id, turn: -1, what: "no golden line" }];
       if (found.length === 0) matched++;
       mismatches.push(...found);
     }
     return { mode: "golden", entries: entries.length, matched, mismatches };
   }
   for (const entry of entries) {
-    const verdict = checkEntry(entry, entry.groundTruth.map((calls) => [calls]), session);
+    const verdict = checkEntry(
+      entry,
+      entry.groundTruth.map((calls) => [calls]),
+      session,
+    );
     if (verdict.valid) matched++;
-    else mismatches.push({ id: entry.id, turn: verdict.turn ?? -1, what: `${verdict.errorType}: ${verdict.errorMessage}` });
+    else
+      mismatches.push({
+        id: entry.id,
+        turn: verdict.turn ?? -1,
+        what: `${verdict.errorType}: ${verdict.errorMessage}`,
+      });
   }
   return { mode: "checker", entries: entries.length, matched, mismatches };
 }

@@ -45,7 +45,8 @@ export class BfclSession {
       this.longContext = deepCopy(this.options.loadLongContext());
     }
     const value = this.longContext.get(name);
-    if (value === undefined) throw new SpadeError("E_NOT_FOUND", `long-context data has no ${name}`);
+    if (value === undefined)
+      throw new SpadeError("E_NOT_FOUND", `long-context data has no ${name}`);
     return value;
   }
 

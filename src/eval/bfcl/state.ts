@@ -5,7 +5,15 @@
  * checker: every public attribute of the ground truth equal (Python `==`) in the model's.
  */
 import type { Json, JsonObject } from "../../env/types.js";
-import { compareCodePoints, jsonKey, pyEquals, type PyKey, pyRepr, PyTuple, type PyValue } from "../python/index.js";
+import {
+  compareCodePoints,
+  jsonKey,
+  pyEquals,
+  type PyKey,
+  pyRepr,
+  PyTuple,
+  type PyValue,
+} from "../python/index.js";
 import { FsDirectory, FsFile } from "./fs-nodes.js";
 import type { BfclInstances } from "./executor.js";
 
@@ -15,7 +23,8 @@ const MAX_DEPTH = 400;
 function sortKeys(items: PyKey[]): PyKey[] {
   return [...items].sort((a, b) => {
     if (typeof a === "string" && typeof b === "string") return compareCodePoints(a, b);
-    if (typeof a !== "string" && typeof b !== "string" && a !== null && b !== null) return Number(a) - Number(b);
+    if (typeof a !== "string" && typeof b !== "string" && a !== null && b !== null)
+      return Number(a) - Number(b);
     return 0;
   });
 }
@@ -30,7 +39,8 @@ export function goldenValue(v: PyValue, depth = 0): PyValue {
   if (v === null || typeof v !== "object") return v;
   if (Array.isArray(v)) return v.map((x) => goldenValue(x, depth + 1));
   if (v instanceof PyTuple) return v.items.map((x) => goldenValue(x, depth + 1));
-  if (v instanceof Set) return new Map([["__set", sortKeys([...v]).map((x) => goldenValue(x, depth + 1))]]);
+  if (v instanceof Set)
+    return new Map([["__set", sortKeys([...v]).map((x) => goldenValue(x, depth + 1))]]);
   if (v instanceof Map) {
     const out = new Map<PyKey, PyValue>();
     for (const [k, x] of v) out.set(jsonKey(k), goldenValue(x, depth + 1));
@@ -39,10 +49,18 @@ export function goldenValue(v: PyValue, depth = 0): PyValue {
   if (v instanceof FsDirectory) {
     const contents = new Map<PyKey, PyValue>();
     for (const [k, x] of v.contents) contents.set(k, goldenValue(x, depth + 1));
-    return new Map<PyKey, PyValue>([["__type", "Directory"], ["name", v.name], ["contents", contents]]);
+    return new Map<PyKey, PyValue>([
+      ["__type", "Directory"],
+      ["name", v.name],
+      ["contents", contents],
+    ]);
   }
   if (v instanceof FsFile) {
-    return new Map<PyKey, PyValue>([["__type", "File"], ["name", v.name], ["content", goldenValue(v.content, depth + 1)]]);
+    return new Map<PyKey, PyValue>([
+      ["__type", "File"],
+      ["name", v.name],
+      ["content", goldenValue(v.content, depth + 1)],
+    ]);
   }
   return v.pyRepr();
 }
@@ -54,7 +72,8 @@ export function goldenJson(v: PyValue): Json {
 }
 
 function toPlainJson(v: PyValue): Json {
-  if (v === null || typeof v === "boolean" || typeof v === "string" || typeof v === "number") return v;
+  if (v === null || typeof v === "boolean" || typeof v === "string" || typeof v === "number")
+    return v;
   if (typeof v === "bigint") return Number(v);
   if (Array.isArray(v)) return v.map(toPlainJson);
   if (v instanceof Map) {
@@ -69,7 +88,10 @@ function toPlainJson(v: PyValue): Json {
 export function instancesGoldenValue(instances: BfclInstances): PyValue {
   const out = new Map<PyKey, PyValue>();
   for (const [className, api] of instances.byClass) {
-    out.set(className, new Map<PyKey, PyValue>(api.publicState().map(([name, value]) => [name, goldenValue(value)])));
+    out.set(
+      className,
+      new Map<PyKey, PyValue>(api.publicState().map(([name, value]) => [name, goldenValue(value)])),
+    );
   }
   return out;
 }
@@ -104,7 +126,10 @@ export function stateChecker(model: BfclInstances, groundTruth: BfclInstances): 
     for (const [name, gtValue] of gt.publicState()) {
       const modelValue = modelAttrs.get(name);
       if (modelValue === undefined || !pyEquals(modelValue, gtValue)) {
-        differences[name] = { model: modelValue === undefined ? "<missing>" : safeRepr(modelValue), groundTruth: safeRepr(gtValue) };
+        differences[name] = {
+          model: modelValue === undefined ? "<missing>" : safeRepr(modelValue),
+          groundTruth: safeRepr(gtValue),
+        };
       }
     }
     if (Object.keys(differences).length > 0) return { valid: false, className, differences };
@@ -126,7 +151,12 @@ export function jsonEqual(a: Json, b: Json): boolean {
   if (a === b) return true;
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]!));
+    return (
+      Array.isArray(a) &&
+      Array.isArray(b) &&
+      a.length === b.length &&
+      a.every((x, i) => jsonEqual(x, b[i]!))
+    );
   }
   const ka = Object.keys(a);
   if (ka.length !== Object.keys(b).length) return false;

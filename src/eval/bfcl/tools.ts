@@ -23,11 +23,21 @@ export function toJsonSchema(node: JsonObject): JsonSchema {
     if (key === "type" && typeof value === "string") {
       const mapped = Object.hasOwn(TYPE_MAP, value) ? TYPE_MAP[value]! : value;
       if (mapped !== null) out.type = mapped;
-    } else if (key === "properties" && value !== null && typeof value === "object" && !Array.isArray(value)) {
+    } else if (
+      key === "properties" &&
+      value !== null &&
+      typeof value === "object" &&
+      !Array.isArray(value)
+    ) {
       out.properties = Object.fromEntries(
         Object.entries(value).map(([name, prop]) => [name, toJsonSchema(prop as JsonObject)]),
       );
-    } else if (key === "items" && value !== null && typeof value === "object" && !Array.isArray(value)) {
+    } else if (
+      key === "items" &&
+      value !== null &&
+      typeof value === "object" &&
+      !Array.isArray(value)
+    ) {
       out.items = toJsonSchema(value);
     } else {
       out[key] = value;
@@ -40,7 +50,10 @@ export function toJsonSchema(node: JsonObject): JsonSchema {
 export function toolSpecOf(doc: BfclFunctionDoc): ToolSpec {
   const parameters = toJsonSchema(doc.parameters);
   parameters.type = "object";
-  return { type: "function", function: { name: doc.name, description: doc.description, parameters } };
+  return {
+    type: "function",
+    function: { name: doc.name, description: doc.description, parameters },
+  };
 }
 
 /**
@@ -50,13 +63,22 @@ export function toolSpecOf(doc: BfclFunctionDoc): ToolSpec {
  */
 export function pyCallFromJson(name: string, args: JsonObject): PyCall {
   const kwargs: Record<string, PyValue> = {};
-  for (const [key, value] of Object.entries(args)) Object.defineProperty(kwargs, key, { value: fromJson(value), enumerable: true, writable: true, configurable: true });
+  for (const [key, value] of Object.entries(args))
+    Object.defineProperty(kwargs, key, {
+      value: fromJson(value),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return { name, args: [], kwargs };
 }
 
 /** Upstream's decoded form of a call: `name(k1=repr(v1),k2=repr(v2))`. */
 export function callSource(call: PyCall): string {
-  const parts = [...call.args.map(pyRepr), ...Object.entries(call.kwargs).map(([k, v]) => `${k}=${pyRepr(v)}`)];
+  const parts = [
+    ...call.args.map(pyRepr),
+    ...Object.entries(call.kwargs).map(([k, v]) => `${k}=${pyRepr(v)}`),
+  ];
   return `${call.name}(${parts.join(",")})`;
 }
 

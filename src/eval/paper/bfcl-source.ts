@@ -31,7 +31,10 @@ export function bfclSource(options: BfclSourceOptions): ColumnSource {
     name: "bfcl",
     columns: ["BFCL-v4"],
     async run(context) {
-      const tasks: EvalTask[] = [...bfclSingleTasks(options.singleTurnRoot, [...BFCL_NON_LIVE, ...BFCL_LIVE], options.limit), ...bfclTasks(options.multiTurnDir, BFCL_CATEGORIES, { limit: options.limit })];
+      const tasks: EvalTask[] = [
+        ...bfclSingleTasks(options.singleTurnRoot, [...BFCL_NON_LIVE, ...BFCL_LIVE], options.limit),
+        ...bfclTasks(options.multiTurnDir, BFCL_CATEGORIES, { limit: options.limit }),
+      ];
       const run = await runEval({
         tasks,
         info: { benchmark: "bfcl", model: context.model, samples: 1, settings: options.settings },
@@ -44,8 +47,15 @@ export function bfclSource(options: BfclSourceOptions): ColumnSource {
         onItem: (_item, p) => context.onProgress?.("bfcl", p),
       });
       const overall = bfclOverall(summarize(run.items).groups);
-      const cells: Record<string, Cell> = run.interrupted ? {} : { "BFCL-v4": { status: "ok", value: overall.overall.accuracy } };
-      return { cells, settings: options.settings, details: { out: context.outDir, ...(overall as unknown as JsonObject) }, interrupted: run.interrupted };
+      const cells: Record<string, Cell> = run.interrupted
+        ? {}
+        : { "BFCL-v4": { status: "ok", value: overall.overall.accuracy } };
+      return {
+        cells,
+        settings: options.settings,
+        details: { out: context.outDir, ...(overall as unknown as JsonObject) },
+        interrupted: run.interrupted,
+      };
     },
   };
 }

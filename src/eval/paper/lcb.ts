@@ -4,11 +4,23 @@
  * reference's prompt, graded by running LCB's tests in the Python sandbox (all public and
  * private tests must pass), the verdict kept per sample.
  */
-import { gradeLcb, lcbExtract, lcbPrompt, verdictInfo, type LcbProblem, type LimitedPythonRunner } from "../suites/code/index.js";
+import {
+  gradeLcb,
+  lcbExtract,
+  lcbPrompt,
+  verdictInfo,
+  type LcbProblem,
+  type LimitedPythonRunner,
+} from "../suites/code/index.js";
 import type { QaItem } from "./qa.js";
 
 /** The reference's LiveCodeBench settings (eval_offline/configs/games.yaml). */
-export const LCB_SETTINGS = { samples: 1, temperature: 0.2, top_p: 0.95, max_tokens: 16384 } as const;
+export const LCB_SETTINGS = {
+  samples: 1,
+  temperature: 0.2,
+  top_p: 0.95,
+  max_tokens: 16384,
+} as const;
 
 /** The problems as table items; `runner` runs each check (the sandbox, with LCB's limits per run). */
 export function lcbItems(problems: readonly LcbProblem[], runner: LimitedPythonRunner): QaItem[] {
@@ -24,7 +36,10 @@ export function lcbItems(problems: readonly LcbProblem[], runner: LimitedPythonR
       correct: () => false,
       grade: async (text) => {
         const verdict = await gradeLcb(runner, problem, lcbExtract(text));
-        return { correct: verdict.passed, info: { difficulty: problem.difficulty, ...verdictInfo(verdict) } };
+        return {
+          correct: verdict.passed,
+          info: { difficulty: problem.difficulty, ...verdictInfo(verdict) },
+        };
       },
     };
   });

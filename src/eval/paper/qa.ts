@@ -6,7 +6,15 @@
  */
 import { join } from "node:path";
 import { SpadeError } from "../../errors.js";
-import { makeAction, type Action, type Env, type EnvMeta, type JsonObject, type ResetResult, type StepResult } from "../../env/index.js";
+import {
+  makeAction,
+  type Action,
+  type Env,
+  type EnvMeta,
+  type JsonObject,
+  type ResetResult,
+  type StepResult,
+} from "../../env/index.js";
 import { readJsonl } from "../data.js";
 import { mathAnswersEqual } from "../suites/math/index.js";
 
@@ -26,8 +34,16 @@ export interface QaItem {
 }
 
 /** Where a user puts the files (below the benchmarks folder), as the reference lays AIME out. */
-export function qaPaths(dataDir: string): { aime: (year: number) => string; gpqa: string; livecodebench: string } {
-  return { aime: (year) => join(dataDir, `aime-${year}`, `aime-${year}.jsonl`), gpqa: join(dataDir, "gpqa-diamond", "gpqa_diamond.jsonl"), livecodebench: join(dataDir, "livecodebench") };
+export function qaPaths(dataDir: string): {
+  aime: (year: number) => string;
+  gpqa: string;
+  livecodebench: string;
+} {
+  return {
+    aime: (year) => join(dataDir, `aime-${year}`, `aime-${year}.jsonl`),
+    gpqa: join(dataDir, "gpqa-diamond", "gpqa_diamond.jsonl"),
+    livecodebench: join(dataDir, "livecodebench"),
+  };
 }
 
 /** The last `\boxed{...}` without nested braces (the reference's `\\boxed\{([^{}]+)\}`), stripped. */
@@ -48,7 +64,9 @@ export function aimeCorrect(predicted: string | null, label: string): boolean {
 }
 
 function bad(path: string, line: number, what: string): SpadeError {
-  return new SpadeError("E_IO", `${path} line ${line}: ${what}`, { nextStep: "see docs/evaluation.md for the row format" });
+  return new SpadeError("E_IO", `${path} line ${line}: ${what}`, {
+    nextStep: "see docs/evaluation.md for the row format",
+  });
 }
 
 /** AIME rows `{"prompt": [messages], "label"}`: an optional system message then one user message. */
@@ -56,15 +74,32 @@ export async function loadAime(path: string, year: number): Promise<QaItem[]> {
   const rows = await readJsonl(path);
   return rows.map((row, i) => {
     const r = row as { prompt?: unknown; label?: unknown };
-    if (!Array.isArray(r.prompt) || (typeof r.label !== "string" && typeof r.label !== "number")) throw bad(path, i + 1, 'expected {"prompt": [messages], "label": answer}');
+    if (!Array.isArray(r.prompt) || (typeof r.label !== "string" && typeof r.label !== "number"))
+      throw bad(path, i + 1, 'expected {"prompt": [messages], "label": answer}');
     const messages = r.prompt as Array<{ role?: unknown; content?: unknown }>;
     const system = messages.length === 2 && messages[0]?.role === "system" ? messages[0] : null;
     const user = messages[messages.length - 1];
-    if (user?.role !== "user" || typeof user.content !== "string" || messages.length > (system ? 2 : 1) || (system !== null && typeof system.content !== "string")) {
-      throw bad(path, i + 1, "prompt must be one user message, optionally after one system message");
+    if (
+      user?.role !== "user" ||
+      typeof user.content !== "string" ||
+      messages.length > (system ? 2 : 1) ||
+      (system !== null && typeof system.content !== "string")
+    ) {
+      throw bad(
+        path,
+        i + 1,
+        "prompt must be one user message, optionally after one system message",
+      );
     }
     const label = String(r.label);
-    return { id: `aime-${year}/${i}`, system: system ? (system.content as string) : null, user: user.content, label, extract: aimeExtract, correct: (p) => aimeCorrect(p, label) };
+    return {
+      id: `aime-${year}/${i}`,
+      system: system ? (system.content as string) : null,
+      user: user.content,
+      label,
+      extract: aimeExtract,
+      correct: (p) => aimeCorrect(p, label),
+    };
   });
 }
 
@@ -87,13 +122,36 @@ export function gpqaExtract(text: string): string | null {
 export async function loadGpqa(path: string): Promise<QaItem[]> {
   const rows = await readJsonl(path);
   return rows.map((row, i) => {
-    const r = row as { question_id?: unknown; question?: unknown; options?: unknown; answer?: unknown };
+    const r = row as {
+      question_id?: unknown;
+      question?: unknown;
+      options?: unknown;
+      answer?: unknown;
+    };
     const options = r.options;
-    if (typeof r.question !== "string" || !Array.isArray(options) || options.length !== 4 || !options.every((o) => typeof o === "string") || typeof r.answer !== "string" || !/^[A-D]$/.test(r.answer)) {
-      throw bad(path, i + 1, 'expected {"question_id", "question", "options": [4 strings], "answer": "A".."D"}');
+    if (
+      typeof r.question !== "string" ||
+      !Array.isArray(options) ||
+      options.length !== 4 ||
+      !options.every((o) => typeof o === "string") ||
+      typeof r.answer !== "string" ||
+      !/^[A-D]$/.test(r.answer)
+    ) {
+      throw bad(
+        path,
+        i + 1,
+        'expected {"question_id", "question", "options": [4 strings], "answer": "A".."D"}',
+      );
     }
     const label = r.answer;
-    return { id: `gpqa/${typeof r.question_id === "string" ? r.question_id : i}`, system: null, user: gpqaPrompt(r.question, options as string[]), label, extract: gpqaExtract, correct: (p) => p === label };
+    return {
+      id: `gpqa/${typeof r.question_id === "string" ? r.question_id : i}`,
+      system: null,
+      user: gpqaPrompt(r.question, options as string[]),
+      label,
+      extract: gpqaExtract,
+      correct: (p) => p === label,
+    };
   });
 }
 
@@ -103,27 +161,50 @@ export class QaEnv implements Env {
   private state: "new" | "ready" | "done" | "closed" = "new";
 
   constructor(private readonly item: QaItem) {
-    this.meta = { name: "eval-qa", skill: "Mathematical Reasoning", description: `held-out question ${item.id}`, maxTurns: 1, tools: [] };
+    this.meta = {
+      name: "eval-qa",
+      skill: "Mathematical Reasoning",
+      description: `held-out question ${item.id}`,
+      maxTurns: 1,
+      tools: [],
+    };
   }
 
   /** The question (the seed does not matter). */
   async reset(_seed: number): Promise<ResetResult> {
-    if (this.state === "closed") throw new SpadeError("E_ENV_CONTRACT", `${this.item.id}: environment used after close()`);
+    if (this.state === "closed")
+      throw new SpadeError("E_ENV_CONTRACT", `${this.item.id}: environment used after close()`);
     this.state = "ready";
     return { observation: this.item.user, info: { id: this.item.id } };
   }
 
   /** Grades the one answer. */
   async step(action: Action): Promise<StepResult> {
-    if (this.state !== "ready") throw new SpadeError("E_ENV_CONTRACT", `${this.item.id}: step() ${this.state === "done" ? "after the episode ended" : "before reset()"}`);
+    if (this.state !== "ready")
+      throw new SpadeError(
+        "E_ENV_CONTRACT",
+        `${this.item.id}: step() ${this.state === "done" ? "after the episode ended" : "before reset()"}`,
+      );
     this.state = "done";
     if (this.item.grade) {
       const { correct, info } = await this.item.grade(action.text);
-      return { observation: correct ? "Correct." : "Incorrect.", reward: correct ? 1 : 0, terminated: true, truncated: false, info: { id: this.item.id, correct, ...info } };
+      return {
+        observation: correct ? "Correct." : "Incorrect.",
+        reward: correct ? 1 : 0,
+        terminated: true,
+        truncated: false,
+        info: { id: this.item.id, correct, ...info },
+      };
     }
     const predicted = this.item.extract(action.text);
     const correct = this.item.correct(predicted);
-    return { observation: correct ? "Correct." : "Incorrect.", reward: correct ? 1 : 0, terminated: true, truncated: false, info: { id: this.item.id, predicted, label: this.item.label, correct } };
+    return {
+      observation: correct ? "Correct." : "Incorrect.",
+      reward: correct ? 1 : 0,
+      terminated: true,
+      truncated: false,
+      info: { id: this.item.id, predicted, label: this.item.label, correct },
+    };
   }
 
   async hint(): Promise<string> {

@@ -10,7 +10,15 @@ import { SpadeError } from "../../errors.js";
 import type { JsonObject } from "../../env/index.js";
 import { writeJsonAtomic } from "../run/results.js";
 import { runSource, sourceDir, type ColumnSource, type SourceContext } from "./sources.js";
-import { isPaperSetting, PAPER_COLUMNS, renderCsv, renderMarkdown, type Cell, type PaperRow, type PaperSetting } from "./table.js";
+import {
+  isPaperSetting,
+  PAPER_COLUMNS,
+  renderCsv,
+  renderMarkdown,
+  type Cell,
+  type PaperRow,
+  type PaperSetting,
+} from "./table.js";
 
 /** The file a paper run writes its results to. */
 export const PAPER_RESULTS_FILE = "results.json";
@@ -37,7 +45,11 @@ export interface RunPaperOptions {
 }
 
 /** Writes the three files of one row. */
-export async function writePaperFiles(outDir: string, row: PaperRow, results: JsonObject): Promise<void> {
+export async function writePaperFiles(
+  outDir: string,
+  row: PaperRow,
+  results: JsonObject,
+): Promise<void> {
   await writeJsonAtomic(join(outDir, PAPER_RESULTS_FILE), results);
   await writeFile(join(outDir, "table.md"), renderMarkdown([row]));
   await writeFile(join(outDir, "table.csv"), renderCsv([row]));
@@ -48,7 +60,8 @@ export async function runPaper(options: RunPaperOptions): Promise<PaperRun> {
   const columns = PAPER_COLUMNS[options.setting];
   const covered = new Set(options.sources.flatMap((s) => s.columns));
   const missing = columns.filter((c) => !covered.has(c));
-  if (missing.length > 0) throw new SpadeError("E_CONFIG", `no source for column(s) ${missing.join(", ")}`);
+  if (missing.length > 0)
+    throw new SpadeError("E_CONFIG", `no source for column(s) ${missing.join(", ")}`);
   const cells: Record<string, Cell> = {};
   const sources: JsonObject[] = [];
   let interrupted = false;
@@ -58,15 +71,36 @@ export async function runPaper(options: RunPaperOptions): Promise<PaperRun> {
       break;
     }
     options.onSource?.(source, "start");
-    const result = await runSource(source, { ...options.context, outDir: sourceDir(options.outDir, source) });
+    const result = await runSource(source, {
+      ...options.context,
+      outDir: sourceDir(options.outDir, source),
+    });
     options.onSource?.(source, "end");
     Object.assign(cells, result.cells);
-    sources.push({ name: source.name, columns: [...source.columns], settings: result.settings, details: result.details, interrupted: result.interrupted });
+    sources.push({
+      name: source.name,
+      columns: [...source.columns],
+      settings: result.settings,
+      details: result.details,
+      interrupted: result.interrupted,
+    });
     if (result.interrupted) interrupted = true;
   }
-  for (const c of columns) cells[c] ??= { status: "not available", reason: "interrupted before this column ran" };
-  const row: PaperRow = { setting: options.setting, model: options.model, cells: Object.fromEntries(columns.map((c) => [c, cells[c] as Cell])) };
-  const results = { setting: options.setting, model: options.model, columns: [...columns], cells: row.cells, sources, interrupted } as unknown as JsonObject;
+  for (const c of columns)
+    cells[c] ??= { status: "not available", reason: "interrupted before this column ran" };
+  const row: PaperRow = {
+    setting: options.setting,
+    model: options.model,
+    cells: Object.fromEntries(columns.map((c) => [c, cells[c] as Cell])),
+  };
+  const results = {
+    setting: options.setting,
+    model: options.model,
+    columns: [...columns],
+    cells: row.cells,
+    sources,
+    interrupted,
+  } as unknown as JsonObject;
   await writePaperFiles(options.outDir, row, results);
   return { row, interrupted, results };
 }
@@ -78,11 +112,22 @@ export async function readPaperRow(dir: string): Promise<PaperRow> {
   try {
     doc = JSON.parse(await readFile(path, "utf8"));
   } catch (err) {
-    throw new SpadeError("E_IO", `cannot read ${path}`, { nextStep: "pass folders written by `spade eval paper`", cause: err });
+    throw new SpadeError("E_IO", `cannot read ${path}`, {
+      nextStep: "pass folders written by `spade eval paper`",
+      cause: err,
+    });
   }
   const d = doc as { setting?: unknown; model?: unknown; cells?: unknown };
-  if (typeof d.setting !== "string" || !isPaperSetting(d.setting) || typeof d.model !== "string" || typeof d.cells !== "object" || d.cells === null) {
-    throw new SpadeError("E_IO", `${path} is not a paper results file (setting, model, cells)`, { nextStep: "pass folders written by `spade eval paper`" });
+  if (
+    typeof d.setting !== "string" ||
+    !isPaperSetting(d.setting) ||
+    typeof d.model !== "string" ||
+    typeof d.cells !== "object" ||
+    d.cells === null
+  ) {
+    throw new SpadeError("E_IO", `${path} is not a paper results file (setting, model, cells)`, {
+      nextStep: "pass folders written by `spade eval paper`",
+    });
   }
   return { setting: d.setting, model: d.model, cells: d.cells as Record<string, Cell> };
 }

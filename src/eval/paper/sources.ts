@@ -12,7 +12,15 @@ import type { Agent } from "../../rollout/index.js";
 import { aceMetrics, aceScores, aceSetName, aceTasks, type AceTask } from "../run/acebench.js";
 import { runEval, type EvalAgentContext, type EvalProgress } from "../run/runner.js";
 import type { EvalTask } from "../run/types.js";
-import { loadHardSplit, RG_CATEGORIES, rgResults, rgSettingsRecord, rgTasks, type RgCategory, type RgService } from "../rg/index.js";
+import {
+  loadHardSplit,
+  RG_CATEGORIES,
+  rgResults,
+  rgSettingsRecord,
+  rgTasks,
+  type RgCategory,
+  type RgService,
+} from "../rg/index.js";
 import type { UserSimulator } from "../acebench/index.js";
 import { tau2PassAt1, TAU2_DOMAINS } from "../tau2/index.js";
 import { QaEnv, type QaItem } from "./qa.js";
@@ -56,24 +64,59 @@ function fill(columns: readonly string[], cell: Cell): Record<string, Cell> {
 }
 
 /** Columns whose suite SPADE does not run yet. */
-export function unsupportedSource(name: string, columns: readonly string[], reason: string): ColumnSource {
-  return { name, columns, run: async () => ({ cells: fill(columns, { status: "not supported yet", reason }), settings: {}, details: {}, interrupted: false }) };
+export function unsupportedSource(
+  name: string,
+  columns: readonly string[],
+  reason: string,
+): ColumnSource {
+  return {
+    name,
+    columns,
+    run: async () => ({
+      cells: fill(columns, { status: "not supported yet", reason }),
+      settings: {},
+      details: {},
+      interrupted: false,
+    }),
+  };
 }
 
 /** Columns whose data is not here. */
-export function unavailableSource(name: string, columns: readonly string[], reason: string): ColumnSource {
-  return { name, columns, run: async () => ({ cells: fill(columns, { status: "not available", reason }), settings: {}, details: {}, interrupted: false }) };
+export function unavailableSource(
+  name: string,
+  columns: readonly string[],
+  reason: string,
+): ColumnSource {
+  return {
+    name,
+    columns,
+    run: async () => ({
+      cells: fill(columns, { status: "not available", reason }),
+      settings: {},
+      details: {},
+      interrupted: false,
+    }),
+  };
 }
 
 /** Runs a source; an error becomes "failed" cells with its reason (E_CANCELLED: interrupted). */
-export async function runSource(source: ColumnSource, context: SourceContext): Promise<SourceResult> {
+export async function runSource(
+  source: ColumnSource,
+  context: SourceContext,
+): Promise<SourceResult> {
   try {
     return await source.run(context);
   } catch (err) {
-    if (isSpadeError(err, "E_CANCELLED")) return { cells: {}, settings: {}, details: {}, interrupted: true };
+    if (isSpadeError(err, "E_CANCELLED"))
+      return { cells: {}, settings: {}, details: {}, interrupted: true };
     // Missing data files are "not available", anything else is a failure of this suite only.
     const status = isSpadeError(err, "E_IO") ? "not available" : "failed";
-    return { cells: fill(source.columns, { status, reason: describeError(err) }), settings: {}, details: {}, interrupted: false };
+    return {
+      cells: fill(source.columns, { status, reason: describeError(err) }),
+      settings: {},
+      details: {},
+      interrupted: false,
+    };
   }
 }
 
@@ -81,11 +124,21 @@ async function runTasks<T extends EvalTask>(
   name: string,
   context: SourceContext,
   tasks: T[],
-  options: { samples: number; settings: JsonObject; makeAgent: (c: EvalAgentContext<T>) => Agent; metrics?: Parameters<typeof runEval<T>>[0]["metrics"] },
+  options: {
+    samples: number;
+    settings: JsonObject;
+    makeAgent: (c: EvalAgentContext<T>) => Agent;
+    metrics?: Parameters<typeof runEval<T>>[0]["metrics"];
+  },
 ) {
   return runEval({
     tasks,
-    info: { benchmark: name, model: context.model, samples: options.samples, settings: options.settings },
+    info: {
+      benchmark: name,
+      model: context.model,
+      samples: options.samples,
+      settings: options.settings,
+    },
     concurrency: context.concurrency,
     outDir: context.outDir,
     resume: context.resume,
@@ -96,16 +149,29 @@ async function runTasks<T extends EvalTask>(
   });
 }
 
-const RG_COLUMN: Record<RgCategory, string> = { math: "RG:Math", algorithmic: "RG:Algorithmic", cognition: "RG:Cognition", logic: "RG:Logic" };
+const RG_COLUMN: Record<RgCategory, string> = {
+  math: "RG:Math",
+  algorithmic: "RG:Algorithmic",
+  cognition: "RG:Cognition",
+  logic: "RG:Logic",
+};
 
 /** The four RG columns from the hard split (agents made by `makeAgent` with the reference's sampling). */
-export function rgSource(options: { service: RgService; makeAgent: (sample: number, signal: AbortSignal) => Agent; datasets?: readonly string[]; limit?: number }): ColumnSource {
+export function rgSource(options: {
+  service: RgService;
+  makeAgent: (sample: number, signal: AbortSignal) => Agent;
+  datasets?: readonly string[];
+  limit?: number;
+}): ColumnSource {
   const columns = RG_CATEGORIES.map((c) => RG_COLUMN[c]);
   return {
     name: "rg",
     columns,
     async run(context) {
-      const datasets = await loadHardSplit(context.dataDir, { datasets: options.datasets, limit: options.limit });
+      const datasets = await loadHardSplit(context.dataDir, {
+        datasets: options.datasets,
+        limit: options.limit,
+      });
       const settings = rgSettingsRecord();
       const run = await runTasks("rg", context, rgTasks(datasets, options.service), {
         samples: 8,
@@ -116,10 +182,23 @@ export function rgSource(options: { service: RgService; makeAgent: (sample: numb
       const cells: Record<string, Cell> = {};
       for (const c of RG_CATEGORIES) {
         const v = byCategory[c];
-        if (!datasets.some((d) => d.category === c)) cells[RG_COLUMN[c]] = { status: "not available", reason: "no dataset of this column was selected" };
-        else cells[RG_COLUMN[c]] = v === null ? { status: "failed", reason: "no episode of this column finished" } : { status: "ok", value: v };
+        if (!datasets.some((d) => d.category === c))
+          cells[RG_COLUMN[c]] = {
+            status: "not available",
+            reason: "no dataset of this column was selected",
+          };
+        else
+          cells[RG_COLUMN[c]] =
+            v === null
+              ? { status: "failed", reason: "no episode of this column finished" }
+              : { status: "ok", value: v };
       }
-      return { cells: run.interrupted ? {} : cells, settings, details: { out: context.outDir, datasets: perDataset } as unknown as JsonObject, interrupted: run.interrupted };
+      return {
+        cells: run.interrupted ? {} : cells,
+        settings,
+        details: { out: context.outDir, datasets: perDataset } as unknown as JsonObject,
+        interrupted: run.interrupted,
+      };
     },
   };
 }
@@ -128,24 +207,47 @@ export function rgSource(options: { service: RgService; makeAgent: (sample: numb
  * ACEBench-A: the English agent entries (multi-turn with a simulated user, multi-step), the
  * unweighted mean of the two sets' end-to-end accuracies, as upstream's agent summary.
  */
-export function aceAgentSource(options: { acebenchDir: string; limit?: number; makeAgent: (sample: number, signal: AbortSignal) => Agent; userFor: (entry: AceTask["entry"]) => UserSimulator; settings: JsonObject }): ColumnSource {
+export function aceAgentSource(options: {
+  acebenchDir: string;
+  limit?: number;
+  makeAgent: (sample: number, signal: AbortSignal) => Agent;
+  userFor: (entry: AceTask["entry"]) => UserSimulator;
+  settings: JsonObject;
+}): ColumnSource {
   return {
     name: "acebench-agent",
     columns: ["ACEBench-A"],
     async run(context) {
-      const sets = [{ lang: "en" as const, category: "multi_turn" as const }, { lang: "en" as const, category: "multi_step" as const }];
-      const tasks = aceTasks(options.acebenchDir, sets, { userFor: options.userFor, limit: options.limit });
+      const sets = [
+        { lang: "en" as const, category: "multi_turn" as const },
+        { lang: "en" as const, category: "multi_step" as const },
+      ];
+      const tasks = aceTasks(options.acebenchDir, sets, {
+        userFor: options.userFor,
+        limit: options.limit,
+      });
       const run = await runTasks("acebench-agent", context, tasks, {
         samples: 1,
         settings: options.settings,
         makeAgent: ({ sample, signal }) => options.makeAgent(sample, signal),
         metrics: ({ task, env, episode }) => aceMetrics(task.entry, env, episode),
       });
-      const scores = aceScores(run.items, sets.map((s) => aceSetName(s.lang, s.category)));
+      const scores = aceScores(
+        run.items,
+        sets.map((s) => aceSetName(s.lang, s.category)),
+      );
       const summary = scores.languages.find((l) => l.lang === "en")?.agentSummary ?? null;
-      const cell: Cell = summary === null ? { status: "failed", reason: "no complete set" } : { status: "ok", value: summary };
+      const cell: Cell =
+        summary === null
+          ? { status: "failed", reason: "no complete set" }
+          : { status: "ok", value: summary };
       const cells: Record<string, Cell> = run.interrupted ? {} : { "ACEBench-A": cell };
-      return { cells, settings: options.settings, details: { out: context.outDir, ...(scores as unknown as JsonObject) }, interrupted: run.interrupted };
+      return {
+        cells,
+        settings: options.settings,
+        details: { out: context.outDir, ...(scores as unknown as JsonObject) },
+        interrupted: run.interrupted,
+      };
     },
   };
 }
@@ -180,18 +282,43 @@ export function qaSource(options: {
     async run(context) {
       const items = await options.load(context.dataDir);
       const chosen = options.limit === undefined ? items : items.slice(0, options.limit);
-      const tasks: QaTask[] = chosen.map((item) => ({ id: item.id, group: options.name, item, open: () => new QaEnv(item) }));
+      const tasks: QaTask[] = chosen.map((item) => ({
+        id: item.id,
+        group: options.name,
+        item,
+        open: () => new QaEnv(item),
+      }));
       const run = await runTasks(options.name, context, tasks, {
         samples: options.samples,
         settings: options.settings,
-        makeAgent: ({ task, sample, signal }) => options.makeAgent(sample, signal, task.item.system),
+        makeAgent: ({ task, sample, signal }) =>
+          options.makeAgent(sample, signal, task.item.system),
       });
       const samples = run.items.flatMap((i) => i.samples);
       const correct = samples.filter((s) => s.success).length;
-      const cells: Record<string, Cell> = run.interrupted || samples.length === 0 ? {} : { [options.column]: { status: "ok", value: correct / samples.length } };
-      const perItem = run.items.map((i) => ({ id: i.id, accuracy: i.accuracy, anyCorrect: i.samples.some((s) => s.success) }));
-      const passAtK = perItem.length === 0 ? null : perItem.filter((p) => p.anyCorrect).length / perItem.length;
-      return { cells, settings: options.settings, details: { out: context.outDir, samples: samples.length, correct, passAtK, items: perItem } as unknown as JsonObject, interrupted: run.interrupted };
+      const cells: Record<string, Cell> =
+        run.interrupted || samples.length === 0
+          ? {}
+          : { [options.column]: { status: "ok", value: correct / samples.length } };
+      const perItem = run.items.map((i) => ({
+        id: i.id,
+        accuracy: i.accuracy,
+        anyCorrect: i.samples.some((s) => s.success),
+      }));
+      const passAtK =
+        perItem.length === 0 ? null : perItem.filter((p) => p.anyCorrect).length / perItem.length;
+      return {
+        cells,
+        settings: options.settings,
+        details: {
+          out: context.outDir,
+          samples: samples.length,
+          correct,
+          passAtK,
+          items: perItem,
+        } as unknown as JsonObject,
+        interrupted: run.interrupted,
+      };
     },
   };
 }
@@ -206,7 +333,8 @@ export const TAU2_COLUMNS = ["Tau2-Retail", "Tau2-Airline", "Tau2-Telecom"] as c
  * a folder the columns say how to make one, and a domain missing from it says so.
  */
 export function tau2ResultsSource(resultsDir: string | undefined): ColumnSource {
-  const how = "run `spade eval tau2 --domain all --out DIR` with the same model, then pass --tau2-results DIR";
+  const how =
+    "run `spade eval tau2 --domain all --out DIR` with the same model, then pass --tau2-results DIR";
   if (resultsDir === undefined) return unavailableSource("tau2", TAU2_COLUMNS, how);
   return {
     name: "tau2",
@@ -216,9 +344,20 @@ export function tau2ResultsSource(resultsDir: string | undefined): ColumnSource 
       const cells: Record<string, Cell> = {};
       TAU2_DOMAINS.forEach((domain, i) => {
         const score = scores[domain];
-        cells[TAU2_COLUMNS[i] as string] = score ? { status: "ok", value: score.passAt1 } : { status: "not available", reason: `no ${domain} results in ${resultsDir}: ${how}` };
+        cells[TAU2_COLUMNS[i] as string] = score
+          ? { status: "ok", value: score.passAt1 }
+          : { status: "not available", reason: `no ${domain} results in ${resultsDir}: ${how}` };
       });
-      return { cells, settings: { source: "spade eval tau2 (tau2-bench's own harness)", results: resultsDir, column: "pass^1 per domain" }, details: { out: resultsDir, ...(scores as unknown as JsonObject) }, interrupted: false };
+      return {
+        cells,
+        settings: {
+          source: "spade eval tau2 (tau2-bench's own harness)",
+          results: resultsDir,
+          column: "pass^1 per domain",
+        },
+        details: { out: resultsDir, ...(scores as unknown as JsonObject) },
+        interrupted: false,
+      };
     },
   };
 }

@@ -1,18 +1,57 @@
 import { describe, expect, it } from "vitest";
 import { isSpadeError } from "../../errors.js";
-import { difference, PAPER_COLUMNS, renderCsv, renderMarkdown, tableCells, type PaperRow } from "./table.js";
+import {
+  difference,
+  PAPER_COLUMNS,
+  renderCsv,
+  renderMarkdown,
+  tableCells,
+  type PaperRow,
+} from "./table.js";
 
 const cells = (setting: "games" | "tool-use", values: Record<string, number>): PaperRow["cells"] =>
-  Object.fromEntries(PAPER_COLUMNS[setting].map((c) => [c, c in values ? { status: "ok", value: values[c] as number } : { status: "not supported yet", reason: "x" }]));
+  Object.fromEntries(
+    PAPER_COLUMNS[setting].map((c) => [
+      c,
+      c in values
+        ? { status: "ok", value: values[c] as number }
+        : { status: "not supported yet", reason: "x" },
+    ]),
+  );
 
 describe("paper tables", () => {
   it("keep the reference's column order (eval_offline/table_mapping.py)", () => {
-    expect(PAPER_COLUMNS.games).toEqual(["AIME-25", "AIME-26", "GPQA-Diamond", "LiveCodeBench", "RG:Math", "RG:Algorithmic", "RG:Cognition", "RG:Logic"]);
-    expect(PAPER_COLUMNS["tool-use"]).toEqual(["BFCL-v4", "Tau2-Retail", "Tau2-Airline", "Tau2-Telecom", "ACEBench-N", "ACEBench-S", "ACEBench-A", "ACEBench"]);
+    expect(PAPER_COLUMNS.games).toEqual([
+      "AIME-25",
+      "AIME-26",
+      "GPQA-Diamond",
+      "LiveCodeBench",
+      "RG:Math",
+      "RG:Algorithmic",
+      "RG:Cognition",
+      "RG:Logic",
+    ]);
+    expect(PAPER_COLUMNS["tool-use"]).toEqual([
+      "BFCL-v4",
+      "Tau2-Retail",
+      "Tau2-Airline",
+      "Tau2-Telecom",
+      "ACEBench-N",
+      "ACEBench-S",
+      "ACEBench-A",
+      "ACEBench",
+    ]);
   });
 
   it("render one model as percentages with one decimal, and say why a cell is empty", () => {
-    const row: PaperRow = { setting: "games", model: "m|1", cells: { ...cells("games", { "RG:Math": 0.4567, "RG:Logic": 1 }), "AIME-25": { status: "not available", reason: "no data" } } };
+    const row: PaperRow = {
+      setting: "games",
+      model: "m|1",
+      cells: {
+        ...cells("games", { "RG:Math": 0.4567, "RG:Logic": 1 }),
+        "AIME-25": { status: "not available", reason: "no data" },
+      },
+    };
     expect(renderMarkdown([row])).toBe(
       "| model | AIME-25 | AIME-26 | GPQA-Diamond | LiveCodeBench | RG:Math | RG:Algorithmic | RG:Cognition | RG:Logic |\n" +
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n" +
@@ -21,8 +60,16 @@ describe("paper tables", () => {
   });
 
   it("put models side by side with the difference to the first in points", () => {
-    const base: PaperRow = { setting: "tool-use", model: "base", cells: cells("tool-use", { "ACEBench-A": 0.25, "BFCL-v4": 0.5 }) };
-    const spade: PaperRow = { setting: "tool-use", model: "spade", cells: cells("tool-use", { "ACEBench-A": 0.3, "BFCL-v4": 0.45 }) };
+    const base: PaperRow = {
+      setting: "tool-use",
+      model: "base",
+      cells: cells("tool-use", { "ACEBench-A": 0.25, "BFCL-v4": 0.5 }),
+    };
+    const spade: PaperRow = {
+      setting: "tool-use",
+      model: "spade",
+      cells: cells("tool-use", { "ACEBench-A": 0.3, "BFCL-v4": 0.45 }),
+    };
     const t = tableCells([base, spade]);
     expect(t.map((r) => [r[0], r[1], r[7]])).toEqual([
       ["model", "BFCL-v4", "ACEBench-A"],
@@ -44,7 +91,9 @@ describe("paper tables", () => {
     } catch (e) {
       err = e;
     }
-    expect(isSpadeError(err, "E_CONFIG") && err.message).toMatch(/cannot compare a games table with a tool-use table/);
+    expect(isSpadeError(err, "E_CONFIG") && err.message).toMatch(
+      /cannot compare a games table with a tool-use table/,
+    );
   });
 
   it("quote CSV fields that need it", () => {

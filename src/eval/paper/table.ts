@@ -14,8 +14,26 @@ export type PaperSetting = (typeof PAPER_SETTINGS)[number];
 
 /** RQ1 (games) and RQ2 (tool use) columns in the reference's order. */
 export const PAPER_COLUMNS: Readonly<Record<PaperSetting, readonly string[]>> = Object.freeze({
-  games: ["AIME-25", "AIME-26", "GPQA-Diamond", "LiveCodeBench", "RG:Math", "RG:Algorithmic", "RG:Cognition", "RG:Logic"],
-  "tool-use": ["BFCL-v4", "Tau2-Retail", "Tau2-Airline", "Tau2-Telecom", "ACEBench-N", "ACEBench-S", "ACEBench-A", "ACEBench"],
+  games: [
+    "AIME-25",
+    "AIME-26",
+    "GPQA-Diamond",
+    "LiveCodeBench",
+    "RG:Math",
+    "RG:Algorithmic",
+    "RG:Cognition",
+    "RG:Logic",
+  ],
+  "tool-use": [
+    "BFCL-v4",
+    "Tau2-Retail",
+    "Tau2-Airline",
+    "Tau2-Telecom",
+    "ACEBench-N",
+    "ACEBench-S",
+    "ACEBench-A",
+    "ACEBench",
+  ],
 });
 
 /** One cell: a score in [0, 1], or why there is none. */
@@ -53,7 +71,12 @@ function checkSameSetting(rows: readonly PaperRow[]): PaperSetting {
   const first = rows[0];
   if (!first) throw new SpadeError("E_CONFIG", "no results to put in a table");
   const other = rows.find((r) => r.setting !== first.setting);
-  if (other) throw new SpadeError("E_CONFIG", `cannot compare a ${first.setting} table with a ${other.setting} table`, { nextStep: "compare results of one --setting" });
+  if (other)
+    throw new SpadeError(
+      "E_CONFIG",
+      `cannot compare a ${first.setting} table with a ${other.setting} table`,
+      { nextStep: "compare results of one --setting" },
+    );
   return first.setting;
 }
 
@@ -71,9 +94,16 @@ export function difference(a: Cell | undefined, b: Cell | undefined): string {
 export function tableCells(rows: readonly PaperRow[]): string[][] {
   const setting = checkSameSetting(rows);
   const columns = PAPER_COLUMNS[setting];
-  const out = [["model", ...columns], ...rows.map((r) => [r.model, ...columns.map((c) => cellText(r.cells[c]))])];
+  const out = [
+    ["model", ...columns],
+    ...rows.map((r) => [r.model, ...columns.map((c) => cellText(r.cells[c]))]),
+  ];
   const base = rows[0] as PaperRow;
-  for (const r of rows.slice(1)) out.push([`${r.model} - ${base.model}`, ...columns.map((c) => difference(base.cells[c], r.cells[c]))]);
+  for (const r of rows.slice(1))
+    out.push([
+      `${r.model} - ${base.model}`,
+      ...columns.map((c) => difference(base.cells[c], r.cells[c])),
+    ]);
   return out;
 }
 
@@ -81,7 +111,10 @@ export function tableCells(rows: readonly PaperRow[]): string[][] {
 export function renderMarkdown(rows: readonly PaperRow[]): string {
   const cells = tableCells(rows).map((r) => r.map((c) => c.replace(/\|/g, "\\|")));
   const header = cells[0] as string[];
-  const lines = [`| ${header.join(" | ")} |`, `|${header.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`];
+  const lines = [
+    `| ${header.join(" | ")} |`,
+    `|${header.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`,
+  ];
   for (const r of cells.slice(1)) lines.push(`| ${r.join(" | ")} |`);
   return `${lines.join("\n")}\n`;
 }
@@ -92,5 +125,7 @@ function csvField(s: string): string {
 
 /** CSV with the same cells as the Markdown table. */
 export function renderCsv(rows: readonly PaperRow[]): string {
-  return `${tableCells(rows).map((r) => r.map(csvField).join(",")).join("\n")}\n`;
+  return `${tableCells(rows)
+    .map((r) => r.map(csvField).join(","))
+    .join("\n")}\n`;
 }

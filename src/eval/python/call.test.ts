@@ -17,12 +17,18 @@ const code = (fn: () => unknown) => {
 
 describe("parsePythonCalls", () => {
   it("reads keyword calls as ground truth writes them", () => {
-    expect(parsePythonCalls("cd(folder='document')")).toEqual([{ name: "cd", args: [], kwargs: { folder: "document" } }]);
-    expect(parsePythonCalls("mkdir(dir_name = \"temp\")")).toEqual([{ name: "mkdir", args: [], kwargs: { dir_name: "temp" } }]);
+    expect(parsePythonCalls("cd(folder='document')")).toEqual([
+      { name: "cd", args: [], kwargs: { folder: "document" } },
+    ]);
+    expect(parsePythonCalls('mkdir(dir_name = "temp")')).toEqual([
+      { name: "mkdir", args: [], kwargs: { dir_name: "temp" } },
+    ]);
   });
 
   it("reads positional arguments, nested literals, True/None and negative numbers", () => {
-    const [call] = parsePythonCalls("f(1, x=[1, 2.5, {'a': None}], y=True, z=-3, w=-0.5, t=(1,), s={1, 2}, e=1e-3)");
+    const [call] = parsePythonCalls(
+      "f(1, x=[1, 2.5, {'a': None}], y=True, z=-3, w=-0.5, t=(1,), s={1, 2}, e=1e-3)",
+    );
     expect(call!.name).toBe("f");
     expect(call!.args).toEqual([1n]);
     expect(call!.kwargs).toEqual({
@@ -42,14 +48,24 @@ describe("parsePythonCalls", () => {
   });
 
   it("keeps ints beyond 2^53 exact and tells 1 from 1.0", () => {
-    const call = parsePythonCall("f(a=123456789012345678901234567890, b=1.0, c=1, d=0x1F, e=1_000)");
-    expect(call.kwargs).toEqual({ a: 123456789012345678901234567890n, b: 1, c: 1n, d: 31n, e: 1000n });
+    const call = parsePythonCall(
+      "f(a=123456789012345678901234567890, b=1.0, c=1, d=0x1F, e=1_000)",
+    );
+    expect(call.kwargs).toEqual({
+      a: 123456789012345678901234567890n,
+      b: 1,
+      c: 1n,
+      d: 31n,
+      e: 1000n,
+    });
     expect(typeof call.kwargs.b).toBe("number");
     expect(typeof call.kwargs.c).toBe("bigint");
   });
 
   it("decodes string escapes, raw strings, triple quotes and adjacent literals", () => {
-    expect(parsePythonLiteral(String.raw`'a\'b\n\t\\ \x41\u00e9\U0001F600\101'`)).toBe("a'b\n\t\\ A\u00e9\u{1F600}A");
+    expect(parsePythonLiteral(String.raw`'a\'b\n\t\\ \x41\u00e9\U0001F600\101'`)).toBe(
+      "a'b\n\t\\ A\u00e9\u{1F600}A",
+    );
     expect(parsePythonLiteral(String.raw`r'C:\new'`)).toBe("C:\\new");
     expect(parsePythonLiteral("'''one\ntwo'''")).toBe("one\ntwo");
     expect(parsePythonLiteral(`'ab' "cd"`)).toBe("abcd");
@@ -74,29 +90,37 @@ describe("parsePythonCalls", () => {
     }
   });
 
-  const dir = new URL("../../../../shared/benchmarks/bfcl/bfcl_eval/data/possible_answer/", import.meta.url);
-  it.skipIf(skipWithout(existsSync(dir) ? null : `BFCL data not found at ${fileURLToPath(dir)}`))("round-trips every ground-truth call string of the four BFCL multi-turn files", () => {
-    let count = 0;
-    for (const cat of ["base", "miss_func", "miss_param", "long_context"]) {
-      const text = readFileSync(new URL(`BFCL_v4_multi_turn_${cat}.json`, dir), "utf8");
-      for (const line of text.split("\n")) {
-        if (!line.trim()) continue;
-        for (const turn of (JSON.parse(line) as { ground_truth: string[][] }).ground_truth) {
-          for (const src of turn) {
-            const call = parsePythonCall(src);
-            expect(call.name).toMatch(/^[A-Za-z_]\w*$/);
-            count++;
+  const dir = new URL(
+    "../../../../shared/benchmarks/bfcl/bfcl_eval/data/possible_answer/",
+    import.meta.url,
+  );
+  it.skipIf(skipWithout(existsSync(dir) ? null : `BFCL data not found at ${fileURLToPath(dir)}`))(
+    "round-trips every ground-truth call string of the four BFCL multi-turn files",
+    () => {
+      let count = 0;
+      for (const cat of ["base", "miss_func", "miss_param", "long_context"]) {
+        const text = readFileSync(new URL(`BFCL_v4_multi_turn_${cat}.json`, dir), "utf8");
+        for (const line of text.split("\n")) {
+          if (!line.trim()) continue;
+          for (const turn of (JSON.parse(line) as { ground_truth: string[][] }).ground_truth) {
+            for (const src of turn) {
+              const call = parsePythonCall(src);
+              expect(call.name).toMatch(/^[A-Za-z_]\w*$/);
+              count++;
+            }
           }
         }
       }
-    }
-    expect(count).toBe(4625);
-  });
+      expect(count).toBe(4625);
+    },
+  );
 });
 
 describe("parseJsonPy", () => {
   it("types JSON numbers as Python's json.loads does", () => {
-    const v = parseJsonPy('{"a": 1, "b": 1.0, "c": [true, null, "x\\u00e9\\/"], "d": -2e3, "e": NaN}');
+    const v = parseJsonPy(
+      '{"a": 1, "b": 1.0, "c": [true, null, "x\\u00e9\\/"], "d": -2e3, "e": NaN}',
+    );
     expect(pyRepr(v)).toBe("{'a': 1, 'b': 1.0, 'c': [True, None, 'xé/'], 'd': -2000.0, 'e': nan}");
   });
 
@@ -107,7 +131,10 @@ describe("parseJsonPy", () => {
   });
 
   it("converts back to plain JSON and refuses to lose digits", () => {
-    expect(toJson(parsePythonLiteral("{'a': (1, 2.5), 3: {None}}"))).toEqual({ a: [1, 2.5], "3": [null] });
+    expect(toJson(parsePythonLiteral("{'a': (1, 2.5), 3: {None}}"))).toEqual({
+      a: [1, 2.5],
+      "3": [null],
+    });
     expect(code(() => toJson(18446744073709551616n))).toBe("E_PARSE");
   });
 });

@@ -55,9 +55,13 @@ class Reader {
 
   fail(message: string, at = this.pos): never {
     const snippet = this.src.slice(Math.max(0, at - 20), at + 20);
-    throw new SpadeError("E_PARSE", `${message} at offset ${at} (near ${JSON.stringify(snippet)})`, {
-      nextStep: "pass a Python call such as f(a=1, b='x') or a Python/JSON literal",
-    });
+    throw new SpadeError(
+      "E_PARSE",
+      `${message} at offset ${at} (near ${JSON.stringify(snippet)})`,
+      {
+        nextStep: "pass a Python call such as f(a=1, b='x') or a Python/JSON literal",
+      },
+    );
   }
 
   /** Matches a sticky regex at the current position without copying the rest of the source. */
@@ -115,7 +119,8 @@ class Reader {
     if (ch === "'" || ch === '"') return this.strings();
     const start = this.pos;
     const word = this.name();
-    if (word === null) this.fail(ch === "" ? "unexpected end of input" : `unexpected character '${ch}'`);
+    if (word === null)
+      this.fail(ch === "" ? "unexpected end of input" : `unexpected character '${ch}'`);
     const next = this.src[this.pos] ?? "";
     if ((next === "'" || next === '"') && /^[rRuU]$/.test(word)) {
       return this.strings(word.toLowerCase() === "r", start);
@@ -135,7 +140,9 @@ class Reader {
       // ast.Call: {name: {keyword: value}} (positional arguments dropped); ast.Name: its id.
       if (this.peek() === "(") {
         const call = this.callArgs(word.replace(/\s+/g, ""), start);
-        return new Map<PyKey, PyValue>([[call.name, new Map<PyKey, PyValue>(Object.entries(call.kwargs))]]);
+        return new Map<PyKey, PyValue>([
+          [call.name, new Map<PyKey, PyValue>(Object.entries(call.kwargs))],
+        ]);
       }
       if (!word.includes(".")) return word;
     }
@@ -171,7 +178,8 @@ class Reader {
     if (text === "" || text === "." || !/\d/.test(text)) this.fail("invalid number literal");
     if (/_(_|$|\.|[eE])|\._|[eE]_/.test(text)) this.fail(`invalid number literal '${text}'`);
     this.pos += text.length;
-    if (/^[jJlL]/.test(this.src[this.pos] ?? "")) this.fail("complex and long literals are not supported");
+    if (/^[jJlL]/.test(this.src[this.pos] ?? ""))
+      this.fail("complex and long literals are not supported");
     const clean = text.replace(/_/g, "");
     if (/[.eE]/.test(clean)) return Number(clean);
     if (clean.length > 1 && clean.startsWith("0") && /[1-9]/.test(clean)) {
@@ -241,7 +249,8 @@ class Reader {
     if (esc === "x" || esc === "u" || esc === "U") {
       const width = esc === "x" ? 2 : esc === "u" ? 4 : 8;
       const digits = this.src.slice(this.pos, this.pos + width);
-      if (!new RegExp(`^[0-9a-fA-F]{${width}}$`).test(digits)) this.fail(`truncated \\${esc} escape`);
+      if (!new RegExp(`^[0-9a-fA-F]{${width}}$`).test(digits))
+        this.fail(`truncated \\${esc} escape`);
       this.pos += width;
       const cp = parseInt(digits, 16);
       if (cp > 0x10ffff) this.fail(`illegal Unicode character \\${esc}${digits}`);
@@ -249,7 +258,8 @@ class Reader {
     }
     if (this.mode === "python" && /[0-7]/.test(esc)) {
       let digits = esc;
-      while (digits.length < 3 && /[0-7]/.test(this.src[this.pos] ?? "")) digits += this.src[this.pos++];
+      while (digits.length < 3 && /[0-7]/.test(this.src[this.pos] ?? ""))
+        digits += this.src[this.pos++];
       return String.fromCodePoint(parseInt(digits, 8));
     }
     if (esc === "N") this.fail("\\N{...} escapes are not supported");
@@ -322,7 +332,8 @@ class Reader {
   }
 
   key(v: PyValue, at: number): PyKey {
-    if (this.mode === "json" && typeof v !== "string") this.fail("JSON object keys are strings", at);
+    if (this.mode === "json" && typeof v !== "string")
+      this.fail("JSON object keys are strings", at);
     if (!isPyKey(v)) this.fail("only str, int, float, bool and None keys are supported", at);
     return v;
   }
@@ -336,7 +347,12 @@ class Reader {
     this.items(")", () => {
       const save = this.pos;
       const word = this.name();
-      if (word !== null && !word.includes(".") && this.peek() === "=" && this.src[this.pos + 1] !== "=") {
+      if (
+        word !== null &&
+        !word.includes(".") &&
+        this.peek() === "=" &&
+        this.src[this.pos + 1] !== "="
+      ) {
         this.pos++;
         if (seen.has(word)) this.fail(`keyword argument repeated: ${word}`, save);
         seen.add(word);

@@ -95,7 +95,12 @@ export function roundFloat(x: number, ndigits: number): number {
 
 /** Python's `round(x)` for a float: the nearest int, ties to even. */
 export function roundFloatToInt(x: number): bigint {
-  if (!Number.isFinite(x)) throw new RangeError(Number.isNaN(x) ? "cannot convert float NaN to integer" : "cannot convert float infinity to integer");
+  if (!Number.isFinite(x))
+    throw new RangeError(
+      Number.isNaN(x)
+        ? "cannot convert float NaN to integer"
+        : "cannot convert float infinity to integer",
+    );
   const { num, den } = floatToRational(x);
   return divRoundHalfEven(num, den);
 }

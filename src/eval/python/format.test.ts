@@ -18,7 +18,11 @@ interface FloatRow {
 
 const fixture = JSON.parse(
   readFileSync(new URL("./testing/pyformat_fixture.json", import.meta.url), "utf8"),
-) as { floats: FloatRow[]; strings: Array<{ s: string; repr: string; json: string }>; values: Record<string, string> };
+) as {
+  floats: FloatRow[];
+  strings: Array<{ s: string; repr: string; json: string }>;
+  values: Record<string, string>;
+};
 
 /** Equality that tells -0 from 0 and NaN from NaN, for bit-exact float checks. */
 const same = (a: number, b: number) => Object.is(a, b);
@@ -39,7 +43,8 @@ describe("Python float text", () => {
       expect([row.x, same(roundFloat(x, 2), fromPyHex(row.round2))]).toEqual([row.x, true]);
       expect([row.x, same(roundFloat(x, 0), fromPyHex(row.round0))]).toEqual([row.x, true]);
       expect([row.x, same(roundFloat(x, -1), fromPyHex(row.roundm1))]).toEqual([row.x, true]);
-      if (row.roundint !== null) expect([row.x, roundFloatToInt(x).toString()]).toEqual([row.x, row.roundint]);
+      if (row.roundint !== null)
+        expect([row.x, roundFloatToInt(x).toString()]).toEqual([row.x, row.roundint]);
     }
   });
 
@@ -51,7 +56,12 @@ describe("Python float text", () => {
   });
 
   it("prints special floats as Python does", () => {
-    expect([floatRepr(NaN), floatRepr(Infinity), floatRepr(-Infinity), floatRepr(-0)]).toEqual(["nan", "inf", "-inf", "-0.0"]);
+    expect([floatRepr(NaN), floatRepr(Infinity), floatRepr(-Infinity), floatRepr(-0)]).toEqual([
+      "nan",
+      "inf",
+      "-inf",
+      "-0.0",
+    ]);
     expect(pyJsonDumps([NaN, Infinity, -Infinity])).toBe("[NaN, Infinity, -Infinity]");
   });
 });
@@ -92,7 +102,9 @@ describe("Python container text", () => {
     expect(() => pyJsonDumps(pyDict({ s: new Set([1n]) }))).toThrowError(
       new PyJsonTypeError("Object of type set is not JSON serializable"),
     );
-    expect(() => pyJsonDumps([PY_ELLIPSIS])).toThrowError("Object of type ellipsis is not JSON serializable");
+    expect(() => pyJsonDumps([PY_ELLIPSIS])).toThrowError(
+      "Object of type ellipsis is not JSON serializable",
+    );
   });
 
   it("str() keeps strings bare and reprs the rest", () => {

@@ -25,7 +25,15 @@ describe("Python idioms", () => {
 
   it("contains finds numerically equal keys in dicts and sets (1 == 1.0 == True)", () => {
     expect(contains(new Set([1n]), 1)).toBe(true);
-    expect(contains(pyDict([["1", 1n], [true, 2n]]), 1n)).toBe(true);
+    expect(
+      contains(
+        pyDict([
+          ["1", 1n],
+          [true, 2n],
+        ]),
+        1n,
+      ),
+    ).toBe(true);
     expect(raised(() => contains(new Set([1n]), [1n]))).toBe("TypeError: unhashable type: 'list'");
   });
 
@@ -33,7 +41,9 @@ describe("Python idioms", () => {
     const list = ["a", "b", "c"];
     expect([getItem(list, -1n), getItem(list, true)]).toEqual(["c", "b"]);
     expect(raised(() => getItem(list, 3n))).toBe("IndexError: list index out of range");
-    expect(raised(() => getItem(list, "0"))).toBe("TypeError: list indices must be integers or slices, not str");
+    expect(raised(() => getItem(list, "0"))).toBe(
+      "TypeError: list indices must be integers or slices, not str",
+    );
     expect(raised(() => getItem(pyDict([["a", 1n]]), "b"))).toBe("KeyError: 'b'");
   });
 
@@ -48,6 +58,8 @@ describe("Python idioms", () => {
     expect([getOrMake(d, "a", make), getOrMake(d, "b", make)]).toEqual([1n, []]);
     expect(made).toBe(1);
     expect(hashKey("k")).toBe("k");
-    expect(raised(() => hashKey(new PyTuple([])))).toBe("TypeError: tuple keys are not supported by this port");
+    expect(raised(() => hashKey(new PyTuple([])))).toBe(
+      "TypeError: tuple keys are not supported by this port",
+    );
   });
 });

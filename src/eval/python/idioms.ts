@@ -5,7 +5,18 @@
  * exception and message. One definition per name for every port (BFCL classes, ACEBench APIs).
  */
 import { PyException, attributeError, keyError, pyFloat, pyGt, pyInt, typeError } from "./ops.js";
-import { PyTuple, dictGet, dictSet, findKey, isPyKey, pyEquals, pyTypeName, type PyDict, type PyKey, type PyValue } from "./value.js";
+import {
+  PyTuple,
+  dictGet,
+  dictSet,
+  findKey,
+  isPyKey,
+  pyEquals,
+  pyTypeName,
+  type PyDict,
+  type PyKey,
+  type PyValue,
+} from "./value.js";
 
 /** A value used as a dict key or in `in dict`: `TypeError: unhashable type` for lists, dicts and sets. */
 export function hashKey(v: PyValue): PyKey {
@@ -34,11 +45,13 @@ export function callGet(obj: PyValue, k: PyValue, fallback: PyValue = null): PyV
 
 /** Python `item in container` for a list, tuple, dict (keys), set or str (substring). */
 export function contains(container: PyValue, item: PyValue): boolean {
-  if (container instanceof Map || container instanceof Set) return findKey(container, hashKey(item)) !== undefined;
+  if (container instanceof Map || container instanceof Set)
+    return findKey(container, hashKey(item)) !== undefined;
   if (Array.isArray(container)) return container.some((x) => pyEquals(x, item));
   if (container instanceof PyTuple) return container.items.some((x) => pyEquals(x, item));
   if (typeof container === "string") {
-    if (typeof item !== "string") throw typeError(`'in <string>' requires string as left operand, not ${pyTypeName(item)}`);
+    if (typeof item !== "string")
+      throw typeError(`'in <string>' requires string as left operand, not ${pyTypeName(item)}`);
     return container.includes(item);
   }
   throw typeError(`argument of type '${pyTypeName(container)}' is not iterable`);
@@ -52,10 +65,12 @@ export function getItem(container: PyValue, key: PyValue): PyValue {
     return v;
   }
   if (Array.isArray(container)) {
-    if (typeof key !== "bigint" && typeof key !== "boolean") throw typeError(`list indices must be integers or slices, not ${pyTypeName(key)}`);
+    if (typeof key !== "bigint" && typeof key !== "boolean")
+      throw typeError(`list indices must be integers or slices, not ${pyTypeName(key)}`);
     const n = Number(key);
     const i = n < 0 ? container.length + n : n;
-    if (i < 0 || i >= container.length) throw new PyException("IndexError", "list index out of range");
+    if (i < 0 || i >= container.length)
+      throw new PyException("IndexError", "list index out of range");
     return container[i] as PyValue;
   }
   throw typeError(`'${pyTypeName(container)}' object is not subscriptable`);
@@ -63,7 +78,8 @@ export function getItem(container: PyValue, key: PyValue): PyValue {
 
 /** Python `container[key] = value` for dicts. */
 export function setItem(container: PyValue, key: PyValue, value: PyValue): void {
-  if (!(container instanceof Map)) throw typeError(`'${pyTypeName(container)}' object does not support item assignment`);
+  if (!(container instanceof Map))
+    throw typeError(`'${pyTypeName(container)}' object does not support item assignment`);
   dictSet(container, hashKey(key), value);
 }
 

@@ -13,7 +13,16 @@ import {
   pyTrueDiv,
   truthy,
 } from "./ops.js";
-import { formatNamed, lstrip, rstrip, sortedStrings, splitWhitespace, splitlines, strip, utf8Length } from "./str.js";
+import {
+  formatNamed,
+  lstrip,
+  rstrip,
+  sortedStrings,
+  splitWhitespace,
+  splitlines,
+  strip,
+  utf8Length,
+} from "./str.js";
 import { PyTuple, dictGet, pyDict, pyEquals } from "./value.js";
 
 const pyError = (fn: () => unknown) => {
@@ -43,13 +52,23 @@ describe("Python arithmetic", () => {
   });
 
   it("raises Python's exceptions with Python's messages", () => {
-    expect(pyError(() => pyAdd(1n, "b"))).toBe("TypeError: unsupported operand type(s) for +: 'int' and 'str'");
-    expect(pyError(() => pyAdd("a", 1n))).toBe('TypeError: can only concatenate str (not "int") to str');
+    expect(pyError(() => pyAdd(1n, "b"))).toBe(
+      "TypeError: unsupported operand type(s) for +: 'int' and 'str'",
+    );
+    expect(pyError(() => pyAdd("a", 1n))).toBe(
+      'TypeError: can only concatenate str (not "int") to str',
+    );
     expect(pyError(() => pyTrueDiv(1n, 0n))).toBe("ZeroDivisionError: division by zero");
     expect(pyError(() => pyTrueDiv(1.0, 0n))).toBe("ZeroDivisionError: float division by zero");
-    expect(pyError(() => pyLt("a", 1n))).toBe("TypeError: '<' not supported between instances of 'str' and 'int'");
-    expect(pyError(() => pyFloat("abc"))).toBe("ValueError: could not convert string to float: 'abc'");
-    expect(pyError(() => pyInt("1.5"))).toBe("ValueError: invalid literal for int() with base 10: '1.5'");
+    expect(pyError(() => pyLt("a", 1n))).toBe(
+      "TypeError: '<' not supported between instances of 'str' and 'int'",
+    );
+    expect(pyError(() => pyFloat("abc"))).toBe(
+      "ValueError: could not convert string to float: 'abc'",
+    );
+    expect(pyError(() => pyInt("1.5"))).toBe(
+      "ValueError: invalid literal for int() with base 10: '1.5'",
+    );
     expect(pyError(() => pyLen(5n))).toBe("TypeError: object of type 'int' has no len()");
   });
 
@@ -60,9 +79,15 @@ describe("Python arithmetic", () => {
     expect(pyLt("Z", "a")).toBe(true);
     expect(pyLt("\uffff", "\u{10000}")).toBe(true);
     expect(pyLt([1n, 2n], [1n, 3n])).toBe(true);
-    expect([truthy(0n), truthy(0.0), truthy(""), truthy([]), truthy(new Map()), truthy(new PyTuple([])), truthy(null)]).toEqual([
-      false, false, false, false, false, false, false,
-    ]);
+    expect([
+      truthy(0n),
+      truthy(0.0),
+      truthy(""),
+      truthy([]),
+      truthy(new Map()),
+      truthy(new PyTuple([])),
+      truthy(null),
+    ]).toEqual([false, false, false, false, false, false, false]);
     expect(pyEquals(1n, 1.0)).toBe(true);
     expect(pyEquals(true, 1n)).toBe(true);
     expect(pyEquals([1n], new PyTuple([1n]))).toBe(false);
@@ -70,22 +95,48 @@ describe("Python arithmetic", () => {
   });
 
   it("converts with float() and int()", () => {
-    expect([pyFloat(" 1e3 "), pyFloat("-inf"), pyFloat(3n), pyFloat(true)]).toEqual([1000, -Infinity, 3, 1]);
+    expect([pyFloat(" 1e3 "), pyFloat("-inf"), pyFloat(3n), pyFloat(true)]).toEqual([
+      1000,
+      -Infinity,
+      3,
+      1,
+    ]);
     expect([pyInt(-2.9), pyInt(" 42 "), pyInt("1_000")]).toEqual([-2n, 42n, 1000n]);
   });
 });
 
 describe("Python str methods", () => {
   it("splitlines on every Unicode boundary, without a trailing empty line", () => {
-    expect(splitlines("a\nb\r\nc\rd\x0be\x0cf\x1cg\x85h\u2028i\n")).toEqual(["a", "b", "c", "d", "e", "f", "g", "h", "i"]);
+    expect(splitlines("a\nb\r\nc\rd\x0be\x0cf\x1cg\x85h\u2028i\n")).toEqual([
+      "a",
+      "b",
+      "c",
+      "d",
+      "e",
+      "f",
+      "g",
+      "h",
+      "i",
+    ]);
     expect(splitlines("")).toEqual([]);
     expect(splitlines("\n\n")).toEqual(["", ""]);
   });
 
   it("splits on whitespace runs, strips character sets, sorts by code point", () => {
     expect(splitWhitespace("  a\tb\u00a0c\x1fd \u3000")).toEqual(["a", "b", "c", "d"]);
-    expect([strip("//a/b//", "/"), lstrip("xxa", "x"), rstrip("a..", ".")]).toEqual(["a/b", "a", "a"]);
-    expect(sortedStrings(["b", "B", "a", "\u00e9", "\u{1F600}", "\uffff"])).toEqual(["B", "a", "b", "\u00e9", "\uffff", "\u{1F600}"]);
+    expect([strip("//a/b//", "/"), lstrip("xxa", "x"), rstrip("a..", ".")]).toEqual([
+      "a/b",
+      "a",
+      "a",
+    ]);
+    expect(sortedStrings(["b", "B", "a", "\u00e9", "\u{1F600}", "\uffff"])).toEqual([
+      "B",
+      "a",
+      "b",
+      "\u00e9",
+      "\uffff",
+      "\u{1F600}",
+    ]);
     expect(utf8Length("caf\u00e9\u4e2d")).toBe(8);
   });
 

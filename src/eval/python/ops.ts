@@ -30,7 +30,10 @@ export function keyError(key: PyValue): PyException {
 
 /** `AttributeError` for `obj.name` on a value without that attribute. */
 export function attributeError(obj: PyValue, name: string): PyException {
-  return new PyException("AttributeError", `'${pyTypeName(obj)}' object has no attribute '${name}'`);
+  return new PyException(
+    "AttributeError",
+    `'${pyTypeName(obj)}' object has no attribute '${name}'`,
+  );
 }
 
 /** `ValueError(message)`. */
@@ -50,7 +53,8 @@ export function asNumber(v: PyValue): Num | undefined {
 /** Python's `float(int)`: correctly rounded, OverflowError beyond the double range. */
 export function intToFloat(n: bigint): number {
   const x = Number(n);
-  if (!Number.isFinite(x)) throw new PyException("OverflowError", "int too large to convert to float");
+  if (!Number.isFinite(x))
+    throw new PyException("OverflowError", "int too large to convert to float");
   return x;
 }
 
@@ -62,7 +66,9 @@ function operands(op: string, a: PyValue, b: PyValue): [Num, Num] {
   const x = asNumber(a);
   const y = asNumber(b);
   if (x === undefined || y === undefined) {
-    throw typeError(`unsupported operand type(s) for ${op}: '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
+    throw typeError(
+      `unsupported operand type(s) for ${op}: '${pyTypeName(a)}' and '${pyTypeName(b)}'`,
+    );
   }
   return [x, y];
 }
@@ -72,7 +78,8 @@ export function pyAdd(a: PyValue, b: PyValue): PyValue {
   if (typeof a === "string" && typeof b === "string") return a + b;
   if (Array.isArray(a) && Array.isArray(b)) return [...a, ...b];
   if (typeof a === "string" || typeof b === "string") {
-    if (typeof a === "string") throw typeError(`can only concatenate str (not "${pyTypeName(b)}") to str`);
+    if (typeof a === "string")
+      throw typeError(`can only concatenate str (not "${pyTypeName(b)}") to str`);
   }
   const [x, y] = operands("+", a, b);
   if (typeof x === "bigint" && typeof y === "bigint") return x + y;
@@ -144,16 +151,19 @@ export function pyPow(a: PyValue, b: PyValue): Num {
   const [x, y] = operands("** or pow()", a, b);
   if (typeof x === "bigint" && typeof y === "bigint") {
     if (y >= 0n) return x ** y;
-    if (x === 0n) throw new PyException("ZeroDivisionError", "0.0 cannot be raised to a negative power");
-    return Math.pow(toF(x), toF(y));
+    if (x === 0n)
+      throw new PyException("ZeroDivisionError", "0.0 cannot be raised to a negative power");
+    return toF(x) ** toF(y);
   }
   const fx = toF(x);
   const fy = toF(y);
-  if (fx === 0 && fy < 0) throw new PyException("ZeroDivisionError", "0.0 cannot be raised to a negative power");
-  if (fx < 0 && !Number.isInteger(fy)) throw new PyException("ValueError", "complex results are not supported");
+  if (fx === 0 && fy < 0)
+    throw new PyException("ZeroDivisionError", "0.0 cannot be raised to a negative power");
+  if (fx < 0 && !Number.isInteger(fy))
+    throw new PyException("ValueError", "complex results are not supported");
   // x*x is what C's pow returns for an exponent of 2; V8's pow can differ in the last bit.
   if (fy === 2) return fx * fx;
-  return Math.pow(fx, fy);
+  return fx ** fy;
 }
 
 /** `-a`. */
@@ -205,7 +215,9 @@ function compare(op: string, a: PyValue, b: PyValue): number | null {
     }
     return seqA.length - seqB.length;
   }
-  throw typeError(`'${op}' not supported between instances of '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
+  throw typeError(
+    `'${op}' not supported between instances of '${pyTypeName(a)}' and '${pyTypeName(b)}'`,
+  );
 }
 
 /** `a < b`. */
@@ -272,7 +284,8 @@ export function pyFloat(v: PyValue): number {
   if (typeof v === "string") {
     const t = v.trim().replace(/_/g, "");
     const special = /^([+-]?)(inf|infinity|nan)$/i.exec(t);
-    if (special) return special[2]!.toLowerCase() === "nan" ? NaN : special[1] === "-" ? -Infinity : Infinity;
+    if (special)
+      return special[2]!.toLowerCase() === "nan" ? NaN : special[1] === "-" ? -Infinity : Infinity;
     if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) return Number(t);
     throw valueError(`could not convert string to float: ${pyRepr(v)}`);
   }
@@ -285,7 +298,8 @@ export function pyInt(v: PyValue): bigint {
   if (typeof v === "boolean") return v ? 1n : 0n;
   if (typeof v === "number") {
     if (Number.isNaN(v)) throw valueError("cannot convert float NaN to integer");
-    if (!Number.isFinite(v)) throw new PyException("OverflowError", "cannot convert float infinity to integer");
+    if (!Number.isFinite(v))
+      throw new PyException("OverflowError", "cannot convert float infinity to integer");
     return BigInt(Math.trunc(v));
   }
   if (typeof v === "string") {
@@ -293,5 +307,7 @@ export function pyInt(v: PyValue): bigint {
     if (/^[+-]?\d+$/.test(t)) return BigInt(t);
     throw valueError(`invalid literal for int() with base 10: ${pyRepr(v)}`);
   }
-  throw typeError(`int() argument must be a string, a bytes-like object or a real number, not '${pyTypeName(v)}'`);
+  throw typeError(
+    `int() argument must be a string, a bytes-like object or a real number, not '${pyTypeName(v)}'`,
+  );
 }

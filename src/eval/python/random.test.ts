@@ -45,15 +45,27 @@ describe("PyRandom matches CPython random.Random", () => {
         r.randint(100000000000, 999999999999),
         r.randint(-50, 50),
       ]).toEqual(c.randint);
-      expect([r.randrange(10), r.randrange(5, 100, 7), r.randrange(100, 0, -3)]).toEqual(c.randrange);
+      expect([r.randrange(10), r.randrange(5, 100, 7), r.randrange(100, 0, -3)]).toEqual(
+        c.randrange,
+      );
       expect([r.uniform(-10.0, 40.0), r.uniform(0.0, 120.0)]).toEqual(c.uniform.map(fromHex));
       const letters = "abcdefghij".split("");
       expect([0, 1, 2, 3].map(() => r.choice(letters))).toEqual(c.choice);
       const items = Array.from({ length: 20 }, (_, i) => i);
       r.shuffle(items);
       expect(items).toEqual(c.shuffle);
-      expect(r.sample(Array.from({ length: 10 }, (_, i) => i), 4)).toEqual(c.sample_small);
-      expect(r.sample(Array.from({ length: 1000 }, (_, i) => i), 8)).toEqual(c.sample_large);
+      expect(
+        r.sample(
+          Array.from({ length: 10 }, (_, i) => i),
+          4,
+        ),
+      ).toEqual(c.sample_small);
+      expect(
+        r.sample(
+          Array.from({ length: 1000 }, (_, i) => i),
+          8,
+        ),
+      ).toEqual(c.sample_large);
     });
   }
 

@@ -137,7 +137,10 @@ export class PyRandom {
   /** `random.getrandbits(k)` for arbitrary k, as a bigint. */
   getrandbitsBig(k: number): bigint {
     if (!Number.isInteger(k) || k < 0) {
-      throw new SpadeError("E_CONFIG", `getrandbits: number of bits must be a non-negative integer, got ${k}`);
+      throw new SpadeError(
+        "E_CONFIG",
+        `getrandbits: number of bits must be a non-negative integer, got ${k}`,
+      );
     }
     if (k === 0) return 0n;
     if (k <= 32) return BigInt(this.genrandUint32() >>> (32 - k));
@@ -157,7 +160,9 @@ export class PyRandom {
   getrandbits(k: number): number {
     if (k <= 32 && Number.isInteger(k) && k > 0) return this.genrandUint32() >>> (32 - k);
     if (k > 53) {
-      throw new SpadeError("E_CONFIG", `getrandbits(${k}) does not fit a number`, { nextStep: "use getrandbitsBig" });
+      throw new SpadeError("E_CONFIG", `getrandbits(${k}) does not fit a number`, {
+        nextStep: "use getrandbitsBig",
+      });
     }
     return Number(this.getrandbitsBig(k));
   }

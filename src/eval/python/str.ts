@@ -11,7 +11,8 @@ import { pyStr } from "./format.js";
 const LINE_BREAK = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
 const LINE_BREAK_G = new RegExp(LINE_BREAK.source, "g");
 // The characters str.split() with no argument splits on (Py_UNICODE_ISSPACE).
-const WHITESPACE_RUN = /[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/;
+const WHITESPACE_RUN =
+  /[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/;
 
 /** Python's `s.splitlines()`: no trailing empty line, every Unicode line boundary. */
 export function splitlines(s: string): string[] {

@@ -5,7 +5,14 @@
  * worker (reward 1 for a full score, the reference's win, else 0) and ends the episode.
  */
 import { SpadeError } from "../../errors.js";
-import { makeAction, type Action, type Env, type EnvMeta, type ResetResult, type StepResult } from "../../env/index.js";
+import {
+  makeAction,
+  type Action,
+  type Env,
+  type EnvMeta,
+  type ResetResult,
+  type StepResult,
+} from "../../env/index.js";
 import { RG_SETTINGS, rgPrompt, type RgDataset } from "./split.js";
 import type { RgProblem, RgService } from "./worker.js";
 
@@ -46,7 +53,8 @@ export class RgEnv implements Env {
   }
 
   private ensureOpen(): void {
-    if (this.closed) throw new SpadeError("E_ENV_CONTRACT", `${this.meta.name}: environment used after close()`);
+    if (this.closed)
+      throw new SpadeError("E_ENV_CONTRACT", `${this.meta.name}: environment used after close()`);
   }
 
   /** The problem of episode `seed` (the reference's `env.reset(seed=episode)`). */
@@ -57,7 +65,12 @@ export class RgEnv implements Env {
     this.done = false;
     return {
       observation: rgPrompt(this.problem.question),
-      info: { dataset: this.dataset.name, category: this.dataset.category, episode: seed, index: this.problem.index },
+      info: {
+        dataset: this.dataset.name,
+        category: this.dataset.category,
+        episode: seed,
+        index: this.problem.index,
+      },
     };
   }
 
@@ -65,10 +78,18 @@ export class RgEnv implements Env {
   async step(action: Action): Promise<StepResult> {
     this.ensureOpen();
     if (!this.problem || this.done) {
-      throw new SpadeError("E_ENV_CONTRACT", `${this.meta.name}: step() ${this.problem ? "after the episode ended" : "before reset()"}`);
+      throw new SpadeError(
+        "E_ENV_CONTRACT",
+        `${this.meta.name}: step() ${this.problem ? "after the episode ended" : "before reset()"}`,
+      );
     }
     this.done = true;
-    const graded = await this.worker.score(this.dataset.name, this.dataset.config, this.episode, action.text);
+    const graded = await this.worker.score(
+      this.dataset.name,
+      this.dataset.config,
+      this.episode,
+      action.text,
+    );
     const win = graded.score >= RG_WIN_SCORE;
     return {
       observation: win ? "Correct." : "Incorrect.",
@@ -80,9 +101,17 @@ export class RgEnv implements Env {
   }
 
   private reference(): string {
-    if (!this.problem) throw new SpadeError("E_ENV_CONTRACT", `${this.meta.name}: hint()/solve() before reset()`);
+    if (!this.problem)
+      throw new SpadeError("E_ENV_CONTRACT", `${this.meta.name}: hint()/solve() before reset()`);
     if (this.problem.reference === null) {
-      throw new SpadeError("E_ENV_CONTRACT", `${this.meta.name}: episode ${this.episode} has no reference answer`, { nextStep: "this dataset's entries carry none and no builder exists (worker.py reference_answer)" });
+      throw new SpadeError(
+        "E_ENV_CONTRACT",
+        `${this.meta.name}: episode ${this.episode} has no reference answer`,
+        {
+          nextStep:
+            "this dataset's entries carry none and no builder exists (worker.py reference_answer)",
+        },
+      );
     }
     return this.problem.reference;
   }

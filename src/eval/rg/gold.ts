@@ -28,7 +28,12 @@ export interface RgGoldDataset {
   /** Episodes that did not win, with the reason. */
   failures: Array<{ episode: number; reason: string }>;
   /** Per perturbation: answers tried and how many scored below 1. */
-  perturbations: Array<{ kind: RgPerturbation; applicable: number; rejected: number; accepted: Array<{ episode: number; answer: string }> }>;
+  perturbations: Array<{
+    kind: RgPerturbation;
+    applicable: number;
+    rejected: number;
+    accepted: Array<{ episode: number; answer: string }>;
+  }>;
 }
 
 /** The gold check of the split. */
@@ -78,7 +83,11 @@ export interface RgGoldOptions {
   onDataset?: (result: RgGoldDataset, done: number, total: number) => void;
 }
 
-async function checkDataset(dataset: RgDataset, service: RgService, options: Required<Pick<RgGoldOptions, "episodes" | "perturb">>): Promise<RgGoldDataset> {
+async function checkDataset(
+  dataset: RgDataset,
+  service: RgService,
+  options: Required<Pick<RgGoldOptions, "episodes" | "perturb">>,
+): Promise<RgGoldDataset> {
   const result: RgGoldDataset = {
     dataset: dataset.name,
     category: dataset.category,
@@ -86,24 +95,36 @@ async function checkDataset(dataset: RgDataset, service: RgService, options: Req
     correct: 0,
     referenceSources: [],
     failures: [],
-    perturbations: RG_PERTURBATIONS.map((kind) => ({ kind, applicable: 0, rejected: 0, accepted: [] })),
+    perturbations: RG_PERTURBATIONS.map((kind) => ({
+      kind,
+      applicable: 0,
+      rejected: 0,
+      accepted: [],
+    })),
   };
   const references: Array<string | null> = [];
   for (let episode = 0; episode < options.episodes; episode++) {
     // Generate once (the worker caches it for the episode below); a failed generation is a failed episode.
-    const problem = await service.generate(dataset.name, dataset.config, episode).catch((err: unknown) => {
-      result.failures.push({ episode, reason: describeError(err) });
-      return null;
-    });
+    const problem = await service
+      .generate(dataset.name, dataset.config, episode)
+      .catch((err: unknown) => {
+        result.failures.push({ episode, reason: describeError(err) });
+        return null;
+      });
     references.push(problem?.reference ?? null);
     if (!problem) continue;
-    if (!result.referenceSources.includes(problem.referenceSource)) result.referenceSources.push(problem.referenceSource);
+    if (!result.referenceSources.includes(problem.referenceSource))
+      result.referenceSources.push(problem.referenceSource);
     const env = new RgEnv(dataset, service);
     try {
       await env.reset(episode);
       const step = await env.step(await env.solve());
       if (step.reward === 1) result.correct++;
-      else result.failures.push({ episode, reason: `reference scored ${String(step.info.score)} (extracted ${JSON.stringify(step.info.extracted)})` });
+      else
+        result.failures.push({
+          episode,
+          reason: `reference scored ${String(step.info.score)} (extracted ${JSON.stringify(step.info.extracted)})`,
+        });
     } catch (err) {
       result.failures.push({ episode, reason: describeError(err) });
     } finally {
@@ -117,14 +138,17 @@ async function checkDataset(dataset: RgDataset, service: RgService, options: Req
     const other = references[(episode + 1) % options.episodes];
     const candidates: Record<RgPerturbation, string | null> = {
       empty: "",
-      "other-problem": other !== null && other !== undefined && other.trim() !== reference.trim() ? other : null,
+      "other-problem":
+        other !== null && other !== undefined && other.trim() !== reference.trim() ? other : null,
       "changed-character": changeOneCharacter(reference),
     };
     for (const slot of result.perturbations) {
       const answer = candidates[slot.kind];
       if (answer === null) continue;
       slot.applicable++;
-      const graded = await service.score(dataset.name, dataset.config, episode, rgOracleText(answer)).catch(() => null);
+      const graded = await service
+        .score(dataset.name, dataset.config, episode, rgOracleText(answer))
+        .catch(() => null);
       if (graded === null || graded.score < RG_WIN_SCORE) slot.rejected++;
       else slot.accepted.push({ episode, answer: answer.slice(0, 200) });
     }
@@ -133,9 +157,16 @@ async function checkDataset(dataset: RgDataset, service: RgService, options: Req
 }
 
 /** Runs the gold check over `datasets` with the worker (or pool) `service`. */
-export async function rgGoldCheck(datasets: readonly RgDataset[], service: RgService, options: RgGoldOptions = {}): Promise<RgGoldReport> {
+export async function rgGoldCheck(
+  datasets: readonly RgDataset[],
+  service: RgService,
+  options: RgGoldOptions = {},
+): Promise<RgGoldReport> {
   const started = Date.now();
-  const settings = { episodes: options.episodes ?? RG_SETTINGS.episodes, perturb: options.perturb ?? true };
+  const settings = {
+    episodes: options.episodes ?? RG_SETTINGS.episodes,
+    perturb: options.perturb ?? true,
+  };
   let done = 0;
   const results = await mapLimit(datasets, options.concurrency ?? 4, async (dataset) => {
     const r = await checkDataset(dataset, service, settings);

@@ -4,21 +4,38 @@ import { loadHardSplit, parseHardSplit, rgPrompt, rollup } from "./split.js";
 import { BENCHMARKS_DIR, RG_DATA_PRESENT } from "./testing/paths.js";
 
 describe("the hard split", () => {
-  it.skipIf(!RG_DATA_PRESENT)("has 100 datasets rolled up 31 / 36 / 24 / 9, with their hard configurations", async () => {
-    const datasets = await loadHardSplit(BENCHMARKS_DIR);
-    expect(datasets).toHaveLength(100);
-    const count = (c: string) => datasets.filter((d) => d.category === c).length;
-    expect([count("math"), count("algorithmic"), count("cognition"), count("logic")]).toEqual([31, 36, 24, 9]);
-    expect(datasets.find((d) => d.name === "ab")?.config).toEqual({ length: 25 });
-    expect(datasets.find((d) => d.name === "acre")?.config).toEqual({});
-  });
+  it.skipIf(!RG_DATA_PRESENT)(
+    "has 100 datasets rolled up 31 / 36 / 24 / 9, with their hard configurations",
+    async () => {
+      const datasets = await loadHardSplit(BENCHMARKS_DIR);
+      expect(datasets).toHaveLength(100);
+      const count = (c: string) => datasets.filter((d) => d.category === c).length;
+      expect([count("math"), count("algorithmic"), count("cognition"), count("logic")]).toEqual([
+        31, 36, 24, 9,
+      ]);
+      expect(datasets.find((d) => d.name === "ab")?.config).toEqual({ length: 25 });
+      expect(datasets.find((d) => d.name === "acre")?.config).toEqual({});
+    },
+  );
 
-  it.skipIf(!RG_DATA_PRESENT)("selects datasets by name and refuses unknown ones with E_CONFIG", async () => {
-    expect((await loadHardSplit(BENCHMARKS_DIR, { datasets: ["gcd", "ab"] })).map((d) => d.name)).toEqual(["ab", "gcd"]);
-    expect((await loadHardSplit(BENCHMARKS_DIR, { limit: 2 })).map((d) => d.name)).toEqual(["ab", "acre"]);
-    const err = await loadHardSplit(BENCHMARKS_DIR, { datasets: ["ab", "nope"] }).catch((e: unknown) => e);
-    expect(isSpadeError(err, "E_CONFIG") && err.message).toMatch(/unknown reasoning-gym dataset\(s\): nope/);
-  });
+  it.skipIf(!RG_DATA_PRESENT)(
+    "selects datasets by name and refuses unknown ones with E_CONFIG",
+    async () => {
+      expect(
+        (await loadHardSplit(BENCHMARKS_DIR, { datasets: ["gcd", "ab"] })).map((d) => d.name),
+      ).toEqual(["ab", "gcd"]);
+      expect((await loadHardSplit(BENCHMARKS_DIR, { limit: 2 })).map((d) => d.name)).toEqual([
+        "ab",
+        "acre",
+      ]);
+      const err = await loadHardSplit(BENCHMARKS_DIR, { datasets: ["ab", "nope"] }).catch(
+        (e: unknown) => e,
+      );
+      expect(isSpadeError(err, "E_CONFIG") && err.message).toMatch(
+        /unknown reasoning-gym dataset\(s\): nope/,
+      );
+    },
+  );
 
   it("rejects a malformed file with E_IO naming the field", () => {
     const bad = (doc: unknown) => {
@@ -30,8 +47,12 @@ describe("the hard split", () => {
       }
     };
     expect(bad([])).toBe("x.json: expected the objects hard_configs and category_of");
-    expect(bad({ hard_configs: { ab: 3 }, category_of: { ab: "math" } })).toBe("x.json: hard_configs.ab is not an object");
-    expect(bad({ hard_configs: { ab: {} }, category_of: { ab: "games" } })).toBe("x.json: category_of.ab is not one of math, algorithmic, cognition, logic");
+    expect(bad({ hard_configs: { ab: 3 }, category_of: { ab: "math" } })).toBe(
+      "x.json: hard_configs.ab is not an object",
+    );
+    expect(bad({ hard_configs: { ab: {} }, category_of: { ab: "games" } })).toBe(
+      "x.json: category_of.ab is not one of math, algorithmic, cognition, logic",
+    );
   });
 
   it("wraps the question in the reference's reasoning-gym prompt", () => {

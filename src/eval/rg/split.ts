@@ -53,13 +53,18 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** Parses `hard.json`'s content; E_IO naming the file for a malformed one. */
 export function parseHardSplit(doc: unknown, path: string): RgDataset[] {
-  const bad = (what: string) => new SpadeError("E_IO", `${path}: ${what}`, { nextStep: "restore the file from ../shared/benchmarks (see its README)" });
-  if (!isRecord(doc) || !isRecord(doc.hard_configs) || !isRecord(doc.category_of)) throw bad("expected the objects hard_configs and category_of");
+  const bad = (what: string) =>
+    new SpadeError("E_IO", `${path}: ${what}`, {
+      nextStep: "restore the file from ../shared/benchmarks (see its README)",
+    });
+  if (!isRecord(doc) || !isRecord(doc.hard_configs) || !isRecord(doc.category_of))
+    throw bad("expected the objects hard_configs and category_of");
   const categories = doc.category_of;
   return Object.entries(doc.hard_configs).map(([name, config]) => {
     if (!isRecord(config)) throw bad(`hard_configs.${name} is not an object`);
     const category = categories[name];
-    if (!(RG_CATEGORIES as readonly unknown[]).includes(category)) throw bad(`category_of.${name} is not one of ${RG_CATEGORIES.join(", ")}`);
+    if (!(RG_CATEGORIES as readonly unknown[]).includes(category))
+      throw bad(`category_of.${name} is not one of ${RG_CATEGORIES.join(", ")}`);
     return { name, config: config as JsonObject, category: category as RgCategory };
   });
 }
@@ -73,13 +78,19 @@ export interface LoadHardSplitOptions {
 }
 
 /** The hard split's datasets from the benchmarks folder `dataDir`. */
-export async function loadHardSplit(dataDir: string, options: LoadHardSplitOptions = {}): Promise<RgDataset[]> {
+export async function loadHardSplit(
+  dataDir: string,
+  options: LoadHardSplitOptions = {},
+): Promise<RgDataset[]> {
   const path = join(dataDir, RG_HARD_FILE);
   let datasets = parseHardSplit(await readJson(path), path);
   if (options.datasets) {
     const known = new Set(datasets.map((d) => d.name));
     const unknown = options.datasets.filter((d) => !known.has(d));
-    if (unknown.length > 0) throw new SpadeError("E_CONFIG", `unknown reasoning-gym dataset(s): ${unknown.join(", ")}`, { nextStep: `see ${path} for the 100 names` });
+    if (unknown.length > 0)
+      throw new SpadeError("E_CONFIG", `unknown reasoning-gym dataset(s): ${unknown.join(", ")}`, {
+        nextStep: `see ${path} for the 100 names`,
+      });
     const wanted = new Set(options.datasets);
     datasets = datasets.filter((d) => wanted.has(d.name));
   }
@@ -102,7 +113,9 @@ export function rgPrompt(question: string): string {
 }
 
 /** Win rate of each column: wins / episodes over its datasets, as the reference rolls up (no episodes: null). */
-export function rollup(results: ReadonlyArray<{ category: RgCategory; wins: number; episodes: number }>): Record<RgCategory, number | null> {
+export function rollup(
+  results: ReadonlyArray<{ category: RgCategory; wins: number; episodes: number }>,
+): Record<RgCategory, number | null> {
   const out = {} as Record<RgCategory, number | null>;
   for (const c of RG_CATEGORIES) {
     const mine = results.filter((r) => r.category === c);

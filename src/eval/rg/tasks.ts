@@ -26,7 +26,12 @@ export const RG_GROUP_ORDER: readonly string[] = RG_CATEGORIES.map(rgGroup);
 
 /** Datasets as tasks served by `service`. */
 export function rgTasks(datasets: readonly RgDataset[], service: RgService): RgTask[] {
-  return datasets.map((dataset) => ({ id: `rg/${dataset.name}`, group: rgGroup(dataset.category), dataset, open: () => new RgEnv(dataset, service) }));
+  return datasets.map((dataset) => ({
+    id: `rg/${dataset.name}`,
+    group: rgGroup(dataset.category),
+    dataset,
+    open: () => new RgEnv(dataset, service),
+  }));
 }
 
 /**
@@ -38,7 +43,11 @@ export const RG_SAMPLING: SamplingParams = {
   temperature: RG_SETTINGS.temperature,
   top_p: RG_SETTINGS.topP,
   max_tokens: RG_SETTINGS.maxTokens,
-  ...({ top_k: RG_SETTINGS.topK, min_p: RG_SETTINGS.minP, presence_penalty: RG_SETTINGS.presencePenalty } as object),
+  ...({
+    top_k: RG_SETTINGS.topK,
+    min_p: RG_SETTINGS.minP,
+    presence_penalty: RG_SETTINGS.presencePenalty,
+  } as object),
 };
 
 /** The settings recorded with every RG result. */
@@ -49,7 +58,8 @@ export function rgSettingsRecord(): JsonObject {
     prompt: "reasoning-gym default prompt with <answer> tags, one user message, no system message",
     extraction: "last <answer>...</answer>, else last \\boxed{}",
     win: "score_answer >= 1 - 1e-9",
-    column: "wins / episodes played over the column's datasets (failed episodes left out, as the reference)",
+    column:
+      "wins / episodes played over the column's datasets (failed episodes left out, as the reference)",
   };
 }
 
@@ -68,7 +78,10 @@ export interface RgDatasetResult {
 }
 
 /** Per-dataset results and the four columns, from the runner's item results. */
-export function rgResults(items: readonly ItemResult[], datasets: readonly RgDataset[]): { datasets: RgDatasetResult[]; columns: Record<RgCategory, number | null> } {
+export function rgResults(
+  items: readonly ItemResult[],
+  datasets: readonly RgDataset[],
+): { datasets: RgDatasetResult[]; columns: Record<RgCategory, number | null> } {
   const byId = new Map(items.map((i) => [i.id, i]));
   const results = datasets.flatMap((d) => {
     const item = byId.get(`rg/${d.name}`);
@@ -80,15 +93,17 @@ export function rgResults(items: readonly ItemResult[], datasets: readonly RgDat
       return typeof score === "number" ? score : 0;
     });
     const wins = played.filter((s) => s.success).length;
-    return [{
-      dataset: d.name,
-      category: d.category,
-      episodes: played.length,
-      wins,
-      errors: item.samples.length - played.length,
-      winRate: played.length === 0 ? null : wins / played.length,
-      meanScore: played.length === 0 ? null : scores.reduce((a, b) => a + b, 0) / played.length,
-    }];
+    return [
+      {
+        dataset: d.name,
+        category: d.category,
+        episodes: played.length,
+        wins,
+        errors: item.samples.length - played.length,
+        winRate: played.length === 0 ? null : wins / played.length,
+        meanScore: played.length === 0 ? null : scores.reduce((a, b) => a + b, 0) / played.length,
+      },
+    ];
   });
   return { datasets: results, columns: rollup(results) };
 }

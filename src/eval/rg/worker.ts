@@ -13,10 +13,14 @@ import { SpadeError } from "../../errors.js";
 import type { JsonObject } from "../../env/index.js";
 
 /** The worker program (beside this module's source; `dist/` resolves to the same file). */
-export const RG_WORKER_SCRIPT = fileURLToPath(new URL("../../../src/eval/rg/worker.py", import.meta.url));
+export const RG_WORKER_SCRIPT = fileURLToPath(
+  new URL("../../../src/eval/rg/worker.py", import.meta.url),
+);
 
 /** The project's virtual environment interpreter (made by scripts/setup-python.sh). */
-export const PROJECT_VENV_PYTHON = fileURLToPath(new URL("../../../.venv/bin/python", import.meta.url));
+export const PROJECT_VENV_PYTHON = fileURLToPath(
+  new URL("../../../.venv/bin/python", import.meta.url),
+);
 
 /** The interpreter used when none is given: the project's .venv if present, else `python3`. */
 export function defaultRgPython(): string {
@@ -104,10 +108,19 @@ export class RgWorker {
   }
 
   /** Grades the model's whole answer text on that problem. */
-  async score(dataset: string, config: JsonObject, episode: number, text: string): Promise<RgScore> {
+  async score(
+    dataset: string,
+    config: JsonObject,
+    episode: number,
+    text: string,
+  ): Promise<RgScore> {
     const r = await this.request({ op: "score", dataset, config, episode, text });
     if (typeof r.score !== "number" || !Number.isFinite(r.score)) {
-      throw new SpadeError("E_WORKER", `reasoning-gym worker returned a non-numeric score for ${dataset}`, { nextStep: "report this dataset" });
+      throw new SpadeError(
+        "E_WORKER",
+        `reasoning-gym worker returned a non-numeric score for ${dataset}`,
+        { nextStep: "report this dataset" },
+      );
     }
     return { score: r.score, extracted: typeof r.extracted === "string" ? r.extracted : null };
   }
@@ -130,10 +143,17 @@ export class RgWorker {
     createInterface({ input: child.stdout }).on("line", (line) => this.onLine(line));
     child.on("error", (err) => {
       if (this.child !== child) return;
-      this.stop(new SpadeError("E_DEPENDENCY_MISSING", `cannot start Python "${this.python}" for the reasoning-gym worker: ${err.message}`, {
-        nextStep: "run `bash scripts/setup-python.sh` (it makes .venv with reasoning-gym) or pass --python",
-        cause: err,
-      }));
+      this.stop(
+        new SpadeError(
+          "E_DEPENDENCY_MISSING",
+          `cannot start Python "${this.python}" for the reasoning-gym worker: ${err.message}`,
+          {
+            nextStep:
+              "run `bash scripts/setup-python.sh` (it makes .venv with reasoning-gym) or pass --python",
+            cause: err,
+          },
+        ),
+      );
     });
     child.on("exit", (code, signal) => {
       if (this.child !== child) return;
@@ -147,7 +167,8 @@ export class RgWorker {
   private crashError(what: string): SpadeError {
     const tail = this.stderrTail.trim().split("\n").slice(-5).join(" | ");
     return new SpadeError("E_WORKER", `reasoning-gym worker ${what}${tail ? `: ${tail}` : ""}`, {
-      nextStep: "check the Python environment (`bash scripts/setup-python.sh`); the next request starts a new worker",
+      nextStep:
+        "check the Python environment (`bash scripts/setup-python.sh`); the next request starts a new worker",
     });
   }
 
@@ -167,7 +188,9 @@ export class RgWorker {
     try {
       message = JSON.parse(line) as JsonObject;
     } catch {
-      this.stop(this.crashError(`wrote a line that is not JSON (${JSON.stringify(line.slice(0, 200))})`));
+      this.stop(
+        this.crashError(`wrote a line that is not JSON (${JSON.stringify(line.slice(0, 200))})`),
+      );
       return;
     }
     const id = typeof message.id === "number" ? message.id : -1;
@@ -181,21 +204,34 @@ export class RgWorker {
     }
     const error = String(message.error ?? "unknown error");
     if (message.kind === "import") {
-      p.reject(new SpadeError("E_DEPENDENCY_MISSING", `the reasoning-gym worker cannot import reasoning_gym with ${this.python}: ${error}`, {
-        nextStep: "run `bash scripts/setup-python.sh` (requirements-test.txt pins reasoning-gym) or pass --python with an interpreter that has it",
-      }));
+      p.reject(
+        new SpadeError(
+          "E_DEPENDENCY_MISSING",
+          `the reasoning-gym worker cannot import reasoning_gym with ${this.python}: ${error}`,
+          {
+            nextStep:
+              "run `bash scripts/setup-python.sh` (requirements-test.txt pins reasoning-gym) or pass --python with an interpreter that has it",
+          },
+        ),
+      );
     } else {
-      p.reject(new SpadeError("E_WORKER", `reasoning-gym worker: ${error}`, { nextStep: "the request failed inside reasoning_gym; the episode is recorded as failed" }));
+      p.reject(
+        new SpadeError("E_WORKER", `reasoning-gym worker: ${error}`, {
+          nextStep: "the request failed inside reasoning_gym; the episode is recorded as failed",
+        }),
+      );
     }
   }
 
   private request(body: JsonObject): Promise<JsonObject> {
-    if (this.closed) return Promise.reject(new SpadeError("E_WORKER", "reasoning-gym worker closed"));
+    if (this.closed)
+      return Promise.reject(new SpadeError("E_WORKER", "reasoning-gym worker closed"));
     const child = this.child ?? this.start();
     const id = this.nextId++;
     return new Promise<JsonObject>((resolve, reject) => {
       const timer = setTimeout(() => {
-        if (this.child === child) this.stop(this.crashError(`did not answer within ${this.timeoutMs} ms`));
+        if (this.child === child)
+          this.stop(this.crashError(`did not answer within ${this.timeoutMs} ms`));
       }, this.timeoutMs);
       this.pending.set(id, { resolve, reject, timer });
       child.stdin.write(`${JSON.stringify({ ...body, id })}\n`);
@@ -211,7 +247,11 @@ export class RgWorkerPool {
   private readonly workers: RgWorker[];
 
   constructor(size: number, options: RgWorkerOptions = {}) {
-    if (!Number.isInteger(size) || size < 1) throw new SpadeError("E_CONFIG", `reasoning-gym workers must be an integer >= 1 (got ${size})`);
+    if (!Number.isInteger(size) || size < 1)
+      throw new SpadeError(
+        "E_CONFIG",
+        `reasoning-gym workers must be an integer >= 1 (got ${size})`,
+      );
     this.workers = Array.from({ length: size }, () => new RgWorker(options));
   }
 

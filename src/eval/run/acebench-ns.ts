@@ -4,7 +4,14 @@
  * per category as upstream's eval_main.py (averaged over samples), per group the plain mean of
  * the categories' accuracies as the SPADE reference's suite reports ACEBench-N and ACEBench-S.
  */
-import { AceNsEnv, groupMean, loadNsEntries, scoreVerdicts, type NsCategory, type NsEntry } from "../acebench/index.js";
+import {
+  AceNsEnv,
+  groupMean,
+  loadNsEntries,
+  scoreVerdicts,
+  type NsCategory,
+  type NsEntry,
+} from "../acebench/index.js";
 import type { EvalTask, ItemResult } from "./types.js";
 
 /** One entry as a task (group: its category). */
@@ -13,7 +20,11 @@ export interface AceNsTask extends EvalTask {
 }
 
 /** The entries of `categories` (the first `limit` of each) from the acebench folder `dir`. */
-export function aceNsEntries(dir: string, categories: readonly NsCategory[], limit?: number): Map<NsCategory, NsEntry[]> {
+export function aceNsEntries(
+  dir: string,
+  categories: readonly NsCategory[],
+  limit?: number,
+): Map<NsCategory, NsEntry[]> {
   return new Map(
     categories.map((c) => {
       const all = loadNsEntries(dir, c);
@@ -24,7 +35,12 @@ export function aceNsEntries(dir: string, categories: readonly NsCategory[], lim
 
 /** Tasks over the entries, in category order. */
 export function aceNsTasks(entries: Map<NsCategory, NsEntry[]>): AceNsTask[] {
-  return [...entries.values()].flat().map((entry) => ({ id: entry.id, group: entry.category, entry, open: () => new AceNsEnv(entry) }));
+  return [...entries.values()].flat().map((entry) => ({
+    id: entry.id,
+    group: entry.category,
+    entry,
+    open: () => new AceNsEnv(entry),
+  }));
 }
 
 /** One category's score. */
@@ -38,17 +54,30 @@ export interface AceNsCategoryScore {
 }
 
 /** Scores: per category, then the normal and special group means (null without categories). */
-export function aceNsScores(items: readonly ItemResult[], entries: Map<NsCategory, NsEntry[]>): { categories: AceNsCategoryScore[]; normal: number | null; special: number | null } {
+export function aceNsScores(
+  items: readonly ItemResult[],
+  entries: Map<NsCategory, NsEntry[]>,
+): { categories: AceNsCategoryScore[]; normal: number | null; special: number | null } {
   const byId = new Map(items.map((i) => [i.id, i]));
   const samples = Math.max(1, ...items.map((i) => i.samples.length));
   const categories: AceNsCategoryScore[] = [];
   for (const [category, list] of entries) {
     if (list.length === 0) continue;
     const perSample = Array.from({ length: samples }, (_, k) =>
-      scoreVerdicts(list, list.map((e) => ({ id: e.id, valid: byId.get(e.id)?.samples.find((s) => s.sample === k)?.success ?? false, errorType: "", error: "" }))),
+      scoreVerdicts(
+        list,
+        list.map((e) => ({
+          id: e.id,
+          valid: byId.get(e.id)?.samples.find((s) => s.sample === k)?.success ?? false,
+          errorType: "",
+          error: "",
+        })),
+      ),
     );
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-    const process = perSample.map((s) => s.processAccuracy).filter((x): x is number => x !== undefined);
+    const process = perSample
+      .map((s) => s.processAccuracy)
+      .filter((x): x is number => x !== undefined);
     categories.push({
       category,
       accuracy: mean(perSample.map((s) => s.accuracy)),
@@ -59,7 +88,11 @@ export function aceNsScores(items: readonly ItemResult[], entries: Map<NsCategor
   }
   return {
     categories,
-    normal: groupMean(categories.filter((c) => c.category.startsWith("normal")).map((c) => c.accuracy)),
-    special: groupMean(categories.filter((c) => c.category.startsWith("special")).map((c) => c.accuracy)),
+    normal: groupMean(
+      categories.filter((c) => c.category.startsWith("normal")).map((c) => c.accuracy),
+    ),
+    special: groupMean(
+      categories.filter((c) => c.category.startsWith("special")).map((c) => c.accuracy),
+    ),
   };
 }

@@ -42,15 +42,25 @@ export interface AceTaskOptions {
 }
 
 /** The entries of `sets` (in that order) as tasks; ids are `<lang>/<entry id>`. */
-export function aceTasks(dir: string, sets: ReadonlyArray<{ lang: Lang; category: AceCategory }>, options: AceTaskOptions = {}): AceTask[] {
+export function aceTasks(
+  dir: string,
+  sets: ReadonlyArray<{ lang: Lang; category: AceCategory }>,
+  options: AceTaskOptions = {},
+): AceTask[] {
   return sets.flatMap(({ lang, category }) => {
     const entries = loadAceEntries(dir, lang, category);
-    return (options.limit === undefined ? entries : entries.slice(0, options.limit)).map((entry) => ({
-      id: `${lang}/${entry.id}`,
-      group: aceSetName(lang, category),
-      entry,
-      open: () => new AceBenchEnv(entry, category === "multi_turn" ? { user: options.userFor?.(entry) } : {}),
-    }));
+    return (options.limit === undefined ? entries : entries.slice(0, options.limit)).map(
+      (entry) => ({
+        id: `${lang}/${entry.id}`,
+        group: aceSetName(lang, category),
+        entry,
+        open: () =>
+          new AceBenchEnv(
+            entry,
+            category === "multi_turn" ? { user: options.userFor?.(entry) } : {},
+          ),
+      }),
+    );
   });
 }
 
@@ -69,14 +79,27 @@ function withoutSpeaker(text: string): string {
  * `userSimulatorPrompt(entry)`, the agent's lines are `user` messages and the model's own lines
  * `assistant` messages (upstream records them as `system` messages, which strict servers reject).
  */
-export function chatUserSimulator(backend: ChatBackend, entry: AceEntry, options: { sampling?: SamplingParams; signal?: AbortSignal } = {}): UserSimulator {
+export function chatUserSimulator(
+  backend: ChatBackend,
+  entry: AceEntry,
+  options: { sampling?: SamplingParams; signal?: AbortSignal } = {},
+): UserSimulator {
   return {
     async reply(history: readonly DialogueTurn[]): Promise<string> {
       const messages: ChatMessage[] = [
         { role: "system", content: userSimulatorPrompt(entry) },
-        ...history.map((t): ChatMessage => (t.role === "agent" ? { role: "user", content: withoutSpeaker(t.content) } : { role: "assistant", content: t.content })),
+        ...history.map(
+          (t): ChatMessage =>
+            t.role === "agent"
+              ? { role: "user", content: withoutSpeaker(t.content) }
+              : { role: "assistant", content: t.content },
+        ),
       ];
-      const completion = await backend.complete({ messages, sampling: options.sampling ?? USER_SAMPLING, signal: options.signal });
+      const completion = await backend.complete({
+        messages,
+        sampling: options.sampling ?? USER_SAMPLING,
+        signal: options.signal,
+      });
       return completion.choices[0]?.content ?? "";
     },
   };
@@ -90,7 +113,11 @@ export function aceMetrics(entry: AceEntry, env: Env, episode: Episode): JsonObj
   if (!(env instanceof AceBenchEnv)) return {};
   const score = env.score();
   if (episode.failure === null && score.endToEnd) return { endToEnd: true, process: 1 };
-  return { endToEnd: false, process: processAccuracy(env.processMessages(), entry.mileStone), errors: score.errors };
+  return {
+    endToEnd: false,
+    process: processAccuracy(env.processMessages(), entry.mileStone),
+    errors: score.errors,
+  };
 }
 
 /** One set's numbers as upstream prints them. */
@@ -105,12 +132,21 @@ export interface AceSetScore {
 }
 
 /** Per-set scores (over every sample of every item) and per-language agent summaries. */
-export function aceScores(items: readonly ItemResult[], setOrder: readonly string[]): { sets: AceSetScore[]; languages: Array<{ lang: string; agentSummary: number | null }> } {
+export function aceScores(
+  items: readonly ItemResult[],
+  setOrder: readonly string[],
+): { sets: AceSetScore[]; languages: Array<{ lang: string; agentSummary: number | null }> } {
   const sets = setOrder
     .map((set) => {
       const scores = items
         .filter((i) => i.group === set)
-        .flatMap((i) => i.samples.map((s) => ({ id: i.id, endToEnd: s.metrics.endToEnd === true && s.success, process: typeof s.metrics.process === "number" ? s.metrics.process : 0 })));
+        .flatMap((i) =>
+          i.samples.map((s) => ({
+            id: i.id,
+            endToEnd: s.metrics.endToEnd === true && s.success,
+            process: typeof s.metrics.process === "number" ? s.metrics.process : 0,
+          })),
+        );
       return { set, ...aggregateScores(scores) };
     })
     .filter((s) => s.total > 0);
@@ -119,7 +155,11 @@ export function aceScores(items: readonly ItemResult[], setOrder: readonly strin
     const turn = sets.find((s) => s.set === `${lang}/multi_turn`);
     const step = sets.find((s) => s.set === `${lang}/multi_step`);
     // Upstream: calculate_unweighted_accuracy over the two rounded set accuracies, rounded again.
-    return { lang, agentSummary: turn && step ? roundFloat((turn.endToEndAccuracy + step.endToEndAccuracy) / 2, 3) : null };
+    return {
+      lang,
+      agentSummary:
+        turn && step ? roundFloat((turn.endToEndAccuracy + step.endToEndAccuracy) / 2, 3) : null,
+    };
   });
   return { sets, languages };
 }

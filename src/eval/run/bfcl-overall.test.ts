@@ -7,7 +7,14 @@ import { BFCL_LIVE, BFCL_NON_LIVE } from "../bfcl/index.js";
 import { BFCL_CATEGORY_SIZES, bfclOverall, bfclSingleTasks } from "./bfcl-overall.js";
 import type { GroupSummary } from "./summary.js";
 
-const group = (name: string, items: number, accuracy: number): GroupSummary => ({ group: name, items, samples: items, correctSamples: Math.round(items * accuracy), failedSamples: 0, accuracy });
+const group = (name: string, items: number, accuracy: number): GroupSummary => ({
+  group: name,
+  items,
+  samples: items,
+  correctSamples: Math.round(items * accuracy),
+  failedSamples: 0,
+  accuracy,
+});
 
 describe("bfclOverall", () => {
   it("weights non-live, live, irrelevance, multi-turn and agentic 10/10/10/30/40", () => {
@@ -35,7 +42,10 @@ describe("bfclOverall", () => {
     expect(o.live.accuracy).toBeCloseTo((258 * 0.5 + 1053 * 0.75 + 16 * 0.5 + 24 * 0.5) / 1351, 12);
     expect(o.irrelevance.accuracy).toBeCloseTo(0.7, 12);
     expect(o.multiTurn.accuracy).toBeCloseTo(0.15, 12);
-    expect(o.overall.accuracy).toBeCloseTo(0.1 * 0.75 + 0.1 * o.live.accuracy + 0.1 * 0.7 + 0.3 * 0.15, 12);
+    expect(o.overall.accuracy).toBeCloseTo(
+      0.1 * 0.75 + 0.1 * o.live.accuracy + 0.1 * 0.7 + 0.3 * 0.15,
+      12,
+    );
     expect(o.overall.na).toBe(false);
     expect(o.agentic).toEqual({ accuracy: 0, count: 0, na: true });
   });
@@ -49,33 +59,44 @@ describe("bfclOverall", () => {
 });
 
 const VENV_LIB = fileURLToPath(new URL("../../../.venv/lib/", import.meta.url));
-const ROOT = existsSync(VENV_LIB) ? readdirSync(VENV_LIB).map((py) => join(VENV_LIB, py, "site-packages")).find((r) => existsSync(join(r, "bfcl_eval/data"))) : undefined;
+const ROOT = existsSync(VENV_LIB)
+  ? readdirSync(VENV_LIB)
+      .map((py) => join(VENV_LIB, py, "site-packages"))
+      .find((r) => existsSync(join(r, "bfcl_eval/data")))
+  : undefined;
 
-describe.skipIf(ROOT === undefined)("single-turn tasks on the wheel's data (skipped without .venv)", () => {
-  it("have upstream's sizes, and the oracle passes all but the unmeetable entries", async () => {
-    const tasks = bfclSingleTasks(ROOT!, [...BFCL_NON_LIVE, ...BFCL_LIVE]);
-    const sizes: Record<string, number> = {};
-    for (const t of tasks) sizes[t.group] = (sizes[t.group] ?? 0) + 1;
-    expect(sizes).toEqual(Object.fromEntries([...BFCL_NON_LIVE, ...BFCL_LIVE].map((c) => [c, BFCL_CATEGORY_SIZES[c]])));
-    const failed: string[] = [];
-    for (const task of tasks) {
-      const env = await task.open();
-      await env.reset(0);
-      const result = await env.step(await env.solve());
-      if (result.reward !== 1) failed.push(`${task.id} ${String(result.info?.errorType)}`);
-      await env.close();
-    }
-    // The seven Python entries no answer can meet, and the Java ones whose possible answers our
-    // rendering does not write back in a form upstream's converter reads (see crosscheck.test.ts).
-    expect(failed.filter((f) => !f.startsWith("simple_java_"))).toEqual([
-      "parallel_multiple_12 parallel_function_checker_no_order:cannot_find_match",
-      "parallel_multiple_26 parallel_function_checker_no_order:cannot_find_match",
-      "live_simple_106-63-0 simple_function_checker:missing_required",
-      "live_simple_112-68-0 simple_function_checker:missing_required",
-      "live_multiple_507-149-4 simple_function_checker:missing_required",
-      "live_multiple_862-181-3 simple_function_checker:unexpected_param",
-      "live_multiple_964-207-0 simple_function_checker:missing_required",
-    ]);
-    expect(failed.length).toBe(7 + 12);
-  }, 120_000);
-});
+describe.skipIf(ROOT === undefined)(
+  "single-turn tasks on the wheel's data (skipped without .venv)",
+  () => {
+    it("have upstream's sizes, and the oracle passes all but the unmeetable entries", async () => {
+      const tasks = bfclSingleTasks(ROOT!, [...BFCL_NON_LIVE, ...BFCL_LIVE]);
+      const sizes: Record<string, number> = {};
+      for (const t of tasks) sizes[t.group] = (sizes[t.group] ?? 0) + 1;
+      expect(sizes).toEqual(
+        Object.fromEntries(
+          [...BFCL_NON_LIVE, ...BFCL_LIVE].map((c) => [c, BFCL_CATEGORY_SIZES[c]]),
+        ),
+      );
+      const failed: string[] = [];
+      for (const task of tasks) {
+        const env = await task.open();
+        await env.reset(0);
+        const result = await env.step(await env.solve());
+        if (result.reward !== 1) failed.push(`${task.id} ${String(result.info?.errorType)}`);
+        await env.close();
+      }
+      // The seven Python entries no answer can meet, and the Java ones whose possible answers our
+      // rendering does not write back in a form upstream's converter reads (see crosscheck.test.ts).
+      expect(failed.filter((f) => !f.startsWith("simple_java_"))).toEqual([
+        "parallel_multiple_12 parallel_function_checker_no_order:cannot_find_match",
+        "parallel_multiple_26 parallel_function_checker_no_order:cannot_find_match",
+        "live_simple_106-63-0 simple_function_checker:missing_required",
+        "live_simple_112-68-0 simple_function_checker:missing_required",
+        "live_multiple_507-149-4 simple_function_checker:missing_required",
+        "live_multiple_862-181-3 simple_function_checker:unexpected_param",
+        "live_multiple_964-207-0 simple_function_checker:missing_required",
+      ]);
+      expect(failed.length).toBe(7 + 12);
+    }, 120_000);
+  },
+);

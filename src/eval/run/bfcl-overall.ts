@@ -3,7 +3,15 @@
  * BFCL v4 single-turn entries as evaluation tasks, and the leaderboard's overall accuracy
  * (bfcl-eval 2026.3.23 `eval_runner_helper.py`) over the categories the reference runs.
  */
-import { BFCL_CATEGORIES, BFCL_LIVE, BFCL_NON_LIVE, BfclSingleEnv, loadSingleEntries, type BfclSingleCategory, type BfclSingleEntry } from "../bfcl/index.js";
+import {
+  BFCL_CATEGORIES,
+  BFCL_LIVE,
+  BFCL_NON_LIVE,
+  BfclSingleEnv,
+  loadSingleEntries,
+  type BfclSingleCategory,
+  type BfclSingleEntry,
+} from "../bfcl/index.js";
 import type { GroupSummary } from "./summary.js";
 import type { EvalTask } from "./types.js";
 
@@ -14,10 +22,19 @@ export interface BfclSingleTask extends EvalTask {
 }
 
 /** The entries of `categories` as tasks, the first `limit` of each when given. */
-export function bfclSingleTasks(root: string, categories: readonly BfclSingleCategory[], limit?: number): BfclSingleTask[] {
+export function bfclSingleTasks(
+  root: string,
+  categories: readonly BfclSingleCategory[],
+  limit?: number,
+): BfclSingleTask[] {
   return categories.flatMap((category) => {
     const entries = loadSingleEntries(root, category);
-    return (limit === undefined ? entries : entries.slice(0, limit)).map((entry) => ({ id: entry.id, group: category, entry, open: () => new BfclSingleEnv(entry) }));
+    return (limit === undefined ? entries : entries.slice(0, limit)).map((entry) => ({
+      id: entry.id,
+      group: category,
+      entry,
+      open: () => new BfclSingleEnv(entry),
+    }));
   });
 }
 
@@ -53,12 +70,20 @@ export interface BfclScore {
 }
 
 function unweighted(parts: BfclScore[]): BfclScore {
-  return { accuracy: parts.reduce((s, p) => s + p.accuracy, 0) / parts.length, count: parts.reduce((s, p) => s + p.count, 0), na: parts.some((p) => p.na) };
+  return {
+    accuracy: parts.reduce((s, p) => s + p.accuracy, 0) / parts.length,
+    count: parts.reduce((s, p) => s + p.count, 0),
+    na: parts.some((p) => p.na),
+  };
 }
 
 function weighted(parts: BfclScore[]): BfclScore {
   const count = parts.reduce((s, p) => s + p.count, 0);
-  return { accuracy: parts.reduce((s, p) => s + p.accuracy * p.count, 0) / count, count, na: parts.some((p) => p.na) };
+  return {
+    accuracy: parts.reduce((s, p) => s + p.accuracy * p.count, 0) / count,
+    count,
+    na: parts.some((p) => p.na),
+  };
 }
 
 /** The leaderboard's summary columns. */
@@ -83,12 +108,30 @@ export interface BfclOverall {
 export function bfclOverall(groups: readonly GroupSummary[]): BfclOverall {
   const score = (category: string): BfclScore => {
     const g = groups.find((x) => x.group === category && x.items > 0);
-    return g ? { accuracy: g.accuracy, count: g.items, na: false } : { accuracy: 0, count: BFCL_CATEGORY_SIZES[category] ?? 0, na: true };
+    return g
+      ? { accuracy: g.accuracy, count: g.items, na: false }
+      : { accuracy: 0, count: BFCL_CATEGORY_SIZES[category] ?? 0, na: true };
   };
-  const categories = Object.fromEntries([...BFCL_NON_LIVE, ...BFCL_LIVE, ...BFCL_CATEGORIES].map((c) => [c, score(c)]));
-  const simple = unweighted([score("simple_python"), score("simple_java"), score("simple_javascript")]);
-  const nonLive = unweighted([simple, score("multiple"), score("parallel"), score("parallel_multiple")]);
-  const live = weighted([score("live_simple"), score("live_multiple"), score("live_parallel"), score("live_parallel_multiple")]);
+  const categories = Object.fromEntries(
+    [...BFCL_NON_LIVE, ...BFCL_LIVE, ...BFCL_CATEGORIES].map((c) => [c, score(c)]),
+  );
+  const simple = unweighted([
+    score("simple_python"),
+    score("simple_java"),
+    score("simple_javascript"),
+  ]);
+  const nonLive = unweighted([
+    simple,
+    score("multiple"),
+    score("parallel"),
+    score("parallel_multiple"),
+  ]);
+  const live = weighted([
+    score("live_simple"),
+    score("live_multiple"),
+    score("live_parallel"),
+    score("live_parallel_multiple"),
+  ]);
   const irrelevance = unweighted([score("irrelevance"), score("live_irrelevance")]);
   const multiTurn = unweighted(BFCL_CATEGORIES.map(score));
   const agentic: BfclScore = { accuracy: 0, count: 0, na: true };

@@ -35,17 +35,26 @@ export interface BfclTaskOptions {
 }
 
 /** The entries of `categories` (in that order) as tasks; each task opens a fresh `BfclEnv`. */
-export function bfclTasks(dataDir: string, categories: readonly BfclCategory[], options: BfclTaskOptions = {}): BfclTask[] {
+export function bfclTasks(
+  dataDir: string,
+  categories: readonly BfclCategory[],
+  options: BfclTaskOptions = {},
+): BfclTask[] {
   const docs = loadFunctionDocs(dataDir);
-  const session: BfclSessionOptions = { loadLongContext: () => loadLongContextData(dataDir), ...options.session };
+  const session: BfclSessionOptions = {
+    loadLongContext: () => loadLongContextData(dataDir),
+    ...options.session,
+  };
   return categories.flatMap((category) => {
     const entries = loadEntries(dataDir, category);
-    return (options.limit === undefined ? entries : entries.slice(0, options.limit)).map((entry) => ({
-      id: entry.id,
-      group: category,
-      entry,
-      open: () => bfclEnv({ entry, docs, session }),
-    }));
+    return (options.limit === undefined ? entries : entries.slice(0, options.limit)).map(
+      (entry) => ({
+        id: entry.id,
+        group: category,
+        entry,
+        open: () => bfclEnv({ entry, docs, session }),
+      }),
+    );
   });
 }
 
@@ -55,7 +64,9 @@ export function bfclTasks(dataDir: string, categories: readonly BfclCategory[], 
  * (the chat agent offers the environment's `currentTools()`).
  */
 export function fcObservation(observation: string): string {
-  return observation.endsWith(`\n${ADDED_FUNCTIONS_PROMPT}`) && observation.startsWith("[") ? ADDED_FUNCTIONS_PROMPT : observation;
+  return observation.endsWith(`\n${ADDED_FUNCTIONS_PROMPT}`) && observation.startsWith("[")
+    ? ADDED_FUNCTIONS_PROMPT
+    : observation;
 }
 
 /** Wraps an agent so it sees observations in FC form; the environment (and its tools) pass through. */
@@ -69,7 +80,8 @@ export function fcAgent(agent: Agent): Agent {
 export function bfclMetrics(episode: Episode): JsonObject {
   const info = episode.steps.at(-1)?.info ?? {};
   const out: JsonObject = { valid: episode.success };
-  for (const key of ["errorType", "errorMessage", "failedTurn"]) if (info[key] !== undefined) out[key] = info[key]!;
+  for (const key of ["errorType", "errorMessage", "failedTurn"])
+    if (info[key] !== undefined) out[key] = info[key]!;
   return out;
 }
 
@@ -86,11 +98,15 @@ export interface BfclLeaderboard {
 
 /** The leaderboard's aggregation of per-category summaries. */
 export function bfclLeaderboard(groups: readonly GroupSummary[]): BfclLeaderboard {
-  const categories = Object.fromEntries(BFCL_CATEGORIES.map((c) => [c, groups.find((g) => g.group === c && g.items > 0)?.accuracy ?? null])) as Record<
-    BfclCategory,
-    number | null
-  >;
+  const categories = Object.fromEntries(
+    BFCL_CATEGORIES.map((c) => [
+      c,
+      groups.find((g) => g.group === c && g.items > 0)?.accuracy ?? null,
+    ]),
+  ) as Record<BfclCategory, number | null>;
   const values = BFCL_CATEGORIES.map((c) => categories[c]);
-  const overall = values.every((v) => v !== null) ? values.reduce<number>((s, v) => s + (v ?? 0), 0) / values.length : null;
+  const overall = values.every((v) => v !== null)
+    ? values.reduce<number>((s, v) => s + (v ?? 0), 0) / values.length
+    : null;
   return { categories, overall };
 }

@@ -38,7 +38,10 @@ export async function writeJsonAtomic(path: string, value: unknown): Promise<voi
     await writeFile(tmp, `${JSON.stringify(value, null, 2)}\n`);
     await rename(tmp, path);
   } catch (err) {
-    throw new SpadeError("E_IO", `cannot write ${path}: ${(err as Error).message}`, { nextStep: "check --out points at a writable folder", cause: err });
+    throw new SpadeError("E_IO", `cannot write ${path}: ${(err as Error).message}`, {
+      nextStep: "check --out points at a writable folder",
+      cause: err,
+    });
   }
 }
 
@@ -46,7 +49,10 @@ async function readJson(path: string): Promise<unknown> {
   try {
     return JSON.parse(await readFile(path, "utf8"));
   } catch (err) {
-    throw new SpadeError("E_IO", `cannot read ${path}: ${(err as Error).message}`, { nextStep: "delete the damaged file and resume again", cause: err });
+    throw new SpadeError("E_IO", `cannot read ${path}: ${(err as Error).message}`, {
+      nextStep: "delete the damaged file and resume again",
+      cause: err,
+    });
   }
 }
 
@@ -63,7 +69,9 @@ export async function readItemResults(outDir: string): Promise<Map<string, ItemR
   for (const name of (await readdir(dir)).filter((n) => n.endsWith(".json")).sort()) {
     const item = (await readJson(join(dir, name))) as ItemResult;
     if (typeof item?.id !== "string" || !Array.isArray(item.samples)) {
-      throw new SpadeError("E_IO", `${join(dir, name)} is not an item results file`, { nextStep: "delete it and resume again" });
+      throw new SpadeError("E_IO", `${join(dir, name)} is not an item results file`, {
+        nextStep: "delete it and resume again",
+      });
     }
     out.set(item.id, item);
   }
@@ -75,27 +83,41 @@ export async function readItemResults(outDir: string): Promise<Map<string, ItemR
  * would mix two runs); a resumed run must be the same benchmark, model and sample count.
  * Returns the items already finished (empty for a fresh run).
  */
-export async function prepareOutDir(outDir: string, info: RunInfo, resume: boolean): Promise<Map<string, ItemResult>> {
+export async function prepareOutDir(
+  outDir: string,
+  info: RunInfo,
+  resume: boolean,
+): Promise<Map<string, ItemResult>> {
   try {
     await mkdir(itemsDir(outDir), { recursive: true });
   } catch (err) {
-    throw new SpadeError("E_IO", `cannot create ${itemsDir(outDir)}: ${(err as Error).message}`, { cause: err });
+    throw new SpadeError("E_IO", `cannot create ${itemsDir(outDir)}: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
   const runFile = join(outDir, "run.json");
   const existing = await readItemResults(outDir);
   if (!resume) {
     if (existing.size > 0) {
-      throw new SpadeError("E_CONFIG", `${outDir} already holds results of ${existing.size} item(s)`, {
-        nextStep: "pass --resume to continue that run, or choose another --out",
-      });
+      throw new SpadeError(
+        "E_CONFIG",
+        `${outDir} already holds results of ${existing.size} item(s)`,
+        {
+          nextStep: "pass --resume to continue that run, or choose another --out",
+        },
+      );
     }
   } else if (existsSync(runFile)) {
     const before = (await readJson(runFile)) as RunInfo;
     for (const key of ["benchmark", "model", "samples"] as const) {
       if (before[key] !== info[key]) {
-        throw new SpadeError("E_CONFIG", `--resume: ${outDir} holds a run with ${key} ${JSON.stringify(before[key])}, not ${JSON.stringify(info[key])}`, {
-          nextStep: "resume with the same settings, or choose another --out",
-        });
+        throw new SpadeError(
+          "E_CONFIG",
+          `--resume: ${outDir} holds a run with ${key} ${JSON.stringify(before[key])}, not ${JSON.stringify(info[key])}`,
+          {
+            nextStep: "resume with the same settings, or choose another --out",
+          },
+        );
       }
     }
   }

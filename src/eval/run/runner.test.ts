@@ -26,7 +26,13 @@ function task(id: string, group: string, opens: { failWith?: Error } = {}): Eval
       return makeTestEnv({
         meta: { maxTurns: 1 },
         reset: () => ({ observation: `question ${id}`, info: {} }),
-        step: (action) => ({ observation: "", reward: action.answer === "right" ? 1 : 0, terminated: true, truncated: false, info: { answer: action.answer } }),
+        step: (action) => ({
+          observation: "",
+          reward: action.answer === "right" ? 1 : 0,
+          terminated: true,
+          truncated: false,
+          info: { answer: action.answer },
+        }),
       });
     },
   };
@@ -54,31 +60,58 @@ describe("runEval", () => {
       info: INFO,
       concurrency: 3,
       outDir: dir,
-      makeAgent: scripted({ "a/1": ["right", "right"], b: ["right", "wrong"], c: ["throw", "wrong"] }),
+      makeAgent: scripted({
+        "a/1": ["right", "right"],
+        b: ["right", "wrong"],
+        c: ["throw", "wrong"],
+      }),
     });
     expect(run).toMatchObject({ resumed: 0, total: 3, interrupted: false });
-    expect(run.items.map((i) => [i.id, i.accuracy])).toEqual([["a/1", 1], ["b", 0.5], ["c", 0]]);
+    expect(run.items.map((i) => [i.id, i.accuracy])).toEqual([
+      ["a/1", 1],
+      ["b", 0.5],
+      ["c", 0],
+    ]);
     const { groups, overall } = summarize(run.items);
     expect(groups).toEqual([
       { group: "g1", items: 2, samples: 4, correctSamples: 3, failedSamples: 0, accuracy: 0.75 },
       { group: "g2", items: 1, samples: 2, correctSamples: 0, failedSamples: 1, accuracy: 0 },
     ]);
-    expect(overall).toEqual({ group: "overall", items: 3, samples: 6, correctSamples: 3, failedSamples: 1, accuracy: 0.5 });
+    expect(overall).toEqual({
+      group: "overall",
+      items: 3,
+      samples: 6,
+      correctSamples: 3,
+      failedSamples: 1,
+      accuracy: 0.5,
+    });
     expect((await readdir(join(dir, "items"))).sort()).toEqual(["a%2F1.json", "b.json", "c.json"]);
     const c = JSON.parse(await readFile(join(dir, "items", "c.json"), "utf8"));
-    expect(c.samples.map((s: any) => [s.sample, s.success, s.failureCode, s.failureStage])).toEqual([
-      [0, false, "E_POLICY_HTTP", "agent"],
-      [1, false, null, null],
-    ]);
+    expect(c.samples.map((s: any) => [s.sample, s.success, s.failureCode, s.failureStage])).toEqual(
+      [
+        [0, false, "E_POLICY_HTTP", "agent"],
+        [1, false, null, null],
+      ],
+    );
     expect(c.samples[1].transcript.firstObservation).toBe("question c");
     expect(c.samples[1].transcript.steps[0].info).toEqual({ answer: "wrong" });
-    expect(JSON.parse(await readFile(join(dir, "run.json"), "utf8"))).toEqual({ benchmark: "unit", model: "m", samples: 2 });
+    expect(JSON.parse(await readFile(join(dir, "run.json"), "utf8"))).toEqual({
+      benchmark: "unit",
+      model: "m",
+      samples: 2,
+    });
   });
 
   it("--resume skips items whose results file exists; a fresh run refuses a folder with results; settings must match", async () => {
     dir = await mkdtemp(join(tmpdir(), "spade-eval-"));
     const first: string[] = [];
-    await runEval({ tasks: [task("a", "g"), task("b", "g")], info: INFO, concurrency: 1, outDir: dir, makeAgent: scripted({ a: ["right", "right"] }, first) });
+    await runEval({
+      tasks: [task("a", "g"), task("b", "g")],
+      info: INFO,
+      concurrency: 1,
+      outDir: dir,
+      makeAgent: scripted({ a: ["right", "right"] }, first),
+    });
     expect(first).toEqual(["a#0", "a#1", "b#0", "b#1"]);
     const second: string[] = [];
     const run = await runEval({
@@ -91,18 +124,39 @@ describe("runEval", () => {
     });
     expect(second.sort()).toEqual(["c#0", "c#1"]);
     expect(run).toMatchObject({ resumed: 2, total: 3, interrupted: false });
-    expect(run.items.map((i) => [i.id, i.accuracy])).toEqual([["a", 1], ["b", 0], ["c", 0.5]]);
+    expect(run.items.map((i) => [i.id, i.accuracy])).toEqual([
+      ["a", 1],
+      ["b", 0],
+      ["c", 0.5],
+    ]);
 
-    const fresh = runEval({ tasks: [task("a", "g")], info: INFO, concurrency: 1, outDir: dir, makeAgent: scripted({}) });
+    const fresh = runEval({
+      tasks: [task("a", "g")],
+      info: INFO,
+      concurrency: 1,
+      outDir: dir,
+      makeAgent: scripted({}),
+    });
     await expect(fresh).rejects.toMatchObject({ code: "E_CONFIG" });
-    const otherK = runEval({ tasks: [task("a", "g")], info: { ...INFO, samples: 1 }, concurrency: 1, outDir: dir, resume: true, makeAgent: scripted({}) });
-    await expect(otherK).rejects.toMatchObject({ code: "E_CONFIG", message: expect.stringContaining("samples 2, not 1") });
+    const otherK = runEval({
+      tasks: [task("a", "g")],
+      info: { ...INFO, samples: 1 },
+      concurrency: 1,
+      outDir: dir,
+      resume: true,
+      makeAgent: scripted({}),
+    });
+    await expect(otherK).rejects.toMatchObject({
+      code: "E_CONFIG",
+      message: expect.stringContaining("samples 2, not 1"),
+    });
   });
 
   it("stops on cancellation: finished items are written, the cut-short and unstarted ones are not", async () => {
     dir = await mkdtemp(join(tmpdir(), "spade-eval-"));
     const controller = new AbortController();
-    const makeAgent = ({ task: t }: { task: EvalTask }): Agent =>
+    const makeAgent =
+      ({ task: t }: { task: EvalTask }): Agent =>
       async () => {
         if (t.id === "b") {
           controller.abort();
@@ -110,7 +164,14 @@ describe("runEval", () => {
         }
         return makeAction("\\boxed{right}");
       };
-    const run = await runEval({ tasks: [task("a", "g"), task("b", "g"), task("c", "g")], info: { ...INFO, samples: 1 }, concurrency: 1, outDir: dir, makeAgent, signal: controller.signal });
+    const run = await runEval({
+      tasks: [task("a", "g"), task("b", "g"), task("c", "g")],
+      info: { ...INFO, samples: 1 },
+      concurrency: 1,
+      outDir: dir,
+      makeAgent,
+      signal: controller.signal,
+    });
     expect(run).toMatchObject({ interrupted: true, total: 3 });
     expect(run.items.map((i) => i.id)).toEqual(["a"]);
     expect(await readdir(join(dir, "items"))).toEqual(["a.json"]);
@@ -118,17 +179,36 @@ describe("runEval", () => {
 
   it("records an environment that cannot be opened as a failed sample (stage open)", async () => {
     dir = await mkdtemp(join(tmpdir(), "spade-eval-"));
-    const broken = task("x", "g", { failWith: new SpadeError("E_SANDBOX_UNAVAILABLE", "no namespace") });
-    const run = await runEval({ tasks: [broken], info: { ...INFO, samples: 1 }, concurrency: 1, outDir: dir, makeAgent: scripted({}) });
-    expect(run.items[0]!.samples[0]).toMatchObject({ success: false, failureStage: "open", failureCode: "E_SANDBOX_UNAVAILABLE", failure: "open: E_SANDBOX_UNAVAILABLE: no namespace" });
+    const broken = task("x", "g", {
+      failWith: new SpadeError("E_SANDBOX_UNAVAILABLE", "no namespace"),
+    });
+    const run = await runEval({
+      tasks: [broken],
+      info: { ...INFO, samples: 1 },
+      concurrency: 1,
+      outDir: dir,
+      makeAgent: scripted({}),
+    });
+    expect(run.items[0]!.samples[0]).toMatchObject({
+      success: false,
+      failureStage: "open",
+      failureCode: "E_SANDBOX_UNAVAILABLE",
+      failure: "open: E_SANDBOX_UNAVAILABLE: no namespace",
+    });
     expect(existsSync(join(dir, "items", "x.json"))).toBe(true);
   });
 
   it("rejects duplicate ids and bad K / concurrency with E_CONFIG", async () => {
     dir = await mkdtemp(join(tmpdir(), "spade-eval-"));
     const base = { info: INFO, concurrency: 1, outDir: dir, makeAgent: scripted({}) };
-    await expect(runEval({ ...base, tasks: [task("a", "g"), task("a", "h")] })).rejects.toMatchObject({ code: "E_CONFIG", message: "two tasks share the id a" });
-    await expect(runEval({ ...base, tasks: [task("a", "g")], info: { ...INFO, samples: 0 } })).rejects.toMatchObject({ code: "E_CONFIG" });
-    await expect(runEval({ ...base, tasks: [task("a", "g")], concurrency: 0 })).rejects.toMatchObject({ code: "E_CONFIG" });
+    await expect(
+      runEval({ ...base, tasks: [task("a", "g"), task("a", "h")] }),
+    ).rejects.toMatchObject({ code: "E_CONFIG", message: "two tasks share the id a" });
+    await expect(
+      runEval({ ...base, tasks: [task("a", "g")], info: { ...INFO, samples: 0 } }),
+    ).rejects.toMatchObject({ code: "E_CONFIG" });
+    await expect(
+      runEval({ ...base, tasks: [task("a", "g")], concurrency: 0 }),
+    ).rejects.toMatchObject({ code: "E_CONFIG" });
   });
 });

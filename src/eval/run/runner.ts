@@ -83,9 +83,16 @@ export function sampleRecord(sample: number, episode: Episode, metrics: JsonObje
 /** A sample whose environment could not be opened. */
 function openFailure(sample: number, err: unknown): SampleRecord {
   return {
-    sample, seed: sample, return: 0, success: false, turns: 0,
-    failure: `open: ${describeError(err)}`, failureStage: "open", failureCode: isSpadeError(err) ? err.code : null,
-    metrics: {}, transcript: {},
+    sample,
+    seed: sample,
+    return: 0,
+    success: false,
+    turns: 0,
+    failure: `open: ${describeError(err)}`,
+    failureStage: "open",
+    failureCode: isSpadeError(err) ? err.code : null,
+    metrics: {},
+    transcript: {},
   };
 }
 
@@ -96,8 +103,10 @@ function openFailure(sample: number, err: unknown): SampleRecord {
 export async function runEval<T extends EvalTask>(options: RunEvalOptions<T>): Promise<EvalRun> {
   const { tasks, info, concurrency, outDir } = options;
   const samples = info.samples;
-  if (!Number.isInteger(samples) || samples < 1) throw new SpadeError("E_CONFIG", `samples must be an integer >= 1 (got ${samples})`);
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new SpadeError("E_CONFIG", `concurrency must be an integer >= 1 (got ${concurrency})`);
+  if (!Number.isInteger(samples) || samples < 1)
+    throw new SpadeError("E_CONFIG", `samples must be an integer >= 1 (got ${samples})`);
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new SpadeError("E_CONFIG", `concurrency must be an integer >= 1 (got ${concurrency})`);
   const ids = new Set<string>();
   for (const t of tasks) {
     if (ids.has(t.id)) throw new SpadeError("E_CONFIG", `two tasks share the id ${t.id}`);
@@ -109,7 +118,11 @@ export async function runEval<T extends EvalTask>(options: RunEvalOptions<T>): P
     const old = existing.get(task.id);
     if (!old) continue;
     if (old.samples.length !== samples) {
-      throw new SpadeError("E_CONFIG", `--resume: item ${task.id} has ${old.samples.length} samples, not ${samples}`, { nextStep: "resume with the same --samples" });
+      throw new SpadeError(
+        "E_CONFIG",
+        `--resume: item ${task.id} has ${old.samples.length} samples, not ${samples}`,
+        { nextStep: "resume with the same --samples" },
+      );
     }
     finished.set(task.id, old);
   }
@@ -122,7 +135,9 @@ export async function runEval<T extends EvalTask>(options: RunEvalOptions<T>): P
   const signal = controller.signal;
 
   const pending = tasks.filter((t) => !finished.has(t.id));
-  const jobs = pending.flatMap((task) => Array.from({ length: samples }, (_, sample) => ({ task, sample })));
+  const jobs = pending.flatMap((task) =>
+    Array.from({ length: samples }, (_, sample) => ({ task, sample })),
+  );
   const recordsById = new Map<string, SampleRecord[]>();
   let next = 0;
 
@@ -132,7 +147,10 @@ export async function runEval<T extends EvalTask>(options: RunEvalOptions<T>): P
       itemsDone: done.length,
       itemsTotal: tasks.length,
       accuracy: done.length === 0 ? 0 : done.reduce((s, i) => s + i.accuracy, 0) / done.length,
-      failedSamples: done.reduce((n, i) => n + i.samples.filter((s) => s.failure !== null).length, 0),
+      failedSamples: done.reduce(
+        (n, i) => n + i.samples.filter((s) => s.failure !== null).length,
+        0,
+      ),
     };
   };
 
@@ -171,7 +189,12 @@ export async function runEval<T extends EvalTask>(options: RunEvalOptions<T>): P
       recordsById.set(task.id, records);
       if (records.length < samples) continue;
       records.sort((a, b) => a.sample - b.sample);
-      const item: ItemResult = { id: task.id, group: task.group, samples: records, accuracy: itemAccuracy(records) };
+      const item: ItemResult = {
+        id: task.id,
+        group: task.group,
+        samples: records,
+        accuracy: itemAccuracy(records),
+      };
       await writeItemResult(outDir, item);
       finished.set(task.id, item);
       options.onItem?.(item, progress());
@@ -179,7 +202,9 @@ export async function runEval<T extends EvalTask>(options: RunEvalOptions<T>): P
   };
 
   try {
-    await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, jobs.length)) }, worker));
+    await Promise.all(
+      Array.from({ length: Math.min(concurrency, Math.max(1, jobs.length)) }, worker),
+    );
   } finally {
     options.signal?.removeEventListener("abort", forward);
   }

@@ -20,5 +20,10 @@ export function suiteGroup(item: Pick<EvalItem, "suite" | "id">): string {
 
 /** Items as tasks. */
 export function suiteTasks(items: readonly EvalItem[]): SuiteTask[] {
-  return items.map((item) => ({ id: item.id, group: suiteGroup(item), item, open: () => item.createEnv() }));
+  return items.map((item) => ({
+    id: item.id,
+    group: suiteGroup(item),
+    item,
+    open: () => item.createEnv(),
+  }));
 }

@@ -17,11 +17,22 @@ import {
   type SampleRecord,
 } from "./index.js";
 
-function sample(success: boolean, metrics: SampleRecord["metrics"] = {}, failed = false): SampleRecord {
+function sample(
+  success: boolean,
+  metrics: SampleRecord["metrics"] = {},
+  failed = false,
+): SampleRecord {
   return {
-    sample: 0, seed: 0, return: success ? 1 : 0, success, turns: 1,
-    failure: failed ? "agent: E_POLICY_HTTP: x" : null, failureStage: failed ? "agent" : null, failureCode: failed ? "E_POLICY_HTTP" : null,
-    metrics, transcript: {},
+    sample: 0,
+    seed: 0,
+    return: success ? 1 : 0,
+    success,
+    turns: 1,
+    failure: failed ? "agent: E_POLICY_HTTP: x" : null,
+    failureStage: failed ? "agent" : null,
+    failureCode: failed ? "E_POLICY_HTTP" : null,
+    metrics,
+    transcript: {},
   };
 }
 
@@ -35,10 +46,25 @@ function group(name: string, accuracy: number, items = 1): GroupSummary {
 
 describe("summaries", () => {
   it("prints the table with 3 decimals, the overall row last", () => {
-    const g = summarizeItems("gsm8k", [item("1", "gsm8k", [sample(true)]), item("2", "gsm8k", [sample(false)]), item("3", "gsm8k", [sample(false, {}, true)])]);
-    expect(g).toEqual({ group: "gsm8k", items: 3, samples: 3, correctSamples: 1, failedSamples: 1, accuracy: 1 / 3 });
+    const g = summarizeItems("gsm8k", [
+      item("1", "gsm8k", [sample(true)]),
+      item("2", "gsm8k", [sample(false)]),
+      item("3", "gsm8k", [sample(false, {}, true)]),
+    ]);
+    expect(g).toEqual({
+      group: "gsm8k",
+      items: 3,
+      samples: 3,
+      correctSamples: 1,
+      failedSamples: 1,
+      accuracy: 1 / 3,
+    });
     expect(summaryTable([g], { ...g, group: "overall" })).toBe(
-      ["group     items  samples  accuracy  failed", "gsm8k         3        3     0.333       1", "overall       3        3     0.333       1"].join("\n"),
+      [
+        "group     items  samples  accuracy  failed",
+        "gsm8k         3        3     0.333       1",
+        "overall       3        3     0.333       1",
+      ].join("\n"),
     );
   });
 
@@ -59,16 +85,29 @@ describe("summaries", () => {
 
 describe("BFCL aggregation", () => {
   it("overall is the unweighted mean of the four category accuracies", () => {
-    const lb = bfclLeaderboard([group("base", 0.5, 200), group("miss_func", 0.25, 10), group("miss_param", 1, 1), group("long_context", 0, 50)]);
-    expect(lb).toEqual({ categories: { base: 0.5, miss_func: 0.25, miss_param: 1, long_context: 0 }, overall: 0.4375 });
+    const lb = bfclLeaderboard([
+      group("base", 0.5, 200),
+      group("miss_func", 0.25, 10),
+      group("miss_param", 1, 1),
+      group("long_context", 0, 50),
+    ]);
+    expect(lb).toEqual({
+      categories: { base: 0.5, miss_func: 0.25, miss_param: 1, long_context: 0 },
+      overall: 0.4375,
+    });
   });
 
   it("overall is N/A (null) when a category was not evaluated", () => {
-    expect(bfclLeaderboard([group("base", 0.5)])).toEqual({ categories: { base: 0.5, miss_func: null, miss_param: null, long_context: null }, overall: null });
+    expect(bfclLeaderboard([group("base", 0.5)])).toEqual({
+      categories: { base: 0.5, miss_func: null, miss_param: null, long_context: null },
+      overall: null,
+    });
   });
 
   it("shows a holdout turn in FC form: the sentence alone (the documents come as tools)", () => {
-    expect(fcObservation(`[{"name": "cd"}]\n${ADDED_FUNCTIONS_PROMPT}`)).toBe(ADDED_FUNCTIONS_PROMPT);
+    expect(fcObservation(`[{"name": "cd"}]\n${ADDED_FUNCTIONS_PROMPT}`)).toBe(
+      ADDED_FUNCTIONS_PROMPT,
+    );
     expect(fcObservation("Move the file.")).toBe("Move the file.");
   });
 });
@@ -76,15 +115,36 @@ describe("BFCL aggregation", () => {
 describe("ACEBench aggregation and the chat-model user", () => {
   it("per set: end-to-end and process rounded to 3 places; per language the mean of the two sets' end-to-end", () => {
     const items = [
-      item("en/agent_multi_turn_0", "en/multi_turn", [sample(true, { endToEnd: true, process: 1 })]),
-      item("en/agent_multi_turn_1", "en/multi_turn", [sample(false, { endToEnd: false, process: 1 / 3 })]),
-      item("en/agent_multi_turn_2", "en/multi_turn", [sample(false, { endToEnd: false, process: 0 }, true)]),
-      item("en/agent_multi_step_0", "en/multi_step", [sample(true, { endToEnd: true, process: 1 }), sample(false, { endToEnd: false, process: 0.5 })]),
+      item("en/agent_multi_turn_0", "en/multi_turn", [
+        sample(true, { endToEnd: true, process: 1 }),
+      ]),
+      item("en/agent_multi_turn_1", "en/multi_turn", [
+        sample(false, { endToEnd: false, process: 1 / 3 }),
+      ]),
+      item("en/agent_multi_turn_2", "en/multi_turn", [
+        sample(false, { endToEnd: false, process: 0 }, true),
+      ]),
+      item("en/agent_multi_step_0", "en/multi_step", [
+        sample(true, { endToEnd: true, process: 1 }),
+        sample(false, { endToEnd: false, process: 0.5 }),
+      ]),
     ];
     expect(aceScores(items, ["en/multi_turn", "en/multi_step", "zh/multi_turn"])).toEqual({
       sets: [
-        { set: "en/multi_turn", endToEndAccuracy: 0.333, processAccuracy: 0.444, correct: 1, total: 3 },
-        { set: "en/multi_step", endToEndAccuracy: 0.5, processAccuracy: 0.75, correct: 1, total: 2 },
+        {
+          set: "en/multi_turn",
+          endToEndAccuracy: 0.333,
+          processAccuracy: 0.444,
+          correct: 1,
+          total: 3,
+        },
+        {
+          set: "en/multi_step",
+          endToEndAccuracy: 0.5,
+          processAccuracy: 0.75,
+          correct: 1,
+          total: 2,
+        },
       ],
       // Python: round((0.333 + 0.5) / 2, 3) == 0.416 (0.4165 is stored just below the half).
       languages: [{ lang: "en", agentSummary: 0.416 }],
@@ -98,7 +158,23 @@ describe("ACEBench aggregation and the chat-model user", () => {
       model: "user-model",
       complete: async (request) => {
         requests.push(request);
-        return { choices: [{ content: "finish conversation", toolCalls: [], malformedToolCalls: [], rawToolCalls: [], finishReason: "stop", tokenIds: null, logprobs: null, tokens: null }], promptTokenIds: null, promptLogprobs: null, usage: null };
+        return {
+          choices: [
+            {
+              content: "finish conversation",
+              toolCalls: [],
+              malformedToolCalls: [],
+              rawToolCalls: [],
+              finishReason: "stop",
+              tokenIds: null,
+              logprobs: null,
+              tokens: null,
+            },
+          ],
+          promptTokenIds: null,
+          promptLogprobs: null,
+          usage: null,
+        };
       },
     };
     const entry = { lang: "en", question: "You are Eve; order a pizza." } as AceEntry;

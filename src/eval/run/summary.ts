@@ -34,7 +34,10 @@ export function summarizeItems(group: string, items: readonly ItemResult[]): Gro
     samples: samples.length,
     correctSamples: samples.filter((s) => s.success).length,
     failedSamples: samples.filter((s) => s.failure !== null).length,
-    accuracy: items.length === 0 ? 0 : items.reduce((sum, i) => sum + itemAccuracy(i.samples), 0) / items.length,
+    accuracy:
+      items.length === 0
+        ? 0
+        : items.reduce((sum, i) => sum + itemAccuracy(i.samples), 0) / items.length,
   };
 }
 
@@ -42,11 +45,19 @@ export function summarizeItems(group: string, items: readonly ItemResult[]): Gro
  * Per-group summaries (groups in `order`, then any others in order of first appearance) and the
  * overall one, which weighs every item equally.
  */
-export function summarize(items: readonly ItemResult[], order: readonly string[] = []): { groups: GroupSummary[]; overall: GroupSummary } {
+export function summarize(
+  items: readonly ItemResult[],
+  order: readonly string[] = [],
+): { groups: GroupSummary[]; overall: GroupSummary } {
   const names = [...order];
   for (const item of items) if (!names.includes(item.group)) names.push(item.group);
   const groups = names
-    .map((name) => summarizeItems(name, items.filter((i) => i.group === name)))
+    .map((name) =>
+      summarizeItems(
+        name,
+        items.filter((i) => i.group === name),
+      ),
+    )
     .filter((g) => g.items > 0);
   return { groups, overall: summarizeItems("overall", items) };
 }
@@ -57,12 +68,16 @@ export function formatRate(value: number | null): string {
 }
 
 /** The summary table as text, one row per group and the overall row last. */
-export function summaryTable(groups: readonly GroupSummary[], overall: GroupSummary | null): string {
+export function summaryTable(
+  groups: readonly GroupSummary[],
+  overall: GroupSummary | null,
+): string {
   const rows = overall ? [...groups, overall] : [...groups];
   const width = Math.max(5, ...rows.map((r) => r.group.length));
   const head = `${"group".padEnd(width)}  ${"items".padStart(6)}  ${"samples".padStart(7)}  ${"accuracy".padStart(8)}  ${"failed".padStart(6)}`;
   const lines = rows.map(
-    (r) => `${r.group.padEnd(width)}  ${String(r.items).padStart(6)}  ${String(r.samples).padStart(7)}  ${formatRate(r.accuracy).padStart(8)}  ${String(r.failedSamples).padStart(6)}`,
+    (r) =>
+      `${r.group.padEnd(width)}  ${String(r.items).padStart(6)}  ${String(r.samples).padStart(7)}  ${formatRate(r.accuracy).padStart(8)}  ${String(r.failedSamples).padStart(6)}`,
   );
   return [head, ...lines].join("\n");
 }

@@ -38,7 +38,10 @@ async function playOracle(item: EvalItem): Promise<{ correct: boolean; info: Jso
  * Runs the gold self-check of `suite`. For code suites the sandbox is created first, so a machine
  * without isolation fails fast with E_SANDBOX_UNAVAILABLE instead of failing every item.
  */
-export async function goldCheck(suite: SuiteName, options: LoadSuiteOptions = {}): Promise<GoldReport> {
+export async function goldCheck(
+  suite: SuiteName,
+  options: LoadSuiteOptions = {},
+): Promise<GoldReport> {
   const started = Date.now();
   let loadOptions = options;
   let concurrency = 4;
@@ -51,6 +54,14 @@ export async function goldCheck(suite: SuiteName, options: LoadSuiteOptions = {}
   const items = await loadSuite(suite, loadOptions);
   // A rejection here is a configuration error (e.g. the sandbox went away): fatal, not a wrong item.
   const results = await mapLimit(items, concurrency, playOracle);
-  const failures = results.flatMap((r, i) => (r.correct ? [] : [{ id: (items[i] as EvalItem).id, info: r.info }]));
-  return { suite, items: items.length, correct: items.length - failures.length, failures, durationMs: Date.now() - started };
+  const failures = results.flatMap((r, i) =>
+    r.correct ? [] : [{ id: (items[i] as EvalItem).id, info: r.info }],
+  );
+  return {
+    suite,
+    items: items.length,
+    correct: items.length - failures.length,
+    failures,
+    durationMs: Date.now() - started,
+  };
 }

@@ -13,13 +13,18 @@ describe("loadSuite", () => {
     expect((await loadSuite("humaneval", { dataDir })).length).toBe(164);
     const three = await loadSuite("gsm8k", { dataDir, limit: 3 });
     expect(three.map((i) => i.id)).toEqual(["gsm8k/0", "gsm8k/1", "gsm8k/2"]);
-    expect((await loadSuite("bbh", { dataDir, limit: 2 })).map((i) => i.id)).toEqual(["bbh/boolean_expressions/0", "bbh/boolean_expressions/1"]);
+    expect((await loadSuite("bbh", { dataDir, limit: 2 })).map((i) => i.id)).toEqual([
+      "bbh/boolean_expressions/0",
+      "bbh/boolean_expressions/1",
+    ]);
   });
 
   it("throws E_NOT_FOUND for an unknown suite and E_IO for a missing data folder", async () => {
     const unknown = await loadSuite("mmlu", { dataDir }).catch((e: unknown) => e);
     expect(isSpadeError(unknown, "E_NOT_FOUND")).toBe(true);
-    const missing = await loadSuite("gsm8k", { dataDir: "/nonexistent/benchmarks" }).catch((e: unknown) => e);
+    const missing = await loadSuite("gsm8k", { dataDir: "/nonexistent/benchmarks" }).catch(
+      (e: unknown) => e,
+    );
     expect(isSpadeError(missing, "E_IO")).toBe(true);
     expect((missing as Error).message).toContain("spade data list");
   });

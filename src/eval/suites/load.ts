@@ -52,7 +52,9 @@ export function lazyRunner(options: Pick<LoadSuiteOptions, "runner" | "sandbox">
  */
 export async function loadSuite(name: string, options: LoadSuiteOptions = {}): Promise<EvalItem[]> {
   if (!isSuiteName(name)) {
-    throw new SpadeError("E_NOT_FOUND", `unknown evaluation suite "${name}"`, { nextStep: `one of ${SUITE_NAMES.join(", ")}` });
+    throw new SpadeError("E_NOT_FOUND", `unknown evaluation suite "${name}"`, {
+      nextStep: `one of ${SUITE_NAMES.join(", ")}`,
+    });
   }
   const root = options.dataDir ?? dataRoot();
   const runner = lazyRunner(options);

@@ -28,8 +28,17 @@ const fakeItem: ItemSpec = {
 describe("SingleTurnEnv", () => {
   it("shows the question, grades one action with reward 1 or 0, and terminates", async () => {
     const env = new SingleTurnEnv(fakeItem);
-    expect(env.meta).toEqual({ name: "eval-gsm8k", skill: "Mathematical Reasoning", description: expect.any(String), maxTurns: 1, tools: [] });
-    expect(await env.reset(7)).toEqual({ observation: "What is 2 + 2?", info: { suite: "gsm8k", id: "gsm8k/fake" } });
+    expect(env.meta).toEqual({
+      name: "eval-gsm8k",
+      skill: "Mathematical Reasoning",
+      description: expect.any(String),
+      maxTurns: 1,
+      tools: [],
+    });
+    expect(await env.reset(7)).toEqual({
+      observation: "What is 2 + 2?",
+      info: { suite: "gsm8k", id: "gsm8k/fake" },
+    });
     expect(await env.step(makeAction("\\boxed{4}"))).toEqual({
       observation: "Correct.",
       reward: 1,
@@ -56,16 +65,21 @@ describe("SingleTurnEnv", () => {
     expect(isSpadeError(closed, "E_ENV_CONTRACT")).toBe(true);
   });
 
-  it.each(["gsm8k", "math500", "bbh"])("a %s item passes the environment validator", async (suite) => {
-    const item = (await loadSuite(suite, { dataDir, limit: 1 }))[0]!;
-    const report = await checkEnv(async () => item.createEnv());
-    expect(report.failures).toEqual([]);
-    expect(report.ok).toBe(true);
-  });
+  it.each(["gsm8k", "math500", "bbh"])(
+    "a %s item passes the environment validator",
+    async (suite) => {
+      const item = (await loadSuite(suite, { dataDir, limit: 1 }))[0]!;
+      const report = await checkEnv(async () => item.createEnv());
+      expect(report.failures).toEqual([]);
+      expect(report.ok).toBe(true);
+    },
+  );
 
   // Skip reason: this machine cannot build the Python sandbox's namespaces.
   it.skipIf(!sandboxAvailable)("a humaneval item passes the environment validator", async () => {
-    const item = (await loadSuite("humaneval", { dataDir, limit: 1, sandbox: { maxConcurrency: 2 } }))[0]!;
+    const item = (
+      await loadSuite("humaneval", { dataDir, limit: 1, sandbox: { maxConcurrency: 2 } })
+    )[0]!;
     const report = await checkEnv(async () => item.createEnv());
     expect(report.failures).toEqual([]);
     expect(report.ok).toBe(true);

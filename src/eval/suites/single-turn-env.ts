@@ -5,7 +5,14 @@
  * rollout code as training.
  */
 import { SpadeError } from "../../errors.js";
-import { makeAction, type Action, type Env, type EnvMeta, type ResetResult, type StepResult } from "../../env/index.js";
+import {
+  makeAction,
+  type Action,
+  type Env,
+  type EnvMeta,
+  type ResetResult,
+  type StepResult,
+} from "../../env/index.js";
 import type { EvalItem, ItemSpec, SuiteName } from "./types.js";
 
 const SKILLS: Record<SuiteName, string> = {
@@ -42,7 +49,8 @@ export class SingleTurnEnv implements Env {
   }
 
   private ensureOpen(): void {
-    if (this.state === "closed") throw new SpadeError("E_ENV_CONTRACT", `${this.item.id}: environment used after close()`);
+    if (this.state === "closed")
+      throw new SpadeError("E_ENV_CONTRACT", `${this.item.id}: environment used after close()`);
   }
 
   /** Shows the question; the seed does not matter (one fixed item). */
@@ -56,7 +64,10 @@ export class SingleTurnEnv implements Env {
   async step(action: Action): Promise<StepResult> {
     this.ensureOpen();
     if (this.state !== "ready") {
-      throw new SpadeError("E_ENV_CONTRACT", `${this.item.id}: step() ${this.state === "new" ? "before reset()" : "after the episode ended"}`);
+      throw new SpadeError(
+        "E_ENV_CONTRACT",
+        `${this.item.id}: step() ${this.state === "new" ? "before reset()" : "after the episode ended"}`,
+      );
     }
     this.state = "done";
     const grade = await this.item.grade(action);

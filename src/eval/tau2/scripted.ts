@@ -25,24 +25,33 @@ export interface Tau2GroundTruth {
 export interface ChatMessage {
   role: "system" | "user" | "assistant" | "tool";
   content?: string | null;
-  tool_calls?: Array<{ id: string; type?: string; function: { name: string; arguments: string } }> | null;
+  tool_calls?: Array<{
+    id: string;
+    type?: string;
+    function: { name: string; arguments: string };
+  }> | null;
   tool_call_id?: string;
 }
 
 /** A scripted turn: text, or one tool call. */
-export type ScriptedTurn = { content: string } | { toolCall: { name: string; arguments: JsonObject } };
+export type ScriptedTurn =
+  | { content: string }
+  | { toolCall: { name: string; arguments: JsonObject } };
 
 /** The marker before the JSON of a device action the oracle asks the user to perform. */
 export const DEVICE_REQUEST_MARKER = "Please perform this action on your device:";
 
 /** What the oracle says after its last step; the scripted user stops on any text without a request. */
-export const ORACLE_CLOSING = "Your request has been handled. Is there anything else I can help you with?";
+export const ORACLE_CLOSING =
+  "Your request has been handled. Is there anything else I can help you with?";
 
 /** tau2's user-simulator stop token. */
 export const USER_STOP = "###STOP###";
 
 function toolCallsOf(messages: readonly ChatMessage[], role: "assistant"): number {
-  return messages.filter((m) => m.role === role && (m.tool_calls?.length ?? 0) > 0).reduce((n, m) => n + (m.tool_calls?.length ?? 0), 0);
+  return messages
+    .filter((m) => m.role === role && (m.tool_calls?.length ?? 0) > 0)
+    .reduce((n, m) => n + (m.tool_calls?.length ?? 0), 0);
 }
 
 function lastText(messages: readonly ChatMessage[], role: ChatMessage["role"]): string | null {
@@ -60,7 +69,10 @@ function lastText(messages: readonly ChatMessage[], role: ChatMessage["role"]): 
  * the last action when user actions remain, it asks the user, in one message, to perform them
  * (a JSON line per action). Then it closes, stating every fact in `communicateInfo`.
  */
-export function oracleAgentTurn(truth: Tau2GroundTruth, messages: readonly ChatMessage[]): ScriptedTurn {
+export function oracleAgentTurn(
+  truth: Tau2GroundTruth,
+  messages: readonly ChatMessage[],
+): ScriptedTurn {
   const done = toolCallsOf(messages, "assistant");
   const actions = truth.actions;
   // Index of the next assistant action not yet called, and the user actions just before it.
@@ -89,14 +101,20 @@ export function oracleAgentTurn(truth: Tau2GroundTruth, messages: readonly ChatM
     const answered = asked >= 0 && messages.slice(asked + 1).some((m) => m.role === "user");
     if (!answered) return { content: request };
   }
-  if (next < actions.length) return { toolCall: { name: actions[next]!.name, arguments: actions[next]!.arguments } };
-  const facts = truth.communicateInfo.length > 0 ? ` For your information: ${truth.communicateInfo.join("; ")}.` : "";
+  if (next < actions.length)
+    return { toolCall: { name: actions[next]!.name, arguments: actions[next]!.arguments } };
+  const facts =
+    truth.communicateInfo.length > 0
+      ? ` For your information: ${truth.communicateInfo.join("; ")}.`
+      : "";
   return { content: `${ORACLE_CLOSING}${facts}` };
 }
 
 /** The request text for the user actions before expected action `step` (one JSON line each). */
 export function deviceRequest(step: number, actions: readonly Tau2Action[]): string {
-  const lines = actions.map((a) => `${DEVICE_REQUEST_MARKER} ${JSON.stringify({ name: a.name, arguments: a.arguments })}`);
+  const lines = actions.map(
+    (a) => `${DEVICE_REQUEST_MARKER} ${JSON.stringify({ name: a.name, arguments: a.arguments })}`,
+  );
   return [`(step ${step})`, ...lines].join("\n");
 }
 
@@ -112,8 +130,12 @@ export function parseDeviceRequests(text: string): Array<{ name: string; argumen
     const at = line.indexOf(DEVICE_REQUEST_MARKER);
     if (at < 0) continue;
     try {
-      const value = JSON.parse(line.slice(at + DEVICE_REQUEST_MARKER.length)) as { name?: unknown; arguments?: unknown };
-      if (typeof value.name === "string") out.push({ name: value.name, arguments: (value.arguments ?? {}) as JsonObject });
+      const value = JSON.parse(line.slice(at + DEVICE_REQUEST_MARKER.length)) as {
+        name?: unknown;
+        arguments?: unknown;
+      };
+      if (typeof value.name === "string")
+        out.push({ name: value.name, arguments: (value.arguments ?? {}) as JsonObject });
     } catch {
       // Not a request line after all: a scripted user ignores what it cannot parse.
     }

@@ -9,27 +9,54 @@ afterEach(async () => {
 });
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${url}/chat/completions`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  fetch(`${url}/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
 
 describe("startShim", () => {
   it("answers text and tool calls as chat.completion objects and records each request", async () => {
     shim = await startShim({
       talker: () => ({ content: "hello" }),
-      caller: (req) => ({ toolCall: { name: "lookup", arguments: { id: req.headers["x-tau2-task-id"] ?? null } } }),
+      caller: (req) => ({
+        toolCall: { name: "lookup", arguments: { id: req.headers["x-tau2-task-id"] ?? null } },
+      }),
     });
-    const a = (await (await post(shim.baseURL, { model: "talker", messages: [{ role: "user", content: "hi" }], top_k: 20 })).json()) as any;
-    expect(a.choices).toEqual([{ index: 0, message: { role: "assistant", content: "hello" }, finish_reason: "stop" }]);
-    const b = (await (await post(shim.baseURL, { model: "caller", messages: [] }, { "X-Tau2-Task-Id": "12" })).json()) as any;
-    expect(b.choices[0].message.tool_calls).toEqual([{ id: "call_2", type: "function", function: { name: "lookup", arguments: '{"id":"12"}' } }]);
+    const a = (await (
+      await post(shim.baseURL, {
+        model: "talker",
+        messages: [{ role: "user", content: "hi" }],
+        top_k: 20,
+      })
+    ).json()) as any;
+    expect(a.choices).toEqual([
+      { index: 0, message: { role: "assistant", content: "hello" }, finish_reason: "stop" },
+    ]);
+    const b = (await (
+      await post(shim.baseURL, { model: "caller", messages: [] }, { "X-Tau2-Task-Id": "12" })
+    ).json()) as any;
+    expect(b.choices[0].message.tool_calls).toEqual([
+      { id: "call_2", type: "function", function: { name: "lookup", arguments: '{"id":"12"}' } },
+    ]);
     expect(b.choices[0].finish_reason).toBe("tool_calls");
-    expect(shim.requests.map((r) => [r.model, r.body.top_k ?? null])).toEqual([["talker", 20], ["caller", null]]);
+    expect(shim.requests.map((r) => [r.model, r.body.top_k ?? null])).toEqual([
+      ["talker", 20],
+      ["caller", null],
+    ]);
   });
 
   it("refuses an unknown model with 404 and reports a handler's error as 500", async () => {
-    shim = await startShim({ broken: () => { throw new Error("scripted failure"); } });
+    shim = await startShim({
+      broken: () => {
+        throw new Error("scripted failure");
+      },
+    });
     const missing = await post(shim.baseURL, { model: "nope", messages: [] });
     expect(missing.status).toBe(404);
-    expect(((await missing.json()) as any).error.message).toBe('model "nope" is not served here (served: broken)');
+    expect(((await missing.json()) as any).error.message).toBe(
+      'model "nope" is not served here (served: broken)',
+    );
     const failed = await post(shim.baseURL, { model: "broken", messages: [] });
     expect(failed.status).toBe(500);
     expect(((await failed.json()) as any).error.message).toBe("scripted failure");

@@ -22,11 +22,21 @@ export interface ShimRequest {
 
 /** An assistant message in the OpenAI wire shape. */
 export interface ShimMessage {
-  message: { role: "assistant"; content: string | null; tool_calls?: Array<{ id: string; type: "function"; function: { name: string; arguments: string } }> };
+  message: {
+    role: "assistant";
+    content: string | null;
+    tool_calls?: Array<{
+      id: string;
+      type: "function";
+      function: { name: string; arguments: string };
+    }>;
+  };
 }
 
 /** Answers one chat request: text, one tool call, or a whole assistant message. */
-export type ShimHandler = (request: ShimRequest) => ScriptedTurn | ShimMessage | Promise<ScriptedTurn | ShimMessage>;
+export type ShimHandler = (
+  request: ShimRequest,
+) => ScriptedTurn | ShimMessage | Promise<ScriptedTurn | ShimMessage>;
 
 /** A running shim. */
 export interface Shim {
@@ -39,7 +49,10 @@ export interface Shim {
 
 function send(res: ServerResponse, status: number, value: unknown): void {
   const body = JSON.stringify(value);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(body),
+  });
   res.end(body);
 }
 
@@ -50,12 +63,29 @@ async function readBody(req: IncomingMessage): Promise<string> {
 }
 
 /** The OpenAI `chat.completion` object for a handler's answer. */
-export function completionOf(model: string, turn: ScriptedTurn | ShimMessage, n: number): JsonObject {
+export function completionOf(
+  model: string,
+  turn: ScriptedTurn | ShimMessage,
+  n: number,
+): JsonObject {
   const message =
     "message" in turn
       ? turn.message
       : "toolCall" in turn
-        ? { role: "assistant", content: null, tool_calls: [{ id: `call_${n}`, type: "function", function: { name: turn.toolCall.name, arguments: JSON.stringify(turn.toolCall.arguments) } }] }
+        ? {
+            role: "assistant",
+            content: null,
+            tool_calls: [
+              {
+                id: `call_${n}`,
+                type: "function",
+                function: {
+                  name: turn.toolCall.name,
+                  arguments: JSON.stringify(turn.toolCall.arguments),
+                },
+              },
+            ],
+          }
         : { role: "assistant", content: turn.content };
   const calls = "message" in turn ? (turn.message.tool_calls?.length ?? 0) > 0 : "toolCall" in turn;
   return {
@@ -73,30 +103,51 @@ export function completionOf(model: string, turn: ScriptedTurn | ShimMessage, n:
  * a handler get HTTP 404 and a handler's error HTTP 500, both as OpenAI error objects, so the
  * harness records the failure instead of a made-up answer.
  */
-export async function startShim(handlers: Record<string, ShimHandler>, options: { port?: number } = {}): Promise<Shim> {
+export async function startShim(
+  handlers: Record<string, ShimHandler>,
+  options: { port?: number } = {},
+): Promise<Shim> {
   const requests: ShimRequest[] = [];
   let served = 0;
   const server = createServer((req, res) => {
     void (async () => {
       if (req.method !== "POST" || !/\/chat\/completions$/.test(req.url ?? "")) {
-        send(res, 404, { error: { message: `no route ${req.method} ${req.url}`, type: "not_found" } });
+        send(res, 404, {
+          error: { message: `no route ${req.method} ${req.url}`, type: "not_found" },
+        });
         return;
       }
       let body: JsonObject;
       try {
         body = JSON.parse(await readBody(req)) as JsonObject;
       } catch (err) {
-        send(res, 400, { error: { message: `body is not JSON: ${(err as Error).message}`, type: "invalid_request_error" } });
+        send(res, 400, {
+          error: {
+            message: `body is not JSON: ${(err as Error).message}`,
+            type: "invalid_request_error",
+          },
+        });
         return;
       }
       const model = typeof body.model === "string" ? body.model : "";
       const headers: Record<string, string | undefined> = {};
-      for (const [k, v] of Object.entries(req.headers)) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(",") : v;
-      const request: ShimRequest = { model, messages: (body.messages ?? []) as unknown as ChatMessage[], body, headers };
+      for (const [k, v] of Object.entries(req.headers))
+        headers[k.toLowerCase()] = Array.isArray(v) ? v.join(",") : v;
+      const request: ShimRequest = {
+        model,
+        messages: (body.messages ?? []) as unknown as ChatMessage[],
+        body,
+        headers,
+      };
       requests.push(request);
       const handler = handlers[model];
       if (!handler) {
-        send(res, 404, { error: { message: `model ${JSON.stringify(model)} is not served here (served: ${Object.keys(handlers).join(", ")})`, type: "not_found" } });
+        send(res, 404, {
+          error: {
+            message: `model ${JSON.stringify(model)} is not served here (served: ${Object.keys(handlers).join(", ")})`,
+            type: "not_found",
+          },
+        });
         return;
       }
       try {
@@ -113,7 +164,14 @@ export async function startShim(handlers: Record<string, ShimHandler>, options: 
   server.keepAliveTimeout = 600_000;
   server.headersTimeout = 601_000;
   await new Promise<void>((resolve, reject) => {
-    server.once("error", (err) => reject(new SpadeError("E_IO", `the tau2 model shim cannot listen: ${err.message}`, { nextStep: "free the port or omit it", cause: err })));
+    server.once("error", (err) =>
+      reject(
+        new SpadeError("E_IO", `the tau2 model shim cannot listen: ${err.message}`, {
+          nextStep: "free the port or omit it",
+          cause: err,
+        }),
+      ),
+    );
     server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
   });
   const { port } = server.address() as AddressInfo;

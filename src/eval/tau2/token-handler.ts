@@ -6,7 +6,12 @@
  * reachable through Tinker sampling.
  */
 import type { JsonObject, ToolSpec } from "../../env/index.js";
-import { parseAssistantTokens, type ChatMessage, type ChatRenderer, type TokenSampler } from "../../policy/index.js";
+import {
+  parseAssistantTokens,
+  type ChatMessage,
+  type ChatRenderer,
+  type TokenSampler,
+} from "../../policy/index.js";
 import type { ShimHandler, ShimMessage, ShimRequest } from "./shim.js";
 
 /** What the handler samples with. */
@@ -25,10 +30,17 @@ function num(value: unknown): number | undefined {
 function chatMessages(request: ShimRequest): ChatMessage[] {
   return request.messages.map((m): ChatMessage => {
     if (m.role === "assistant") {
-      const calls = (m.tool_calls ?? []).map((c) => ({ id: c.id, type: "function" as const, function: { name: c.function.name, arguments: c.function.arguments } }));
-      return calls.length > 0 ? { role: "assistant", content: m.content ?? null, tool_calls: calls } : { role: "assistant", content: m.content ?? "" };
+      const calls = (m.tool_calls ?? []).map((c) => ({
+        id: c.id,
+        type: "function" as const,
+        function: { name: c.function.name, arguments: c.function.arguments },
+      }));
+      return calls.length > 0
+        ? { role: "assistant", content: m.content ?? null, tool_calls: calls }
+        : { role: "assistant", content: m.content ?? "" };
     }
-    if (m.role === "tool") return { role: "tool", content: m.content ?? "", tool_call_id: m.tool_call_id ?? "" };
+    if (m.role === "tool")
+      return { role: "tool", content: m.content ?? "", tool_call_id: m.tool_call_id ?? "" };
     return { role: m.role, content: m.content ?? "" };
   });
 }
@@ -40,8 +52,14 @@ function chatMessages(request: ShimRequest): ChatMessage[] {
 export function tokenSamplerHandler(options: TokenHandlerOptions): ShimHandler {
   return async (request): Promise<ShimMessage> => {
     const body: JsonObject = request.body;
-    const tools = Array.isArray(body.tools) && body.tools.length > 0 ? (body.tools as unknown as ToolSpec[]) : undefined;
-    const promptTokenIds = options.renderer.renderTokens(chatMessages(request), { tools, addGenerationPrompt: true });
+    const tools =
+      Array.isArray(body.tools) && body.tools.length > 0
+        ? (body.tools as unknown as ToolSpec[])
+        : undefined;
+    const promptTokenIds = options.renderer.renderTokens(chatMessages(request), {
+      tools,
+      addGenerationPrompt: true,
+    });
     const temperature = num(body.temperature);
     const topP = num(body.top_p);
     const topK = num(body.top_k);
@@ -53,8 +71,20 @@ export function tokenSamplerHandler(options: TokenHandlerOptions): ShimHandler {
       ...(topP !== undefined ? { topP } : {}),
       ...(topK !== undefined && topK > 0 ? { topK } : {}),
     });
-    const parsed = parseAssistantTokens(sample!.tokenIds, (ids) => options.renderer.decode(ids), options.renderer.stopIds);
+    const parsed = parseAssistantTokens(
+      sample!.tokenIds,
+      (ids) => options.renderer.decode(ids),
+      options.renderer.stopIds,
+    );
     const message = parsed.message as Extract<ChatMessage, { role: "assistant" }>;
-    return { message: { role: "assistant", content: message.content, ...(message.tool_calls && message.tool_calls.length > 0 ? { tool_calls: message.tool_calls } : {}) } };
+    return {
+      message: {
+        role: "assistant",
+        content: message.content,
+        ...(message.tool_calls && message.tool_calls.length > 0
+          ? { tool_calls: message.tool_calls }
+          : {}),
+      },
+    };
   };
 }

@@ -3,11 +3,23 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ToolSpec } from "../../env/index.js";
-import { asciiIds, THINK_DROPPING_TEMPLATE, TINY, writeTinyModel } from "../../../test/fakes/tiny-model.js";
+import {
+  asciiIds,
+  THINK_DROPPING_TEMPLATE,
+  TINY,
+  writeTinyModel,
+} from "../../../test/fakes/tiny-model.js";
 import { ChatRenderer } from "./renderer.js";
 import { TokenConversation } from "./conversation.js";
 
-const LOOKUP: ToolSpec = { type: "function", function: { name: "lookup", description: "look a key up", parameters: { type: "object", properties: { key: { type: "object" } } } } };
+const LOOKUP: ToolSpec = {
+  type: "function",
+  function: {
+    name: "lookup",
+    description: "look a key up",
+    parameters: { type: "object", properties: { key: { type: "object" } } },
+  },
+};
 
 function renderer(template?: string): ChatRenderer {
   return ChatRenderer.fromDir(writeTinyModel(mkdtempSync(join(tmpdir(), "spade-tiny-")), template));
@@ -19,21 +31,39 @@ function sampled(r: ChatRenderer, text: string) {
   return { tokenIds, logprobs: tokenIds.map((_, i) => -(i + 1) / 16), stopReason: "stop" };
 }
 
-const CALL_TEXT = 'Looking.\n<tool_call>\n{"name": "lookup", "arguments": {"key": {"path": ["x", {"deep": [1, 2]}]}}}\n</tool_call>';
+const CALL_TEXT =
+  'Looking.\n<tool_call>\n{"name": "lookup", "arguments": {"key": {"path": ["x", {"deep": [1, 2]}]}}}\n</tool_call>';
 
 describe("TokenConversation", () => {
   it("grows into exactly the one-shot render of the whole tool-use conversation", () => {
     const r = renderer();
     const conv = new TokenConversation(r, { tools: [LOOKUP] });
-    const first = conv.addMessages([{ role: "system", content: "Play." }, { role: "user", content: "Find the number." }]);
-    expect(first).toEqual(r.renderTokens(conv.messages, { tools: [LOOKUP], addGenerationPrompt: true }));
+    const first = conv.addMessages([
+      { role: "system", content: "Play." },
+      { role: "user", content: "Find the number." },
+    ]);
+    expect(first).toEqual(
+      r.renderTokens(conv.messages, { tools: [LOOKUP], addGenerationPrompt: true }),
+    );
     expect(first.slice(-11)).toEqual([TINY.imStart, ...asciiIds("assistant\n")]);
 
     const call = conv.addSample(sampled(r, CALL_TEXT));
-    expect(call.action.toolCalls).toEqual([{ id: "call_0", name: "lookup", arguments: { key: { path: ["x", { deep: [1, 2] }] } } }]);
-    const toolTokens = conv.addMessages([{ role: "tool", tool_call_id: "call_0", content: "value 42" }]);
+    expect(call.action.toolCalls).toEqual([
+      { id: "call_0", name: "lookup", arguments: { key: { path: ["x", { deep: [1, 2] }] } } },
+    ]);
+    const toolTokens = conv.addMessages([
+      { role: "tool", tool_call_id: "call_0", content: "value 42" },
+    ]);
     // The newline after <|im_end|> belongs to the assistant turn's closing, and must be kept.
-    expect(toolTokens).toEqual([10, TINY.imStart, ...asciiIds("user\n<tool_response>\nvalue 42\n</tool_response>"), TINY.imEnd, 10, TINY.imStart, ...asciiIds("assistant\n")]);
+    expect(toolTokens).toEqual([
+      10,
+      TINY.imStart,
+      ...asciiIds("user\n<tool_response>\nvalue 42\n</tool_response>"),
+      TINY.imEnd,
+      10,
+      TINY.imStart,
+      ...asciiIds("assistant\n"),
+    ]);
 
     conv.addSample(sampled(r, "It is \\boxed{42}."));
     conv.addMessages([{ role: "user", content: "Correct!" }]);
@@ -49,9 +79,23 @@ describe("TokenConversation", () => {
     const sample = sampled(r, "Yo");
     conv.addSample(sample);
     const next = conv.addMessages([{ role: "user", content: "Go" }]);
-    expect(conv.turns[0]).toMatchObject({ observationTokenIds: prompt, promptLength: prompt.length, responseTokenIds: [89, 111, TINY.imEnd], logprobs: [-1 / 16, -2 / 16, -3 / 16], stopReason: "stop", closingTokenIds: [], text: "Yo" });
+    expect(conv.turns[0]).toMatchObject({
+      observationTokenIds: prompt,
+      promptLength: prompt.length,
+      responseTokenIds: [89, 111, TINY.imEnd],
+      logprobs: [-1 / 16, -2 / 16, -3 / 16],
+      stopReason: "stop",
+      closingTokenIds: [],
+      text: "Yo",
+    });
     expect(conv.lossMask).toEqual([...prompt.map(() => 0), 1, 1, 1, ...next.map(() => 0)]);
-    expect(conv.logprobs).toEqual([...prompt.map(() => 0), -1 / 16, -2 / 16, -3 / 16, ...next.map(() => 0)]);
+    expect(conv.logprobs).toEqual([
+      ...prompt.map(() => 0),
+      -1 / 16,
+      -2 / 16,
+      -3 / 16,
+      ...next.map(() => 0),
+    ]);
   });
 
   it("shows the naive difference pitfall: rendering with and without the new message loses the newline", () => {
@@ -61,11 +105,16 @@ describe("TokenConversation", () => {
     conv.addSample(sampled(r, "Yo"));
     const before = [...conv.messages];
     const after = [...before, { role: "user" as const, content: "Go" }];
-    const naive = r.renderTokens(after, { addGenerationPrompt: true }).slice(r.renderTokens(before, { addGenerationPrompt: false }).length);
+    const naive = r
+      .renderTokens(after, { addGenerationPrompt: true })
+      .slice(r.renderTokens(before, { addGenerationPrompt: false }).length);
     const appended = conv.addMessages([{ role: "user", content: "Go" }]);
     expect(appended[0]).toBe(10);
     expect(naive).toEqual(appended.slice(1));
-    const naiveStream = [...conv.tokenIds.slice(0, conv.tokenIds.length - appended.length), ...naive];
+    const naiveStream = [
+      ...conv.tokenIds.slice(0, conv.tokenIds.length - appended.length),
+      ...naive,
+    ];
     expect(naiveStream).not.toEqual(conv.oneShotTokenIds());
     expect(conv.tokenIds).toEqual(conv.oneShotTokenIds());
   });
@@ -75,7 +124,11 @@ describe("TokenConversation", () => {
     const conv = new TokenConversation(r);
     conv.addMessages([{ role: "user", content: "Say ab" }]);
     expect(r.encode("ab")).toEqual([TINY.ab]);
-    conv.addSample({ tokenIds: [97, 98, TINY.imEnd], logprobs: [-0.5, -0.25, -0.125], stopReason: "stop" });
+    conv.addSample({
+      tokenIds: [97, 98, TINY.imEnd],
+      logprobs: [-0.5, -0.25, -0.125],
+      stopReason: "stop",
+    });
     conv.addMessages([{ role: "user", content: "Again" }]);
     const at = conv.turns[0]!.promptLength;
     expect(conv.tokenIds.slice(at, at + 4)).toEqual([97, 98, TINY.imEnd, 10]);
@@ -112,7 +165,15 @@ describe("TokenConversation", () => {
     conv.addSample(sampled(r, "<think>\nhm\n</think>\n\nA1"));
     expect(conv.turns[0]!.prefixStable).toBe(true);
     const appended = conv.addMessages([{ role: "user", content: "Q2" }]);
-    expect(appended).toEqual([10, TINY.imStart, ...asciiIds("user\nQ2"), TINY.imEnd, 10, TINY.imStart, ...asciiIds("assistant\n")]);
+    expect(appended).toEqual([
+      10,
+      TINY.imStart,
+      ...asciiIds("user\nQ2"),
+      TINY.imEnd,
+      10,
+      TINY.imStart,
+      ...asciiIds("assistant\n"),
+    ]);
     conv.addSample(sampled(r, "A2"));
     expect(conv.turns.map((t) => t.prefixStable)).toEqual([true, false]);
     expect(conv.prefixStable).toBe(false);
@@ -127,14 +188,20 @@ describe("TokenConversation", () => {
     const conv = new TokenConversation(r, { requirePrefixStable: true });
     conv.addMessages([{ role: "user", content: "Q1" }]);
     conv.addSample(sampled(r, "<think>\nhm\n</think>\n\nA1"));
-    expect(() => conv.addMessages([{ role: "user", content: "Q2" }])).toThrow(expect.objectContaining({ code: "E_POLICY_RENDER" }));
+    expect(() => conv.addMessages([{ role: "user", content: "Q2" }])).toThrow(
+      expect.objectContaining({ code: "E_POLICY_RENDER" }),
+    );
   });
 
   it("rejects calls out of order with E_CONFIG", () => {
     const r = renderer();
     const conv = new TokenConversation(r);
-    expect(() => conv.addSample(sampled(r, "x"))).toThrow(expect.objectContaining({ code: "E_CONFIG" }));
+    expect(() => conv.addSample(sampled(r, "x"))).toThrow(
+      expect.objectContaining({ code: "E_CONFIG" }),
+    );
     conv.addMessages([{ role: "user", content: "Hi" }]);
-    expect(() => conv.addMessages([{ role: "user", content: "Hi" }])).toThrow(expect.objectContaining({ code: "E_CONFIG" }));
+    expect(() => conv.addMessages([{ role: "user", content: "Hi" }])).toThrow(
+      expect.objectContaining({ code: "E_CONFIG" }),
+    );
   });
 });

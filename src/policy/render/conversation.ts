@@ -87,7 +87,12 @@ export class TokenConversation {
    * E_POLICY_RENDER when the template's render cannot continue the stream.
    */
   addMessages(messages: readonly ChatMessage[]): number[] {
-    if (this.pending) throw new SpadeError("E_CONFIG", "a conversation awaiting a sample cannot take more messages", { nextStep: "call addSample first" });
+    if (this.pending)
+      throw new SpadeError(
+        "E_CONFIG",
+        "a conversation awaiting a sample cannot take more messages",
+        { nextStep: "call addSample first" },
+      );
     const before = [...this.messages];
     const after = [...before, ...messages];
     const tools = this.options.tools;
@@ -97,13 +102,20 @@ export class TokenConversation {
     if (this.tokenIds.length > 0) {
       const cut = this.afterNthEndOfTurn(full, this.countEndOfTurn(this.tokenIds));
       if (cut < 0) {
-        throw new SpadeError("E_POLICY_RENDER", "the chat template's render has fewer end-of-turn tokens than the stream already holds", {
-          nextStep: "the template drops earlier turns; it cannot be used for token-level multi-turn sampling",
-        });
+        throw new SpadeError(
+          "E_POLICY_RENDER",
+          "the chat template's render has fewer end-of-turn tokens than the stream already holds",
+          {
+            nextStep:
+              "the template drops earlier turns; it cannot be used for token-level multi-turn sampling",
+          },
+        );
       }
       appended = full.slice(cut);
       const previous = this.renderer.render(before, { tools, addGenerationPrompt: false });
-      prefixStable = this.renderer.render(after, { tools, addGenerationPrompt: true }).startsWith(previous);
+      prefixStable = this.renderer
+        .render(after, { tools, addGenerationPrompt: true })
+        .startsWith(previous);
     }
     this.checkStable(prefixStable);
     this.messages.push(...messages);
@@ -118,17 +130,34 @@ export class TokenConversation {
    */
   addSample(sample: SampledResponse): ParsedAssistant {
     const pending = this.pending;
-    if (!pending) throw new SpadeError("E_CONFIG", "addSample needs a generation prompt first", { nextStep: "call addMessages first" });
+    if (!pending)
+      throw new SpadeError("E_CONFIG", "addSample needs a generation prompt first", {
+        nextStep: "call addMessages first",
+      });
     const promptLength = this.tokenIds.length;
     const responseTokenIds = [...sample.tokenIds];
     this.push(responseTokenIds, 1, sample.logprobs);
     const last = responseTokenIds[responseTokenIds.length - 1];
-    const closingTokenIds = last !== undefined && this.renderer.endOfTurnIds.includes(last) ? [] : this.renderer.endOfTurnIds.slice(0, 1);
+    const closingTokenIds =
+      last !== undefined && this.renderer.endOfTurnIds.includes(last)
+        ? []
+        : this.renderer.endOfTurnIds.slice(0, 1);
     this.push(closingTokenIds, 0, null);
-    const parsed = parseAssistantTokens(responseTokenIds, (ids) => this.renderer.decode(ids), this.renderer.stopIds);
-    const prompt = this.renderer.render(this.messages, { tools: this.options.tools, addGenerationPrompt: true });
+    const parsed = parseAssistantTokens(
+      responseTokenIds,
+      (ids) => this.renderer.decode(ids),
+      this.renderer.stopIds,
+    );
+    const prompt = this.renderer.render(this.messages, {
+      tools: this.options.tools,
+      addGenerationPrompt: true,
+    });
     this.messages.push(parsed.message);
-    const prefixStable = pending.prefixStable && this.renderer.render(this.messages, { tools: this.options.tools, addGenerationPrompt: false }).startsWith(prompt);
+    const prefixStable =
+      pending.prefixStable &&
+      this.renderer
+        .render(this.messages, { tools: this.options.tools, addGenerationPrompt: false })
+        .startsWith(prompt);
     this.pending = null;
     this.turns.push({
       observationTokenIds: pending.observationTokenIds,
@@ -151,7 +180,10 @@ export class TokenConversation {
    * else cut right after its last end-of-turn token (where the stream ends).
    */
   oneShotTokenIds(): number[] {
-    const full = this.renderer.renderTokens(this.messages, { tools: this.options.tools, addGenerationPrompt: this.awaitingSample });
+    const full = this.renderer.renderTokens(this.messages, {
+      tools: this.options.tools,
+      addGenerationPrompt: this.awaitingSample,
+    });
     if (this.awaitingSample) return full;
     const cut = this.afterNthEndOfTurn(full, this.countEndOfTurn(full));
     return cut < 0 ? full : full.slice(0, cut);
@@ -164,9 +196,14 @@ export class TokenConversation {
 
   private checkStable(stable: boolean): void {
     if (!stable && this.options.requirePrefixStable) {
-      throw new SpadeError("E_POLICY_RENDER", "the chat template is not prefix-stable: it re-renders earlier turns differently", {
-        nextStep: "use a prefix-stable template (pass one that keeps earlier turns as they were), or allow it and train on the growing stream",
-      });
+      throw new SpadeError(
+        "E_POLICY_RENDER",
+        "the chat template is not prefix-stable: it re-renders earlier turns differently",
+        {
+          nextStep:
+            "use a prefix-stable template (pass one that keeps earlier turns as they were), or allow it and train on the growing stream",
+        },
+      );
     }
   }
 
@@ -186,7 +223,8 @@ export class TokenConversation {
   private afterNthEndOfTurn(ids: readonly number[], n: number): number {
     if (n === 0) return 0;
     let seen = 0;
-    for (let i = 0; i < ids.length; i++) if (this.renderer.endOfTurnIds.includes(ids[i] as number) && ++seen === n) return i + 1;
+    for (let i = 0; i < ids.length; i++)
+      if (this.renderer.endOfTurnIds.includes(ids[i] as number) && ++seen === n) return i + 1;
     return -1;
   }
 }

@@ -25,14 +25,21 @@ function readJson(path: string, what: string): Record<string, unknown> {
   try {
     text = readFileSync(path, "utf8");
   } catch (cause) {
-    throw new SpadeError("E_IO", `cannot read ${what} at ${path}`, { cause, nextStep: "point --model-path at the folder that holds the model's tokenizer files" });
+    throw new SpadeError("E_IO", `cannot read ${what} at ${path}`, {
+      cause,
+      nextStep: "point --model-path at the folder that holds the model's tokenizer files",
+    });
   }
   try {
     const value: unknown = JSON.parse(text);
-    if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error("not a JSON object");
+    if (typeof value !== "object" || value === null || Array.isArray(value))
+      throw new Error("not a JSON object");
     return value as Record<string, unknown>;
   } catch (cause) {
-    throw new SpadeError("E_CONFIG", `${path} is not a JSON object`, { cause, nextStep: `use the model's original ${what}` });
+    throw new SpadeError("E_CONFIG", `${path} is not a JSON object`, {
+      cause,
+      nextStep: `use the model's original ${what}`,
+    });
   }
 }
 
@@ -73,13 +80,17 @@ export function readModelFiles(dir: string, chatTemplate?: string): ModelFiles {
   if (chatTemplate !== undefined) chatTemplates = { default: chatTemplate };
   else if (existsSync(jinjaPath)) chatTemplates = { default: readFileSync(jinjaPath, "utf8") };
   else if (config.chat_template !== undefined) chatTemplates = templatesFrom(config.chat_template);
-  else if (existsSync(jsonPath)) chatTemplates = templatesFrom(readJson(jsonPath, "chat_template.json").chat_template);
+  else if (existsSync(jsonPath))
+    chatTemplates = templatesFrom(readJson(jsonPath, "chat_template.json").chat_template);
   if (Object.keys(chatTemplates).length === 0) {
     throw new SpadeError("E_CONFIG", `no chat template found in ${dir}`, {
-      nextStep: "use an instruction-tuned model's files (tokenizer_config.json with chat_template, or chat_template.jinja), or pass a template file",
+      nextStep:
+        "use an instruction-tuned model's files (tokenizer_config.json with chat_template, or chat_template.jinja), or pass a template file",
     });
   }
   const generationPath = join(dir, "generation_config.json");
-  const generationEosIds = existsSync(generationPath) ? idList(readJson(generationPath, "generation_config.json").eos_token_id) : [];
+  const generationEosIds = existsSync(generationPath)
+    ? idList(readJson(generationPath, "generation_config.json").eos_token_id)
+    : [];
   return { tokenizer, config, chatTemplates, generationEosIds };
 }

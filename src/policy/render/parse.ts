@@ -98,16 +98,37 @@ function withoutToolCalls(text: string): string {
  * Parses one sampled assistant turn: `decode` turns ids into text; trailing `stopIds` are
  * removed first (they end the turn, they are not text).
  */
-export function parseAssistantTokens(tokenIds: readonly number[], decode: (ids: readonly number[]) => string, stopIds: readonly number[]): ParsedAssistant {
+export function parseAssistantTokens(
+  tokenIds: readonly number[],
+  decode: (ids: readonly number[]) => string,
+  stopIds: readonly number[],
+): ParsedAssistant {
   let end = tokenIds.length;
   while (end > 0 && stopIds.includes(tokenIds[end - 1] as number)) end--;
   const text = decode(tokenIds.slice(0, end));
   const action = makeAction(text);
   const { malformed } = parseToolCallText(text);
-  const bodies = [...text.matchAll(/<tool_call>([\s\S]*?)<\/tool_call>/g)].map((m) => (m[1] ?? "").trim()).filter((body) => !malformed.includes(body));
-  const rawToolCalls = action.toolCalls.map((call, i): RawToolCall => ({ id: call.id, name: call.name, argumentsText: rawArgumentsText(bodies[i] ?? "") ?? "{}" }));
-  const toolCalls = rawToolCalls.map((call, i): ChatToolCall => ({ id: call.id, type: "function", function: { name: call.name, arguments: messageArguments(rawArgumentsText(bodies[i] ?? "")) } }));
+  const bodies = [...text.matchAll(/<tool_call>([\s\S]*?)<\/tool_call>/g)]
+    .map((m) => (m[1] ?? "").trim())
+    .filter((body) => !malformed.includes(body));
+  const rawToolCalls = action.toolCalls.map(
+    (call, i): RawToolCall => ({
+      id: call.id,
+      name: call.name,
+      argumentsText: rawArgumentsText(bodies[i] ?? "") ?? "{}",
+    }),
+  );
+  const toolCalls = rawToolCalls.map(
+    (call, i): ChatToolCall => ({
+      id: call.id,
+      type: "function",
+      function: { name: call.name, arguments: messageArguments(rawArgumentsText(bodies[i] ?? "")) },
+    }),
+  );
   const content = toolCalls.length > 0 ? withoutToolCalls(text) : text;
-  const message: ChatMessage = toolCalls.length > 0 ? { role: "assistant", content, tool_calls: toolCalls } : { role: "assistant", content };
+  const message: ChatMessage =
+    toolCalls.length > 0
+      ? { role: "assistant", content, tool_calls: toolCalls }
+      : { role: "assistant", content };
   return { text, action, rawToolCalls, malformedToolCalls: malformed, message };
 }

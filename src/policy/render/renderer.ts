@@ -40,12 +40,20 @@ export interface RenderOptions {
 /** The string value of a special-token entry (`"<s>"` or `{content: "<s>", ...}`). */
 function tokenText(value: unknown): string | null {
   if (typeof value === "string") return value;
-  if (typeof value === "object" && value !== null && typeof (value as { content?: unknown }).content === "string") return (value as { content: string }).content;
+  if (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { content?: unknown }).content === "string"
+  )
+    return (value as { content: string }).content;
   return null;
 }
 
 /** A message as templates expect it: content never null, tool-call arguments as configured. */
-function templateMessage(message: ChatMessage, toolArguments: "object" | "string"): Record<string, unknown> {
+function templateMessage(
+  message: ChatMessage,
+  toolArguments: "object" | "string",
+): Record<string, unknown> {
   if (message.role !== "assistant") return { ...message };
   const toolCalls = (message.tool_calls ?? []).map((call) => {
     let args: unknown = call.function.arguments;
@@ -56,9 +64,17 @@ function templateMessage(message: ChatMessage, toolArguments: "object" | "string
         // Unparseable arguments stay text: the template shows what the model wrote.
       }
     }
-    return { id: call.id, type: "function", function: { name: call.function.name, arguments: args } };
+    return {
+      id: call.id,
+      type: "function",
+      function: { name: call.function.name, arguments: args },
+    };
   });
-  return { role: "assistant", content: message.content ?? "", ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) };
+  return {
+    role: "assistant",
+    content: message.content ?? "",
+    ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+  };
 }
 
 /** Renders conversations with a model's chat template and tokenizes them with its tokenizer. */
@@ -79,14 +95,22 @@ export class ChatRenderer {
     try {
       this.tokenizer = new Tokenizer(files.tokenizer, files.config);
     } catch (cause) {
-      throw new SpadeError("E_CONFIG", `the tokenizer files could not be loaded: ${(cause as Error).message}`, { cause, nextStep: "use the model's original tokenizer.json and tokenizer_config.json" });
+      throw new SpadeError(
+        "E_CONFIG",
+        `the tokenizer files could not be loaded: ${(cause as Error).message}`,
+        { cause, nextStep: "use the model's original tokenizer.json and tokenizer_config.json" },
+      );
     }
     this.templates = new Map();
     for (const [name, source] of Object.entries(files.chatTemplates)) {
       try {
         this.templates.set(name, new Template(source));
       } catch (cause) {
-        throw new SpadeError("E_CONFIG", `the chat template "${name}" does not parse: ${(cause as Error).message}`, { cause, nextStep: "check the template's Jinja syntax" });
+        throw new SpadeError(
+          "E_CONFIG",
+          `the chat template "${name}" does not parse: ${(cause as Error).message}`,
+          { cause, nextStep: "check the template's Jinja syntax" },
+        );
       }
     }
     this.specialTokens = {};
@@ -96,22 +120,32 @@ export class ChatRenderer {
     }
     const eos = this.specialTokens.eos_token;
     const eosIds = [...(eos !== undefined ? [this.idOf(eos)] : []), ...files.generationEosIds];
-    this.endOfTurnIds = options.endOfTurnTokens ? options.endOfTurnTokens.map((t) => this.idOf(t)) : (this.probeEndOfTurn() ?? eosIds.slice(0, 1));
+    this.endOfTurnIds = options.endOfTurnTokens
+      ? options.endOfTurnTokens.map((t) => this.idOf(t))
+      : (this.probeEndOfTurn() ?? eosIds.slice(0, 1));
     if (this.endOfTurnIds.length === 0) {
-      throw new SpadeError("E_CONFIG", "no end-of-turn token could be determined", { nextStep: "name it with endOfTurnTokens (e.g. <|im_end|>)" });
+      throw new SpadeError("E_CONFIG", "no end-of-turn token could be determined", {
+        nextStep: "name it with endOfTurnTokens (e.g. <|im_end|>)",
+      });
     }
     this.stopIds = [...new Set([...this.endOfTurnIds, ...eosIds])];
   }
 
   /** Reads the tokenizer files in `dir` (see `readModelFiles`) and builds a renderer. */
-  static fromDir(dir: string, options: RendererOptions & { chatTemplate?: string } = {}): ChatRenderer {
+  static fromDir(
+    dir: string,
+    options: RendererOptions & { chatTemplate?: string } = {},
+  ): ChatRenderer {
     return new ChatRenderer(readModelFiles(dir, options.chatTemplate), options);
   }
 
   /** The id of a token string; E_CONFIG when the vocabulary lacks it. */
   idOf(token: string): number {
     const id = this.tokenizer.token_to_id(token);
-    if (id === undefined) throw new SpadeError("E_CONFIG", `the tokenizer has no token "${token}"`, { nextStep: "check the token's spelling against tokenizer.json" });
+    if (id === undefined)
+      throw new SpadeError("E_CONFIG", `the tokenizer has no token "${token}"`, {
+        nextStep: "check the token's spelling against tokenizer.json",
+      });
     return id;
   }
 
@@ -127,7 +161,10 @@ export class ChatRenderer {
    */
   render(messages: readonly ChatMessage[], options: RenderOptions): string {
     const tools = options.tools && options.tools.length > 0 ? options.tools : undefined;
-    const template = (tools ? this.templates.get("tool_use") : undefined) ?? this.templates.get("default") ?? [...this.templates.values()][0];
+    const template =
+      (tools ? this.templates.get("tool_use") : undefined) ??
+      this.templates.get("default") ??
+      [...this.templates.values()][0];
     if (!template) throw new SpadeError("E_CONFIG", "the renderer has no chat template");
     try {
       return template.render({
@@ -138,7 +175,11 @@ export class ChatRenderer {
         add_generation_prompt: options.addGenerationPrompt,
       });
     } catch (cause) {
-      throw new SpadeError("E_POLICY_RENDER", `the chat template failed: ${(cause as Error).message}`, { cause, nextStep: "check that the template accepts these roles and tool calls" });
+      throw new SpadeError(
+        "E_POLICY_RENDER",
+        `the chat template failed: ${(cause as Error).message}`,
+        { cause, nextStep: "check that the template accepts these roles and tool calls" },
+      );
     }
   }
 
@@ -151,7 +192,10 @@ export class ChatRenderer {
   decode(ids: readonly number[]): string {
     // No ids is no text: a model may end its turn at once, and the tokenizer library rejects [].
     if (ids.length === 0) return "";
-    return this.tokenizer.decode([...ids], { skip_special_tokens: false, clean_up_tokenization_spaces: false });
+    return this.tokenizer.decode([...ids], {
+      skip_special_tokens: false,
+      clean_up_tokenization_spaces: false,
+    });
   }
 
   /** Tokens of the rendered conversation. */
@@ -163,7 +207,13 @@ export class ChatRenderer {
   private probeEndOfTurn(): number[] | null {
     const marker = "SPADE_PROBE_ANSWER";
     try {
-      const text = this.render([{ role: "user", content: "probe" }, { role: "assistant", content: marker }], { addGenerationPrompt: false });
+      const text = this.render(
+        [
+          { role: "user", content: "probe" },
+          { role: "assistant", content: marker },
+        ],
+        { addGenerationPrompt: false },
+      );
       const at = text.indexOf(marker);
       if (at < 0) return null;
       const first = this.encode(text.slice(at + marker.length))[0];

@@ -11,7 +11,11 @@ import { loadProgram, type SandboxLimits } from "../index.js";
 const MARKER = join(tmpdir(), `spade-python-attack-${process.pid}`);
 const M = JSON.stringify(MARKER);
 const MIB = 1024 * 1024;
-const LIMITS: Partial<SandboxLimits> = { memoryBytes: 32 * MIB, stepTimeoutMs: 300, compileTimeoutMs: 1000 };
+const LIMITS: Partial<SandboxLimits> = {
+  memoryBytes: 32 * MIB,
+  stepTimeoutMs: 300,
+  compileTimeoutMs: 1000,
+};
 /** How much one program may grow the host's RSS or raise its peak. */
 const RSS_BOUND_BYTES = 64 * MIB;
 
@@ -40,7 +44,10 @@ def host_import(name):
 
 /** A program whose step() runs `body` (or whose top level runs `top`). */
 function program(body: string, top = ""): string {
-  const indented = body.split("\n").map((line) => `        ${line}`).join("\n");
+  const indented = body
+    .split("\n")
+    .map((line) => `        ${line}`)
+    .join("\n");
   return `${HELPERS}\n${top}\nclass AttackEnv:\n    def reset(self, seed=None):\n        return "start", {}\n    def step(self, action):\n${indented}\n        return "done", 0.0, False, False, {}\n    def hint(self):\n        return "h"\n`;
 }
 
@@ -58,55 +65,300 @@ const BOMB: Partial<SandboxLimits> = { stepTimeoutMs: 5000 };
 
 const ATTACKS: Attack[] = [
   // Imports of the dangerous modules.
-  { name: "import os", at: "load", code: "import os", outcome: "E_SANDBOX_COMPILE", expect: /ImportError: import of 'os' is not allowed/ },
-  { name: "import subprocess", at: "load", code: "import subprocess", outcome: "E_SANDBOX_COMPILE", expect: /'subprocess' is not allowed/ },
-  { name: "import socket", at: "load", code: "import socket", outcome: "E_SANDBOX_COMPILE", expect: /'socket' is not allowed/ },
-  { name: "import ctypes", at: "load", code: "import ctypes", outcome: "E_SANDBOX_COMPILE", expect: /'ctypes' is not allowed/ },
-  { name: "from os import system", at: "load", code: "from os import system", outcome: "E_SANDBOX_COMPILE", expect: /'os' is not allowed/ },
-  { name: "__import__('importlib')", at: "load", code: "__import__('importlib')", outcome: "E_SANDBOX_COMPILE", expect: /'importlib' is not allowed/ },
-  { name: "import gc (object graph walking)", at: "load", code: "import gc", outcome: "E_SANDBOX_COMPILE", expect: /'gc' is not allowed/ },
-  { name: "open() at the top level", at: "load", code: "open('/etc/passwd')", outcome: "E_SANDBOX_COMPILE", expect: /NameError: name 'open' is not defined/ },
-  { name: "eval and exec are gone", at: "load", code: "exec('1')", outcome: "E_SANDBOX_COMPILE", expect: /NameError: name 'exec'/ },
-  { name: "an infinite loop at the top level", at: "load", code: "while True:\n    pass", outcome: "E_SANDBOX_TIMEOUT", expect: /deadline/ },
+  {
+    name: "import os",
+    at: "load",
+    code: "import os",
+    outcome: "E_SANDBOX_COMPILE",
+    expect: /ImportError: import of 'os' is not allowed/,
+  },
+  {
+    name: "import subprocess",
+    at: "load",
+    code: "import subprocess",
+    outcome: "E_SANDBOX_COMPILE",
+    expect: /'subprocess' is not allowed/,
+  },
+  {
+    name: "import socket",
+    at: "load",
+    code: "import socket",
+    outcome: "E_SANDBOX_COMPILE",
+    expect: /'socket' is not allowed/,
+  },
+  {
+    name: "import ctypes",
+    at: "load",
+    code: "import ctypes",
+    outcome: "E_SANDBOX_COMPILE",
+    expect: /'ctypes' is not allowed/,
+  },
+  {
+    name: "from os import system",
+    at: "load",
+    code: "from os import system",
+    outcome: "E_SANDBOX_COMPILE",
+    expect: /'os' is not allowed/,
+  },
+  {
+    name: "__import__('importlib')",
+    at: "load",
+    code: "__import__('importlib')",
+    outcome: "E_SANDBOX_COMPILE",
+    expect: /'importlib' is not allowed/,
+  },
+  {
+    name: "import gc (object graph walking)",
+    at: "load",
+    code: "import gc",
+    outcome: "E_SANDBOX_COMPILE",
+    expect: /'gc' is not allowed/,
+  },
+  {
+    name: "open() at the top level",
+    at: "load",
+    code: "open('/etc/passwd')",
+    outcome: "E_SANDBOX_COMPILE",
+    expect: /NameError: name 'open' is not defined/,
+  },
+  {
+    name: "eval and exec are gone",
+    at: "load",
+    code: "exec('1')",
+    outcome: "E_SANDBOX_COMPILE",
+    expect: /NameError: name 'exec'/,
+  },
+  {
+    name: "an infinite loop at the top level",
+    at: "load",
+    code: "while True:\n    pass",
+    outcome: "E_SANDBOX_TIMEOUT",
+    expect: /deadline/,
+  },
   // Past the import guard (subclasses, frames): the jail holds.
-  { name: "__subclasses__ to os.system", at: "step", code: `rc = os_globals()["system"]("touch " + ${M})\nassert rc == 0, "system() returned %d" % rc`, outcome: "E_SANDBOX_THROW", expect: /system\(\) returned/ },
-  { name: "__subclasses__ to os.fork", at: "step", code: `os_globals()["fork"]()`, outcome: "E_SANDBOX_THROW", expect: /PermissionError: \[Errno 1\] Operation not permitted/ },
-  { name: "__subclasses__ to os.open a host file", at: "step", code: `os_globals()["open"]("/etc/passwd", 0)`, outcome: "E_SANDBOX_THROW", expect: /FileNotFoundError/ },
-  { name: "frame walking to the runner's os.system", at: "step", code: `rc = runner_globals()["os"].system("id")\nassert rc == 0, "system() returned %d" % rc`, outcome: "E_SANDBOX_THROW", expect: /system\(\) returned/ },
-  { name: "frame walking to subprocess", at: "step", code: `host_import("subprocess").run(["/bin/sh", "-c", "touch " + ${M}])`, outcome: "E_SANDBOX_THROW", expect: /PermissionError|FileNotFoundError/ },
-  { name: "a socket to the host", at: "step", code: `s = host_import("socket").socket()\ns.connect(("127.0.0.1", 22))`, outcome: "E_SANDBOX_THROW", expect: /Operation not permitted/ },
-  { name: "ctypes calling libc fork", at: "step", code: `ct = host_import("ctypes")\npid = ct.CDLL(None).fork()\nassert pid >= 0, "fork() returned %d" % pid`, outcome: "E_SANDBOX_THROW", expect: /fork\(\) returned -1/ },
-  { name: "ctypes calling raw syscall socket", at: "step", code: `ct = host_import("ctypes")\nfd = ct.CDLL(None).syscall(41, 2, 1, 0)\nassert fd >= 0, "socket() returned %d" % fd`, outcome: "E_SANDBOX_THROW", expect: /socket\(\) returned -1/ },
-  { name: "a thread", at: "step", code: `host_import("threading").Thread(target=lambda: None).start()`, outcome: "E_SANDBOX_THROW", expect: /can't start new thread/ },
-  { name: "the host's files are not there", at: "step", code: `p = host_import("os").path\nreturn str([p.exists(x) for x in ["/etc/passwd", "/home", "/work", "/proc/1", "/tmp", ${M}]]), 0.0, False, False, {}`, outcome: "ok", expect: "[False, False, False, False, False, False]" },
-  { name: "writing a file", at: "step", code: `os_globals()["mkdir"]("/escape")`, outcome: "E_SANDBOX_THROW", expect: /Read-only file system/ },
-  { name: "reading the host's environment", at: "step", code: `e = os_globals()["environ"]\nreturn ",".join(sorted(k + "=" + v for k, v in e.items())), 0.0, False, False, {}`, outcome: "ok", expect: "LC_ALL=C.UTF-8,OPENBLAS_NUM_THREADS=1,PWD=/,PYTHONHASHSEED=0,TZ=UTC" },
-  { name: "/proc/self/environ", at: "step", code: `os_globals()["open"]("/proc/self/environ", 0)`, outcome: "E_SANDBOX_THROW", expect: /FileNotFoundError/ },
+  {
+    name: "__subclasses__ to os.system",
+    at: "step",
+    code: `rc = os_globals()["system"]("touch " + ${M})\nassert rc == 0, "system() returned %d" % rc`,
+    outcome: "E_SANDBOX_THROW",
+    expect: /system\(\) returned/,
+  },
+  {
+    name: "__subclasses__ to os.fork",
+    at: "step",
+    code: `os_globals()["fork"]()`,
+    outcome: "E_SANDBOX_THROW",
+    expect: /PermissionError: \[Errno 1\] Operation not permitted/,
+  },
+  {
+    name: "__subclasses__ to os.open a host file",
+    at: "step",
+    code: `os_globals()["open"]("/etc/passwd", 0)`,
+    outcome: "E_SANDBOX_THROW",
+    expect: /FileNotFoundError/,
+  },
+  {
+    name: "frame walking to the runner's os.system",
+    at: "step",
+    code: `rc = runner_globals()["os"].system("id")\nassert rc == 0, "system() returned %d" % rc`,
+    outcome: "E_SANDBOX_THROW",
+    expect: /system\(\) returned/,
+  },
+  {
+    name: "frame walking to subprocess",
+    at: "step",
+    code: `host_import("subprocess").run(["/bin/sh", "-c", "touch " + ${M}])`,
+    outcome: "E_SANDBOX_THROW",
+    expect: /PermissionError|FileNotFoundError/,
+  },
+  {
+    name: "a socket to the host",
+    at: "step",
+    code: `s = host_import("socket").socket()\ns.connect(("127.0.0.1", 22))`,
+    outcome: "E_SANDBOX_THROW",
+    expect: /Operation not permitted/,
+  },
+  {
+    name: "ctypes calling libc fork",
+    at: "step",
+    code: `ct = host_import("ctypes")\npid = ct.CDLL(None).fork()\nassert pid >= 0, "fork() returned %d" % pid`,
+    outcome: "E_SANDBOX_THROW",
+    expect: /fork\(\) returned -1/,
+  },
+  {
+    name: "ctypes calling raw syscall socket",
+    at: "step",
+    code: `ct = host_import("ctypes")\nfd = ct.CDLL(None).syscall(41, 2, 1, 0)\nassert fd >= 0, "socket() returned %d" % fd`,
+    outcome: "E_SANDBOX_THROW",
+    expect: /socket\(\) returned -1/,
+  },
+  {
+    name: "a thread",
+    at: "step",
+    code: `host_import("threading").Thread(target=lambda: None).start()`,
+    outcome: "E_SANDBOX_THROW",
+    expect: /can't start new thread/,
+  },
+  {
+    name: "the host's files are not there",
+    at: "step",
+    code: `p = host_import("os").path\nreturn str([p.exists(x) for x in ["/etc/passwd", "/home", "/work", "/proc/1", "/tmp", ${M}]]), 0.0, False, False, {}`,
+    outcome: "ok",
+    expect: "[False, False, False, False, False, False]",
+  },
+  {
+    name: "writing a file",
+    at: "step",
+    code: `os_globals()["mkdir"]("/escape")`,
+    outcome: "E_SANDBOX_THROW",
+    expect: /Read-only file system/,
+  },
+  {
+    name: "reading the host's environment",
+    at: "step",
+    code: `e = os_globals()["environ"]\nreturn ",".join(sorted(k + "=" + v for k, v in e.items())), 0.0, False, False, {}`,
+    outcome: "ok",
+    expect: "LC_ALL=C.UTF-8,OPENBLAS_NUM_THREADS=1,PWD=/,PYTHONHASHSEED=0,TZ=UTC",
+  },
+  {
+    name: "/proc/self/environ",
+    at: "step",
+    code: `os_globals()["open"]("/proc/self/environ", 0)`,
+    outcome: "E_SANDBOX_THROW",
+    expect: /FileNotFoundError/,
+  },
   // CPU: deadlines that no except clause can catch.
-  { name: "an infinite loop", at: "step", code: "while True:\n    pass", outcome: "E_SANDBOX_TIMEOUT", expect: /deadline/ },
-  { name: "an exception-swallowing loop", at: "step", code: "while True:\n    try:\n        while True:\n            pass\n    except BaseException:\n        pass", outcome: "E_SANDBOX_TIMEOUT", expect: /deadline/ },
-  { name: "ignoring the deadline signal", at: "step", code: `sig = host_import("signal")\nsig.signal(sig.SIGPROF, sig.SIG_IGN)\nwhile True:\n    pass`, outcome: "E_SANDBOX_TIMEOUT", expect: /deadline/ },
-  { name: "sleeping past the deadline (no CPU used)", at: "step", code: `host_import("time").sleep(60)`, outcome: "E_SANDBOX_TIMEOUT", expect: /deadline/ },
-  { name: "catastrophic regex backtracking (one long C call)", at: "step", code: `re.match(r"(a+)+$", "a" * 40 + "b")`, outcome: "E_SANDBOX_TIMEOUT", expect: /deadline/ },
+  {
+    name: "an infinite loop",
+    at: "step",
+    code: "while True:\n    pass",
+    outcome: "E_SANDBOX_TIMEOUT",
+    expect: /deadline/,
+  },
+  {
+    name: "an exception-swallowing loop",
+    at: "step",
+    code: "while True:\n    try:\n        while True:\n            pass\n    except BaseException:\n        pass",
+    outcome: "E_SANDBOX_TIMEOUT",
+    expect: /deadline/,
+  },
+  {
+    name: "ignoring the deadline signal",
+    at: "step",
+    code: `sig = host_import("signal")\nsig.signal(sig.SIGPROF, sig.SIG_IGN)\nwhile True:\n    pass`,
+    outcome: "E_SANDBOX_TIMEOUT",
+    expect: /deadline/,
+  },
+  {
+    name: "sleeping past the deadline (no CPU used)",
+    at: "step",
+    code: `host_import("time").sleep(60)`,
+    outcome: "E_SANDBOX_TIMEOUT",
+    expect: /deadline/,
+  },
+  {
+    name: "catastrophic regex backtracking (one long C call)",
+    at: "step",
+    code: `re.match(r"(a+)+$", "a" * 40 + "b")`,
+    outcome: "E_SANDBOX_TIMEOUT",
+    expect: /deadline/,
+  },
   // Memory and recursion.
-  { name: "a 1 GB bytearray", at: "step", code: "x = bytearray(10 ** 9)", outcome: "E_SANDBOX_MEMORY", expect: /MemoryError/, limits: BOMB },
-  { name: "a growing list of strings", at: "step", code: `a = []\nwhile True:\n    a.append("x" * 10 ** 6)`, outcome: "E_SANDBOX_MEMORY", expect: /MemoryError/, limits: BOMB },
-  { name: "a MemoryError-swallowing allocation loop", at: "step", code: `a = []\nwhile True:\n    try:\n        a.append(bytearray(10 ** 7))\n    except MemoryError:\n        pass`, outcome: "E_SANDBOX_TIMEOUT", expect: /deadline/ },
-  { name: "infinite recursion", at: "step", code: "def f(n):\n    return f(n + 1)\nf(0)", outcome: "E_SANDBOX_MEMORY", expect: /RecursionError/ },
-  { name: "recursion past a raised limit (C stack)", at: "step", code: `host_import("sys").setrecursionlimit(10 ** 8)\njson.loads("[" * 10 ** 7)`, outcome: "E_SANDBOX_MEMORY", expect: /died \(SIGSEGV|signal 11\)/, limits: BOMB },
+  {
+    name: "a 1 GB bytearray",
+    at: "step",
+    code: "x = bytearray(10 ** 9)",
+    outcome: "E_SANDBOX_MEMORY",
+    expect: /MemoryError/,
+    limits: BOMB,
+  },
+  {
+    name: "a growing list of strings",
+    at: "step",
+    code: `a = []\nwhile True:\n    a.append("x" * 10 ** 6)`,
+    outcome: "E_SANDBOX_MEMORY",
+    expect: /MemoryError/,
+    limits: BOMB,
+  },
+  {
+    name: "a MemoryError-swallowing allocation loop",
+    at: "step",
+    code: `a = []\nwhile True:\n    try:\n        a.append(bytearray(10 ** 7))\n    except MemoryError:\n        pass`,
+    outcome: "E_SANDBOX_TIMEOUT",
+    expect: /deadline/,
+  },
+  {
+    name: "infinite recursion",
+    at: "step",
+    code: "def f(n):\n    return f(n + 1)\nf(0)",
+    outcome: "E_SANDBOX_MEMORY",
+    expect: /RecursionError/,
+  },
+  {
+    name: "recursion past a raised limit (C stack)",
+    at: "step",
+    code: `host_import("sys").setrecursionlimit(10 ** 8)\njson.loads("[" * 10 ** 7)`,
+    outcome: "E_SANDBOX_MEMORY",
+    expect: /died \(SIGSEGV|signal 11\)/,
+    limits: BOMB,
+  },
   // Output.
-  { name: "a 2 MB observation", at: "step", code: `return "x" * (2 * 1024 * 1024), 0.0, False, False, {}`, outcome: "E_SANDBOX_OUTPUT_SIZE", expect: /over the 1048576-byte limit/ },
-  { name: "a flood written straight into the protocol pipe", at: "step", code: `out = runner_globals()["_out"]\nout.write("O" + "x" * (4 * 1024 * 1024))\nout.flush()`, outcome: "E_SANDBOX_OUTPUT_SIZE", expect: /over the 1048576-byte limit/ },
-  { name: "a forged protocol answer", at: "step", code: `out = runner_globals()["_out"]\nout.write("Onot json\\n")\nout.flush()`, outcome: "E_ENV_CONTRACT", expect: /not JSON/ },
-  { name: "print floods go nowhere", at: "step", code: `print("x" * 10 ** 7)\nreturn "quiet", 0.0, False, False, {}`, outcome: "ok", expect: "quiet" },
-  { name: "a value that is not JSON", at: "step", code: `return "o", 0.0, False, False, {"x": object()}`, outcome: "E_ENV_CONTRACT", expect: /not JSON/ },
-  { name: "a NaN reward", at: "step", code: `return "o", float("nan"), False, False, {}`, outcome: "E_ENV_CONTRACT", expect: /not JSON/ },
-  { name: "an answer nested 100 levels deep", at: "step", code: `v = []\nfor _ in range(100):\n    v = [v]\nreturn "o", 0.0, False, False, {"v": v}`, outcome: "E_ENV_CONTRACT", expect: /nested deeper than 64/ },
+  {
+    name: "a 2 MB observation",
+    at: "step",
+    code: `return "x" * (2 * 1024 * 1024), 0.0, False, False, {}`,
+    outcome: "E_SANDBOX_OUTPUT_SIZE",
+    expect: /over the 1048576-byte limit/,
+  },
+  {
+    name: "a flood written straight into the protocol pipe",
+    at: "step",
+    code: `out = runner_globals()["_out"]\nout.write("O" + "x" * (4 * 1024 * 1024))\nout.flush()`,
+    outcome: "E_SANDBOX_OUTPUT_SIZE",
+    expect: /over the 1048576-byte limit/,
+  },
+  {
+    name: "a forged protocol answer",
+    at: "step",
+    code: `out = runner_globals()["_out"]\nout.write("Onot json\\n")\nout.flush()`,
+    outcome: "E_ENV_CONTRACT",
+    expect: /not JSON/,
+  },
+  {
+    name: "print floods go nowhere",
+    at: "step",
+    code: `print("x" * 10 ** 7)\nreturn "quiet", 0.0, False, False, {}`,
+    outcome: "ok",
+    expect: "quiet",
+  },
+  {
+    name: "a value that is not JSON",
+    at: "step",
+    code: `return "o", 0.0, False, False, {"x": object()}`,
+    outcome: "E_ENV_CONTRACT",
+    expect: /not JSON/,
+  },
+  {
+    name: "a NaN reward",
+    at: "step",
+    code: `return "o", float("nan"), False, False, {}`,
+    outcome: "E_ENV_CONTRACT",
+    expect: /not JSON/,
+  },
+  {
+    name: "an answer nested 100 levels deep",
+    at: "step",
+    code: `v = []\nfor _ in range(100):\n    v = [v]\nreturn "o", 0.0, False, False, {"v": v}`,
+    outcome: "E_ENV_CONTRACT",
+    expect: /nested deeper than 64/,
+  },
 ];
 
 const rssRows: string[] = [];
 afterAll(() => {
-  process.stdout.write(`host RSS after each Python attack (change; peak growth; bound ${RSS_BOUND_BYTES / MIB} MiB):\n${rssRows.join("\n")}\n`);
+  process.stdout.write(
+    `host RSS after each Python attack (change; peak growth; bound ${RSS_BOUND_BYTES / MIB} MiB):\n${rssRows.join("\n")}\n`,
+  );
 });
 
 describe("Python attack suite", () => {
@@ -139,16 +391,25 @@ describe("Python attack suite", () => {
     else expect(text).toMatch(attack.expect);
     expect(existsSync(MARKER)).toBe(false);
     const after = { rss: process.memoryUsage().rss, peak: process.resourceUsage().maxRSS * 1024 };
-    rssRows.push(`${name.padEnd(56)} rss ${(after.rss / MIB).toFixed(1)} MiB (${((after.rss - before.rss) / MIB).toFixed(1)}) peak +${((after.peak - before.peak) / MIB).toFixed(1)}`);
+    rssRows.push(
+      `${name.padEnd(56)} rss ${(after.rss / MIB).toFixed(1)} MiB (${((after.rss - before.rss) / MIB).toFixed(1)}) peak +${((after.peak - before.peak) / MIB).toFixed(1)}`,
+    );
     expect(after.rss - before.rss).toBeLessThan(RSS_BOUND_BYTES);
     expect(after.peak - before.peak).toBeLessThan(RSS_BOUND_BYTES);
   });
 
   it("a broken guest is replaced at the next reset", async () => {
-    const env = await loadProgram(program("if action == 'loop':\n    while True:\n        pass"), { language: "python", limits: LIMITS });
+    const env = await loadProgram(program("if action == 'loop':\n    while True:\n        pass"), {
+      language: "python",
+      limits: LIMITS,
+    });
     await env.reset(1);
-    await expect(env.step({ text: "loop", answer: null, toolCalls: [] })).rejects.toMatchObject({ code: "E_SANDBOX_TIMEOUT" });
-    await expect(env.step({ text: "go", answer: null, toolCalls: [] })).rejects.toMatchObject({ code: "E_ENV_CONTRACT" });
+    await expect(env.step({ text: "loop", answer: null, toolCalls: [] })).rejects.toMatchObject({
+      code: "E_SANDBOX_TIMEOUT",
+    });
+    await expect(env.step({ text: "go", answer: null, toolCalls: [] })).rejects.toMatchObject({
+      code: "E_ENV_CONTRACT",
+    });
     expect(await env.reset(2)).toEqual({ observation: "start", info: {} });
     expect(env.replacements).toBe(1);
     expect((await env.step({ text: "go", answer: null, toolCalls: [] })).observation).toBe("done");

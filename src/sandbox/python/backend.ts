@@ -40,7 +40,8 @@ const KIND_CODES: Record<string, ErrorCode> = {
 };
 
 const NEXT_STEPS: Partial<Record<ErrorCode, string>> = {
-  E_SANDBOX_COMPILE: "fix the program: it must define a class named Environment (or ending in Env) with reset(seed) and step(action)",
+  E_SANDBOX_COMPILE:
+    "fix the program: it must define a class named Environment (or ending in Env) with reset(seed) and step(action)",
   E_SANDBOX_MEMORY: "use less memory or shallower recursion",
   E_SANDBOX_OUTPUT_SIZE: "return shorter observations",
   E_ENV_CONTRACT: "see docs/sandbox.md, section Python programs",
@@ -72,7 +73,11 @@ class PythonInstance implements SandboxInstance {
   constructor(tools: JailTools, limits: SandboxLimits) {
     this.#limits = limits;
     const { command, args } = jailCommand(tools, limits.memoryBytes);
-    this.#child = spawn(command, args, { stdio: ["pipe", "pipe", "pipe", "pipe"], env: {}, cwd: "/" });
+    this.#child = spawn(command, args, {
+      stdio: ["pipe", "pipe", "pipe", "pipe"],
+      env: {},
+      cwd: "/",
+    });
     const seccompPipe = this.#child.stdio[3] as NodeJS.WritableStream | null;
     seccompPipe?.end(buildSeccompFilter());
     this.#child.stdout?.setEncoding("utf8");
@@ -83,7 +88,11 @@ class PythonInstance implements SandboxInstance {
     });
     this.#child.stdin?.on("error", () => undefined);
     (this.#child.stdio[3] as NodeJS.WritableStream | null)?.on("error", () => undefined);
-    this.#child.on("error", (err) => this.#fail(coded("E_SANDBOX_UNAVAILABLE", `the Python sandbox could not start: ${err.message}`)));
+    this.#child.on("error", (err) =>
+      this.#fail(
+        coded("E_SANDBOX_UNAVAILABLE", `the Python sandbox could not start: ${err.message}`),
+      ),
+    );
     // "close", not "exit": the answer a process wrote just before exiting is read first.
     this.#child.on("close", (code, signal) => this.#onExit(code, signal));
   }
@@ -94,7 +103,12 @@ class PythonInstance implements SandboxInstance {
 
   /** Sends the program; resolves once it is loaded. */
   load(source: string, defaults: PythonMetaDefaults | undefined): Promise<string> {
-    const request = { source, outputBytes: this.#limits.outputBytes, defaults: defaults ?? {}, t: this.#limits.compileTimeoutMs };
+    const request = {
+      source,
+      outputBytes: this.#limits.outputBytes,
+      defaults: defaults ?? {},
+      t: this.#limits.compileTimeoutMs,
+    };
     return this.#send("load", request, this.#limits.compileTimeoutMs + STARTUP_ALLOWANCE_MS);
   }
 
@@ -111,10 +125,22 @@ class PythonInstance implements SandboxInstance {
   }
 
   #send(method: string, request: object, timeoutMs: number): Promise<string> {
-    if (this.#disposed) return Promise.reject(coded("E_SANDBOX_DISPOSED", "the Python environment is no longer usable (closed, or its process ended)"));
-    if (this.#pending) return Promise.reject(coded("E_SANDBOX_DISPOSED", "a call is already running on this Python environment"));
+    if (this.#disposed)
+      return Promise.reject(
+        coded(
+          "E_SANDBOX_DISPOSED",
+          "the Python environment is no longer usable (closed, or its process ended)",
+        ),
+      );
+    if (this.#pending)
+      return Promise.reject(
+        coded("E_SANDBOX_DISPOSED", "a call is already running on this Python environment"),
+      );
     return new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => this.#kill("E_SANDBOX_TIMEOUT"), timeoutMs + WATCHDOG_GRACE_MS);
+      const timer = setTimeout(
+        () => this.#kill("E_SANDBOX_TIMEOUT"),
+        timeoutMs + WATCHDOG_GRACE_MS,
+      );
       this.#pending = { method, resolve, reject, timer };
       this.#child.stdin?.write(`${JSON.stringify(request)}\n`);
     });
@@ -129,7 +155,8 @@ class PythonInstance implements SandboxInstance {
       this.#buffer = this.#buffer.slice(newline + 1);
       this.#onLine(line);
     }
-    if (Buffer.byteLength(this.#buffer, "utf8") > this.#limits.outputBytes + 16) this.#kill("E_SANDBOX_OUTPUT_SIZE");
+    if (Buffer.byteLength(this.#buffer, "utf8") > this.#limits.outputBytes + 16)
+      this.#kill("E_SANDBOX_OUTPUT_SIZE");
   }
 
   #onLine(line: string): void {
@@ -144,14 +171,24 @@ class PythonInstance implements SandboxInstance {
       const json = line.slice(1);
       if (Buffer.byteLength(json, "utf8") > this.#limits.outputBytes) {
         this.#dispose();
-        pending.reject(coded("E_SANDBOX_OUTPUT_SIZE", `${pending.method}(): the answer is over the ${this.#limits.outputBytes}-byte limit`));
+        pending.reject(
+          coded(
+            "E_SANDBOX_OUTPUT_SIZE",
+            `${pending.method}(): the answer is over the ${this.#limits.outputBytes}-byte limit`,
+          ),
+        );
         return;
       }
       try {
         JSON.parse(json);
       } catch {
         this.#dispose();
-        pending.reject(coded("E_ENV_CONTRACT", `${pending.method}(): the Python process answered text that is not JSON`));
+        pending.reject(
+          coded(
+            "E_ENV_CONTRACT",
+            `${pending.method}(): the Python process answered text that is not JSON`,
+          ),
+        );
         return;
       }
       pending.resolve(json);
@@ -164,8 +201,12 @@ class PythonInstance implements SandboxInstance {
       failure = {};
     }
     const code = KIND_CODES[String(failure.kind)] ?? "E_SANDBOX_THROW";
-    const message = typeof failure.message === "string" ? failure.message : "the sandbox answered something that is not its protocol";
-    if (code === "E_SANDBOX_MEMORY" || pending.method === "load" || !line.startsWith("E")) this.#dispose();
+    const message =
+      typeof failure.message === "string"
+        ? failure.message
+        : "the sandbox answered something that is not its protocol";
+    if (code === "E_SANDBOX_MEMORY" || pending.method === "load" || !line.startsWith("E"))
+      this.#dispose();
     pending.reject(coded(code, `${pending.method}(): ${message}`));
   }
 
@@ -186,15 +227,30 @@ class PythonInstance implements SandboxInstance {
     if (this.#killedFor === "E_SANDBOX_TIMEOUT" || code === DEADLINE_EXIT) {
       error = coded("E_SANDBOX_TIMEOUT", `${method}(): the Python program ran past its deadline`);
     } else if (this.#killedFor === "E_SANDBOX_OUTPUT_SIZE") {
-      error = coded("E_SANDBOX_OUTPUT_SIZE", `${method}(): the answer is over the ${this.#limits.outputBytes}-byte limit`);
+      error = coded(
+        "E_SANDBOX_OUTPUT_SIZE",
+        `${method}(): the answer is over the ${this.#limits.outputBytes}-byte limit`,
+      );
     } else if (this.#killedFor !== null) {
-      error = coded(this.#killedFor, `${method}(): the Python process wrote outside its protocol and was stopped`);
+      error = coded(
+        this.#killedFor,
+        `${method}(): the Python process wrote outside its protocol and was stopped`,
+      );
     } else if (signal !== null || (code !== null && code > 128)) {
-      error = coded("E_SANDBOX_MEMORY", `${method}(): the Python process died (${signal ?? `signal ${(code ?? 0) - 128}`}), out of memory or stack`);
+      error = coded(
+        "E_SANDBOX_MEMORY",
+        `${method}(): the Python process died (${signal ?? `signal ${(code ?? 0) - 128}`}), out of memory or stack`,
+      );
     } else if (method === "load" && code === 1 && this.#stderr.startsWith("bwrap")) {
-      error = coded("E_SANDBOX_UNAVAILABLE", `the Python sandbox could not start: ${this.#stderr.trim().slice(0, 300)}`);
+      error = coded(
+        "E_SANDBOX_UNAVAILABLE",
+        `the Python sandbox could not start: ${this.#stderr.trim().slice(0, 300)}`,
+      );
     } else {
-      error = coded("E_SANDBOX_THROW", `${method}(): the Python process exited with status ${code}`);
+      error = coded(
+        "E_SANDBOX_THROW",
+        `${method}(): the Python process exited with status ${code}`,
+      );
     }
     this.#fail(error);
   }

@@ -3,7 +3,13 @@
  * Public face of the Python backend: Python environment programs (the reference's format) run in
  * jailed CPython processes behind the same `SandboxBackend` interface as the JavaScript backends.
  */
-export { createPythonBackend, pythonBackend, WATCHDOG_GRACE_MS, type PythonBackendOptions, type PythonMetaDefaults } from "./backend.js";
+export {
+  createPythonBackend,
+  pythonBackend,
+  WATCHDOG_GRACE_MS,
+  type PythonBackendOptions,
+  type PythonMetaDefaults,
+} from "./backend.js";
 export { findJailTools, type JailTools } from "./jail.js";
 export { PYTHON_ALLOWED_MODULES } from "./runner.js";
 export { buildSeccompFilter, DENIED_SYSCALLS } from "./seccomp.js";

@@ -41,10 +41,14 @@ export interface JailToolOptions {
   site?: string | null;
 }
 
-const NEXT_STEP = "install bubblewrap and python3 (Debian: apt-get install bubblewrap python3); `bash scripts/setup-sandbox.sh` does it as root";
+const NEXT_STEP =
+  "install bubblewrap and python3 (Debian: apt-get install bubblewrap python3); `bash scripts/setup-sandbox.sh` does it as root";
 
 function unavailable(problem: string, cause?: unknown): SpadeError {
-  return new SpadeError("E_SANDBOX_UNAVAILABLE", `the Python sandbox cannot start: ${problem}`, { nextStep: NEXT_STEP, cause });
+  return new SpadeError("E_SANDBOX_UNAVAILABLE", `the Python sandbox cannot start: ${problem}`, {
+    nextStep: NEXT_STEP,
+    cause,
+  });
 }
 
 /** The absolute path of `command` on PATH (or `command` itself when it is a path), else null. */
@@ -62,29 +66,52 @@ function which(command: string): string | null {
  * host is not Linux, or the jail cannot start here (no user namespaces).
  */
 export function findJailTools(options: JailToolOptions = {}): JailTools {
-  if (process.platform !== "linux") throw unavailable(`it needs Linux namespaces, and this host is ${process.platform}`);
+  if (process.platform !== "linux")
+    throw unavailable(`it needs Linux namespaces, and this host is ${process.platform}`);
   const bwrap = which(options.bwrap ?? "bwrap");
   if (!bwrap) throw unavailable("bubblewrap (bwrap) is not on PATH");
   const pythonCommand = which(options.python ?? "python3");
   if (!pythonCommand) throw unavailable(`${options.python ?? "python3"} is not on PATH`);
-  const probe = spawnSync(pythonCommand, ["-S", "-c", "import sys, os, json; print(json.dumps([os.path.realpath(sys.executable), sys.base_prefix, '%d.%d' % sys.version_info[:2]]))"], {
-    encoding: "utf8",
-    timeout: 20_000,
-  });
+  const probe = spawnSync(
+    pythonCommand,
+    [
+      "-S",
+      "-c",
+      "import sys, os, json; print(json.dumps([os.path.realpath(sys.executable), sys.base_prefix, '%d.%d' % sys.version_info[:2]]))",
+    ],
+    {
+      encoding: "utf8",
+      timeout: 20_000,
+    },
+  );
   let answer: unknown;
   try {
     answer = JSON.parse(probe.stdout.trim().split("\n").pop() ?? "");
   } catch (cause) {
-    throw unavailable(`${pythonCommand} did not say where it lives (${probe.stderr?.slice(0, 200) || probe.error?.message || "no output"})`, cause);
+    throw unavailable(
+      `${pythonCommand} did not say where it lives (${probe.stderr?.slice(0, 200) || probe.error?.message || "no output"})`,
+      cause,
+    );
   }
   const [python, prefix, version] = answer as [string, string, string];
   const [major, minor] = version.split(".").map(Number);
-  if (major !== 3 || (minor as number) < 9) throw unavailable(`Python ${version} is too old: 3.9 or later is needed`);
-  const site = options.site === undefined ? (existsSync(DEFAULT_SANDBOX_SITE) ? DEFAULT_SANDBOX_SITE : null) : options.site;
+  if (major !== 3 || (minor as number) < 9)
+    throw unavailable(`Python ${version} is too old: 3.9 or later is needed`);
+  const site =
+    options.site === undefined
+      ? existsSync(DEFAULT_SANDBOX_SITE)
+        ? DEFAULT_SANDBOX_SITE
+        : null
+      : options.site;
   const tools = { bwrap, python, prefix, version, site };
-  const smoke = spawnSync(bwrap, [...jailArgs(tools), python, "-S", "-c", "print('ok')"], { encoding: "utf8", timeout: 20_000 });
+  const smoke = spawnSync(bwrap, [...jailArgs(tools), python, "-S", "-c", "print('ok')"], {
+    encoding: "utf8",
+    timeout: 20_000,
+  });
   if (smoke.stdout.trim() !== "ok") {
-    throw unavailable(`bubblewrap could not start a jail (${(smoke.stderr || smoke.error?.message || `status ${smoke.status}`).trim().slice(0, 300)}); user namespaces may be disabled`);
+    throw unavailable(
+      `bubblewrap could not start a jail (${(smoke.stderr || smoke.error?.message || `status ${smoke.status}`).trim().slice(0, 300)}); user namespaces may be disabled`,
+    );
   }
   return tools;
 }
@@ -103,27 +130,43 @@ function libraryBinds(): string[] {
 
 /** bubblewrap's options for one jail (without the command), `--seccomp 3` excepted. */
 export function jailArgs(tools: JailTools): string[] {
-  const prefixBind = ["/usr", "/usr/lib", "/usr/lib64", "/lib", "/lib64"].includes(tools.prefix) ? [] : ["--ro-bind", tools.prefix, tools.prefix];
+  const prefixBind = ["/usr", "/usr/lib", "/usr/lib64", "/lib", "/lib64"].includes(tools.prefix)
+    ? []
+    : ["--ro-bind", tools.prefix, tools.prefix];
   return [
     "--unshare-all",
     "--unshare-user",
-    "--uid", "65534",
-    "--gid", "65534",
+    "--uid",
+    "65534",
+    "--gid",
+    "65534",
     "--die-with-parent",
     "--new-session",
-    "--cap-drop", "ALL",
+    "--cap-drop",
+    "ALL",
     "--clearenv",
-    "--setenv", "PYTHONHASHSEED", "0",
-    "--setenv", "LC_ALL", "C.UTF-8",
-    "--setenv", "TZ", "UTC",
+    "--setenv",
+    "PYTHONHASHSEED",
+    "0",
+    "--setenv",
+    "LC_ALL",
+    "C.UTF-8",
+    "--setenv",
+    "TZ",
+    "UTC",
     // numpy's OpenBLAS would start threads, which the seccomp filter refuses.
-    "--setenv", "OPENBLAS_NUM_THREADS", "1",
+    "--setenv",
+    "OPENBLAS_NUM_THREADS",
+    "1",
     ...libraryBinds(),
     ...(tools.site ? ["--ro-bind", tools.site, SITE_IN_JAIL] : []),
     ...(tools.prefix === "/usr" ? ["--ro-bind", "/usr", "/usr"] : prefixBind),
-    "--dev", "/dev",
-    "--remount-ro", "/",
-    "--chdir", "/",
+    "--dev",
+    "/dev",
+    "--remount-ro",
+    "/",
+    "--chdir",
+    "/",
   ];
 }
 
@@ -134,11 +177,30 @@ export const PYTHON_BASE_ADDRESS_BYTES = 64 * 1024 * 1024;
  * The full command (`sh` first) that starts one jailed runner with the seccomp filter on fd 3 and
  * `RLIMIT_AS` = `memoryBytes` + the interpreter's own, no core files, no file writes, 64 fds.
  */
-export function jailCommand(tools: JailTools, memoryBytes: number): { command: string; args: string[] } {
+export function jailCommand(
+  tools: JailTools,
+  memoryBytes: number,
+): { command: string; args: string[] } {
   const addressKiB = Math.ceil((memoryBytes + PYTHON_BASE_ADDRESS_BYTES) / 1024);
   const shell = `ulimit -v ${addressKiB} && ulimit -c 0 && ulimit -f 0 && ulimit -n 64 && exec "$@"`;
   return {
     command: "/bin/sh",
-    args: ["-c", shell, "sh", tools.bwrap, ...jailArgs(tools), "--seccomp", "3", tools.python, "-S", "-s", "-B", "-c", PYTHON_RUNNER, JSON.stringify(PYTHON_ALLOWED_MODULES), tools.site ? SITE_IN_JAIL : ""],
+    args: [
+      "-c",
+      shell,
+      "sh",
+      tools.bwrap,
+      ...jailArgs(tools),
+      "--seccomp",
+      "3",
+      tools.python,
+      "-S",
+      "-s",
+      "-B",
+      "-c",
+      PYTHON_RUNNER,
+      JSON.stringify(PYTHON_ALLOWED_MODULES),
+      tools.site ? SITE_IN_JAIL : "",
+    ],
   };
 }

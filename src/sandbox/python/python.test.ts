@@ -11,7 +11,12 @@ import { buildSeccompFilter, DENIED_SYSCALLS } from "./seccomp.js";
 
 /** One `struct sock_filter` as [code, jt, jf, k]. */
 function insn(filter: Buffer, i: number): [number, number, number, number] {
-  return [filter.readUInt16LE(i * 8), filter.readUInt8(i * 8 + 2), filter.readUInt8(i * 8 + 3), filter.readUInt32LE(i * 8 + 4)];
+  return [
+    filter.readUInt16LE(i * 8),
+    filter.readUInt8(i * 8 + 2),
+    filter.readUInt8(i * 8 + 3),
+    filter.readUInt32LE(i * 8 + 4),
+  ];
 }
 
 describe("the seccomp filter", () => {
@@ -36,7 +41,9 @@ describe("the seccomp filter", () => {
 
   it("is written for x64 and arm64 only", () => {
     expect(insn(buildSeccompFilter("arm64"), 1)).toEqual([0x15, 1, 0, 0xc00000b7]);
-    expect(() => buildSeccompFilter("ia32")).toThrow(expect.objectContaining({ code: "E_SANDBOX_UNAVAILABLE" }));
+    expect(() => buildSeccompFilter("ia32")).toThrow(
+      expect.objectContaining({ code: "E_SANDBOX_UNAVAILABLE" }),
+    );
   });
 });
 
@@ -45,7 +52,9 @@ describe("program languages", () => {
     expect(detectProgramLanguage(resolveProgram("vault-cracker").source)).toBe("javascript");
     expect(detectProgramLanguage(VAULT_CRACKER_PY)).toBe("python");
     expect(detectProgramLanguage("class GridEnv(Base):\n    pass\n")).toBe("python");
-    expect(detectProgramLanguage("// class X:\nclass Environment extends Base {}")).toBe("javascript");
+    expect(detectProgramLanguage("// class X:\nclass Environment extends Base {}")).toBe(
+      "javascript",
+    );
     expect(programLanguageOfPath("pool/games/game_000001.PY")).toBe("python");
     expect(programLanguageOfPath("vault.js")).toBe("javascript");
   });
@@ -53,13 +62,25 @@ describe("program languages", () => {
 
 describe("the Python backend", () => {
   it("says what to install when bubblewrap or python3 is missing", async () => {
-    await expect(ProgramEnv.create(createPythonBackend({ bwrap: "/nonexistent/bwrap" }), VAULT_CRACKER_PY, { ...DEFAULT_LIMITS })).rejects.toMatchObject({
+    await expect(
+      ProgramEnv.create(createPythonBackend({ bwrap: "/nonexistent/bwrap" }), VAULT_CRACKER_PY, {
+        ...DEFAULT_LIMITS,
+      }),
+    ).rejects.toMatchObject({
       code: "E_SANDBOX_UNAVAILABLE",
-      message: expect.stringMatching(/^the Python sandbox cannot start: bubblewrap \(bwrap\) is not on PATH \(install bubblewrap/),
+      message: expect.stringMatching(
+        /^the Python sandbox cannot start: bubblewrap \(bwrap\) is not on PATH \(install bubblewrap/,
+      ),
     });
-    await expect(ProgramEnv.create(createPythonBackend({ python: "/nonexistent/python3" }), VAULT_CRACKER_PY, { ...DEFAULT_LIMITS })).rejects.toMatchObject({
+    await expect(
+      ProgramEnv.create(createPythonBackend({ python: "/nonexistent/python3" }), VAULT_CRACKER_PY, {
+        ...DEFAULT_LIMITS,
+      }),
+    ).rejects.toMatchObject({
       code: "E_SANDBOX_UNAVAILABLE",
-      message: expect.stringMatching(/^the Python sandbox cannot start: \/nonexistent\/python3 is not on PATH/),
+      message: expect.stringMatching(
+        /^the Python sandbox cannot start: \/nonexistent\/python3 is not on PATH/,
+      ),
     });
   });
 
@@ -103,7 +124,12 @@ describe("numpy in the Python sandbox (requirements-sandbox.txt, installed by sc
       const first = await env.reset(4);
       expect(first).toEqual({ observation: "numbers [0, 1, 2, 3]", info: { mean: 1.5 } });
       const miss = await env.step({ text: "nope", answer: null, toolCalls: [] });
-      expect(miss).toMatchObject({ reward: 0, terminated: false, truncated: false, info: { draw: [1, 2] } });
+      expect(miss).toMatchObject({
+        reward: 0,
+        terminated: false,
+        truncated: false,
+        info: { draw: [1, 2] },
+      });
       await env.reset(4);
       const win = await env.step({ text: miss.observation, answer: null, toolCalls: [] });
       expect(win).toMatchObject({ observation: miss.observation, reward: 1, terminated: true });
@@ -113,14 +139,20 @@ describe("numpy in the Python sandbox (requirements-sandbox.txt, installed by sc
   });
 
   it("gives numpy no way to the host's files", async () => {
-    const env = await loadProgram(`class LoadEnv:
+    const env = await loadProgram(
+      `class LoadEnv:
     def reset(self, seed=None):
         return str(np.load("/etc/passwd", allow_pickle=False)), {}
     def step(self, action):
         return "", 0.0, True, False, {}
-`, { language: "python" });
+`,
+      { language: "python" },
+    );
     try {
-      await expect(env.reset(0)).rejects.toMatchObject({ code: "E_SANDBOX_THROW", message: expect.stringMatching(/FileNotFoundError/) });
+      await expect(env.reset(0)).rejects.toMatchObject({
+        code: "E_SANDBOX_THROW",
+        message: expect.stringMatching(/FileNotFoundError/),
+      });
     } finally {
       await env.close();
     }

@@ -11,9 +11,31 @@
  * into a clear error: the boundary is the jail around the process (docs/sandbox.md).
  */
 export const PYTHON_ALLOWED_MODULES: readonly string[] = Object.freeze([
-  "abc", "array", "bisect", "collections", "collections.abc", "copy", "dataclasses", "decimal",
-  "enum", "fractions", "functools", "hashlib", "heapq", "itertools", "json", "math", "numbers",
-  "operator", "random", "re", "statistics", "string", "textwrap", "typing", "unicodedata",
+  "abc",
+  "array",
+  "bisect",
+  "collections",
+  "collections.abc",
+  "copy",
+  "dataclasses",
+  "decimal",
+  "enum",
+  "fractions",
+  "functools",
+  "hashlib",
+  "heapq",
+  "itertools",
+  "json",
+  "math",
+  "numbers",
+  "operator",
+  "random",
+  "re",
+  "statistics",
+  "string",
+  "textwrap",
+  "typing",
+  "unicodedata",
 ]);
 
 /**

@@ -37,7 +37,8 @@ export const TEST_META = {
  * `\boxed{win}`.
  */
 export const DEFAULT_PARTS: Required<Omit<ProgramParts, "topLevel" | "members">> = {
-  reset: 'this.turns = 0; return { observation: "seed " + seed + " random " + Math.random(), info: { seed: seed } };',
+  reset:
+    'this.turns = 0; return { observation: "seed " + seed + " random " + Math.random(), info: { seed: seed } };',
   step:
     'this.turns++; const win = action.answer === "win"; ' +
     "return { observation: JSON.stringify(action), reward: win ? 1 : 0, terminated: win, truncated: false, info: { turns: this.turns } };",

@@ -4,7 +4,14 @@
  * with `%H:%M:%S`): the same accepted forms and the same ValueError messages. Times are naive,
  * returned as UTC milliseconds of the wall-clock value.
  */
-import { PyException, pyRepr, pyTypeName, type PyValue, typeError, valueError } from "../../python/index.js";
+import {
+  PyException,
+  pyRepr,
+  pyTypeName,
+  type PyValue,
+  typeError,
+  valueError,
+} from "../../python/index.js";
 
 // The regexes CPython's _strptime uses for each directive.
 const DIRECTIVES: Record<string, string> = {
@@ -41,11 +48,13 @@ function daysInMonth(year: number, month: number): number {
 
 /** `datetime.strptime(value, format)` as milliseconds (naive time read as UTC). */
 export function parseDateTime(value: PyValue, format: string): number {
-  if (typeof value !== "string") throw typeError(`strptime() argument 1 must be str, not ${pyTypeName(value)}`);
+  if (typeof value !== "string")
+    throw typeError(`strptime() argument 1 must be str, not ${pyTypeName(value)}`);
   const { re, order } = compile(format);
   const m = re.exec(value);
   if (!m) throw valueError(`time data ${pyRepr(value)} does not match format ${pyRepr(format)}`);
-  if (m[0].length !== value.length) throw valueError(`unconverted data remains: ${value.slice(m[0].length)}`);
+  if (m[0].length !== value.length)
+    throw valueError(`unconverted data remains: ${value.slice(m[0].length)}`);
   const parts: Record<string, number> = { "%Y": 1900, "%m": 1, "%d": 1, "%H": 0, "%M": 0, "%S": 0 };
   order.forEach((directive, i) => {
     parts[directive] = Number(m[i + 1]!.trim());

@@ -4,7 +4,25 @@
  * file system with one-level `cd`, and Python's quirks kept (shared `contents` after mv/cp,
  * `tail` with 0 lines showing everything, long-context padding files).
  */
-import { attributeError, formatFixed, isDict, pyDict, type PyDict, pyLen, pyStr, pyTypeName, type PyValue, rstrip, sortedStrings, splitlines, splitWhitespace, strip, truthy, typeError, utf8Length } from "../../python/index.js";
+import {
+  attributeError,
+  formatFixed,
+  isDict,
+  pyDict,
+  type PyDict,
+  pyLen,
+  pyStr,
+  pyTypeName,
+  type PyValue,
+  rstrip,
+  sortedStrings,
+  splitlines,
+  splitWhitespace,
+  strip,
+  truthy,
+  typeError,
+  utf8Length,
+} from "../../python/index.js";
 import { methodTable, opt, req, type BfclApi } from "../api.js";
 import { FsDirectory, FsFile, type FsNode } from "../fs-nodes.js";
 import type { BfclSession } from "../session.js";
@@ -14,7 +32,8 @@ const INVALID_NAME_CHARS = '|/\\?%*:"><';
 /** A str argument, or the TypeError Python raises at its first string operation. */
 function nameArg(v: PyValue): string {
   if (typeof v === "string") return v;
-  if (v === null || typeof v !== "object") throw typeError(`argument of type '${pyTypeName(v)}' is not iterable`);
+  if (v === null || typeof v !== "object")
+    throw typeError(`argument of type '${pyTypeName(v)}' is not iterable`);
   throw typeError(`unhashable type: '${pyTypeName(v)}'`);
 }
 
@@ -52,18 +71,25 @@ export class GorillaFileSystem implements BfclApi {
 
   private loadDirectory(current: PyDict, parent: FsDirectory): FsDirectory {
     let bottommost = true;
-    const tailUsed = this.longContext ? (this.session.longContextValue("FILES_TAIL_USED") as string[]) : [];
+    const tailUsed = this.longContext
+      ? (this.session.longContextValue("FILES_TAIL_USED") as string[])
+      : [];
     for (const [key, data] of current) {
       const name = String(key);
       const spec = data as PyDict;
       if (spec.get("type") === "directory") {
         bottommost = false;
-        const dir = this.loadDirectory(spec.get("contents") as PyDict, new FsDirectory(name, parent));
+        const dir = this.loadDirectory(
+          spec.get("contents") as PyDict,
+          new FsDirectory(name, parent),
+        );
         parent.contents.set(name, dir);
       } else if (spec.get("type") === "file") {
         let content = spec.get("content") as PyValue;
         if (this.longContext && !tailUsed.includes(name)) {
-          content = (content as string) + (this.session.longContextValue("FILE_CONTENT_EXTENSION") as string);
+          content =
+            (content as string) +
+            (this.session.longContextValue("FILE_CONTENT_EXTENSION") as string);
         }
         parent.contents.set(name, new FsFile(name, content));
       }
@@ -89,7 +115,8 @@ export class GorillaFileSystem implements BfclApi {
     let dir = path.startsWith("/") ? this.root : this.currentDir;
     for (const name of strip(path, "/").split("/")) {
       const next = dir.getItem(name);
-      if (!(next instanceof FsDirectory)) return pyDict({ error: `cd: '${path}': No such file or directory` });
+      if (!(next instanceof FsDirectory))
+        return pyDict({ error: `cd: '${path}': No such file or directory` });
       dir = next;
     }
     return dir;
@@ -101,181 +128,292 @@ export class GorillaFileSystem implements BfclApi {
 
   private localFile(fileName: PyValue): FsFile | undefined {
     if (typeof fileName !== "string") {
-      if (fileName !== null && typeof fileName === "object") throw typeError(`unhashable type: '${pyTypeName(fileName)}'`);
+      if (fileName !== null && typeof fileName === "object")
+        throw typeError(`unhashable type: '${pyTypeName(fileName)}'`);
       return undefined;
     }
-    const item = this.currentDir.contents.has(fileName) ? this.currentDir.getItem(fileName) : undefined;
+    const item = this.currentDir.contents.has(fileName)
+      ? this.currentDir.getItem(fileName)
+      : undefined;
     return item instanceof FsFile ? item : undefined;
   }
 
   readonly methods = methodTable([
-    ["pwd", [], () => {
-      const names: string[] = [];
-      for (let dir: FsDirectory | null = this.currentDir; dir !== null; dir = dir.parent) names.push(dir.name);
-      return pyDict({ current_working_directory: "/" + names.reverse().join("/") });
-    }],
-    ["ls", [opt("a", false)], ({ a }) => {
-      let contents = [...this.currentDir.contents.keys()];
-      if (!truthy(a!)) contents = contents.filter((n) => !n.startsWith("."));
-      return pyDict({ current_directory_content: contents });
-    }],
-    ["cd", [req("folder")], ({ folder }) => {
-      let target = rstrip(strFor(folder!, "rstrip"), "/");
-      if (target === "") target = "/";
-      if (![".", "..", "/"].includes(target) && target.includes("/")) {
-        return pyDict({ error: `cd: ${target}: Unsupported path. Only one folder level at a time is supported.` });
-      }
-      if (target === "..") {
-        if (this.currentDir.parent) this.currentDir = this.currentDir.parent;
-        else if (this.root.pyEquals(this.currentDir)) return pyDict({ error: "Current directory is already the root. Cannot go back." });
-        else return pyDict({ error: "cd: ..: No such directory" });
-        return new Map();
-      }
-      const dir = this.navigate(target);
-      if (!(dir instanceof FsDirectory)) return dir;
-      this.currentDir = dir;
-      return pyDict({ current_working_directory: dir.name });
-    }],
-    ["mkdir", [req("dir_name")], ({ dir_name }) => {
-      const name = nameArg(dir_name!);
-      if (this.isInvalidName(name)) return pyDict({ error: `mkdir: cannot create directory '${name}': Invalid character` });
-      if (this.currentDir.contents.has(name)) return pyDict({ error: `mkdir: cannot create directory '${name}': File exists` });
-      this.currentDir.addDirectory(name);
-      return null;
-    }],
-    ["touch", [req("file_name")], ({ file_name }) => {
-      const name = nameArg(file_name!);
-      if (this.isInvalidName(name)) return pyDict({ error: `touch: cannot touch '${name}': Invalid character` });
-      if (this.currentDir.contents.has(name)) return pyDict({ error: `touch: cannot touch '${name}': File exists` });
-      this.currentDir.addFile(name);
-      return null;
-    }],
-    ["echo", [req("content"), opt("file_name", null)], ({ content, file_name }) => {
-      if (file_name === null) return pyDict({ terminal_output: content! });
-      const name = nameArg(file_name!);
-      if (this.isInvalidName(name)) return pyDict({ error: `echo: cannot write to '${name}': Invalid character` });
-      if (name === "") return pyDict({ terminal_output: content! });
-      const item = this.currentDir.contents.get(name);
-      if (item === undefined) return pyDict({ error: `echo: cannot write to '${name}': No such file` });
-      if (!(item instanceof FsFile)) throw attributeError(item, "_write");
-      item.content = content!;
-      return null;
-    }],
-    ["cat", [req("file_name")], ({ file_name }) => {
-      const name = nameArg(file_name!);
-      if (this.isInvalidName(name)) return pyDict({ error: `cat: '${name}': Invalid character` });
-      const item = this.currentDir.contents.get(name);
-      if (item === undefined) return pyDict({ error: `cat: '${name}': No such file or directory` });
-      if (item instanceof FsFile) return pyDict({ file_content: item.content });
-      return pyDict({ error: `cat: '${name}': Is a directory` });
-    }],
-    ["find", [opt("path", "."), opt("name", null)], ({ path, name }) => {
-      const target = this.navigate(path === null ? null : strFor(path!, "strip"));
-      if (!(target instanceof FsDirectory)) {
-        const msg = target.get("error") as string;
-        return msg.startsWith("cd:") ? pyDict({ error: msg.replace("cd:", "find:") }) : target;
-      }
-      const needle = name === null ? null : nameArg(name!);
-      const matches: string[] = [];
-      const search = (dir: FsDirectory, base: string): void => {
-        for (const [itemName, item] of dir.contents) {
-          const itemPath = `${base}/${itemName}`;
-          if (needle === null || itemName.includes(needle)) matches.push(itemPath);
-          if (item instanceof FsDirectory) search(item, itemPath);
+    [
+      "pwd",
+      [],
+      () => {
+        const names: string[] = [];
+        for (let dir: FsDirectory | null = this.currentDir; dir !== null; dir = dir.parent)
+          names.push(dir.name);
+        return pyDict({ current_working_directory: "/" + names.reverse().join("/") });
+      },
+    ],
+    [
+      "ls",
+      [opt("a", false)],
+      ({ a }) => {
+        let contents = [...this.currentDir.contents.keys()];
+        if (!truthy(a!)) contents = contents.filter((n) => !n.startsWith("."));
+        return pyDict({ current_directory_content: contents });
+      },
+    ],
+    [
+      "cd",
+      [req("folder")],
+      ({ folder }) => {
+        let target = rstrip(strFor(folder!, "rstrip"), "/");
+        if (target === "") target = "/";
+        if (![".", "..", "/"].includes(target) && target.includes("/")) {
+          return pyDict({
+            error: `cd: ${target}: Unsupported path. Only one folder level at a time is supported.`,
+          });
         }
-      };
-      search(target, rstrip(strFor(path!, "rstrip"), "/"));
-      return pyDict({ matches });
-    }],
-    ["wc", [req("file_name"), opt("mode", "l")], ({ file_name, mode }) => {
-      if (!["l", "w", "c"].includes(mode as string)) return pyDict({ error: `wc: invalid mode '${pyStr(mode!)}'` });
-      const file = this.localFile(file_name!);
-      if (!file) return pyDict({ error: `wc: ${pyStr(file_name!)}: No such file or directory` });
-      if (mode === "l") return pyDict({ count: BigInt(splitlines(textOf(file, "splitlines")).length), type: "lines" });
-      if (mode === "w") return pyDict({ count: BigInt(splitWhitespace(textOf(file, "split")).length), type: "words" });
-      return pyDict({ count: pyLen(file.content), type: "characters" });
-    }],
-    ["sort", [req("file_name")], ({ file_name }) => {
-      const file = this.localFile(file_name!);
-      if (!file) return pyDict({ error: `sort: ${pyStr(file_name!)}: No such file or directory` });
-      return pyDict({ sorted_content: sortedStrings(splitlines(textOf(file, "splitlines"))).join("\n") });
-    }],
-    ["grep", [req("file_name"), req("pattern")], ({ file_name, pattern }) => {
-      const file = this.localFile(file_name!);
-      if (!file) return pyDict({ error: `grep: ${pyStr(file_name!)}: No such file or directory` });
-      const lines = splitlines(textOf(file, "splitlines"));
-      if (typeof pattern !== "string") {
-        if (lines.length === 0) return pyDict({ matching_lines: [] });
-        throw typeError(`'in <string>' requires string as left operand, not ${pyTypeName(pattern!)}`);
-      }
-      return pyDict({ matching_lines: lines.filter((line) => line.includes(pattern)) });
-    }],
-    ["du", [opt("human_readable", false)], ({ human_readable }) => {
-      const size = (item: FsNode): number => {
-        if (item instanceof FsFile) {
-          if (typeof item.content !== "string") throw attributeError(item.content, "encode");
-          return utf8Length(item.content);
+        if (target === "..") {
+          if (this.currentDir.parent) this.currentDir = this.currentDir.parent;
+          else if (this.root.pyEquals(this.currentDir))
+            return pyDict({ error: "Current directory is already the root. Cannot go back." });
+          else return pyDict({ error: "cd: ..: No such directory" });
+          return new Map();
         }
-        let sum = 0;
-        for (const child of item.contents.values()) sum += size(child);
-        return sum;
-      };
-      const total = size(this.currentDir);
-      if (!truthy(human_readable!)) return pyDict({ disk_usage: `${total} bytes` });
-      let value = total;
-      for (const unit of ["B", "KB", "MB", "GB", "TB"]) {
-        if (value < 1024) return pyDict({ disk_usage: `${formatFixed(value, 2)} ${unit}` });
-        value /= 1024;
-      }
-      return pyDict({ disk_usage: `${formatFixed(value, 2)} PB` });
-    }],
-    ["tail", [req("file_name"), opt("lines", 10n)], ({ file_name, lines }) => {
-      const file = this.localFile(file_name!);
-      if (!file) return pyDict({ error: `tail: ${pyStr(file_name!)}: No such file or directory` });
-      const content = splitlines(textOf(file, "splitlines"));
-      const n = tailCount(lines!, content.length);
-      // content[-n:] in Python: -0 is 0, so zero lines shows every line.
-      const start = n > 0 ? content.length - n : Math.min(-n, content.length);
-      return pyDict({ last_lines: content.slice(start).join("\n") });
-    }],
-    ["diff", [req("file_name1"), req("file_name2")], ({ file_name1, file_name2 }) => {
-      const f1 = this.localFile(file_name1!);
-      const f2 = this.localFile(file_name2!);
-      const bothPresent =
-        typeof file_name1 === "string" &&
-        typeof file_name2 === "string" &&
-        this.currentDir.contents.has(file_name1) &&
-        this.currentDir.contents.has(file_name2);
-      if (!bothPresent || !f1 || !f2) {
-        return pyDict({ error: `diff: ${pyStr(file_name1!)} or ${pyStr(file_name2!)}: No such file or directory` });
-      }
-      const a = splitlines(textOf(f1, "splitlines"));
-      const b = splitlines(textOf(f2, "splitlines"));
-      const out: string[] = [];
-      for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) out.push(`- ${a[i]}\n+ ${b[i]}`);
-      return pyDict({ diff_lines: out.join("\n") });
-    }],
-    ["mv", [req("source"), req("destination")], ({ source, destination }) => this.moveOrCopy("mv", source!, destination!)],
-    ["cp", [req("source"), req("destination")], ({ source, destination }) => this.moveOrCopy("cp", source!, destination!)],
-    ["rm", [req("file_name")], ({ file_name }) => {
-      const name = hashableName(file_name!);
-      if (name === undefined || !this.currentDir.contents.has(name)) {
-        return pyDict({ error: `rm: cannot remove '${pyStr(file_name!)}': No such file or directory` });
-      }
-      this.currentDir.contents.delete(name);
-      return pyDict({ result: `'${name}' removed` });
-    }],
-    ["rmdir", [req("dir_name")], ({ dir_name }) => {
-      const name = hashableName(dir_name!);
-      if (name === undefined || !this.currentDir.contents.has(name)) {
-        return pyDict({ error: `rmdir: cannot remove '${pyStr(dir_name!)}': No such file or directory` });
-      }
-      const item = this.currentDir.getItem(name);
-      if (!(item instanceof FsDirectory)) return pyDict({ error: `rmdir: cannot remove '${name}': Not a directory` });
-      if (item.contents.size > 0) return pyDict({ error: `rmdir: cannot remove '${name}': Directory not empty` });
-      this.currentDir.contents.delete(name);
-      return pyDict({ result: `'${name}' removed` });
-    }],
+        const dir = this.navigate(target);
+        if (!(dir instanceof FsDirectory)) return dir;
+        this.currentDir = dir;
+        return pyDict({ current_working_directory: dir.name });
+      },
+    ],
+    [
+      "mkdir",
+      [req("dir_name")],
+      ({ dir_name }) => {
+        const name = nameArg(dir_name!);
+        if (this.isInvalidName(name))
+          return pyDict({ error: `mkdir: cannot create directory '${name}': Invalid character` });
+        if (this.currentDir.contents.has(name))
+          return pyDict({ error: `mkdir: cannot create directory '${name}': File exists` });
+        this.currentDir.addDirectory(name);
+        return null;
+      },
+    ],
+    [
+      "touch",
+      [req("file_name")],
+      ({ file_name }) => {
+        const name = nameArg(file_name!);
+        if (this.isInvalidName(name))
+          return pyDict({ error: `touch: cannot touch '${name}': Invalid character` });
+        if (this.currentDir.contents.has(name))
+          return pyDict({ error: `touch: cannot touch '${name}': File exists` });
+        this.currentDir.addFile(name);
+        return null;
+      },
+    ],
+    [
+      "echo",
+      [req("content"), opt("file_name", null)],
+      ({ content, file_name }) => {
+        if (file_name === null) return pyDict({ terminal_output: content! });
+        const name = nameArg(file_name!);
+        if (this.isInvalidName(name))
+          return pyDict({ error: `echo: cannot write to '${name}': Invalid character` });
+        if (name === "") return pyDict({ terminal_output: content! });
+        const item = this.currentDir.contents.get(name);
+        if (item === undefined)
+          return pyDict({ error: `echo: cannot write to '${name}': No such file` });
+        if (!(item instanceof FsFile)) throw attributeError(item, "_write");
+        item.content = content!;
+        return null;
+      },
+    ],
+    [
+      "cat",
+      [req("file_name")],
+      ({ file_name }) => {
+        const name = nameArg(file_name!);
+        if (this.isInvalidName(name)) return pyDict({ error: `cat: '${name}': Invalid character` });
+        const item = this.currentDir.contents.get(name);
+        if (item === undefined)
+          return pyDict({ error: `cat: '${name}': No such file or directory` });
+        if (item instanceof FsFile) return pyDict({ file_content: item.content });
+        return pyDict({ error: `cat: '${name}': Is a directory` });
+      },
+    ],
+    [
+      "find",
+      [opt("path", "."), opt("name", null)],
+      ({ path, name }) => {
+        const target = this.navigate(path === null ? null : strFor(path!, "strip"));
+        if (!(target instanceof FsDirectory)) {
+          const msg = target.get("error") as string;
+          return msg.startsWith("cd:") ? pyDict({ error: msg.replace("cd:", "find:") }) : target;
+        }
+        const needle = name === null ? null : nameArg(name!);
+        const matches: string[] = [];
+        const search = (dir: FsDirectory, base: string): void => {
+          for (const [itemName, item] of dir.contents) {
+            const itemPath = `${base}/${itemName}`;
+            if (needle === null || itemName.includes(needle)) matches.push(itemPath);
+            if (item instanceof FsDirectory) search(item, itemPath);
+          }
+        };
+        search(target, rstrip(strFor(path!, "rstrip"), "/"));
+        return pyDict({ matches });
+      },
+    ],
+    [
+      "wc",
+      [req("file_name"), opt("mode", "l")],
+      ({ file_name, mode }) => {
+        if (!["l", "w", "c"].includes(mode as string))
+          return pyDict({ error: `wc: invalid mode '${pyStr(mode!)}'` });
+        const file = this.localFile(file_name!);
+        if (!file) return pyDict({ error: `wc: ${pyStr(file_name!)}: No such file or directory` });
+        if (mode === "l")
+          return pyDict({
+            count: BigInt(splitlines(textOf(file, "splitlines")).length),
+            type: "lines",
+          });
+        if (mode === "w")
+          return pyDict({
+            count: BigInt(splitWhitespace(textOf(file, "split")).length),
+            type: "words",
+          });
+        return pyDict({ count: pyLen(file.content), type: "characters" });
+      },
+    ],
+    [
+      "sort",
+      [req("file_name")],
+      ({ file_name }) => {
+        const file = this.localFile(file_name!);
+        if (!file)
+          return pyDict({ error: `sort: ${pyStr(file_name!)}: No such file or directory` });
+        return pyDict({
+          sorted_content: sortedStrings(splitlines(textOf(file, "splitlines"))).join("\n"),
+        });
+      },
+    ],
+    [
+      "grep",
+      [req("file_name"), req("pattern")],
+      ({ file_name, pattern }) => {
+        const file = this.localFile(file_name!);
+        if (!file)
+          return pyDict({ error: `grep: ${pyStr(file_name!)}: No such file or directory` });
+        const lines = splitlines(textOf(file, "splitlines"));
+        if (typeof pattern !== "string") {
+          if (lines.length === 0) return pyDict({ matching_lines: [] });
+          throw typeError(
+            `'in <string>' requires string as left operand, not ${pyTypeName(pattern!)}`,
+          );
+        }
+        return pyDict({ matching_lines: lines.filter((line) => line.includes(pattern)) });
+      },
+    ],
+    [
+      "du",
+      [opt("human_readable", false)],
+      ({ human_readable }) => {
+        const size = (item: FsNode): number => {
+          if (item instanceof FsFile) {
+            if (typeof item.content !== "string") throw attributeError(item.content, "encode");
+            return utf8Length(item.content);
+          }
+          let sum = 0;
+          for (const child of item.contents.values()) sum += size(child);
+          return sum;
+        };
+        const total = size(this.currentDir);
+        if (!truthy(human_readable!)) return pyDict({ disk_usage: `${total} bytes` });
+        let value = total;
+        for (const unit of ["B", "KB", "MB", "GB", "TB"]) {
+          if (value < 1024) return pyDict({ disk_usage: `${formatFixed(value, 2)} ${unit}` });
+          value /= 1024;
+        }
+        return pyDict({ disk_usage: `${formatFixed(value, 2)} PB` });
+      },
+    ],
+    [
+      "tail",
+      [req("file_name"), opt("lines", 10n)],
+      ({ file_name, lines }) => {
+        const file = this.localFile(file_name!);
+        if (!file)
+          return pyDict({ error: `tail: ${pyStr(file_name!)}: No such file or directory` });
+        const content = splitlines(textOf(file, "splitlines"));
+        const n = tailCount(lines!, content.length);
+        // content[-n:] in Python: -0 is 0, so zero lines shows every line.
+        const start = n > 0 ? content.length - n : Math.min(-n, content.length);
+        return pyDict({ last_lines: content.slice(start).join("\n") });
+      },
+    ],
+    [
+      "diff",
+      [req("file_name1"), req("file_name2")],
+      ({ file_name1, file_name2 }) => {
+        const f1 = this.localFile(file_name1!);
+        const f2 = this.localFile(file_name2!);
+        const bothPresent =
+          typeof file_name1 === "string" &&
+          typeof file_name2 === "string" &&
+          this.currentDir.contents.has(file_name1) &&
+          this.currentDir.contents.has(file_name2);
+        if (!bothPresent || !f1 || !f2) {
+          return pyDict({
+            error: `diff: ${pyStr(file_name1!)} or ${pyStr(file_name2!)}: No such file or directory`,
+          });
+        }
+        const a = splitlines(textOf(f1, "splitlines"));
+        const b = splitlines(textOf(f2, "splitlines"));
+        const out: string[] = [];
+        for (let i = 0; i < Math.min(a.length, b.length); i++)
+          if (a[i] !== b[i]) out.push(`- ${a[i]}\n+ ${b[i]}`);
+        return pyDict({ diff_lines: out.join("\n") });
+      },
+    ],
+    [
+      "mv",
+      [req("source"), req("destination")],
+      ({ source, destination }) => this.moveOrCopy("mv", source!, destination!),
+    ],
+    [
+      "cp",
+      [req("source"), req("destination")],
+      ({ source, destination }) => this.moveOrCopy("cp", source!, destination!),
+    ],
+    [
+      "rm",
+      [req("file_name")],
+      ({ file_name }) => {
+        const name = hashableName(file_name!);
+        if (name === undefined || !this.currentDir.contents.has(name)) {
+          return pyDict({
+            error: `rm: cannot remove '${pyStr(file_name!)}': No such file or directory`,
+          });
+        }
+        this.currentDir.contents.delete(name);
+        return pyDict({ result: `'${name}' removed` });
+      },
+    ],
+    [
+      "rmdir",
+      [req("dir_name")],
+      ({ dir_name }) => {
+        const name = hashableName(dir_name!);
+        if (name === undefined || !this.currentDir.contents.has(name)) {
+          return pyDict({
+            error: `rmdir: cannot remove '${pyStr(dir_name!)}': No such file or directory`,
+          });
+        }
+        const item = this.currentDir.getItem(name);
+        if (!(item instanceof FsDirectory))
+          return pyDict({ error: `rmdir: cannot remove '${name}': Not a directory` });
+        if (item.contents.size > 0)
+          return pyDict({ error: `rmdir: cannot remove '${name}': Directory not empty` });
+        this.currentDir.contents.delete(name);
+        return pyDict({ result: `'${name}' removed` });
+      },
+    ],
   ]);
 
   /** `mv` and `cp`: same checks, different treatment of the source. */
@@ -283,7 +421,9 @@ export class GorillaFileSystem implements BfclApi {
     const verb = op === "mv" ? "move" : "copy";
     const source = hashableName(sourceArg);
     if (source === undefined || !this.currentDir.contents.has(source)) {
-      return pyDict({ error: `${op}: cannot ${verb} '${pyStr(sourceArg)}': No such file or directory` });
+      return pyDict({
+        error: `${op}: cannot ${verb} '${pyStr(sourceArg)}': No such file or directory`,
+      });
     }
     const item = this.currentDir.getItem(source)!;
     if (typeof destinationArg !== "string") {
@@ -291,26 +431,36 @@ export class GorillaFileSystem implements BfclApi {
     }
     const destination = destinationArg;
     if (destination.includes("/")) {
-      return pyDict({ error: `${op}: path not allowed in destination. Provide only a file or directory name.` });
+      return pyDict({
+        error: `${op}: path not allowed in destination. Provide only a file or directory name.`,
+      });
     }
     const dir = this.currentDir;
     const destItem = dir.contents.get(destination);
     if (destItem !== undefined) {
       if (!(destItem instanceof FsDirectory)) {
-        return pyDict({ error: `${op}: cannot ${verb} '${source}' to '${destination}': Not a directory` });
+        return pyDict({
+          error: `${op}: cannot ${verb} '${source}' to '${destination}': Not a directory`,
+        });
       }
       // Upstream's cp checks for "dest/source" as a key, which never exists.
       const clash = op === "mv" ? source : `${destination}/${source}`;
       if (destItem.contents.has(clash)) {
-        return pyDict({ error: `${op}: cannot ${verb} '${source}' to '${destination}/${source}': File exists` });
+        return pyDict({
+          error: `${op}: cannot ${verb} '${source}' to '${destination}/${source}': File exists`,
+        });
       }
       if (op === "mv") dir.contents.delete(source);
       this.place(destItem, source, item, op);
-      return pyDict({ result: `'${source}' ${op === "mv" ? "moved" : "copied"} to '${destination}/${source}'` });
+      return pyDict({
+        result: `'${source}' ${op === "mv" ? "moved" : "copied"} to '${destination}/${source}'`,
+      });
     }
     if (op === "mv") dir.contents.delete(source);
     this.place(dir, destination, item, op);
-    return pyDict({ result: `'${source}' ${op === "mv" ? "moved" : "copied"} to '${destination}'` });
+    return pyDict({
+      result: `'${source}' ${op === "mv" ? "moved" : "copied"} to '${destination}'`,
+    });
   }
 
   /** Adds `item` under `name` in `target`: mv shares the old contents, cp a shallow copy. */
@@ -320,7 +470,8 @@ export class GorillaFileSystem implements BfclApi {
       return;
     }
     target.addDirectory(name);
-    (target.contents.get(name) as FsDirectory).contents = op === "mv" ? item.contents : new Map(item.contents);
+    (target.contents.get(name) as FsDirectory).contents =
+      op === "mv" ? item.contents : new Map(item.contents);
   }
 }
 

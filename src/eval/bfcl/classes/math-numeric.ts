@@ -42,7 +42,8 @@ export class Mpf extends PyObject {
       digits = digits.slice(0, dps);
       let i = dps - 1;
       while (i >= 0 && digits[i] === "9") i--;
-      if (i >= 0) digits = digits.slice(0, i) + String(Number(digits[i]) + 1) + "0".repeat(dps - i - 1);
+      if (i >= 0)
+        digits = digits.slice(0, i) + String(Number(digits[i]) + 1) + "0".repeat(dps - i - 1);
       else {
         digits = "1" + "0".repeat(dps - 1);
         exponent += 1;
@@ -156,7 +157,8 @@ export function mpLogRatio(value: Mpf, base: Mpf, prec: number): Mpf | "zero-div
     if (x.special) return x.special === "+inf" ? x : "complex";
     if (x.man < 0n) return "complex";
     if (x.man === 0n) return new Mpf(0n, 0, prec, "-inf");
-    if (x.man === 1n << BigInt(bitLength(x.man) - 1) && x.exp + bitLength(x.man) - 1 === 0) return new Mpf(0n, 0, prec);
+    if (x.man === 1n << BigInt(bitLength(x.man) - 1) && x.exp + bitLength(x.man) - 1 === 0)
+      return new Mpf(0n, 0, prec);
     const wp = prec + 64;
     return roundToPrec(lnFixed(x.man, x.exp, wp), wp, prec);
   };
@@ -165,7 +167,8 @@ export function mpLogRatio(value: Mpf, base: Mpf, prec: number): Mpf | "zero-div
   if (a === "complex" || b === "complex") return "complex";
   if (b.special === "" && b.man === 0n) return "zero-division";
   if (a.special || b.special) {
-    if (a.special === "nan" || b.special === "nan" || (a.special && b.special)) return new Mpf(0n, 0, prec, "nan");
+    if (a.special === "nan" || b.special === "nan" || (a.special && b.special))
+      return new Mpf(0n, 0, prec, "nan");
     if (b.special) return new Mpf(0n, 0, prec);
     const negative = (a.special === "-inf") !== b.man < 0n;
     return new Mpf(0n, 0, prec, negative ? "-inf" : "+inf");

@@ -3,7 +3,25 @@
  * Port of upstream's `TicketAPI` (ticket_api.py): a queue of ticket dicts, a counter and a
  * logged-in user; any non-empty username and password log in.
  */
-import { append, asDict, dictSet, getItem, getOrMake, hashKey, iterate, lower, pyAdd, pyDict, type PyDict, pyEquals, pyGt, pyLt, pyStr, type PyValue, truthy } from "../../python/index.js";
+import {
+  append,
+  asDict,
+  dictSet,
+  getItem,
+  getOrMake,
+  hashKey,
+  iterate,
+  lower,
+  pyAdd,
+  pyDict,
+  type PyDict,
+  pyEquals,
+  pyGt,
+  pyLt,
+  pyStr,
+  type PyValue,
+  truthy,
+} from "../../python/index.js";
 import { methodTable, opt, req, type BfclApi } from "../api.js";
 
 const VALID_FIELDS = ["title", "description", "status", "priority"];
@@ -41,76 +59,116 @@ export class TicketAPI implements BfclApi {
   }
 
   readonly methods = methodTable([
-    ["create_ticket", [req("title"), opt("description", ""), opt("priority", 1n)], ({ title, description, priority }) => {
-      if (!truthy(this.currentUser)) return pyDict({ error: "User not authenticated. Please log in to create a ticket." });
-      if (pyLt(priority!, 1n) || pyGt(priority!, 5n)) {
-        return pyDict({ error: "Invalid priority. Priority must be between 1 and 5." });
-      }
-      const ticket = pyDict({
-        id: this.ticketCounter,
-        title: title!,
-        description: description!,
-        status: "Open",
-        priority: priority!,
-        created_by: this.currentUser,
-      });
-      append(this.ticketQueue, ticket);
-      this.ticketCounter = pyAdd(this.ticketCounter, 1n);
-      return ticket;
-    }],
-    ["get_ticket", [req("ticket_id")], ({ ticket_id }) => this.findTicket(ticket_id!) ?? this.notFound(ticket_id!)],
-    ["close_ticket", [req("ticket_id")], ({ ticket_id }) => {
-      const ticket = this.findTicket(ticket_id!);
-      if (!ticket) return this.notFound(ticket_id!);
-      if (pyEquals(getItem(ticket, "status"), "Closed")) {
-        return pyDict({ error: `Ticket with ID ${pyStr(ticket_id!)} is already closed.` });
-      }
-      ticket.set("status", "Closed");
-      return pyDict({ status: `Ticket ${pyStr(ticket_id!)} has been closed successfully.` });
-    }],
-    ["resolve_ticket", [req("ticket_id"), req("resolution")], ({ ticket_id, resolution }) => {
-      const ticket = this.findTicket(ticket_id!);
-      if (!ticket) return this.notFound(ticket_id!);
-      if (pyEquals(getItem(ticket, "status"), "Resolved")) {
-        return pyDict({ error: `Ticket with ID ${pyStr(ticket_id!)} is already resolved.` });
-      }
-      ticket.set("status", "Resolved");
-      ticket.set("resolution", resolution!);
-      return pyDict({ status: `Ticket ${pyStr(ticket_id!)} has been resolved successfully.` });
-    }],
-    ["edit_ticket", [req("ticket_id"), req("updates")], ({ ticket_id, updates }) => {
-      const ticket = this.findTicket(ticket_id!);
-      if (!ticket) return this.notFound(ticket_id!);
-      const changes = asDict(updates!);
-      // Python joins a set here, whose order follows string hashes; insertion order is used instead.
-      const invalid = [...changes.keys()].filter((k) => !VALID_FIELDS.includes(k as string));
-      if (invalid.length > 0) return pyDict({ error: `Invalid fields for update: ${invalid.map((k) => pyStr(k)).join(", ")}` });
-      for (const [key, value] of changes) if (value !== null) dictSet(ticket, hashKey(key), value);
-      return pyDict({ status: `Ticket ${pyStr(ticket_id!)} has been updated successfully.` });
-    }],
-    ["ticket_login", [req("username"), req("password")], ({ username, password }) => {
-      if (truthy(username!) && truthy(password!)) {
-        this.currentUser = username!;
-        return pyDict({ success: true });
-      }
-      return pyDict({ success: false });
-    }],
+    [
+      "create_ticket",
+      [req("title"), opt("description", ""), opt("priority", 1n)],
+      ({ title, description, priority }) => {
+        if (!truthy(this.currentUser))
+          return pyDict({ error: "User not authenticated. Please log in to create a ticket." });
+        if (pyLt(priority!, 1n) || pyGt(priority!, 5n)) {
+          return pyDict({ error: "Invalid priority. Priority must be between 1 and 5." });
+        }
+        const ticket = pyDict({
+          id: this.ticketCounter,
+          title: title!,
+          description: description!,
+          status: "Open",
+          priority: priority!,
+          created_by: this.currentUser,
+        });
+        append(this.ticketQueue, ticket);
+        this.ticketCounter = pyAdd(this.ticketCounter, 1n);
+        return ticket;
+      },
+    ],
+    [
+      "get_ticket",
+      [req("ticket_id")],
+      ({ ticket_id }) => this.findTicket(ticket_id!) ?? this.notFound(ticket_id!),
+    ],
+    [
+      "close_ticket",
+      [req("ticket_id")],
+      ({ ticket_id }) => {
+        const ticket = this.findTicket(ticket_id!);
+        if (!ticket) return this.notFound(ticket_id!);
+        if (pyEquals(getItem(ticket, "status"), "Closed")) {
+          return pyDict({ error: `Ticket with ID ${pyStr(ticket_id!)} is already closed.` });
+        }
+        ticket.set("status", "Closed");
+        return pyDict({ status: `Ticket ${pyStr(ticket_id!)} has been closed successfully.` });
+      },
+    ],
+    [
+      "resolve_ticket",
+      [req("ticket_id"), req("resolution")],
+      ({ ticket_id, resolution }) => {
+        const ticket = this.findTicket(ticket_id!);
+        if (!ticket) return this.notFound(ticket_id!);
+        if (pyEquals(getItem(ticket, "status"), "Resolved")) {
+          return pyDict({ error: `Ticket with ID ${pyStr(ticket_id!)} is already resolved.` });
+        }
+        ticket.set("status", "Resolved");
+        ticket.set("resolution", resolution!);
+        return pyDict({ status: `Ticket ${pyStr(ticket_id!)} has been resolved successfully.` });
+      },
+    ],
+    [
+      "edit_ticket",
+      [req("ticket_id"), req("updates")],
+      ({ ticket_id, updates }) => {
+        const ticket = this.findTicket(ticket_id!);
+        if (!ticket) return this.notFound(ticket_id!);
+        const changes = asDict(updates!);
+        // Python joins a set here, whose order follows string hashes; insertion order is used instead.
+        const invalid = [...changes.keys()].filter((k) => !VALID_FIELDS.includes(k as string));
+        if (invalid.length > 0)
+          return pyDict({
+            error: `Invalid fields for update: ${invalid.map((k) => pyStr(k)).join(", ")}`,
+          });
+        for (const [key, value] of changes)
+          if (value !== null) dictSet(ticket, hashKey(key), value);
+        return pyDict({ status: `Ticket ${pyStr(ticket_id!)} has been updated successfully.` });
+      },
+    ],
+    [
+      "ticket_login",
+      [req("username"), req("password")],
+      ({ username, password }) => {
+        if (truthy(username!) && truthy(password!)) {
+          this.currentUser = username!;
+          return pyDict({ success: true });
+        }
+        return pyDict({ success: false });
+      },
+    ],
     ["ticket_get_login_status", [], () => pyDict({ login_status: truthy(this.currentUser) })],
-    ["logout", [], () => {
-      if (truthy(this.currentUser)) {
-        this.currentUser = null;
-        return pyDict({ success: true });
-      }
-      return pyDict({ success: false });
-    }],
-    ["get_user_tickets", [opt("status", null)], ({ status }) => {
-      if (!truthy(this.currentUser)) return [pyDict({ error: "User not authenticated. Please log in to view tickets." })];
-      let tickets = iterate(this.ticketQueue).filter((t) => pyEquals(getItem(t, "created_by"), this.currentUser));
-      if (truthy(status!)) {
-        const wanted = lower(status!);
-        tickets = tickets.filter((t) => lower(getItem(t, "status")) === wanted);
-      }
-      return tickets;
-    }],
+    [
+      "logout",
+      [],
+      () => {
+        if (truthy(this.currentUser)) {
+          this.currentUser = null;
+          return pyDict({ success: true });
+        }
+        return pyDict({ success: false });
+      },
+    ],
+    [
+      "get_user_tickets",
+      [opt("status", null)],
+      ({ status }) => {
+        if (!truthy(this.currentUser))
+          return [pyDict({ error: "User not authenticated. Please log in to view tickets." })];
+        let tickets = iterate(this.ticketQueue).filter((t) =>
+          pyEquals(getItem(t, "created_by"), this.currentUser),
+        );
+        if (truthy(status!)) {
+          const wanted = lower(status!);
+          tickets = tickets.filter((t) => lower(getItem(t, "status")) === wanted);
+        }
+        return tickets;
+      },
+    ],
   ]);
 }

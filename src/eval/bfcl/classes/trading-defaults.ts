@@ -8,8 +8,28 @@ import { pyDict, type PyValue } from "../../python/index.js";
 /** Default `orders` (int keys). */
 export function defaultOrders(): PyValue {
   return new Map<bigint, PyValue>([
-    [12345n, pyDict({ id: 12345n, order_type: "Buy", symbol: "AAPL", price: 210.65, amount: 10n, status: "Completed" })],
-    [12446n, pyDict({ id: 12446n, order_type: "Sell", symbol: "GOOG", price: 2840.56, amount: 5n, status: "Pending" })],
+    [
+      12345n,
+      pyDict({
+        id: 12345n,
+        order_type: "Buy",
+        symbol: "AAPL",
+        price: 210.65,
+        amount: 10n,
+        status: "Completed",
+      }),
+    ],
+    [
+      12446n,
+      pyDict({
+        id: 12446n,
+        order_type: "Sell",
+        symbol: "GOOG",
+        price: 2840.56,
+        amount: 5n,
+        status: "Pending",
+      }),
+    ],
   ]);
 }
 

@@ -4,7 +4,34 @@
  * insurance, with ids drawn from `random.Random(141053)`. Long context adds shared padding
  * cards and bookings.
  */
-import { asDict, asStr, contains, deepCopy, dictDelete, dictSet, getItem, getOrMake, hashKey, iterate, pyAdd, pyDict, type PyDict, pyEquals, PyException, pyFloat, pyLt, pyMul, PyRandom, pyRepr, pyStr, pySub, pyTrueDiv, type PyValue, roundFloat, valueError } from "../../python/index.js";
+import {
+  asDict,
+  asStr,
+  contains,
+  deepCopy,
+  dictDelete,
+  dictSet,
+  getItem,
+  getOrMake,
+  hashKey,
+  iterate,
+  pyAdd,
+  pyDict,
+  type PyDict,
+  pyEquals,
+  PyException,
+  pyFloat,
+  pyLt,
+  pyMul,
+  PyRandom,
+  pyRepr,
+  pyStr,
+  pySub,
+  pyTrueDiv,
+  type PyValue,
+  roundFloat,
+  valueError,
+} from "../../python/index.js";
 import { methodTable, opt, req, type Args, type BfclApi } from "../api.js";
 import type { BfclSession } from "../session.js";
 import { parseDateTime } from "./datetime.js";
@@ -50,7 +77,8 @@ export class TravelAPI implements BfclApi {
         [this.bookingRecord, "BOOKING_RECORD_EXTENSION"],
       ] as const) {
         const target = asDict(list);
-        for (const [id, info] of asDict(this.session.longContextValue(name))) if (!contains(target, id)) dictSet(target, id, info);
+        for (const [id, info] of asDict(this.session.longContextValue(name)))
+          if (!contains(target, id)) dictSet(target, id, info);
       }
     }
   }
@@ -84,15 +112,23 @@ export class TravelAPI implements BfclApi {
 
   /** `get_flight_cost`; raises ValueError for unknown routes or classes. */
   private flightCost({ travel_from, travel_to, travel_date, travel_class }: Args): PyValue {
-    const route = BASE_COSTS.find(([from, to]) => pyEquals(from, travel_from!) && pyEquals(to, travel_to!));
+    const route = BASE_COSTS.find(
+      ([from, to]) => pyEquals(from, travel_from!) && pyEquals(to, travel_to!),
+    );
     if (!route) throw valueError("No available route for the given airports.");
-    const factor = typeof travel_class === "string" && Object.hasOwn(CLASS_FACTOR, travel_class) ? CLASS_FACTOR[travel_class]! : undefined;
-    if (factor === undefined) throw valueError("Invalid travel class. Options are: economy, business, first.");
+    const factor =
+      typeof travel_class === "string" && Object.hasOwn(CLASS_FACTOR, travel_class)
+        ? CLASS_FACTOR[travel_class]!
+        : undefined;
+    if (factor === undefined)
+      throw valueError("Invalid travel class. Options are: economy, business, first.");
     let digitSum = 0;
-    for (const ch of iterate(travel_date!)) if (typeof ch === "string" && /^[0-9]$/.test(ch)) digitSum += Number(ch);
+    for (const ch of iterate(travel_date!))
+      if (typeof ch === "string" && /^[0-9]$/.test(ch)) digitSum += Number(ch);
     const multiplier = digitSum % 2 === 0 ? 2n : 1n;
     const cost = (base: number) => Number(BigInt(base) * factor * multiplier);
-    const key = (from: string, to: string) => `${from}|${to}|${pyStr(travel_class!)}|${pyStr(travel_date!)}`;
+    const key = (from: string, to: string) =>
+      `${from}|${to}|${pyStr(travel_class!)}|${pyStr(travel_date!)}`;
     let costs: number[];
     if (this.longContext) {
       this.flightCostLookup = new Map();
@@ -102,7 +138,9 @@ export class TravelAPI implements BfclApi {
       });
     } else {
       costs = [cost(route[2])];
-      this.flightCostLookup = new Map([[key(pyStr(travel_from!), pyStr(travel_to!)), pyDict({ cost: costs[0]! })]]);
+      this.flightCostLookup = new Map([
+        [key(pyStr(travel_from!), pyStr(travel_to!)), pyDict({ cost: costs[0]! })],
+      ]);
     }
     return pyDict({ travel_cost_list: costs });
   }
@@ -117,7 +155,14 @@ export class TravelAPI implements BfclApi {
   readonly methods = methodTable([
     [
       "authenticate_travel",
-      ["client_id", "client_secret", "refresh_token", "grant_type", "user_first_name", "user_last_name"].map(req),
+      [
+        "client_id",
+        "client_secret",
+        "refresh_token",
+        "grant_type",
+        "user_first_name",
+        "user_last_name",
+      ].map(req),
       ({ grant_type, user_first_name, user_last_name }) => {
         this.tokenExpiresIn = 2n;
         this.accessToken = this.draw(100000, 999999);
@@ -125,16 +170,33 @@ export class TravelAPI implements BfclApi {
         this.tokenScope = grant_type!;
         this.userFirstName = user_first_name!;
         this.userLastName = user_last_name!;
-        return pyDict({ expires_in: 2n, access_token: this.accessToken, token_type: "Bearer", scope: grant_type! });
+        return pyDict({
+          expires_in: 2n,
+          access_token: this.accessToken,
+          token_type: "Bearer",
+          scope: grant_type!,
+        });
       },
     ],
-    ["travel_get_login_status", [], () => pyDict({ status: !(this.tokenExpiresIn === null || this.tokenExpired()) })],
-    ["get_budget_fiscal_year", [opt("lastModifiedAfter", null), opt("includeRemoved", null)], () =>
-      pyDict({ budget_fiscal_year: "2018" }),
+    [
+      "travel_get_login_status",
+      [],
+      () => pyDict({ status: !(this.tokenExpiresIn === null || this.tokenExpired()) }),
+    ],
+    [
+      "get_budget_fiscal_year",
+      [opt("lastModifiedAfter", null), opt("includeRemoved", null)],
+      () => pyDict({ budget_fiscal_year: "2018" }),
     ],
     [
       "register_credit_card",
-      ["access_token", "card_number", "expiration_date", "cardholder_name", "card_verification_number"].map(req),
+      [
+        "access_token",
+        "card_number",
+        "expiration_date",
+        "cardholder_name",
+        "card_verification_number",
+      ].map(req),
       (a) => {
         if (this.tokenExpiresIn === null) return pyDict({ error: "Token not initialized" });
         const bad = this.checkToken(a.access_token!);
@@ -153,73 +215,124 @@ export class TravelAPI implements BfclApi {
         return pyDict({ card_id: cardId });
       },
     ],
-    ["get_flight_cost", ["travel_from", "travel_to", "travel_date", "travel_class"].map(req), (a) => this.flightCost(a)],
-    ["get_credit_card_balance", [req("access_token"), req("card_id")], ({ access_token, card_id }) => {
-      const bad = this.checkToken(access_token!);
-      if (bad) return bad;
-      if (!contains(this.creditCardList, card_id!)) {
-        return pyDict({
-          error: `Card not registered. Here are a list of card_id's: ${pyRepr([...asDict(this.creditCardList).keys()])}`,
-        });
-      }
-      return pyDict({ card_balance: getItem(this.card(card_id!), "balance") });
-    }],
+    [
+      "get_flight_cost",
+      ["travel_from", "travel_to", "travel_date", "travel_class"].map(req),
+      (a) => this.flightCost(a),
+    ],
+    [
+      "get_credit_card_balance",
+      [req("access_token"), req("card_id")],
+      ({ access_token, card_id }) => {
+        const bad = this.checkToken(access_token!);
+        if (bad) return bad;
+        if (!contains(this.creditCardList, card_id!)) {
+          return pyDict({
+            error: `Card not registered. Here are a list of card_id's: ${pyRepr([...asDict(this.creditCardList).keys()])}`,
+          });
+        }
+        return pyDict({ card_balance: getItem(this.card(card_id!), "balance") });
+      },
+    ],
     [
       "book_flight",
-      ["access_token", "card_id", "travel_date", "travel_from", "travel_to", "travel_class"].map(req),
+      ["access_token", "card_id", "travel_date", "travel_from", "travel_to", "travel_class"].map(
+        req,
+      ),
       (a) => this.bookFlight(a),
     ],
-    ["retrieve_invoice", [req("access_token"), opt("booking_id", null), opt("insurance_id", null)], ({ access_token, booking_id }) => {
-      const bad = this.checkToken(access_token!);
-      if (bad) return bad;
-      if (!contains(this.bookingRecord, booking_id!)) return pyDict({ error: "Booking not found" });
-      const record = getItem(this.bookingRecord, booking_id!);
-      const invoice = pyDict({ booking_id: booking_id! });
-      for (const field of ["travel_date", "travel_from", "travel_to", "travel_class", "travel_cost", "transaction_id"]) {
-        invoice.set(field, getItem(record, field));
-      }
-      return pyDict({ invoice });
-    }],
-    ["get_booking_history", [req("access_token")], ({ access_token }) => {
-      return this.checkToken(access_token!) ?? pyDict({ booking_history: deepCopy(this.bookingRecord) });
-    }],
+    [
+      "retrieve_invoice",
+      [req("access_token"), opt("booking_id", null), opt("insurance_id", null)],
+      ({ access_token, booking_id }) => {
+        const bad = this.checkToken(access_token!);
+        if (bad) return bad;
+        if (!contains(this.bookingRecord, booking_id!))
+          return pyDict({ error: "Booking not found" });
+        const record = getItem(this.bookingRecord, booking_id!);
+        const invoice = pyDict({ booking_id: booking_id! });
+        for (const field of [
+          "travel_date",
+          "travel_from",
+          "travel_to",
+          "travel_class",
+          "travel_cost",
+          "transaction_id",
+        ]) {
+          invoice.set(field, getItem(record, field));
+        }
+        return pyDict({ invoice });
+      },
+    ],
+    [
+      "get_booking_history",
+      [req("access_token")],
+      ({ access_token }) => {
+        return (
+          this.checkToken(access_token!) ??
+          pyDict({ booking_history: deepCopy(this.bookingRecord) })
+        );
+      },
+    ],
     ["list_all_airports", [], () => [...ALL_AIRPORTS]],
-    ["cancel_booking", [req("access_token"), req("booking_id")], ({ access_token, booking_id }) => {
-      const bad = this.checkToken(access_token!, "cancel_status");
-      if (bad) return bad;
-      if (!contains(this.bookingRecord, booking_id!)) return pyDict({ cancel_status: false, error: "Booking not found" });
-      const record = getItem(this.bookingRecord, booking_id!);
-      const card = this.card(getItem(record, "card_id"));
-      card.set("balance", pyAdd(getItem(card, "balance"), getItem(record, "travel_cost")));
-      dictDelete(asDict(this.bookingRecord), hashKey(booking_id!));
-      return pyDict({ cancel_status: true });
-    }],
-    ["compute_exchange_rate", [req("base_currency"), req("target_currency"), req("value")], ({ base_currency, target_currency, value }) => {
-      for (const [from, to, rate] of EXCHANGE_RATES) {
-        if (pyEquals(base_currency!, from) && pyEquals(target_currency!, to)) {
-          return pyDict({ exchanged_value: pyFloat(pyMul(value!, rate)) });
+    [
+      "cancel_booking",
+      [req("access_token"), req("booking_id")],
+      ({ access_token, booking_id }) => {
+        const bad = this.checkToken(access_token!, "cancel_status");
+        if (bad) return bad;
+        if (!contains(this.bookingRecord, booking_id!))
+          return pyDict({ cancel_status: false, error: "Booking not found" });
+        const record = getItem(this.bookingRecord, booking_id!);
+        const card = this.card(getItem(record, "card_id"));
+        card.set("balance", pyAdd(getItem(card, "balance"), getItem(record, "travel_cost")));
+        dictDelete(asDict(this.bookingRecord), hashKey(booking_id!));
+        return pyDict({ cancel_status: true });
+      },
+    ],
+    [
+      "compute_exchange_rate",
+      [req("base_currency"), req("target_currency"), req("value")],
+      ({ base_currency, target_currency, value }) => {
+        for (const [from, to, rate] of EXCHANGE_RATES) {
+          if (pyEquals(base_currency!, from) && pyEquals(target_currency!, to)) {
+            return pyDict({ exchanged_value: pyFloat(pyMul(value!, rate)) });
+          }
+          if (pyEquals(base_currency!, to) && pyEquals(target_currency!, from)) {
+            return pyDict({ exchanged_value: roundFloat(pyTrueDiv(value!, rate), 2) });
+          }
         }
-        if (pyEquals(base_currency!, to) && pyEquals(target_currency!, from)) {
-          return pyDict({ exchanged_value: roundFloat(pyTrueDiv(value!, rate), 2) });
-        }
-      }
-      throw valueError("No available exchange rate for the given currencies.");
-    }],
+        throw valueError("No available exchange rate for the given currencies.");
+      },
+    ],
     [
       "verify_traveler_information",
       ["first_name", "last_name", "date_of_birth", "passport_number"].map(req),
       (a) => this.verifyTraveler(a),
     ],
-    ["set_budget_limit", [req("access_token"), req("budget_limit")], ({ access_token, budget_limit }) => {
-      const bad = this.checkToken(access_token!);
-      if (bad) return bad;
-      this.budgetLimit = pyFloat(budget_limit!);
-      return pyDict({ budget_limit: this.budgetLimit });
-    }],
-    ["get_nearest_airport_by_city", [req("location")], ({ location }) => {
-      const key = hashKey(location!);
-      return pyDict({ nearest_airport: typeof key === "string" && Object.hasOwn(AIRPORT_BY_CITY, key) ? AIRPORT_BY_CITY[key]! : "Unknown" });
-    }],
+    [
+      "set_budget_limit",
+      [req("access_token"), req("budget_limit")],
+      ({ access_token, budget_limit }) => {
+        const bad = this.checkToken(access_token!);
+        if (bad) return bad;
+        this.budgetLimit = pyFloat(budget_limit!);
+        return pyDict({ budget_limit: this.budgetLimit });
+      },
+    ],
+    [
+      "get_nearest_airport_by_city",
+      [req("location")],
+      ({ location }) => {
+        const key = hashKey(location!);
+        return pyDict({
+          nearest_airport:
+            typeof key === "string" && Object.hasOwn(AIRPORT_BY_CITY, key)
+              ? AIRPORT_BY_CITY[key]!
+              : "Unknown",
+        });
+      },
+    ],
     [
       "purchase_insurance",
       ["access_token", "insurance_type", "booking_id", "insurance_cost", "card_id"].map(req),
@@ -229,20 +342,27 @@ export class TravelAPI implements BfclApi {
         if (this.budgetLimit !== null && pyLt(this.budgetLimit, insurance_cost!)) {
           return pyDict({ insurance_status: false, error: "Exceeded budget limit" });
         }
-        if (!contains(this.bookingRecord, booking_id!)) return pyDict({ insurance_status: false, error: "Booking not found" });
-        if (!contains(this.creditCardList, card_id!)) return pyDict({ insurance_status: false, error: "Credit card not registered" });
+        if (!contains(this.bookingRecord, booking_id!))
+          return pyDict({ insurance_status: false, error: "Booking not found" });
+        if (!contains(this.creditCardList, card_id!))
+          return pyDict({ insurance_status: false, error: "Credit card not registered" });
         const card = this.card(card_id!);
         card.set("balance", pySub(getItem(card, "balance"), insurance_cost!));
         return pyDict({ insurance_id: this.draw(100000000, 999999999), insurance_status: true });
       },
     ],
-    ["contact_customer_support", [req("booking_id"), req("message")], ({ booking_id }) => {
-      if (!contains(this.bookingRecord, booking_id!)) return pyDict({ error: "Booking not found" });
-      return pyDict({
-        customer_support_message:
-          "Thank you for contacting customer support. Your message has been received and we will get back to you shortly.",
-      });
-    }],
+    [
+      "contact_customer_support",
+      [req("booking_id"), req("message")],
+      ({ booking_id }) => {
+        if (!contains(this.bookingRecord, booking_id!))
+          return pyDict({ error: "Booking not found" });
+        return pyDict({
+          customer_support_message:
+            "Thank you for contacting customer support. Your message has been received and we will get back to you shortly.",
+        });
+      },
+    ],
     ["get_all_credit_cards", [], () => pyDict({ credit_card_list: this.creditCardList })],
   ]);
 
@@ -253,12 +373,15 @@ export class TravelAPI implements BfclApi {
     if (!contains(this.creditCardList, a.card_id!)) return fail("Card not registered");
     const card = this.card(a.card_id!);
     if (!card.has("balance")) return fail("Balance not found");
-    if (!ALL_AIRPORTS.some((code) => pyEquals(code, a.travel_from!))) return fail(`Invalid departure airport code: ${pyStr(a.travel_from!)}`);
-    if (!ALL_AIRPORTS.some((code) => pyEquals(code, a.travel_to!))) return fail(`Invalid destination airport code: ${pyStr(a.travel_to!)}`);
+    if (!ALL_AIRPORTS.some((code) => pyEquals(code, a.travel_from!)))
+      return fail(`Invalid departure airport code: ${pyStr(a.travel_from!)}`);
+    if (!ALL_AIRPORTS.some((code) => pyEquals(code, a.travel_to!)))
+      return fail(`Invalid destination airport code: ${pyStr(a.travel_to!)}`);
     try {
       parseDateTime(a.travel_date!, "%Y-%m-%d");
     } catch (err) {
-      if (err instanceof PyException && err.pyType === "ValueError") return fail("Invalid date format. Use YYYY-MM-DD.");
+      if (err instanceof PyException && err.pyType === "ValueError")
+        return fail("Invalid date format. Use YYYY-MM-DD.");
       throw err;
     }
     if (!(typeof a.travel_class === "string" && Object.hasOwn(CLASS_FACTOR, a.travel_class))) {
@@ -278,7 +401,8 @@ export class TravelAPI implements BfclApi {
       throw err;
     }
     if (pyLt(getItem(card, "balance"), travelCost)) return fail("Insufficient funds");
-    if (this.budgetLimit !== null && pyLt(getItem(card, "balance"), this.budgetLimit)) return fail("Balance is less than budget limit");
+    if (this.budgetLimit !== null && pyLt(getItem(card, "balance"), this.budgetLimit))
+      return fail("Balance is less than budget limit");
     card.set("balance", pySub(getItem(card, "balance"), travelCost));
     const bookingId = this.draw(1000000, 9999999);
     const transactionId = this.draw(10000000, 99999999);
@@ -301,7 +425,8 @@ export class TravelAPI implements BfclApi {
   }
 
   private verifyTraveler({ first_name, last_name, date_of_birth, passport_number }: Args): PyValue {
-    const fail = (reason: string) => pyDict({ verification_status: false, verification_failure: reason });
+    const fail = (reason: string) =>
+      pyDict({ verification_status: false, verification_failure: reason });
     if (!pyEquals(this.userFirstName, first_name!) || !pyEquals(this.userLastName, last_name!)) {
       return fail(
         "Cannot book flight information for another user." +
@@ -312,7 +437,8 @@ export class TravelAPI implements BfclApi {
     try {
       birth = new Date(parseDateTime(date_of_birth!, "%Y-%m-%d"));
     } catch (err) {
-      if (err instanceof PyException && err.pyType === "ValueError") return fail("Invalid date of birth format. Please use YYYY-MM-DD.");
+      if (err instanceof PyException && err.pyType === "ValueError")
+        return fail("Invalid date of birth format. Please use YYYY-MM-DD.");
       throw err;
     }
     const today = this.session.today();
@@ -321,7 +447,8 @@ export class TravelAPI implements BfclApi {
       (today.getMonth() + 1 === birth.getUTCMonth() + 1 && today.getDate() < birth.getUTCDate());
     const age = today.getFullYear() - birth.getUTCFullYear() - (beforeBirthday ? 1 : 0);
     if (age < 18) return fail("Traveler must be at least 18 years old.");
-    if (!asStr(passport_number!, "startswith").startsWith("US")) return fail("Passport must be issued by the United States.");
+    if (!asStr(passport_number!, "startswith").startsWith("US"))
+      return fail("Passport must be issued by the United States.");
     return pyDict({ verification_status: true });
   }
 }

@@ -3,7 +3,30 @@
  * Port of upstream's `TwitterAPI` (posting_api.py): tweets keyed by int id, comments,
  * retweets, following list. `post_tweet`'s list defaults are shared objects, as in Python.
  */
-import { append, asDict, contains, dictGet, dictHas, dictSet, extend, getItem, getOrMake, hashKey, iterate, lower, pyAdd, pyDict, type PyDict, pyEquals, pyInt, pyLen, pyStr, type PyValue, removeFirst, truthy } from "../../python/index.js";
+import {
+  append,
+  asDict,
+  contains,
+  dictGet,
+  dictHas,
+  dictSet,
+  extend,
+  getItem,
+  getOrMake,
+  hashKey,
+  iterate,
+  lower,
+  pyAdd,
+  pyDict,
+  type PyDict,
+  pyEquals,
+  pyInt,
+  pyLen,
+  pyStr,
+  type PyValue,
+  removeFirst,
+  truthy,
+} from "../../python/index.js";
 import { methodTable, req, type BfclApi } from "../api.js";
 
 /** Port of upstream's TwitterAPI. */
@@ -44,11 +67,15 @@ export class TwitterAPI implements BfclApi {
   }
 
   private notAuthenticated(action: string): PyDict | null {
-    return truthy(this.authenticated) ? null : pyDict({ error: `User not authenticated. Please authenticate before ${action}.` });
+    return truthy(this.authenticated)
+      ? null
+      : pyDict({ error: `User not authenticated. Please authenticate before ${action}.` });
   }
 
   private tweetMissing(tweetId: PyValue): PyDict | null {
-    return dictHas(this.tweets, hashKey(tweetId)) ? null : pyDict({ error: `Tweet with ID ${pyStr(tweetId)} not found.` });
+    return dictHas(this.tweets, hashKey(tweetId))
+      ? null
+      : pyDict({ error: `Tweet with ID ${pyStr(tweetId)} not found.` });
   }
 
   private tweetsWhere(keep: (tweet: PyValue) => boolean): PyValue[] {
@@ -56,88 +83,158 @@ export class TwitterAPI implements BfclApi {
   }
 
   readonly methods = methodTable([
-    ["authenticate_twitter", [req("username"), req("password")], ({ username, password }) => {
-      if (pyEquals(username!, this.username) && pyEquals(password!, this.password)) {
-        this.authenticated = true;
-        return pyDict({ authentication_status: true });
-      }
-      return pyDict({ authentication_status: false });
-    }],
+    [
+      "authenticate_twitter",
+      [req("username"), req("password")],
+      ({ username, password }) => {
+        if (pyEquals(username!, this.username) && pyEquals(password!, this.password)) {
+          this.authenticated = true;
+          return pyDict({ authentication_status: true });
+        }
+        return pyDict({ authentication_status: false });
+      },
+    ],
     ["posting_get_login_status", [], () => pyDict({ login_status: truthy(this.authenticated) })],
     [
       "post_tweet",
-      [req("content"), { name: "tags", default: () => [], sharedDefault: true }, { name: "mentions", default: () => [], sharedDefault: true }],
+      [
+        req("content"),
+        { name: "tags", default: () => [], sharedDefault: true },
+        { name: "mentions", default: () => [], sharedDefault: true },
+      ],
       ({ content, tags, mentions }) => {
         const denied = this.notAuthenticated("posting");
         if (denied) return denied;
-        const tweet = pyDict({ id: this.tweetCounter, username: this.username, content: content!, tags: tags!, mentions: mentions! });
+        const tweet = pyDict({
+          id: this.tweetCounter,
+          username: this.username,
+          content: content!,
+          tags: tags!,
+          mentions: mentions!,
+        });
         dictSet(this.tweets, hashKey(this.tweetCounter), tweet);
         this.tweetCounter = pyAdd(this.tweetCounter, 1n);
         return tweet;
       },
     ],
-    ["retweet", [req("tweet_id")], ({ tweet_id }) => {
-      const denied = this.notAuthenticated("retweeting") ?? this.tweetMissing(tweet_id!);
-      if (denied) return denied;
-      const retweets = asDict(this.retweets);
-      if (!contains(retweets, this.username)) dictSet(retweets, hashKey(this.username), []);
-      const mine = getItem(retweets, this.username);
-      if (contains(mine, tweet_id!)) return pyDict({ retweet_status: "Already retweeted" });
-      append(mine, tweet_id!);
-      return pyDict({ retweet_status: "Successfully retweeted" });
-    }],
-    ["comment", [req("tweet_id"), req("comment_content")], ({ tweet_id, comment_content }) => {
-      const denied = this.notAuthenticated("commenting") ?? this.tweetMissing(tweet_id!);
-      if (denied) return denied;
-      const comments = asDict(this.comments);
-      if (!contains(comments, tweet_id!)) dictSet(comments, hashKey(tweet_id!), []);
-      append(getItem(comments, tweet_id!), pyDict({ username: this.username, content: comment_content! }));
-      return pyDict({ comment_status: "Comment added successfully" });
-    }],
-    ["mention", [req("tweet_id"), req("mentioned_usernames")], ({ tweet_id, mentioned_usernames }) => {
-      const missing = this.tweetMissing(tweet_id!);
-      if (missing) return missing;
-      extend(getItem(getItem(this.tweets, tweet_id!), "mentions"), mentioned_usernames!);
-      return pyDict({ mention_status: "Users mentioned successfully" });
-    }],
-    ["follow_user", [req("username_to_follow")], ({ username_to_follow }) => {
-      const denied = this.notAuthenticated("following");
-      if (denied) return denied;
-      if (contains(this.followingList, username_to_follow!)) return pyDict({ follow_status: false });
-      append(this.followingList, username_to_follow!);
-      return pyDict({ follow_status: true });
-    }],
-    ["list_all_following", [], () => {
-      return this.notAuthenticated("listing following") ?? pyDict({ following_list: this.followingList });
-    }],
-    ["unfollow_user", [req("username_to_unfollow")], ({ username_to_unfollow }) => {
-      const denied = this.notAuthenticated("unfollowing");
-      if (denied) return denied;
-      if (!contains(this.followingList, username_to_unfollow!)) return pyDict({ unfollow_status: false });
-      removeFirst(this.followingList, username_to_unfollow!);
-      return pyDict({ unfollow_status: true });
-    }],
-    ["get_tweet", [req("tweet_id")], ({ tweet_id }) => this.tweetMissing(tweet_id!) ?? getItem(this.tweets, tweet_id!)],
-    ["get_user_tweets", [req("username")], ({ username }) =>
-      this.tweetsWhere((t) => pyEquals(getItem(t, "username"), username!)),
+    [
+      "retweet",
+      [req("tweet_id")],
+      ({ tweet_id }) => {
+        const denied = this.notAuthenticated("retweeting") ?? this.tweetMissing(tweet_id!);
+        if (denied) return denied;
+        const retweets = asDict(this.retweets);
+        if (!contains(retweets, this.username)) dictSet(retweets, hashKey(this.username), []);
+        const mine = getItem(retweets, this.username);
+        if (contains(mine, tweet_id!)) return pyDict({ retweet_status: "Already retweeted" });
+        append(mine, tweet_id!);
+        return pyDict({ retweet_status: "Successfully retweeted" });
+      },
     ],
-    ["search_tweets", [req("keyword")], ({ keyword }) => {
-      const needle = lower(keyword!);
-      return this.tweetsWhere((t) => {
-        if (lower(getItem(t, "content")).includes(needle)) return true;
-        return iterate(getItem(t, "tags")).some((tag) => lower(tag) === needle);
-      });
-    }],
-    ["get_tweet_comments", [req("tweet_id")], ({ tweet_id }) => {
-      const missing = this.tweetMissing(tweet_id!);
-      if (missing) return missing;
-      return dictGet(asDict(this.comments), hashKey(tweet_id!)) ?? [];
-    }],
-    ["get_user_stats", [req("username")], ({ username }) => {
-      const tweetCount = BigInt(this.tweetsWhere((t) => pyEquals(getItem(t, "username"), username!)).length);
-      const followingCount = pyEquals(username!, this.username) ? pyLen(this.followingList) : 0n;
-      const retweeted = dictGet(asDict(this.retweets), hashKey(username!)) ?? [];
-      return pyDict({ tweet_count: tweetCount, following_count: followingCount, retweet_count: pyLen(retweeted) });
-    }],
+    [
+      "comment",
+      [req("tweet_id"), req("comment_content")],
+      ({ tweet_id, comment_content }) => {
+        const denied = this.notAuthenticated("commenting") ?? this.tweetMissing(tweet_id!);
+        if (denied) return denied;
+        const comments = asDict(this.comments);
+        if (!contains(comments, tweet_id!)) dictSet(comments, hashKey(tweet_id!), []);
+        append(
+          getItem(comments, tweet_id!),
+          pyDict({ username: this.username, content: comment_content! }),
+        );
+        return pyDict({ comment_status: "Comment added successfully" });
+      },
+    ],
+    [
+      "mention",
+      [req("tweet_id"), req("mentioned_usernames")],
+      ({ tweet_id, mentioned_usernames }) => {
+        const missing = this.tweetMissing(tweet_id!);
+        if (missing) return missing;
+        extend(getItem(getItem(this.tweets, tweet_id!), "mentions"), mentioned_usernames!);
+        return pyDict({ mention_status: "Users mentioned successfully" });
+      },
+    ],
+    [
+      "follow_user",
+      [req("username_to_follow")],
+      ({ username_to_follow }) => {
+        const denied = this.notAuthenticated("following");
+        if (denied) return denied;
+        if (contains(this.followingList, username_to_follow!))
+          return pyDict({ follow_status: false });
+        append(this.followingList, username_to_follow!);
+        return pyDict({ follow_status: true });
+      },
+    ],
+    [
+      "list_all_following",
+      [],
+      () => {
+        return (
+          this.notAuthenticated("listing following") ??
+          pyDict({ following_list: this.followingList })
+        );
+      },
+    ],
+    [
+      "unfollow_user",
+      [req("username_to_unfollow")],
+      ({ username_to_unfollow }) => {
+        const denied = this.notAuthenticated("unfollowing");
+        if (denied) return denied;
+        if (!contains(this.followingList, username_to_unfollow!))
+          return pyDict({ unfollow_status: false });
+        removeFirst(this.followingList, username_to_unfollow!);
+        return pyDict({ unfollow_status: true });
+      },
+    ],
+    [
+      "get_tweet",
+      [req("tweet_id")],
+      ({ tweet_id }) => this.tweetMissing(tweet_id!) ?? getItem(this.tweets, tweet_id!),
+    ],
+    [
+      "get_user_tweets",
+      [req("username")],
+      ({ username }) => this.tweetsWhere((t) => pyEquals(getItem(t, "username"), username!)),
+    ],
+    [
+      "search_tweets",
+      [req("keyword")],
+      ({ keyword }) => {
+        const needle = lower(keyword!);
+        return this.tweetsWhere((t) => {
+          if (lower(getItem(t, "content")).includes(needle)) return true;
+          return iterate(getItem(t, "tags")).some((tag) => lower(tag) === needle);
+        });
+      },
+    ],
+    [
+      "get_tweet_comments",
+      [req("tweet_id")],
+      ({ tweet_id }) => {
+        const missing = this.tweetMissing(tweet_id!);
+        if (missing) return missing;
+        return dictGet(asDict(this.comments), hashKey(tweet_id!)) ?? [];
+      },
+    ],
+    [
+      "get_user_stats",
+      [req("username")],
+      ({ username }) => {
+        const tweetCount = BigInt(
+          this.tweetsWhere((t) => pyEquals(getItem(t, "username"), username!)).length,
+        );
+        const followingCount = pyEquals(username!, this.username) ? pyLen(this.followingList) : 0n;
+        const retweeted = dictGet(asDict(this.retweets), hashKey(username!)) ?? [];
+        return pyDict({
+          tweet_count: tweetCount,
+          following_count: followingCount,
+          retweet_count: pyLen(retweeted),
+        });
+      },
+    ],
   ]);
 }

@@ -3,7 +3,29 @@
  * Port of upstream's `VehicleControlAPI` (vehicle_control.py): engine, doors, brakes, climate,
  * cruise control and trip helpers; temperatures and speeds drawn from `random.Random(141053)`.
  */
-import { asDict, contains, getItem, getOrMake, hashKey, iterate, pyAdd, pyDict, type PyDict, pyEquals as eq, pyFloat, pyGt, pyLe, pyLt, pyMod, pyMul, PyRandom, pySub, pyTrueDiv, type PyValue, truthy } from "../../python/index.js";
+import {
+  asDict,
+  contains,
+  getItem,
+  getOrMake,
+  hashKey,
+  iterate,
+  pyAdd,
+  pyDict,
+  type PyDict,
+  pyEquals as eq,
+  pyFloat,
+  pyGt,
+  pyLe,
+  pyLt,
+  pyMod,
+  pyMul,
+  PyRandom,
+  pySub,
+  pyTrueDiv,
+  type PyValue,
+  truthy,
+} from "../../python/index.js";
 import { methodTable, opt, req, type BfclApi } from "../api.js";
 import type { BfclSession } from "../session.js";
 
@@ -42,7 +64,12 @@ const ZIP_CODES: Readonly<Record<string, string>> = {
 };
 
 function defaultDoors(): PyDict {
-  return pyDict({ driver: "unlocked", passenger: "unlocked", rear_left: "unlocked", rear_right: "unlocked" });
+  return pyDict({
+    driver: "unlocked",
+    passenger: "unlocked",
+    rear_left: "unlocked",
+    rear_right: "unlocked",
+  });
 }
 
 /** Port of upstream's VehicleControlAPI. */
@@ -70,31 +97,85 @@ export class VehicleControlAPI implements BfclApi {
     this.random = new PyRandom(typeof seed === "bigint" ? seed : 141053n);
     const from = (key: string, make: () => PyValue) => getOrMake(scenario, key, make);
     this.state.clear();
-    this.set("fuelLevel", from("fuelLevel", () => 0.0));
-    this.set("batteryVoltage", from("batteryVoltage", () => 12.6));
-    this.set("engine_state", from("engineState", () => "stopped"));
-    this.set("remainingUnlockedDoors", from("remainingUnlockedDoors", () => 4n));
+    this.set(
+      "fuelLevel",
+      from("fuelLevel", () => 0.0),
+    );
+    this.set(
+      "batteryVoltage",
+      from("batteryVoltage", () => 12.6),
+    );
+    this.set(
+      "engine_state",
+      from("engineState", () => "stopped"),
+    );
+    this.set(
+      "remainingUnlockedDoors",
+      from("remainingUnlockedDoors", () => 4n),
+    );
     const doors = asDict(from("doorStatus", defaultDoors));
     this.set("doorStatus", doors);
     const locked = [...doors.keys()].filter((d) => eq(getItem(doors, d), "locked")).length;
     this.set("remainingUnlockedDoors", 4n - BigInt(locked));
-    this.set("acTemperature", from("acTemperature", () => 25.0));
-    this.set("fanSpeed", from("fanSpeed", () => 50n));
-    this.set("acMode", from("acMode", () => "auto"));
-    this.set("humidityLevel", from("humidityLevel", () => 50.0));
-    this.set("headLightStatus", from("headLightStatus", () => "off"));
-    this.set("parkingBrakeStatus", from("parkingBrakeStatus", () => "released"));
+    this.set(
+      "acTemperature",
+      from("acTemperature", () => 25.0),
+    );
+    this.set(
+      "fanSpeed",
+      from("fanSpeed", () => 50n),
+    );
+    this.set(
+      "acMode",
+      from("acMode", () => "auto"),
+    );
+    this.set(
+      "humidityLevel",
+      from("humidityLevel", () => 50.0),
+    );
+    this.set(
+      "headLightStatus",
+      from("headLightStatus", () => "off"),
+    );
+    this.set(
+      "parkingBrakeStatus",
+      from("parkingBrakeStatus", () => "released"),
+    );
     this.parkingBrakeForce = from("parkingBrakeForce", () => 0.0);
     this.slopeAngle = from("slopeAngle", () => 0.0);
-    this.set("brakePedalStatus", from("brakePedalStatus", () => "released"));
+    this.set(
+      "brakePedalStatus",
+      from("brakePedalStatus", () => "released"),
+    );
     this.brakePedalForce = from("brakePedalForce", () => 0.0);
-    this.set("distanceToNextVehicle", from("distanceToNextVehicle", () => 50.0));
-    this.set("cruiseStatus", from("cruiseStatus", () => "inactive"));
-    this.set("destination", from("destination", () => "None"));
-    this.set("frontLeftTirePressure", from("frontLeftTirePressure", () => 32.0));
-    this.set("frontRightTirePressure", from("frontRightTirePressure", () => 32.0));
-    this.set("rearLeftTirePressure", from("rearLeftTirePressure", () => 30.0));
-    this.set("rearRightTirePressure", from("rearRightTirePressure", () => 30.0));
+    this.set(
+      "distanceToNextVehicle",
+      from("distanceToNextVehicle", () => 50.0),
+    );
+    this.set(
+      "cruiseStatus",
+      from("cruiseStatus", () => "inactive"),
+    );
+    this.set(
+      "destination",
+      from("destination", () => "None"),
+    );
+    this.set(
+      "frontLeftTirePressure",
+      from("frontLeftTirePressure", () => 32.0),
+    );
+    this.set(
+      "frontRightTirePressure",
+      from("frontRightTirePressure", () => 32.0),
+    );
+    this.set(
+      "rearLeftTirePressure",
+      from("rearLeftTirePressure", () => 30.0),
+    );
+    this.set(
+      "rearRightTirePressure",
+      from("rearRightTirePressure", () => 30.0),
+    );
     this.set("long_context", longContext);
   }
 
@@ -117,159 +198,298 @@ export class VehicleControlAPI implements BfclApi {
     for (const d of iterate(door)) {
       if (eq(getItem(doors, d), status)) continue;
       doors.set(hashKey(d), status);
-      this.set("remainingUnlockedDoors", pyAdd(this.get("remainingUnlockedDoors"), unlock ? 1n : -1n));
+      this.set(
+        "remainingUnlockedDoors",
+        pyAdd(this.get("remainingUnlockedDoors"), unlock ? 1n : -1n),
+      );
     }
-    return pyDict({ lockStatus: status, remainingUnlockedDoors: this.get("remainingUnlockedDoors") });
+    return pyDict({
+      lockStatus: status,
+      remainingUnlockedDoors: this.get("remainingUnlockedDoors"),
+    });
   }
 
   readonly methods = methodTable([
-    ["startEngine", [req("ignitionMode")], ({ ignitionMode }) => {
-      if (eq(ignitionMode!, "STOP")) this.set("engine_state", "stopped");
-      if (pyGt(this.get("remainingUnlockedDoors"), 0n)) {
+    [
+      "startEngine",
+      [req("ignitionMode")],
+      ({ ignitionMode }) => {
+        if (eq(ignitionMode!, "STOP")) this.set("engine_state", "stopped");
+        if (pyGt(this.get("remainingUnlockedDoors"), 0n)) {
+          return pyDict({
+            error:
+              "All doors must be locked before starting the engine. Here are the unlocked doors: " +
+              this.doorsWith("unlocked").join(", "),
+          });
+        }
+        if (!eq(this.get("brakePedalStatus"), "pressed"))
+          return pyDict({ error: "Brake pedal needs to be pressed when starting the engine." });
+        if (!eq(this.brakePedalForce, 1000.0))
+          return pyDict({ error: "Must press the brake fully before starting the engine." });
+        if (pyLt(this.get("fuelLevel"), MIN_FUEL_LEVEL))
+          return pyDict({ error: "Fuel tank is empty." });
+        if (!eq(ignitionMode!, "START")) return pyDict({ error: "Invalid ignition mode." });
+        this.set("engine_state", "running");
         return pyDict({
-          error: "All doors must be locked before starting the engine. Here are the unlocked doors: " + this.doorsWith("unlocked").join(", "),
+          engineState: "running",
+          fuelLevel: this.get("fuelLevel"),
+          batteryVoltage: this.get("batteryVoltage"),
         });
-      }
-      if (!eq(this.get("brakePedalStatus"), "pressed")) return pyDict({ error: "Brake pedal needs to be pressed when starting the engine." });
-      if (!eq(this.brakePedalForce, 1000.0)) return pyDict({ error: "Must press the brake fully before starting the engine." });
-      if (pyLt(this.get("fuelLevel"), MIN_FUEL_LEVEL)) return pyDict({ error: "Fuel tank is empty." });
-      if (!eq(ignitionMode!, "START")) return pyDict({ error: "Invalid ignition mode." });
-      this.set("engine_state", "running");
-      return pyDict({ engineState: "running", fuelLevel: this.get("fuelLevel"), batteryVoltage: this.get("batteryVoltage") });
-    }],
-    ["fillFuelTank", [req("fuelAmount")], ({ fuelAmount }) => {
-      if (pyLt(fuelAmount!, 0n)) return pyDict({ error: "Fuel amount cannot be negative." });
-      const after = pyAdd(this.get("fuelLevel"), fuelAmount!);
-      if (pyGt(after, MAX_FUEL_LEVEL)) return pyDict({ error: "Cannot fill gas above the tank capacity." });
-      if (pyLt(after, MIN_FUEL_LEVEL)) return pyDict({ error: "Fuel tank is empty. Min fuel level is 0 gallons." });
-      this.set("fuelLevel", after);
-      return pyDict({ fuelLevel: after });
-    }],
-    ["lockDoors", [req("unlock"), req("door")], ({ unlock, door }) => this.setDoors(truthy(unlock!), door!)],
+      },
+    ],
+    [
+      "fillFuelTank",
+      [req("fuelAmount")],
+      ({ fuelAmount }) => {
+        if (pyLt(fuelAmount!, 0n)) return pyDict({ error: "Fuel amount cannot be negative." });
+        const after = pyAdd(this.get("fuelLevel"), fuelAmount!);
+        if (pyGt(after, MAX_FUEL_LEVEL))
+          return pyDict({ error: "Cannot fill gas above the tank capacity." });
+        if (pyLt(after, MIN_FUEL_LEVEL))
+          return pyDict({ error: "Fuel tank is empty. Min fuel level is 0 gallons." });
+        this.set("fuelLevel", after);
+        return pyDict({ fuelLevel: after });
+      },
+    ],
+    [
+      "lockDoors",
+      [req("unlock"), req("door")],
+      ({ unlock, door }) => this.setDoors(truthy(unlock!), door!),
+    ],
     [
       "adjustClimateControl",
       [req("temperature"), opt("unit", "celsius"), opt("fanSpeed", 50n), opt("mode", "auto")],
       ({ temperature, unit, fanSpeed, mode }) => {
-        if (!(pyLe(0n, fanSpeed!) && pyLe(fanSpeed!, 100n))) return pyDict({ error: "Fan speed must be between 0 and 100." });
+        if (!(pyLe(0n, fanSpeed!) && pyLe(fanSpeed!, 100n)))
+          return pyDict({ error: "Fan speed must be between 0 and 100." });
         this.set("acTemperature", temperature!);
-        if (eq(unit!, "fahrenheit")) this.set("acTemperature", pyTrueDiv(pyMul(pySub(temperature!, 32n), 5n), 9n));
+        if (eq(unit!, "fahrenheit"))
+          this.set("acTemperature", pyTrueDiv(pyMul(pySub(temperature!, 32n), 5n), 9n));
         this.set("fanSpeed", fanSpeed!);
         this.set("acMode", mode!);
-        return pyDict({ currentACTemperature: temperature!, climateMode: mode!, humidityLevel: this.get("humidityLevel") });
-      },
-    ],
-    ["get_outside_temperature_from_google", [], () => {
-      const temperature = this.random.uniform(-10.0, 40.0);
-      if (!this.longContext) return pyDict({ outsideTemperature: temperature });
-      const weather = asDict(this.session.longContextValue("LONG_WEATHER_EXTENSION"));
-      weather.set("outsideTemperature", temperature);
-      return weather;
-    }],
-    ["get_outside_temperature_from_weather_com", [], () => pyDict({ error: 404n })],
-    ["setHeadlights", [req("mode")], ({ mode }) => {
-      if (!contains(["on", "off", "auto"], mode!)) return pyDict({ error: "Invalid headlight mode." });
-      const status = eq(mode!, "on") ? "on" : "off";
-      this.set("headLightStatus", status);
-      return pyDict({ headlightStatus: status });
-    }],
-    ["displayCarStatus", [req("option")], ({ option }) => {
-      const status: PyDict = new Map();
-      if (this.longContext) status.set("metadata", this.session.longContextValue("CAR_STATUS_METADATA_EXTENSION"));
-      const add = (entries: Record<string, PyValue>) => {
-        for (const [k, v] of Object.entries(entries)) status.set(k, v);
-      };
-      const o = typeof option === "string" ? option : null;
-      if (o === "fuel") add({ fuelLevel: this.get("fuelLevel") });
-      else if (o === "battery") add({ batteryVoltage: this.get("batteryVoltage") });
-      else if (o === "doors") add({ doorStatus: this.get("doorStatus") });
-      else if (o === "climate") {
-        add({
-          currentACTemperature: this.get("acTemperature"),
-          fanSpeed: this.get("fanSpeed"),
-          climateMode: this.get("acMode"),
+        return pyDict({
+          currentACTemperature: temperature!,
+          climateMode: mode!,
           humidityLevel: this.get("humidityLevel"),
         });
-      } else if (o === "headlights") add({ headlightStatus: this.get("headLightStatus") });
-      else if (o === "parkingBrake") {
-        add({ parkingBrakeStatus: this.get("parkingBrakeStatus"), parkingBrakeForce: this.parkingBrakeForce, slopeAngle: this.slopeAngle });
-      } else if (o === "brakePedal") add({ brakePedalStatus: this.get("brakePedalStatus"), brakePedalForce: this.brakePedalForce });
-      else if (o === "engine") add({ engineState: this.get("engine_state") });
-      else add({ error: "Invalid option" });
-      return status;
-    }],
-    ["activateParkingBrake", [req("mode")], ({ mode }) => {
-      if (!contains(["engage", "release"], mode!)) return pyDict({ error: "Invalid mode" });
-      const engage = eq(mode!, "engage");
-      const status = engage ? "engaged" : "released";
-      const force = engage ? 500.0 : 0.0;
-      this.set("parkingBrakeStatus", status);
-      this.parkingBrakeForce = force;
-      this.slopeAngle = 10.0;
-      const result: PyDict = new Map();
-      if (this.longContext) result.set("parkingBrakeInstruction", this.session.longContextValue("PARKING_BRAKE_INSTRUCTION"));
-      result.set("parkingBrakeStatus", status);
-      result.set("_parkingBrakeForce", force);
-      result.set("_slopeAngle", 10.0);
-      return result;
-    }],
-    ["pressBrakePedal", [req("pedalPosition")], ({ pedalPosition }) => {
-      if (!(pyLe(0n, pedalPosition!) && pyLe(pedalPosition!, 1n))) return pyDict({ error: "Pedal position must be between 0 and 1." });
-      if (eq(pedalPosition!, 0n)) {
+      },
+    ],
+    [
+      "get_outside_temperature_from_google",
+      [],
+      () => {
+        const temperature = this.random.uniform(-10.0, 40.0);
+        if (!this.longContext) return pyDict({ outsideTemperature: temperature });
+        const weather = asDict(this.session.longContextValue("LONG_WEATHER_EXTENSION"));
+        weather.set("outsideTemperature", temperature);
+        return weather;
+      },
+    ],
+    ["get_outside_temperature_from_weather_com", [], () => pyDict({ error: 404n })],
+    [
+      "setHeadlights",
+      [req("mode")],
+      ({ mode }) => {
+        if (!contains(["on", "off", "auto"], mode!))
+          return pyDict({ error: "Invalid headlight mode." });
+        const status = eq(mode!, "on") ? "on" : "off";
+        this.set("headLightStatus", status);
+        return pyDict({ headlightStatus: status });
+      },
+    ],
+    [
+      "displayCarStatus",
+      [req("option")],
+      ({ option }) => {
+        const status: PyDict = new Map();
+        if (this.longContext)
+          status.set("metadata", this.session.longContextValue("CAR_STATUS_METADATA_EXTENSION"));
+        const add = (entries: Record<string, PyValue>) => {
+          for (const [k, v] of Object.entries(entries)) status.set(k, v);
+        };
+        const o = typeof option === "string" ? option : null;
+        if (o === "fuel") add({ fuelLevel: this.get("fuelLevel") });
+        else if (o === "battery") add({ batteryVoltage: this.get("batteryVoltage") });
+        else if (o === "doors") add({ doorStatus: this.get("doorStatus") });
+        else if (o === "climate") {
+          add({
+            currentACTemperature: this.get("acTemperature"),
+            fanSpeed: this.get("fanSpeed"),
+            climateMode: this.get("acMode"),
+            humidityLevel: this.get("humidityLevel"),
+          });
+        } else if (o === "headlights") add({ headlightStatus: this.get("headLightStatus") });
+        else if (o === "parkingBrake") {
+          add({
+            parkingBrakeStatus: this.get("parkingBrakeStatus"),
+            parkingBrakeForce: this.parkingBrakeForce,
+            slopeAngle: this.slopeAngle,
+          });
+        } else if (o === "brakePedal")
+          add({
+            brakePedalStatus: this.get("brakePedalStatus"),
+            brakePedalForce: this.brakePedalForce,
+          });
+        else if (o === "engine") add({ engineState: this.get("engine_state") });
+        else add({ error: "Invalid option" });
+        return status;
+      },
+    ],
+    [
+      "activateParkingBrake",
+      [req("mode")],
+      ({ mode }) => {
+        if (!contains(["engage", "release"], mode!)) return pyDict({ error: "Invalid mode" });
+        const engage = eq(mode!, "engage");
+        const status = engage ? "engaged" : "released";
+        const force = engage ? 500.0 : 0.0;
+        this.set("parkingBrakeStatus", status);
+        this.parkingBrakeForce = force;
+        this.slopeAngle = 10.0;
+        const result: PyDict = new Map();
+        if (this.longContext)
+          result.set(
+            "parkingBrakeInstruction",
+            this.session.longContextValue("PARKING_BRAKE_INSTRUCTION"),
+          );
+        result.set("parkingBrakeStatus", status);
+        result.set("_parkingBrakeForce", force);
+        result.set("_slopeAngle", 10.0);
+        return result;
+      },
+    ],
+    [
+      "pressBrakePedal",
+      [req("pedalPosition")],
+      ({ pedalPosition }) => {
+        if (!(pyLe(0n, pedalPosition!) && pyLe(pedalPosition!, 1n)))
+          return pyDict({ error: "Pedal position must be between 0 and 1." });
+        if (eq(pedalPosition!, 0n)) {
+          this.set("brakePedalStatus", "released");
+          this.brakePedalForce = 0.0;
+          return pyDict({ brakePedalStatus: "released", brakePedalForce: 0.0 });
+        }
+        const force = pyMul(pedalPosition!, 1000n);
+        this.set("brakePedalStatus", "pressed");
+        this.brakePedalForce = force;
+        return pyDict({ brakePedalStatus: "pressed", brakePedalForce: pyFloat(force) });
+      },
+    ],
+    [
+      "releaseBrakePedal",
+      [],
+      () => {
         this.set("brakePedalStatus", "released");
         this.brakePedalForce = 0.0;
         return pyDict({ brakePedalStatus: "released", brakePedalForce: 0.0 });
-      }
-      const force = pyMul(pedalPosition!, 1000n);
-      this.set("brakePedalStatus", "pressed");
-      this.brakePedalForce = force;
-      return pyDict({ brakePedalStatus: "pressed", brakePedalForce: pyFloat(force) });
-    }],
-    ["releaseBrakePedal", [], () => {
-      this.set("brakePedalStatus", "released");
-      this.brakePedalForce = 0.0;
-      return pyDict({ brakePedalStatus: "released", brakePedalForce: 0.0 });
-    }],
-    ["setCruiseControl", [req("speed"), req("activate"), req("distanceToNextVehicle")], ({ speed, activate, distanceToNextVehicle }) => {
-      const distance = pyFloat(distanceToNextVehicle!);
-      const kmh = pyFloat(speed!);
-      if (eq(this.get("engine_state"), "stopped")) return pyDict({ error: "Start the engine before activating the cruise control." });
-      this.set("distanceToNextVehicle", distance);
-      if (truthy(activate!)) {
-        if (kmh < 0 || kmh > 120 || pyMod(kmh, 5n) !== 0) return pyDict({ error: "Invalid speed" });
-        this.set("cruiseStatus", "active");
-        return pyDict({ cruiseStatus: "active", currentSpeed: kmh, distanceToNextVehicle: distance });
-      }
-      this.set("cruiseStatus", "inactive");
-      return pyDict({ cruiseStatus: "inactive", currentSpeed: kmh, distanceToNextVehicle: distance });
-    }],
+      },
+    ],
+    [
+      "setCruiseControl",
+      [req("speed"), req("activate"), req("distanceToNextVehicle")],
+      ({ speed, activate, distanceToNextVehicle }) => {
+        const distance = pyFloat(distanceToNextVehicle!);
+        const kmh = pyFloat(speed!);
+        if (eq(this.get("engine_state"), "stopped"))
+          return pyDict({ error: "Start the engine before activating the cruise control." });
+        this.set("distanceToNextVehicle", distance);
+        if (truthy(activate!)) {
+          if (kmh < 0 || kmh > 120 || pyMod(kmh, 5n) !== 0)
+            return pyDict({ error: "Invalid speed" });
+          this.set("cruiseStatus", "active");
+          return pyDict({
+            cruiseStatus: "active",
+            currentSpeed: kmh,
+            distanceToNextVehicle: distance,
+          });
+        }
+        this.set("cruiseStatus", "inactive");
+        return pyDict({
+          cruiseStatus: "inactive",
+          currentSpeed: kmh,
+          distanceToNextVehicle: distance,
+        });
+      },
+    ],
     ["get_current_speed", [], () => pyDict({ currentSpeed: this.random.uniform(0.0, 120.0) })],
     ["display_log", [req("messages")], ({ messages }) => pyDict({ log: messages! })],
-    ["estimate_drive_feasibility_by_mileage", [req("distance")], ({ distance }) => {
-      return pyDict({ canDrive: !pyLt(pyMul(this.get("fuelLevel"), MILE_PER_GALLON), distance!) });
-    }],
+    [
+      "estimate_drive_feasibility_by_mileage",
+      [req("distance")],
+      ({ distance }) => {
+        return pyDict({
+          canDrive: !pyLt(pyMul(this.get("fuelLevel"), MILE_PER_GALLON), distance!),
+        });
+      },
+    ],
     ["liter_to_gallon", [req("liter")], ({ liter }) => pyDict({ gallon: pyMul(liter!, 0.264172) })],
-    ["gallon_to_liter", [req("gallon")], ({ gallon }) => pyDict({ liter: pyMul(gallon!, 3.78541) })],
-    ["estimate_distance", [req("cityA"), req("cityB")], ({ cityA, cityB }) => {
-      const hit = DISTANCES.find(([a, b]) => (eq(cityA!, a) && eq(cityB!, b)) || (eq(cityA!, b) && eq(cityB!, a)));
-      const result = hit ? pyDict({ distance: hit[2] }) : pyDict({ error: "distance not found in database." });
-      if (this.longContext) result.set("intermediaryCities", this.session.longContextValue("INTERMEDIARY_CITIES"));
-      return result;
-    }],
-    ["get_zipcode_based_on_city", [req("city")], ({ city }) => {
-      return pyDict({ zipcode: typeof city === "string" && Object.hasOwn(ZIP_CODES, city) ? ZIP_CODES[city]! : "00000" });
-    }],
-    ["set_navigation", [req("destination")], ({ destination }) => {
-      this.set("destination", destination!);
-      return pyDict({ status: pyAdd("Navigating to ", destination!) });
-    }],
-    ["check_tire_pressure", [], () => {
-      const names = ["frontLeftTirePressure", "frontRightTirePressure", "rearLeftTirePressure", "rearRightTirePressure"];
-      const mean = pyTrueDiv(names.map((n) => this.get(n)).reduce((a, b) => pyAdd(a, b)), 4n);
-      const status: PyDict = new Map(names.map((n) => [n, this.get(n)]));
-      status.set("healthy_tire_pressure", 30 <= mean && mean <= 35);
-      status.set("car_info", this.longContext ? this.session.longContextValue("CAR_STATUS_METADATA_EXTENSION") : new Map());
-      return status;
-    }],
-    ["find_nearest_tire_shop", [], () => pyDict({ shopLocation: "456 Oakwood Avenue, Rivermist, 83214" })],
+    [
+      "gallon_to_liter",
+      [req("gallon")],
+      ({ gallon }) => pyDict({ liter: pyMul(gallon!, 3.78541) }),
+    ],
+    [
+      "estimate_distance",
+      [req("cityA"), req("cityB")],
+      ({ cityA, cityB }) => {
+        const hit = DISTANCES.find(
+          ([a, b]) => (eq(cityA!, a) && eq(cityB!, b)) || (eq(cityA!, b) && eq(cityB!, a)),
+        );
+        const result = hit
+          ? pyDict({ distance: hit[2] })
+          : pyDict({ error: "distance not found in database." });
+        if (this.longContext)
+          result.set("intermediaryCities", this.session.longContextValue("INTERMEDIARY_CITIES"));
+        return result;
+      },
+    ],
+    [
+      "get_zipcode_based_on_city",
+      [req("city")],
+      ({ city }) => {
+        return pyDict({
+          zipcode:
+            typeof city === "string" && Object.hasOwn(ZIP_CODES, city) ? ZIP_CODES[city]! : "00000",
+        });
+      },
+    ],
+    [
+      "set_navigation",
+      [req("destination")],
+      ({ destination }) => {
+        this.set("destination", destination!);
+        return pyDict({ status: pyAdd("Navigating to ", destination!) });
+      },
+    ],
+    [
+      "check_tire_pressure",
+      [],
+      () => {
+        const names = [
+          "frontLeftTirePressure",
+          "frontRightTirePressure",
+          "rearLeftTirePressure",
+          "rearRightTirePressure",
+        ];
+        const mean = pyTrueDiv(
+          names.map((n) => this.get(n)).reduce((a, b) => pyAdd(a, b)),
+          4n,
+        );
+        const status: PyDict = new Map(names.map((n) => [n, this.get(n)]));
+        status.set("healthy_tire_pressure", 30 <= mean && mean <= 35);
+        status.set(
+          "car_info",
+          this.longContext
+            ? this.session.longContextValue("CAR_STATUS_METADATA_EXTENSION")
+            : new Map(),
+        );
+        return status;
+      },
+    ],
+    [
+      "find_nearest_tire_shop",
+      [],
+      () => pyDict({ shopLocation: "456 Oakwood Avenue, Rivermist, 83214" }),
+    ],
   ]);
 }

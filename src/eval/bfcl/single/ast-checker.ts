@@ -7,7 +7,15 @@
 import { SpadeError } from "../../../errors.js";
 import { JAVA_TYPE_CONVERSION, javaTypeConverter } from "./java-types.js";
 import { JS_TYPE_CONVERSION, jsTypeConverter } from "./js-types.js";
-import { dictGet, dictHas, isDict, type PyDict, pyEquals, PyTuple, type PyValue } from "../../python/index.js";
+import {
+  dictGet,
+  dictHas,
+  isDict,
+  type PyDict,
+  pyEquals,
+  PyTuple,
+  type PyValue,
+} from "../../python/index.js";
 
 /** A checker verdict: `errorType` is upstream's string (e.g. "value_error:string") when invalid. */
 export interface AstVerdict {
@@ -19,7 +27,17 @@ export interface AstVerdict {
 export type DecodedCall = PyDict;
 
 /** Python type names the checker compares with `type(x) == T`. */
-type PyTypeName = "str" | "int" | "float" | "bool" | "list" | "tuple" | "dict" | "set" | "NoneType" | "object";
+type PyTypeName =
+  | "str"
+  | "int"
+  | "float"
+  | "bool"
+  | "list"
+  | "tuple"
+  | "dict"
+  | "set"
+  | "NoneType"
+  | "object";
 
 /** The language of a category's functions, as upstream derives it from the category name. */
 export type BfclLanguage = "python" | "java" | "javascript";
@@ -79,19 +97,33 @@ function itemsOf(v: PyValue): PyValue[] {
 }
 
 function mapping(typeName: unknown, language: BfclLanguage = "python"): PyTypeName {
-  const table: Readonly<Record<string, PyTypeName>> = language === "java" ? JAVA_TYPE_CONVERSION : language === "javascript" ? JS_TYPE_CONVERSION : PYTHON_TYPE_MAPPING;
-  const t = typeof typeName === "string" && Object.hasOwn(table, typeName) ? table[typeName] : undefined;
+  const table: Readonly<Record<string, PyTypeName>> =
+    language === "java"
+      ? JAVA_TYPE_CONVERSION
+      : language === "javascript"
+        ? JS_TYPE_CONVERSION
+        : PYTHON_TYPE_MAPPING;
+  const t =
+    typeof typeName === "string" && Object.hasOwn(table, typeName) ? table[typeName] : undefined;
   if (!t) {
-    throw new SpadeError("E_PARSE", `BFCL parameter type ${JSON.stringify(typeName)} is not one the checker knows`, {
-      nextStep: "check the function document matches bfcl-eval 2026.3.23 (Python categories only)",
-    });
+    throw new SpadeError(
+      "E_PARSE",
+      `BFCL parameter type ${JSON.stringify(typeName)} is not one the checker knows`,
+      {
+        nextStep:
+          "check the function document matches bfcl-eval 2026.3.23 (Python categories only)",
+      },
+    );
   }
   return t;
 }
 
 /** Upstream's `standardize_string`: drops ` ,./-_*^`, lower-cases, `'` -> `"`. */
 export function standardizeString(s: string): string {
-  return s.replace(/[ ,./\-_*^]/g, "").toLowerCase().replaceAll("'", '"');
+  return s
+    .replace(/[ ,./\-_*^]/g, "")
+    .toLowerCase()
+    .replaceAll("'", '"');
 }
 
 function possibleAnswerType(possible: PyValue): PyTypeName | null {
@@ -103,7 +135,12 @@ interface TypeResult extends AstVerdict {
   isVariable: boolean;
 }
 
-function typeChecker(value: PyValue, possible: PyValue, expected: PyTypeName, nested: PyTypeName | null): TypeResult {
+function typeChecker(
+  value: PyValue,
+  possible: PyValue,
+  expected: PyTypeName,
+  nested: PyTypeName | null,
+): TypeResult {
   let isVariable = false;
   const paType = possibleAnswerType(possible);
   if (paType !== null && paType !== expected) isVariable = true;
@@ -123,24 +160,32 @@ function typeChecker(value: PyValue, possible: PyValue, expected: PyTypeName, ne
       if (flag) return { valid: true, isVariable };
     }
     errorType = "type_error:nested";
-    if (paType !== null && typeOf(value) === paType) return { valid: false, errorType, isVariable: true };
+    if (paType !== null && typeOf(value) === paType)
+      return { valid: false, errorType, isVariable: true };
     return { valid: false, errorType: "type_error:simple", isVariable: false };
   }
-  if (paType !== null && typeOf(value) === paType) return { valid: true, errorType, isVariable: true };
+  if (paType !== null && typeOf(value) === paType)
+    return { valid: true, errorType, isVariable: true };
   return { valid: false, errorType, isVariable: false };
 }
 
 const std = (v: PyValue): PyValue => (typeof v === "string" ? standardizeString(v) : v);
 
 function stringChecker(value: string, possible: PyValue): AstVerdict {
-  const options = itemsOf(possible).filter((a): a is string => typeof a === "string").map(standardizeString);
-  return options.includes(standardizeString(value)) ? { valid: true } : { valid: false, errorType: "value_error:string" };
+  const options = itemsOf(possible)
+    .filter((a): a is string => typeof a === "string")
+    .map(standardizeString);
+  return options.includes(standardizeString(value))
+    ? { valid: true }
+    : { valid: false, errorType: "value_error:string" };
 }
 
 function listChecker(value: PyValue, possible: PyValue): AstVerdict {
   const mine = itemsOf(value).map(std);
   const options = itemsOf(possible).map((answer) => itemsOf(answer).map(std));
-  return options.some((o) => pyEquals(o, mine)) ? { valid: true } : { valid: false, errorType: "value_error:list/tuple" };
+  return options.some((o) => pyEquals(o, mine))
+    ? { valid: true }
+    : { valid: false, errorType: "value_error:list/tuple" };
 }
 
 function dictChecker(value: PyDict, possibles: PyValue[]): AstVerdict {
@@ -200,7 +245,10 @@ function listDictChecker(value: PyValue, possibles: PyValue): AstVerdict {
 /** A function document as the single-turn data gives it (BFCL's schema dialect). */
 export interface SingleFunctionDoc {
   name: string;
-  parameters: { properties: Record<string, { type?: unknown; items?: { type?: unknown } }>; required?: string[] };
+  parameters: {
+    properties: Record<string, { type?: unknown; items?: { type?: unknown } }>;
+    required?: string[];
+  };
 }
 
 /** Options: `underscoreToDot` is the model config's flag (dots in names become underscores). */
@@ -211,14 +259,23 @@ export interface AstCheckOptions {
 }
 
 /** Upstream's `simple_function_checker` for one call against one `{name: {param: options}}` answer. */
-export function simpleFunctionChecker(doc: SingleFunctionDoc, call: PyValue, answer: PyDict, opts: AstCheckOptions = {}): AstVerdict {
+export function simpleFunctionChecker(
+  doc: SingleFunctionDoc,
+  call: PyValue,
+  answer: PyDict,
+  opts: AstCheckOptions = {},
+): AstVerdict {
   const possible = [...answer.values()][0] as PyDict;
   const details = doc.parameters.properties;
   const required = doc.parameters.required ?? [];
-  const name = opts.underscoreToDot && doc.name.includes(".") ? doc.name.replaceAll(".", "_") : doc.name;
-  if (!isDict(call) || !dictHas(call, name)) return { valid: false, errorType: "simple_function_checker:wrong_func_name" };
+  const name =
+    opts.underscoreToDot && doc.name.includes(".") ? doc.name.replaceAll(".", "_") : doc.name;
+  if (!isDict(call) || !dictHas(call, name))
+    return { valid: false, errorType: "simple_function_checker:wrong_func_name" };
   const params = dictGet(call, name) as PyDict;
-  for (const p of required) if (!dictHas(params, p)) return { valid: false, errorType: "simple_function_checker:missing_required" };
+  for (const p of required)
+    if (!dictHas(params, p))
+      return { valid: false, errorType: "simple_function_checker:missing_required" };
   for (const [param, raw] of params) {
     if (typeof param !== "string" || !(param in details) || !dictHas(possible, param)) {
       return { valid: false, errorType: "simple_function_checker:unexpected_param" };
@@ -231,7 +288,11 @@ export function simpleFunctionChecker(doc: SingleFunctionDoc, call: PyValue, ans
     if (language === "python") {
       if (NESTED_TYPES.has(description as string)) nested = mapping(details[param]!.items?.type);
     } else {
-      if (typeof value !== "string") return { valid: false, errorType: language === "java" ? "type_error:java" : "type_error:js" };
+      if (typeof value !== "string")
+        return {
+          valid: false,
+          errorType: language === "java" ? "type_error:java" : "type_error:js",
+        };
       const convert = language === "java" ? javaTypeConverter : jsTypeConverter;
       if (NESTED_CONVERSION_TYPES.has(description as string)) {
         const nestedType = details[param]!.items?.type as string;
@@ -242,7 +303,8 @@ export function simpleFunctionChecker(doc: SingleFunctionDoc, call: PyValue, ans
       }
     }
     if (description === "tuple" && value instanceof PyTuple) value = [...value.items];
-    if (language === "python" && description === "float" && typeof value === "bigint") value = Number(value);
+    if (language === "python" && description === "float" && typeof value === "bigint")
+      value = Number(value);
     const options = dictGet(possible, param)!;
     const typed = typeChecker(value, options, expected, nested);
     if (!typed.valid) return { valid: false, errorType: typed.errorType };
@@ -260,7 +322,8 @@ export function simpleFunctionChecker(doc: SingleFunctionDoc, call: PyValue, ans
     if (!pyIn(value, options)) return { valid: false, errorType: "value_error:others" };
   }
   for (const [param, options] of possible) {
-    if (!dictHas(params, param) && !pyIn("", options)) return { valid: false, errorType: "simple_function_checker:missing_optional" };
+    if (!dictHas(params, param) && !pyIn("", options))
+      return { valid: false, errorType: "simple_function_checker:missing_optional" };
   }
   return { valid: true };
 }
@@ -268,9 +331,13 @@ export function simpleFunctionChecker(doc: SingleFunctionDoc, call: PyValue, ans
 function findDescription(docs: SingleFunctionDoc[], name: PyValue): SingleFunctionDoc {
   const doc = docs.find((d) => d.name === name);
   if (!doc) {
-    throw new SpadeError("E_PARSE", `BFCL possible answer names ${String(name)}, which no function document defines`, {
-      nextStep: "check the data and possible_answer files come from the same bfcl-eval release",
-    });
+    throw new SpadeError(
+      "E_PARSE",
+      `BFCL possible answer names ${String(name)}, which no function document defines`,
+      {
+        nextStep: "check the data and possible_answer files come from the same bfcl-eval release",
+      },
+    );
   }
   return doc;
 }
@@ -279,10 +346,17 @@ function findDescription(docs: SingleFunctionDoc[], name: PyValue): SingleFuncti
  * Upstream's `ast_checker`: `parallel` categories match calls in
  * any order, `multiple` ones check the single expected call, the rest need exactly one call.
  */
-export function astCheck(docs: SingleFunctionDoc[], output: PyValue[], answers: PyDict[], testCategory: string, options: AstCheckOptions = {}): AstVerdict {
+export function astCheck(
+  docs: SingleFunctionDoc[],
+  output: PyValue[],
+  answers: PyDict[],
+  testCategory: string,
+  options: AstCheckOptions = {},
+): AstVerdict {
   const opts = { ...options, language: options.language ?? languageOf(testCategory) };
   if (testCategory.includes("parallel")) {
-    if (output.length !== answers.length) return { valid: false, errorType: "parallel_function_checker_no_order:wrong_count" };
+    if (output.length !== answers.length)
+      return { valid: false, errorType: "parallel_function_checker_no_order:wrong_count" };
     const matched = new Set<number>();
     for (const answer of answers) {
       const doc = findDescription(docs, [...answer.keys()][0]!);
@@ -295,15 +369,23 @@ export function astCheck(docs: SingleFunctionDoc[], output: PyValue[], answers: 
           break;
         }
       }
-      if (!found) return { valid: false, errorType: "parallel_function_checker_no_order:cannot_find_match" };
+      if (!found)
+        return { valid: false, errorType: "parallel_function_checker_no_order:cannot_find_match" };
     }
     return { valid: true };
   }
   if (testCategory.includes("multiple")) {
-    if (output.length !== answers.length) return { valid: false, errorType: "multiple_function_checker:wrong_count" };
-    return simpleFunctionChecker(findDescription(docs, [...answers[0]!.keys()][0]!), output[0]!, answers[0]!, opts);
+    if (output.length !== answers.length)
+      return { valid: false, errorType: "multiple_function_checker:wrong_count" };
+    return simpleFunctionChecker(
+      findDescription(docs, [...answers[0]!.keys()][0]!),
+      output[0]!,
+      answers[0]!,
+      opts,
+    );
   }
-  if (output.length !== 1) return { valid: false, errorType: "simple_function_checker:wrong_count" };
+  if (output.length !== 1)
+    return { valid: false, errorType: "simple_function_checker:wrong_count" };
   return simpleFunctionChecker(docs[0]!, output[0]!, answers[0]!, opts);
 }
 
@@ -316,5 +398,12 @@ export function isEmptyOutput(output: PyValue[]): boolean {
 export function relevanceCheck(output: PyValue[] | null, testCategory: string): AstVerdict {
   const containsCall = output !== null && !isEmptyOutput(output);
   const success = testCategory.includes("irrelevance") ? !containsCall : containsCall;
-  return success ? { valid: true } : { valid: false, errorType: testCategory.includes("irrelevance") ? "irrelevance_error:decoder_success" : "relevance_error:decoder_failed" };
+  return success
+    ? { valid: true }
+    : {
+        valid: false,
+        errorType: testCategory.includes("irrelevance")
+          ? "irrelevance_error:decoder_success"
+          : "relevance_error:decoder_failed",
+      };
 }

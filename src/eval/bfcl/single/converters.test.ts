@@ -13,8 +13,18 @@ describe("jsTypeConverter", () => {
     expect(jsTypeConverter("12.5", "integer")).toBe("12.5");
     expect(jsTypeConverter("new Array(4n, 5n, 6n)", "array", "Bigint")).toEqual([4n, 5n, 6n]);
     expect(jsTypeConverter("[1, 'two', true]", "array")).toEqual([1n, "two", true]);
-    expect(jsTypeConverter(" [ [ 1, 2 ], [ 3,   4], [5, 6]]", "array", "array")).toEqual([[1n, 2n], [3n, 4n], [5n, 6n]]);
-    expect(jsTypeConverter("{'key1': 123, 'key2': 'value', 'key3': false}", "dict")).toEqual(new Map<string, unknown>([["key1", 123n], ["key2", "value"], ["key3", false]]));
+    expect(jsTypeConverter(" [ [ 1, 2 ], [ 3,   4], [5, 6]]", "array", "array")).toEqual([
+      [1n, 2n],
+      [3n, 4n],
+      [5n, 6n],
+    ]);
+    expect(jsTypeConverter("{'key1': 123, 'key2': 'value', 'key3': false}", "dict")).toEqual(
+      new Map<string, unknown>([
+        ["key1", 123n],
+        ["key2", "value"],
+        ["key3", false],
+      ]),
+    );
     expect(() => jsTypeConverter("1", "Number")).toThrow(PyException);
   });
 });
@@ -26,9 +36,15 @@ describe("javaTypeConverter", () => {
     expect(javaTypeConverter("3.14", "float")).toBe("3.14");
     expect(javaTypeConverter("'a'", "char")).toBe("'a'");
     expect(javaTypeConverter('new Object[]{1, "abc", true}', "Array")).toEqual([1n, "abc", true]);
-    expect(javaTypeConverter('new ArrayList<>(Arrays.asList("a", "b"))', "ArrayList", "String")).toEqual(["a", "b"]);
-    expect(javaTypeConverter("new ArrayList<Integer>() {{ add(1); add(2); }}", "ArrayList", "integer")).toEqual([1n, 2n]);
-    expect(javaTypeConverter('new HashMap<String, String>() {{ put("key", "value"); }}', "HashMap")).toEqual(new Map([["key", "value"]]));
+    expect(
+      javaTypeConverter('new ArrayList<>(Arrays.asList("a", "b"))', "ArrayList", "String"),
+    ).toEqual(["a", "b"]);
+    expect(
+      javaTypeConverter("new ArrayList<Integer>() {{ add(1); add(2); }}", "ArrayList", "integer"),
+    ).toEqual([1n, 2n]);
+    expect(
+      javaTypeConverter('new HashMap<String, String>() {{ put("key", "value"); }}', "HashMap"),
+    ).toEqual(new Map([["key", "value"]]));
     expect(javaTypeConverter("new HashMap<>()", "HashMap")).toEqual(new Map());
     expect(() => javaTypeConverter("x", "Set")).toThrow(/Set conversion is not implemented/);
   });

@@ -39,7 +39,10 @@ const UNMEETABLE = [
 ];
 const CATEGORIES = [...BFCL_NON_LIVE, ...BFCL_LIVE];
 
-function verdictOf(entry: BfclSingleEntry, output: ReturnType<typeof singleCases>[number]["output"]): string {
+function verdictOf(
+  entry: BfclSingleEntry,
+  output: ReturnType<typeof singleCases>[number]["output"],
+): string {
   try {
     return verdictOrThrow(entry, output);
   } catch (err) {
@@ -48,52 +51,75 @@ function verdictOf(entry: BfclSingleEntry, output: ReturnType<typeof singleCases
   }
 }
 
-function verdictOrThrow(entry: BfclSingleEntry, output: ReturnType<typeof singleCases>[number]["output"]): string {
-  const v = entry.groundTruth === null ? relevanceCheck(output, entry.category) : astCheck(entry.functions, output, entry.groundTruth, entry.category);
+function verdictOrThrow(
+  entry: BfclSingleEntry,
+  output: ReturnType<typeof singleCases>[number]["output"],
+): string {
+  const v =
+    entry.groundTruth === null
+      ? relevanceCheck(output, entry.category)
+      : astCheck(entry.functions, output, entry.groundTruth, entry.category);
   return v.valid ? "valid" : v.errorType!;
 }
 
-describe.skipIf(DATA === null || !existsSync(VENV_PYTHON))("single-turn verdicts against upstream's ast_checker (skipped without .venv: bash scripts/setup-python.sh)", () => {
-  it("equal upstream's on every non_live and live entry, right and wrong outputs", () => {
-    const lines: string[] = [];
-    const mine: Record<string, string> = {};
-    for (const category of CATEGORIES) {
-      for (const entry of loadSingleEntries(DATA!, category)) {
-        for (const c of singleCases(entry)) {
-          const key = `${entry.id}|${c.name}`;
-          mine[key] = verdictOf(entry, c.output);
-          lines.push(`{"key": ${JSON.stringify(key)}, "id": ${JSON.stringify(entry.id)}, "category": "${category}", "output": ${pyJsonDumps(c.output)}}`);
+describe.skipIf(DATA === null || !existsSync(VENV_PYTHON))(
+  "single-turn verdicts against upstream's ast_checker (skipped without .venv: bash scripts/setup-python.sh)",
+  () => {
+    it("equal upstream's on every non_live and live entry, right and wrong outputs", () => {
+      const lines: string[] = [];
+      const mine: Record<string, string> = {};
+      for (const category of CATEGORIES) {
+        for (const entry of loadSingleEntries(DATA!, category)) {
+          for (const c of singleCases(entry)) {
+            const key = `${entry.id}|${c.name}`;
+            mine[key] = verdictOf(entry, c.output);
+            lines.push(
+              `{"key": ${JSON.stringify(key)}, "id": ${JSON.stringify(entry.id)}, "category": "${category}", "output": ${pyJsonDumps(c.output)}}`,
+            );
+          }
         }
       }
-    }
-    const dir = mkdtempSync(join(tmpdir(), "bfcl-single-xc-"));
-    try {
-      const file = join(dir, "cases.json");
-      writeFileSync(file, `[${lines.join(",\n")}]`);
-      const run = spawnSync(VENV_PYTHON, [SCRIPT, file, join(DATA!, "bfcl_eval/data")], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024, timeout: 300_000 });
-      expect(run.status, run.stderr).toBe(0);
-      const upstream = JSON.parse(run.stdout) as Record<string, [boolean, string | null]>;
-      const theirs = Object.fromEntries(Object.entries(upstream).map(([k, [ok, t]]) => [k, ok ? "valid" : t!]));
-      expect(Object.keys(theirs).length).toBe(Object.keys(mine).length);
-      const differing = Object.keys(mine).filter((k) => mine[k] !== theirs[k]).map((k) => `${k}: port ${mine[k]} upstream ${theirs[k]}`);
-      expect(differing.slice(0, 30)).toEqual([]);
-      const counts: Record<string, number> = {};
-      for (const v of Object.values(theirs)) counts[v] = (counts[v] ?? 0) + 1;
-      // Every Python AST entry's gold output is valid upstream except seven whose possible answers no
-      // call can meet (a required parameter with no option, or an answer parameter the function
-      // document lacks); wrong outputs reach many error kinds.
-      // (Java and JavaScript golds are our own rendering of the answers as source text; most, not
-      // all, convert back the way upstream reads them.)
-      const golds = Object.keys(theirs).filter((k) => k.endsWith("|gold"));
-      expect(golds.filter((k) => !k.startsWith("simple_java") && theirs[k] !== "valid")).toEqual(UNMEETABLE.map((id) => `${id}|gold`));
-      for (const lang of ["simple_java", "simple_javascript"]) {
-        const own = golds.filter((k) => k.startsWith(`${lang}_`));
-        console.log(`${lang}: ${own.filter((k) => theirs[k] === "valid").length}/${own.length} gold outputs valid upstream`);
+      const dir = mkdtempSync(join(tmpdir(), "bfcl-single-xc-"));
+      try {
+        const file = join(dir, "cases.json");
+        writeFileSync(file, `[${lines.join(",\n")}]`);
+        const run = spawnSync(VENV_PYTHON, [SCRIPT, file, join(DATA!, "bfcl_eval/data")], {
+          encoding: "utf8",
+          maxBuffer: 256 * 1024 * 1024,
+          timeout: 300_000,
+        });
+        expect(run.status, run.stderr).toBe(0);
+        const upstream = JSON.parse(run.stdout) as Record<string, [boolean, string | null]>;
+        const theirs = Object.fromEntries(
+          Object.entries(upstream).map(([k, [ok, t]]) => [k, ok ? "valid" : t!]),
+        );
+        expect(Object.keys(theirs).length).toBe(Object.keys(mine).length);
+        const differing = Object.keys(mine)
+          .filter((k) => mine[k] !== theirs[k])
+          .map((k) => `${k}: port ${mine[k]} upstream ${theirs[k]}`);
+        expect(differing.slice(0, 30)).toEqual([]);
+        const counts: Record<string, number> = {};
+        for (const v of Object.values(theirs)) counts[v] = (counts[v] ?? 0) + 1;
+        // Every Python AST entry's gold output is valid upstream except seven whose possible answers no
+        // call can meet (a required parameter with no option, or an answer parameter the function
+        // document lacks); wrong outputs reach many error kinds.
+        // (Java and JavaScript golds are our own rendering of the answers as source text; most, not
+        // all, convert back the way upstream reads them.)
+        const golds = Object.keys(theirs).filter((k) => k.endsWith("|gold"));
+        expect(golds.filter((k) => !k.startsWith("simple_java") && theirs[k] !== "valid")).toEqual(
+          UNMEETABLE.map((id) => `${id}|gold`),
+        );
+        for (const lang of ["simple_java", "simple_javascript"]) {
+          const own = golds.filter((k) => k.startsWith(`${lang}_`));
+          console.log(
+            `${lang}: ${own.filter((k) => theirs[k] === "valid").length}/${own.length} gold outputs valid upstream`,
+          );
+        }
+        console.log(`single-turn cross-check: ${Object.keys(mine).length} cases`, counts);
+        expect(Object.keys(counts).length).toBeGreaterThan(8);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
       }
-      console.log(`single-turn cross-check: ${Object.keys(mine).length} cases`, counts);
-      expect(Object.keys(counts).length).toBeGreaterThan(8);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, 600_000);
-});
+    }, 600_000);
+  },
+);

@@ -4,16 +4,40 @@
  * Java/JavaScript hints and string types), one model answer whose tool calls are checked.
  */
 import { SpadeError } from "../../../errors.js";
-import type { Action, EnvMeta, JsonObject, ResetResult, StepResult, ToolSpec } from "../../../env/types.js";
+import type {
+  Action,
+  EnvMeta,
+  JsonObject,
+  ResetResult,
+  StepResult,
+  ToolSpec,
+} from "../../../env/types.js";
 import type { Env } from "../../../env/index.js";
-import { fromJson, type PyDict, pyEquals, PyException, type PyValue, toJson } from "../../python/index.js";
+import {
+  fromJson,
+  type PyDict,
+  pyEquals,
+  PyException,
+  type PyValue,
+  toJson,
+} from "../../python/index.js";
 import type { BfclFunctionDoc } from "../data.js";
 import { toolSpecOf } from "../tools.js";
-import { astCheck, languageOf, relevanceCheck, type AstVerdict, type SingleFunctionDoc } from "./ast-checker.js";
+import {
+  astCheck,
+  languageOf,
+  relevanceCheck,
+  type AstVerdict,
+  type SingleFunctionDoc,
+} from "./ast-checker.js";
 import type { BfclSingleEntry } from "./data.js";
 import { renderOutput } from "./render.js";
 
-const HINTS = { java: " Note that the provided function is in Java 8 SDK syntax.", javascript: " Note that the provided function is in JavaScript syntax.", python: " Note that the provided function is in Python 3 syntax." };
+const HINTS = {
+  java: " Note that the provided function is in Java 8 SDK syntax.",
+  javascript: " Note that the provided function is in JavaScript syntax.",
+  python: " Note that the provided function is in Python 3 syntax.",
+};
 
 /**
  * The function documents as upstream's inference shows them (`_func_doc_language_specific_pre_processing`):
@@ -23,7 +47,9 @@ const HINTS = { java: " Note that the provided function is in Java 8 SDK syntax.
 export function singleToolDocs(entry: BfclSingleEntry): BfclFunctionDoc[] {
   const lang = languageOf(entry.category);
   return entry.functions.map((fn) => {
-    const doc = structuredClone(fn) as unknown as BfclFunctionDoc & { parameters: { properties: Record<string, JsonObject> } };
+    const doc = structuredClone(fn) as unknown as BfclFunctionDoc & {
+      parameters: { properties: Record<string, JsonObject> };
+    };
     doc.description = `${doc.description ?? ""}${HINTS[lang]}`;
     if (lang === "python") return doc;
     const word = lang === "java" ? "Java" : "JavaScript";
@@ -31,9 +57,14 @@ export function singleToolDocs(entry: BfclSingleEntry): BfclFunctionDoc[] {
       const type = String(value.type);
       value.description =
         `${String(value.description ?? "")}` +
-        (type === "any" ? ` This parameter can be of any type of ${word} object in string representation.` : ` This is ${word} ${type} type parameter in string representation.`);
+        (type === "any"
+          ? ` This parameter can be of any type of ${word} object in string representation.`
+          : ` This is ${word} ${type} type parameter in string representation.`);
       const items = value.items as JsonObject | undefined;
-      if ((lang === "java" ? type === "ArrayList" || type === "Array" : type === "array") && items) {
+      if (
+        (lang === "java" ? type === "ArrayList" || type === "Array" : type === "array") &&
+        items
+      ) {
         value.description += ` The list elements are of type ${String(items.type)}; they are not in string representation.`;
         delete value.items;
       }
@@ -61,9 +92,15 @@ function pyJsonDumpsSpaced(v: unknown): string {
 export function checkSingle(entry: BfclSingleEntry, output: PyValue[]): AstVerdict {
   if (entry.groundTruth === null) return relevanceCheck(output, entry.category);
   try {
-    return astCheck(entry.functions as SingleFunctionDoc[], output, entry.groundTruth, entry.category);
+    return astCheck(
+      entry.functions as SingleFunctionDoc[],
+      output,
+      entry.groundTruth,
+      entry.category,
+    );
   } catch (err) {
-    if (err instanceof PyException) return { valid: false, errorType: `checker_exception:${err.pyType}` };
+    if (err instanceof PyException)
+      return { valid: false, errorType: `checker_exception:${err.pyType}` };
     throw err;
   }
 }
@@ -100,26 +137,47 @@ export class BfclSingleEnv implements Env {
 
   async step(action: Action): Promise<StepResult> {
     this.ensureOpen();
-    if (this.done) throw new SpadeError("E_ENV_CONTRACT", "step() called before reset() or after the episode ended");
+    if (this.done)
+      throw new SpadeError(
+        "E_ENV_CONTRACT",
+        "step() called before reset() or after the episode ended",
+      );
     this.done = true;
     // Arguments arrive parsed: an integral number is an int (the model's `1.0` is gone), as in
     // multi-turn (see tools.ts); the oracle's own calls are kept exact.
     const output: PyValue[] = action.toolCalls.map((tc) => {
       const exact = this.oracleCalls.get(tc.id);
-      if (exact && [...exact.keys()][0] === tc.name && JSON.stringify(toJson([...exact.values()][0]!)) === JSON.stringify(tc.arguments)) return exact;
+      if (
+        exact &&
+        [...exact.keys()][0] === tc.name &&
+        JSON.stringify(toJson([...exact.values()][0]!)) === JSON.stringify(tc.arguments)
+      )
+        return exact;
       return new Map([[tc.name, fromJson(tc.arguments)]]) as PyDict;
     });
     const verdict = checkSingle(this.entry, output);
-    const info: JsonObject = { entryId: this.entry.id, valid: verdict.valid, calls: output.map((c) => toJson(c)) };
+    const info: JsonObject = {
+      entryId: this.entry.id,
+      valid: verdict.valid,
+      calls: output.map((c) => toJson(c)),
+    };
     if (verdict.errorType) info.errorType = verdict.errorType;
-    return { observation: "", reward: verdict.valid ? 1 : 0, terminated: true, truncated: false, info };
+    return {
+      observation: "",
+      reward: verdict.valid ? 1 : 0,
+      terminated: true,
+      truncated: false,
+      info,
+    };
   }
 
   private goldOutput(): PyValue[] {
     const gt = this.entry.groundTruth;
     if (gt === null) {
       const first = this.entry.functions[0];
-      return this.entry.category.includes("irrelevance") || !first ? [] : [new Map([[first.name, new Map()]]) as PyDict];
+      return this.entry.category.includes("irrelevance") || !first
+        ? []
+        : [new Map([[first.name, new Map()]]) as PyDict];
     }
     const calls = gt.map((answer) => {
       const [name, params] = [...answer.entries()][0]!;
@@ -137,7 +195,10 @@ export class BfclSingleEnv implements Env {
   async hint(): Promise<string> {
     this.ensureOpen();
     const gold = this.goldOutput();
-    const text = gold.length === 0 ? "None of the functions fits this request: answer without calling any." : `The reference answer makes these calls: ${JSON.stringify(gold.map((c) => toJson(c)))}`;
+    const text =
+      gold.length === 0
+        ? "None of the functions fits this request: answer without calling any."
+        : `The reference answer makes these calls: ${JSON.stringify(gold.map((c) => toJson(c)))}`;
     return text.length > 2000 ? `${text.slice(0, 1997)}...` : text;
   }
 
@@ -150,7 +211,11 @@ export class BfclSingleEnv implements Env {
       this.oracleCalls.set(id, call as PyDict);
       return { id, name: String(name), arguments: toJson(args) as JsonObject };
     });
-    return { text: toolCalls.length === 0 ? "None of the functions fits this request." : "", answer: null, toolCalls };
+    return {
+      text: toolCalls.length === 0 ? "None of the functions fits this request." : "",
+      answer: null,
+      toolCalls,
+    };
   }
 
   async close(): Promise<void> {

@@ -13,7 +13,14 @@ export {
   type AstVerdict,
   type SingleFunctionDoc,
 } from "./ast-checker.js";
-export { BFCL_LIVE, BFCL_NON_LIVE, isRelevanceCategory, loadSingleEntries, type BfclSingleCategory, type BfclSingleEntry } from "./data.js";
+export {
+  BFCL_LIVE,
+  BFCL_NON_LIVE,
+  isRelevanceCategory,
+  loadSingleEntries,
+  type BfclSingleCategory,
+  type BfclSingleEntry,
+} from "./data.js";
 export { languageOf, type BfclLanguage } from "./ast-checker.js";
 export { JAVA_TYPE_CONVERSION, javaTypeConverter } from "./java-types.js";
 export { JS_TYPE_CONVERSION, jsTypeConverter } from "./js-types.js";

@@ -3,10 +3,20 @@
  * bfcl-eval 2026.3.23's `java_type_converter`: a Java-category argument (always a string in the
  * model's output) turned into the Python value the AST checker compares, regexes and all.
  */
-import { intFloatOrStr, type PyDict, PyException, pyFloat, pyInt, type PyValue, stripWhitespace } from "../../python/index.js";
+import {
+  intFloatOrStr,
+  type PyDict,
+  PyException,
+  pyFloat,
+  pyInt,
+  type PyValue,
+  stripWhitespace,
+} from "../../python/index.js";
 
 /** bfcl-eval's `JAVA_TYPE_CONVERSION`: Java type name -> Python type name. */
-export const JAVA_TYPE_CONVERSION: Readonly<Record<string, "str" | "int" | "float" | "bool" | "dict" | "list" | "set">> = {
+export const JAVA_TYPE_CONVERSION: Readonly<
+  Record<string, "str" | "int" | "float" | "bool" | "dict" | "list" | "set">
+> = {
   byte: "int",
   short: "int",
   integer: "int",
@@ -26,11 +36,13 @@ export const JAVA_TYPE_CONVERSION: Readonly<Record<string, "str" | "int" | "floa
   any: "str",
 };
 
-const notImplemented = (what: string) => new PyException("NotImplementedError", `${what} conversion is not implemented`);
+const notImplemented = (what: string) =>
+  new PyException("NotImplementedError", `${what} conversion is not implemented`);
 
 /** Upstream's `java_type_converter`; Set, Hashtable, Queue and Stack throw as upstream does. */
 export function javaTypeConverter(value: string, expected: string, nested?: string): PyValue {
-  if (!(expected in JAVA_TYPE_CONVERSION)) throw new PyException("ValueError", `Unsupported type: ${expected}`);
+  if (!(expected in JAVA_TYPE_CONVERSION))
+    throw new PyException("ValueError", `Unsupported type: ${expected}`);
   switch (expected) {
     case "byte":
     case "short":
@@ -81,14 +93,18 @@ function parseArray(input: string, nested?: string): PyValue {
   const m = /new\s+\w+\[\]\s*\{(.*?)\}/.exec(input);
   if (!m) return input;
   const parts = m[1]!.split(",").filter((x) => stripWhitespace(x) !== "");
-  return parts.map((x) => (nested ? javaTypeConverter(stripWhitespace(x), nested) : parseJavaValue(stripWhitespace(x))));
+  return parts.map((x) =>
+    nested ? javaTypeConverter(stripWhitespace(x), nested) : parseJavaValue(stripWhitespace(x)),
+  );
 }
 
 function parseHashMap(input: string): PyValue {
   const m = /new\s+HashMap<.*?>\s*\(\)\s*\{\s*\{?\s*(.*?)\s*\}?\s*\}/s.exec(input);
   if (m) {
     const out: PyDict = new Map();
-    if (stripWhitespace(m[1]!) !== "") for (const p of m[1]!.matchAll(/put\("(.*?)",\s*(.*?)\)/g)) out.set(p[1]!, parseJavaValue(stripWhitespace(p[2]!)));
+    if (stripWhitespace(m[1]!) !== "")
+      for (const p of m[1]!.matchAll(/put\("(.*?)",\s*(.*?)\)/g))
+        out.set(p[1]!, parseJavaValue(stripWhitespace(p[2]!)));
     return out;
   }
   if (/new\s+HashMap<.*?>\s*\(\)/.test(input)) return new Map();

@@ -3,10 +3,21 @@
  * bfcl-eval 2026.3.23's `js_type_converter`: a JavaScript-category argument (always a string in
  * the model's output) turned into the Python value the AST checker compares, regexes and all.
  */
-import { intFloatOrStr, type PyDict, PyException, pyFloat, pyInt, type PyValue, strip, stripWhitespace } from "../../python/index.js";
+import {
+  intFloatOrStr,
+  type PyDict,
+  PyException,
+  pyFloat,
+  pyInt,
+  type PyValue,
+  strip,
+  stripWhitespace,
+} from "../../python/index.js";
 
 /** bfcl-eval's `JS_TYPE_CONVERSION`: JavaScript type name -> Python type name. */
-export const JS_TYPE_CONVERSION: Readonly<Record<string, "str" | "int" | "float" | "bool" | "dict" | "list">> = {
+export const JS_TYPE_CONVERSION: Readonly<
+  Record<string, "str" | "int" | "float" | "bool" | "dict" | "list">
+> = {
   String: "str",
   integer: "int",
   float: "float",
@@ -17,11 +28,13 @@ export const JS_TYPE_CONVERSION: Readonly<Record<string, "str" | "int" | "float"
   any: "str",
 };
 
-const quoted = (s: string): boolean => (s.startsWith('"') && s.endsWith('"')) || (s.startsWith("'") && s.endsWith("'"));
+const quoted = (s: string): boolean =>
+  (s.startsWith('"') && s.endsWith('"')) || (s.startsWith("'") && s.endsWith("'"));
 
 /** Upstream's `js_type_converter`; an unknown type throws as upstream's ValueError does. */
 export function jsTypeConverter(value: string, expected: string, nested?: string): PyValue {
-  if (!(expected in JS_TYPE_CONVERSION)) throw new PyException("ValueError", `Unsupported type: ${expected}`);
+  if (!(expected in JS_TYPE_CONVERSION))
+    throw new PyException("ValueError", `Unsupported type: ${expected}`);
   switch (expected) {
     case "String":
       return quoted(value) ? value.slice(1, -1) : value;
@@ -46,7 +59,10 @@ function parseJsCollection(raw: string, kind: "dict" | "array", nested?: string)
   const code = stripWhitespace(raw);
   if (kind === "array") {
     try {
-      const m2 = /^(?:\[\s*\[.*?\]\s*(,\s*\[.*?\]\s*)*\]|\bnew\s+Array\(\s*\[.*?\]\s*(,\s*\[.*?\]\s*)*\))/.exec(code);
+      const m2 =
+        /^(?:\[\s*\[.*?\]\s*(,\s*\[.*?\]\s*)*\]|\bnew\s+Array\(\s*\[.*?\]\s*(,\s*\[.*?\]\s*)*\))/.exec(
+          code,
+        );
       if (m2) {
         return [...m2[0].matchAll(/\[(.*?)\]/g)].map((m, idx) => {
           let inner = stripWhitespace(m[1]!);
@@ -57,8 +73,14 @@ function parseJsCollection(raw: string, kind: "dict" | "array", nested?: string)
       const m = /^(?:\[(.*?)\]|\bnew\s+Array\((.*?)\))/.exec(code);
       if (!m) return code;
       const body = m[1] ?? m[2];
-      const elements = body === undefined || stripWhitespace(body) === "" ? [] : stripWhitespace(body).split(",");
-      if (nested) return elements.map((e) => (/^["']/.test(stripWhitespace(e)) ? jsTypeConverter(stripWhitespace(e), nested, "String") : jsTypeConverter(stripWhitespace(e), nested)));
+      const elements =
+        body === undefined || stripWhitespace(body) === "" ? [] : stripWhitespace(body).split(",");
+      if (nested)
+        return elements.map((e) =>
+          /^["']/.test(stripWhitespace(e))
+            ? jsTypeConverter(stripWhitespace(e), nested, "String")
+            : jsTypeConverter(stripWhitespace(e), nested),
+        );
       return elements.map((e) => parseJsValue(stripWhitespace(e)));
     } catch {
       return code;
@@ -72,8 +94,10 @@ function parseJsCollection(raw: string, kind: "dict" | "array", nested?: string)
     for (const [, k, v] of dm[1]!.matchAll(/([^:]+):\s*(.*?)(?:,\s*(?=[^,]+:)|$)/g)) {
       const key = strip(stripWhitespace(k!), "'\"");
       const value = stripWhitespace(v!);
-      if (value.startsWith("[") && value.endsWith("]")) out.set(key, parseJsCollection(value, "array"));
-      else if (value.startsWith("{") && value.endsWith("}")) out.set(key, parseJsCollection(value, "dict"));
+      if (value.startsWith("[") && value.endsWith("]"))
+        out.set(key, parseJsCollection(value, "array"));
+      else if (value.startsWith("{") && value.endsWith("}"))
+        out.set(key, parseJsCollection(value, "dict"));
       else out.set(key, parseJsValue(strip(value, "'\"")));
     }
     return out;

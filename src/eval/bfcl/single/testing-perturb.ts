@@ -14,7 +14,8 @@ export interface SingleCase {
   output: PyValue[];
 }
 
-const first = (options: PyValue): PyValue | undefined => (Array.isArray(options) ? options.find((o) => !pyEquals(o, "")) : undefined);
+const first = (options: PyValue): PyValue | undefined =>
+  Array.isArray(options) ? options.find((o) => !pyEquals(o, "")) : undefined;
 
 /** A dict answer (`{key: [options]}`) or a list of them, resolved to one concrete value. */
 function concrete(v: PyValue, pick: (options: PyValue[]) => PyValue | undefined): PyValue {
@@ -62,7 +63,11 @@ function retyped(v: PyValue): PyValue {
   return "zzq";
 }
 
-function mapFirstParam(call: PyDict, f: (args: PyDict, key: PyValue, value: PyValue) => void, index = 0): PyDict {
+function mapFirstParam(
+  call: PyDict,
+  f: (args: PyDict, key: PyValue, value: PyValue) => void,
+  index = 0,
+): PyDict {
   const [name, args] = [...call.entries()][0]!;
   const copy = new Map(args as PyDict);
   const entry = [...copy.entries()][index];
@@ -81,8 +86,14 @@ export function singleCases(entry: BfclSingleEntry): SingleCase[] {
     ];
   }
   const gold = entry.groundTruth.map((a) => goldCall(a, (o) => first(o)));
-  const lastOption = entry.groundTruth.map((a) => goldCall(a, (o) => [...o].reverse().find((x) => !pyEquals(x, ""))));
-  const withOptional = entry.groundTruth.map((a) => goldCall(a, (o) => (o.length > 1 && pyEquals(o[0]!, "") ? o[1] : o[0] === "" ? undefined : o[0])));
+  const lastOption = entry.groundTruth.map((a) =>
+    goldCall(a, (o) => [...o].reverse().find((x) => !pyEquals(x, ""))),
+  );
+  const withOptional = entry.groundTruth.map((a) =>
+    goldCall(a, (o) =>
+      o.length > 1 && pyEquals(o[0]!, "") ? o[1] : o[0] === "" ? undefined : o[0],
+    ),
+  );
   const styled = gold.map((c) =>
     mapFirstParam(c, (args, k, v) => {
       if (typeof v === "string") args.set(k as string, `${v.toUpperCase()} ._-^*/`);
@@ -99,24 +110,52 @@ export function singleCases(entry: BfclSingleEntry): SingleCase[] {
     { name: "reversed", output: [...gold].reverse() },
     { name: "none", output: [] },
     { name: "extra_call", output: [...gold, gold[0]!] },
-    { name: "wrong_name", output: gold.map((c) => new Map([[`${[...c.keys()][0]}_zzq`, [...c.values()][0]!]])) },
-    { name: "drop_param", output: gold.map((c) => mapFirstParam(c, (args, k) => args.delete(k as string))) },
-    { name: "changed_value", output: gold.map((c) => mapFirstParam(c, (args, k, v) => args.set(k as string, changed(v)))) },
-    { name: "retyped_value", output: gold.map((c) => mapFirstParam(c, (args, k, v) => args.set(k as string, retyped(v)))) },
-    { name: "extra_param", output: gold.map((c) => mapFirstParam(c, (args) => args.set("zzq_param", 1n))) },
+    {
+      name: "wrong_name",
+      output: gold.map((c) => new Map([[`${[...c.keys()][0]}_zzq`, [...c.values()][0]!]])),
+    },
+    {
+      name: "drop_param",
+      output: gold.map((c) => mapFirstParam(c, (args, k) => args.delete(k as string))),
+    },
+    {
+      name: "changed_value",
+      output: gold.map((c) => mapFirstParam(c, (args, k, v) => args.set(k as string, changed(v)))),
+    },
+    {
+      name: "retyped_value",
+      output: gold.map((c) => mapFirstParam(c, (args, k, v) => args.set(k as string, retyped(v)))),
+    },
+    {
+      name: "extra_param",
+      output: gold.map((c) => mapFirstParam(c, (args) => args.set("zzq_param", 1n))),
+    },
     { name: "other_function", output: [new Map([[firstDoc.name, new Map()]])] },
   ];
   if (lang === "python") return cases;
   // Java and JavaScript arguments are source strings; "raw_value" keeps one unwritten (not a string).
-  const rendered = cases.map((c) => ({ name: c.name, output: renderOutput(c.output, entry.functions, lang) }));
+  const rendered = cases.map((c) => ({
+    name: c.name,
+    output: renderOutput(c.output, entry.functions, lang),
+  }));
   const renderedGold = rendered[0]!.output as PyDict[];
   return [
     ...rendered,
     { name: "raw_value", output: gold },
     // Each argument in turn as unparseable text, and quoted.
     ...[0, 1, 2, 3].flatMap((i) => [
-      { name: `text_value_${i}`, output: renderedGold.map((c) => mapFirstParam(c, (args, k) => args.set(k as string, "zzq"), i)) },
-      { name: `quoted_value_${i}`, output: renderedGold.map((c) => mapFirstParam(c, (args, k, v) => args.set(k as string, `"${String(v)}"`), i)) },
+      {
+        name: `text_value_${i}`,
+        output: renderedGold.map((c) =>
+          mapFirstParam(c, (args, k) => args.set(k as string, "zzq"), i),
+        ),
+      },
+      {
+        name: `quoted_value_${i}`,
+        output: renderedGold.map((c) =>
+          mapFirstParam(c, (args, k, v) => args.set(k as string, `"${String(v)}"`), i),
+        ),
+      },
     ]),
   ];
 }

@@ -31,13 +31,17 @@ function editFirstArg(source: string, edit: (v: PyValue) => PyValue | undefined)
   }
   for (const [i, v] of call.args.entries()) {
     const next = edit(v);
-    if (next !== undefined) return callSource({ ...call, args: call.args.map((a, j) => (j === i ? next : a)) });
+    if (next !== undefined)
+      return callSource({ ...call, args: call.args.map((a, j) => (j === i ? next : a)) });
   }
   return source;
 }
 
 /** Edits the first call (in turn order) that `edit` changes. */
-function editFirstCall(entry: BfclEntry, edit: (v: PyValue) => PyValue | undefined): ModelCallsByTurn {
+function editFirstCall(
+  entry: BfclEntry,
+  edit: (v: PyValue) => PyValue | undefined,
+): ModelCallsByTurn {
   const turns = copy(entry);
   for (const calls of turns) {
     for (let i = 0; i < calls.length; i++) {
@@ -107,8 +111,18 @@ export const PERTURBATIONS: readonly Perturbation[] = [
       return oneStep(turns);
     },
   },
-  { name: "mutate-string", apply: (e) => editFirstCall(e, (v) => (typeof v === "string" && v.length > 0 ? `${v}_x` : undefined)) },
-  { name: "mutate-number", apply: (e) => editFirstCall(e, (v) => (typeof v === "bigint" ? v + 1n : typeof v === "number" ? v + 1.5 : undefined)) },
+  {
+    name: "mutate-string",
+    apply: (e) =>
+      editFirstCall(e, (v) => (typeof v === "string" && v.length > 0 ? `${v}_x` : undefined)),
+  },
+  {
+    name: "mutate-number",
+    apply: (e) =>
+      editFirstCall(e, (v) =>
+        typeof v === "bigint" ? v + 1n : typeof v === "number" ? v + 1.5 : undefined,
+      ),
+  },
   { name: "missing-last-turn", apply: (e) => oneStep(copy(e).slice(0, -1)) },
   {
     name: "extra-unknown-call",
@@ -118,13 +132,22 @@ export const PERTURBATIONS: readonly Perturbation[] = [
       return steps;
     },
   },
-  { name: "reverse-each-turn", apply: (e) => oneStep(copy(e).map((calls) => [...calls].reverse())) },
+  {
+    name: "reverse-each-turn",
+    apply: (e) => oneStep(copy(e).map((calls) => [...calls].reverse())),
+  },
   {
     name: "acts-in-empty-turn",
     apply: (e) => {
       const turns = copy(e);
       const k = turns.findIndex((t, i) => t.length === 0 && i > 0);
-      const previous = k > 0 ? turns.slice(0, k).reverse().find((t) => t.length > 0) : undefined;
+      const previous =
+        k > 0
+          ? turns
+              .slice(0, k)
+              .reverse()
+              .find((t) => t.length > 0)
+          : undefined;
       if (k > 0 && previous) turns[k] = [previous[0]!];
       return oneStep(turns);
     },
@@ -134,5 +157,9 @@ export const PERTURBATIONS: readonly Perturbation[] = [
 /** The perturbations an entry gets: identity plus two more, cycling by the entry's index. */
 export function perturbationsFor(index: number): Perturbation[] {
   const rest = PERTURBATIONS.slice(1);
-  return [PERTURBATIONS[0]!, rest[(2 * index) % rest.length]!, rest[(2 * index + 1) % rest.length]!];
+  return [
+    PERTURBATIONS[0]!,
+    rest[(2 * index) % rest.length]!,
+    rest[(2 * index + 1) % rest.length]!,
+  ];
 }

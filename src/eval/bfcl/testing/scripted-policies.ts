@@ -14,14 +14,21 @@ import { jsonArgsOf } from "../tools.js";
 const END_TURN: Action = { text: "Done.", answer: null, toolCalls: [] };
 
 /** Keyword arguments of a ground-truth call string, positional ones named by the method signature. */
-export function groundTruthCall(entry: BfclEntry, source: string): { name: string; arguments: JsonObject } {
+export function groundTruthCall(
+  entry: BfclEntry,
+  source: string,
+): { name: string; arguments: JsonObject } {
   const call = parsePythonCall(source);
   const session = new BfclSession();
-  const params = entry.involvedClasses
-    .map((c) => createApi(c, session).methods.get(call.name)?.params)
-    .filter((p) => p !== undefined)
-    .at(-1) ?? [];
-  const kwargs = { ...Object.fromEntries(call.args.map((v, i) => [params[i]!.name, v])), ...call.kwargs };
+  const params =
+    entry.involvedClasses
+      .map((c) => createApi(c, session).methods.get(call.name)?.params)
+      .filter((p) => p !== undefined)
+      .at(-1) ?? [];
+  const kwargs = {
+    ...Object.fromEntries(call.args.map((v, i) => [params[i]!.name, v])),
+    ...call.kwargs,
+  };
   return { name: call.name, arguments: jsonArgsOf(kwargs) };
 }
 
@@ -31,7 +38,10 @@ export function groundTruthCall(entry: BfclEntry, source: string): { name: strin
  */
 export function groundTruthPolicy(
   entry: BfclEntry,
-  mutate: (turn: number, calls: Array<{ name: string; arguments: JsonObject }>) => Array<{ name: string; arguments: JsonObject }> = (_t, c) => c,
+  mutate: (
+    turn: number,
+    calls: Array<{ name: string; arguments: JsonObject }>,
+  ) => Array<{ name: string; arguments: JsonObject }> = (_t, c) => c,
 ): Agent {
   let turn = 0;
   let issued = false;
@@ -39,8 +49,16 @@ export function groundTruthPolicy(
     const expected = entry.groundTruth[turn] ?? [];
     if (!issued && expected.length > 0) {
       issued = true;
-      const calls = mutate(turn, expected.map((source) => groundTruthCall(entry, source)));
-      if (calls.length > 0) return { text: "", answer: null, toolCalls: calls.map((c, i) => ({ id: `gt_${turn}_${i}`, ...c })) };
+      const calls = mutate(
+        turn,
+        expected.map((source) => groundTruthCall(entry, source)),
+      );
+      if (calls.length > 0)
+        return {
+          text: "",
+          answer: null,
+          toolCalls: calls.map((c, i) => ({ id: `gt_${turn}_${i}`, ...c })),
+        };
     }
     turn++;
     issued = false;
@@ -54,5 +72,9 @@ export const silentPolicy: Agent = async () => END_TURN;
 /** TEST DOUBLE: calls `name(arguments)` forever. */
 export function repeatingPolicy(name: string, args: JsonObject = {}): Agent {
   let n = 0;
-  return async () => ({ text: "", answer: null, toolCalls: [{ id: `r${n++}`, name, arguments: args }] });
+  return async () => ({
+    text: "",
+    answer: null,
+    toolCalls: [{ id: `r${n++}`, name, arguments: args }],
+  });
 }

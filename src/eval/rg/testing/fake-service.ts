@@ -13,9 +13,19 @@ export function fakeRgService(scores: Record<string, number>): RgService & { cal
     calls,
     async generate(dataset: string, _config: JsonObject, episode: number): Promise<RgProblem> {
       calls.push(`generate ${dataset} ${episode}`);
-      return { question: `Q${episode}`, index: episode, reference: `A${episode}`, referenceSource: "answer" };
+      return {
+        question: `Q${episode}`,
+        index: episode,
+        reference: `A${episode}`,
+        referenceSource: "answer",
+      };
     },
-    async score(dataset: string, _config: JsonObject, episode: number, text: string): Promise<RgScore> {
+    async score(
+      dataset: string,
+      _config: JsonObject,
+      episode: number,
+      text: string,
+    ): Promise<RgScore> {
       calls.push(`score ${dataset} ${episode}`);
       const m = /<answer>(.*?)<\/answer>/s.exec(text);
       return { score: scores[text] ?? 0, extracted: m ? (m[1] as string) : null };

@@ -16,7 +16,8 @@ export const RG_DATA_PRESENT = existsSync(`${BENCHMARKS_DIR}reasoning-gym/hard.j
 
 /** Whether .venv has reasoning_gym (scripts/setup-python.sh installs it). */
 export const RG_VENV_READY =
-  existsSync(PROJECT_VENV_PYTHON) && spawnSync(PROJECT_VENV_PYTHON, ["-c", "import reasoning_gym"], { stdio: "ignore" }).status === 0;
+  existsSync(PROJECT_VENV_PYTHON) &&
+  spawnSync(PROJECT_VENV_PYTHON, ["-c", "import reasoning_gym"], { stdio: "ignore" }).status === 0;
 
 /** Skip reason when the data or the package is missing. */
 export const RG_MISSING = `needs ../shared/benchmarks/reasoning-gym/hard.json and .venv with reasoning-gym (bash scripts/setup-python.sh)`;

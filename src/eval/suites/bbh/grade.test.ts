@@ -3,7 +3,13 @@ import { dataRoot } from "../../data.js";
 import { makeAction } from "../../../env/index.js";
 import { goldCheck } from "../gold.js";
 import { loadSuite } from "../load.js";
-import { bbhAnswersEqual, choiceLetter, cleanBbhAnswer, parseOptions, BBH_TASK_KINDS } from "./grade.js";
+import {
+  bbhAnswersEqual,
+  choiceLetter,
+  cleanBbhAnswer,
+  parseOptions,
+  BBH_TASK_KINDS,
+} from "./grade.js";
 import { bbhTasks, loadBbhTask } from "./suite.js";
 
 const dataDir = dataRoot({ env: process.env });
@@ -17,7 +23,19 @@ describe("BBH answer normalisation", () => {
       ["B", "heptagon"],
       ["C", "hexagon"],
     ]);
-    for (const answer of ["(B)", "B", "b", "(b)", "B)", "B. heptagon", "(B) heptagon", "Option B", "\\text{(B)}", "heptagon", "Heptagon."]) {
+    for (const answer of [
+      "(B)",
+      "B",
+      "b",
+      "(b)",
+      "B)",
+      "B. heptagon",
+      "(B) heptagon",
+      "Option B",
+      "\\text{(B)}",
+      "heptagon",
+      "Heptagon.",
+    ]) {
       expect([answer, choiceLetter(answer, options)]).toEqual([answer, "B"]);
     }
     expect(choiceLetter("octagon", options)).toBeNull();
@@ -60,7 +78,11 @@ describe("BBH suite", () => {
 
   it("gold: every target scores 1 on all 27 tasks (6511/6511)", async () => {
     const report = await goldCheck("bbh", { dataDir });
-    expect({ items: report.items, correct: report.correct, failures: report.failures }).toEqual({ items: 6511, correct: 6511, failures: [] });
+    expect({ items: report.items, correct: report.correct, failures: report.failures }).toEqual({
+      items: 6511,
+      correct: 6511,
+      failures: [],
+    });
   });
 
   it("asks dyck_languages for answer tags, since braces break \\boxed{}", async () => {
@@ -72,7 +94,9 @@ describe("BBH suite", () => {
   });
 
   it("scores a wrong option 0", async () => {
-    const item = (await loadSuite("bbh", { dataDir, bbhTasks: ["date_understanding"], limit: 1 }))[0]!;
+    const item = (
+      await loadSuite("bbh", { dataDir, bbhTasks: ["date_understanding"], limit: 1 })
+    )[0]!;
     expect(item.reference).toBe("(B)");
     expect((await item.grade(makeAction("\\boxed{(A)}"))).correct).toBe(false);
     expect((await item.grade(makeAction("\\boxed{12/25/1937}"))).correct).toBe(true);

@@ -41,17 +41,41 @@ export const BBH_TASK_KINDS: Readonly<Record<string, BbhKind>> = Object.freeze({
 
 /** How the answer is asked for, per kind (appended to the task input). */
 export const BBH_INSTRUCTIONS: Readonly<Record<BbhKind, string>> = Object.freeze({
-  choice: "Think step by step, then put the letter of the correct option within \\boxed{}, e.g. \\boxed{(A)}.",
+  choice:
+    "Think step by step, then put the letter of the correct option within \\boxed{}, e.g. \\boxed{(A)}.",
   boolean: "Think step by step, then put True or False within \\boxed{}.",
   yesno: "Think step by step, then put Yes or No within \\boxed{}.",
   validity: "Think step by step, then put valid or invalid within \\boxed{}.",
   number: "Think step by step, then put the final number within \\boxed{}.",
   // Braces in the sequence would break \boxed{...}, so this task asks for answer tags.
   dyck: "Think step by step, then write only the closing brackets that complete the sequence, separated by spaces, inside <answer></answer> tags (not \\boxed{}, because the sequence may contain braces).",
-  words: "Think step by step, then put the sorted words, separated by single spaces, within \\boxed{}.",
+  words:
+    "Think step by step, then put the sorted words, separated by single spaces, within \\boxed{}.",
 });
 
-const NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"];
+const NUMBER_WORDS = [
+  "zero",
+  "one",
+  "two",
+  "three",
+  "four",
+  "five",
+  "six",
+  "seven",
+  "eight",
+  "nine",
+  "ten",
+  "eleven",
+  "twelve",
+  "thirteen",
+  "fourteen",
+  "fifteen",
+  "sixteen",
+  "seventeen",
+  "eighteen",
+  "nineteen",
+  "twenty",
+];
 
 /** Strips LaTeX text wrappers, math dollars, quotes and a trailing full stop; collapses spaces. */
 export function cleanBbhAnswer(answer: string): string {
@@ -108,7 +132,12 @@ function words(s: string): string {
 }
 
 /** True when `answer` (extracted from the model's output) matches `target` for a task of `kind`. */
-export function bbhAnswersEqual(kind: BbhKind, answer: string, target: string, input: string): boolean {
+export function bbhAnswersEqual(
+  kind: BbhKind,
+  answer: string,
+  target: string,
+  input: string,
+): boolean {
   const a = cleanBbhAnswer(answer);
   const t = cleanBbhAnswer(target);
   const targetLetter = /^\(([A-Z])\)$/.exec(t)?.[1];

@@ -20,18 +20,28 @@ export async function bbhTasks(root: string): Promise<string[]> {
   try {
     names = await readdir(dir);
   } catch (err) {
-    throw new SpadeError("E_IO", `cannot list BBH tasks in ${dir}`, { nextStep: DATA_NEXT_STEP, cause: err });
+    throw new SpadeError("E_IO", `cannot list BBH tasks in ${dir}`, {
+      nextStep: DATA_NEXT_STEP,
+      cause: err,
+    });
   }
-  return names.filter((n) => n.endsWith(".json")).map((n) => n.slice(0, -".json".length)).sort();
+  return names
+    .filter((n) => n.endsWith(".json"))
+    .map((n) => n.slice(0, -".json".length))
+    .sort();
 }
 
 /** Items of one task, ids `bbh/<task>/<index>`. */
 export async function loadBbhTask(root: string, task: string): Promise<ItemSpec[]> {
   const kind = BBH_TASK_KINDS[task];
-  if (kind === undefined) throw new SpadeError("E_NOT_FOUND", `unknown BBH task "${task}"`, { nextStep: `one of ${Object.keys(BBH_TASK_KINDS).join(", ")}` });
+  if (kind === undefined)
+    throw new SpadeError("E_NOT_FOUND", `unknown BBH task "${task}"`, {
+      nextStep: `one of ${Object.keys(BBH_TASK_KINDS).join(", ")}`,
+    });
   const path = join(root, "bbh", "bbh", `${task}.json`);
   const data = (await readJson(path)) as { examples?: unknown };
-  if (!Array.isArray(data.examples)) throw new SpadeError("E_IO", `benchmark file ${path} has no "examples" array`);
+  if (!Array.isArray(data.examples))
+    throw new SpadeError("E_IO", `benchmark file ${path} has no "examples" array`);
   return data.examples.map((row, i) => {
     const input = field(row, "input", path);
     const target = field(row, "target", path);
@@ -40,18 +50,27 @@ export async function loadBbhTask(root: string, task: string): Promise<ItemSpec[
       id: `bbh/${task}/${i}`,
       prompt: `${input}\n\n${BBH_INSTRUCTIONS[kind]}`,
       reference: target,
-      oracleText: kind === "dyck" ? `<answer>${target}</answer>` : `The answer is \\boxed{${target}}.`,
+      oracleText:
+        kind === "dyck" ? `<answer>${target}</answer>` : `The answer is \\boxed{${target}}.`,
       hint: referenceHint("The answer is ", target),
       grade: async (action: Action): Promise<Grade> => {
-        if (action.answer === null) return { correct: false, info: { reason: "no_answer", task, reference: target } };
-        return { correct: bbhAnswersEqual(kind, action.answer, target, input), info: { task, answer: action.answer, reference: target } };
+        if (action.answer === null)
+          return { correct: false, info: { reason: "no_answer", task, reference: target } };
+        return {
+          correct: bbhAnswersEqual(kind, action.answer, target, input),
+          info: { task, answer: action.answer, reference: target },
+        };
       },
     } satisfies ItemSpec;
   });
 }
 
 /** All BBH items, task by task in name order (or only `tasks`), the first `limit` overall. */
-export async function loadBbh(root: string, limit?: number, tasks?: readonly string[]): Promise<ItemSpec[]> {
+export async function loadBbh(
+  root: string,
+  limit?: number,
+  tasks?: readonly string[],
+): Promise<ItemSpec[]> {
   const names = tasks ?? (await bbhTasks(root));
   const items: ItemSpec[] = [];
   for (const task of names) {

@@ -3,7 +3,8 @@ import { extractCode, fenceCode } from "./extract.js";
 
 describe("extractCode", () => {
   it("takes the last fenced block and keeps its indentation", () => {
-    const text = "First try:\n```python\nx = 1\n```\nBetter:\n```python\n    return a + b\n```\nDone.";
+    const text =
+      "First try:\n```python\nx = 1\n```\nBetter:\n```python\n    return a + b\n```\nDone.";
     expect(extractCode(text)).toBe("    return a + b\n");
   });
 

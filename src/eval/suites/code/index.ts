@@ -3,11 +3,31 @@
  * Public face of the code suites (HumanEval, MBPP, LiveCodeBench): the isolated Python sandbox,
  * code extraction from answers, and the item loaders and graders.
  */
-export { PythonSandbox, DEFAULT_PYTHON_LIMITS, type PythonLimits, type PythonSandboxOptions, type PythonRunResult } from "./python-sandbox.js";
-export { planIsolation, DEFAULT_ISOLATION_COMMANDS, SANDBOX_UID, type IsolationPlan, type IsolationCommands } from "./isolation.js";
+export {
+  PythonSandbox,
+  DEFAULT_PYTHON_LIMITS,
+  type PythonLimits,
+  type PythonSandboxOptions,
+  type PythonRunResult,
+} from "./python-sandbox.js";
+export {
+  planIsolation,
+  DEFAULT_ISOLATION_COMMANDS,
+  SANDBOX_UID,
+  type IsolationPlan,
+  type IsolationCommands,
+} from "./isolation.js";
 export { classifyRun, lastExceptionLine, type PythonOutcome, type RunFacts } from "./outcome.js";
 export { extractCode, fenceCode, CODE_INSTRUCTION } from "./extract.js";
-export { loadHumanEval, loadMbpp, humanEvalProgram, mbppProgram, MBPP_TEST_IDS, type PythonRunner, type RunnerProvider } from "./suites.js";
+export {
+  loadHumanEval,
+  loadMbpp,
+  humanEvalProgram,
+  mbppProgram,
+  MBPP_TEST_IDS,
+  type PythonRunner,
+  type RunnerProvider,
+} from "./suites.js";
 export {
   decodePrivateTests,
   gradeLcb,

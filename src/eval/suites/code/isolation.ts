@@ -41,7 +41,10 @@ export const DEFAULT_ISOLATION_COMMANDS: Readonly<IsolationCommands> = Object.fr
 export const SANDBOX_UID = 65534;
 
 /** Runs a command to completion; resolves to its exit code (-1 when it could not start). */
-export function runQuiet(argv: readonly string[], timeoutMs = 5000): Promise<{ code: number; stdout: string; stderr: string }> {
+export function runQuiet(
+  argv: readonly string[],
+  timeoutMs = 5000,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     let stdout = "";
     let stderr = "";
@@ -66,30 +69,54 @@ const NAMESPACES = ["--net", "--pid", "--fork", "--kill-child", "--ipc", "--uts"
  * Probes the machine and returns the isolation plan. Throws E_SANDBOX_UNAVAILABLE when `prlimit`
  * is missing, or when no network namespace can be made and `allowNoIsolation` is false.
  */
-export async function planIsolation(commands: IsolationCommands, allowNoIsolation: boolean): Promise<IsolationPlan> {
+export async function planIsolation(
+  commands: IsolationCommands,
+  allowNoIsolation: boolean,
+): Promise<IsolationPlan> {
   if ((await runQuiet([commands.prlimit, "--version"])).code !== 0) {
-    throw new SpadeError("E_SANDBOX_UNAVAILABLE", `\`${commands.prlimit}\` (util-linux) is needed to limit Python's memory, CPU and processes`, {
-      nextStep: "install util-linux",
-    });
+    throw new SpadeError(
+      "E_SANDBOX_UNAVAILABLE",
+      `\`${commands.prlimit}\` (util-linux) is needed to limit Python's memory, CPU and processes`,
+      {
+        nextStep: "install util-linux",
+      },
+    );
   }
   const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
-  const dropPrefix = [commands.setpriv, `--reuid=${SANDBOX_UID}`, `--regid=${SANDBOX_UID}`, "--clear-groups", "--"];
+  const dropPrefix = [
+    commands.setpriv,
+    `--reuid=${SANDBOX_UID}`,
+    `--regid=${SANDBOX_UID}`,
+    "--clear-groups",
+    "--",
+  ];
   const canDrop = isRoot && (await runQuiet([...dropPrefix, "true"])).code === 0;
-  const drop = canDrop ? { dropPrefix, runAs: { uid: SANDBOX_UID, gid: SANDBOX_UID } } : { dropPrefix: [], runAs: null };
+  const drop = canDrop
+    ? { dropPrefix, runAs: { uid: SANDBOX_UID, gid: SANDBOX_UID } }
+    : { dropPrefix: [], runAs: null };
 
   const candidates: Array<{ mode: "root" | "user"; prefix: string[] }> = isRoot
     ? [{ mode: "root", prefix: [commands.unshare, ...NAMESPACES, "--"] }]
-    : [{ mode: "user", prefix: [commands.unshare, "--user", "--map-root-user", ...NAMESPACES, "--"] }];
+    : [
+        {
+          mode: "user",
+          prefix: [commands.unshare, "--user", "--map-root-user", ...NAMESPACES, "--"],
+        },
+      ];
   for (const candidate of candidates) {
     if ((await runQuiet([...candidate.prefix, "true"])).code === 0) {
       return { mode: candidate.mode, namespacePrefix: candidate.prefix, ...drop };
     }
   }
   if (!allowNoIsolation) {
-    throw new SpadeError("E_SANDBOX_UNAVAILABLE", "cannot create a network namespace to cut untrusted Python code off the network", {
-      nextStep:
-        "run as root or enable unprivileged user namespaces (kernel.unprivileged_userns_clone=1); to run model-written code WITHOUT network isolation anyway, pass --allow-no-isolation",
-    });
+    throw new SpadeError(
+      "E_SANDBOX_UNAVAILABLE",
+      "cannot create a network namespace to cut untrusted Python code off the network",
+      {
+        nextStep:
+          "run as root or enable unprivileged user namespaces (kernel.unprivileged_userns_clone=1); to run model-written code WITHOUT network isolation anyway, pass --allow-no-isolation",
+      },
+    );
   }
   return { mode: "none", namespacePrefix: [], ...drop };
 }

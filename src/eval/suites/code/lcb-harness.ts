@@ -32,7 +32,24 @@ const PRELUDE = [
   "from json import *",
   "from builtins import *",
   "from typing import *",
-  ...["string", "re", "datetime", "collections", "heapq", "bisect", "copy", "math", "random", "statistics", "itertools", "functools", "operator", "io", "sys", "json"].map((m) => `import ${m}`),
+  ...[
+    "string",
+    "re",
+    "datetime",
+    "collections",
+    "heapq",
+    "bisect",
+    "copy",
+    "math",
+    "random",
+    "statistics",
+    "itertools",
+    "functools",
+    "operator",
+    "io",
+    "sys",
+    "json",
+  ].map((m) => `import ${m}`),
   "sys.setrecursionlimit(50000)",
   "",
 ].join("\n");
@@ -306,6 +323,15 @@ export interface LcbCase {
 
 /** The complete Python program grading one case; its verdict is the last stdout line after `LCB_VERDICT_MARK`. */
 export function lcbHarness(c: LcbCase): string {
-  const payload = Buffer.from(JSON.stringify({ code: c.code, inputs: c.inputs, outputs: c.outputs, fn_name: c.fnName, timeout: c.timeoutSeconds }), "utf8").toString("base64");
+  const payload = Buffer.from(
+    JSON.stringify({
+      code: c.code,
+      inputs: c.inputs,
+      outputs: c.outputs,
+      fn_name: c.fnName,
+      timeout: c.timeoutSeconds,
+    }),
+    "utf8",
+  ).toString("base64");
   return `_PAYLOAD = "${payload}"\n_MARK = ${JSON.stringify(LCB_VERDICT_MARK)}\n_PRELUDE = ${JSON.stringify(PRELUDE)}\n${GRADER}`;
 }

@@ -43,7 +43,14 @@ export const LCB_RELEASES: Readonly<Record<string, readonly string[]>> = Object.
   release_v3: ["test.jsonl", "test2.jsonl", "test3.jsonl"],
   release_v4: ["test.jsonl", "test2.jsonl", "test3.jsonl", "test4.jsonl"],
   release_v5: ["test.jsonl", "test2.jsonl", "test3.jsonl", "test4.jsonl", "test5.jsonl"],
-  release_v6: ["test.jsonl", "test2.jsonl", "test3.jsonl", "test4.jsonl", "test5.jsonl", "test6.jsonl"],
+  release_v6: [
+    "test.jsonl",
+    "test2.jsonl",
+    "test3.jsonl",
+    "test4.jsonl",
+    "test5.jsonl",
+    "test6.jsonl",
+  ],
   v6: ["test6.jsonl"],
 });
 
@@ -59,7 +66,10 @@ export function lcbGlobalTimeoutMs(tests: number, timeoutSeconds = LCB_TIMEOUT_S
 }
 
 function bad(where: string, what: string, cause?: unknown): SpadeError {
-  return new SpadeError("E_IO", `${where}: ${what}`, { nextStep: "see docs/eval-suites.md (LiveCodeBench) for the row format", cause });
+  return new SpadeError("E_IO", `${where}: ${what}`, {
+    nextStep: "see docs/eval-suites.md (LiveCodeBench) for the row format",
+    cause,
+  });
 }
 
 /**
@@ -83,11 +93,16 @@ export function unpickleString(bytes: Uint8Array, where = "pickle"): string {
   for (;;) {
     need(1);
     const op = buf[at++] as number;
-    if (op === 0x80) at += 1; // PROTO n
-    else if (op === 0x95) at += 8; // FRAME length
-    else if (op === 0x94) continue; // MEMOIZE
-    else if (op === 0x71) at += 1; // BINPUT
-    else if (op === 0x72) at += 4; // LONG_BINPUT
+    if (op === 0x80)
+      at += 1; // PROTO n
+    else if (op === 0x95)
+      at += 8; // FRAME length
+    else if (op === 0x94)
+      continue; // MEMOIZE
+    else if (op === 0x71)
+      at += 1; // BINPUT
+    else if (op === 0x72)
+      at += 4; // LONG_BINPUT
     else if (op === 0x8c) {
       need(1);
       value = text(buf[at++] as number); // SHORT_BINUNICODE
@@ -104,7 +119,11 @@ export function unpickleString(bytes: Uint8Array, where = "pickle"): string {
     } else if (op === 0x2e) {
       if (value === null) throw bad(where, "the pickle holds no string");
       return value; // STOP
-    } else throw bad(where, `the pickle holds something other than one string (opcode 0x${op.toString(16)})`);
+    } else
+      throw bad(
+        where,
+        `the pickle holds something other than one string (opcode 0x${op.toString(16)})`,
+      );
   }
 }
 
@@ -112,7 +131,13 @@ function testList(value: unknown, where: string): LcbTest[] {
   if (!Array.isArray(value)) throw bad(where, "tests are not a list");
   return value.map((t, i) => {
     const r = t as Record<string, unknown>;
-    if (typeof r !== "object" || r === null || typeof r.input !== "string" || typeof r.output !== "string" || (r.testtype !== "stdin" && r.testtype !== "functional")) {
+    if (
+      typeof r !== "object" ||
+      r === null ||
+      typeof r.input !== "string" ||
+      typeof r.output !== "string" ||
+      (r.testtype !== "stdin" && r.testtype !== "functional")
+    ) {
       throw bad(where, `test ${i} is not {"input", "output", "testtype": "stdin"|"functional"}`);
     }
     return { input: r.input, output: r.output, testtype: r.testtype };
@@ -135,13 +160,26 @@ export function decodePrivateTests(text: string, where: string): LcbTest[] {
   return testList(parsed, `${where} private_test_cases`);
 }
 
-const STRING_FIELDS = ["question_title", "question_content", "platform", "question_id", "contest_id", "contest_date", "starter_code", "difficulty", "public_test_cases", "private_test_cases", "metadata"] as const;
+const STRING_FIELDS = [
+  "question_title",
+  "question_content",
+  "platform",
+  "question_id",
+  "contest_id",
+  "contest_date",
+  "starter_code",
+  "difficulty",
+  "public_test_cases",
+  "private_test_cases",
+  "metadata",
+] as const;
 
 /** One row of a `code_generation_lite` file (every field a string, tests and metadata JSON-encoded). */
 export function parseLcbRow(row: unknown, where: string): LcbProblem {
   const r = row as Record<string, unknown>;
   if (typeof r !== "object" || r === null) throw bad(where, "not an object");
-  for (const f of STRING_FIELDS) if (typeof r[f] !== "string") throw bad(where, `field "${f}" is missing or not a string`);
+  for (const f of STRING_FIELDS)
+    if (typeof r[f] !== "string") throw bad(where, `field "${f}" is missing or not a string`);
   const s = r as Record<(typeof STRING_FIELDS)[number], string>;
   let publicTests: unknown;
   let metadata: unknown;
@@ -168,14 +206,20 @@ export function parseLcbRow(row: unknown, where: string): LcbProblem {
 }
 
 /** The problems of a release from the folder holding its files (E_IO names a missing file). */
-export async function loadLiveCodeBench(dir: string, release: string = LCB_DEFAULT_RELEASE): Promise<LcbProblem[]> {
+export async function loadLiveCodeBench(
+  dir: string,
+  release: string = LCB_DEFAULT_RELEASE,
+): Promise<LcbProblem[]> {
   const files = LCB_RELEASES[release];
-  if (!files) throw new SpadeError("E_CONFIG", `unknown LiveCodeBench release "${release}"`, { nextStep: `one of ${Object.keys(LCB_RELEASES).join(", ")}` });
+  if (!files)
+    throw new SpadeError("E_CONFIG", `unknown LiveCodeBench release "${release}"`, {
+      nextStep: `one of ${Object.keys(LCB_RELEASES).join(", ")}`,
+    });
   const problems: LcbProblem[] = [];
   for (const file of files) {
     const path = join(dir, file);
     const rows = await readJsonl(path);
-    rows.forEach((row, i) => problems.push(parseLcbRow(row, `${path} line ${i + 1}`)));
+    for (const [i, row] of rows.entries()) problems.push(parseLcbRow(row, `${path} line ${i + 1}`));
   }
   return problems;
 }
@@ -183,7 +227,8 @@ export async function loadLiveCodeBench(dir: string, release: string = LCB_DEFAU
 /** The reference's prompt (eval_offline `_format_prompt`): the question, the starter code if any, the answer format. */
 export function lcbPrompt(problem: Pick<LcbProblem, "content" | "starterCode">): string {
   const parts = [problem.content];
-  if (problem.starterCode) parts.push("\nStarter code:\n```python\n" + problem.starterCode + "\n```");
+  if (problem.starterCode)
+    parts.push("\nStarter code:\n```python\n" + problem.starterCode + "\n```");
   parts.push("\nWrite the complete solution in a single ```python ... ``` block.");
   return parts.join("\n");
 }
@@ -224,23 +269,69 @@ export const LCB_MEMORY_BYTES = 4 * 1024 ** 3;
  * sandbox run bounded by LCB's global limit. A run that ends without a verdict counts as LCB's
  * global timeout (-1 for every test) when it ran out of time, else as a runtime error.
  */
-export async function gradeLcb(runner: LimitedPythonRunner, problem: LcbProblem, code: string, timeoutSeconds = LCB_TIMEOUT_SECONDS): Promise<LcbVerdict> {
+export async function gradeLcb(
+  runner: LimitedPythonRunner,
+  problem: LcbProblem,
+  code: string,
+  timeoutSeconds = LCB_TIMEOUT_SECONDS,
+): Promise<LcbVerdict> {
   const tests = [...problem.publicTests, ...problem.privateTests];
   const globalMs = lcbGlobalTimeoutMs(tests.length, timeoutSeconds);
-  const program = lcbHarness({ code, inputs: tests.map((t) => t.input), outputs: tests.map((t) => t.output), fnName: problem.fnName, timeoutSeconds });
-  const run = await runner.run(program, { timeoutMs: globalMs, cpuSeconds: Math.ceil(globalMs / 1000), memoryBytes: LCB_MEMORY_BYTES });
-  const line = run.stdout.split("\n").reverse().find((l) => l.startsWith(`${LCB_VERDICT_MARK} `));
+  const program = lcbHarness({
+    code,
+    inputs: tests.map((t) => t.input),
+    outputs: tests.map((t) => t.output),
+    fnName: problem.fnName,
+    timeoutSeconds,
+  });
+  const run = await runner.run(program, {
+    timeoutMs: globalMs,
+    cpuSeconds: Math.ceil(globalMs / 1000),
+    memoryBytes: LCB_MEMORY_BYTES,
+  });
+  const line = run.stdout
+    .split("\n")
+    .reverse()
+    .find((l) => l.startsWith(`${LCB_VERDICT_MARK} `));
   if (line === undefined) {
-    if (run.outcome === "timeout") return { passed: false, results: tests.map(() => -1), message: "global timeout", outcome: run.outcome, durationMs: run.durationMs };
-    return { passed: false, results: [-4], message: `the check ended without a verdict: ${run.outcome} ${run.detail}`.trim(), outcome: run.outcome, durationMs: run.durationMs };
+    if (run.outcome === "timeout")
+      return {
+        passed: false,
+        results: tests.map(() => -1),
+        message: "global timeout",
+        outcome: run.outcome,
+        durationMs: run.durationMs,
+      };
+    return {
+      passed: false,
+      results: [-4],
+      message: `the check ended without a verdict: ${run.outcome} ${run.detail}`.trim(),
+      outcome: run.outcome,
+      durationMs: run.durationMs,
+    };
   }
-  const doc = JSON.parse(line.slice(LCB_VERDICT_MARK.length + 1)) as { results: Array<boolean | number>; meta: Record<string, unknown> };
+  const doc = JSON.parse(line.slice(LCB_VERDICT_MARK.length + 1)) as {
+    results: Array<boolean | number>;
+    meta: Record<string, unknown>;
+  };
   const passed = doc.results.length === tests.length && doc.results.every((r) => r === true);
   const message = passed ? "" : String(doc.meta.error_message ?? "");
-  return { passed, results: doc.results, message, outcome: run.outcome, durationMs: run.durationMs };
+  return {
+    passed,
+    results: doc.results,
+    message,
+    outcome: run.outcome,
+    durationMs: run.durationMs,
+  };
 }
 
 /** A verdict as the per-item record keeps it. */
 export function verdictInfo(v: LcbVerdict): JsonObject {
-  return { passed: v.passed, results: v.results, message: v.message, outcome: v.outcome, durationMs: v.durationMs };
+  return {
+    passed: v.passed,
+    results: v.results,
+    message: v.message,
+    outcome: v.outcome,
+    durationMs: v.durationMs,
+  };
 }

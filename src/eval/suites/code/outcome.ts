@@ -6,10 +6,24 @@
  */
 
 /** The recorded reason a run ended. */
-export type PythonOutcome = "passed" | "failed" | "error" | "timeout" | "memory" | "network" | "killed";
+export type PythonOutcome =
+  | "passed"
+  | "failed"
+  | "error"
+  | "timeout"
+  | "memory"
+  | "network"
+  | "killed";
 
 /** Exit status of the sandbox init: 128 + n means the program died from signal n. */
-const SIGNAL_NAMES: Record<number, string> = { 6: "SIGABRT", 9: "SIGKILL", 11: "SIGSEGV", 15: "SIGTERM", 24: "SIGXCPU", 25: "SIGXFSZ" };
+const SIGNAL_NAMES: Record<number, string> = {
+  6: "SIGABRT",
+  9: "SIGKILL",
+  11: "SIGSEGV",
+  15: "SIGTERM",
+  24: "SIGXCPU",
+  25: "SIGXFSZ",
+};
 
 /** errno values and messages of a socket call that found no network (fresh namespace, lo down). */
 const NETWORK_FAILURE =
@@ -17,10 +31,18 @@ const NETWORK_FAILURE =
 
 /** The last exception line of a Python traceback (`ValueError: bad`), or "" when there is none. */
 export function lastExceptionLine(stderr: string): string {
-  const lines = stderr.split("\n").map((l) => l.trimEnd()).filter((l) => l.trim() !== "");
+  const lines = stderr
+    .split("\n")
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim() !== "");
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = lines[i] ?? "";
-    if (/^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|gaierror|herror|timeout)\b(?::|$)/.test(line)) return line;
+    if (
+      /^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|gaierror|herror|timeout)\b(?::|$)/.test(
+        line,
+      )
+    )
+      return line;
   }
   return lines[lines.length - 1] ?? "";
 }
@@ -47,7 +69,8 @@ export interface RunFacts {
 export function classifyRun(facts: RunFacts): { outcome: PythonOutcome; detail: string } {
   const line = lastExceptionLine(facts.stderr);
   // A MemoryError counts even when freeing the memory then ran past a limit.
-  if (facts.exitCode !== 0 && /^MemoryError\b/.test(line)) return { outcome: "memory", detail: line };
+  if (facts.exitCode !== 0 && /^MemoryError\b/.test(line))
+    return { outcome: "memory", detail: line };
   if (facts.timedOut) return { outcome: "timeout", detail: "wall-clock limit" };
   const signal = facts.signal ?? signalOfStatus(facts.exitCode);
   if (signal === "SIGXCPU") return { outcome: "timeout", detail: "CPU limit (SIGXCPU)" };

@@ -10,7 +10,9 @@ await chmod(scratchRoot, 0o711); // the sandbox user must be able to enter it, a
 afterAll(() => rm(scratchRoot, { recursive: true, force: true }));
 
 const limits = { timeoutMs: 3000, cpuSeconds: 1, processes: 16 };
-const probe = await PythonSandbox.create({ limits, maxConcurrency: 2, tmpDir: scratchRoot }).catch((err: unknown) => err);
+const probe = await PythonSandbox.create({ limits, maxConcurrency: 2, tmpDir: scratchRoot }).catch(
+  (err: unknown) => err,
+);
 const available = probe instanceof PythonSandbox;
 const sandbox = probe as PythonSandbox;
 
@@ -56,14 +58,21 @@ describe.skipIf(!available)("PythonSandbox (isolated runs)", () => {
   });
 
   it("has no network", async () => {
-    const connect = await sandbox.run("import socket\nsocket.create_connection(('1.1.1.1', 53), timeout=2)\n");
-    expect([connect.outcome, connect.detail]).toEqual(["network", "OSError: [Errno 101] Network is unreachable"]);
+    const connect = await sandbox.run(
+      "import socket\nsocket.create_connection(('1.1.1.1', 53), timeout=2)\n",
+    );
+    expect([connect.outcome, connect.detail]).toEqual([
+      "network",
+      "OSError: [Errno 101] Network is unreachable",
+    ]);
     const dns = await sandbox.run("import socket\nsocket.getaddrinfo('example.com', 80)\n");
     expect(dns.outcome).toBe("network");
   });
 
   it("caps processes, and nothing forked survives the run", async () => {
-    const bomb = await sandbox.run("import os, time\nwhile True:\n    if os.fork() == 0:\n        time.sleep(60)\n        os._exit(0)\n");
+    const bomb = await sandbox.run(
+      "import os, time\nwhile True:\n    if os.fork() == 0:\n        time.sleep(60)\n        os._exit(0)\n",
+    );
     expect(bomb.outcome).toBe("error");
     expect(bomb.detail).toBe("BlockingIOError: [Errno 11] Resource temporarily unavailable");
     expect(await processesInScratch()).toBe(0);
@@ -71,20 +80,28 @@ describe.skipIf(!available)("PythonSandbox (isolated runs)", () => {
   });
 
   it("gives a clean environment and a scratch working directory, and caps file size", async () => {
-    const env = await sandbox.run("import os\nprint(sorted(os.environ))\nprint(os.getcwd() == os.environ['HOME'] == os.environ['TMPDIR'])\n");
+    const env = await sandbox.run(
+      "import os\nprint(sorted(os.environ))\nprint(os.getcwd() == os.environ['HOME'] == os.environ['TMPDIR'])\n",
+    );
     expect(env.stdout).toBe("['HOME', 'LANG', 'LC_ALL', 'PATH', 'PWD', 'TMPDIR']\nTrue\n");
     const big = await sandbox.run("open('big', 'wb').write(b'0' * (32 * 1024 * 1024))\n");
     expect([big.outcome, big.detail]).toEqual(["error", "OSError: [Errno 27] File too large"]);
   });
 
-  it.skipIf(sandbox?.isolation?.runAs == null)("runs as an unprivileged user who cannot write outside its scratch directory", async () => {
-    const write = await sandbox.run(`open(${JSON.stringify(join(scratchRoot, "escape"))}, 'w')\n`);
-    expect(write.outcome).toBe("error");
-    expect(write.detail.startsWith("PermissionError: [Errno 13] Permission denied")).toBe(true);
-  });
+  it.skipIf(sandbox?.isolation?.runAs == null)(
+    "runs as an unprivileged user who cannot write outside its scratch directory",
+    async () => {
+      const write = await sandbox.run(
+        `open(${JSON.stringify(join(scratchRoot, "escape"))}, 'w')\n`,
+      );
+      expect(write.outcome).toBe("error");
+      expect(write.detail.startsWith("PermissionError: [Errno 13] Permission denied")).toBe(true);
+    },
+  );
 
   it("runs at most maxConcurrency programs at once", async () => {
-    const program = "import time\nstart = time.time()\ntime.sleep(0.3)\nprint(start, time.time())\n";
+    const program =
+      "import time\nstart = time.time()\ntime.sleep(0.3)\nprint(start, time.time())\n";
     const runs = await Promise.all([0, 1, 2, 3, 4].map(() => sandbox.run(program)));
     const spans = runs.map((r) => r.stdout.trim().split(" ").map(Number) as [number, number]);
     const overlapAt = (t: number) => spans.filter(([s, e]) => s <= t && t < e).length;
@@ -94,21 +111,32 @@ describe.skipIf(!available)("PythonSandbox (isolated runs)", () => {
 
 describe("PythonSandbox.create refusals", () => {
   it("refuses with E_SANDBOX_UNAVAILABLE when no network namespace can be made", async () => {
-    const err = await PythonSandbox.create({ commands: { unshare: "/nonexistent/unshare" } }).catch((e: unknown) => e);
+    const err = await PythonSandbox.create({ commands: { unshare: "/nonexistent/unshare" } }).catch(
+      (e: unknown) => e,
+    );
     expect(isSpadeError(err, "E_SANDBOX_UNAVAILABLE")).toBe(true);
     expect(String((err as Error).message)).toContain("--allow-no-isolation");
   });
 
   it("runs without namespaces only when explicitly allowed", async () => {
-    const unisolated = await PythonSandbox.create({ commands: { unshare: "/nonexistent/unshare" }, allowNoIsolation: true, tmpDir: scratchRoot });
+    const unisolated = await PythonSandbox.create({
+      commands: { unshare: "/nonexistent/unshare" },
+      allowNoIsolation: true,
+      tmpDir: scratchRoot,
+    });
     expect(unisolated.isolation.mode).toBe("none");
     expect((await unisolated.run("print(2 + 2)")).stdout).toBe("4\n");
   });
 
   it("refuses without prlimit, and without a runnable Python", async () => {
-    const noLimits = await PythonSandbox.create({ commands: { prlimit: "/nonexistent/prlimit" } }).catch((e: unknown) => e);
+    const noLimits = await PythonSandbox.create({
+      commands: { prlimit: "/nonexistent/prlimit" },
+    }).catch((e: unknown) => e);
     expect(isSpadeError(noLimits, "E_SANDBOX_UNAVAILABLE")).toBe(true);
-    const noPython = await PythonSandbox.create({ python: "/nonexistent/python3", allowNoIsolation: true }).catch((e: unknown) => e);
+    const noPython = await PythonSandbox.create({
+      python: "/nonexistent/python3",
+      allowNoIsolation: true,
+    }).catch((e: unknown) => e);
     expect(isSpadeError(noPython, "E_SANDBOX_UNAVAILABLE")).toBe(true);
   });
 });

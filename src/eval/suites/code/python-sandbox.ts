@@ -12,7 +12,13 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { SpadeError } from "../../../errors.js";
 import { Limiter } from "../../../policy/index.js";
-import { DEFAULT_ISOLATION_COMMANDS, planIsolation, runQuiet, type IsolationCommands, type IsolationPlan } from "./isolation.js";
+import {
+  DEFAULT_ISOLATION_COMMANDS,
+  planIsolation,
+  runQuiet,
+  type IsolationCommands,
+  type IsolationPlan,
+} from "./isolation.js";
 import { classifyRun, type PythonOutcome } from "./outcome.js";
 
 /** Limits of one run. */
@@ -99,7 +105,13 @@ class TailBuffer {
 
 /** A clean environment: no inherited variables, home and temp inside the scratch directory. */
 function cleanEnv(dir: string): NodeJS.ProcessEnv {
-  return { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: dir, TMPDIR: dir, LANG: "C.UTF-8", LC_ALL: "C.UTF-8" };
+  return {
+    PATH: "/usr/local/bin:/usr/bin:/bin",
+    HOME: dir,
+    TMPDIR: dir,
+    LANG: "C.UTF-8",
+    LC_ALL: "C.UTF-8",
+  };
 }
 
 /** Runs Python programs in isolation. Create with `PythonSandbox.create`. */
@@ -131,7 +143,8 @@ export class PythonSandbox {
     const limits = { ...DEFAULT_PYTHON_LIMITS, ...options.limits };
     const concurrency = options.maxConcurrency ?? Math.min(4, availableParallelism());
     const tmpDir = options.tmpDir ?? tmpdir();
-    const candidates = options.python !== undefined ? [options.python] : ["python3", "/usr/bin/python3"];
+    const candidates =
+      options.python !== undefined ? [options.python] : ["python3", "/usr/bin/python3"];
     const problems: string[] = [];
     for (const candidate of candidates) {
       const resolved = await runQuiet([candidate, "-c", "import sys; print(sys.executable)"]);
@@ -143,11 +156,18 @@ export class PythonSandbox {
       const sandbox = new PythonSandbox(plan, path, limits, concurrency, commands.prlimit, tmpDir);
       const smoke = await sandbox.run("import sys\nassert sys.version_info[0] == 3\n");
       if (smoke.outcome === "passed") return sandbox;
-      problems.push(`${path}: ${smoke.outcome} ${smoke.detail} ${smoke.stderr.trim().slice(-200)}`.trim());
+      problems.push(
+        `${path}: ${smoke.outcome} ${smoke.detail} ${smoke.stderr.trim().slice(-200)}`.trim(),
+      );
     }
-    throw new SpadeError("E_SANDBOX_UNAVAILABLE", `no Python 3 interpreter runs inside the sandbox (${problems.join("; ")})`, {
-      nextStep: "install python3 where the unprivileged user can execute it, or pass its path with --python",
-    });
+    throw new SpadeError(
+      "E_SANDBOX_UNAVAILABLE",
+      `no Python 3 interpreter runs inside the sandbox (${problems.join("; ")})`,
+      {
+        nextStep:
+          "install python3 where the unprivileged user can execute it, or pass its path with --python",
+      },
+    );
   }
 
   /**
@@ -174,7 +194,16 @@ export class PythonSandbox {
     // SIGXCPU) and its status comes back as 128 + signal; when it exits, the kernel kills
     // everything left in the namespace (forked children included).
     const init = ["/bin/sh", "-c", '"$@"; exit $?', "spade-init"];
-    return [...this.isolation.namespacePrefix, ...limits, ...this.isolation.dropPrefix, ...init, this.python, "-I", "-B", "main.py"];
+    return [
+      ...this.isolation.namespacePrefix,
+      ...limits,
+      ...this.isolation.dropPrefix,
+      ...init,
+      this.python,
+      "-I",
+      "-B",
+      "main.py",
+    ];
   }
 
   private async runNow(source: string, limits: Readonly<PythonLimits>): Promise<PythonRunResult> {
@@ -192,7 +221,12 @@ export class PythonSandbox {
         await chown(join(dir, "main.py"), this.isolation.runAs.uid, this.isolation.runAs.gid);
       }
       const argv = this.argv(limits);
-      const child = spawn(argv[0] ?? "", argv.slice(1), { cwd: dir, env: cleanEnv(dir), stdio: ["ignore", "pipe", "pipe"], detached: true });
+      const child = spawn(argv[0] ?? "", argv.slice(1), {
+        cwd: dir,
+        env: cleanEnv(dir),
+        stdio: ["ignore", "pipe", "pipe"],
+        detached: true,
+      });
       const stdout = new TailBuffer(limits.outputBytes);
       const stderr = new TailBuffer(limits.outputBytes);
       child.stdout.on("data", (d: Buffer) => stdout.push(d));
@@ -209,20 +243,29 @@ export class PythonSandbox {
         timedOut = true;
         killTree();
       }, limits.timeoutMs);
-      const { code, signal } = await new Promise<{ code: number | null; signal: string | null }>((resolve) => {
-        child.on("error", (err) => {
-          stderr.push(Buffer.from(`\nspawn failed: ${err.message}\n`));
-          resolve({ code: 127, signal: null });
-        });
-        child.on("close", (c, s) => resolve({ code: c, signal: s }));
-      });
+      const { code, signal } = await new Promise<{ code: number | null; signal: string | null }>(
+        (resolve) => {
+          child.on("error", (err) => {
+            stderr.push(Buffer.from(`\nspawn failed: ${err.message}\n`));
+            resolve({ code: 127, signal: null });
+          });
+          child.on("close", (c, s) => resolve({ code: c, signal: s }));
+        },
+      );
       clearTimeout(timer);
       // Without a PID namespace (mode `none`) children may outlive the shell: kill its group.
       // With one, they are already dead, and a reaped group id must not be signalled again.
       if (this.isolation.mode === "none") killTree();
       const err = stderr.text();
       const { outcome, detail } = classifyRun({ exitCode: code, signal, timedOut, stderr: err });
-      return { outcome, detail, exitCode: code, stdout: stdout.text(), stderr: err, durationMs: Date.now() - started };
+      return {
+        outcome,
+        detail,
+        exitCode: code,
+        stdout: stdout.text(),
+        stderr: err,
+        durationMs: Date.now() - started,
+      };
     } finally {
       await rm(outer, { recursive: true, force: true });
     }

@@ -35,12 +35,19 @@ describe("check programs", () => {
     const runner = recordingRunner();
     const item = (await loadSuite("humaneval", { dataDir, limit: 1, runner }))[0]!;
     await item.grade(makeAction("Sure:\n```python\n    return False\n```"));
-    const raw = (await readJsonl(`${dataDir}/humaneval/HumanEval.jsonl.gz`))[0] as Record<string, string>;
-    expect(runner.programs).toEqual([`${raw.prompt}    return False\n\n${raw.test}\ncheck(has_close_elements)\n`]);
+    const raw = (await readJsonl(`${dataDir}/humaneval/HumanEval.jsonl.gz`))[0] as Record<
+      string,
+      string
+    >;
+    expect(runner.programs).toEqual([
+      `${raw.prompt}    return False\n\n${raw.test}\ncheck(has_close_elements)\n`,
+    ]);
   });
 
   it("MBPP: code, then test imports and asserts", async () => {
-    expect(mbppProgram("def f(): pass", ["import math"], ["assert f() is None"])).toBe("def f(): pass\n\nimport math\nassert f() is None\n");
+    expect(mbppProgram("def f(): pass", ["import math"], ["assert f() is None"])).toBe(
+      "def f(): pass\n\nimport math\nassert f() is None\n",
+    );
     const items = await loadSuite("mbpp", { dataDir, runner: recordingRunner() });
     expect(items.length).toBe(257);
     expect(items[0]!.id).toBe("mbpp/11");
@@ -52,16 +59,26 @@ describe("check programs", () => {
 describe.skipIf(!available)("HumanEval and MBPP in the Python sandbox", () => {
   it("gold: the 164 canonical HumanEval solutions pass (164/164)", async () => {
     const report = await goldCheck("humaneval", { dataDir, sandbox: goldOptions });
-    expect({ items: report.items, correct: report.correct, failures: report.failures }).toEqual({ items: 164, correct: 164, failures: [] });
+    expect({ items: report.items, correct: report.correct, failures: report.failures }).toEqual({
+      items: 164,
+      correct: 164,
+      failures: [],
+    });
   });
 
   it("gold: the 257 MBPP test-split solutions pass (257/257)", async () => {
     const report = await goldCheck("mbpp", { dataDir, sandbox: goldOptions });
-    expect({ items: report.items, correct: report.correct, failures: report.failures }).toEqual({ items: 257, correct: 257, failures: [] });
+    expect({ items: report.items, correct: report.correct, failures: report.failures }).toEqual({
+      items: 257,
+      correct: 257,
+      failures: [],
+    });
   });
 
   it("broken completions fail with the right recorded reason", async () => {
-    const item: EvalItem = (await loadSuite("humaneval", { dataDir, limit: 1, runner: probe as PythonSandbox }))[0]!;
+    const item: EvalItem = (
+      await loadSuite("humaneval", { dataDir, limit: 1, runner: probe as PythonSandbox })
+    )[0]!;
     const outcomeOf = async (completion: string) => {
       const env = item.createEnv();
       await env.reset(0);
@@ -70,11 +87,19 @@ describe.skipIf(!available)("HumanEval and MBPP in the Python sandbox", () => {
     };
     expect(await outcomeOf("    return None\n")).toEqual([0, "failed"]);
     expect(await outcomeOf("    while True:\n        pass\n")).toEqual([0, "timeout"]);
-    expect(await outcomeOf("    x = bytearray(4 * 1024 ** 3)\n    return True\n")).toEqual([0, "memory"]);
-    expect(await outcomeOf("    import socket\n    socket.create_connection(('1.1.1.1', 80), timeout=2)\n")).toEqual([0, "network"]);
+    expect(await outcomeOf("    x = bytearray(4 * 1024 ** 3)\n    return True\n")).toEqual([
+      0,
+      "memory",
+    ]);
+    expect(
+      await outcomeOf(
+        "    import socket\n    socket.create_connection(('1.1.1.1', 80), timeout=2)\n",
+      ),
+    ).toEqual([0, "network"]);
     expect(await outcomeOf("    raise RuntimeError('x')\n")).toEqual([0, "error"]);
     // A whole function (not only the body) also works: it redefines the prompt's stub.
-    const whole = "def has_close_elements(numbers, threshold):\n    return any(abs(a - b) < threshold for i, a in enumerate(numbers) for b in numbers[i + 1:])\n";
+    const whole =
+      "def has_close_elements(numbers, threshold):\n    return any(abs(a - b) < threshold for i, a in enumerate(numbers) for b in numbers[i + 1:])\n";
     expect(await outcomeOf(whole)).toEqual([1, "passed"]);
   });
 });

@@ -26,17 +26,31 @@ async function gradeProgram(runner: RunnerProvider, code: string, program: strin
   const result = await (await runner()).run(program);
   return {
     correct: result.outcome === "passed",
-    info: { outcome: result.outcome, detail: result.detail, durationMs: result.durationMs, codeChars: code.length },
+    info: {
+      outcome: result.outcome,
+      detail: result.detail,
+      durationMs: result.durationMs,
+      codeChars: code.length,
+    },
   };
 }
 
 /** The HumanEval check program: `prompt + completion + "\n" + test + "\n" + check(entry_point)`. */
-export function humanEvalProgram(prompt: string, completion: string, test: string, entryPoint: string): string {
+export function humanEvalProgram(
+  prompt: string,
+  completion: string,
+  test: string,
+  entryPoint: string,
+): string {
   return `${prompt}${completion}\n${test}\ncheck(${entryPoint})\n`;
 }
 
 /** HumanEval items from `<root>/humaneval/HumanEval.jsonl.gz`, ids `HumanEval/<n>`. */
-export async function loadHumanEval(root: string, runner: RunnerProvider, limit?: number): Promise<ItemSpec[]> {
+export async function loadHumanEval(
+  root: string,
+  runner: RunnerProvider,
+  limit?: number,
+): Promise<ItemSpec[]> {
   const path = join(root, "humaneval", "HumanEval.jsonl.gz");
   const rows = takeLimit(await readJsonl(path), limit);
   return rows.map((row) => {
@@ -64,23 +78,35 @@ export async function loadHumanEval(root: string, runner: RunnerProvider, limit?
 export const MBPP_TEST_IDS = { first: 11, last: 510 } as const;
 
 /** The MBPP check program: the code, then the test imports and the asserts. */
-export function mbppProgram(code: string, testImports: readonly string[], tests: readonly string[]): string {
+export function mbppProgram(
+  code: string,
+  testImports: readonly string[],
+  tests: readonly string[],
+): string {
   return `${code}\n\n${testImports.join("\n")}\n${tests.join("\n")}\n`;
 }
 
 function stringList(row: unknown, name: string, path: string): string[] {
   const value = (row as Record<string, unknown>)[name];
   if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) {
-    throw new SpadeError("E_IO", `benchmark file ${path}: a record lacks the string list "${name}"`);
+    throw new SpadeError(
+      "E_IO",
+      `benchmark file ${path}: a record lacks the string list "${name}"`,
+    );
   }
   return value as string[];
 }
 
 /** MBPP sanitized test items from `<root>/mbpp/sanitized-mbpp.json`, ids `mbpp/<task_id>`. */
-export async function loadMbpp(root: string, runner: RunnerProvider, limit?: number): Promise<ItemSpec[]> {
+export async function loadMbpp(
+  root: string,
+  runner: RunnerProvider,
+  limit?: number,
+): Promise<ItemSpec[]> {
   const path = join(root, "mbpp", "sanitized-mbpp.json");
   const data = await readJson(path);
-  if (!Array.isArray(data)) throw new SpadeError("E_IO", `benchmark file ${path} is not a JSON array`);
+  if (!Array.isArray(data))
+    throw new SpadeError("E_IO", `benchmark file ${path} is not a JSON array`);
   const test = data.filter((row) => {
     const id = (row as Record<string, unknown>).task_id;
     return typeof id === "number" && id >= MBPP_TEST_IDS.first && id <= MBPP_TEST_IDS.last;

@@ -34,8 +34,14 @@ describe("mathAnswersEqual: equivalent forms are accepted", () => {
     ["-2, 1-\\sqrt5, 1+\\sqrt5", "\\{1\\pm\\sqrt{5},-2\\}"],
     ["[-2, 7]", "x \\in [-2,7]"],
     ["(9,36) \\cup (0,9)", "(0,9) \\cup (9,36)"],
-    ["\\begin{bmatrix} -1 & 0 \\\\ 0 & -1 \\end{bmatrix}", "\\begin{pmatrix} -1 & 0 \\\\ 0 & -1 \\end{pmatrix}"],
-    ["\\begin{pmatrix} 0.2 \\\\ -3.6 \\end{pmatrix}", "\\begin{pmatrix} 1/5 \\\\ -18/5 \\end{pmatrix}"],
+    [
+      "\\begin{bmatrix} -1 & 0 \\\\ 0 & -1 \\end{bmatrix}",
+      "\\begin{pmatrix} -1 & 0 \\\\ 0 & -1 \\end{pmatrix}",
+    ],
+    [
+      "\\begin{pmatrix} 0.2 \\\\ -3.6 \\end{pmatrix}",
+      "\\begin{pmatrix} 1/5 \\\\ -18/5 \\end{pmatrix}",
+    ],
     ["52_{8}", "52_8"],
     ["52", "52_8"],
     ["(C)", "\\text{(C)}"],

@@ -23,7 +23,10 @@ function sameSequence(a: readonly AnswerNode[], b: readonly AnswerNode[]): boole
   return a.length === b.length && a.every((x, i) => nodesEqual(x, b[i] as AnswerNode));
 }
 
-function equationsEqual(a: Extract<AnswerNode, { kind: "equation" }>, b: Extract<AnswerNode, { kind: "equation" }>): boolean {
+function equationsEqual(
+  a: Extract<AnswerNode, { kind: "equation" }>,
+  b: Extract<AnswerNode, { kind: "equation" }>,
+): boolean {
   if (isSymbol(a.lhs) && isSymbol(b.lhs)) return a.lhs === b.lhs && expressionsEqual(a.rhs, b.rhs);
   return expressionsProportional(`(${a.lhs})-(${a.rhs})`, `(${b.lhs})-(${b.rhs})`);
 }
@@ -43,10 +46,13 @@ function equationsEqual(a: Extract<AnswerNode, { kind: "equation" }>, b: Extract
 export function nodesEqual(a: AnswerNode, b: AnswerNode): boolean {
   if (a.kind === "text" || b.kind === "text") return textKey(a.raw) === textKey(b.raw);
   if (a.kind === "equation" && b.kind === "equation") return equationsEqual(a, b);
-  if (a.kind === "equation") return isSymbol(a.lhs) && nodesEqual(parseAnswer(cleanAnswer(a.rhs)), b);
-  if (b.kind === "equation") return isSymbol(b.lhs) && nodesEqual(a, parseAnswer(cleanAnswer(b.rhs)));
+  if (a.kind === "equation")
+    return isSymbol(a.lhs) && nodesEqual(parseAnswer(cleanAnswer(a.rhs)), b);
+  if (b.kind === "equation")
+    return isSymbol(b.lhs) && nodesEqual(a, parseAnswer(cleanAnswer(b.rhs)));
   if (a.kind === "base" || b.kind === "base") {
-    const digits = (n: AnswerNode) => (n.kind === "base" ? n.digits : n.raw.replace(/\s+/g, "").toLowerCase());
+    const digits = (n: AnswerNode) =>
+      n.kind === "base" ? n.digits : n.raw.replace(/\s+/g, "").toLowerCase();
     const sameBase = a.kind !== "base" || b.kind !== "base" || a.base === b.base;
     return sameBase && digits(a) === digits(b);
   }
@@ -54,8 +60,15 @@ export function nodesEqual(a: AnswerNode, b: AnswerNode): boolean {
     case "expr":
       return b.kind === "expr" && expressionsEqual(a.raw, b.raw);
     case "seq":
-      if (b.kind === "seq") return a.open === b.open && a.close === b.close && sameSequence(a.items, b.items);
-      return b.kind === "bag" && b.origin === "bare" && a.open === "(" && a.close === ")" && sameSequence(a.items, b.items);
+      if (b.kind === "seq")
+        return a.open === b.open && a.close === b.close && sameSequence(a.items, b.items);
+      return (
+        b.kind === "bag" &&
+        b.origin === "bare" &&
+        a.open === "(" &&
+        a.close === ")" &&
+        sameSequence(a.items, b.items)
+      );
     case "bag":
       if (b.kind === "bag") return sameMultiset(a.items, b.items);
       return b.kind === "seq" && nodesEqual(b, a);
@@ -72,7 +85,8 @@ export function nodesEqual(a: AnswerNode, b: AnswerNode): boolean {
 
 /** True when the model's answer (`given`, e.g. the content of `\boxed{}`) equals `reference`. */
 export function mathAnswersEqual(given: string, reference: string): boolean {
-  if (given.length > MAX_ANSWER_CHARS) return cleanAnswer(given).latex === cleanAnswer(reference).latex;
+  if (given.length > MAX_ANSWER_CHARS)
+    return cleanAnswer(given).latex === cleanAnswer(reference).latex;
   const g = parseAnswer(cleanAnswer(given));
   const r = parseAnswer(cleanAnswer(reference));
   return nodesEqual(g, r);

@@ -8,5 +8,9 @@ export { parseAnswer, parseLatexAnswer, splitTopLevel, type AnswerNode } from ".
 export { expressionsEqual, expressionsProportional, RELATIVE_TOLERANCE } from "./symbolic.js";
 export { mathAnswersEqual, nodesEqual } from "./equivalence.js";
 export { perturb, topLevelTerms, PERTURBATIONS, type PerturbationKind } from "./perturb.js";
-export { perturbationCheck, type PerturbationReport, type PerturbationResult } from "./self-check.js";
+export {
+  perturbationCheck,
+  type PerturbationReport,
+  type PerturbationResult,
+} from "./self-check.js";
 export { gradeMath, gsm8kReference, loadGsm8k, loadMath500, MATH_INSTRUCTION } from "./suites.js";

@@ -16,7 +16,18 @@ export interface CleanAnswer {
   isText: boolean;
 }
 
-const TEXT_WRAPPERS = ["text", "textbf", "textit", "textrm", "textnormal", "mbox", "mathrm", "mathbf", "mathit", "operatorname"];
+const TEXT_WRAPPERS = [
+  "text",
+  "textbf",
+  "textit",
+  "textrm",
+  "textnormal",
+  "mbox",
+  "mathrm",
+  "mathbf",
+  "mathit",
+  "operatorname",
+];
 
 /** The content of a brace group starting at `open` (the index of `{`), or null if unclosed. */
 export function braceGroup(s: string, open: number): { content: string; end: number } | null {
@@ -65,9 +76,17 @@ function stripTrailingTextUnit(s: string): string {
     if (!last || last.index === 0) return out;
     const group = braceGroup(out, last.index + last[0].length - 1);
     if (!group) return out;
-    const rest = out.slice(group.end).replace(/^\s*\^\s*(\{\s*\d\s*\}|\d)/, "").trim();
+    const rest = out
+      .slice(group.end)
+      .replace(/^\s*\^\s*(\{\s*\d\s*\}|\d)/, "")
+      .trim();
     // Only words (a unit, "degrees", "cents") count as a unit; `\text{ or }` between values does not.
-    if (rest !== "" || !/^[\sA-Za-z.\\$%]*$/.test(group.content) || /\b(or|and)\b/.test(group.content)) return out;
+    if (
+      rest !== "" ||
+      !/^[\sA-Za-z.\\$%]*$/.test(group.content) ||
+      /\b(or|and)\b/.test(group.content)
+    )
+      return out;
     const before = out.slice(0, last.index).trim();
     if (before === "") return out;
     out = before;
@@ -96,7 +115,10 @@ export function cleanAnswer(raw: string): CleanAnswer {
   for (let guard = 0; guard < 5; guard++) {
     const before = s;
     s = s.replace(/^\$+([\s\S]*?)\$+$/, "$1").trim();
-    s = s.replace(/^\\\(([\s\S]*)\\\)$/, "$1").replace(/^\\\[([\s\S]*)\\\]$/, "$1").trim();
+    s = s
+      .replace(/^\\\(([\s\S]*)\\\)$/, "$1")
+      .replace(/^\\\[([\s\S]*)\\\]$/, "$1")
+      .trim();
     const boxed = wholeWrapper(s, ["boxed", "fbox"]);
     if (boxed !== null) s = boxed.trim();
     if (s === before) break;
@@ -135,7 +157,9 @@ export function cleanAnswer(raw: string): CleanAnswer {
   // `\text{...}` left inside (e.g. `\text{ or }`, `\mathrm{cm}` mid-answer) keeps its words.
   s = unwrapCommands(s, ["textbf", "textit", "textrm", "mathrm", "mathbf", "mathit"]);
   // Trailing plain-word units after a numeral: `18 dollars`, `5 cm^2`, `3 apples.`
-  const unitWords = new RegExp(`^(${NUMERAL})\\s+[A-Za-z]+\\.?(?:\\s+[A-Za-z]+\\.?)*(?:\\s*\\^\\s*\\{?\\d\\}?)?$`);
+  const unitWords = new RegExp(
+    `^(${NUMERAL})\\s+[A-Za-z]+\\.?(?:\\s+[A-Za-z]+\\.?)*(?:\\s*\\^\\s*\\{?\\d\\}?)?$`,
+  );
   const mUnit = unitWords.exec(s);
   if (mUnit) s = mUnit[1] ?? s;
   s = s.replace(/\{,\}/g, ",").replace(/\s+/g, " ").trim();

@@ -19,7 +19,9 @@ describe("perturb", () => {
   });
 
   it("drop removes the last row, union part, list item, ± term or sum term", () => {
-    expect(perturb("\\begin{pmatrix} -7 \\\\ 16 \\\\ 5 \\end{pmatrix}", "drop")).toBe("\\begin{pmatrix} -7 \\\\ 16 \\end{pmatrix}");
+    expect(perturb("\\begin{pmatrix} -7 \\\\ 16 \\\\ 5 \\end{pmatrix}", "drop")).toBe(
+      "\\begin{pmatrix} -7 \\\\ 16 \\end{pmatrix}",
+    );
     expect(perturb("(0,9) \\cup (9,36)", "drop")).toBe("(0,9)");
     expect(perturb("(6,31,-1)", "drop")).toBe("(6,31)");
     expect(perturb("3, 5, 7", "drop")).toBe("3, 5");

@@ -55,7 +55,12 @@ export function topLevelTerms(expr: string): string[] {
     }
     if ("{([".includes(ch)) depth++;
     else if ("})]".includes(ch)) depth--;
-    else if (depth === 0 && (ch === "+" || ch === "-") && prev !== "" && !"^_+-*/=,".includes(prev)) {
+    else if (
+      depth === 0 &&
+      (ch === "+" || ch === "-") &&
+      prev !== "" &&
+      !"^_+-*/=,".includes(prev)
+    ) {
       out.push(expr.slice(start, i));
       start = i;
     }
@@ -77,8 +82,10 @@ function drop(answer: string, isText: boolean): string | null {
   const unionParts = splitTopLevel(s, "\\cup");
   if (unionParts.length > 1) return unionParts.slice(0, -1).join("\\cup").trim();
   const open = s.startsWith("\\{") ? "\\{" : s[0] === "(" || s[0] === "[" ? s[0] : "";
-  const close = open === "\\{" ? "\\}" : open !== "" && /[)\]]$/.test(s) ? (s[s.length - 1] ?? "") : "";
-  const inner = open && close && s.endsWith(close) ? s.slice(open.length, s.length - close.length) : s;
+  const close =
+    open === "\\{" ? "\\}" : open !== "" && /[)\]]$/.test(s) ? (s[s.length - 1] ?? "") : "";
+  const inner =
+    open && close && s.endsWith(close) ? s.slice(open.length, s.length - close.length) : s;
   const items = splitTopLevel(open && close ? inner : s, ",");
   if (items.length > 1) {
     const kept = items.slice(0, -1).join(",");

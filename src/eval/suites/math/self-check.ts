@@ -28,7 +28,12 @@ export interface PerturbationReport {
 
 /** Perturbs every item's reference in every applicable way and grades it through the item. */
 export async function perturbationCheck(items: readonly ItemSpec[]): Promise<PerturbationReport> {
-  const byKind: PerturbationResult[] = PERTURBATIONS.map((kind) => ({ kind, applicable: 0, scoredZero: 0, accepted: [] }));
+  const byKind: PerturbationResult[] = PERTURBATIONS.map((kind) => ({
+    kind,
+    applicable: 0,
+    scoredZero: 0,
+    accepted: [],
+  }));
   const unperturbable: string[] = [];
   for (const item of items) {
     let any = false;
@@ -38,7 +43,8 @@ export async function perturbationCheck(items: readonly ItemSpec[]): Promise<Per
       any = true;
       result.applicable++;
       const grade = await item.grade(makeAction(`\\boxed{${perturbed}}`));
-      if (grade.correct) result.accepted.push({ id: item.id, reference: item.reference, perturbed });
+      if (grade.correct)
+        result.accepted.push({ id: item.id, reference: item.reference, perturbed });
       else result.scoredZero++;
     }
     if (!any) unperturbable.push(item.id);

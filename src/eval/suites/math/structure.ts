@@ -26,7 +26,11 @@ export function splitTopLevel(s: string, separator: string): string[] {
   let depth = 0;
   let start = 0;
   for (let i = 0; i < s.length; ) {
-    if (depth === 0 && s.startsWith(separator, i) && !(separator.startsWith("\\") && /[a-zA-Z]/.test(s[i + separator.length] ?? ""))) {
+    if (
+      depth === 0 &&
+      s.startsWith(separator, i) &&
+      !(separator.startsWith("\\") && /[a-zA-Z]/.test(s[i + separator.length] ?? ""))
+    ) {
       parts.push(s.slice(start, i));
       i += separator.length;
       start = i;
@@ -105,7 +109,9 @@ function parseMatrix(kind: string, body: string, raw: string): AnswerNode {
 function listItems(parts: string[], flattenPm: boolean): AnswerNode[] {
   const items = parts.map((p) => parseLatexAnswer(p.trim()));
   if (!flattenPm) return items;
-  return items.flatMap((item) => (item.kind === "bag" && item.origin === "pm" ? item.items : [item]));
+  return items.flatMap((item) =>
+    item.kind === "bag" && item.origin === "pm" ? item.items : [item],
+  );
 }
 
 /** Parses cleaned LaTeX (not text) into its answer shape. */
@@ -115,38 +121,60 @@ export function parseLatexAnswer(latex: string): AnswerNode {
   if (matrix) return parseMatrix(matrix[1] ?? "", matrix[2] ?? "", raw);
 
   const unionParts = splitTopLevel(raw, "\\cup");
-  if (unionParts.length > 1) return { kind: "union", raw, parts: unionParts.map((p) => parseLatexAnswer(p.trim())) };
+  if (unionParts.length > 1)
+    return { kind: "union", raw, parts: unionParts.map((p) => parseLatexAnswer(p.trim())) };
 
   const member = splitTopLevel(raw, "\\in");
-  if (member.length === 2 && isSymbol(member[0] ?? "")) return parseLatexAnswer((member[1] ?? "").trim());
+  if (member.length === 2 && isSymbol(member[0] ?? ""))
+    return parseLatexAnswer((member[1] ?? "").trim());
 
   const sides = splitTopLevel(raw, "=");
   if (sides.length >= 2) {
-    return { kind: "equation", raw, lhs: (sides[0] ?? "").trim(), rhs: (sides[sides.length - 1] ?? "").trim() };
+    return {
+      kind: "equation",
+      raw,
+      lhs: (sides[0] ?? "").trim(),
+      rhs: (sides[sides.length - 1] ?? "").trim(),
+    };
   }
 
   const outer = outerBrackets(raw);
   if (outer) {
     const parts = splitTopLevel(outer.inner, ",");
-    if (outer.open === "\\{") return { kind: "bag", raw, origin: "set", items: listItems(parts, true) };
+    if (outer.open === "\\{")
+      return { kind: "bag", raw, origin: "set", items: listItems(parts, true) };
     if (parts.length > 1) {
-      return { kind: "seq", raw, open: outer.open as "(" | "[", close: outer.close as ")" | "]", items: listItems(parts, false) };
+      return {
+        kind: "seq",
+        raw,
+        open: outer.open as "(" | "[",
+        close: outer.close as ")" | "]",
+        items: listItems(parts, false),
+      };
     }
   }
 
   const commaParts = splitTopLevel(raw, ",");
-  if (commaParts.length > 1) return { kind: "bag", raw, origin: "bare", items: listItems(commaParts, true) };
+  if (commaParts.length > 1)
+    return { kind: "bag", raw, origin: "bare", items: listItems(commaParts, true) };
 
   const pm = /\\(pm|mp)(?![a-zA-Z])/.exec(raw);
   // Each ± doubles the values; past a few it is not an answer but a way to blow up the grader.
   if (pm && (raw.match(/\\(?:pm|mp)(?![a-zA-Z])/g) ?? []).length <= MAX_PLUS_MINUS) {
     const [first, second] = pm[1] === "pm" ? ["+", "-"] : ["-", "+"];
-    const at = (sign: string) => `${raw.slice(0, pm.index)}${sign}${raw.slice(pm.index + pm[0].length)}`.trim();
-    return { kind: "bag", raw, origin: "pm", items: [parseLatexAnswer(at(first)), parseLatexAnswer(at(second))] };
+    const at = (sign: string) =>
+      `${raw.slice(0, pm.index)}${sign}${raw.slice(pm.index + pm[0].length)}`.trim();
+    return {
+      kind: "bag",
+      raw,
+      origin: "pm",
+      items: [parseLatexAnswer(at(first)), parseLatexAnswer(at(second))],
+    };
   }
 
   const base = BASE.exec(raw);
-  if (base && /\d/.test(base[1] ?? "")) return { kind: "base", raw, digits: (base[1] ?? "").toLowerCase(), base: Number(base[2]) };
+  if (base && /\d/.test(base[1] ?? ""))
+    return { kind: "base", raw, digits: (base[1] ?? "").toLowerCase(), base: Number(base[2]) };
 
   return { kind: "expr", raw };
 }

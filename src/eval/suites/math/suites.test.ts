@@ -25,12 +25,21 @@ describe("GSM8K", () => {
 
   it("gold: every reference, boxed, scores 1 (1319/1319)", async () => {
     const report = await goldCheck("gsm8k", { dataDir });
-    expect({ items: report.items, correct: report.correct, failures: report.failures }).toEqual({ items: 1319, correct: 1319, failures: [] });
+    expect({ items: report.items, correct: report.correct, failures: report.failures }).toEqual({
+      items: 1319,
+      correct: 1319,
+      failures: [],
+    });
   });
 
   it("perturbed references all score 0", async () => {
     const report = await perturbationCheck(await loadSuite("gsm8k", { dataDir }));
-    const counts = report.byKind.map((k) => [k.kind, k.applicable, k.scoredZero, k.accepted.length]);
+    const counts = report.byKind.map((k) => [
+      k.kind,
+      k.applicable,
+      k.scoredZero,
+      k.accepted.length,
+    ]);
     expect(counts).toEqual([
       ["increment", 1319, 1319, 0],
       ["negate", 1319, 1319, 0],
@@ -45,20 +54,32 @@ describe("GSM8K", () => {
     expect((await item.grade(makeAction("So she makes \\boxed{\\$18} a day."))).correct).toBe(true);
     expect((await item.grade(makeAction("\\boxed{18.00}"))).correct).toBe(true);
     expect((await item.grade(makeAction("\\boxed{19}"))).correct).toBe(false);
-    expect(await item.grade(makeAction("The answer is 18."))).toEqual({ correct: false, info: { reason: "no_answer", reference: "18" } });
+    expect(await item.grade(makeAction("The answer is 18."))).toEqual({
+      correct: false,
+      info: { reason: "no_answer", reference: "18" },
+    });
   });
 });
 
 describe("MATH-500", () => {
   it("gold: every reference, boxed, scores 1 (500/500)", async () => {
     const report = await goldCheck("math500", { dataDir });
-    expect({ items: report.items, correct: report.correct, failures: report.failures }).toEqual({ items: 500, correct: 500, failures: [] });
+    expect({ items: report.items, correct: report.correct, failures: report.failures }).toEqual({
+      items: 500,
+      correct: 500,
+      failures: [],
+    });
   });
 
   it("perturbed references all score 0; which items a kind cannot perturb is fixed", async () => {
     const items = await loadSuite("math500", { dataDir });
     const report = await perturbationCheck(items);
-    const counts = report.byKind.map((k) => [k.kind, k.applicable, k.scoredZero, k.accepted.length]);
+    const counts = report.byKind.map((k) => [
+      k.kind,
+      k.applicable,
+      k.scoredZero,
+      k.accepted.length,
+    ]);
     // increment: all but the 11 answers without digits; negate: all but 8 word answers, 7 answers
     // equal to 0 and 2 whose first number is 0; drop: the 52 with several items or terms;
     // letter: the 10 digit-free answers with a letter outside a command (\pi has none).

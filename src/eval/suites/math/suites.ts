@@ -11,7 +11,8 @@ import type { Grade, ItemSpec, SuiteName } from "../types.js";
 import { mathAnswersEqual } from "./equivalence.js";
 
 /** The instruction appended to every math question. */
-export const MATH_INSTRUCTION = "Solve the problem step by step. Put your final answer within \\boxed{}.";
+export const MATH_INSTRUCTION =
+  "Solve the problem step by step. Put your final answer within \\boxed{}.";
 
 /** Grades a math action: the extracted answer must equal `reference`. */
 export function gradeMath(action: Action, reference: string): Grade {
@@ -42,12 +43,26 @@ export function gsm8kReference(answer: string): string {
 export async function loadGsm8k(root: string, limit?: number): Promise<ItemSpec[]> {
   const path = join(root, "gsm8k", "test.jsonl");
   const rows = takeLimit(await readJsonl(path), limit);
-  return rows.map((row, i) => mathItem("gsm8k", `gsm8k/${i}`, field(row, "question", path), gsm8kReference(field(row, "answer", path))));
+  return rows.map((row, i) =>
+    mathItem(
+      "gsm8k",
+      `gsm8k/${i}`,
+      field(row, "question", path),
+      gsm8kReference(field(row, "answer", path)),
+    ),
+  );
 }
 
 /** MATH-500 items from `<root>/math500/test.jsonl`, ids from `unique_id` (e.g. `test/algebra/1349.json`). */
 export async function loadMath500(root: string, limit?: number): Promise<ItemSpec[]> {
   const path = join(root, "math500", "test.jsonl");
   const rows = takeLimit(await readJsonl(path), limit);
-  return rows.map((row) => mathItem("math500", field(row, "unique_id", path), field(row, "problem", path), field(row, "answer", path)));
+  return rows.map((row) =>
+    mathItem(
+      "math500",
+      field(row, "unique_id", path),
+      field(row, "problem", path),
+      field(row, "answer", path),
+    ),
+  );
 }

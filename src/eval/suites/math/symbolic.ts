@@ -24,7 +24,10 @@ function ce(): ComputeEngine {
 export const RELATIVE_TOLERANCE = 1e-10;
 
 /** Values substituted for variables, one point per row; irrational-looking to avoid coincidences. */
-const SAMPLE_VALUES = [0.5377, 1.8339, -2.2588, 0.8622, 0.3188, -1.3077, -0.4336, 0.3426, 3.5784, 2.7694, -1.3499, 3.0349];
+const SAMPLE_VALUES = [
+  0.5377, 1.8339, -2.2588, 0.8622, 0.3188, -1.3077, -0.4336, 0.3426, 3.5784, 2.7694, -1.3499,
+  3.0349,
+];
 const SAMPLE_POINTS = 4;
 
 interface Complex {
@@ -64,17 +67,45 @@ export const MAX_ANSWER_CHARS = 1000;
 export const EVALUATION_TIME_LIMIT_MS = 250;
 
 /** Heads whose evaluation is an unbounded search or loop: such answers are compared structurally. */
-const UNBOUNDED_HEADS = new Set(["Sum", "Product", "Integrate", "Limit", "D", "Derivative", "ND", "NIntegrate", "Loop", "Block", "Function", "Apply"]);
+const UNBOUNDED_HEADS = new Set([
+  "Sum",
+  "Product",
+  "Integrate",
+  "Limit",
+  "D",
+  "Derivative",
+  "ND",
+  "NIntegrate",
+  "Loop",
+  "Block",
+  "Function",
+  "Apply",
+]);
 
 /** Heads whose arguments, if huge, make the engine compute enormous exact integers it cannot interrupt. */
-const GROWTH_HEADS = new Set(["Power", "Root", "Factorial", "Factorial2", "Binomial", "Choose", "Gamma", "Fibonacci", "Exp"]);
+const GROWTH_HEADS = new Set([
+  "Power",
+  "Root",
+  "Factorial",
+  "Factorial2",
+  "Binomial",
+  "Choose",
+  "Gamma",
+  "Fibonacci",
+  "Exp",
+]);
 
 /** Largest literal allowed in the argument of a growth head (`2^{1000}` is fine, `9^{9^{9^9}}` is not). */
 const MAX_GROWTH_ARGUMENT = 1000;
 
 function literalMagnitude(node: unknown): number | null {
   if (typeof node === "number") return Math.abs(node);
-  if (typeof node === "object" && node !== null && !Array.isArray(node) && typeof (node as { num?: unknown }).num === "string") {
+  if (
+    typeof node === "object" &&
+    node !== null &&
+    !Array.isArray(node) &&
+    typeof (node as { num?: unknown }).num === "string"
+  ) {
     return Math.abs(Number((node as { num: string }).num));
   }
   return null;
@@ -92,7 +123,14 @@ export function unsafeToEvaluate(json: unknown, inGrowthArgument = false): boole
   const head = json[0];
   if (typeof head === "string" && UNBOUNDED_HEADS.has(head)) return true;
   const growth = typeof head === "string" && GROWTH_HEADS.has(head);
-  return json.slice(1).some((arg, i) => unsafeToEvaluate(arg, inGrowthArgument || (growth && (head !== "Power" && head !== "Root" ? true : i > 0))));
+  return json
+    .slice(1)
+    .some((arg, i) =>
+      unsafeToEvaluate(
+        arg,
+        inGrowthArgument || (growth && (head !== "Power" && head !== "Root" ? true : i > 0)),
+      ),
+    );
 }
 
 interface Parsed {
@@ -157,14 +195,16 @@ export function expressionsEqual(a: string, b: string): boolean {
   const ta = a.replace(/\s+/g, "");
   const tb = b.replace(/\s+/g, "");
   if (ta === tb) return true;
-  if (PLAIN_NUMBER.test(ta) && PLAIN_NUMBER.test(tb)) return canonicalNumeral(ta) === canonicalNumeral(tb);
+  if (PLAIN_NUMBER.test(ta) && PLAIN_NUMBER.test(tb))
+    return canonicalNumeral(ta) === canonicalNumeral(tb);
   if (ta.length > MAX_ANSWER_CHARS || tb.length > MAX_ANSWER_CHARS) return false;
   return scoped(() => {
     const pa = parse(a);
     const pb = parse(b);
     if (!pa || !pb) return false;
     if (pa.unknowns.join(",") !== pb.unknowns.join(",")) return false;
-    if (!pa.evaluable || !pb.evaluable) return JSON.stringify(pa.expr.json) === JSON.stringify(pb.expr.json);
+    if (!pa.evaluable || !pb.evaluable)
+      return JSON.stringify(pa.expr.json) === JSON.stringify(pb.expr.json);
     const va = sampleValues(pa, pa.unknowns);
     const vb = sampleValues(pb, pb.unknowns);
     let compared = 0;
@@ -207,7 +247,10 @@ export function expressionsProportional(a: string, b: string): boolean {
         continue;
       }
       const denom = y.re * y.re + y.im * y.im;
-      const r = { re: (x.re * y.re + x.im * y.im) / denom, im: (x.im * y.re - x.re * y.im) / denom };
+      const r = {
+        re: (x.re * y.re + x.im * y.im) / denom,
+        im: (x.im * y.re - x.re * y.im) / denom,
+      };
       if (ratio === null) ratio = r;
       else if (!closeComplex(ratio, r)) return false;
     }

@@ -12,11 +12,23 @@ import type { LcbTest } from "../livecodebench.js";
 /** base64(zlib(pickle(text))) made by python3, as the lite files store private tests. */
 export function pickledTests(tests: readonly LcbTest[], protocol = 4): string {
   const script = `import base64, pickle, sys, zlib\nsys.stdout.write(base64.b64encode(zlib.compress(pickle.dumps(sys.stdin.read(), protocol=${protocol}))).decode())`;
-  return execFileSync("python3", ["-c", script], { input: JSON.stringify(tests), encoding: "utf8" });
+  return execFileSync("python3", ["-c", script], {
+    input: JSON.stringify(tests),
+    encoding: "utf8",
+  });
 }
 
 /** One row in the lite format; `pickle` chooses how the private tests are stored. */
-export function lcbRow(options: { id: string; content: string; starter?: string; fnName?: string; publicTests: LcbTest[]; privateTests: LcbTest[]; pickle: boolean; difficulty?: string }): Record<string, string> {
+export function lcbRow(options: {
+  id: string;
+  content: string;
+  starter?: string;
+  fnName?: string;
+  publicTests: LcbTest[];
+  privateTests: LcbTest[];
+  pickle: boolean;
+  difficulty?: string;
+}): Record<string, string> {
   return {
     question_title: `fixture ${options.id}`,
     question_content: options.content,
@@ -27,17 +39,29 @@ export function lcbRow(options: { id: string; content: string; starter?: string;
     starter_code: options.starter ?? "",
     difficulty: options.difficulty ?? "easy",
     public_test_cases: JSON.stringify(options.publicTests),
-    private_test_cases: options.pickle ? pickledTests(options.privateTests) : JSON.stringify(options.privateTests),
+    private_test_cases: options.pickle
+      ? pickledTests(options.privateTests)
+      : JSON.stringify(options.privateTests),
     metadata: JSON.stringify(options.fnName ? { func_name: options.fnName } : {}),
   };
 }
 
 const stdin = (input: string, output: string): LcbTest => ({ input, output, testtype: "stdin" });
-const functional = (input: string, output: string): LcbTest => ({ input, output, testtype: "functional" });
+const functional = (input: string, output: string): LcbTest => ({
+  input,
+  output,
+  testtype: "functional",
+});
 
 /** Problem 1 (stdin/stdout): print the sum of two integers on one line. */
 export const SUM_ROW = () =>
-  lcbRow({ id: "fx-sum", content: "Read two integers A and B from one line and print A+B.", publicTests: [stdin("1 2\n", "3\n")], privateTests: [stdin("10 -4\n", "6\n"), stdin("1000000000 1000000000\n", "2000000000\n")], pickle: true });
+  lcbRow({
+    id: "fx-sum",
+    content: "Read two integers A and B from one line and print A+B.",
+    publicTests: [stdin("1 2\n", "3\n")],
+    privateTests: [stdin("10 -4\n", "6\n"), stdin("1000000000 1000000000\n", "2000000000\n")],
+    pickle: true,
+  });
 
 /** Problem 2 (functional, LeetCode style): `Solution().twice(nums)` doubles every element. */
 export const TWICE_ROW = () =>
@@ -53,7 +77,14 @@ export const TWICE_ROW = () =>
 
 /** Problem 3 (stdin/stdout): print the average of N numbers (compared as decimals, as LCB does). */
 export const MEAN_ROW = () =>
-  lcbRow({ id: "fx-mean", content: "Read N, then N integers; print their mean.", publicTests: [stdin("2\n1 2\n", "1.5\n")], privateTests: [stdin("4\n1 1 1 1\n", "1.0\n")], pickle: true, difficulty: "medium" });
+  lcbRow({
+    id: "fx-mean",
+    content: "Read N, then N integers; print their mean.",
+    publicTests: [stdin("2\n1 2\n", "1.5\n")],
+    privateTests: [stdin("4\n1 1 1 1\n", "1.0\n")],
+    pickle: true,
+    difficulty: "medium",
+  });
 
 /** Answers to the fixtures, by problem and kind. */
 export const LCB_ANSWERS = {
@@ -64,18 +95,24 @@ export const LCB_ANSWERS = {
     error: "```python\na, b = input().split()\nprint(a + b + 1)\n```",
   },
   twice: {
-    right: "```python\nclass Solution:\n    def twice(self, nums):\n        return tuple(2 * x for x in nums)\n```",
-    wrong: "```python\nclass Solution:\n    def twice(self, nums):\n        return [2 * x for x in nums[:1]]\n```",
+    right:
+      "```python\nclass Solution:\n    def twice(self, nums):\n        return tuple(2 * x for x in nums)\n```",
+    wrong:
+      "```python\nclass Solution:\n    def twice(self, nums):\n        return [2 * x for x in nums[:1]]\n```",
   },
   mean: {
     // The first test expects "1.5", the answer prints "1.50": equal as decimals.
-    right: "```python\nimport sys\ndef main():\n    n = int(sys.stdin.readline())\n    xs = list(map(int, sys.stdin.readline().split()))\n    print('%.2f' % (sum(xs) / n))\nif __name__ == \"__main__\":\n    main()\n```",
+    right:
+      "```python\nimport sys\ndef main():\n    n = int(sys.stdin.readline())\n    xs = list(map(int, sys.stdin.readline().split()))\n    print('%.2f' % (sum(xs) / n))\nif __name__ == \"__main__\":\n    main()\n```",
   },
 } as const;
 
 /** Writes the three fixture problems as `<dir>/test6.jsonl` (the v6 file) and returns the folder. */
 export function writeLcbFixtures(dir: string, file = "test6.jsonl"): string {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, file), [SUM_ROW(), TWICE_ROW(), MEAN_ROW()].map((r) => JSON.stringify(r)).join("\n") + "\n");
+  writeFileSync(
+    join(dir, file),
+    [SUM_ROW(), TWICE_ROW(), MEAN_ROW()].map((r) => JSON.stringify(r)).join("\n") + "\n",
+  );
   return dir;
 }
