@@ -29,4 +29,28 @@ describe("progressLine", () => {
     expect(written).toEqual(["x 0\n", "x 1000\n", "x done\n"]);
     expect(megabytes(398_000_000)).toBe("398.0 MB");
   });
+
+  it("clear erases a live line on a TTY and writes nothing in logs", () => {
+    const tty = sink(true);
+    const p = progressLine(tty.stream);
+    p.clear(); // no live line yet
+    p.update("step 1/2 playing: episodes 3/8, 1.5 episodes/s");
+    p.clear();
+    p.clear();
+    p.done("step 1/2 | pool 2");
+    expect(tty.written).toEqual([
+      "\r\x1b[Kstep 1/2 playing: episodes 3/8, 1.5 episodes/s",
+      "\r\x1b[K",
+      "step 1/2 | pool 2\n",
+    ]);
+    const log = sink(false);
+    const q = progressLine(log.stream, { now: () => 0 });
+    q.update("step 1/2 designing: attempts 0/6, 0 valid, - designs/min");
+    q.clear();
+    q.done("step 1/2 | pool 2");
+    expect(log.written).toEqual([
+      "step 1/2 designing: attempts 0/6, 0 valid, - designs/min\n",
+      "step 1/2 | pool 2\n",
+    ]);
+  });
 });

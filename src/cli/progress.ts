@@ -10,6 +10,8 @@ export interface Progress {
   update(text: string): void;
   /** The final state, always written, ending the line. */
   done(text: string): void;
+  /** Erases the live line, if one is shown, so that other output starts on a clean line (nothing in logs). */
+  clear(): void;
 }
 
 /** Where progress goes: a stream with an `isTTY` flag (process.stderr). */
@@ -40,6 +42,10 @@ export function progressLine(
     },
     done(text) {
       stream.write(stream.isTTY && live ? `\r\x1b[K${text}\n` : `${text}\n`);
+      live = false;
+    },
+    clear() {
+      if (stream.isTTY && live) stream.write("\r\x1b[K");
       live = false;
     },
   };

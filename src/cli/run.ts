@@ -27,10 +27,11 @@ import {
 } from "../config/index.js";
 import { EventFileWriter, stepScalars } from "../dashboard/index.js";
 import { SpadeError } from "../errors.js";
-import { METRICS_FILE, runSelfPlay, type LoopDeps } from "../loop/index.js";
+import { formatWork, METRICS_FILE, runSelfPlay, type LoopDeps } from "../loop/index.js";
 import { killInTransaction, RunStore, STORE_FILE } from "../store/index.js";
 import { logTail } from "../engine/index.js";
 import { interruptSignal } from "./interrupt.js";
+import { progressLine } from "./progress.js";
 import { runBackends, type RunBackends } from "./run-engine.js";
 
 const DEFAULTS = CONFIG_SCHEMA.parse({}) as Record<string, unknown>;
@@ -220,6 +221,8 @@ export const runCommand = defineCommand({
     process.stderr.write(
       `spade run: ${resume ? "resuming" : "writing"} ${dir} (${config.steps} steps, ${config.designer === "on" ? `${config.designsPerStep} designs every ${config.regenerateEvery} steps` : "fixed library environments"}${backends.trainer ? `, training on ${backends.engine ? `the local engine ${backends.engine.url}` : config.engine}` : ""})\n`,
     );
+    // Designing and playing inside a step: a live line on a terminal, a plain line every 10 s in logs.
+    const live = progressLine(process.stderr);
     try {
       await runSelfPlay(
         dir,
@@ -227,7 +230,9 @@ export const runCommand = defineCommand({
         {
           policy: backends.policy,
           trainer: backends.trainer,
-          progress: (line) => process.stderr.write(`${line}\n`),
+          // The step's summary ends the live line of its designing and playing (on a TTY).
+          progress: (line) => live.done(line),
+          onWork: (work) => live.update(formatWork(work, config.steps)),
           now: () => Date.now(),
           signal,
           onStep: sink?.onStep,
@@ -236,6 +241,7 @@ export const runCommand = defineCommand({
         { resume },
       );
     } catch (err) {
+      live.clear();
       if (engineDied) throw engineDied;
       if (interrupt.signal.aborted) {
         process.stderr.write(

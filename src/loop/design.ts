@@ -43,6 +43,15 @@ export interface DesignContext {
   /** The document sampler; null with `--corpus none` (designs are not grounded). */
   sampler: Sampler | null;
   signal?: AbortSignal;
+  /** Told the stage's attempts finished, their total and the valid designs stored, at its start and as they change (progress; see `StepWork`). */
+  onAttempts?: (done: number, total: number, valid: number) => void;
+}
+
+/** Counts of the design stage for `onAttempts`. */
+interface AttemptCounts {
+  done: number;
+  total: number;
+  valid: number;
 }
 
 function toReference(r: EnvRecord): MemoryReference {
@@ -118,6 +127,8 @@ export async function designStep(ctx: DesignContext, step: number): Promise<numb
     (slot) => !done.has(slot),
   );
 
+  const counts: AttemptCounts = { done: 0, total: todo.length * config.maxAttempts, valid: 0 };
+  if (todo.length > 0) ctx.onAttempts?.(counts.done, counts.total, counts.valid);
   await Promise.all(
     todo.map((slot) =>
       runSlot(
@@ -128,6 +139,7 @@ export async function designStep(ctx: DesignContext, step: number): Promise<numb
         records,
         archive,
         examples,
+        counts,
       ),
     ),
   );
@@ -142,6 +154,7 @@ async function runSlot(
   records: EnvRecord[],
   archive: ArchivedProgram[],
   examples: Array<{ name: string; skill: string; source: string; description: string }>,
+  counts: AttemptCounts,
 ): Promise<void> {
   const { config, store, policy } = ctx;
   const skillName = slotSkill(
@@ -190,7 +203,14 @@ async function runSlot(
     },
     examples: pickExamples(examples, skill),
     archive,
-    nextDocument: async () => docs[next++] ?? null,
+    // Called as each attempt begins: the one before it is finished.
+    nextDocument: async () => {
+      if (next > 0) {
+        counts.done++;
+        ctx.onAttempts?.(counts.done, counts.total, counts.valid);
+      }
+      return docs[next++] ?? null;
+    },
     complete,
     maxAttempts: config.maxAttempts,
     repairTurns: config.repairTurns,
@@ -269,4 +289,9 @@ async function runSlot(
       });
     }
   });
+  // The slot is stored: its last attempt is finished, and the attempts it did not need leave the total.
+  if (next > 0) counts.done++;
+  counts.total -= config.maxAttempts - next;
+  if (result.design) counts.valid++;
+  ctx.onAttempts?.(counts.done, counts.total, counts.valid);
 }

@@ -4,6 +4,8 @@
  */
 export { runSelfPlay, METRICS_FILE } from "./run.js";
 export type { LoopDeps } from "./run.js";
+export { formatWork } from "./progress.js";
+export type { StepWork } from "./progress.js";
 export { scoreStep } from "./score.js";
 export type { ScoreInput, StepScore, StepMetrics } from "./score.js";
 export {

@@ -26,6 +26,8 @@ export interface PlayContext {
   /** Bounds episodes in flight across all groups (`concurrency`). */
   limiter: Limiter;
   signal?: AbortSignal;
+  /** Told the stage's episodes finished and its total, at its start and as each episode ends (progress). */
+  onEpisodes?: (done: number, total: number) => void;
 }
 
 /** Unhinted plays per environment for a pool of `poolSize`: `plays` when set, else ceil(agentBatch / poolSize). */
@@ -42,11 +44,19 @@ export function playsHinted(env: EnvironmentRow, step: number): boolean {
   return env.source === "designer" && env.createdStep === step;
 }
 
+/** Hinted plays of `env` at `step` (--hints model with no hint written: none, as the reference). */
+function hintedCount(config: RunConfig, env: EnvironmentRow, step: number): number {
+  return playsHinted(env, step) && (config.hints === "program" || env.hint !== null)
+    ? config.hintedPlays
+    : 0;
+}
+
 async function playEnvironment(
   ctx: PlayContext,
   step: number,
   env: EnvironmentRow,
   plays: number,
+  onEpisode: () => void,
 ): Promise<void> {
   const { config, store, policy } = ctx;
   const seeds = playSeeds(config.seed, step, env.id, plays);
@@ -71,17 +81,14 @@ async function playEnvironment(
       }),
     {
       seeds,
-      // --hints model with no hint written (every call failed): no hinted plays, as the reference.
-      hintedEpisodes:
-        playsHinted(env, step) && (config.hints === "program" || env.hint !== null)
-          ? config.hintedPlays
-          : 0,
+      hintedEpisodes: hintedCount(config, env, step),
       limiter: ctx.limiter,
       hintTemplate: config.hintTemplate,
       // Settings of runs stored before they existed read as undefined: no cap, failures dropped (the old way).
       maxTurnsCap: config.maxTurnsCap ?? null,
       failures: config.episodeFailures ?? "drop",
       signal: ctx.signal,
+      onEpisode,
     },
   );
   store.transaction(() => {
@@ -114,6 +121,10 @@ export async function playStep(
   const done = new Set(ctx.store.episodes({ step }).map((e) => e.envId));
   const todo = pool.filter((env) => !done.has(env.id));
   const plays = playsPerEnv(ctx.config, pool.length);
-  await Promise.all(todo.map((env) => playEnvironment(ctx, step, env, plays)));
+  const total = todo.reduce((n, env) => n + plays + hintedCount(ctx.config, env, step), 0);
+  let finished = 0;
+  if (todo.length > 0) ctx.onEpisodes?.(finished, total);
+  const onEpisode = () => ctx.onEpisodes?.(++finished, total);
+  await Promise.all(todo.map((env) => playEnvironment(ctx, step, env, plays, onEpisode)));
   return todo.length;
 }

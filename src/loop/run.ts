@@ -32,7 +32,7 @@ import { episodeOfRef, libraryEnvId } from "./keys.js";
 import { loadLibrary, type LibraryProgram } from "./library.js";
 import { playStep, playsPerEnv } from "./play.js";
 import type { LoopPolicy } from "./policy.js";
-import { formatProgress } from "./progress.js";
+import { formatProgress, type StepWork } from "./progress.js";
 import { scoreStep, type StepMetrics } from "./score.js";
 
 /** File of per-step metrics, one JSON object per line, beside the store. */
@@ -46,6 +46,8 @@ export interface LoopDeps {
   trainer: Trainer | null;
   /** Receives one progress line per step (the CLI prints it on stderr). */
   progress: (line: string) => void;
+  /** Receives the progress of the step's designing and playing as it goes (the CLI shows it as a live line; see `formatWork`). */
+  onWork?: (work: StepWork) => void;
   /** Milliseconds clock, for throughput only (never stored). */
   now: () => number;
   signal?: AbortSignal;
@@ -201,16 +203,48 @@ export async function runSelfPlay(
       const started = deps.now();
       store.beginStep(step);
       if (config.designer === "on" && step % config.regenerateEvery === 0) {
+        const designing = deps.now();
         await designStep(
-          { config, store, policy: deps.policy, library, sampler, signal: deps.signal },
+          {
+            config,
+            store,
+            policy: deps.policy,
+            library,
+            sampler,
+            signal: deps.signal,
+            onAttempts: (attempts, attemptsTotal, valid) =>
+              deps.onWork?.({
+                stage: "design",
+                step,
+                attempts,
+                attemptsTotal,
+                valid,
+                seconds: (deps.now() - designing) / 1000,
+              }),
+          },
           step,
         );
       }
       const pool = envPool
         ? await poolWindow(config, store, envPool, step)
         : poolFor(config, store, remote ?? library, step);
+      const playing = deps.now();
       await playStep(
-        { config, store, policy: deps.policy, limiter, signal: deps.signal },
+        {
+          config,
+          store,
+          policy: deps.policy,
+          limiter,
+          signal: deps.signal,
+          onEpisodes: (episodes, episodesTotal) =>
+            deps.onWork?.({
+              stage: "play",
+              step,
+              episodes,
+              episodesTotal,
+              seconds: (deps.now() - playing) / 1000,
+            }),
+        },
         step,
         pool,
       );

@@ -209,7 +209,17 @@ describe("runGroup", () => {
       if (++calls === 1) throw new SpadeError("E_SANDBOX_COMPILE", "no Environment class");
       return makeTestEnv();
     };
-    const result = await runGroup(open, () => oracleAgent, { seeds: [0, 1], concurrency: 1 });
+    const ended: Array<[number, string | null]> = [];
+    const result = await runGroup(open, () => oracleAgent, {
+      seeds: [0, 1],
+      concurrency: 1,
+      onEpisode: (e) => ended.push([e.seed, e.failureStage ?? null]),
+    });
+    // onEpisode hears of both, the open failure included, as each ends.
+    expect(ended).toEqual([
+      [0, "open"],
+      [1, null],
+    ]);
     expect(result.episodes[0]).toMatchObject({
       failure: "open: E_SANDBOX_COMPILE: no Environment class",
       failureStage: "open",

@@ -46,6 +46,8 @@ export interface GroupOptions {
   maxTurnsCap?: number | null;
   /** Which agent failures end an episode as data (see `runEpisode`). Default `drop`. */
   failures?: EpisodeFailureMode;
+  /** Called as each episode of the group ends (failed ones included), in the order they end; for progress. */
+  onEpisode?: (episode: Episode) => void;
 }
 
 /** Environments a group opens at once unless given an `openLimiter`. */
@@ -159,6 +161,7 @@ export async function runGroup(
             env ??= await openLimiter.run(open, signal);
           } catch (err) {
             episodes[index] = openFailure(seed, hinted, err);
+            options.onEpisode?.(episodes[index] as Episode);
             continue;
           }
           let agent: Agent;
@@ -178,6 +181,7 @@ export async function runGroup(
             failures: options.failures,
           });
           episodes[index] = episode;
+          options.onEpisode?.(episode);
           if (
             episode.failureStage === "reset" ||
             episode.failureStage === "hint" ||
