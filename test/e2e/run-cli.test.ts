@@ -33,6 +33,11 @@ describe("spade run with a scripted designer and agent", () => {
       /step 1\/4 \| designs 2\/3 valid \| pool 2 \| regret 0\.500 \| success 0\.50 \(hinted 1\.00\)/,
     );
     expect(readFileSync(join(out, "metrics.jsonl"), "utf8").trim().split("\n")).toHaveLength(4);
+    // Not a TTY: the step's work as plain lines, the first at once (then at most one every 10 s).
+    expect(result.stderr).toMatch(
+      /^step 1\/4 designing: attempts 0\/6, 0 valid, (-|0\.0) designs\/min$/m,
+    );
+    expect(result.stderr).not.toContain("\x1b[K");
   });
 
   it("stores the win rates, regrets and designer rewards computed by hand", async () => {
