@@ -19,7 +19,6 @@ import { appendFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RunConfig } from "../config/index.js";
 import { isOpenEnvRef, parseOpenEnvRef, remoteMeta } from "../envs/index.js";
-import { SpadeError } from "../errors.js";
 import { createSampler, openCorpus, Sampler, type SamplerState } from "../grounding/index.js";
 import { Limiter } from "../policy/index.js";
 import type { LpState } from "../rl/index.js";
@@ -66,14 +65,8 @@ async function remotePool(config: RunConfig): Promise<LibraryProgram[] | null> {
     .split(",")
     .map((r) => r.trim())
     .filter(Boolean);
+  // (--designer on with a pool is refused when the settings are read: config/load.ts.)
   if (refs.length === 0 || !refs.every(isOpenEnvRef)) return null;
-  if (config.designer === "on") {
-    throw new SpadeError(
-      "E_CONFIG",
-      "--env-pool openenv+ws://... is the pool of the fixed-environment baseline",
-      { nextStep: "add --designer off" },
-    );
-  }
   return Promise.all(
     refs.map(async (ref, i) => ({
       name: `remote-${i}-${parseOpenEnvRef(ref).name}`,

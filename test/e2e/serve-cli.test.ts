@@ -186,7 +186,7 @@ describe("remote OpenEnv environments", () => {
     expect([
       r.code,
       r.stderr.includes(
-        "E_CONFIG: --env-pool openenv+ws://... is the pool of the fixed-environment baseline",
+        `E_CONFIG: --env-pool ${remote("vault-cracker")} is the pool of the fixed-environment baseline`,
       ),
     ]).toEqual([2, true]);
   });
