@@ -92,8 +92,13 @@ async function runSdk(recorder: TinkerRecorder): Promise<any> {
   let err = "";
   child.stdout.on("data", (d) => (out += d));
   child.stderr.on("data", (d) => (err += d));
-  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  if (code !== 0) throw new Error(`the SDK flow failed (exit ${code}): ${err.slice(-2000)}`);
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    child.on("close", (c, s) => resolve([c, s])),
+  );
+  if (code !== 0) {
+    const how = signal === null ? `exit ${code}` : `killed by ${signal}`;
+    throw new Error(`the SDK flow failed (${how}): ${err.slice(-2000)}`);
+  }
   return JSON.parse(out);
 }
 
