@@ -296,6 +296,22 @@ export interface EpisodeEntry {
   failureCode: string | null;
 }
 
+/** An episodes row (joined with its environment's name, `name`) as a list entry. */
+function episodeEntry(r: Row, name: unknown): EpisodeEntry {
+  return {
+    step: Number(r.step),
+    envId: String(r.env_id),
+    envName: name === null ? null : String(name),
+    idx: Number(r.idx),
+    seed: Number(r.seed),
+    hinted: r.hinted === 1,
+    return: Number(r.return),
+    success: r.success === 1,
+    turns: Number(r.turns),
+    failureCode: r.failure_code === null ? null : String(r.failure_code),
+  };
+}
+
 /** Filters and paging of the Episodes list. */
 export interface EpisodeFilter {
   step?: number;
@@ -332,18 +348,7 @@ export function episodeList(
       .all(...args, filter.limit, filter.offset) as Row[];
     return {
       total,
-      episodes: rows.map((r) => ({
-        step: Number(r.step),
-        envId: String(r.env_id),
-        envName: r.name === null ? null : String(r.name),
-        idx: Number(r.idx),
-        seed: Number(r.seed),
-        hinted: r.hinted === 1,
-        return: Number(r.return),
-        success: r.success === 1,
-        turns: Number(r.turns),
-        failureCode: r.failure_code === null ? null : String(r.failure_code),
-      })),
+      episodes: rows.map((r) => episodeEntry(r, r.name)),
     };
   });
 }
@@ -373,16 +378,7 @@ export function episodePair(
       r === undefined
         ? null
         : {
-            step: Number(r.step),
-            envId: String(r.env_id),
-            envName: r.env_name === null ? null : String(r.env_name),
-            idx: Number(r.idx),
-            seed: Number(r.seed),
-            hinted: r.hinted === 1,
-            return: Number(r.return),
-            success: r.success === 1,
-            turns: Number(r.turns),
-            failureCode: r.failure_code === null ? null : String(r.failure_code),
+            ...episodeEntry(r, r.env_name),
             failure: r.failure === null ? null : String(r.failure),
             rewards: parse<number[]>(r.rewards),
             transcript: parse<Json>(r.transcript),
