@@ -90,6 +90,19 @@ export interface ArchiveEntry {
   stats: EnvStats;
 }
 
+/** An environments row as an Archive entry. */
+function archiveEntry(r: Row): ArchiveEntry {
+  return {
+    id: String(r.id),
+    name: String(r.name),
+    skill: String(r.skill),
+    description: String(r.description),
+    source: r.source as ArchiveEntry["source"],
+    createdStep: Number(r.created_step),
+    stats: parse<EnvStats>(r.stats),
+  };
+}
+
 /** Filters of the archive page. */
 export interface ArchiveFilter {
   skill?: string;
@@ -141,15 +154,7 @@ export function archive(dir: string, filter: ArchiveFilter = {}): ArchiveEntry[]
       )
       .all() as Row[];
     return rows
-      .map((r) => ({
-        id: String(r.id),
-        name: String(r.name),
-        skill: String(r.skill),
-        description: String(r.description),
-        source: r.source as ArchiveEntry["source"],
-        createdStep: Number(r.created_step),
-        stats: parse<EnvStats>(r.stats),
-      }))
+      .map(archiveEntry)
       .filter((e) => filter.skill === undefined || e.skill === filter.skill)
       .filter(
         (e) =>
@@ -186,13 +191,7 @@ export function environmentDetail(dir: string, id: string): EnvironmentDetail | 
       )
       .get(id) as Row | undefined;
     return {
-      id: String(r.id),
-      name: String(r.name),
-      skill: String(r.skill),
-      description: String(r.description),
-      source: r.source as ArchiveEntry["source"],
-      createdStep: Number(r.created_step),
-      stats: parse<EnvStats>(r.stats),
+      ...archiveEntry(r),
       code: String(r.code),
       hint: r.hint === null ? null : String(r.hint),
       docId: r.doc_id === null ? null : String(r.doc_id),
