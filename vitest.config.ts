@@ -1,16 +1,25 @@
 import { defineConfig } from "vitest/config";
 
-// Four projects, chosen by path so a new test file lands in one without editing this file:
+// Five projects, chosen by path so a new test file lands in one without editing this file:
 //   unit   everything else under src/ and test/*.test.ts (the default `npm run test:unit`)
+//   sandbox real sandboxes over many programs: src/sandbox/** (the attack suites, the backend
+//          contract, the Python sandbox), the library's contract suites (src/envs/library.test.ts,
+//          src/envs/library-python.test.ts) and the validator over broken programs
 //   data   benchmark evaluation: src/eval/** (but the Python runtime, src/eval/python/) and the
 //          eval commands' tests, src/cli/eval*.test.ts; they read ../shared/benchmarks
 //   engine a real model engine: test/engine/** (SkyRL's Tinker server) and *gguf*.test.ts
 //          (llama.cpp through node-llama-cpp)
 //   e2e    the real CLI and servers: test/e2e/**
-// `npm test` runs all four. A test whose data or tool is missing follows test/missing.ts.
+// `npm test` runs all five. A test whose data or tool is missing follows test/missing.ts.
 const DATA = ["src/eval/**/*.test.ts", "src/cli/eval*.test.ts"];
 const ENGINE = ["test/engine/**/*.test.ts", "src/**/*gguf*.test.ts"];
 const E2E = ["test/e2e/**/*.test.ts"];
+const SANDBOX = [
+  "src/sandbox/**/*.test.ts",
+  "src/envs/library.test.ts",
+  "src/envs/library-python.test.ts",
+  "test/validator-programs.test.ts",
+];
 
 // isolated-vm needs `--no-node-snapshot` on Node 20; test workers are forked with it.
 export default defineConfig({
@@ -31,9 +40,11 @@ export default defineConfig({
             "src/eval/*.test.ts",
             "src/cli/eval*.test.ts",
             ...ENGINE,
+            ...SANDBOX,
           ],
         },
       },
+      { extends: true, test: { name: "sandbox", include: SANDBOX, exclude: ENGINE } },
       {
         extends: true,
         test: { name: "data", include: DATA, exclude: ["src/eval/python/**", ...ENGINE] },

@@ -14,6 +14,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Env } from "../env/index.js";
 import { resolveProgram } from "../envs/index.js";
 import { VAULT_CRACKER_PY } from "../envs/testing/python-library.js";
 import { loadProgram, SANDBOX_BACKENDS, type SandboxBackendName } from "../sandbox/index.js";
@@ -39,9 +40,11 @@ const LIGHT_PY = `class EchoEnv:
         return "\\\\boxed{%d}" % self.n
 `;
 
-/** Oracle play of a Python program in the Python sandbox for \`seconds\`. */
-async function pythonSandboxStepsPerSecond(source: string, seconds: number): Promise<number> {
-  const env = await loadProgram(source, { language: "python" });
+/**
+ * Plays oracle episodes of a loaded `env` for `seconds`, then closes it; steps per second
+ * (`step` calls, each preceded by a `solve`).
+ */
+async function oracleStepsPerSecond(env: Env, seconds: number): Promise<number> {
   let steps = 0;
   const start = performance.now();
   try {
@@ -57,6 +60,11 @@ async function pythonSandboxStepsPerSecond(source: string, seconds: number): Pro
     await env.close();
   }
   return steps / ((performance.now() - start) / 1000);
+}
+
+/** Oracle play of a Python program in the Python sandbox for \`seconds\`. */
+async function pythonSandboxStepsPerSecond(source: string, seconds: number): Promise<number> {
+  return oracleStepsPerSecond(await loadProgram(source, { language: "python" }), seconds);
 }
 
 /** The same program exec'd in-process by python3 (the reference's way). */
@@ -81,22 +89,10 @@ async function sandboxStepsPerSecond(
   backend: SandboxBackendName,
   seconds: number,
 ): Promise<number> {
-  const env = await loadProgram(resolveProgram(ENV_NAME).source, { backend });
-  let steps = 0;
-  const start = performance.now();
-  try {
-    for (let seed = 0; performance.now() - start < seconds * 1000; seed++) {
-      await env.reset(seed);
-      for (let turn = 0; turn < env.meta.maxTurns; turn++) {
-        const result = await env.step(await env.solve());
-        steps++;
-        if (result.terminated) break;
-      }
-    }
-  } finally {
-    await env.close();
-  }
-  return steps / ((performance.now() - start) / 1000);
+  return oracleStepsPerSecond(
+    await loadProgram(resolveProgram(ENV_NAME).source, { backend }),
+    seconds,
+  );
 }
 
 function pythonStepsPerSecond(seconds: number): number {

@@ -100,19 +100,27 @@ async function served(sessions: number, seconds: number): Promise<Measured> {
     const start = performance.now();
     const deadline = start + seconds * 1000;
     const counts = await Promise.all(clients.map((c) => clientLoop(c, deadline, latencies)));
-    const steps = counts.reduce((a, [n]) => a + n, 0);
-    const errors = counts.reduce((a, [, e]) => a + e, 0);
-    return {
-      steps,
-      errors,
-      stepsPerSecond: steps / ((performance.now() - start) / 1000),
-      latenciesMs: latencies,
-    };
+    return measured(counts, start, latencies);
   } finally {
     await server.close();
   }
 }
 
+/** The totals of per-session `[steps, errors]` counts over the time since `start`. */
+function measured(
+  counts: readonly (readonly [number, number])[],
+  start: number,
+  latencies: number[],
+): Measured {
+  const steps = counts.reduce((a, [n]) => a + n, 0);
+  const errors = counts.reduce((a, [, e]) => a + e, 0);
+  return {
+    steps,
+    errors,
+    stepsPerSecond: steps / ((performance.now() - start) / 1000),
+    latenciesMs: latencies,
+  };
+}
 async function direct(sessions: number, seconds: number): Promise<Measured> {
   const source = resolveProgram(ENV_NAME).source;
   const envs = await Promise.all(Array.from({ length: sessions }, () => loadProgram(source)));
@@ -141,14 +149,7 @@ async function direct(sessions: number, seconds: number): Promise<Measured> {
         return [steps, errors] as const;
       }),
     );
-    const steps = counts.reduce((a, [n]) => a + n, 0);
-    const errors = counts.reduce((a, [, e]) => a + e, 0);
-    return {
-      steps,
-      errors,
-      stepsPerSecond: steps / ((performance.now() - start) / 1000),
-      latenciesMs: latencies,
-    };
+    return measured(counts, start, latencies);
   } finally {
     await Promise.all(envs.map((e) => e.close()));
   }

@@ -35,6 +35,19 @@ export const sandboxArg = {
   default: "isolated-vm",
 } as const;
 
+/** The code suites' `--python` and `--allow-no-isolation` flags (`spade eval suites`, `spade eval run`). */
+export const codeSuiteArgs = {
+  python: {
+    type: "string",
+    description: "code suites: Python 3 interpreter (default python3, else /usr/bin/python3)",
+  },
+  "allow-no-isolation": {
+    type: "boolean",
+    description: "code suites: run code WITHOUT a network namespace when none can be made (unsafe)",
+    default: false,
+  },
+} as const;
+
 /** The `--json` flag. */
 export const jsonArg = {
   type: "boolean",

@@ -13,6 +13,7 @@ import {
   type SuiteName,
 } from "../eval/suites/index.js";
 import { suiteTasks } from "../eval/run/index.js";
+import { codeSuiteArgs } from "./common.js";
 import { evalRunArgs, interruptSignal, limitFlag, runEvalCommand } from "./eval-run.js";
 import { policyFromFlags } from "./policy.js";
 
@@ -25,16 +26,7 @@ export function suiteRunCommand(suite: SuiteName) {
     },
     args: {
       ...evalRunArgs,
-      python: {
-        type: "string",
-        description: "code suites: Python 3 interpreter (default python3, else /usr/bin/python3)",
-      },
-      "allow-no-isolation": {
-        type: "boolean",
-        description:
-          "code suites: run code WITHOUT a network namespace when none can be made (unsafe)",
-        default: false,
-      },
+      ...codeSuiteArgs,
     },
     async run({ args }) {
       const policy = policyFromFlags(args);

@@ -15,7 +15,7 @@ import {
   SUITE_NAMES,
   type PythonSandboxOptions,
 } from "../eval/suites/index.js";
-import { intFlag, jsonArg, printJson } from "./common.js";
+import { codeSuiteArgs, intFlag, jsonArg, printJson } from "./common.js";
 
 /** Failures listed on stderr at most. */
 const SHOWN_FAILURES = 10;
@@ -39,16 +39,7 @@ export const goldCommand = defineCommand({
       type: "string",
       description: "code suites: Python processes at once (default min(4, CPUs))",
     },
-    python: {
-      type: "string",
-      description: "code suites: Python 3 interpreter (default python3, else /usr/bin/python3)",
-    },
-    "allow-no-isolation": {
-      type: "boolean",
-      description:
-        "code suites: run code WITHOUT a network namespace when none can be made (unsafe)",
-      default: false,
-    },
+    ...codeSuiteArgs,
     perturb: {
       type: "boolean",
       description: "math suites: also check that perturbed references score 0 (rg: always)",

@@ -90,6 +90,19 @@ export interface ArchiveEntry {
   stats: EnvStats;
 }
 
+/** An environments row as an Archive entry. */
+function archiveEntry(r: Row): ArchiveEntry {
+  return {
+    id: String(r.id),
+    name: String(r.name),
+    skill: String(r.skill),
+    description: String(r.description),
+    source: r.source as ArchiveEntry["source"],
+    createdStep: Number(r.created_step),
+    stats: parse<EnvStats>(r.stats),
+  };
+}
+
 /** Filters of the archive page. */
 export interface ArchiveFilter {
   skill?: string;
@@ -141,15 +154,7 @@ export function archive(dir: string, filter: ArchiveFilter = {}): ArchiveEntry[]
       )
       .all() as Row[];
     return rows
-      .map((r) => ({
-        id: String(r.id),
-        name: String(r.name),
-        skill: String(r.skill),
-        description: String(r.description),
-        source: r.source as ArchiveEntry["source"],
-        createdStep: Number(r.created_step),
-        stats: parse<EnvStats>(r.stats),
-      }))
+      .map(archiveEntry)
       .filter((e) => filter.skill === undefined || e.skill === filter.skill)
       .filter(
         (e) =>
@@ -186,13 +191,7 @@ export function environmentDetail(dir: string, id: string): EnvironmentDetail | 
       )
       .get(id) as Row | undefined;
     return {
-      id: String(r.id),
-      name: String(r.name),
-      skill: String(r.skill),
-      description: String(r.description),
-      source: r.source as ArchiveEntry["source"],
-      createdStep: Number(r.created_step),
-      stats: parse<EnvStats>(r.stats),
+      ...archiveEntry(r),
       code: String(r.code),
       hint: r.hint === null ? null : String(r.hint),
       docId: r.doc_id === null ? null : String(r.doc_id),
@@ -296,6 +295,22 @@ export interface EpisodeEntry {
   failureCode: string | null;
 }
 
+/** An episodes row (joined with its environment's name, `name`) as a list entry. */
+function episodeEntry(r: Row, name: unknown): EpisodeEntry {
+  return {
+    step: Number(r.step),
+    envId: String(r.env_id),
+    envName: name === null ? null : String(name),
+    idx: Number(r.idx),
+    seed: Number(r.seed),
+    hinted: r.hinted === 1,
+    return: Number(r.return),
+    success: r.success === 1,
+    turns: Number(r.turns),
+    failureCode: r.failure_code === null ? null : String(r.failure_code),
+  };
+}
+
 /** Filters and paging of the Episodes list. */
 export interface EpisodeFilter {
   step?: number;
@@ -332,18 +347,7 @@ export function episodeList(
       .all(...args, filter.limit, filter.offset) as Row[];
     return {
       total,
-      episodes: rows.map((r) => ({
-        step: Number(r.step),
-        envId: String(r.env_id),
-        envName: r.name === null ? null : String(r.name),
-        idx: Number(r.idx),
-        seed: Number(r.seed),
-        hinted: r.hinted === 1,
-        return: Number(r.return),
-        success: r.success === 1,
-        turns: Number(r.turns),
-        failureCode: r.failure_code === null ? null : String(r.failure_code),
-      })),
+      episodes: rows.map((r) => episodeEntry(r, r.name)),
     };
   });
 }
@@ -373,16 +377,7 @@ export function episodePair(
       r === undefined
         ? null
         : {
-            step: Number(r.step),
-            envId: String(r.env_id),
-            envName: r.env_name === null ? null : String(r.env_name),
-            idx: Number(r.idx),
-            seed: Number(r.seed),
-            hinted: r.hinted === 1,
-            return: Number(r.return),
-            success: r.success === 1,
-            turns: Number(r.turns),
-            failureCode: r.failure_code === null ? null : String(r.failure_code),
+            ...episodeEntry(r, r.env_name),
             failure: r.failure === null ? null : String(r.failure),
             rewards: parse<number[]>(r.rewards),
             transcript: parse<Json>(r.transcript),

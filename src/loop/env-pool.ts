@@ -9,8 +9,9 @@
 import type { RunConfig } from "../config/index.js";
 import type { Pool, PoolProgram } from "../envs/pool.js";
 import { loadProgram } from "../sandbox/index.js";
-import { EMPTY_STATS, type EnvironmentRow, type RunStore } from "../store/index.js";
+import type { EnvironmentRow, RunStore } from "../store/index.js";
 import { seedOf } from "./keys.js";
+import { fixedEnvRow } from "./library.js";
 
 /** The reference's turn budget for its fixed pool (`_train_fixed_gpt55.sh`, MAX_TURNS), the constructor's `max_turns`. */
 export const POOL_MAX_TURNS = 25;
@@ -31,20 +32,7 @@ async function poolRow(program: PoolProgram, step: number): Promise<EnvironmentR
   });
   const meta = { ...env.meta, skill: program.skill ?? env.meta.skill };
   await env.close();
-  return {
-    id: program.id,
-    name: meta.name,
-    skill: meta.skill,
-    description: meta.description,
-    code: program.source,
-    meta,
-    source: "library",
-    createdStep: step,
-    slot: null,
-    docId: null,
-    hint: null,
-    stats: EMPTY_STATS,
-  };
+  return fixedEnvRow(program.id, program.source, meta, step);
 }
 
 /**

@@ -6,6 +6,7 @@
 import type { EnvMeta } from "../env/index.js";
 import { libraryNames, resolveProgram } from "../envs/index.js";
 import { loadProgram, type SandboxBackendName } from "../sandbox/index.js";
+import { EMPTY_STATS, type EnvironmentRow } from "../store/index.js";
 
 /** A library program with its meta. */
 export interface LibraryProgram {
@@ -24,4 +25,25 @@ export async function loadLibrary(backend: SandboxBackendName): Promise<LibraryP
     await env.close();
   }
   return programs;
+}
+
+/**
+ * The store row of a fixed environment (a library program, a pool game or a remote environment):
+ * source "library", made at `step`, no slot, document or hint, and no plays yet.
+ */
+export function fixedEnvRow(id: string, code: string, meta: EnvMeta, step: number): EnvironmentRow {
+  return {
+    id,
+    name: meta.name,
+    skill: meta.skill,
+    description: meta.description,
+    code,
+    meta,
+    source: "library",
+    createdStep: step,
+    slot: null,
+    docId: null,
+    hint: null,
+    stats: EMPTY_STATS,
+  };
 }

@@ -22,13 +22,13 @@ import { isOpenEnvRef, parseOpenEnvRef, remoteMeta } from "../envs/index.js";
 import { createSampler, openCorpus, Sampler, type SamplerState } from "../grounding/index.js";
 import { Limiter } from "../policy/index.js";
 import type { LpState } from "../rl/index.js";
-import { EMPTY_STATS, RunStore, type EnvironmentRow } from "../store/index.js";
+import { RunStore, type EnvironmentRow } from "../store/index.js";
 import type { Trainer, TrainerCheckpoint, TrainSample } from "../trainer/index.js";
 import { readPool } from "../envs/pool.js";
 import { designStep } from "./design.js";
 import { poolOrder, poolWindow } from "./env-pool.js";
 import { episodeOfRef, libraryEnvId } from "./keys.js";
-import { loadLibrary, type LibraryProgram } from "./library.js";
+import { fixedEnvRow, loadLibrary, type LibraryProgram } from "./library.js";
 import { playStep, playsPerEnv } from "./play.js";
 import type { LoopPolicy } from "./policy.js";
 import { formatProgress, type StepWork } from "./progress.js";
@@ -78,20 +78,7 @@ async function remotePool(config: RunConfig): Promise<LibraryProgram[] | null> {
 
 /** Library environments as pool rows, created at `step`. */
 function libraryRows(library: readonly LibraryProgram[], step: number): EnvironmentRow[] {
-  return library.map((p) => ({
-    id: libraryEnvId(p.name),
-    name: p.meta.name,
-    skill: p.meta.skill,
-    description: p.meta.description,
-    code: p.source,
-    meta: p.meta,
-    source: "library",
-    createdStep: step,
-    slot: null,
-    docId: null,
-    hint: null,
-    stats: EMPTY_STATS,
-  }));
+  return library.map((p) => fixedEnvRow(libraryEnvId(p.name), p.source, p.meta, step));
 }
 
 /**

@@ -163,6 +163,34 @@ function messageText(m: ChatMessage): string {
   return (m.content ?? "") + calls;
 }
 
+/**
+ * The messages that answer the last assistant message `last`: one tool message per tool result,
+ * a placeholder for each of its calls left unanswered (strict servers reject a conversation with
+ * one), then the observation as a user message (also when empty, if no tool answered).
+ */
+export function observationMessages(
+  last: ChatMessage | undefined,
+  turn: ChatAgentTurn,
+): ChatMessage[] {
+  const messages: ChatMessage[] = turn.toolResults.map((r) => ({
+    role: "tool",
+    tool_call_id: r.id,
+    content: r.content,
+  }));
+  const calls = last?.role === "assistant" ? (last.tool_calls ?? []) : [];
+  for (const call of calls) {
+    if (!turn.toolResults.some((r) => r.id === call.id))
+      messages.push({
+        role: "tool",
+        tool_call_id: call.id,
+        content: "no result was returned for this call",
+      });
+  }
+  if (turn.observation !== "" || turn.toolResults.length === 0)
+    messages.push({ role: "user", content: turn.observation });
+  return messages;
+}
+
 /** Creates a chat agent for one episode. */
 export function chatAgent(options: ChatAgentOptions): ChatAgent {
   const maxPromptTokens = options.maxPromptTokens ?? DEFAULT_MAX_PROMPT_TOKENS;
@@ -184,21 +212,7 @@ export function chatAgent(options: ChatAgentOptions): ChatAgent {
 
   /** Appends tool results for the last assistant message's calls, then the observation. */
   const appendObservation = (turn: ChatAgentTurn) => {
-    const last = messages[messages.length - 1];
-    const calls = last?.role === "assistant" ? (last.tool_calls ?? []) : [];
-    for (const r of turn.toolResults)
-      messages.push({ role: "tool", tool_call_id: r.id, content: r.content });
-    // Every call must be answered, or strict servers reject the conversation.
-    for (const call of calls) {
-      if (!turn.toolResults.some((r) => r.id === call.id))
-        messages.push({
-          role: "tool",
-          tool_call_id: call.id,
-          content: "no result was returned for this call",
-        });
-    }
-    if (turn.observation !== "" || turn.toolResults.length === 0)
-      messages.push({ role: "user", content: turn.observation });
+    messages.push(...observationMessages(messages[messages.length - 1], turn));
   };
 
   const act = async (turn: ChatAgentTurn): Promise<Action> => {

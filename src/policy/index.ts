@@ -59,6 +59,7 @@ export {
   FutureExpiredError,
   JSON_BODY,
   DEFAULT_TINKER_MAX_ANSWER_BYTES,
+  submitSample,
 } from "./tinker-http.js";
 export type { TinkerHttpOptions, BodyEncoding, HttpAnswer, RequestOptions } from "./tinker-http.js";
 export {

@@ -130,6 +130,30 @@ export class FutureExpiredError extends SpadeError {
   }
 }
 
+/**
+ * Submits one `asample` body and returns its future's request id; an answer without one fails
+ * with E_POLICY_OUTPUT. Shared by the sampler (tinker.ts) and the base-model logprobs
+ * (trainer/base-logprobs.ts).
+ */
+export async function submitSample(
+  http: Pick<TinkerHttp, "post">,
+  body: object,
+  signal?: AbortSignal,
+): Promise<string> {
+  const answer = (await http.post("/api/v1/asample", body, { signal })) as {
+    request_id?: unknown;
+  } | null;
+  const requestId = answer?.request_id;
+  if (typeof requestId !== "string" && typeof requestId !== "number") {
+    throw new SpadeError(
+      "E_POLICY_OUTPUT",
+      `asample answered without a request_id: ${JSON.stringify(answer).slice(0, 200)}`,
+      { nextStep: "check that the server speaks the Tinker sampling API" },
+    );
+  }
+  return String(requestId);
+}
+
 /** The HTTP client of one Tinker-compatible server: one session, shared by its sampling and training clients. */
 export class TinkerHttp {
   /** The server root without a trailing slash. */

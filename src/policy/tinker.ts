@@ -10,7 +10,12 @@
 import { SpadeError } from "../errors.js";
 import { type Limiter, sharedLimiter } from "./limiter.js";
 import { DEFAULT_MAX_CONCURRENT_REQUESTS } from "./openai.js";
-import { FutureExpiredError, TinkerHttp, type TinkerHttpOptions } from "./tinker-http.js";
+import {
+  FutureExpiredError,
+  submitSample,
+  TinkerHttp,
+  type TinkerHttpOptions,
+} from "./tinker-http.js";
 import { decodeSampleResponse } from "./tinker-wire.js";
 import type { TokenSample, TokenSampler, TokenSampleRequest } from "./token-types.js";
 
@@ -162,18 +167,7 @@ export function tinkerSampler(options: TinkerSamplerOptions): TinkerSampler {
       record_stability_info: false,
       type: "sample",
     };
-    const answer = (await http.post("/api/v1/asample", body, { signal: request.signal })) as {
-      request_id?: unknown;
-    } | null;
-    const requestId = answer?.request_id;
-    if (typeof requestId !== "string" && typeof requestId !== "number") {
-      throw new SpadeError(
-        "E_POLICY_OUTPUT",
-        `asample answered without a request_id: ${JSON.stringify(answer).slice(0, 200)}`,
-        { nextStep: "check that the server speaks the Tinker sampling API" },
-      );
-    }
-    return String(requestId);
+    return submitSample(http, body, request.signal);
   };
 
   return {

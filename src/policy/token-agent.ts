@@ -9,6 +9,7 @@ import { SpadeError } from "../errors.js";
 import {
   DEFAULT_SYSTEM_PROMPT,
   MalformedToolCallError,
+  observationMessages,
   type ChatAgentTurn,
   type ChatTrace,
   type TurnSample,
@@ -70,27 +71,6 @@ export type TokenAgent = ((turn: ChatAgentTurn) => Promise<Action>) & {
   /** A snapshot of what was sampled, for storing and training. */
   trace(): TokenTrace;
 };
-
-/** Tool messages answering the last assistant turn's calls (every call answered), then the observation. */
-function observationMessages(last: ChatMessage | undefined, turn: ChatAgentTurn): ChatMessage[] {
-  const messages: ChatMessage[] = turn.toolResults.map((r) => ({
-    role: "tool",
-    tool_call_id: r.id,
-    content: r.content,
-  }));
-  const calls = last?.role === "assistant" ? (last.tool_calls ?? []) : [];
-  for (const call of calls) {
-    if (!turn.toolResults.some((r) => r.id === call.id))
-      messages.push({
-        role: "tool",
-        tool_call_id: call.id,
-        content: "no result was returned for this call",
-      });
-  }
-  if (turn.observation !== "" || turn.toolResults.length === 0)
-    messages.push({ role: "user", content: turn.observation });
-  return messages;
-}
 
 /** The stream's loss mask with the sampled tokens of masked turns (malformed tool calls) set to 0. */
 function maskedLossMask(

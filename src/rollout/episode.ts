@@ -117,6 +117,24 @@ export function turnLimit(envMaxTurns: number, cap: number | null | undefined): 
 /** The default hint template (the reference's). */
 export const DEFAULT_HINT_TEMPLATE = "{observation}\n\nHINT: {hint}";
 
+/** An episode with no steps yet: no reward, no failure, ending as `outcome` unless changed. */
+export function emptyEpisode(seed: number, hinted: boolean, outcome: Episode["outcome"]): Episode {
+  return {
+    seed,
+    hinted,
+    firstObservation: "",
+    steps: [],
+    return: 0,
+    success: false,
+    turns: 0,
+    outcome,
+    maskedTurns: [],
+    failure: null,
+    failureStage: null,
+    failureCode: null,
+  };
+}
+
 /** Plays one episode of `env` with `agent`. Never throws for the environment's or agent's sake. */
 export async function runEpisode(
   env: Env,
@@ -125,20 +143,7 @@ export async function runEpisode(
 ): Promise<Episode> {
   const hinted = options.hinted ?? false;
   const reference = (options.failures ?? "drop") === "reference";
-  const episode: Episode = {
-    seed: options.seed,
-    hinted,
-    firstObservation: "",
-    steps: [],
-    return: 0,
-    success: false,
-    turns: 0,
-    outcome: "truncated",
-    maskedTurns: [],
-    failure: null,
-    failureStage: null,
-    failureCode: null,
-  };
+  const episode = emptyEpisode(options.seed, hinted, "truncated");
   let stage: FailureStage = "reset";
   try {
     const limit = turnLimit(env.meta.maxTurns, options.maxTurnsCap);

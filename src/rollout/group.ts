@@ -7,7 +7,13 @@
 import { describeError, isSpadeError, SpadeError } from "../errors.js";
 import type { Env } from "../env/index.js";
 import { Limiter } from "../policy/index.js";
-import { runEpisode, type Agent, type Episode, type EpisodeFailureMode } from "./episode.js";
+import {
+  emptyEpisode,
+  runEpisode,
+  type Agent,
+  type Episode,
+  type EpisodeFailureMode,
+} from "./episode.js";
 
 /** What an agent factory learns about the episode it makes an agent for. */
 export interface GroupEpisodeContext {
@@ -110,15 +116,7 @@ export function groupStats(episodes: readonly Episode[]): GroupStats {
 /** An episode that failed before it could start (the environment did not open). */
 function openFailure(seed: number, hinted: boolean, err: unknown): Episode {
   return {
-    seed,
-    hinted,
-    firstObservation: "",
-    steps: [],
-    return: 0,
-    success: false,
-    turns: 0,
-    outcome: "dropped",
-    maskedTurns: [],
+    ...emptyEpisode(seed, hinted, "dropped"),
     failure: `open: ${describeError(err)}`,
     failureStage: "open",
     failureCode: isSpadeError(err) ? err.code : null,

@@ -16,7 +16,13 @@ import {
   timeoutError,
   type GlueOp,
 } from "./protocol.js";
-import type { GuestMethod, SandboxInstance, SandboxLimits } from "./types.js";
+import type {
+  GuestMethod,
+  SandboxBackend,
+  SandboxInstance,
+  SandboxLimits,
+  SandboxRuntimeName,
+} from "./types.js";
 
 /** Host -> runner: one glue call on guest `iid`. */
 export interface CallRequest {
@@ -272,4 +278,61 @@ export async function loadGuest<Fail extends string>(
     throw asLoadError(err);
   }
   return instance;
+}
+
+/** The fields of a create request both runners read; each backend adds its memory field. */
+export interface CreateFields {
+  t: "create";
+  iid: number;
+  source: string;
+  timeoutMs: number;
+  maxChars: number;
+}
+
+/** What differs between the two pooled JavaScript backends (see `pooledBackend`). */
+export interface PooledBackendSpec<
+  Fail extends string,
+  Runner extends GuestRunner<RunnerReply<Fail>>,
+> {
+  name: SandboxRuntimeName;
+  /** Starts the backend's pool (on the first `create`). */
+  openPool(): { acquire(): Runner | Promise<Runner>; close(): void };
+  /** Sends the create request (`fields` plus the backend's memory field) and returns its reply. */
+  sendCreate(
+    runner: Runner,
+    fields: CreateFields,
+    limits: SandboxLimits,
+  ): Promise<RunnerReply<Fail>>;
+  reader: ReplyReader<Fail>;
+}
+
+/**
+ * A backend whose guests live in a pool of processes or workers started on first use: each
+ * `create` takes a runner from the pool, sends the create request and loads the guest;
+ * `close` stops the pool (a later `create` starts a new one).
+ */
+export function pooledBackend<Fail extends string, Runner extends GuestRunner<RunnerReply<Fail>>>(
+  spec: PooledBackendSpec<Fail, Runner>,
+): SandboxBackend & { close(): void } {
+  let pool: ReturnType<PooledBackendSpec<Fail, Runner>["openPool"]> | undefined;
+  return {
+    name: spec.name,
+    async create(source: string, limits: SandboxLimits): Promise<SandboxInstance> {
+      pool ??= spec.openPool();
+      const runner = await pool.acquire();
+      const iid = newGuestId();
+      const fields: CreateFields = {
+        t: "create",
+        iid,
+        source,
+        timeoutMs: limits.compileTimeoutMs,
+        maxChars: limits.outputBytes,
+      };
+      return loadGuest(runner, iid, spec.sendCreate(runner, fields, limits), limits, spec.reader);
+    },
+    close(): void {
+      pool?.close();
+      pool = undefined;
+    },
+  };
 }

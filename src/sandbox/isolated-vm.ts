@@ -19,11 +19,11 @@
  * beyond safety: a spinning guest never blocks the host's event loop.
  */
 import { SpadeError } from "../errors.js";
-import { loadGuest, newGuestId, type ReplyReader } from "./host.js";
+import { pooledBackend, type ReplyReader } from "./host.js";
 import type { IvmFail } from "./ivm-child.js";
-import { IvmPool } from "./ivm-pool.js";
+import { IvmPool, type IvmProcess } from "./ivm-pool.js";
 import { clipGuestMessage, opLabel, type GlueOp } from "./protocol.js";
-import type { SandboxBackend, SandboxInstance, SandboxLimits } from "./types.js";
+import type { SandboxBackend } from "./types.js";
 
 const MIB = 1024 * 1024;
 /** isolated-vm refuses limits under 8 MB. */
@@ -60,35 +60,15 @@ export interface IsolatedVmOptions {
 export function createIsolatedVmBackend(
   options: IsolatedVmOptions = {},
 ): SandboxBackend & { close(): void } {
-  let pool: IvmPool | undefined;
-  return {
+  return pooledBackend({
     name: "isolated-vm",
-    async create(source: string, limits: SandboxLimits): Promise<SandboxInstance> {
-      pool ??= new IvmPool(options.processes, options.processMemoryBytes);
-      const host = pool.acquire();
-      const iid = newGuestId();
+    openPool: () => new IvmPool(options.processes, options.processMemoryBytes),
+    sendCreate: (runner: IvmProcess, fields, limits) => {
       const memoryMiB = Math.max(MIN_ISOLATE_MIB, Math.ceil(limits.memoryBytes / MIB));
-      const message = {
-        t: "create",
-        iid,
-        source,
-        memoryMiB,
-        timeoutMs: limits.compileTimeoutMs,
-        maxChars: limits.outputBytes,
-      } as const;
-      return loadGuest(
-        host,
-        iid,
-        host.request(message, "init", limits.compileTimeoutMs),
-        limits,
-        IVM_READER,
-      );
+      return runner.request({ ...fields, memoryMiB }, "init", limits.compileTimeoutMs);
     },
-    close(): void {
-      pool?.close();
-      pool = undefined;
-    },
-  };
+    reader: IVM_READER,
+  });
 }
 
 /** The default isolated-vm backend (one shared pool per host process). */

@@ -6,20 +6,12 @@
  * (measured: growing one object's properties in a loop, `new Array(5e7).fill(0)`).
  */
 
-import type { CallRequest, DisposeRequest, RunnerReply } from "./host.js";
+import type { CallRequest, CreateFields, DisposeRequest, RunnerReply } from "./host.js";
 
 /** Parent -> child messages. */
 export type ChildRequest =
   | { t: "init"; ivmPath: string; prelude: string }
-  | {
-      t: "create";
-      id: number;
-      iid: number;
-      source: string;
-      memoryMiB: number;
-      timeoutMs: number;
-      maxChars: number;
-    }
+  | (CreateFields & { id: number; memoryMiB: number })
   | CallRequest
   | DisposeRequest;
 

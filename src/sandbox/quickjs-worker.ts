@@ -7,19 +7,11 @@
  * runs on for minutes, and only terminating the thread stops it.
  */
 
-import type { CallRequest, DisposeRequest, RunnerReply } from "./host.js";
+import type { CallRequest, CreateFields, DisposeRequest, RunnerReply } from "./host.js";
 
 /** Host -> worker messages. */
 export type QuickJsRequest =
-  | {
-      t: "create";
-      id: number;
-      iid: number;
-      source: string;
-      memoryBytes: number;
-      timeoutMs: number;
-      maxChars: number;
-    }
+  | (CreateFields & { id: number; memoryBytes: number })
   | CallRequest
   | DisposeRequest;
 

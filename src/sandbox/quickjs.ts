@@ -20,10 +20,10 @@
 import { SpadeError } from "../errors.js";
 import { REPLY_TAGS } from "./prelude.js";
 import { clipGuestMessage, memoryError, opLabel, type GlueOp } from "./protocol.js";
-import { loadGuest, newGuestId, type ReplyReader } from "./host.js";
-import { QuickJsPool } from "./quickjs-pool.js";
+import { pooledBackend, type ReplyReader } from "./host.js";
+import { QuickJsPool, type QuickJsWorker } from "./quickjs-pool.js";
 import type { QuickJsFail } from "./quickjs-worker.js";
-import type { SandboxBackend, SandboxInstance, SandboxLimits } from "./types.js";
+import type { SandboxBackend } from "./types.js";
 
 /** The glue's reply for a thrown `null` (tag "E" + the description "null"). */
 const THROWN_NULL = `${REPLY_TAGS.threw}null`;
@@ -64,34 +64,17 @@ export interface QuickJsOptions {
 export function createQuickJsBackend(
   options: QuickJsOptions = {},
 ): SandboxBackend & { close(): void } {
-  let pool: QuickJsPool | undefined;
-  return {
+  return pooledBackend({
     name: "quickjs",
-    async create(source: string, limits: SandboxLimits): Promise<SandboxInstance> {
-      pool ??= new QuickJsPool(options.workers);
-      const host = await pool.acquire();
-      const iid = newGuestId();
-      const message = {
-        t: "create",
-        iid,
-        source,
-        memoryBytes: limits.memoryBytes,
-        timeoutMs: limits.compileTimeoutMs,
-        maxChars: limits.outputBytes,
-      } as const;
-      return loadGuest(
-        host,
-        iid,
-        host.request(message, "init", limits.compileTimeoutMs),
-        limits,
-        QUICKJS_READER,
-      );
-    },
-    close(): void {
-      pool?.close();
-      pool = undefined;
-    },
-  };
+    openPool: () => new QuickJsPool(options.workers),
+    sendCreate: (runner: QuickJsWorker, fields, limits) =>
+      runner.request(
+        { ...fields, memoryBytes: limits.memoryBytes },
+        "init",
+        limits.compileTimeoutMs,
+      ),
+    reader: QUICKJS_READER,
+  });
 }
 
 /** The default QuickJS backend (one shared pool of workers per host process). */

@@ -5,7 +5,7 @@
  * token to sample, whose `prompt_logprobs` holds log p(token i | tokens before i) (null for i = 0).
  */
 import { SpadeError } from "../errors.js";
-import type { TinkerHttp } from "../policy/index.js";
+import { submitSample, type TinkerHttp } from "../policy/index.js";
 
 /** The base model's logprob of each token given the ones before it; the first token's is 0. */
 export type BaseLogprobsFn = (
@@ -46,17 +46,7 @@ export function tinkerBaseLogprobs(http: TinkerHttp, baseModel: string): BaseLog
       prompt_logprobs: true,
       type: "sample",
     };
-    const answer = (await http.post("/api/v1/asample", body, { signal })) as {
-      request_id?: unknown;
-    } | null;
-    const requestId = answer?.request_id;
-    if (typeof requestId !== "string" && typeof requestId !== "number") {
-      throw new SpadeError(
-        "E_POLICY_OUTPUT",
-        `asample answered without a request_id: ${JSON.stringify(answer).slice(0, 200)}`,
-        { nextStep: "check that the server speaks the Tinker sampling API" },
-      );
-    }
-    return parsePromptLogprobs(await http.awaitFuture(String(requestId), signal), tokenIds.length);
+    const requestId = await submitSample(http, body, signal);
+    return parsePromptLogprobs(await http.awaitFuture(requestId, signal), tokenIds.length);
   };
 }

@@ -63,22 +63,32 @@ function fill(columns: readonly string[], cell: Cell): Record<string, Cell> {
   return Object.fromEntries(columns.map((c) => [c, cell]));
 }
 
-/** Columns whose suite SPADE does not run yet. */
-export function unsupportedSource(
+/** Columns that all show `status` and `reason`, without running anything. */
+function placeholderSource(
   name: string,
   columns: readonly string[],
+  status: "not supported yet" | "not available",
   reason: string,
 ): ColumnSource {
   return {
     name,
     columns,
     run: async () => ({
-      cells: fill(columns, { status: "not supported yet", reason }),
+      cells: fill(columns, { status, reason }),
       settings: {},
       details: {},
       interrupted: false,
     }),
   };
+}
+
+/** Columns whose suite SPADE does not run yet. */
+export function unsupportedSource(
+  name: string,
+  columns: readonly string[],
+  reason: string,
+): ColumnSource {
+  return placeholderSource(name, columns, "not supported yet", reason);
 }
 
 /** Columns whose data is not here. */
@@ -87,16 +97,7 @@ export function unavailableSource(
   columns: readonly string[],
   reason: string,
 ): ColumnSource {
-  return {
-    name,
-    columns,
-    run: async () => ({
-      cells: fill(columns, { status: "not available", reason }),
-      settings: {},
-      details: {},
-      interrupted: false,
-    }),
-  };
+  return placeholderSource(name, columns, "not available", reason);
 }
 
 /** Runs a source; an error becomes "failed" cells with its reason (E_CANCELLED: interrupted). */
