@@ -1,4 +1,4 @@
-"""Regenerates src/policy/tinker-proto/tinker_public_pb.ts from the schema the official `tinker` SDK ships.
+"""Regenerates src/policy/third_party/tinker-proto/tinker_public_pb.ts from the schema the official `tinker` SDK ships.
 
 The SDK publishes its wire schema only as compiled Python (`tinker/proto/tinker_public_pb2.py`);
 this script takes the FileDescriptorProto from it and runs protoc-gen-es (a protoc plugin) on it,
@@ -15,7 +15,8 @@ import tinker
 from tinker.proto import tinker_public_pb2
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-out_dir = os.path.join(root, "src", "policy", "tinker-proto")
+# third_party/: generated from a third-party schema, not ours to edit or deduplicate.
+out_dir = os.path.join(root, "src", "policy", "third_party", "tinker-proto")
 plugin = os.path.join(root, "node_modules", ".bin", "protoc-gen-es")
 
 proto = descriptor_pb2.FileDescriptorProto()

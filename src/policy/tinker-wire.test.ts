@@ -7,7 +7,7 @@ import {
   ForwardBackwardRequestSchema,
   SampleResponseSchema,
   StopReason,
-} from "./tinker-proto/tinker_public_pb.js";
+} from "./third_party/tinker-proto/tinker_public_pb.js";
 import {
   decodeForwardBackward,
   decodeForwardBackwardOutput,

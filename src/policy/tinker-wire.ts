@@ -1,10 +1,11 @@
 /**
  * @module policy/tinker-wire
  * The binary encodings of the official Tinker SDK: `forward_backward` bodies as protobuf (the
- * SDK's published schema, generated into `tinker-proto/`), optionally zstd-compressed, and the
- * protobuf results of `forward_backward` and `asample` futures, turned into the same shapes the
- * JSON API answers. Numbers travel as little-endian packed arrays: tokens int32, float tensors
- * float32, integer tensors int64, exactly as the SDK's `proto/request_conv.py` writes them.
+ * SDK's published schema, generated into `third_party/tinker-proto/`), optionally
+ * zstd-compressed, and the protobuf results of `forward_backward` and `asample` futures, turned
+ * into the same shapes the JSON API answers. Numbers travel as little-endian packed arrays: tokens
+ * int32, float tensors float32, integer tensors int64, exactly as the SDK's
+ * `proto/request_conv.py` writes them.
  */
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { compress, decompress } from "zstd-napi";
@@ -21,7 +22,7 @@ import {
   type BatchedTensor,
   type LossConfigValue,
   type Tensor,
-} from "./tinker-proto/tinker_public_pb.js";
+} from "./third_party/tinker-proto/tinker_public_pb.js";
 
 /** Content type of protobuf bodies and answers. */
 export const PROTOBUF_CONTENT_TYPE = "application/x-protobuf";

@@ -21,7 +21,7 @@ import {
   ForwardBackwardOutputSchema,
   SampleResponseSchema,
   StopReason,
-} from "../../src/policy/tinker-proto/tinker_public_pb.js";
+} from "../../src/policy/third_party/tinker-proto/tinker_public_pb.js";
 
 /** The flags the recorder's handshake announces, and what it accepts. */
 export interface RecorderOptions {
