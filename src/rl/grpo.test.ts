@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isSpadeError } from "../errors.js";
 import { groupAdvantages, populationStd } from "./index.js";
-import { expectCloseList } from "../../test/assert.js";
+import { codeOf, expectCloseList } from "../../test/assert.js";
 
 describe("groupAdvantages = (r - mean) / (std + 1e-8), population std", () => {
   it("half wins: +-0.5 / (0.5 + 1e-8)", () => {
@@ -42,15 +41,7 @@ describe("groupAdvantages = (r - mean) / (std + 1e-8), population std", () => {
   });
 
   it("rejects a NaN return and a non-positive epsilon", () => {
-    const code = (fn: () => unknown) => {
-      try {
-        fn();
-      } catch (err) {
-        return isSpadeError(err) ? err.code : "other";
-      }
-      return undefined;
-    };
-    expect(code(() => groupAdvantages([1, Number.NaN]))).toBe("E_RL_INPUT");
-    expect(code(() => groupAdvantages([1, 0], { epsilon: 0 }))).toBe("E_CONFIG");
+    expect(codeOf(() => groupAdvantages([1, Number.NaN]))).toBe("E_RL_INPUT");
+    expect(codeOf(() => groupAdvantages([1, 0], { epsilon: 0 }))).toBe("E_CONFIG");
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isSpadeError } from "../errors.js";
 import { LP_INITIAL, lpBaseline, lpPotential, lpSignedPotential, lpUpdate } from "./index.js";
+import { codeOf } from "../../test/assert.js";
 
 describe("learning-potential tracker (gamma weighs the new value; 0.98 / 0.85)", () => {
   it("starts empty: baseline 0, potential 0", () => {
@@ -43,20 +43,12 @@ describe("learning-potential tracker (gamma weighs the new value; 0.98 / 0.85)",
   });
 
   it("rejects gammaFast <= gammaSlow and a non-finite reward", () => {
-    const code = (fn: () => unknown) => {
-      try {
-        fn();
-      } catch (err) {
-        return isSpadeError(err) ? err.code : "other";
-      }
-      return undefined;
-    };
-    expect(code(() => lpUpdate(LP_INITIAL, 0.5, { gammaFast: 0.85, gammaSlow: 0.98 }))).toBe(
+    expect(codeOf(() => lpUpdate(LP_INITIAL, 0.5, { gammaFast: 0.85, gammaSlow: 0.98 }))).toBe(
       "E_CONFIG",
     );
-    expect(code(() => lpUpdate(LP_INITIAL, 0.5, { gammaFast: 0.9, gammaSlow: 0.9 }))).toBe(
+    expect(codeOf(() => lpUpdate(LP_INITIAL, 0.5, { gammaFast: 0.9, gammaSlow: 0.9 }))).toBe(
       "E_CONFIG",
     );
-    expect(code(() => lpUpdate(LP_INITIAL, Number.NaN))).toBe("E_RL_INPUT");
+    expect(codeOf(() => lpUpdate(LP_INITIAL, Number.NaN))).toBe("E_RL_INPUT");
   });
 });

@@ -13,19 +13,21 @@ function play(seed: number, hinted: boolean, ret: number, failed = false): PlayO
   };
 }
 
+/** Seeds 1..n: their unhinted returns, then each round of hinted returns ("failed": a failure). */
+function seeds(unhinted: (number | "failed")[], ...hintedRounds: (number | "failed")[][]) {
+  const side = (hinted: boolean, returns: (number | "failed")[]) =>
+    returns.map((r, i) =>
+      r === "failed" ? play(i + 1, hinted, FAIL, true) : play(i + 1, hinted, r),
+    );
+  return [side(false, unhinted), ...hintedRounds.map((round) => side(true, round))].flat();
+}
+
 describe("regret (paired seeds by default)", () => {
+  // seed 3's unhinted play failed: paired drops seed 3, independent keeps its hinted play
+  const seed3Failed = seeds([1, 0, "failed"], [1, 1, 0]);
+
   it("one hinted and one unhinted play per seed", () => {
-    const plays = [
-      play(1, false, 1),
-      play(2, false, 0),
-      play(3, false, 0),
-      play(4, false, 0),
-      play(1, true, 1),
-      play(2, true, 1),
-      play(3, true, 0),
-      play(4, true, 1),
-    ];
-    expect(regret(plays)).toEqual({
+    expect(regret(seeds([1, 0, 0, 0], [1, 1, 0, 1]))).toEqual({
       regret: 0.5,
       hintedMean: 0.75,
       unhintedMean: 0.25,
@@ -35,46 +37,31 @@ describe("regret (paired seeds by default)", () => {
 
   it("averages several hinted plays of a seed before averaging seeds", () => {
     // seed 1: hinted [1, 0] -> 0.5; seed 2: hinted [1, 1] -> 1; unhinted 0 and 0
-    const plays = [
-      play(1, false, 0),
-      play(2, false, 0),
-      play(1, true, 1),
-      play(2, true, 1),
-      play(1, true, 0),
-      play(2, true, 1),
-    ];
-    expect(regret(plays)).toEqual({ regret: 0.75, hintedMean: 0.75, unhintedMean: 0, samples: 2 });
+    expect(regret(seeds([0, 0], [1, 1], [0, 1]))).toEqual({
+      regret: 0.75,
+      hintedMean: 0.75,
+      unhintedMean: 0,
+      samples: 2,
+    });
   });
 
   it("a failed play removes its whole seed (pairwise exclusion)", () => {
-    const plays = [
-      play(1, false, 1),
-      play(2, false, 0),
-      play(3, false, FAIL, true),
-      play(1, true, 1),
-      play(2, true, 1),
-      play(3, true, 0),
-    ];
-    expect(regret(plays)).toEqual({ regret: 0.5, hintedMean: 1, unhintedMean: 0.5, samples: 2 });
-    const hintedFailed = [
-      play(1, false, 0),
-      play(2, false, 0),
-      play(1, true, 1),
-      play(2, true, FAIL, true),
-    ];
-    expect(regret(hintedFailed)).toEqual({ regret: 1, hintedMean: 1, unhintedMean: 0, samples: 1 });
+    expect(regret(seed3Failed)).toEqual({
+      regret: 0.5,
+      hintedMean: 1,
+      unhintedMean: 0.5,
+      samples: 2,
+    });
+    expect(regret(seeds([0, 0], [1, "failed"]))).toEqual({
+      regret: 1,
+      hintedMean: 1,
+      unhintedMean: 0,
+      samples: 1,
+    });
   });
 
   it("independent: each side over its own finished plays, seeds ignored", () => {
-    const plays = [
-      play(1, false, 1),
-      play(2, false, 0),
-      play(3, false, FAIL, true),
-      play(1, true, 1),
-      play(2, true, 1),
-      play(3, true, 0),
-    ];
-    const r = regret(plays, { pairing: "independent" });
+    const r = regret(seed3Failed, { pairing: "independent" });
     expect(r.hintedMean).toBeCloseTo(2 / 3, 12);
     expect(r.unhintedMean).toBe(0.5);
     expect(r.regret).toBeCloseTo(1 / 6, 12);
@@ -108,15 +95,7 @@ describe("regret (paired seeds by default)", () => {
 });
 
 describe("winRate and meanUnhintedReturn (unhinted, finished plays only)", () => {
-  const plays = [
-    play(1, false, 1),
-    play(2, false, 0.99),
-    play(3, false, 0.5),
-    play(4, false, 0),
-    play(5, false, FAIL, true),
-    play(1, true, 1),
-    play(2, true, 1),
-  ];
+  const plays = seeds([1, 0.99, 0.5, 0, "failed"], [1, 1]);
   it("success means return >= 0.99", () => {
     expect(winRate(plays)).toBe(0.5);
     expect(winRate([play(1, false, 0.98)])).toBe(0);
