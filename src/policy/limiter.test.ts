@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isSpadeError } from "../errors.js";
 import { Limiter, mapLimit, sharedLimiter } from "./limiter.js";
+import { inFlightGauge } from "../../test/in-flight.js";
 
 /** Lets pending promise callbacks run. */
 const flush = () => new Promise((r) => setImmediate(r));
@@ -84,17 +85,10 @@ describe("Limiter", () => {
   });
 
   it("mapLimit runs at most n tasks at once and keeps result order", async () => {
-    let active = 0;
-    let peak = 0;
-    const results = await mapLimit([5, 1, 4, 2, 3], 2, async (ms, i) => {
-      active++;
-      peak = Math.max(peak, active);
-      await new Promise((r) => setTimeout(r, ms));
-      active--;
-      return i;
-    });
+    const tasks = inFlightGauge();
+    const results = await mapLimit([5, 1, 4, 2, 3], 2, (ms, i) => tasks.hold(ms, () => i));
     expect(results).toEqual([0, 1, 2, 3, 4]);
-    expect(peak).toBe(2);
+    expect(tasks.most).toBe(2);
     await expect(mapLimit([1], 1, async () => Promise.reject(new Error("boom")))).rejects.toThrow(
       "boom",
     );

@@ -4,6 +4,7 @@ import { makeAction, type Env } from "../env/index.js";
 import { makeTestEnv, type TestEnvOverrides } from "../env/testing/test-env.js";
 import { chatAgent, Limiter, openAIChatBackend } from "../policy/index.js";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../../test/fakes/openai-server.js";
+import { inFlightGauge } from "../../test/in-flight.js";
 import { oracleAgent } from "./agents.js";
 import type { Agent } from "./episode.js";
 import { groupStats, pairedSeeds, runGroup } from "./group.js";
@@ -119,59 +120,38 @@ describe("runGroup", () => {
 
   it("opens one environment per episode in flight and never runs more than the cap", async () => {
     const { open, stats } = countingOpener();
-    let inFlight = 0;
-    let most = 0;
-    const slowOracle: Agent = async (turn) => {
-      inFlight++;
-      most = Math.max(most, inFlight);
-      await new Promise((r) => setTimeout(r, 5));
-      inFlight--;
-      return oracleAgent(turn);
-    };
+    const agents = inFlightGauge();
+    const slowOracle: Agent = (turn) => agents.hold(5, () => oracleAgent(turn));
     const result = await runGroup(open, () => slowOracle, {
       seeds: [1, 2, 3, 4, 5, 6],
       hintedEpisodes: 6,
       concurrency: 2,
     });
-    expect([most, stats.opened, stats.closed]).toEqual([2, 2, 2]);
+    expect([agents.most, stats.opened, stats.closed]).toEqual([2, 2, 2]);
     expect(result.unhinted.successRate).toBe(1);
     expect(result.episodes.map((e) => e.seed)).toEqual([1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6]);
   });
 
   it("bounds how many environments open at once with the open limiter", async () => {
-    let opening = 0;
-    let most = 0;
-    const open = async () => {
-      opening++;
-      most = Math.max(most, opening);
-      await new Promise((r) => setTimeout(r, 3));
-      opening--;
-      return makeTestEnv();
-    };
+    const opening = inFlightGauge();
+    const open = () => opening.hold(3, () => makeTestEnv());
     const result = await runGroup(open, () => oracleAgent, {
       seeds: [0, 1, 2, 3, 4, 5, 6, 7],
       openLimiter: new Limiter(2),
     });
-    expect([most, result.unhinted.successRate]).toEqual([2, 1]);
+    expect([opening.most, result.unhinted.successRate]).toEqual([2, 1]);
   });
 
   it("shares a limiter across groups", async () => {
     const limiter = new Limiter(1);
-    let inFlight = 0;
-    let most = 0;
-    const agent: Agent = async (turn) => {
-      inFlight++;
-      most = Math.max(most, inFlight);
-      await new Promise((r) => setTimeout(r, 2));
-      inFlight--;
-      return oracleAgent(turn);
-    };
+    const agents = inFlightGauge();
+    const agent: Agent = (turn) => agents.hold(2, () => oracleAgent(turn));
     await Promise.all(
       [1, 2, 3].map((g) =>
         runGroup(countingOpener().open, () => agent, { seeds: [g, g + 10], limiter }),
       ),
     );
-    expect([most, limiter.active]).toEqual([1, 0]);
+    expect([agents.most, limiter.active]).toEqual([1, 0]);
   });
 
   it("flags failed episodes, excludes them from stats, and reopens the environment after an environment failure", async () => {

@@ -47,27 +47,7 @@ describe("episodeTranscript", () => {
       firstObservation: "Guess.",
       outcome: "terminated",
       maskedTurns: [0],
-      steps: [
-        {
-          action: makeAction("1"),
-          observation: "bad call",
-          reward: 0,
-          terminated: false,
-          truncated: false,
-          toolResults: [],
-          info: {},
-          masked: true,
-        },
-        {
-          action: makeAction("\\boxed{2}"),
-          observation: "yes",
-          reward: 1,
-          terminated: true,
-          truncated: false,
-          toolResults: [{ id: "c1", content: "ok" }],
-          info: { tries: 2 },
-        },
-      ],
+      steps: episode.steps, // every field of every step, as the episode holds it
     });
     expect("masked" in (t.steps[1] as object)).toBe(false);
   });
