@@ -157,29 +157,20 @@ describe("the reference's defaults (issue 9 items 5, 9, 10, 12, 14)", () => {
     });
   });
 
-  it("takes the switches and refuses values out of range", () => {
-    expect(
-      buildConfig([
-        {
-          hints: "program",
-          validation: "reference",
-          corpus: "none",
-          memory: "off",
-          trainDesigner: "off",
-          reward: "microLp",
-          topK: "0",
-        },
-      ]),
-    ).toMatchObject({
-      hints: "program",
-      validation: "reference",
-      corpus: "none",
-      memory: "off",
-      trainDesigner: "off",
-      reward: "microLp",
-      topK: 0,
-    });
-    expect(buildConfig([{ reward: "frontier" }]).reward).toBe("frontier");
+  it.each([
+    ["hints", "program", "program"],
+    ["validation", "reference", "reference"],
+    ["corpus", "none", "none"],
+    ["memory", "off", "off"],
+    ["trainDesigner", "off", "off"],
+    ["reward", "microLp", "microLp"],
+    ["reward", "frontier", "frontier"],
+    ["topK", "0", 0],
+  ] as const)("takes the switch %s %s", (key, flag, value) => {
+    expect(buildConfig([{ [key]: flag }])[key]).toBe(value);
+  });
+
+  it("refuses values out of range", () => {
     for (const bad of [
       { topP: "0" },
       { topP: "1.5" },
@@ -198,43 +189,31 @@ describe("the reference's defaults (issue 9 items 5, 9, 10, 12, 14)", () => {
 describe("presets reference and reference-tool-use (cmd/games/train_spade_30b.sh, cmd/tool_use/_train_spade_blend.sh)", () => {
   it("set every setting of the reference's games recipe", () => {
     const cfg = buildConfig([preset("reference")]);
+    // Every setting of the preset reaches the config: none is lost to a default or a derivation.
+    expect(cfg).toMatchObject(PRESETS.reference!);
+    // The recipe's numbers as docs/reference-notes.md lists them (section 1's constants, then
+    // section 7's table, in its order).
     expect(cfg).toMatchObject({
-      mode: "games",
-      steps: 400,
       designsPerStep: 24,
+      agentBatch: 192,
       regenerateEvery: 4,
       rewardDelay: 4,
-      maxAttempts: 5,
-      repairTurns: 0,
-      hints: "model",
-      hintTemperature: 0.3,
-      hintMaxTokens: 4096,
-      hintRetries: 3,
-      reward: "blend",
-      regretFloor: 0.15,
-      invalidDesign: "drop",
-      agentBatch: 192,
-      plays: null,
-      batchFit: "reference",
-      maxTurnsCap: 25,
-      episodeFailures: "reference",
-      skillsPerRegen: 3,
-      memoryDraws: "attempt",
-      hintedPlays: 16,
-      maxWords: 6000,
-      memory: "on",
-      memoryWindow: 200,
+      steps: 400,
       temperature: 0.6,
       topP: 0.95,
       topK: 20,
+      hintTemperature: 0.3,
+      hintMaxTokens: 4096,
       maxTokens: 8192,
       designerMaxTokens: 16384,
+      maxTurnsCap: 25,
+      maxWords: 6000,
       learningRate: 1e-6,
-      loss: "ppo",
       ppoClipLow: 0.2,
       ppoClipHigh: 0.28,
       klCoef: 0,
-      validation: "reference",
+      memory: "on",
+      memoryWindow: 200,
     });
     expect(cfg.skills).toEqual(DEFAULT_SKILLS.games);
   });
