@@ -5,12 +5,13 @@
  */
 import { readFileSync } from "node:fs";
 import type { z } from "zod";
+import { TOOL_USE_SKILLS } from "../designer/skills.js";
 import { SpadeError } from "../errors.js";
 import { CONFIG_SCHEMA, type ConfigKey, type RawConfig, type RunConfig } from "./schema.js";
 
 /**
  * The six game skills of the reference's game runs, in its order (`cmd/games/train_spade_30b.sh`:
- * three of them per regeneration, see `skillsPerRegen`), and the six tool-use skills.
+ * three of them per regeneration, see `skillsPerRegen`), and all six tool-use skills.
  */
 export const DEFAULT_SKILLS: Record<RawConfig["mode"], string[]> = {
   games: [
@@ -21,14 +22,7 @@ export const DEFAULT_SKILLS: Record<RawConfig["mode"], string[]> = {
     "Optimization",
     "Causal Inference",
   ],
-  "tool-use": [
-    "API Orchestration",
-    "Data Retrieval",
-    "State Modification",
-    "Error Recovery",
-    "Tool Selection",
-    "Multi-Step Workflows",
-  ],
+  "tool-use": TOOL_USE_SKILLS.map((skill) => skill.name),
 };
 
 /**
