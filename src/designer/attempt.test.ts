@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { TEST_META } from "../env/testing/test-env.js";
 import { resolveProgram } from "../envs/index.js";
 import { SpadeError } from "../errors.js";
 import { designSlot, offTaskReason, type DesignSlotOptions } from "./attempt.js";
@@ -36,6 +37,17 @@ const FREE_WIN = `class Environment {
   hint() { return "Say anything."; }
   solve() { return { text: "ok" }; }
 }`;
+
+/** Each record of a slot as [attempt, repairTurn, docId, outcome, failureCode, trainable]. */
+const trail = (result: Awaited<ReturnType<typeof designSlot>>) =>
+  result.records.map((r) => [
+    r.attempt,
+    r.repairTurn,
+    r.docId,
+    r.outcome,
+    r.failureCode,
+    r.trainable,
+  ]);
 
 const js = (source: string) => `Here is my environment.\n\`\`\`javascript\n${source}\n\`\`\``;
 
@@ -112,16 +124,7 @@ describe("designSlot", () => {
     const { run, designer, docs } = slot([js(FREE_WIN), js(VAULT)]);
     const result = await run;
     expect(docs.count()).toBe(2);
-    expect(
-      result.records.map((r) => [
-        r.attempt,
-        r.repairTurn,
-        r.docId,
-        r.outcome,
-        r.failureCode,
-        r.trainable,
-      ]),
-    ).toEqual([
+    expect(trail(result)).toEqual([
       [0, 0, "doc-0", "invalid", "E_TRIVIAL", true],
       [1, 0, "doc-1", "valid", null, true],
     ]);
@@ -151,21 +154,15 @@ describe("designSlot", () => {
     });
     await run;
     expect(asked).toEqual([0, 1]);
-    expect(designer.calls[0]).toEqual(
-      buildDesignerPrompt({
-        skill,
-        document: { docId: "doc-0", text: "Document number 0." },
-        references: [ref("memo-0")],
-        avoid: null,
-      }),
-    );
-    expect(designer.calls[1]).toEqual(
-      buildDesignerPrompt({
-        skill,
-        document: { docId: "doc-1", text: "Document number 1." },
-        references: [ref("memo-1")],
-        avoid: null,
-      }),
+    expect(designer.calls).toEqual(
+      [0, 1].map((i) =>
+        buildDesignerPrompt({
+          skill,
+          document: { docId: `doc-${i}`, text: `Document number ${i}.` },
+          references: [ref(`memo-${i}`)],
+          avoid: null,
+        }),
+      ),
     );
   });
 
@@ -214,16 +211,7 @@ describe("designSlot", () => {
     );
     const result = await run;
     expect(docs.count()).toBe(1);
-    expect(
-      result.records.map((r) => [
-        r.attempt,
-        r.repairTurn,
-        r.docId,
-        r.outcome,
-        r.failureCode,
-        r.trainable,
-      ]),
-    ).toEqual([
+    expect(trail(result)).toEqual([
       [0, 0, "doc-0", "invalid", "E_ORACLE", true],
       [0, 1, "doc-0", "valid", null, false],
     ]);
@@ -307,13 +295,7 @@ describe("designSlot", () => {
   });
 
   it("offTaskReason: the skill (ignoring case and spacing) and the presence of tools must fit the slot", () => {
-    const meta = {
-      name: "x",
-      skill: "logical  deduction",
-      description: "d",
-      maxTurns: 3,
-      tools: [],
-    };
+    const meta = { ...TEST_META, skill: "logical  deduction" };
     const tool = {
       type: "function" as const,
       function: { name: "f", description: "", parameters: { type: "object" } },

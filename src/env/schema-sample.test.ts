@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { codeOf } from "../../test/assert.js";
 import { metaProblems } from "./shape.js";
+import { TEST_META } from "./testing/test-env.js";
 import type { JsonObject } from "./types.js";
 import { MAX_SAMPLE_BYTES, sampleFromSchema, sampleProblem } from "./schema-sample.js";
 
@@ -107,10 +108,7 @@ describe("sampleFromSchema", () => {
 
   it("makes the validator's meta check refuse such a tool", () => {
     const meta = {
-      name: "big-tools",
-      skill: "Tool Use",
-      description: "d",
-      maxTurns: 3,
+      ...TEST_META,
       tools: [
         {
           type: "function",
