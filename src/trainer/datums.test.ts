@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Json } from "../env/index.js";
-import type { DesignRow, EpisodeRow } from "../store/index.js";
 import { datumsFor, designSequence, episodeSequence, sequenceDatum } from "./datums.js";
+import { designRow, episodeRow } from "./testing/batch.js";
 import type { TrainSample } from "./types.js";
 
 const t = (data: number[], dtype: "int64" | "float32") => ({ data, dtype, shape: [data.length] });
@@ -12,46 +11,6 @@ const STREAM = {
   lossMask: [0, 0, 0, 1, 1, 0, 0, 1, 0],
   logprobs: [0, 0, 0, -0.5, -0.25, 0, 0, -1, 0],
 };
-
-function episodeRow(trace: Json | null): EpisodeRow {
-  return {
-    step: 0,
-    envId: "lib-a",
-    idx: 0,
-    seed: 1,
-    hinted: false,
-    return: 1,
-    success: true,
-    turns: 2,
-    failure: null,
-    failureCode: null,
-    rewards: [1],
-    transcript: null,
-    trace,
-  };
-}
-
-function designRow(tokens: Json | null): DesignRow {
-  return {
-    step: 0,
-    slot: 0,
-    seq: 0,
-    attempt: 0,
-    repairTurn: 0,
-    skill: "Logical Deduction",
-    docId: "d",
-    prompt: [],
-    completion: "x",
-    program: null,
-    outcome: "no-program",
-    report: null,
-    duplicateOf: null,
-    memoryRefs: null,
-    trainable: true,
-    tokens,
-    envId: null,
-  };
-}
 
 describe("sequenceDatum", () => {
   it.each([
