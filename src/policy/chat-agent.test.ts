@@ -13,10 +13,7 @@ import {
 } from "../../test/fakes/openai-server.js";
 import { chatAgent, DEFAULT_SYSTEM_PROMPT, type ChatAgentOptions } from "./chat-agent.js";
 import { openAIChatBackend, type OpenAIChatOptions } from "./openai.js";
-import type { RetryClock } from "./retry.js";
-
-/** TEST DOUBLE: retry waits return at once. */
-const instantClock: RetryClock = { now: () => 0, random: () => 0, sleep: async () => {} };
+import { INSTANT_CLOCK } from "./testing/clock.js";
 
 let server: FakeOpenAIServer | undefined;
 afterEach(async () => {
@@ -33,7 +30,7 @@ async function agentFor(
   const backend = openAIChatBackend({
     baseURL: server.baseURL,
     model: "fake-model",
-    clock: instantClock,
+    clock: INSTANT_CLOCK,
     retry: { maxRetries: 1 },
     ...backendOptions,
   });

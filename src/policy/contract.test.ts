@@ -25,12 +25,9 @@ import { ggufChatBackend, type GgufChatBackend } from "./gguf.js";
 import { Limiter } from "./limiter.js";
 import { openAIChatBackend } from "./openai.js";
 import { ChatRenderer } from "./render/index.js";
-import type { RetryClock } from "./retry.js";
 import { writeTinyLlamaGguf } from "./testing/gguf-writer.js";
 import { tinkerSampler } from "./tinker.js";
-
-/** TEST DOUBLE: retry and poll waits return at once. */
-const instantClock: RetryClock = { now: () => 0, random: () => 0, sleep: async () => {} };
+import { INSTANT_CLOCK } from "./testing/clock.js";
 
 /** TEST DOUBLE: a text reply cut at the request's max_tokens as a server cuts it (the fake counts one token per character). */
 function fakeText(request: RecordedRequest, content: string): FakeReply {
@@ -79,7 +76,7 @@ describe("OpenAI-compatible backend against the fake server", () => {
       const backend = openAIChatBackend({
         baseURL: server.baseURL,
         model: "fake-model",
-        clock: instantClock,
+        clock: INSTANT_CLOCK,
         limiter: new Limiter(4),
       });
       return { backend, close: () => server.close() };
@@ -156,7 +153,7 @@ describe("Tinker sampler against the fake Tinker server", () => {
       const sampler = tinkerSampler({
         baseURL: server.baseURL,
         baseModel: "Org/Tiny-1B",
-        clock: instantClock,
+        clock: INSTANT_CLOCK,
         heartbeatMs: 0,
         limiter: new Limiter(2),
       });

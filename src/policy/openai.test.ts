@@ -9,19 +9,11 @@ import {
 } from "../../test/fakes/openai-server.js";
 import { Limiter } from "./limiter.js";
 import { openAIChatBackend, resolveApiKey, type OpenAIChatOptions } from "./openai.js";
-import type { RetryClock } from "./retry.js";
+import { recordingClock } from "./testing/clock.js";
 import type { ChatMessage } from "./types.js";
 
-/** TEST DOUBLE: retry waits return at once and are recorded; random() is 0 (no jitter). */
-function fakeClock(): RetryClock & { sleeps: number[] } {
-  const sleeps: number[] = [];
-  return {
-    sleeps,
-    now: () => Date.parse("2026-01-01T00:00:00Z"),
-    random: () => 0,
-    sleep: async (ms) => void sleeps.push(ms),
-  };
-}
+/** Retry sleeps recorded, no jitter; `now` stands at 2026-01-01 for Retry-After dates. */
+const fakeClock = () => recordingClock({ nowMs: Date.parse("2026-01-01T00:00:00Z") });
 
 const MESSAGES: ChatMessage[] = [
   { role: "system", content: "sys" },

@@ -14,18 +14,11 @@ import {
   type RetryNotice,
   type SlowNotice,
 } from "./retry.js";
+import { recordingClock } from "./testing/clock.js";
 
-/** TEST DOUBLE: a clock whose sleeps return at once and are recorded. */
-function fakeClock(randoms: number[] = [0]): RetryClock & { sleeps: number[] } {
-  const sleeps: number[] = [];
-  let i = 0;
-  return {
-    sleeps,
-    now: () => Date.parse("2026-01-01T00:00:00Z"),
-    random: () => randoms[i++ % randoms.length] ?? 0,
-    sleep: async (ms) => void sleeps.push(ms),
-  };
-}
+/** Sleeps recorded; `now` stands at 2026-01-01 for Retry-After dates. */
+const fakeClock = (options: { randoms?: number[] } = {}) =>
+  recordingClock({ nowMs: Date.parse("2026-01-01T00:00:00Z"), ...options });
 
 const headers = (h: Record<string, string>) => new Headers(h);
 
@@ -80,7 +73,7 @@ describe("retry policy pieces", () => {
 
 describe("withRetries", () => {
   it("retries retryable failures with backoff, then succeeds", async () => {
-    const clock = fakeClock([0, 0.5]);
+    const clock = fakeClock({ randoms: [0, 0.5] });
     let calls = 0;
     const result = await withRetries(
       async () => {

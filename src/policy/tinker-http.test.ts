@@ -1,13 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { SpadeError } from "../errors.js";
-import type { RetryClock, RetryNotice } from "./retry.js";
+import type { RetryNotice } from "./retry.js";
 import { TinkerHttp } from "./tinker-http.js";
-
-/** TEST DOUBLE: waits return at once and are recorded. */
-function recordingClock(): RetryClock & { waitsMs: number[] } {
-  const waitsMs: number[] = [];
-  return { waitsMs, now: () => 0, random: () => 0, sleep: async (ms) => void waitsMs.push(ms) };
-}
+import { recordingClock } from "./testing/clock.js";
 
 /** TEST DOUBLE: a `fetch` that plays `answers` in order. */
 function scriptedFetch(answers: Array<() => Response>): typeof fetch & { calls: number } {
@@ -55,7 +50,7 @@ describe("TinkerHttp answers", () => {
       onRetry: (n) => notices.push(n),
     });
     expect(await http.post("/api/v1/x", {})).toEqual({ ok: 1 });
-    expect([fetch.calls, clock.waitsMs]).toEqual([2, [10]]);
+    expect([fetch.calls, clock.sleeps]).toEqual([2, [10]]);
     expect(notices.map((n) => [n.retry, n.failure.code, n.failure.message])).toEqual([
       [
         1,

@@ -5,14 +5,8 @@ import {
   type FakeTinkerServer,
 } from "../../test/fakes/tinker-server.js";
 import { Limiter } from "./limiter.js";
-import type { RetryClock } from "./retry.js";
 import { parseSampleResponse, tinkerSampler, type TinkerSamplerOptions } from "./tinker.js";
-
-/** TEST DOUBLE: waits return at once and are recorded. */
-function recordingClock(): RetryClock & { waitsMs: number[] } {
-  const waitsMs: number[] = [];
-  return { waitsMs, now: () => 0, random: () => 0, sleep: async (ms) => void waitsMs.push(ms) };
-}
+import { recordingClock } from "./testing/clock.js";
 
 const ECHO: FakeTinkerOptions["sample"] = ({ promptTokens }) => ({
   sequences: [
@@ -104,7 +98,7 @@ describe("tinkerSampler", () => {
       "application/x-protobuf",
     );
     expect(first!.headers["x-api-key"]).toBe("k-123");
-    expect(clock.waitsMs).toEqual([40, 40, 40, 40]);
+    expect(clock.sleeps).toEqual([40, 40, 40, 40]);
   });
 
   it("retries a 429 on asample (honouring retry-after) and a 500 on retrieve_future", async () => {
@@ -118,7 +112,7 @@ describe("tinkerSampler", () => {
     ]);
     expect(server.requestsTo("/api/v1/asample")).toHaveLength(2);
     expect(server.requestsTo("/api/v1/retrieve_future")).toHaveLength(2);
-    expect(clock.waitsMs).toEqual([3000, 500]);
+    expect(clock.sleeps).toEqual([3000, 500]);
     // One idempotency key covers the attempts of one submission.
     const keys = server.requestsTo("/api/v1/asample").map((r) => r.headers["x-idempotency-key"]);
     expect(keys[0]).toBe(keys[1]);

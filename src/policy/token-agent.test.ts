@@ -15,12 +15,9 @@ import {
 } from "../../test/fakes/tinker-server.js";
 import { Limiter } from "./limiter.js";
 import { ChatRenderer } from "./render/index.js";
-import type { RetryClock } from "./retry.js";
 import { tinkerSampler } from "./tinker.js";
 import { tokenAgent, type TokenAgentOptions, type TokenTrace } from "./token-agent.js";
-
-/** TEST DOUBLE: retry and poll waits return at once. */
-const instantClock: RetryClock = { now: () => 0, random: () => 0, sleep: async () => {} };
+import { INSTANT_CLOCK } from "./testing/clock.js";
 
 const ENV = "inventory-query";
 const SEED = 1;
@@ -89,7 +86,7 @@ async function setup(
   const sampler = tinkerSampler({
     baseURL: server.baseURL,
     baseModel: "Org/Tiny-1B",
-    clock: instantClock,
+    clock: INSTANT_CLOCK,
     heartbeatMs: 0,
     limiter: new Limiter(2),
   });

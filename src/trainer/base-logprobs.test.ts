@@ -4,11 +4,12 @@ import {
   type FakeSampleResult,
   type FakeTinkerServer,
 } from "../../test/fakes/tinker-server.js";
-import { TinkerHttp, type RetryClock } from "../policy/index.js";
+import { TinkerHttp } from "../policy/index.js";
 import { parsePromptLogprobs, tinkerBaseLogprobs } from "./base-logprobs.js";
 import { TinkerTrainingClient } from "./tinker.js";
 import { handMadeBatch } from "./testing/batch.js";
 import { TinkerTrainer } from "./tinker-trainer.js";
+import { INSTANT_CLOCK } from "../policy/testing/clock.js";
 
 const BASE = "Org/Tiny-1B";
 let server: FakeTinkerServer | undefined;
@@ -16,9 +17,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-/** TEST DOUBLE clock: waits return at once. */
-const clock: RetryClock = { now: () => 0, random: () => 0, sleep: async () => {} };
 
 /** The base model's prompt logprobs the fake engine answers, by prompt. */
 const BASE_LOGPROBS: Record<string, Array<number | null>> = {
@@ -40,7 +38,7 @@ async function setup() {
   });
   const http = new TinkerHttp({
     baseURL: server.baseURL,
-    clock,
+    clock: INSTANT_CLOCK,
     heartbeatMs: 0,
     retry: { maxRetries: 0 },
     pollIntervalMs: 10,

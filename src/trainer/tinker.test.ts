@@ -5,17 +5,12 @@ import {
   type FakeTinkerOptions,
   type FakeTinkerServer,
 } from "../../test/fakes/tinker-server.js";
-import { Limiter, TinkerHttp, tinkerSampler, type RetryClock } from "../policy/index.js";
+import { Limiter, TinkerHttp, tinkerSampler } from "../policy/index.js";
 import { sequenceDatum } from "./datums.js";
 import { handMadeBatch } from "./testing/batch.js";
 import { TinkerTrainingClient, type TinkerTrainingOptions } from "./tinker.js";
 import { DEFAULT_ADAM, TinkerTrainer } from "./tinker-trainer.js";
-
-/** TEST DOUBLE: waits return at once and are recorded. */
-function recordingClock(): RetryClock & { waitsMs: number[] } {
-  const waitsMs: number[] = [];
-  return { waitsMs, now: () => 0, random: () => 0, sleep: async (ms) => void waitsMs.push(ms) };
-}
+import { recordingClock } from "../policy/testing/clock.js";
 
 const BASE = "Org/Tiny-1B";
 const sampled: FakeSampleRequest[] = [];
@@ -150,7 +145,7 @@ describe("TinkerTrainingClient", () => {
       optimizer: true,
       type: "load_weights",
     });
-    expect(clock.waitsMs).toEqual(Array(6).fill(25));
+    expect(clock.sleeps).toEqual(Array(6).fill(25));
     expect(server.training!.models.get("model_0")).toMatchObject({
       optimSteps: 1,
       lastSeqId: 5,
@@ -184,7 +179,7 @@ describe("TinkerTrainingClient", () => {
       clip_low_threshold: 0.8,
       clip_high_threshold: 1.28,
     });
-    expect(clock.waitsMs).toEqual([500, 500]);
+    expect(clock.sleeps).toEqual([500, 500]);
   });
 
   it("fails with E_POLICY_HTTP when the engine refuses a request, naming its message; a refused request takes no seq id", async () => {
