@@ -14,6 +14,7 @@ import {
 import { chatAgent, DEFAULT_SYSTEM_PROMPT, type ChatAgentOptions } from "./chat-agent.js";
 import { openAIChatBackend, type OpenAIChatOptions } from "./openai.js";
 import { INSTANT_CLOCK } from "./testing/clock.js";
+import { LOOKUP_TOOL } from "./testing/tools.js";
 
 let server: FakeOpenAIServer | undefined;
 afterEach(async () => {
@@ -37,19 +38,10 @@ async function agentFor(
   return { server, backend, agent: chatAgent({ backend, ...agentOptions }) };
 }
 
-const LOOKUP: ToolSpec = {
-  type: "function",
-  function: {
-    name: "lookup",
-    description: "look a key up",
-    parameters: { type: "object", properties: { key: { type: "object" } } },
-  },
-};
-
 /** A test env with one tool: calls get results and an empty observation; a boxed 42 wins. */
 function toolEnv() {
   return makeTestEnv({
-    meta: { tools: [LOOKUP], maxTurns: 4 },
+    meta: { tools: [LOOKUP_TOOL], maxTurns: 4 },
     reset: () => ({ observation: "Find the number.", info: {} }),
     step: (action: Action): StepResult => {
       if (action.toolCalls.length > 0) {
@@ -129,7 +121,7 @@ describe("chatAgent", () => {
     // Each request carried the conversation up to that turn, and the tools.
     expect(server.requests.map((r) => r.body.messages.length)).toEqual([2, 5, 7]);
     expect(server.requests[2]!.body.messages).toEqual(agent.messages.slice(0, 7));
-    expect(server.requests[0]!.body.tools).toEqual([LOOKUP]);
+    expect(server.requests[0]!.body.tools).toEqual([LOOKUP_TOOL]);
     expect(episode.trace?.messages).toEqual(agent.messages);
     expect(episode.trace?.model).toBe("fake-model");
   });
@@ -168,7 +160,7 @@ describe("chatAgent", () => {
 
   it("answers calls the environment left unanswered, so strict servers accept the conversation", async () => {
     const env = makeTestEnv({
-      meta: { tools: [LOOKUP] },
+      meta: { tools: [LOOKUP_TOOL] },
       step: () => ({
         observation: "Nothing happened.",
         reward: 0,
@@ -341,7 +333,7 @@ describe("chatAgent: no system prompt, tools that grow during the episode", () =
       },
     };
     const env = toolEnv();
-    let tools: ToolSpec[] = [LOOKUP];
+    let tools: ToolSpec[] = [LOOKUP_TOOL];
     const growing = Object.assign(env, { currentTools: () => tools });
     const { server, agent } = await agentFor([
       { kind: "text", content: "\\boxed{1}" },
@@ -349,7 +341,7 @@ describe("chatAgent: no system prompt, tools that grow during the episode", () =
     ]);
     const first = await growing.reset(0);
     await agent({ env: growing, observation: first.observation, toolResults: [], turn: 0 });
-    tools = [LOOKUP, EXTRA];
+    tools = [LOOKUP_TOOL, EXTRA];
     await agent({ env: growing, observation: "Wrong.", toolResults: [], turn: 1 });
     expect(server.requests.map((r) => r.body.tools.map((t: ToolSpec) => t.function.name))).toEqual([
       ["lookup"],

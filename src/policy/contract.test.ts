@@ -15,19 +15,15 @@ import {
   type FakeReply,
   type RecordedRequest,
 } from "../../test/fakes/openai-server.js";
-import {
-  startFakeTinkerServer,
-  type FakeSampleRequest,
-  type FakeSampleResult,
-} from "../../test/fakes/tinker-server.js";
+import type { FakeSampleRequest, FakeSampleResult } from "../../test/fakes/tinker-server.js";
 import { TINY, writeTinyModel } from "../../test/fakes/tiny-model.js";
 import { ggufChatBackend, type GgufChatBackend } from "./gguf.js";
 import { Limiter } from "./limiter.js";
 import { openAIChatBackend } from "./openai.js";
 import { ChatRenderer } from "./render/index.js";
 import { writeTinyLlamaGguf } from "./testing/gguf-writer.js";
-import { tinkerSampler } from "./tinker.js";
 import { INSTANT_CLOCK } from "./testing/clock.js";
+import { fakeTinkerSampler } from "./testing/fake-tinker.js";
 
 /** TEST DOUBLE: a text reply cut at the request's max_tokens as a server cuts it (the fake counts one token per character). */
 function fakeText(request: RecordedRequest, content: string): FakeReply {
@@ -149,14 +145,7 @@ describe("Tinker sampler against the fake Tinker server", () => {
   describeTokenSamplerContract({
     renderer: tinyRenderer,
     async open() {
-      const server = await startFakeTinkerServer({ baseModel: "Org/Tiny-1B", sample: engine });
-      const sampler = tinkerSampler({
-        baseURL: server.baseURL,
-        baseModel: "Org/Tiny-1B",
-        clock: INSTANT_CLOCK,
-        heartbeatMs: 0,
-        limiter: new Limiter(2),
-      });
+      const { server, sampler } = await fakeTinkerSampler({ sample: engine });
       return {
         sampler,
         close: async () => {

@@ -1,12 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  startFakeTinkerServer,
-  type FakeTinkerOptions,
-  type FakeTinkerServer,
-} from "../../test/fakes/tinker-server.js";
+import type { FakeTinkerOptions, FakeTinkerServer } from "../../test/fakes/tinker-server.js";
 import { Limiter } from "./limiter.js";
 import { parseSampleResponse, tinkerSampler, type TinkerSamplerOptions } from "./tinker.js";
 import { recordingClock } from "./testing/clock.js";
+import { fakeTinkerSampler } from "./testing/fake-tinker.js";
 
 const ECHO: FakeTinkerOptions["sample"] = ({ promptTokens }) => ({
   sequences: [
@@ -24,18 +21,13 @@ async function setup(
   fake: Partial<FakeTinkerOptions> = {},
   sampler: Partial<TinkerSamplerOptions> = {},
 ) {
-  server = await startFakeTinkerServer({ baseModel: "Org/Tiny-1B", sample: ECHO, ...fake });
   const clock = recordingClock();
-  const client = tinkerSampler({
-    baseURL: server.baseURL,
-    baseModel: "Org/Tiny-1B",
-    clock,
-    heartbeatMs: 0,
-    limiter: new Limiter(4),
-    retry: { maxRetries: 2 },
-    ...sampler,
-  });
-  return { server, clock, client };
+  const started = await fakeTinkerSampler(
+    { sample: ECHO, ...fake },
+    { clock, limiter: new Limiter(4), retry: { maxRetries: 2 }, ...sampler },
+  );
+  server = started.server;
+  return { server, clock, client: started.sampler };
 }
 
 const REQUEST = { promptTokenIds: [1, 2, 3], maxTokens: 16, stopTokenIds: [0, 9] };

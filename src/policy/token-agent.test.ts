@@ -7,17 +7,14 @@ import { resolveProgram } from "../envs/index.js";
 import { oracleAgent, runEpisode } from "../rollout/index.js";
 import { loadProgram } from "../sandbox/index.js";
 import { TINY, writeTinyModel } from "../../test/fakes/tiny-model.js";
-import {
-  startFakeTinkerServer,
-  type FakeFault,
-  type FakeSampleResult,
-  type FakeTinkerServer,
+import type {
+  FakeFault,
+  FakeSampleResult,
+  FakeTinkerServer,
 } from "../../test/fakes/tinker-server.js";
-import { Limiter } from "./limiter.js";
 import { ChatRenderer } from "./render/index.js";
-import { tinkerSampler } from "./tinker.js";
 import { tokenAgent, type TokenAgentOptions, type TokenTrace } from "./token-agent.js";
-import { INSTANT_CLOCK } from "./testing/clock.js";
+import { fakeTinkerSampler } from "./testing/fake-tinker.js";
 
 const ENV = "inventory-query";
 const SEED = 1;
@@ -77,19 +74,9 @@ async function setup(
       sequences: [{ tokens, logprobs: tokens.map((_, i) => logprobOf(t, i)), stop_reason: "stop" }],
     };
   };
-  server = await startFakeTinkerServer({
-    baseModel: "Org/Tiny-1B",
-    sample,
-    tryAgainPolls: 1,
-    faults,
-  });
-  const sampler = tinkerSampler({
-    baseURL: server.baseURL,
-    baseModel: "Org/Tiny-1B",
-    clock: INSTANT_CLOCK,
-    heartbeatMs: 0,
-    limiter: new Limiter(2),
-  });
+  const fake = await fakeTinkerSampler({ sample, tryAgainPolls: 1, faults });
+  server = fake.server;
+  const sampler = fake.sampler;
   env = await loadProgram(resolveProgram(ENV).source);
   return {
     renderer,

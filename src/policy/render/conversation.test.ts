@@ -2,7 +2,6 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ToolSpec } from "../../env/index.js";
 import {
   asciiIds,
   THINK_DROPPING_TEMPLATE,
@@ -11,15 +10,7 @@ import {
 } from "../../../test/fakes/tiny-model.js";
 import { ChatRenderer } from "./renderer.js";
 import { TokenConversation } from "./conversation.js";
-
-const LOOKUP: ToolSpec = {
-  type: "function",
-  function: {
-    name: "lookup",
-    description: "look a key up",
-    parameters: { type: "object", properties: { key: { type: "object" } } },
-  },
-};
+import { LOOKUP_TOOL } from "../testing/tools.js";
 
 function renderer(template?: string): ChatRenderer {
   return ChatRenderer.fromDir(writeTinyModel(mkdtempSync(join(tmpdir(), "spade-tiny-")), template));
@@ -37,13 +28,13 @@ const CALL_TEXT =
 describe("TokenConversation", () => {
   it("grows into exactly the one-shot render of the whole tool-use conversation", () => {
     const r = renderer();
-    const conv = new TokenConversation(r, { tools: [LOOKUP] });
+    const conv = new TokenConversation(r, { tools: [LOOKUP_TOOL] });
     const first = conv.addMessages([
       { role: "system", content: "Play." },
       { role: "user", content: "Find the number." },
     ]);
     expect(first).toEqual(
-      r.renderTokens(conv.messages, { tools: [LOOKUP], addGenerationPrompt: true }),
+      r.renderTokens(conv.messages, { tools: [LOOKUP_TOOL], addGenerationPrompt: true }),
     );
     expect(first.slice(-11)).toEqual([TINY.imStart, ...asciiIds("assistant\n")]);
 
