@@ -41,6 +41,23 @@ export class MalformedToolCallError extends SpadeError {
   }
 }
 
+/**
+ * Records a turn's sample. When the model wrote tool calls that are not valid JSON, the turn is
+ * marked masked (kept out of training) and `MalformedToolCallError` is thrown for the episode to
+ * answer; `nextStep` is the error's advice.
+ */
+export function recordTurnSample(
+  samplesByTurn: TurnSample[],
+  sample: TurnSample,
+  answer: { text: string; malformedToolCalls: readonly string[] },
+  nextStep: string,
+): void {
+  samplesByTurn.push(sample);
+  if (answer.malformedToolCalls.length === 0) return;
+  sample.masked = true;
+  throw new MalformedToolCallError(answer.text, answer.malformedToolCalls, nextStep);
+}
+
 /** True when `err` is a `MalformedToolCallError`. */
 export function isMalformedToolCallError(err: unknown): err is MalformedToolCallError {
   return err instanceof MalformedToolCallError;
@@ -248,29 +265,26 @@ export function chatAgent(options: ChatAgentOptions): ChatAgent {
         nextStep: "check the backend",
       });
     messages.push(assistantMessage(choice));
-    samplesByTurn.push({
-      turn: turn.turn,
-      promptTokenIds: completion.promptTokenIds,
-      promptLogprobs: completion.promptLogprobs,
-      tokenIds: choice.tokenIds,
-      logprobs: choice.logprobs,
-      tokens: choice.tokens,
-      finishReason: choice.finishReason,
-      usage: completion.usage,
-    });
     if (completion.usage)
       known = {
         counted: messages.length,
         tokens: completion.usage.promptTokens + completion.usage.completionTokens,
       };
-    if (choice.malformedToolCalls.length > 0) {
-      (samplesByTurn[samplesByTurn.length - 1] as TurnSample).masked = true;
-      throw new MalformedToolCallError(
-        choice.content,
-        choice.malformedToolCalls,
-        "if this is frequent, check that the server's tool-call parser matches the model",
-      );
-    }
+    recordTurnSample(
+      samplesByTurn,
+      {
+        turn: turn.turn,
+        promptTokenIds: completion.promptTokenIds,
+        promptLogprobs: completion.promptLogprobs,
+        tokenIds: choice.tokenIds,
+        logprobs: choice.logprobs,
+        tokens: choice.tokens,
+        finishReason: choice.finishReason,
+        usage: completion.usage,
+      },
+      { text: choice.content, malformedToolCalls: choice.malformedToolCalls },
+      "if this is frequent, check that the server's tool-call parser matches the model",
+    );
     return makeAction(choice.content, choice.toolCalls);
   };
 

@@ -8,7 +8,7 @@ import type { Action } from "../env/index.js";
 import { SpadeError } from "../errors.js";
 import {
   DEFAULT_SYSTEM_PROMPT,
-  MalformedToolCallError,
+  recordTurnSample,
   observationMessages,
   type ChatAgentTurn,
   type ChatTrace,
@@ -134,24 +134,21 @@ export function tokenAgent(options: TokenAgentOptions): TokenAgent {
         nextStep: "check the sampling server",
       });
     const parsed = conversation.addSample(sample);
-    samplesByTurn.push({
-      turn: turn.turn,
-      promptTokenIds: null,
-      promptLogprobs: null,
-      tokenIds: [...sample.tokenIds],
-      logprobs: sample.logprobs ? [...sample.logprobs] : null,
-      tokens: null,
-      finishReason: sample.stopReason,
-      usage: { promptTokens: promptLength, completionTokens: sample.tokenIds.length },
-    });
-    if (parsed.malformedToolCalls.length > 0) {
-      (samplesByTurn[samplesByTurn.length - 1] as TurnSample).masked = true;
-      throw new MalformedToolCallError(
-        parsed.text,
-        parsed.malformedToolCalls,
-        "frequent ones point at the chat template or the sampling settings",
-      );
-    }
+    recordTurnSample(
+      samplesByTurn,
+      {
+        turn: turn.turn,
+        promptTokenIds: null,
+        promptLogprobs: null,
+        tokenIds: [...sample.tokenIds],
+        logprobs: sample.logprobs ? [...sample.logprobs] : null,
+        tokens: null,
+        finishReason: sample.stopReason,
+        usage: { promptTokens: promptLength, completionTokens: sample.tokenIds.length },
+      },
+      parsed,
+      "frequent ones point at the chat template or the sampling settings",
+    );
     return parsed.action;
   };
 
