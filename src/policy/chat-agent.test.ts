@@ -231,13 +231,17 @@ describe("chatAgent", () => {
     ]);
   });
 
-  it("ends the episode with E_POLICY_CONTEXT when the prompt would outgrow the budget", async () => {
-    // Server usage: prompt tokens = characters of the joined contents; completion = answer characters.
-    const { server, agent } = await agentFor(
+  /** An agent answering \boxed{5} under a 40-token prompt budget: turn 1 would pass it. */
+  const agentOverBudgetAtTurn1 = () =>
+    agentFor(
       () => ({ kind: "text", content: "\\boxed{5}" }),
       {},
       { systemPrompt: "S", maxPromptTokens: 40 },
     );
+
+  it("ends the episode with E_POLICY_CONTEXT when the prompt would outgrow the budget", async () => {
+    // Server usage: prompt tokens = characters of the joined contents; completion = answer characters.
+    const { server, agent } = await agentOverBudgetAtTurn1();
     const episode = await runEpisode(makeTestEnv(), agent, { seed: 0 });
     // Turn 0 estimate: (4 + ceil(1/4)) + (4 + ceil(42/4)) = 5 + 15 = 20 <= 40: sent.
     // Turn 1: the server counted 44 prompt + 9 answer tokens, plus the estimate of the new
@@ -255,11 +259,7 @@ describe("chatAgent", () => {
   });
 
   it("ends an overflowing episode as truncated with return 0 under failures: reference; it is not dropped", async () => {
-    const { agent } = await agentFor(
-      () => ({ kind: "text", content: "\\boxed{5}" }),
-      {},
-      { systemPrompt: "S", maxPromptTokens: 40 },
-    );
+    const { agent } = await agentOverBudgetAtTurn1();
     const episode = await runEpisode(makeTestEnv(), agent, { seed: 0, failures: "reference" });
     expect(episode).toMatchObject({
       turns: 1,
