@@ -61,25 +61,23 @@ class Bytes {
     this.parts.push(buf);
     this.length += buf.length;
   }
-  u32(v: number): void {
-    const b = Buffer.alloc(4);
-    b.writeUInt32LE(v);
+  /** Pushes `size` bytes that `write` fills. */
+  private fixed(size: number, write: (b: Buffer) => unknown): void {
+    const b = Buffer.alloc(size);
+    write(b);
     this.push(b);
+  }
+  u32(v: number): void {
+    this.fixed(4, (b) => b.writeUInt32LE(v));
   }
   i32(v: number): void {
-    const b = Buffer.alloc(4);
-    b.writeInt32LE(v);
-    this.push(b);
+    this.fixed(4, (b) => b.writeInt32LE(v));
   }
   u64(v: number): void {
-    const b = Buffer.alloc(8);
-    b.writeBigUInt64LE(BigInt(v));
-    this.push(b);
+    this.fixed(8, (b) => b.writeBigUInt64LE(BigInt(v)));
   }
   f32(v: number): void {
-    const b = Buffer.alloc(4);
-    b.writeFloatLE(v);
-    this.push(b);
+    this.fixed(4, (b) => b.writeFloatLE(v));
   }
   str(s: string): void {
     const b = Buffer.from(s, "utf8");
