@@ -92,27 +92,29 @@ class Bytes {
   }
 }
 
+/** An array value: its element type, its length, then each element as `write` puts it. */
+function writeArray<E>(
+  out: Bytes,
+  type: number,
+  items: readonly E[],
+  write: (item: E) => void,
+): void {
+  out.u32(T.ARRAY);
+  out.u32(type);
+  out.u64(items.length);
+  for (const item of items) write(item);
+}
+
 function writeValue(out: Bytes, v: Value): void {
   if (typeof v === "string") return (out.u32(T.STRING), out.str(v));
-  if (Array.isArray(v))
-    return (out.u32(T.ARRAY), out.u32(T.STRING), out.u64(v.length), v.forEach((s) => out.str(s)));
+  if (Array.isArray(v)) return writeArray(out, T.STRING, v, (s) => out.str(s));
   switch (v.type) {
     case "bool":
       return (out.u32(T.BOOL), out.push(Buffer.from([v.value ? 1 : 0])));
     case "f32[]":
-      return (
-        out.u32(T.ARRAY),
-        out.u32(T.FLOAT32),
-        out.u64(v.value.length),
-        v.value.forEach((x) => out.f32(x))
-      );
+      return writeArray(out, T.FLOAT32, v.value, (x) => out.f32(x));
     case "i32[]":
-      return (
-        out.u32(T.ARRAY),
-        out.u32(T.INT32),
-        out.u64(v.value.length),
-        v.value.forEach((x) => out.i32(x))
-      );
+      return writeArray(out, T.INT32, v.value, (x) => out.i32(x));
     case "f32":
       return (out.u32(T.FLOAT32), out.f32(v.value));
     case "i32":
