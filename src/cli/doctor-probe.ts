@@ -19,6 +19,23 @@ export interface Check {
   fix?: string;
 }
 
+/** The check called `name`: its three outcomes (warn and fail say what to do). */
+function check(name: string) {
+  return {
+    ok: (detail: string): Check => ({ name, status: "ok", detail }),
+    warn: (detail: string, fix: string): Check => ({ name, status: "warn", detail, fix }),
+    fail: (detail: string, fix: string): Check => ({ name, status: "fail", detail, fix }),
+  };
+}
+
+const server = check("server");
+const sampling = check("sampling parameters");
+const toolCalls = check("tool calls");
+const logprobs = check("logprobs");
+const tokenIdsCheck = check("token ids");
+const engine = check("engine");
+const engineModels = check("engine models");
+
 /** A server to probe and how. */
 export interface ProbeOptions {
   fetch?: typeof fetch;
@@ -99,32 +116,30 @@ export async function probeOpenAI(
     models = await call(`${root}/models`, { method: "GET" }, options);
   } catch (err) {
     return [
-      {
-        name: "server",
-        status: "fail",
-        detail: `${root}/models cannot be reached (${describeError(err)})`,
-        fix: "start the server, or check --base-url (it ends in /v1)",
-      },
+      server.fail(
+        `${root}/models cannot be reached (${describeError(err)})`,
+        "start the server, or check --base-url (it ends in /v1)",
+      ),
     ];
   }
   const ids = ((models.body?.data as Array<{ id?: unknown }> | undefined) ?? []).map((m) =>
     String(m.id),
   );
   if (models.status !== 200)
-    checks.push({
-      name: "server",
-      status: "fail",
-      detail: `GET ${root}/models answered HTTP ${models.status}`,
-      fix: "check --base-url and the API key variable (--api-key-env)",
-    });
+    checks.push(
+      server.fail(
+        `GET ${root}/models answered HTTP ${models.status}`,
+        "check --base-url and the API key variable (--api-key-env)",
+      ),
+    );
   else if (!ids.includes(model))
-    checks.push({
-      name: "server",
-      status: "warn",
-      detail: `answers, but lists ${ids.length > 0 ? ids.join(", ") : "no models"}, not ${model}`,
-      fix: `pass one of the listed names to --model`,
-    });
-  else checks.push({ name: "server", status: "ok", detail: `answers and serves ${model}` });
+    checks.push(
+      server.warn(
+        `answers, but lists ${ids.length > 0 ? ids.join(", ") : "no models"}, not ${model}`,
+        `pass one of the listed names to --model`,
+      ),
+    );
+  else checks.push(server.ok(`answers and serves ${model}`));
 
   const chat = (extra: Record<string, unknown>) =>
     call(
@@ -138,11 +153,7 @@ export async function probeOpenAI(
 
   const sampled = await chat({ ...SPADE_SAMPLING });
   if (sampled.status === 200 && firstChoice(sampled.body)) {
-    checks.push({
-      name: "sampling parameters",
-      status: "ok",
-      detail: `accepts ${Object.keys(SPADE_SAMPLING).join(", ")}`,
-    });
+    checks.push(sampling.ok(`accepts ${Object.keys(SPADE_SAMPLING).join(", ")}`));
   } else {
     const refused: string[] = [];
     for (const [key, value] of Object.entries(SPADE_SAMPLING)) {
@@ -152,14 +163,14 @@ export async function probeOpenAI(
       });
       if (alone.status !== 200) refused.push(key);
     }
-    checks.push({
-      name: "sampling parameters",
-      status: "fail",
-      detail: `refused SPADE's sampling (HTTP ${sampled.status}${refused.length > 0 ? `; refuses ${refused.join(", ")}` : ""}): ${sampled.text.slice(0, 200)}`,
-      fix: refused.includes("top_k")
-        ? "pass --top-k 0 (hosted APIs refuse top_k)"
-        : "see the server's message; `spade run --help` lists the sampling flags",
-    });
+    checks.push(
+      sampling.fail(
+        `refused SPADE's sampling (HTTP ${sampled.status}${refused.length > 0 ? `; refuses ${refused.join(", ")}` : ""}): ${sampled.text.slice(0, 200)}`,
+        refused.includes("top_k")
+          ? "pass --top-k 0 (hosted APIs refuse top_k)"
+          : "see the server's message; `spade run --help` lists the sampling flags",
+      ),
+    );
   }
 
   // The call is forced (a named tool_choice): what is probed is the server's support, not the model's judgement.
@@ -177,64 +188,55 @@ export async function probeOpenAI(
         | undefined
     )?.tool_calls ?? [];
   if (tools.status !== 200)
-    checks.push({
-      name: "tool calls",
-      status: "fail",
-      detail: `a request with tools was refused (HTTP ${tools.status}): ${tools.text.slice(0, 200)}`,
-      fix: "enable tool calling on the server (vLLM: --enable-auto-tool-choice --tool-call-parser NAME; llama.cpp: --jinja or a function-calling chat format)",
-    });
+    checks.push(
+      toolCalls.fail(
+        `a request with tools was refused (HTTP ${tools.status}): ${tools.text.slice(0, 200)}`,
+        "enable tool calling on the server (vLLM: --enable-auto-tool-choice --tool-call-parser NAME; llama.cpp: --jinja or a function-calling chat format)",
+      ),
+    );
   else if (calls.length > 0)
-    checks.push({
-      name: "tool calls",
-      status: "ok",
-      detail: `accepted tools and returned a call of ${calls.map((c) => c.function?.name).join(", ")}`,
-    });
+    checks.push(
+      toolCalls.ok(
+        `accepted tools and returned a call of ${calls.map((c) => c.function?.name).join(", ")}`,
+      ),
+    );
   else
-    checks.push({
-      name: "tool calls",
-      status: "warn",
-      detail:
+    checks.push(
+      toolCalls.warn(
         "accepted tools, but the answer had no tool_calls (the model answered in text, or the server does not parse calls)",
-      fix: "tool-use environments need parsed calls: enable the server's tool-call parser for this model",
-    });
+        "tool-use environments need parsed calls: enable the server's tool-call parser for this model",
+      ),
+    );
 
   const lp = await chat({ max_tokens: 4, logprobs: true, top_logprobs: 1, return_token_ids: true });
   const choice = firstChoice(lp.body);
   const content = (choice?.logprobs as { content?: unknown[] } | null | undefined)?.content;
   if (lp.status !== 200)
-    checks.push({
-      name: "logprobs",
-      status: "fail",
-      detail: `a request for logprobs was refused (HTTP ${lp.status}): ${lp.text.slice(0, 200)}`,
-      fix: "inference-only runs do not need them; training on this server's samples does",
-    });
+    checks.push(
+      logprobs.fail(
+        `a request for logprobs was refused (HTTP ${lp.status}): ${lp.text.slice(0, 200)}`,
+        "inference-only runs do not need them; training on this server's samples does",
+      ),
+    );
   else if (Array.isArray(content) && content.length > 0)
-    checks.push({
-      name: "logprobs",
-      status: "ok",
-      detail: `returned ${content.length} per-token logprobs`,
-    });
+    checks.push(logprobs.ok(`returned ${content.length} per-token logprobs`));
   else
-    checks.push({
-      name: "logprobs",
-      status: "warn",
-      detail: "the answer carried no per-token logprobs",
-      fix: "inference-only runs do not need them",
-    });
+    checks.push(
+      logprobs.warn(
+        "the answer carried no per-token logprobs",
+        "inference-only runs do not need them",
+      ),
+    );
   const tokenIds = choice?.token_ids ?? lp.body?.prompt_token_ids;
   if (lp.status === 200 && Array.isArray(tokenIds))
-    checks.push({
-      name: "token ids",
-      status: "ok",
-      detail: "returns token ids (return_token_ids)",
-    });
+    checks.push(tokenIdsCheck.ok("returns token ids (return_token_ids)"));
   else
-    checks.push({
-      name: "token ids",
-      status: "warn",
-      detail: "returns no token ids",
-      fix: "inference-only runs do not need them; to train, use a Tinker-compatible engine (--engine)",
-    });
+    checks.push(
+      tokenIdsCheck.warn(
+        "returns no token ids",
+        "inference-only runs do not need them; to train, use a Tinker-compatible engine (--engine)",
+      ),
+    );
   return checks;
 }
 
@@ -246,22 +248,18 @@ export async function probeEngine(url: string, options: ProbeOptions = {}): Prom
     const health = await call(`${root}/api/v1/healthz`, { method: "GET" }, options);
     checks.push(
       health.status === 200
-        ? { name: "engine", status: "ok", detail: `${root} answers` }
-        : {
-            name: "engine",
-            status: "fail",
-            detail: `GET /api/v1/healthz answered HTTP ${health.status}`,
-            fix: "check --engine (the server's root, without /api/v1)",
-          },
+        ? engine.ok(`${root} answers`)
+        : engine.fail(
+            `GET /api/v1/healthz answered HTTP ${health.status}`,
+            "check --engine (the server's root, without /api/v1)",
+          ),
     );
   } catch (err) {
     return [
-      {
-        name: "engine",
-        status: "fail",
-        detail: `${root} cannot be reached (${describeError(err)})`,
-        fix: "start the engine, or use --engine local to have SPADE start one",
-      },
+      engine.fail(
+        `${root} cannot be reached (${describeError(err)})`,
+        "start the engine, or use --engine local to have SPADE start one",
+      ),
     ];
   }
   const caps = await call(
@@ -273,17 +271,17 @@ export async function probeEngine(url: string, options: ProbeOptions = {}): Prom
     (caps?.body?.supported_models as Array<{ model_name?: unknown }> | undefined) ?? []
   ).map((m) => String(m.model_name));
   if (caps?.status === 200)
-    checks.push({
-      name: "engine models",
-      status: "ok",
-      detail: names.length > 0 ? `serves ${names.join(", ")}` : "answers get_server_capabilities",
-    });
+    checks.push(
+      engineModels.ok(
+        names.length > 0 ? `serves ${names.join(", ")}` : "answers get_server_capabilities",
+      ),
+    );
   else
-    checks.push({
-      name: "engine models",
-      status: "warn",
-      detail: `get_server_capabilities answered ${caps ? `HTTP ${caps.status}` : "nothing"}`,
-      fix: "pass the model exactly as the engine names it to --base-model",
-    });
+    checks.push(
+      engineModels.warn(
+        `get_server_capabilities answered ${caps ? `HTTP ${caps.status}` : "nothing"}`,
+        "pass the model exactly as the engine names it to --base-model",
+      ),
+    );
   return checks;
 }
