@@ -12,7 +12,7 @@ import WebSocket from "ws";
 import { makeAction } from "../env/index.js";
 import { resolveProgram } from "../envs/index.js";
 import { loadProgram } from "../sandbox/index.js";
-import { loadCatalog, startServer } from "../serve/index.js";
+import { catalogSources, loadCatalog, startServer } from "../serve/index.js";
 
 const ENV_NAME = "vault-cracker";
 const GUESSES = ["\\boxed{0123}", "\\boxed{4567}", "\\boxed{8901}", "\\boxed{2345}"];
@@ -76,15 +76,7 @@ async function clientLoop(
 }
 
 async function served(sessions: number, seconds: number): Promise<Measured> {
-  const entries = await loadCatalog([
-    {
-      name: ENV_NAME,
-      source: resolveProgram(ENV_NAME).source,
-      origin: "library",
-      from: ENV_NAME,
-      stats: null,
-    },
-  ]);
+  const entries = await loadCatalog(catalogSources([ENV_NAME]));
   const server = await startServer({
     entries,
     port: 0,

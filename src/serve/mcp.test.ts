@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { resolveProgram } from "../envs/index.js";
 import { loadProgram } from "../sandbox/index.js";
-import { loadCatalog } from "./catalog.js";
+import { catalogSources, loadCatalog } from "./catalog.js";
 import { startServer, type ServeHandle } from "./server.js";
 
 // Node 20 has no global WebSocket; the SDK's WebSocket transport uses the global one.
@@ -19,15 +19,7 @@ if (!hadWebSocket) globals.WebSocket = WebSocket;
 let server: ServeHandle;
 
 beforeAll(async () => {
-  const entries = await loadCatalog([
-    {
-      name: "bank-transfer",
-      source: resolveProgram("bank-transfer").source,
-      origin: "library",
-      from: "bank-transfer",
-      stats: null,
-    },
-  ]);
+  const entries = await loadCatalog(catalogSources(["bank-transfer"]));
   server = await startServer({ entries, port: 0, maxSessions: 4, sessionTimeoutS: null });
 });
 afterAll(async () => {

@@ -6,22 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SpadeError } from "../errors.js";
 import { loadProgram } from "../sandbox/index.js";
 import { isOpenEnvRef, OpenEnvRemoteEnv, parseOpenEnvRef, resolveProgram } from "../envs/index.js";
-import { loadCatalog } from "./catalog.js";
+import { catalogSources, loadCatalog } from "./catalog.js";
 import { startServer, type ServeHandle } from "./server.js";
 
 let server: ServeHandle;
 let ref: (name: string) => string;
 
 beforeAll(async () => {
-  const entries = await loadCatalog(
-    ["vault-cracker", "bank-transfer"].map((n) => ({
-      name: n,
-      source: resolveProgram(n).source,
-      origin: "library" as const,
-      from: n,
-      stats: null,
-    })),
-  );
+  const entries = await loadCatalog(catalogSources(["vault-cracker", "bank-transfer"]));
   server = await startServer({ entries, port: 0, maxSessions: 2, sessionTimeoutS: null });
   ref = (name) => `openenv+ws://127.0.0.1:${server.port}/${name}`;
 });

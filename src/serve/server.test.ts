@@ -2,9 +2,8 @@
 // error codes, hostile programs confined to their session, capacity and idle reaping, MCP JSON-RPC.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { resolveProgram } from "../envs/index.js";
 import { makeProgram } from "../sandbox/testing/programs.js";
-import { loadCatalog, type CatalogEntry } from "./catalog.js";
+import { catalogSources, loadCatalog, type CatalogEntry } from "./catalog.js";
 import { startServer, type ServeHandle } from "./server.js";
 
 /** A WebSocket client that queues what the server sends. */
@@ -68,13 +67,7 @@ let base: string;
 beforeAll(async () => {
   entries = await loadCatalog([
     { name: "", source: HOSTILE, origin: "file", from: "hostile.js", stats: null },
-    {
-      name: "bank-transfer",
-      source: resolveProgram("bank-transfer").source,
-      origin: "library",
-      from: "bank-transfer",
-      stats: null,
-    },
+    ...catalogSources(["bank-transfer"]),
   ]);
   server = await startServer({ entries, port: 0, maxSessions: 4, sessionTimeoutS: null });
   base = server.url;
