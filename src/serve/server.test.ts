@@ -364,6 +364,9 @@ describe("MCP JSON-RPC", () => {
         body: typeof body === "string" ? body : JSON.stringify(body),
       }),
     );
+  /** A JSON-RPC request `id`: `method` with `params`. */
+  const call = (id: number, method: string, params: unknown) =>
+    rpc({ jsonrpc: "2.0", method, params, id });
 
   it("POST /mcp: parse and request errors, tools/list, sessions created, called and closed", async () => {
     expect(await rpc("{x")).toEqual({
@@ -385,50 +388,26 @@ describe("MCP JSON-RPC", () => {
       "wait",
       "final_answer",
     ]);
-    const created = await rpc({
-      jsonrpc: "2.0",
-      method: "openenv/session/create",
-      params: { seed: 5 },
-      id: 3,
-    });
+    const created = await call(3, "openenv/session/create", { seed: 5 });
     const sid = created.result.session_id;
     expect(server.registry.get(sid)).toBeDefined();
-    const called = await rpc({
-      jsonrpc: "2.0",
-      method: "tools/call",
-      params: { session_id: sid, name: "list_accounts", arguments: {} },
-      id: 4,
+    const called = await call(4, "tools/call", {
+      session_id: sid,
+      name: "list_accounts",
+      arguments: {},
     });
     expect(called.result.content[0].type).toBe("text");
     expect(called.result._meta.spade.step_count).toBe(1);
-    expect(
-      (
-        await rpc({
-          jsonrpc: "2.0",
-          method: "tools/call",
-          params: { session_id: sid, name: "teleport" },
-          id: 5,
-        })
-      ).error,
-    ).toEqual({ code: -32602, message: "Tool not found: teleport" });
-    expect(
-      await rpc({
-        jsonrpc: "2.0",
-        method: "openenv/session/close",
-        params: { session_id: sid },
-        id: 6,
-      }),
-    ).toEqual({ jsonrpc: "2.0", id: 6, result: { session_id: sid, closed: true } });
-    expect(
-      (
-        await rpc({
-          jsonrpc: "2.0",
-          method: "openenv/session/close",
-          params: { session_id: sid },
-          id: 7,
-        })
-      ).error.code,
-    ).toBe(-32602);
+    expect((await call(5, "tools/call", { session_id: sid, name: "teleport" })).error).toEqual({
+      code: -32602,
+      message: "Tool not found: teleport",
+    });
+    expect(await call(6, "openenv/session/close", { session_id: sid })).toEqual({
+      jsonrpc: "2.0",
+      id: 6,
+      result: { session_id: sid, closed: true },
+    });
+    expect((await call(7, "openenv/session/close", { session_id: sid })).error.code).toBe(-32602);
   });
 
   it("WS /mcp: one session per connection, JSON-RPC per frame", async () => {
