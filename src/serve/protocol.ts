@@ -53,6 +53,21 @@ export function toIssues(
   }));
 }
 
+/**
+ * `data` parsed by `schema`; when it does not fit, a VALIDATION_ERROR saying `message` with the
+ * issues, their locations prefixed by `prefix`.
+ */
+function validated<T>(
+  schema: z.ZodType<T>,
+  data: unknown,
+  message: string,
+  prefix: Array<string | number> = [],
+): T {
+  const r = schema.safeParse(data);
+  if (!r.success) throw new ProtocolError("VALIDATION_ERROR", message, toIssues(r.error, prefix));
+  return r.data;
+}
+
 const jsonObject = z.record(z.string(), z.unknown());
 
 /** Reset parameters: OpenEnv's `ResetRequest` (extra keys allowed) plus SPADE's `hint`. */
@@ -119,44 +134,26 @@ export function parseAction(
       ? (data as { type?: unknown }).type
       : undefined;
   if (type === "list_tools") {
-    const r = ListToolsAction.safeParse(data);
-    if (!r.success)
-      throw new ProtocolError(
-        "VALIDATION_ERROR",
-        "Invalid list_tools action",
-        toIssues(r.error, where),
-      );
+    validated(ListToolsAction, data, "Invalid list_tools action", where);
     return { kind: "list_tools" };
   }
   if (type === "call_tool") {
-    const r = CallToolAction.safeParse(data);
-    if (!r.success)
-      throw new ProtocolError(
-        "VALIDATION_ERROR",
-        "Invalid call_tool action",
-        toIssues(r.error, where),
-      );
-    const call = {
-      id: callId(),
-      name: r.data.tool_name,
-      arguments: r.data.arguments as JsonObject,
-    };
-    return { kind: "act", action: makeAction("", [call]), toolName: r.data.tool_name };
+    const tool = validated(CallToolAction, data, "Invalid call_tool action", where);
+    const call = { id: callId(), name: tool.tool_name, arguments: tool.arguments as JsonObject };
+    return { kind: "act", action: makeAction("", [call]), toolName: tool.tool_name };
   }
-  const r = TextAction.safeParse(data);
-  if (!r.success) {
-    throw new ProtocolError(
-      "VALIDATION_ERROR",
-      'Invalid action: send {"text": "..."} (a game move or final answer) or {"type": "call_tool", "tool_name": ..., "arguments": {...}}',
-      toIssues(r.error, where),
-    );
-  }
-  const calls = (r.data.tool_calls ?? []).map((c) => ({
+  const text = validated(
+    TextAction,
+    data,
+    'Invalid action: send {"text": "..."} (a game move or final answer) or {"type": "call_tool", "tool_name": ..., "arguments": {...}}',
+    where,
+  );
+  const calls = (text.tool_calls ?? []).map((c) => ({
     id: c.id ?? callId(),
     name: c.name,
     arguments: c.arguments as JsonObject,
   }));
-  return { kind: "act", action: makeAction(r.data.text, calls), toolName: null };
+  return { kind: "act", action: makeAction(text.text, calls), toolName: null };
 }
 
 /** The WebSocket messages a client may send (`WSResetMessage` ... `WSCloseMessage`, `WSMCPMessage`). */
@@ -199,9 +196,11 @@ export function parseWsMessage(raw: string): WsMessage {
       `Unknown message type: ${typeof type === "string" ? type : ""}`,
     );
   }
-  const r = envelope[type as keyof typeof envelope].safeParse(value);
-  if (!r.success) throw new ProtocolError("VALIDATION_ERROR", "Invalid message", toIssues(r.error));
-  return r.data as WsMessage;
+  return validated<unknown>(
+    envelope[type as keyof typeof envelope],
+    value,
+    "Invalid message",
+  ) as WsMessage;
 }
 
 /** The observation fields SPADE sends (OpenEnv's `Observation` minus reward/done/metadata, plus ours). */
