@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { SpadeError } from "../errors.js";
 import type { RetryNotice } from "./retry.js";
-import { TinkerHttp } from "./tinker-http.js";
+import { answeredId, TinkerHttp } from "./tinker-http.js";
+import { codeOf } from "../../test/assert.js";
 import { recordingClock } from "./testing/clock.js";
 
 /** TEST DOUBLE: a `fetch` that plays `answers` in order. */
@@ -83,5 +84,19 @@ describe("TinkerHttp answers", () => {
       /^http:\/\/engine\/api\/v1\/x sent an answer of (5\d{3}|more than 2048) bytes, over the cap of 2048 bytes \(1 attempt\)/,
     );
     expect(fetch.calls).toBe(2);
+  });
+});
+
+describe("answeredId", () => {
+  it("takes a string id (a number where allowed) and refuses anything else with E_POLICY_OUTPUT", () => {
+    expect(answeredId({ session_id: "s1" }, "create_session", "session_id")).toBe("s1");
+    expect(answeredId({ request_id: 7 }, "asample", "request_id", true)).toBe("7");
+    expect(codeOf(() => answeredId({ session_id: 7 }, "create_session", "session_id"))).toBe(
+      "E_POLICY_OUTPUT",
+    );
+    expect(codeOf(() => answeredId(null, "create_session", "session_id"))).toBe("E_POLICY_OUTPUT");
+    expect(() => answeredId({}, "create_session", "session_id")).toThrow(
+      "create_session answered without a session_id: {}",
+    );
   });
 });

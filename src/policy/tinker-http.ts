@@ -131,6 +131,20 @@ export class FutureExpiredError extends SpadeError {
 }
 
 /**
+ * The id a Tinker call answered under `field`: a string (or, with `numeric`, a number, as
+ * asample's request_id may be). Anything else is E_POLICY_OUTPUT naming the call.
+ */
+export function answeredId(answer: unknown, call: string, field: string, numeric = false): string {
+  const id = (answer as Record<string, unknown> | null)?.[field];
+  if (typeof id === "string" || (numeric && typeof id === "number")) return String(id);
+  throw new SpadeError(
+    "E_POLICY_OUTPUT",
+    `${call} answered without a ${field}: ${JSON.stringify(answer).slice(0, 200)}`,
+    { nextStep: "check that the server speaks the Tinker API" },
+  );
+}
+
+/**
  * Submits one `asample` body and returns its future's request id; an answer without one fails
  * with E_POLICY_OUTPUT. Shared by the sampler (tinker.ts) and the base-model logprobs
  * (trainer/base-logprobs.ts).
@@ -140,18 +154,8 @@ export async function submitSample(
   body: object,
   signal?: AbortSignal,
 ): Promise<string> {
-  const answer = (await http.post("/api/v1/asample", body, { signal })) as {
-    request_id?: unknown;
-  } | null;
-  const requestId = answer?.request_id;
-  if (typeof requestId !== "string" && typeof requestId !== "number") {
-    throw new SpadeError(
-      "E_POLICY_OUTPUT",
-      `asample answered without a request_id: ${JSON.stringify(answer).slice(0, 200)}`,
-      { nextStep: "check that the server speaks the Tinker sampling API" },
-    );
-  }
-  return String(requestId);
+  const answer = await http.post("/api/v1/asample", body, { signal });
+  return answeredId(answer, "asample", "request_id", true);
 }
 
 /** The HTTP client of one Tinker-compatible server: one session, shared by its sampling and training clients. */
@@ -310,16 +314,10 @@ export class TinkerHttp {
         sdk_version: this.options.sdkVersion ?? TINKER_SDK_VERSION,
         type: "create_session",
       };
-      const answer = (await this.post("/api/v1/create_session", body, { signal })) as {
-        session_id?: unknown;
-      } | null;
-      if (typeof answer?.session_id !== "string")
-        throw new SpadeError(
-          "E_POLICY_OUTPUT",
-          `create_session answered without a session_id: ${JSON.stringify(answer).slice(0, 200)}`,
-        );
-      this.startHeartbeat(answer.session_id);
-      return answer.session_id;
+      const answer = await this.post("/api/v1/create_session", body, { signal });
+      const sessionId = answeredId(answer, "create_session", "session_id");
+      this.startHeartbeat(sessionId);
+      return sessionId;
     })();
     this.sessionId.catch(() => (this.sessionId = null));
     return this.sessionId;

@@ -12,6 +12,7 @@ import { type Limiter, sharedLimiter } from "./limiter.js";
 import { DEFAULT_MAX_CONCURRENT_REQUESTS } from "./openai.js";
 import {
   FutureExpiredError,
+  answeredId,
   submitSample,
   TinkerHttp,
   type TinkerHttpOptions,
@@ -132,15 +133,8 @@ export function tinkerSampler(options: TinkerSamplerOptions): TinkerSampler {
         ...model,
         type: "create_sampling_session",
       };
-      const answer = (await http.post("/api/v1/create_sampling_session", body, { signal })) as {
-        sampling_session_id?: unknown;
-      } | null;
-      if (typeof answer?.sampling_session_id !== "string")
-        throw new SpadeError(
-          "E_POLICY_OUTPUT",
-          `create_sampling_session answered without a sampling_session_id: ${JSON.stringify(answer).slice(0, 200)}`,
-        );
-      return answer.sampling_session_id;
+      const answer = await http.post("/api/v1/create_sampling_session", body, { signal });
+      return answeredId(answer, "create_sampling_session", "sampling_session_id");
     })();
     samplingSessionId.catch(() => (samplingSessionId = null));
     return samplingSessionId;
