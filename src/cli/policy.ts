@@ -7,7 +7,7 @@
  * described and checked by the run configuration's schema.
  */
 import { existsSync } from "node:fs";
-import { buildConfig, CONFIG_SCHEMA, type RunConfig } from "../config/index.js";
+import { buildConfig, CONFIG_SCHEMA, configFlagHelp, type RunConfig } from "../config/index.js";
 import { SpadeError } from "../errors.js";
 import {
   chatAgent,
@@ -63,22 +63,10 @@ export const policyArgs = {
     description:
       "folder with the model's tokenizer.json and tokenizer_config.json (--policy tinker); a .gguf file or hf:user/repo/file.gguf (--policy gguf)",
   },
-  "request-timeout": {
-    type: "string",
-    description: `${CONFIG_SCHEMA.shape.requestTimeout.description} (default 600)`,
-  },
-  "retry-budget": {
-    type: "string",
-    description: `${CONFIG_SCHEMA.shape.retryBudget.description} (default 1800)`,
-  },
-  "max-retries": {
-    type: "string",
-    description: `${CONFIG_SCHEMA.shape.maxRetries.description} (default 4)`,
-  },
-  "max-answer-bytes": {
-    type: "string",
-    description: `${CONFIG_SCHEMA.shape.maxAnswerBytes.description} (default 4194304)`,
-  },
+  "request-timeout": { type: "string", description: configFlagHelp("requestTimeout") },
+  "retry-budget": { type: "string", description: configFlagHelp("retryBudget") },
+  "max-retries": { type: "string", description: configFlagHelp("maxRetries") },
+  "max-answer-bytes": { type: "string", description: configFlagHelp("maxAnswerBytes") },
 } as const;
 
 /** The model-server request settings (schema keys), shared by `spade run`, `env run` and `eval`. */

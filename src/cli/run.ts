@@ -18,11 +18,12 @@ import { join } from "node:path";
 import {
   buildConfig,
   CONFIG_SCHEMA,
-  DERIVED_KEYS,
+  configFlagHelp,
   envVar,
   flagName,
   preset,
   readConfigFile,
+  type ConfigKey,
   type RunConfig,
 } from "../config/index.js";
 import { EventFileWriter, stepScalars } from "../dashboard/index.js";
@@ -41,13 +42,9 @@ const KEYS = Object.keys(CONFIG_SCHEMA.shape);
 function configArgs(): ArgsDef {
   const args: ArgsDef = {};
   for (const key of KEYS) {
-    const field = CONFIG_SCHEMA.shape[key as keyof typeof CONFIG_SCHEMA.shape];
-    const def = DEFAULTS[key];
-    const shown =
-      def !== null ? JSON.stringify(def) : DERIVED_KEYS.includes(key) ? "derived" : "not set";
     args[flagName(key)] = {
-      type: typeof def === "boolean" ? "boolean" : "string",
-      description: `${field.description ?? ""} (default: ${shown})`,
+      type: typeof DEFAULTS[key] === "boolean" ? "boolean" : "string",
+      description: configFlagHelp(key as ConfigKey),
     };
   }
   return args;

@@ -4,19 +4,27 @@
  * drift: `npm run docs:config` rewrites it, and a test fails when it is stale.
  */
 import { DEFAULT_SKILLS, flagName, PRESETS } from "./load.js";
-import { CONFIG_SCHEMA, DERIVED_KEYS } from "./schema.js";
+import { CONFIG_SCHEMA, DERIVED_KEYS, type ConfigKey } from "./schema.js";
+
+const DEFAULTS = CONFIG_SCHEMA.parse({}) as Record<string, unknown>;
+
+/** How `key`'s default reads: its JSON (`literal`), else `derived` (from the mode) or `not set`. */
+export function shownDefault(key: string): { text: string; literal: boolean } {
+  const value = DEFAULTS[key];
+  if (value !== null) return { text: JSON.stringify(value), literal: true };
+  return { text: DERIVED_KEYS.includes(key) ? "derived" : "not set", literal: false };
+}
+
+/** The help of the flag of config key `key`: the schema's description and the default. */
+export function configFlagHelp(key: ConfigKey): string {
+  return `${CONFIG_SCHEMA.shape[key].description ?? ""} (default: ${shownDefault(key).text})`;
+}
 
 /** The markdown of docs/configuration.md. */
 export function configMarkdown(): string {
-  const defaults = CONFIG_SCHEMA.parse({}) as Record<string, unknown>;
   const rows = Object.entries(CONFIG_SCHEMA.shape).map(([key, field]) => {
-    const value = defaults[key];
-    const shown =
-      value !== null
-        ? `\`${JSON.stringify(value)}\``
-        : DERIVED_KEYS.includes(key)
-          ? "derived"
-          : "not set";
+    const { text, literal } = shownDefault(key);
+    const shown = literal ? `\`${text}\`` : text;
     return `| \`${key}\` | \`--${flagName(key)}\` | ${shown} | ${(field.description ?? "").replace(/\|/g, "\\|")} |`;
   });
   const presets = Object.entries(PRESETS).map(

@@ -15,4 +15,4 @@ export {
   LOCAL_MODEL,
   PRESETS,
 } from "./load.js";
-export { configMarkdown } from "./doc.js";
+export { configFlagHelp, configMarkdown } from "./doc.js";
