@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { RetryNotice } from "../policy/index.js";
+import type { RetryNotice, SlowNotice } from "../policy/index.js";
 import { serverNotices } from "./notices.js";
 
 const notice = (retry: number): RetryNotice => ({
@@ -15,6 +15,14 @@ const notice = (retry: number): RetryNotice => ({
   },
 });
 
+/** A request to the chat endpoint still unanswered after 60 s. */
+const slow = (attempt: number, timeoutMs: number): SlowNotice => ({
+  label: "http://s/v1/chat/completions",
+  attempt,
+  waitedMs: 60_000,
+  timeoutMs,
+});
+
 describe("serverNotices", () => {
   it("prints the first notice at once, then at most one per interval with a count of those left out", () => {
     const lines: string[] = [];
@@ -28,21 +36,11 @@ describe("serverNotices", () => {
     now = 1_000;
     sink.onRetry(notice(2));
     now = 4_999;
-    sink.onSlow({
-      label: "http://s/v1/chat/completions",
-      attempt: 1,
-      waitedMs: 60_000,
-      timeoutMs: 600_000,
-    });
+    sink.onSlow(slow(1, 600_000));
     now = 5_000;
     sink.onRetry(notice(3));
     now = 10_000;
-    sink.onSlow({
-      label: "http://s/v1/chat/completions",
-      attempt: 2,
-      waitedMs: 60_000,
-      timeoutMs: 599_500,
-    });
+    sink.onSlow(slow(2, 599_500));
     expect(lines).toEqual([
       "spade: model server: E_POLICY_HTTP: http://s/v1/chat/completions answered HTTP 503: busy; retry 1 of 4 in 2.0 s (retry budget left 60 s)\n",
       "spade: model server: E_POLICY_HTTP: http://s/v1/chat/completions answered HTTP 503: busy; retry 3 of 4 in 2.0 s (retry budget left 60 s) (and 2 other notices since the last one)\n",
