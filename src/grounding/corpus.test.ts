@@ -109,9 +109,7 @@ describe.skipIf(
     const cacheDir = await mkdtemp(join(tmpdir(), "spade-openstax-cache-"));
     try {
       const corpus = await openCorpus(OPENSTAX, { cacheDir });
-      expect(corpus.format).toBe("folder");
-      expect(corpus.size).toBe(2725);
-      expect(corpus.skipped).toBe(0);
+      expect(corpus).toMatchObject({ format: "folder", size: 2725, skipped: 0 });
       const first = await corpus.read(0);
       expect(first?.docId.startsWith("openstax/american-government/")).toBe(true);
       const sampler = createSampler(corpus, { seed: 4 });

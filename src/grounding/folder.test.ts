@@ -39,9 +39,7 @@ afterAll(async () => {
 describe("folder corpus", () => {
   it("makes each .txt/.md file a document, in sorted path order", async () => {
     const corpus = await openCorpus(join(dir, "text"));
-    expect(corpus.format).toBe("folder");
-    expect(corpus.size).toBe(5);
-    expect(corpus.skipped).toBe(1);
+    expect(corpus).toMatchObject({ format: "folder", size: 5, skipped: 1 });
     const docs = await Promise.all([0, 1, 2, 3, 4].map((i) => corpus.read(i)));
     expect(docs).toEqual([
       { docId: "a.txt", text: "First.", index: 0 },

@@ -31,9 +31,7 @@ afterAll(async () => {
 describe("JSONL corpus", () => {
   it("indexes usable lines, skips and counts the rest, reads each by offset", async () => {
     const corpus = await openCorpus(join(dir, "corpus.jsonl"));
-    expect(corpus.format).toBe("jsonl");
-    expect(corpus.size).toBe(4);
-    expect(corpus.skipped).toBe(3);
+    expect(corpus).toMatchObject({ format: "jsonl", size: 4, skipped: 3 });
     expect(await corpus.read(0)).toEqual({ docId: "a", text: "Alpha doc", index: 0, title: "A" });
     expect(await corpus.read(1)).toEqual({ docId: "corpus.jsonl:3", text: "Beta doc", index: 1 });
     expect(await corpus.read(2)).toEqual({ docId: "os/1", text: "Gamma – ünïcode ✓", index: 2 });
@@ -87,9 +85,7 @@ describe("JSONL corpus", () => {
   it("reads .jsonl.gz through one inflated copy in the cache folder", async () => {
     const cacheDir = join(dir, "cache");
     const corpus = await openCorpus(join(dir, "corpus.jsonl.gz"), { cacheDir });
-    expect(corpus.format).toBe("jsonl.gz");
-    expect(corpus.size).toBe(4);
-    expect(corpus.skipped).toBe(3);
+    expect(corpus).toMatchObject({ format: "jsonl.gz", size: 4, skipped: 3 });
     expect(await corpus.read(1)).toEqual({
       docId: "corpus.jsonl.gz:3",
       text: "Beta doc",

@@ -86,9 +86,7 @@ describe("Parquet corpus", () => {
   for (const codec of ["uncompressed", "snappy", "gzip", "brotli", "zstd"]) {
     it(`reads rows by number across row groups (${codec})`, async () => {
       const corpus = await openCorpus(join(dir, `${codec}.parquet`));
-      expect(corpus.format).toBe("parquet");
-      expect(corpus.size).toBe(5);
-      expect(corpus.skipped).toBe(0);
+      expect(corpus).toMatchObject({ format: "parquet", size: 5, skipped: 0 });
       expect(await corpus.read(2)).toEqual({
         docId: "p2",
         text: "Third row\nwith a line break.",
