@@ -15,6 +15,7 @@ import { chatAgent, DEFAULT_SYSTEM_PROMPT, type ChatAgentOptions } from "./chat-
 import { openAIChatBackend, type OpenAIChatOptions } from "./openai.js";
 import { INSTANT_CLOCK } from "./testing/clock.js";
 import { LOOKUP_TOOL } from "./testing/tools.js";
+import { OVERFLOWED_AT_TURN_1 } from "../rollout/testing/outcomes.js";
 
 let server: FakeOpenAIServer | undefined;
 afterEach(async () => {
@@ -261,15 +262,7 @@ describe("chatAgent", () => {
   it("ends an overflowing episode as truncated with return 0 under failures: reference; it is not dropped", async () => {
     const { agent } = await agentOverBudgetAtTurn1();
     const episode = await runEpisode(makeTestEnv(), agent, { seed: 0, failures: "reference" });
-    expect(episode).toMatchObject({
-      turns: 1,
-      outcome: "overflow",
-      return: 0,
-      success: false,
-      failure: null,
-      failureCode: null,
-      maskedTurns: [],
-    });
+    expect(episode).toMatchObject({ ...OVERFLOWED_AT_TURN_1, maskedTurns: [] });
   });
 
   it("records an HTTP failure after retries as the episode's failure", async () => {

@@ -5,6 +5,7 @@ import { makeTestEnv } from "../env/testing/test-env.js";
 import { MalformedToolCallError } from "../policy/index.js";
 import { oracleAgent, randomAgent } from "./agents.js";
 import { MALFORMED_TOOL_CALL_OBSERVATION, runEpisode, turnLimit, type Agent } from "./episode.js";
+import { OVERFLOWED_AT_TURN_1 } from "./testing/outcomes.js";
 
 describe("runEpisode", () => {
   it("plays the oracle to success and records the transcript", async () => {
@@ -176,14 +177,7 @@ describe("runEpisode", () => {
       return makeAction("\\boxed{1}");
     };
     const episode = await runEpisode(env, agent, { seed: 0, failures: "reference" });
-    expect(episode).toMatchObject({
-      turns: 1,
-      outcome: "overflow",
-      return: 0,
-      success: false,
-      failure: null,
-      failureCode: null,
-    });
+    expect(episode).toMatchObject(OVERFLOWED_AT_TURN_1);
     turns = 0;
     const dropped = await runEpisode(env, agent, { seed: 0, failures: "drop" });
     expect(dropped).toMatchObject({
