@@ -25,6 +25,21 @@ function sampled(r: ChatRenderer, text: string) {
 const CALL_TEXT =
   'Looking.\n<tool_call>\n{"name": "lookup", "arguments": {"key": {"path": ["x", {"deep": [1, 2]}]}}}\n</tool_call>';
 
+/**
+ * The ids appended after a sampled answer for a user turn holding `content` (the tiny template
+ * renders tool results as user turns): the newline closing the answer, the user turn, and the
+ * opened assistant turn.
+ */
+const userTurnAfterAnswer = (content: string) => [
+  10,
+  TINY.imStart,
+  ...asciiIds(`user\n${content}`),
+  TINY.imEnd,
+  10,
+  TINY.imStart,
+  ...asciiIds("assistant\n"),
+];
+
 describe("TokenConversation", () => {
   it("grows into exactly the one-shot render of the whole tool-use conversation", () => {
     const r = renderer();
@@ -46,15 +61,7 @@ describe("TokenConversation", () => {
       { role: "tool", tool_call_id: "call_0", content: "value 42" },
     ]);
     // The newline after <|im_end|> belongs to the assistant turn's closing, and must be kept.
-    expect(toolTokens).toEqual([
-      10,
-      TINY.imStart,
-      ...asciiIds("user\n<tool_response>\nvalue 42\n</tool_response>"),
-      TINY.imEnd,
-      10,
-      TINY.imStart,
-      ...asciiIds("assistant\n"),
-    ]);
+    expect(toolTokens).toEqual(userTurnAfterAnswer("<tool_response>\nvalue 42\n</tool_response>"));
 
     conv.addSample(sampled(r, "It is \\boxed{42}."));
     conv.addMessages([{ role: "user", content: "Correct!" }]);
@@ -156,15 +163,7 @@ describe("TokenConversation", () => {
     conv.addSample(sampled(r, "<think>\nhm\n</think>\n\nA1"));
     expect(conv.turns[0]!.prefixStable).toBe(true);
     const appended = conv.addMessages([{ role: "user", content: "Q2" }]);
-    expect(appended).toEqual([
-      10,
-      TINY.imStart,
-      ...asciiIds("user\nQ2"),
-      TINY.imEnd,
-      10,
-      TINY.imStart,
-      ...asciiIds("assistant\n"),
-    ]);
+    expect(appended).toEqual(userTurnAfterAnswer("Q2"));
     conv.addSample(sampled(r, "A2"));
     expect(conv.turns.map((t) => t.prefixStable)).toEqual([true, false]);
     expect(conv.prefixStable).toBe(false);
