@@ -104,37 +104,39 @@ describe("withRetries", () => {
     expect(clock.sleeps).toEqual([3000, 70, 60_000]);
   });
 
-  it("gives up after maxRetries with the classified code and the number of attempts", async () => {
+  it.each([
+    {
+      name: "gives up after maxRetries with the classified code and the number of attempts",
+      status: 500,
+      options: { maxRetries: 2, initialDelayMs: 10 },
+      attempts: 3,
+      sleeps: [10, 20],
+      message: "HTTP 500 (3 attempts) (check the server)",
+    },
+    {
+      name: "does not retry a non-retryable status",
+      status: 400,
+      options: {},
+      attempts: 1,
+      sleeps: [],
+      message: "HTTP 400 (1 attempt) (check the server)",
+    },
+  ])("$name", async ({ status, options, attempts, sleeps, message }) => {
     const clock = fakeClock();
     let calls = 0;
     const err = await withRetries(
       async () => {
         calls++;
-        throw { status: 500 };
+        throw { status };
       },
-      { classify, clock, options: { maxRetries: 2, initialDelayMs: 10 } },
+      { classify, clock, options },
     ).catch((e: unknown) => e);
-    expect(calls).toBe(3);
-    expect(clock.sleeps).toEqual([10, 20]);
     expect(err).toBeInstanceOf(SpadeError);
-    expect((err as SpadeError).code).toBe("E_POLICY_HTTP");
-    expect((err as SpadeError).message).toBe("HTTP 500 (3 attempts) (check the server)");
-  });
-
-  it("does not retry a non-retryable status", async () => {
-    const clock = fakeClock();
-    let calls = 0;
-    const err = await withRetries(
-      async () => {
-        calls++;
-        throw { status: 400 };
-      },
-      { classify, clock },
-    ).catch((e: unknown) => e);
-    expect([calls, clock.sleeps, (err as SpadeError).message]).toEqual([
-      1,
-      [],
-      "HTTP 400 (1 attempt) (check the server)",
+    expect([calls, clock.sleeps, (err as SpadeError).code, (err as SpadeError).message]).toEqual([
+      attempts,
+      sleeps,
+      "E_POLICY_HTTP",
+      message,
     ]);
   });
 
