@@ -7,6 +7,7 @@
 import type { Env, JsonObject, StepResult } from "../env/index.js";
 import { episodeReturn } from "../env/index.js";
 import { SpadeError } from "../errors.js";
+import { Limiter } from "../policy/index.js";
 import { DEFAULT_HINT_TEMPLATE } from "../rollout/index.js";
 import type { CatalogEntry } from "./catalog.js";
 import { mcpTools, type ObservationPayload, type ResetData, type WireAction } from "./protocol.js";
@@ -31,7 +32,8 @@ export class EnvSession {
   #done = false;
   #rewards: number[] = [];
   #callSeq = 0;
-  #queue: Promise<unknown> = Promise.resolve();
+  /** One operation at a time, in arrival order. */
+  readonly #turns = new Limiter(1);
   #closed = false;
 
   private constructor(
@@ -181,14 +183,12 @@ export class EnvSession {
   }
 
   #serial<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.#queue.then(() => {
+    return this.#turns.run(async () => {
       if (this.#closed)
         throw new SpadeError("E_SANDBOX_DISPOSED", "the session was closed", {
           nextStep: "open a new session",
         });
       return task();
     });
-    this.#queue = run.catch(() => undefined);
-    return run;
   }
 }
