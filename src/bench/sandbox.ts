@@ -21,6 +21,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { checkEnv } from "../env/check.js";
 import type { Env } from "../env/index.js";
+import { oracleTurn } from "../env/oracle.js";
 import { libraryNames, resolveProgram } from "../envs/index.js";
 import { isSpadeError } from "../errors.js";
 import { VAULT_CRACKER_PY } from "../envs/testing/python-library.js";
@@ -74,7 +75,7 @@ async function playOracleUntil(env: Env, endMs: number, firstSeed: number): Prom
   for (let seed = firstSeed; performance.now() < endMs; seed += CONCURRENT_EPISODES) {
     await env.reset(seed);
     for (let turn = 0; turn < env.meta.maxTurns; turn++) {
-      const result = await env.step(await env.solve());
+      const { result } = await oracleTurn(env);
       steps++;
       if (result.terminated) break;
     }

@@ -33,6 +33,12 @@ export interface CallRequest {
   arg: string | null;
   maxChars: number;
   timeoutMs: number;
+  /**
+   * `"solve"`: the argument is the oracle action of this guest's answer to the `solve` call just
+   * before this one (`oracleStepArg`), so the oracle's solve and step cross the boundary in one
+   * round trip; the runner answers `skipped` when that answer was no valid action.
+   */
+  argFrom?: "solve";
 }
 
 /** Host -> runner: drop guest `iid` (no answer). */
@@ -41,10 +47,46 @@ export interface DisposeRequest {
   iid: number;
 }
 
-/** Runner -> host: the glue's tagged reply, or why there is none (`Fail` names the backend's reasons). */
+/**
+ * Runner -> host: the glue's tagged reply, or why there is none (`Fail` names the backend's
+ * reasons; `skipped`: a call with `argFrom` that did not run, the guest untouched).
+ */
 export type RunnerReply<Fail extends string> =
   | { id: number; reply: unknown }
-  | { id: number; fail: Fail; text: string };
+  | { id: number; fail: Fail | "skipped"; text: string };
+
+/**
+ * Messages to one runner, posted together: what is sent in one turn of the host's event loop
+ * (the requests of every episode that a batch of replies let go on) leaves in one message, an
+ * array, at the end of that turn (`setImmediate`), in the order sent. Nothing waits longer than
+ * that turn, so a request's deadline and watchdog are those of a message posted alone.
+ */
+export class Outbox<Message> {
+  readonly #post: (messages: Message[]) => void;
+  #messages: Message[] = [];
+  #scheduled = false;
+
+  constructor(post: (messages: Message[]) => void) {
+    this.#post = post;
+  }
+
+  /** Queues `message` for the end of this turn. */
+  push(message: Message): void {
+    this.#messages.push(message);
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  /** Posts what is queued now. */
+  flush(): void {
+    this.#scheduled = false;
+    if (this.#messages.length === 0) return;
+    const messages = this.#messages;
+    this.#messages = [];
+    this.#post(messages);
+  }
+}
 
 /** A request as sent, before the queue numbers it. */
 export type Unnumbered<R> = R extends { id: number } ? Omit<R, "id"> : never;
@@ -63,7 +105,7 @@ export interface QueueHooks<Request> {
   send(request: Request): void;
   /** Ends the runner (its exit then fails what is pending, see `failAll`). */
   kill(): void;
-  /** Called when the queue turns busy or idle (to ref or unref the runner). */
+  /** Called when the queue turns busy or idle, and after `failAll` (to ref or unref the runner). */
   changed(): void;
   /** How long past a request's deadline the watchdog waits before killing the runner. */
   graceMs: number;
@@ -105,7 +147,7 @@ export class RequestQueue<Request extends { id: number }, Reply extends { id: nu
         startByMs - now + timeoutMs + this.#hooks.graceMs,
       );
       this.#pending.set(id, { op, timeoutMs, timer, resolve, reject });
-      this.#hooks.changed();
+      if (this.#pending.size === 1) this.#hooks.changed();
       this.#hooks.send({ ...message, id } as unknown as Request);
     });
   }
@@ -116,8 +158,10 @@ export class RequestQueue<Request extends { id: number }, Reply extends { id: nu
     if (!pending) return;
     this.#pending.delete(reply.id);
     clearTimeout(pending.timer);
-    if (this.#pending.size === 0) this.#queueEndsAtMs = 0;
-    this.#hooks.changed();
+    if (this.#pending.size === 0) {
+      this.#queueEndsAtMs = 0;
+      this.#hooks.changed();
+    }
     pending.resolve(reply);
   }
 
@@ -145,6 +189,7 @@ export interface GuestRunner<Reply> {
   readonly dead: boolean;
   /** Guests created here and not yet disposed (for placement). */
   liveInstances: number;
+  /** Sends a call (posted at the end of this turn, see `Outbox`) and waits for its answer. */
   request(message: Unnumbered<CallRequest>, op: GlueOp, timeoutMs: number): Promise<Reply>;
   notify(message: DisposeRequest): void;
 }
@@ -212,32 +257,63 @@ export class GuestInstance<Fail extends string> implements SandboxInstance {
   }
 
   call(method: GuestMethod, argJson: string | null, timeoutMs: number): Promise<string> {
-    return this.invoke(method, argJson, timeoutMs);
+    return this.invoke(method, argJson, timeoutMs) as Promise<string>;
   }
 
-  /** One glue call; any fatal outcome disposes the guest before the promise rejects. */
-  async invoke(op: GlueOp, argJson: string | null, timeoutMs: number): Promise<string> {
+  /**
+   * `solve()` and, in the same round trip, `step()` with the oracle action the runner made of the
+   * solve's answer (`oracleStepArg`); the step's promise gives null when the runner did not run it
+   * (the answer was not the fast path's `{text}`, or the solve failed).
+   */
+  oracleTurn(
+    solveTimeoutMs: number,
+    stepTimeoutMs: number,
+  ): [Promise<string>, Promise<string | null>] {
+    return [
+      this.invoke("solve", null, solveTimeoutMs) as Promise<string>,
+      this.invoke("step", null, stepTimeoutMs, "solve"),
+    ];
+  }
+
+  /**
+   * One glue call; any fatal outcome disposes the guest before the promise rejects. With
+   * `argFrom`, the runner makes the argument from the previous solve, and null means it did not
+   * run the call.
+   */
+  async invoke(
+    op: GlueOp,
+    argJson: string | null,
+    timeoutMs: number,
+    argFrom?: "solve",
+  ): Promise<string | null> {
     if (this.disposed) throw disposedError(op);
     checkTimeoutMs(timeoutMs);
+    const message: Unnumbered<CallRequest> = {
+      t: "call",
+      iid: this.#iid,
+      op,
+      arg: argJson,
+      maxChars: this.#outputBytes,
+      timeoutMs,
+    };
+    if (argFrom) message.argFrom = argFrom;
     let reply: RunnerReply<Fail>;
     try {
-      reply = await this.#runner.request(
-        { t: "call", iid: this.#iid, op, arg: argJson, maxChars: this.#outputBytes, timeoutMs },
-        op,
-        timeoutMs,
-      );
+      reply = await this.#runner.request(message, op, timeoutMs);
     } catch (err) {
       this.dispose();
       throw err;
     }
+    if (argFrom && "fail" in reply && reply.fail === "skipped") return null;
     return this.settle(reply, op, timeoutMs);
   }
 
   /** Turns a runner reply into JSON text or a coded error (disposing the guest when fatal). */
   settle(reply: RunnerReply<Fail>, op: GlueOp, timeoutMs: number): string {
     if ("fail" in reply) {
-      if (!this.#reader.keepsGuest?.(reply.fail)) this.dispose();
-      throw sharedFailureError(reply, op, timeoutMs) ?? this.#reader.failureError(reply, op);
+      const fail = reply as { fail: Fail; text: string };
+      if (reply.fail !== "skipped" && !this.#reader.keepsGuest?.(fail.fail)) this.dispose();
+      throw sharedFailureError(reply, op, timeoutMs) ?? this.#reader.failureError(fail, op);
     }
     const fatal = this.#reader.fatalAnswer?.(reply.reply, op) ?? null;
     if (fatal !== null) {

@@ -7,8 +7,9 @@
  */
 
 import type { CallRequest, CreateFields, DisposeRequest, RunnerReply } from "./host.js";
+import { ORACLE_STEP_ARG_SOURCE } from "./oracle-turn.js";
 
-/** Parent -> child messages. */
+/** Parent -> child messages (after `init`, an array of them may come as one message). */
 export type ChildRequest =
   | { t: "init"; ivmPath: string; prelude: string }
   | (CreateFields & { id: number; memoryMiB: number })
@@ -27,8 +28,13 @@ export type IvmFail = "timeout" | "memory" | "compile" | "disposed" | "rejected"
 /** A child's answer (see `IvmFail`). */
 export type ChildReply = RunnerReply<IvmFail>;
 
-/** The child program (CommonJS, run with `node -e`). Kept in one string so builds need no copy step. */
+/**
+ * The child program (CommonJS, run with `node -e`). Kept in one string so builds need no copy step.
+ * Each reply is sent as soon as its call returns, also within a batch of requests, so a request's
+ * watchdog and the blame for a death are those of a request sent alone.
+ */
 export const IVM_CHILD_SOURCE = `"use strict";
+${ORACLE_STEP_ARG_SOURCE}
 let ivm = null, PRELUDE = null, loadError = null;
 const instances = new Map();
 function text(e) { return e instanceof Error ? e.name + ": " + e.message : String(e); }
@@ -43,11 +49,18 @@ function drop(iid) {
   instances.delete(iid);
   try { if (!inst.isolate.isDisposed) inst.isolate.dispose(); } catch (e) {}
 }
-function callGlue(iid, op, arg, maxChars, timeoutMs) {
+function callGlue(iid, op, arg, maxChars, timeoutMs, argFrom) {
   const inst = instances.get(iid);
   if (!inst) return { fail: "disposed", text: "" };
+  if (argFrom === "solve") {
+    arg = inst.lastSolve === null ? null : oracleStepArg(inst.lastSolve, maxChars);
+    if (arg === null) { inst.lastSolve = null; return { fail: "skipped", text: "" }; }
+  }
+  inst.lastSolve = null;
   try {
-    return { reply: inst.glue.applySync(undefined, [op, arg, maxChars], { timeout: Math.max(1, Math.ceil(timeoutMs)) }) };
+    const reply = inst.glue.applySync(undefined, [op, arg, maxChars], { timeout: Math.max(1, Math.ceil(timeoutMs)) });
+    if (op === "solve") inst.lastSolve = reply;
+    return { reply };
   } catch (e) {
     const f = failure(inst.isolate, e);
     // The glue catches every synchronous exception: what else escapes is an unhandled rejection.
@@ -81,7 +94,7 @@ function create(m) {
       return f;
     }
     script.release();
-    instances.set(m.iid, { isolate, glue });
+    instances.set(m.iid, { isolate, glue, lastSolve: null });
     return callGlue(m.iid, "init", null, m.maxChars, remaining());
   } catch (e) {
     const f = failure(isolate, e);
@@ -89,7 +102,7 @@ function create(m) {
     return f;
   }
 }
-process.on("message", (m) => {
+function handle(m) {
   if (m.t === "init") {
     try { ivm = require(m.ivmPath); PRELUDE = m.prelude; } catch (e) { loadError = "cannot load isolated-vm: " + text(e); }
     return;
@@ -98,10 +111,14 @@ process.on("message", (m) => {
   let out;
   if (loadError !== null) out = { fail: "other", text: loadError };
   else if (m.t === "create") out = create(m);
-  else if (m.t === "call") out = callGlue(m.iid, m.op, m.arg, m.maxChars, m.timeoutMs);
+  else if (m.t === "call") out = callGlue(m.iid, m.op, m.arg, m.maxChars, m.timeoutMs, m.argFrom);
   else out = { fail: "other", text: "unknown request" };
   out.id = m.id;
   process.send(out);
+}
+process.on("message", (m) => {
+  if (Array.isArray(m)) for (const one of m) handle(one);
+  else handle(m);
 });
 process.on("disconnect", () => process.exit(0));
 `;

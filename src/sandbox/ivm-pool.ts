@@ -10,7 +10,7 @@ import { availableParallelism } from "node:os";
 import { SpadeError } from "../errors.js";
 import { IVM_CHILD_SOURCE, type ChildReply, type ChildRequest } from "./ivm-child.js";
 import { PRELUDE_SOURCE } from "./prelude.js";
-import { RequestQueue, type DisposeRequest, type Unnumbered } from "./host.js";
+import { Outbox, RequestQueue, type DisposeRequest, type Unnumbered } from "./host.js";
 import { memoryError, opLabel, type GlueOp } from "./protocol.js";
 
 /** Extra time the host waits past a call's own deadline before it kills the sandbox process. */
@@ -67,7 +67,9 @@ function resolveIvmPath(): string {
 export class IvmProcess {
   readonly #child: ChildProcess;
   readonly #queue: RequestQueue<Numbered, ChildReply>;
+  readonly #outbox: Outbox<Numbered | DisposeRequest>;
   #dead = false;
+  #reffed: boolean | undefined;
   #stderrTail = "";
   /** Guests created here and not yet disposed (for placement). */
   liveInstances = 0;
@@ -81,8 +83,12 @@ export class IvmProcess {
       cwd: "/",
       serialization: "json",
     });
+    this.#outbox = new Outbox((messages) => {
+      if (!this.#dead && this.#child.connected)
+        this.#child.send(messages.length === 1 ? (messages[0] as Numbered) : messages);
+    });
     this.#queue = new RequestQueue<Numbered, ChildReply>({
-      send: (request) => this.#child.send(request),
+      send: (request) => this.#outbox.push(request),
       kill: () => this.kill(),
       changed: () => this.#updateRef(),
       graceMs: WATCHDOG_GRACE_MS,
@@ -119,7 +125,7 @@ export class IvmProcess {
 
   /** Sends a message that has no answer (dispose). */
   notify(message: DisposeRequest): void {
-    if (!this.#dead && this.#child.connected) this.#child.send(message);
+    if (!this.#dead && this.#child.connected) this.#outbox.push(message);
   }
 
   /** Kills the process (SIGKILL); pending requests fail when it has exited. */
@@ -152,6 +158,8 @@ export class IvmProcess {
   /** Only a process with requests in flight keeps the host's event loop alive. */
   #updateRef(): void {
     const busy = this.#queue.size > 0 && !this.#dead;
+    if (busy === this.#reffed) return;
+    this.#reffed = busy;
     const handles = [this.#child, this.#child.channel, this.#child.stderr] as Array<
       { ref(): void; unref(): void } | null | undefined
     >;

@@ -4,7 +4,14 @@
  * (E_ENV_CONTRACT), gives each method its own deadline, and survives a broken guest: after a
  * timeout or memory error the program is recompiled in a fresh guest at the next `reset`.
  */
-import type { Action, Env, EnvMeta, ResetResult, StepResult } from "../env/types.js";
+import type {
+  Action,
+  Env,
+  EnvMeta,
+  OracleTurn,
+  ResetResult,
+  StepResult,
+} from "../env/types.js";
 import { SpadeError } from "../errors.js";
 import {
   parseGuestJson,
@@ -106,11 +113,13 @@ export class ProgramEnv implements Env {
   }
 
   step(action: Action): Promise<StepResult> {
-    return this.#serial(async () =>
-      toStepResult(
-        await this.#episodeCall("step", JSON.stringify(action), this.limits.stepTimeoutMs),
-        action,
-      ),
+    return this.#serial(() => this.#stepResult(action));
+  }
+
+  async #stepResult(action: Action): Promise<StepResult> {
+    return toStepResult(
+      await this.#episodeCall("step", JSON.stringify(action), this.limits.stepTimeoutMs),
+      action,
     );
   }
 
@@ -124,6 +133,46 @@ export class ProgramEnv implements Env {
     return this.#serial(async () =>
       toOracleAction(await this.#episodeCall("solve", null, this.limits.solveTimeoutMs)),
     );
+  }
+
+  /**
+   * `solve()` then `step()` with its action: one round trip where the backend can send both at
+   * once (the JavaScript backends, for an oracle answering `{text}`), else two. Each call keeps
+   * its own deadline and every answer gets the same checks as through `solve` and `step`.
+   */
+  solveAndStep(): Promise<OracleTurn> {
+    return this.#serial(async () => {
+      const turn = this.#episodeLive
+        ? this.#instance.oracleTurn?.(this.limits.solveTimeoutMs, this.limits.stepTimeoutMs)
+        : undefined;
+      if (!turn) {
+        const action = toOracleAction(
+          await this.#episodeCall("solve", null, this.limits.solveTimeoutMs),
+        );
+        return { action, result: await this.#stepResult(action) };
+      }
+      const [solved, stepped] = turn;
+      // Read after the solve's answer; a failure of the step then loses to the solve's.
+      const step = stepped.then(
+        (json) => ({ json }),
+        (error: unknown) => ({ error }),
+      );
+      let action: Action;
+      try {
+        action = toOracleAction(await this.#guestAnswer(solved, "solve"));
+      } catch (err) {
+        await step;
+        throw err;
+      }
+      const outcome = await step;
+      if ("error" in outcome) {
+        this.#afterCall();
+        throw outcome.error;
+      }
+      if (outcome.json === null) return { action, result: await this.#stepResult(action) };
+      const answer = await this.#guestAnswer(Promise.resolve(outcome.json), "step");
+      return { action, result: toStepResult(answer, action) };
+    });
   }
 
   /** Disposes the guest; every later call rejects with E_SANDBOX_DISPOSED. */
@@ -170,11 +219,20 @@ export class ProgramEnv implements Env {
   }
 
   /** One guest call; a guest left broken by it ends the episode. */
-  async #call(method: GuestMethod, argJson: string | null, timeoutMs: number): Promise<unknown> {
+  #call(method: GuestMethod, argJson: string | null, timeoutMs: number): Promise<unknown> {
+    return this.#guestAnswer(this.#instance.call(method, argJson, timeoutMs), method);
+  }
+
+  /** The parsed answer of a guest call in flight; a guest left broken by it ends the episode. */
+  async #guestAnswer(json: Promise<string>, method: GuestMethod): Promise<unknown> {
     try {
-      return parseGuestJson(await this.#instance.call(method, argJson, timeoutMs), `${method}()`);
+      return parseGuestJson(await json, `${method}()`);
     } finally {
-      if (this.#instance.disposed) this.#episodeLive = false;
+      this.#afterCall();
     }
+  }
+
+  #afterCall(): void {
+    if (this.#instance.disposed) this.#episodeLive = false;
   }
 }

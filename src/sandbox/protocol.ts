@@ -52,6 +52,8 @@ export function decodeReply(
   const payload = reply.slice(1);
   switch (tag) {
     case REPLY_TAGS.ok: {
+      // A UTF-16 unit is at most 3 bytes of UTF-8: short answers need no count.
+      if (payload.length * 3 <= outputBytes) return { ok: true, json: payload };
       const bytes = Buffer.byteLength(payload, "utf8");
       if (bytes > outputBytes)
         return { ok: false, error: outputSizeError(op, bytes, outputBytes), fatal: false };

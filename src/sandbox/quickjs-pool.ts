@@ -12,7 +12,7 @@ import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { SpadeError } from "../errors.js";
 import { PRELUDE_SOURCE } from "./prelude.js";
-import { RequestQueue, type DisposeRequest, type Unnumbered } from "./host.js";
+import { Outbox, RequestQueue, type DisposeRequest, type Unnumbered } from "./host.js";
 import { memoryError, opLabel, type GlueOp } from "./protocol.js";
 import {
   QUICKJS_WORKER_SOURCE,
@@ -86,15 +86,20 @@ export function quickJsWorkerData(): Promise<QuickJsWorkerData> {
 export class QuickJsWorker {
   readonly #worker: Worker;
   readonly #queue: RequestQueue<Numbered, QuickJsReply>;
+  readonly #outbox: Outbox<Numbered | DisposeRequest>;
   #dead = false;
+  #reffed: boolean | undefined;
   #failure = "";
   /** Guests created here and not yet disposed (for placement). */
   liveInstances = 0;
 
   constructor(data: QuickJsWorkerData) {
     this.#worker = new Worker(QUICKJS_WORKER_SOURCE, { eval: true, workerData: data, env: {} });
+    this.#outbox = new Outbox((messages) => {
+      if (!this.#dead) this.#worker.postMessage(messages.length === 1 ? messages[0] : messages);
+    });
     this.#queue = new RequestQueue<Numbered, QuickJsReply>({
-      send: (request) => this.#worker.postMessage(request),
+      send: (request) => this.#outbox.push(request),
       kill: () => this.kill(),
       changed: () => this.#updateRef(),
       graceMs: QUICKJS_WATCHDOG_GRACE_MS,
@@ -126,7 +131,7 @@ export class QuickJsWorker {
 
   /** Sends a message that has no answer (dispose). */
   notify(message: DisposeRequest): void {
-    if (!this.#dead) this.#worker.postMessage(message);
+    if (!this.#dead) this.#outbox.push(message);
   }
 
   /** Terminates the worker; pending requests fail when it has exited. */
@@ -154,7 +159,10 @@ export class QuickJsWorker {
 
   /** Only a worker with requests in flight keeps the host's event loop alive. */
   #updateRef(): void {
-    if (this.#queue.size > 0 && !this.#dead) this.#worker.ref();
+    const busy = this.#queue.size > 0 && !this.#dead;
+    if (busy === this.#reffed) return;
+    this.#reffed = busy;
+    if (busy) this.#worker.ref();
     else this.#worker.unref();
   }
 }

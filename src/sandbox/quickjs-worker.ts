@@ -8,8 +8,9 @@
  */
 
 import type { CallRequest, CreateFields, DisposeRequest, RunnerReply } from "./host.js";
+import { ORACLE_STEP_ARG_SOURCE } from "./oracle-turn.js";
 
-/** Host -> worker messages. */
+/** Host -> worker messages (an array of them may come as one message). */
 export type QuickJsRequest =
   | (CreateFields & { id: number; memoryBytes: number })
   | CallRequest
@@ -36,8 +37,12 @@ export interface QuickJsWorkerData {
   stackBytes: number;
 }
 
-/** The worker program (CommonJS, evaluated). Kept in one string so builds need no copy step. */
+/**
+ * The worker program (CommonJS, evaluated). Kept in one string so builds need no copy step. Each
+ * reply is posted as soon as its call returns, also within a batch of requests.
+ */
 export const QUICKJS_WORKER_SOURCE = `"use strict";
+${ORACLE_STEP_ARG_SOURCE}
 const { parentPort, workerData } = require("node:worker_threads");
 const PAGE = 65536, BASE_PAGES = 256, MAX_PAGES = 65536;
 let loaded = null;
@@ -83,7 +88,7 @@ async function create(m) {
   runtime.setMemoryLimit(m.memoryBytes);
   runtime.setMaxStackSize(workerData.stackBytes);
   const vm = runtime.newContext();
-  const g = { runtime, vm, glue: null };
+  const g = { runtime, vm, glue: null, lastSolve: null };
   // One budget for the prelude, the program's top level and the constructor.
   const deadline = Date.now() + m.timeoutMs;
   runtime.setInterruptHandler(() => Date.now() > deadline);
@@ -112,9 +117,14 @@ async function create(m) {
   guests.set(m.iid, g);
   return call(m.iid, "init", null, m.maxChars, Math.max(1, deadline - Date.now()));
 }
-function call(iid, op, arg, maxChars, timeoutMs) {
+function call(iid, op, arg, maxChars, timeoutMs, argFrom) {
   const g = guests.get(iid);
   if (!g) return { fail: "disposed", text: "" };
+  if (argFrom === "solve") {
+    arg = g.lastSolve === null ? null : oracleStepArg(g.lastSolve, maxChars);
+    if (arg === null) { g.lastSolve = null; return { fail: "skipped", text: "" }; }
+  }
+  g.lastSolve = null;
   const { runtime, vm, glue } = g;
   const deadline = Date.now() + timeoutMs;
   runtime.setInterruptHandler(() => Date.now() > deadline);
@@ -131,6 +141,7 @@ function call(iid, op, arg, maxChars, timeoutMs) {
     const reply = vm.typeof(result.value) === "string" ? vm.getString(result.value) : undefined;
     result.value.dispose();
     runtime.removeInterruptHandler();
+    if (op === "solve") g.lastSolve = reply === undefined ? null : reply;
     return { reply };
   } catch (e) {
     drop(iid);
@@ -140,14 +151,18 @@ function call(iid, op, arg, maxChars, timeoutMs) {
 async function handle(m) {
   if (m.t === "dispose") { drop(m.iid); return null; }
   if (m.t === "create") return create(m);
-  if (m.t === "call") return call(m.iid, m.op, m.arg, m.maxChars, m.timeoutMs);
+  if (m.t === "call") return call(m.iid, m.op, m.arg, m.maxChars, m.timeoutMs, m.argFrom);
   return { fail: "other", text: "unknown request" };
 }
 let queue = Promise.resolve();
-parentPort.on("message", (m) => {
+function enqueue(m) {
   queue = queue.then(() => handle(m)).then(
     (out) => { if (out) { out.id = m.id; parentPort.postMessage(out); } },
     (e) => { if (m.id !== undefined) parentPort.postMessage({ id: m.id, fail: "crash", text: String(e) }); },
   );
+}
+parentPort.on("message", (m) => {
+  if (Array.isArray(m)) for (const one of m) enqueue(one);
+  else enqueue(m);
 });
 `;
