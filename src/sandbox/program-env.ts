@@ -4,14 +4,7 @@
  * (E_ENV_CONTRACT), gives each method its own deadline, and survives a broken guest: after a
  * timeout or memory error the program is recompiled in a fresh guest at the next `reset`.
  */
-import type {
-  Action,
-  Env,
-  EnvMeta,
-  OracleTurn,
-  ResetResult,
-  StepResult,
-} from "../env/types.js";
+import type { Action, Env, EnvMeta, OracleTurn, ResetResult, StepResult } from "../env/types.js";
 import { SpadeError } from "../errors.js";
 import {
   parseGuestJson,
