@@ -34,12 +34,15 @@ export interface CallRequest {
   maxChars: number;
   timeoutMs: number;
   /**
-   * `"solve"`: the argument is the oracle action of this guest's answer to the `solve` call just
-   * before this one (`oracleStepArg`), so the oracle's solve and step cross the boundary in one
-   * round trip; the runner answers `skipped` when that answer was no valid action.
+   * On a `solve` call: then also run `step` under this deadline with the oracle action the
+   * runner makes of the solve's answer (`oracleStepArg`), so the oracle's turn crosses the
+   * boundary in one round trip; its outcome comes back in the reply's `step`.
    */
-  argFrom?: "solve";
+  thenStepMs?: number;
 }
+
+/** The outcome of one glue call in a runner: its tagged reply, or why there is none. */
+export type CallOutcome<Fail extends string> = { reply: unknown } | { fail: Fail; text: string };
 
 /** Host -> runner: drop guest `iid` (no answer). */
 export interface DisposeRequest {
@@ -49,11 +52,12 @@ export interface DisposeRequest {
 
 /**
  * Runner -> host: the glue's tagged reply, or why there is none (`Fail` names the backend's
- * reasons; `skipped`: a call with `argFrom` that did not run, the guest untouched).
+ * reasons). After `thenStepMs`, `step` is the step's outcome, absent when the step did not run
+ * (the solve failed, or its answer was off `oracleStepArg`'s fast path).
  */
 export type RunnerReply<Fail extends string> =
-  | { id: number; reply: unknown }
-  | { id: number; fail: Fail | "skipped"; text: string };
+  | { id: number; reply: unknown; step?: CallOutcome<Fail> }
+  | { id: number; fail: Fail; text: string };
 
 /**
  * Messages to one runner, posted together: what is sent in one turn of the host's event loop
@@ -187,7 +191,10 @@ export class RequestQueue<Request extends { id: number }, Reply extends { id: nu
 /** What a guest instance needs of the process or worker that runs it. */
 export interface GuestRunner<Reply> {
   readonly dead: boolean;
-  /** Guests created here and not yet disposed (for placement). */
+  /**
+   * Guests placed here and not yet disposed (for placement): the pool counts a guest when it
+   * places it, before its create is answered, so guests loaded at once spread over the pool.
+   */
   liveInstances: number;
   /** Sends a call (posted at the end of this turn, see `Outbox`) and waits for its answer. */
   request(message: Unnumbered<CallRequest>, op: GlueOp, timeoutMs: number): Promise<Reply>;
@@ -249,7 +256,6 @@ export class GuestInstance<Fail extends string> implements SandboxInstance {
     this.#iid = iid;
     this.#outputBytes = outputBytes;
     this.#reader = reader;
-    runner.liveInstances++;
   }
 
   get disposed(): boolean {
@@ -265,27 +271,41 @@ export class GuestInstance<Fail extends string> implements SandboxInstance {
    * solve's answer (`oracleStepArg`); the step's promise gives null when the runner did not run it
    * (the answer was not the fast path's `{text}`, or the solve failed).
    */
+  /**
+   * `solve()` and, in the same request, `step()` with the oracle action the runner made of the
+   * solve's answer (`oracleStepArg`); the step's promise gives null when the runner did not run
+   * it. Each call runs under its own deadline in the runner; the watchdog allows their sum.
+   */
   oracleTurn(
     solveTimeoutMs: number,
     stepTimeoutMs: number,
   ): [Promise<string>, Promise<string | null>] {
-    return [
-      this.invoke("solve", null, solveTimeoutMs) as Promise<string>,
-      this.invoke("step", null, stepTimeoutMs, "solve"),
-    ];
+    checkTimeoutMs(stepTimeoutMs);
+    const replied = this.#request("solve", null, solveTimeoutMs, stepTimeoutMs);
+    const solved = replied.then((reply) => this.settle(reply, "solve", solveTimeoutMs));
+    const stepped = solved.then(
+      async () => {
+        const reply = await replied;
+        if (!("reply" in reply) || reply.step === undefined) return null;
+        return this.settle({ ...reply.step, id: reply.id }, "step", stepTimeoutMs);
+      },
+      () => null,
+    );
+    return [solved, stepped];
   }
 
-  /**
-   * One glue call; any fatal outcome disposes the guest before the promise rejects. With
-   * `argFrom`, the runner makes the argument from the previous solve, and null means it did not
-   * run the call.
-   */
-  async invoke(
+  /** One glue call; any fatal outcome disposes the guest before the promise rejects. */
+  async invoke(op: GlueOp, argJson: string | null, timeoutMs: number): Promise<string> {
+    return this.settle(await this.#request(op, argJson, timeoutMs), op, timeoutMs);
+  }
+
+  /** Sends one call (with `thenStepMs`, a solve and its step) and waits for the runner's reply. */
+  async #request(
     op: GlueOp,
     argJson: string | null,
     timeoutMs: number,
-    argFrom?: "solve",
-  ): Promise<string | null> {
+    thenStepMs?: number,
+  ): Promise<RunnerReply<Fail>> {
     if (this.disposed) throw disposedError(op);
     checkTimeoutMs(timeoutMs);
     const message: Unnumbered<CallRequest> = {
@@ -296,24 +316,24 @@ export class GuestInstance<Fail extends string> implements SandboxInstance {
       maxChars: this.#outputBytes,
       timeoutMs,
     };
-    if (argFrom) message.argFrom = argFrom;
-    let reply: RunnerReply<Fail>;
+    if (thenStepMs !== undefined) message.thenStepMs = thenStepMs;
     try {
-      reply = await this.#runner.request(message, op, timeoutMs);
+      return await this.#runner.request(
+        message,
+        thenStepMs === undefined ? op : "solve+step",
+        timeoutMs + (thenStepMs ?? 0),
+      );
     } catch (err) {
       this.dispose();
       throw err;
     }
-    if (argFrom && "fail" in reply && reply.fail === "skipped") return null;
-    return this.settle(reply, op, timeoutMs);
   }
 
   /** Turns a runner reply into JSON text or a coded error (disposing the guest when fatal). */
   settle(reply: RunnerReply<Fail>, op: GlueOp, timeoutMs: number): string {
     if ("fail" in reply) {
-      const fail = reply as { fail: Fail; text: string };
-      if (reply.fail !== "skipped" && !this.#reader.keepsGuest?.(fail.fail)) this.dispose();
-      throw sharedFailureError(reply, op, timeoutMs) ?? this.#reader.failureError(fail, op);
+      if (!this.#reader.keepsGuest?.(reply.fail)) this.dispose();
+      throw sharedFailureError(reply, op, timeoutMs) ?? this.#reader.failureError(reply, op);
     }
     const fatal = this.#reader.fatalAnswer?.(reply.reply, op) ?? null;
     if (fatal !== null) {
@@ -345,7 +365,13 @@ export async function loadGuest<Fail extends string>(
   limits: Pick<SandboxLimits, "outputBytes" | "compileTimeoutMs">,
   reader: ReplyReader<Fail>,
 ): Promise<GuestInstance<Fail>> {
-  const reply = await created;
+  let reply: RunnerReply<Fail>;
+  try {
+    reply = await created;
+  } catch (err) {
+    runner.liveInstances--;
+    throw err;
+  }
   const instance = new GuestInstance(runner, iid, limits.outputBytes, reader);
   try {
     instance.settle(reply, "init", limits.compileTimeoutMs);

@@ -49,18 +49,11 @@ function drop(iid) {
   instances.delete(iid);
   try { if (!inst.isolate.isDisposed) inst.isolate.dispose(); } catch (e) {}
 }
-function callGlue(iid, op, arg, maxChars, timeoutMs, argFrom) {
+function callGlue(iid, op, arg, maxChars, timeoutMs) {
   const inst = instances.get(iid);
   if (!inst) return { fail: "disposed", text: "" };
-  if (argFrom === "solve") {
-    arg = inst.lastSolve === null ? null : oracleStepArg(inst.lastSolve, maxChars);
-    if (arg === null) { inst.lastSolve = null; return { fail: "skipped", text: "" }; }
-  }
-  inst.lastSolve = null;
   try {
-    const reply = inst.glue.applySync(undefined, [op, arg, maxChars], { timeout: Math.max(1, Math.ceil(timeoutMs)) });
-    if (op === "solve") inst.lastSolve = reply;
-    return { reply };
+    return { reply: inst.glue.applySync(undefined, [op, arg, maxChars], { timeout: Math.max(1, Math.ceil(timeoutMs)) }) };
   } catch (e) {
     const f = failure(inst.isolate, e);
     // The glue catches every synchronous exception: what else escapes is an unhandled rejection.
@@ -94,7 +87,7 @@ function create(m) {
       return f;
     }
     script.release();
-    instances.set(m.iid, { isolate, glue, lastSolve: null });
+    instances.set(m.iid, { isolate, glue });
     return callGlue(m.iid, "init", null, m.maxChars, remaining());
   } catch (e) {
     const f = failure(isolate, e);
@@ -111,7 +104,11 @@ function handle(m) {
   let out;
   if (loadError !== null) out = { fail: "other", text: loadError };
   else if (m.t === "create") out = create(m);
-  else if (m.t === "call") out = callGlue(m.iid, m.op, m.arg, m.maxChars, m.timeoutMs, m.argFrom);
+  else if (m.t === "call") {
+    out = callGlue(m.iid, m.op, m.arg, m.maxChars, m.timeoutMs);
+    const stepArg = m.thenStepMs === undefined || !("reply" in out) ? null : oracleStepArg(out.reply, m.maxChars);
+    if (stepArg !== null) out.step = callGlue(m.iid, "step", stepArg, m.maxChars, m.thenStepMs);
+  }
   else out = { fail: "other", text: "unknown request" };
   out.id = m.id;
   process.send(out);

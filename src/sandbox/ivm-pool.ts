@@ -198,15 +198,21 @@ export class IvmPool {
     this.processMemoryBytes = processMemoryBytes;
   }
 
-  /** A live process for a new guest, starting one while the pool is under its size. */
+  /**
+   * A live process for a new guest (counted in its `liveInstances` from now), starting one while
+   * the pool is under its size.
+   */
   acquire(): IvmProcess {
     this.#processes = this.#processes.filter((p) => !p.dead);
     if (this.#processes.length < this.size) {
       const fresh = new IvmProcess(this.processMemoryBytes);
       this.#processes.push(fresh);
+      fresh.liveInstances++;
       return fresh;
     }
-    return this.#processes.reduce((best, p) => (p.liveInstances < best.liveInstances ? p : best));
+    const best = this.#processes.reduce((a, p) => (p.liveInstances < a.liveInstances ? p : a));
+    best.liveInstances++;
+    return best;
   }
 
   /** Kills every process (their guests become disposed). */

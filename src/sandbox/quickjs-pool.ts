@@ -181,16 +181,22 @@ export class QuickJsPool {
     this.size = size;
   }
 
-  /** A live worker for a new guest, starting one while the pool is under its size. */
+  /**
+   * A live worker for a new guest (counted in its `liveInstances` from now), starting one while
+   * the pool is under its size.
+   */
   async acquire(): Promise<QuickJsWorker> {
     const data = await quickJsWorkerData();
     this.#workers = this.#workers.filter((w) => !w.dead);
     if (this.#workers.length < this.size) {
       const fresh = new QuickJsWorker(data);
       this.#workers.push(fresh);
+      fresh.liveInstances++;
       return fresh;
     }
-    return this.#workers.reduce((best, w) => (w.liveInstances < best.liveInstances ? w : best));
+    const best = this.#workers.reduce((a, w) => (w.liveInstances < a.liveInstances ? w : a));
+    best.liveInstances++;
+    return best;
   }
 
   /** Terminates every worker (their guests become disposed). */

@@ -88,7 +88,7 @@ async function create(m) {
   runtime.setMemoryLimit(m.memoryBytes);
   runtime.setMaxStackSize(workerData.stackBytes);
   const vm = runtime.newContext();
-  const g = { runtime, vm, glue: null, lastSolve: null };
+  const g = { runtime, vm, glue: null };
   // One budget for the prelude, the program's top level and the constructor.
   const deadline = Date.now() + m.timeoutMs;
   runtime.setInterruptHandler(() => Date.now() > deadline);
@@ -117,14 +117,9 @@ async function create(m) {
   guests.set(m.iid, g);
   return call(m.iid, "init", null, m.maxChars, Math.max(1, deadline - Date.now()));
 }
-function call(iid, op, arg, maxChars, timeoutMs, argFrom) {
+function call(iid, op, arg, maxChars, timeoutMs) {
   const g = guests.get(iid);
   if (!g) return { fail: "disposed", text: "" };
-  if (argFrom === "solve") {
-    arg = g.lastSolve === null ? null : oracleStepArg(g.lastSolve, maxChars);
-    if (arg === null) { g.lastSolve = null; return { fail: "skipped", text: "" }; }
-  }
-  g.lastSolve = null;
   const { runtime, vm, glue } = g;
   const deadline = Date.now() + timeoutMs;
   runtime.setInterruptHandler(() => Date.now() > deadline);
@@ -141,7 +136,6 @@ function call(iid, op, arg, maxChars, timeoutMs, argFrom) {
     const reply = vm.typeof(result.value) === "string" ? vm.getString(result.value) : undefined;
     result.value.dispose();
     runtime.removeInterruptHandler();
-    if (op === "solve") g.lastSolve = reply === undefined ? null : reply;
     return { reply };
   } catch (e) {
     drop(iid);
@@ -151,7 +145,12 @@ function call(iid, op, arg, maxChars, timeoutMs, argFrom) {
 async function handle(m) {
   if (m.t === "dispose") { drop(m.iid); return null; }
   if (m.t === "create") return create(m);
-  if (m.t === "call") return call(m.iid, m.op, m.arg, m.maxChars, m.timeoutMs, m.argFrom);
+  if (m.t === "call") {
+    const out = call(m.iid, m.op, m.arg, m.maxChars, m.timeoutMs);
+    const stepArg = m.thenStepMs === undefined || !("reply" in out) ? null : oracleStepArg(out.reply, m.maxChars);
+    if (stepArg !== null) out.step = call(m.iid, "step", stepArg, m.maxChars, m.thenStepMs);
+    return out;
+  }
   return { fail: "other", text: "unknown request" };
 }
 let queue = Promise.resolve();
