@@ -20,7 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { checkEnv } from "../env/check.js";
-import type { Env } from "../env/index.js";
+import type { Env, OracleTurn } from "../env/index.js";
 import { oracleTurn } from "../env/oracle.js";
 import { libraryNames, resolveProgram } from "../envs/index.js";
 import { isSpadeError } from "../errors.js";
@@ -69,18 +69,40 @@ const LIGHT_JS = `class Environment {
 /** Episodes in flight in the concurrent rows. */
 const CONCURRENT_EPISODES = 64;
 
-/** Plays oracle episodes on `env` until `endMs`; returns the number of `step` calls. */
-async function playOracleUntil(env: Env, endMs: number, firstSeed: number): Promise<number> {
+/** Calls that ran past their deadline during the rows (a loaded machine); their episodes end. */
+let timeouts = 0;
+
+/**
+ * Plays oracle episodes on `env` until `endMs`; returns the number of `step` calls. `turn` is one
+ * oracle turn: `oracleTurn` (one round trip where the env can) unless told otherwise.
+ */
+async function playOracleUntil(
+  env: Env,
+  endMs: number,
+  firstSeed: number,
+  turn: (env: Env) => Promise<OracleTurn> = oracleTurn,
+): Promise<number> {
   let steps = 0;
   for (let seed = firstSeed; performance.now() < endMs; seed += CONCURRENT_EPISODES) {
-    await env.reset(seed);
-    for (let turn = 0; turn < env.meta.maxTurns; turn++) {
-      const { result } = await oracleTurn(env);
-      steps++;
-      if (result.terminated) break;
+    try {
+      await env.reset(seed);
+      for (let t = 0; t < env.meta.maxTurns; t++) {
+        const { result } = await turn(env);
+        steps++;
+        if (result.terminated) break;
+      }
+    } catch (err) {
+      if (!isSpadeError(err, "E_SANDBOX_TIMEOUT")) throw err;
+      timeouts++;
     }
   }
   return steps;
+}
+
+/** An oracle turn in two round trips: `solve()`, then `step()`. */
+async function solveThenStep(env: Env): Promise<OracleTurn> {
+  const action = await env.solve();
+  return { action, result: await env.step(action) };
 }
 
 /**
@@ -95,11 +117,15 @@ async function oracleStepsPerSecond(env: Env, seconds: number): Promise<number> 
  * Plays oracle episodes on every env of `envs` at once for `seconds`, then closes them; total
  * steps per second over all of them.
  */
-async function concurrentStepsPerSecond(envs: Env[], seconds: number): Promise<number> {
+async function concurrentStepsPerSecond(
+  envs: Env[],
+  seconds: number,
+  turn?: (env: Env) => Promise<OracleTurn>,
+): Promise<number> {
   const start = performance.now();
   try {
     const counts = await Promise.all(
-      envs.map((env, i) => playOracleUntil(env, start + seconds * 1000, i)),
+      envs.map((env, i) => playOracleUntil(env, start + seconds * 1000, i, turn)),
     );
     return counts.reduce((a, b) => a + b, 0) / ((performance.now() - start) / 1000);
   } finally {
@@ -113,11 +139,12 @@ async function programStepsPerSecond(
   backend: SandboxBackendName,
   episodes: number,
   seconds: number,
+  turn?: (env: Env) => Promise<OracleTurn>,
 ): Promise<number> {
   const envs = await Promise.all(
     Array.from({ length: episodes }, () => loadProgram(source, { backend })),
   );
-  return concurrentStepsPerSecond(envs, seconds);
+  return concurrentStepsPerSecond(envs, seconds, turn);
 }
 
 /** The median of `values` (the mean of the middle two for an even count). */
@@ -216,8 +243,13 @@ async function main(): Promise<void> {
       }
     }
   }
+  const twoTrips = await programStepsPerSecond(LIGHT_JS, "isolated-vm", 1, seconds, solveThenStep);
   process.stdout.write(
-    `python in-process, light (echo): ${lightInProcess.toFixed(0)} steps/s\n` +
+    `isolated-vm, light (echo), 1 concurrent, solve() then step() (two round trips): ${twoTrips.toFixed(0)} steps/s\n` +
+      (timeouts
+        ? `calls past their deadline during these rows (episodes ended): ${timeouts}\n`
+        : "") +
+      `python in-process, light (echo): ${lightInProcess.toFixed(0)} steps/s\n` +
       `sandbox_light_vs_python_inprocess_ratio=${(light["isolated-vm"]! / lightInProcess).toFixed(4)}\n`,
   );
   for (const backend of SANDBOX_BACKENDS) {
