@@ -63,8 +63,9 @@ function callGlue(iid, op, arg, maxChars, timeoutMs) {
   }
 }
 function create(m) {
-  const isolate = new ivm.Isolate({ memoryLimit: m.memoryMiB });
+  // The compile's budget also pays for making the isolate.
   const deadline = Date.now() + m.timeoutMs;
+  const isolate = new ivm.Isolate({ memoryLimit: m.memoryMiB });
   const remaining = () => Math.max(1, deadline - Date.now());
   try {
     const context = isolate.createContextSync();

@@ -5,6 +5,7 @@
  * timeout or memory error the program is recompiled in a fresh guest at the next `reset`.
  */
 import type { Action, Env, EnvMeta, OracleTurn, ResetResult, StepResult } from "../env/types.js";
+import { SerialQueue } from "../env/serial.js";
 import { SpadeError } from "../errors.js";
 import {
   parseGuestJson,
@@ -43,7 +44,13 @@ export class ProgramEnv implements Env {
   #episodeLive = false;
   #closed = false;
   /** Calls run one at a time: a replacement must not race a call on the old guest. */
-  #queue: Promise<unknown> = Promise.resolve();
+  #queue = new SerialQueue(() =>
+    this.#closed
+      ? new SpadeError("E_SANDBOX_DISPOSED", "the environment was closed", {
+          nextStep: "load the program again",
+        })
+      : null,
+  );
 
   private constructor(
     backend: SandboxBackend,
@@ -182,15 +189,7 @@ export class ProgramEnv implements Env {
   }
 
   #serial<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.#queue.then(() => {
-      if (this.#closed)
-        throw new SpadeError("E_SANDBOX_DISPOSED", "the environment was closed", {
-          nextStep: "load the program again",
-        });
-      return task();
-    });
-    this.#queue = run.catch(() => undefined);
-    return run;
+    return this.#queue.run(task);
   }
 
   async #replace(): Promise<void> {

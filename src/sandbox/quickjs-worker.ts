@@ -81,6 +81,8 @@ function drop(iid) {
 }
 async function create(m) {
   const { core, variant, wasmModule } = await load();
+  // One budget for making the guest's module, the prelude, the program's top level and the constructor.
+  const deadline = Date.now() + m.timeoutMs;
   const maximum = Math.min(MAX_PAGES, BASE_PAGES + Math.ceil(m.memoryBytes / PAGE));
   const wasmMemory = new WebAssembly.Memory({ initial: BASE_PAGES, maximum });
   const module = await core.newQuickJSWASMModuleFromVariant(core.newVariant(variant, { wasmModule, wasmMemory }));
@@ -89,8 +91,6 @@ async function create(m) {
   runtime.setMaxStackSize(workerData.stackBytes);
   const vm = runtime.newContext();
   const g = { runtime, vm, glue: null };
-  // One budget for the prelude, the program's top level and the constructor.
-  const deadline = Date.now() + m.timeoutMs;
   runtime.setInterruptHandler(() => Date.now() > deadline);
   try {
     const prelude = vm.evalCode(workerData.prelude, "spade-prelude.js", { type: "global" });

@@ -6,6 +6,7 @@
  */
 import type { Env, JsonObject, StepResult } from "../env/index.js";
 import { episodeReturn } from "../env/index.js";
+import { SerialQueue } from "../env/serial.js";
 import { SpadeError } from "../errors.js";
 import { DEFAULT_HINT_TEMPLATE } from "../rollout/index.js";
 import type { CatalogEntry } from "./catalog.js";
@@ -31,7 +32,13 @@ export class EnvSession {
   #done = false;
   #rewards: number[] = [];
   #callSeq = 0;
-  #queue: Promise<unknown> = Promise.resolve();
+  #queue = new SerialQueue(() =>
+    this.#closed
+      ? new SpadeError("E_SANDBOX_DISPOSED", "the session was closed", {
+          nextStep: "open a new session",
+        })
+      : null,
+  );
   #closed = false;
 
   private constructor(
@@ -181,14 +188,6 @@ export class EnvSession {
   }
 
   #serial<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.#queue.then(() => {
-      if (this.#closed)
-        throw new SpadeError("E_SANDBOX_DISPOSED", "the session was closed", {
-          nextStep: "open a new session",
-        });
-      return task();
-    });
-    this.#queue = run.catch(() => undefined);
-    return run;
+    return this.#queue.run(task);
   }
 }
