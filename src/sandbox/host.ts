@@ -1,9 +1,10 @@
 /**
  * @module sandbox/host
  * What the two JavaScript backends share on the host side: the messages to the process or
- * worker that runs guests, the queue of requests waiting on it (ids, watchdog, who died of
- * what), and the guest instance that settles its replies. The backends keep only what differs:
- * how a runner starts and dies, and how their failure replies read.
+ * worker that runs guests (posted in batches, one per event-loop turn), the queue of requests
+ * waiting on it (ids, watchdog, who died of what), and the guest instance that settles its
+ * replies, the oracle's solve-and-step turn included. The backends keep only what differs: how a
+ * runner starts and dies (runner.ts has the rest), and how their failure replies read.
  */
 import type { SpadeError } from "../errors.js";
 import {
