@@ -5,7 +5,9 @@
  * run in-process with `exec` (the reference's unisolated way), and the line
  * `sandbox_vs_python_inprocess_ratio=<isolated-vm / python>` (the JavaScript rows). Then, per
  * JavaScript backend, a light environment (a few arithmetic operations per step) and a
- * compute-heavy one (vault-cracker) at 1 and 64 concurrent episodes, and
+ * compute-heavy one (vault-cracker) at 1 and 64 concurrent episodes (oracle turns through
+ * `oracleTurn`: one round trip where the backend can), the light one once more in two round trips
+ * (`solve()` then `step()`) for comparison in the same run, and
  * `sandbox_light_vs_python_inprocess_ratio=<isolated-vm light, one episode / the light Python
  * game exec'd in-process>`; `checkEnv`'s median time over the library per backend. Then the
  * Python sandbox: a light and a heavy Python game (an echo game; vault-cracker in Python, which

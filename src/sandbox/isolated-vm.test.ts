@@ -130,6 +130,10 @@ describe("isolated-vm sandbox processes", () => {
     const a = pool.acquire();
     const b = pool.acquire();
     expect(b).not.toBe(a);
+    // Counted when placed, before any create is answered: guests loaded at once spread too.
+    expect(pool.acquire()).toBe(a);
+    expect(pool.acquire()).toBe(b);
+    expect([a.liveInstances, b.liveInstances]).toEqual([2, 2]);
     a.liveInstances = 3;
     expect(pool.acquire()).toBe(b);
     pool.close();
