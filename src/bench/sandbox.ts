@@ -7,7 +7,8 @@
  * JavaScript backend, a light environment (a few arithmetic operations per step) and a
  * compute-heavy one (vault-cracker) at 1 and 64 concurrent episodes (oracle turns through
  * `oracleTurn`: one round trip where the backend can), the light one once more in two round trips
- * (`solve()` then `step()`) for comparison in the same run, and
+ * (`solve()` then `step()`) for comparison in the same run, each row with its CPU time per step
+ * (this process and its sandbox processes: a figure the machine's load hardly moves), and
  * `sandbox_light_vs_python_inprocess_ratio=<isolated-vm light, one episode / the light Python
  * game exec'd in-process>`; `checkEnv`'s median time over the library per backend. Then the
  * Python sandbox: a light and a heavy Python game (an echo game; vault-cracker in Python, which
@@ -17,7 +18,7 @@
  * Usage: npm run bench:sandbox [-- SECONDS]   (default 3 seconds per measurement)
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -70,6 +71,41 @@ const LIGHT_JS = `class Environment {
 
 /** Episodes in flight in the concurrent rows. */
 const CONCURRENT_EPISODES = 64;
+
+/**
+ * CPU time used so far by this process (its QuickJS workers included) and by its child processes
+ * that are still running (the isolated-vm sandbox processes, read from /proc on Linux), in µs.
+ * Unlike steps per second it hardly moves with the machine's load.
+ */
+function cpuMicros(): number {
+  const own = process.cpuUsage();
+  let children = 0;
+  let entries: string[] = [];
+  try {
+    entries = readdirSync("/proc").filter((e) => /^\d+$/.test(e));
+  } catch {
+    return own.user + own.system;
+  }
+  for (const pid of entries) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    // Fields after the command (which may hold spaces): state ppid ... utime(14) stime(15).
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(fields[1]) !== process.pid) continue;
+    children += (Number(fields[11]) + Number(fields[12])) * (1e6 / CLOCK_TICKS_PER_SECOND);
+  }
+  return own.user + own.system + children;
+}
+
+/** Linux's USER_HZ: /proc reports CPU times in these ticks. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU µs per step of the last measured row (see `cpuMicros`). */
+let lastCpuPerStepUs = 0;
 
 /** Calls that ran past their deadline during the rows (a loaded machine); their episodes end. */
 let timeouts = 0;
@@ -125,11 +161,14 @@ async function concurrentStepsPerSecond(
   turn?: (env: Env) => Promise<OracleTurn>,
 ): Promise<number> {
   const start = performance.now();
+  const cpuBefore = cpuMicros();
   try {
     const counts = await Promise.all(
       envs.map((env, i) => playOracleUntil(env, start + seconds * 1000, i, turn)),
     );
-    return counts.reduce((a, b) => a + b, 0) / ((performance.now() - start) / 1000);
+    const steps = counts.reduce((a, b) => a + b, 0);
+    lastCpuPerStepUs = (cpuMicros() - cpuBefore) / steps;
+    return steps / ((performance.now() - start) / 1000);
   } finally {
     await Promise.all(envs.map((env) => env.close()));
   }
@@ -240,14 +279,14 @@ async function main(): Promise<void> {
         const rate = await programStepsPerSecond(source, backend, episodes, seconds);
         if (episodes === 1 && label.startsWith("light")) light[backend] = rate;
         process.stdout.write(
-          `${backend}, ${label}, ${episodes} concurrent: ${rate.toFixed(0)} steps/s\n`,
+          `${backend}, ${label}, ${episodes} concurrent: ${rate.toFixed(0)} steps/s, ${lastCpuPerStepUs.toFixed(0)} µs CPU/step\n`,
         );
       }
     }
   }
   const twoTrips = await programStepsPerSecond(LIGHT_JS, "isolated-vm", 1, seconds, solveThenStep);
   process.stdout.write(
-    `isolated-vm, light (echo), 1 concurrent, solve() then step() (two round trips): ${twoTrips.toFixed(0)} steps/s\n` +
+    `isolated-vm, light (echo), 1 concurrent, solve() then step() (two round trips): ${twoTrips.toFixed(0)} steps/s, ${lastCpuPerStepUs.toFixed(0)} µs CPU/step\n` +
       (timeouts
         ? `calls past their deadline during these rows (episodes ended): ${timeouts}\n`
         : "") +
