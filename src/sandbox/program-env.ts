@@ -5,8 +5,8 @@
  * timeout or memory error the program is recompiled in a fresh guest at the next `reset`.
  */
 import type { Action, Env, EnvMeta, OracleTurn, ResetResult, StepResult } from "../env/types.js";
-import { SerialQueue } from "../env/serial.js";
 import { SpadeError } from "../errors.js";
+import { Limiter } from "../policy/limiter.js";
 import {
   parseGuestJson,
   toEnvMeta,
@@ -43,14 +43,8 @@ export class ProgramEnv implements Env {
   #instance: SandboxInstance;
   #episodeLive = false;
   #closed = false;
-  /** Calls run one at a time: a replacement must not race a call on the old guest. */
-  #queue = new SerialQueue(() =>
-    this.#closed
-      ? new SpadeError("E_SANDBOX_DISPOSED", "the environment was closed", {
-          nextStep: "load the program again",
-        })
-      : null,
-  );
+  /** Calls run one at a time, in order: a replacement must not race a call on the old guest. */
+  readonly #turns = new Limiter(1);
 
   private constructor(
     backend: SandboxBackend,
@@ -189,7 +183,15 @@ export class ProgramEnv implements Env {
   }
 
   #serial<T>(task: () => Promise<T>): Promise<T> {
-    return this.#queue.run(task);
+    return this.#turns.run(() => this.#whileOpen(task));
+  }
+
+  /** Runs `task` unless the environment was closed while it waited its turn. */
+  #whileOpen<T>(task: () => Promise<T>): Promise<T> {
+    if (!this.#closed) return task();
+    throw new SpadeError("E_SANDBOX_DISPOSED", "the environment was closed", {
+      nextStep: "load the program again",
+    });
   }
 
   async #replace(): Promise<void> {

@@ -6,7 +6,6 @@
  */
 import type { Env, JsonObject, StepResult } from "../env/index.js";
 import { episodeReturn } from "../env/index.js";
-import { SerialQueue } from "../env/serial.js";
 import { SpadeError } from "../errors.js";
 import { DEFAULT_HINT_TEMPLATE } from "../rollout/index.js";
 import type { CatalogEntry } from "./catalog.js";
@@ -32,13 +31,7 @@ export class EnvSession {
   #done = false;
   #rewards: number[] = [];
   #callSeq = 0;
-  #queue = new SerialQueue(() =>
-    this.#closed
-      ? new SpadeError("E_SANDBOX_DISPOSED", "the session was closed", {
-          nextStep: "open a new session",
-        })
-      : null,
-  );
+  #queue: Promise<unknown> = Promise.resolve();
   #closed = false;
 
   private constructor(
@@ -188,6 +181,14 @@ export class EnvSession {
   }
 
   #serial<T>(task: () => Promise<T>): Promise<T> {
-    return this.#queue.run(task);
+    const run = this.#queue.then(() => {
+      if (this.#closed)
+        throw new SpadeError("E_SANDBOX_DISPOSED", "the session was closed", {
+          nextStep: "open a new session",
+        });
+      return task();
+    });
+    this.#queue = run.catch(() => undefined);
+    return run;
   }
 }
