@@ -3,19 +3,30 @@
  * Benchmark (not a test): steps per second of one library environment under each sandbox
  * backend and, in the same run on the same machine, the same environment written in Python and
  * run in-process with `exec` (the reference's unisolated way), and the line
- * `sandbox_vs_python_inprocess_ratio=<isolated-vm / python>` (the JavaScript rows). Then the Python sandbox: a light and a
- * heavy Python game (an echo game; vault-cracker in Python, which filters 5,040 candidates per
- * step) in jailed CPython against the same program exec'd in-process, with their ratios.
+ * `sandbox_vs_python_inprocess_ratio=<isolated-vm / python>` (the JavaScript rows). Then, per
+ * JavaScript backend, a light environment (a few arithmetic operations per step) and a
+ * compute-heavy one (vault-cracker) at 1 and 64 concurrent episodes (oracle turns through
+ * `oracleTurn`: one round trip where the backend can), the light one once more in two round trips
+ * (`solve()` then `step()`) for comparison in the same run, each row with its CPU time per step
+ * (this process and its sandbox processes: a figure the machine's load hardly moves), and
+ * `sandbox_light_vs_python_inprocess_ratio=<isolated-vm light, one episode / the light Python
+ * game exec'd in-process>`; `checkEnv`'s median time over the library per backend. Then the
+ * Python sandbox: a light and a heavy Python game (an echo game; vault-cracker in Python, which
+ * filters 5,040 candidates per step) in jailed CPython against the same program exec'd
+ * in-process, with their ratios (skipped, with the reason, where the jail cannot start).
  *
  * Usage: npm run bench:sandbox [-- SECONDS]   (default 3 seconds per measurement)
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Env } from "../env/index.js";
-import { resolveProgram } from "../envs/index.js";
+import { checkEnv } from "../env/check.js";
+import type { Env, OracleTurn } from "../env/index.js";
+import { oracleTurn } from "../env/oracle.js";
+import { libraryNames, resolveProgram } from "../envs/index.js";
+import { isSpadeError } from "../errors.js";
 import { VAULT_CRACKER_PY } from "../envs/testing/python-library.js";
 import { loadProgram, SANDBOX_BACKENDS, type SandboxBackendName } from "../sandbox/index.js";
 
@@ -40,26 +51,166 @@ const LIGHT_PY = `class EchoEnv:
         return "\\\\boxed{%d}" % self.n
 `;
 
+/** The light JavaScript environment: the same game as LIGHT_PY, a few arithmetic operations a step. */
+const LIGHT_JS = `class Environment {
+  static meta = { name: "echo", skill: "Memory Recall", description: "Repeat the number.", maxTurns: 10, tools: [] };
+  reset(seed) {
+    this.n = Math.floor(Math.random() * 1000);
+    this.turn = 0;
+    return { observation: "Say " + this.n + ".", info: {} };
+  }
+  step(action) {
+    this.turn += 1;
+    const done = this.turn === 10;
+    return { observation: "ok", reward: done ? 1 : 0, terminated: done, truncated: false, info: {} };
+  }
+  hint() { return "say the number"; }
+  solve() { return { text: "\\\\boxed{" + this.n + "}" }; }
+}
+`;
+
+/** Episodes in flight in the concurrent rows. */
+const CONCURRENT_EPISODES = 64;
+
+/**
+ * CPU time used so far by this process (its QuickJS workers included) and by its child processes
+ * that are still running (the isolated-vm sandbox processes, read from /proc on Linux), in µs.
+ * Unlike steps per second it hardly moves with the machine's load.
+ */
+function cpuMicros(): number {
+  const own = process.cpuUsage();
+  let children = 0;
+  let entries: string[] = [];
+  try {
+    entries = readdirSync("/proc").filter((e) => /^\d+$/.test(e));
+  } catch {
+    return own.user + own.system;
+  }
+  for (const pid of entries) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    // Fields after the command (which may hold spaces): state ppid ... utime(14) stime(15).
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(fields[1]) !== process.pid) continue;
+    children += (Number(fields[11]) + Number(fields[12])) * (1e6 / CLOCK_TICKS_PER_SECOND);
+  }
+  return own.user + own.system + children;
+}
+
+/** Linux's USER_HZ: /proc reports CPU times in these ticks. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU µs per step of the last measured row (see `cpuMicros`). */
+let lastCpuPerStepUs = 0;
+
+/** Calls that ran past their deadline during the rows (a loaded machine); their episodes end. */
+let timeouts = 0;
+
+/**
+ * Plays oracle episodes on `env` until `endMs`; returns the number of `step` calls. `turn` is one
+ * oracle turn: `oracleTurn` (one round trip where the env can) unless told otherwise.
+ */
+async function playOracleUntil(
+  env: Env,
+  endMs: number,
+  firstSeed: number,
+  turn: (env: Env) => Promise<OracleTurn> = oracleTurn,
+): Promise<number> {
+  let steps = 0;
+  for (let seed = firstSeed; performance.now() < endMs; seed += CONCURRENT_EPISODES) {
+    try {
+      await env.reset(seed);
+      for (let t = 0; t < env.meta.maxTurns; t++) {
+        const { result } = await turn(env);
+        steps++;
+        if (result.terminated) break;
+      }
+    } catch (err) {
+      if (!isSpadeError(err, "E_SANDBOX_TIMEOUT")) throw err;
+      timeouts++;
+    }
+  }
+  return steps;
+}
+
+/** An oracle turn in two round trips: `solve()`, then `step()`. */
+async function solveThenStep(env: Env): Promise<OracleTurn> {
+  const action = await env.solve();
+  return { action, result: await env.step(action) };
+}
+
 /**
  * Plays oracle episodes of a loaded `env` for `seconds`, then closes it; steps per second
  * (`step` calls, each preceded by a `solve`).
  */
 async function oracleStepsPerSecond(env: Env, seconds: number): Promise<number> {
-  let steps = 0;
+  return concurrentStepsPerSecond([env], seconds);
+}
+
+/**
+ * Plays oracle episodes on every env of `envs` at once for `seconds`, then closes them; total
+ * steps per second over all of them.
+ */
+async function concurrentStepsPerSecond(
+  envs: Env[],
+  seconds: number,
+  turn?: (env: Env) => Promise<OracleTurn>,
+): Promise<number> {
   const start = performance.now();
+  const cpuBefore = cpuMicros();
   try {
-    for (let seed = 0; performance.now() - start < seconds * 1000; seed++) {
-      await env.reset(seed);
-      for (let turn = 0; turn < env.meta.maxTurns; turn++) {
-        const result = await env.step(await env.solve());
-        steps++;
-        if (result.terminated) break;
-      }
-    }
+    const counts = await Promise.all(
+      envs.map((env, i) => playOracleUntil(env, start + seconds * 1000, i, turn)),
+    );
+    const steps = counts.reduce((a, b) => a + b, 0);
+    lastCpuPerStepUs = (cpuMicros() - cpuBefore) / steps;
+    return steps / ((performance.now() - start) / 1000);
   } finally {
-    await env.close();
+    await Promise.all(envs.map((env) => env.close()));
   }
-  return steps / ((performance.now() - start) / 1000);
+}
+
+/** Steps per second of `source` on `backend` with `episodes` environments playing at once. */
+async function programStepsPerSecond(
+  source: string,
+  backend: SandboxBackendName,
+  episodes: number,
+  seconds: number,
+  turn?: (env: Env) => Promise<OracleTurn>,
+): Promise<number> {
+  const envs = await Promise.all(
+    Array.from({ length: episodes }, () => loadProgram(source, { backend })),
+  );
+  return concurrentStepsPerSecond(envs, seconds, turn);
+}
+
+/** The median of `values` (the mean of the middle two for an even count). */
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** `checkEnv` over every library program on `backend`: its median and largest time, in ms. */
+async function checkEnvTimes(
+  backend: SandboxBackendName,
+): Promise<{ medianMs: number; maxMs: number; count: number; failed: string[] }> {
+  const times: number[] = [];
+  const failed: string[] = [];
+  for (const name of libraryNames()) {
+    const { source } = resolveProgram(name);
+    const start = performance.now();
+    const report = await checkEnv(() => loadProgram(source, { backend }));
+    times.push(performance.now() - start);
+    if (!report.ok) failed.push(`${name} (${report.failures.join(", ")})`);
+  }
+  return { medianMs: median(times), maxMs: Math.max(...times), count: times.length, failed };
 }
 
 /** Oracle play of a Python program in the Python sandbox for \`seconds\`. */
@@ -117,12 +268,54 @@ async function main(): Promise<void> {
   process.stdout.write(
     `sandbox_vs_python_inprocess_ratio=${(rates["isolated-vm"]! / python).toFixed(3)}\n`,
   );
+  const lightInProcess = pythonProgramInProcess(LIGHT_PY, seconds);
+  const light: Partial<Record<SandboxBackendName, number>> = {};
+  for (const backend of SANDBOX_BACKENDS) {
+    for (const [label, source] of [
+      ["light (echo)", LIGHT_JS],
+      ["heavy (vault-cracker)", resolveProgram(ENV_NAME).source],
+    ] as const) {
+      for (const episodes of [1, CONCURRENT_EPISODES]) {
+        const rate = await programStepsPerSecond(source, backend, episodes, seconds);
+        if (episodes === 1 && label.startsWith("light")) light[backend] = rate;
+        process.stdout.write(
+          `${backend}, ${label}, ${episodes} concurrent: ${rate.toFixed(0)} steps/s, ${lastCpuPerStepUs.toFixed(0)} µs CPU/step\n`,
+        );
+      }
+    }
+  }
+  const twoTrips = await programStepsPerSecond(LIGHT_JS, "isolated-vm", 1, seconds, solveThenStep);
+  process.stdout.write(
+    `isolated-vm, light (echo), 1 concurrent, solve() then step() (two round trips): ${twoTrips.toFixed(0)} steps/s, ${lastCpuPerStepUs.toFixed(0)} µs CPU/step\n` +
+      (timeouts
+        ? `calls past their deadline during these rows (episodes ended): ${timeouts}\n`
+        : "") +
+      `python in-process, light (echo): ${lightInProcess.toFixed(0)} steps/s\n` +
+      `sandbox_light_vs_python_inprocess_ratio=${(light["isolated-vm"]! / lightInProcess).toFixed(4)}\n`,
+  );
+  for (const backend of SANDBOX_BACKENDS) {
+    const t = await checkEnvTimes(backend);
+    process.stdout.write(
+      `${backend}: checkEnv over the library (${t.count} programs): median ${t.medianMs.toFixed(0)} ms, max ${t.maxMs.toFixed(0)} ms` +
+        (t.failed.length ? `; failed: ${t.failed.join("; ")}` : "") +
+        "\n",
+    );
+  }
   for (const [label, source] of [
     ["light (echo)", LIGHT_PY],
     ["heavy (vault-cracker)", VAULT_CRACKER_PY],
   ] as const) {
-    const jailed = await pythonSandboxStepsPerSecond(source, seconds);
-    const inProcess = pythonProgramInProcess(source, seconds);
+    let jailed: number;
+    try {
+      jailed = await pythonSandboxStepsPerSecond(source, seconds);
+    } catch (err) {
+      if (!isSpadeError(err, "E_SANDBOX_UNAVAILABLE")) throw err;
+      process.stdout.write(`python sandbox: skipped (${err.message})\n`);
+      break;
+    }
+    const inProcess = label.startsWith("light")
+      ? lightInProcess
+      : pythonProgramInProcess(source, seconds);
     process.stdout.write(
       `python sandbox, ${label}: ${jailed.toFixed(0)} steps/s; same program in-process: ${inProcess.toFixed(0)} steps/s; ratio ${(jailed / inProcess).toFixed(3)}\n`,
     );

@@ -22,7 +22,8 @@ export function extractAnswer(text: string): string | null {
   return last === null ? null : last.trim();
 }
 
-function lastBoxed(text: string): string | null {
+/** The content of the last closed `\boxed{...}` in `text` (nested braces balanced), or null. */
+export function lastBoxed(text: string): string | null {
   const marker = "\\boxed{";
   let from = text.lastIndexOf(marker);
   while (from !== -1) {

@@ -100,6 +100,12 @@ export interface OracleAction {
   toolCalls?: Array<{ id?: string; name: string; arguments: JsonObject }>;
 }
 
+/** One oracle turn: the action `solve()` gave and what `step()` answered to it. */
+export interface OracleTurn {
+  action: Action;
+  result: StepResult;
+}
+
 /**
  * A stateful multi-turn environment. Methods may reject with a coded `SpadeError`
  * (sandbox timeouts, contract violations); callers record such failures as data.
@@ -115,6 +121,12 @@ export interface Env {
   hint(): Promise<string>;
   /** The oracle's next action toward success from the current state. */
   solve(): Promise<Action>;
+  /**
+   * Optional: `solve()` then `step()` with its action, as one call: the same two calls in the same
+   * order, where the environment can do them with fewer round trips (a sandboxed program: one).
+   * Rejects as the first of the two that failed would.
+   */
+  solveAndStep?(): Promise<OracleTurn>;
   /** Releases resources; the environment is unusable afterwards. */
   close(): Promise<void>;
 }

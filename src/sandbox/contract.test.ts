@@ -119,6 +119,74 @@ describe.each(SANDBOX_BACKENDS)("sandbox contract: %s", (backend) => {
     expect(await env.solve()).toEqual({ text: "\\boxed{win}", answer: "win", toolCalls: [] });
   });
 
+  it("solveAndStep plays the oracle's action: the same calls and answers as solve then step", async () => {
+    const env = await load();
+    await env.reset(1);
+    expect(await env.solveAndStep()).toEqual({
+      action: { text: "\\boxed{win}", answer: "win", toolCalls: [] },
+      result: {
+        observation: '{"text":"\\\\boxed{win}","answer":"win","toolCalls":[]}',
+        reward: 1,
+        terminated: true,
+        truncated: false,
+        info: { turns: 1 },
+      },
+    });
+  });
+
+  it("solveAndStep with tool calls (off the runner's fast path) steps the host's action once", async () => {
+    const env = await load({
+      solve: 'return { toolCalls: [{ name: "f", arguments: { x: 1 } }] };',
+    });
+    await env.reset(1);
+    const turn = await env.solveAndStep();
+    const action = {
+      text: "",
+      answer: null,
+      toolCalls: [{ id: "oracle_0", name: "f", arguments: { x: 1 } }],
+    };
+    expect(turn.action).toEqual(action);
+    expect(turn.result.observation).toBe(JSON.stringify(action));
+    expect(turn.result.info).toEqual({ turns: 1 });
+  });
+
+  it("solveAndStep: a failing solve fails the turn with its own code and the step never runs", async () => {
+    const env = await load({
+      members: "flip = 0;",
+      solve: 'if (this.flip++ === 0) return { text: 5 }; throw new Error("no plan");',
+    });
+    await env.reset(1);
+    expect(await rejection(env.solveAndStep(), "E_ENV_CONTRACT")).toBe(
+      'solve(): `text` must be a string, got 5 (see README.md "The environment contract" and docs/validation.md)',
+    );
+    expect(await rejection(env.solveAndStep(), "E_SANDBOX_THROW")).toBe(
+      "solve() threw: Error: no plan",
+    );
+    const next = await env.step({ text: "", answer: "x", toolCalls: [] });
+    expect(next.info).toEqual({ turns: 1 });
+  });
+
+  it("solveAndStep: each call keeps its own deadline", async () => {
+    const env = await load({ step: "for (;;) {}" }, { stepTimeoutMs: 60, solveTimeoutMs: 90 });
+    await env.reset(1);
+    expect(await rejection(env.solveAndStep(), "E_SANDBOX_TIMEOUT")).toBe(
+      "step() ran past its 60 ms deadline (make the method cheaper or raise the limit)",
+    );
+    expect(await rejection(env.solveAndStep(), "E_ENV_CONTRACT")).toMatch(
+      /^solve\(\) before reset\(\)/,
+    );
+    const spinning = await load(
+      { solve: "for (;;) {}" },
+      { stepTimeoutMs: 60, solveTimeoutMs: 90 },
+    );
+    await spinning.reset(1);
+    expect(await rejection(spinning.solveAndStep(), "E_SANDBOX_TIMEOUT")).toBe(
+      "solve() ran past its 90 ms deadline (make the method cheaper or raise the limit)",
+    );
+    await spinning.reset(2);
+    expect(spinning.replacements).toBe(1);
+  });
+
   it("solve fills tool-call ids and keeps nested arguments", async () => {
     const env = await load({
       solve:

@@ -1,9 +1,10 @@
 /**
  * @module sandbox/host
  * What the two JavaScript backends share on the host side: the messages to the process or
- * worker that runs guests, the queue of requests waiting on it (ids, watchdog, who died of
- * what), and the guest instance that settles its replies. The backends keep only what differs:
- * how a runner starts and dies, and how their failure replies read.
+ * worker that runs guests (posted in batches, one per event-loop turn), the queue of requests
+ * waiting on it (ids, watchdog, who died of what), and the guest instance that settles its
+ * replies, the oracle's solve-and-step turn included. The backends keep only what differs: how a
+ * runner starts and dies (runner.ts has the rest), and how their failure replies read.
  */
 import type { SpadeError } from "../errors.js";
 import {
@@ -33,7 +34,16 @@ export interface CallRequest {
   arg: string | null;
   maxChars: number;
   timeoutMs: number;
+  /**
+   * On a `solve` call: then also run `step` under this deadline with the oracle action the
+   * runner makes of the solve's answer (`oracleStepArg`), so the oracle's turn crosses the
+   * boundary in one round trip; its outcome comes back in the reply's `step`.
+   */
+  thenStepMs?: number;
 }
+
+/** The outcome of one glue call in a runner: its tagged reply, or why there is none. */
+export type CallOutcome<Fail extends string> = { reply: unknown } | { fail: Fail; text: string };
 
 /** Host -> runner: drop guest `iid` (no answer). */
 export interface DisposeRequest {
@@ -41,10 +51,47 @@ export interface DisposeRequest {
   iid: number;
 }
 
-/** Runner -> host: the glue's tagged reply, or why there is none (`Fail` names the backend's reasons). */
+/**
+ * Runner -> host: the glue's tagged reply, or why there is none (`Fail` names the backend's
+ * reasons). After `thenStepMs`, `step` is the step's outcome, absent when the step did not run
+ * (the solve failed, or its answer was off `oracleStepArg`'s fast path).
+ */
 export type RunnerReply<Fail extends string> =
-  | { id: number; reply: unknown }
+  | { id: number; reply: unknown; step?: CallOutcome<Fail> }
   | { id: number; fail: Fail; text: string };
+
+/**
+ * Messages to one runner, posted together: what is sent in one turn of the host's event loop
+ * (the requests of every episode that a batch of replies let go on) leaves in one message, an
+ * array, at the end of that turn (`setImmediate`), in the order sent. Nothing waits longer than
+ * that turn, so a request's deadline and watchdog are those of a message posted alone.
+ */
+export class Outbox<Message> {
+  readonly #post: (messages: Message[]) => void;
+  #messages: Message[] = [];
+  #scheduled = false;
+
+  constructor(post: (messages: Message[]) => void) {
+    this.#post = post;
+  }
+
+  /** Queues `message` for the end of this turn. */
+  push(message: Message): void {
+    this.#messages.push(message);
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  /** Posts what is queued now. */
+  flush(): void {
+    this.#scheduled = false;
+    if (this.#messages.length === 0) return;
+    const messages = this.#messages;
+    this.#messages = [];
+    this.#post(messages);
+  }
+}
 
 /** A request as sent, before the queue numbers it. */
 export type Unnumbered<R> = R extends { id: number } ? Omit<R, "id"> : never;
@@ -63,7 +110,7 @@ export interface QueueHooks<Request> {
   send(request: Request): void;
   /** Ends the runner (its exit then fails what is pending, see `failAll`). */
   kill(): void;
-  /** Called when the queue turns busy or idle (to ref or unref the runner). */
+  /** Called when the queue turns busy or idle, and after `failAll` (to ref or unref the runner). */
   changed(): void;
   /** How long past a request's deadline the watchdog waits before killing the runner. */
   graceMs: number;
@@ -105,7 +152,7 @@ export class RequestQueue<Request extends { id: number }, Reply extends { id: nu
         startByMs - now + timeoutMs + this.#hooks.graceMs,
       );
       this.#pending.set(id, { op, timeoutMs, timer, resolve, reject });
-      this.#hooks.changed();
+      if (this.#pending.size === 1) this.#hooks.changed();
       this.#hooks.send({ ...message, id } as unknown as Request);
     });
   }
@@ -116,8 +163,10 @@ export class RequestQueue<Request extends { id: number }, Reply extends { id: nu
     if (!pending) return;
     this.#pending.delete(reply.id);
     clearTimeout(pending.timer);
-    if (this.#pending.size === 0) this.#queueEndsAtMs = 0;
-    this.#hooks.changed();
+    if (this.#pending.size === 0) {
+      this.#queueEndsAtMs = 0;
+      this.#hooks.changed();
+    }
     pending.resolve(reply);
   }
 
@@ -143,8 +192,12 @@ export class RequestQueue<Request extends { id: number }, Reply extends { id: nu
 /** What a guest instance needs of the process or worker that runs it. */
 export interface GuestRunner<Reply> {
   readonly dead: boolean;
-  /** Guests created here and not yet disposed (for placement). */
+  /**
+   * Guests placed here and not yet disposed (for placement): the pool counts a guest when it
+   * places it, before its create is answered, so guests loaded at once spread over the pool.
+   */
   liveInstances: number;
+  /** Sends a call (posted at the end of this turn, see `Outbox`) and waits for its answer. */
   request(message: Unnumbered<CallRequest>, op: GlueOp, timeoutMs: number): Promise<Reply>;
   notify(message: DisposeRequest): void;
 }
@@ -204,7 +257,6 @@ export class GuestInstance<Fail extends string> implements SandboxInstance {
     this.#iid = iid;
     this.#outputBytes = outputBytes;
     this.#reader = reader;
-    runner.liveInstances++;
   }
 
   get disposed(): boolean {
@@ -212,25 +264,70 @@ export class GuestInstance<Fail extends string> implements SandboxInstance {
   }
 
   call(method: GuestMethod, argJson: string | null, timeoutMs: number): Promise<string> {
-    return this.invoke(method, argJson, timeoutMs);
+    return this.invoke(method, argJson, timeoutMs) as Promise<string>;
+  }
+
+  /**
+   * `solve()` and, in the same round trip, `step()` with the oracle action the runner made of the
+   * solve's answer (`oracleStepArg`); the step's promise gives null when the runner did not run it
+   * (the answer was not the fast path's `{text}`, or the solve failed).
+   */
+  /**
+   * `solve()` and, in the same request, `step()` with the oracle action the runner made of the
+   * solve's answer (`oracleStepArg`); the step's promise gives null when the runner did not run
+   * it. Each call runs under its own deadline in the runner; the watchdog allows their sum.
+   */
+  oracleTurn(
+    solveTimeoutMs: number,
+    stepTimeoutMs: number,
+  ): [Promise<string>, Promise<string | null>] {
+    checkTimeoutMs(stepTimeoutMs);
+    const replied = this.#request("solve", null, solveTimeoutMs, stepTimeoutMs);
+    const solved = replied.then((reply) => this.settle(reply, "solve", solveTimeoutMs));
+    const stepped = solved.then(
+      async () => {
+        const reply = await replied;
+        if (!("reply" in reply) || reply.step === undefined) return null;
+        return this.settle({ ...reply.step, id: reply.id }, "step", stepTimeoutMs);
+      },
+      () => null,
+    );
+    return [solved, stepped];
   }
 
   /** One glue call; any fatal outcome disposes the guest before the promise rejects. */
   async invoke(op: GlueOp, argJson: string | null, timeoutMs: number): Promise<string> {
+    return this.settle(await this.#request(op, argJson, timeoutMs), op, timeoutMs);
+  }
+
+  /** Sends one call (with `thenStepMs`, a solve and its step) and waits for the runner's reply. */
+  async #request(
+    op: GlueOp,
+    argJson: string | null,
+    timeoutMs: number,
+    thenStepMs?: number,
+  ): Promise<RunnerReply<Fail>> {
     if (this.disposed) throw disposedError(op);
     checkTimeoutMs(timeoutMs);
-    let reply: RunnerReply<Fail>;
+    const message: Unnumbered<CallRequest> = {
+      t: "call",
+      iid: this.#iid,
+      op,
+      arg: argJson,
+      maxChars: this.#outputBytes,
+      timeoutMs,
+    };
+    if (thenStepMs !== undefined) message.thenStepMs = thenStepMs;
     try {
-      reply = await this.#runner.request(
-        { t: "call", iid: this.#iid, op, arg: argJson, maxChars: this.#outputBytes, timeoutMs },
-        op,
-        timeoutMs,
+      return await this.#runner.request(
+        message,
+        thenStepMs === undefined ? op : "solve+step",
+        timeoutMs + (thenStepMs ?? 0),
       );
     } catch (err) {
       this.dispose();
       throw err;
     }
-    return this.settle(reply, op, timeoutMs);
   }
 
   /** Turns a runner reply into JSON text or a coded error (disposing the guest when fatal). */
@@ -269,7 +366,13 @@ export async function loadGuest<Fail extends string>(
   limits: Pick<SandboxLimits, "outputBytes" | "compileTimeoutMs">,
   reader: ReplyReader<Fail>,
 ): Promise<GuestInstance<Fail>> {
-  const reply = await created;
+  let reply: RunnerReply<Fail>;
+  try {
+    reply = await created;
+  } catch (err) {
+    runner.liveInstances--;
+    throw err;
+  }
   const instance = new GuestInstance(runner, iid, limits.outputBytes, reader);
   try {
     instance.settle(reply, "init", limits.compileTimeoutMs);

@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ErrorCode } from "../errors.js";
 import { createIsolatedVmBackend } from "./isolated-vm.js";
-import { IvmPool } from "./ivm-pool.js";
+import { IvmPool, type IvmProcess } from "./ivm-pool.js";
 import { ProgramEnv, resolveLimits } from "./index.js";
+import { closedAfterEach, victimAndSibling } from "./testing/backends.js";
 import { makeProgram, stepReturning } from "./testing/programs.js";
 
 /** Aborts V8 inside the sandbox process (measured: one object's properties growing). */
@@ -19,19 +20,21 @@ async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
   );
 }
 
+/** Sends guest 1's create request (16 MiB, 1 s) straight to a sandbox process. */
+function createGuest(host: IvmProcess, source: string): Promise<unknown> {
+  return host.request(
+    { t: "create", iid: 1, source, memoryMiB: 16, timeoutMs: 1000, maxChars: 1000 },
+    "init",
+    1000,
+  );
+}
+
 describe("isolated-vm sandbox processes", () => {
-  const backends: Array<{ close(): void }> = [];
-  afterEach(() => {
-    for (const b of backends.splice(0)) b.close();
-  });
+  const track = closedAfterEach();
 
   it("a V8 abort kills only the sandbox process: the caller gets E_SANDBOX_MEMORY, siblings are disposed", async () => {
-    const backend = createIsolatedVmBackend({ processes: 1 });
-    backends.push(backend);
-    const victim = await ProgramEnv.create(backend, SOURCE, LIMITS);
-    const sibling = await ProgramEnv.create(backend, SOURCE, LIMITS);
-    await victim.reset(1);
-    await sibling.reset(1);
+    const backend = track(createIsolatedVmBackend({ processes: 1 }));
+    const { victim, sibling } = await victimAndSibling(backend, SOURCE, LIMITS);
     expect((await sibling.step({ text: "", answer: null, toolCalls: [] })).observation).toBe(
       "alive 1",
     );
@@ -65,8 +68,7 @@ describe("isolated-vm sandbox processes", () => {
   });
 
   it("a call queued behind slow calls in the same process is not killed by the watchdog", async () => {
-    const backend = createIsolatedVmBackend({ processes: 1 });
-    backends.push(backend);
+    const backend = track(createIsolatedVmBackend({ processes: 1 }));
     // Each step spins ~150 ms of its 200 ms deadline; 20 queued take ~3 s, past one call's 2.2 s watchdog.
     const slow = makeProgram({
       step:
@@ -85,8 +87,7 @@ describe("isolated-vm sandbox processes", () => {
   });
 
   it("the host's event loop keeps running while a guest spins", async () => {
-    const backend = createIsolatedVmBackend({ processes: 1 });
-    backends.push(backend);
+    const backend = track(createIsolatedVmBackend({ processes: 1 }));
     const env = await ProgramEnv.create(
       backend,
       makeProgram({ step: "for (;;) {}" }),
@@ -106,19 +107,10 @@ describe("isolated-vm sandbox processes", () => {
   it("the watchdog kills a process that overruns the host's deadline (E_SANDBOX_TIMEOUT)", async () => {
     const pool = new IvmPool(1);
     const host = pool.acquire();
-    const reply = await host.request(
-      {
-        t: "create",
-        iid: 1,
-        source: makeProgram({ hint: "for (;;) {}" }),
-        memoryMiB: 16,
-        timeoutMs: 1000,
-        maxChars: 1000,
-      },
-      "init",
-      1000,
-    );
-    expect(reply).toEqual({ id: 1, reply: "R" });
+    expect(await createGuest(host, makeProgram({ hint: "for (;;) {}" }))).toEqual({
+      id: 1,
+      reply: "R",
+    });
     // The process is told 60 s, the host waits 100 ms plus the grace period.
     const started = performance.now();
     const call = host.request(
@@ -138,6 +130,10 @@ describe("isolated-vm sandbox processes", () => {
     const a = pool.acquire();
     const b = pool.acquire();
     expect(b).not.toBe(a);
+    // Counted when placed, before any create is answered: guests loaded at once spread too.
+    expect(pool.acquire()).toBe(a);
+    expect(pool.acquire()).toBe(b);
+    expect([a.liveInstances, b.liveInstances]).toEqual([2, 2]);
     a.liveInstances = 3;
     expect(pool.acquire()).toBe(b);
     pool.close();
@@ -151,19 +147,7 @@ describe("isolated-vm sandbox processes", () => {
     try {
       const host = pool.acquire();
       // Once it answers, the shell has set the limit and exec'd node.
-      const reply = await host.request(
-        {
-          t: "create",
-          iid: 1,
-          source: makeProgram(),
-          memoryMiB: 16,
-          timeoutMs: 1000,
-          maxChars: 1000,
-        },
-        "init",
-        1000,
-      );
-      expect(reply).toEqual({ id: 1, reply: "R" });
+      expect(await createGuest(host, makeProgram())).toEqual({ id: 1, reply: "R" });
       const pid = host.pid as number;
       // node adds its IPC channel variables; nothing else of the host's reaches the process.
       const environ = readFileSync(`/proc/${pid}/environ`, "utf8")
@@ -182,11 +166,12 @@ describe("isolated-vm sandbox processes", () => {
 
   // Issue 16 item 2: the per-process ceiling is a second line behind the isolates' soft caps.
   it("a process over its memory ceiling dies alone: its calls fail E_SANDBOX_MEMORY, the next process works", async () => {
-    const backend = createIsolatedVmBackend({
-      processes: 1,
-      processMemoryBytes: 320 * 1024 * 1024,
-    });
-    backends.push(backend);
+    const backend = track(
+      createIsolatedVmBackend({
+        processes: 1,
+        processMemoryBytes: 320 * 1024 * 1024,
+      }),
+    );
     // Each guest holds 40 MiB of array buffers, within its own 64 MiB cap; ten of them do not fit.
     const hold = makeProgram({
       members: "keep = [];",

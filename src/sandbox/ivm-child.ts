@@ -7,8 +7,9 @@
  */
 
 import type { CallRequest, CreateFields, DisposeRequest, RunnerReply } from "./host.js";
+import { ORACLE_STEP_ARG_SOURCE } from "./oracle-turn.js";
 
-/** Parent -> child messages. */
+/** Parent -> child messages (after `init`, an array of them may come as one message). */
 export type ChildRequest =
   | { t: "init"; ivmPath: string; prelude: string }
   | (CreateFields & { id: number; memoryMiB: number })
@@ -27,8 +28,13 @@ export type IvmFail = "timeout" | "memory" | "compile" | "disposed" | "rejected"
 /** A child's answer (see `IvmFail`). */
 export type ChildReply = RunnerReply<IvmFail>;
 
-/** The child program (CommonJS, run with `node -e`). Kept in one string so builds need no copy step. */
+/**
+ * The child program (CommonJS, run with `node -e`). Kept in one string so builds need no copy step.
+ * Each reply is sent as soon as its call returns, also within a batch of requests, so a request's
+ * watchdog and the blame for a death are those of a request sent alone.
+ */
 export const IVM_CHILD_SOURCE = `"use strict";
+${ORACLE_STEP_ARG_SOURCE}
 let ivm = null, PRELUDE = null, loadError = null;
 const instances = new Map();
 function text(e) { return e instanceof Error ? e.name + ": " + e.message : String(e); }
@@ -57,8 +63,9 @@ function callGlue(iid, op, arg, maxChars, timeoutMs) {
   }
 }
 function create(m) {
-  const isolate = new ivm.Isolate({ memoryLimit: m.memoryMiB });
+  // The compile's budget also pays for making the isolate.
   const deadline = Date.now() + m.timeoutMs;
+  const isolate = new ivm.Isolate({ memoryLimit: m.memoryMiB });
   const remaining = () => Math.max(1, deadline - Date.now());
   try {
     const context = isolate.createContextSync();
@@ -89,7 +96,7 @@ function create(m) {
     return f;
   }
 }
-process.on("message", (m) => {
+function handle(m) {
   if (m.t === "init") {
     try { ivm = require(m.ivmPath); PRELUDE = m.prelude; } catch (e) { loadError = "cannot load isolated-vm: " + text(e); }
     return;
@@ -98,10 +105,18 @@ process.on("message", (m) => {
   let out;
   if (loadError !== null) out = { fail: "other", text: loadError };
   else if (m.t === "create") out = create(m);
-  else if (m.t === "call") out = callGlue(m.iid, m.op, m.arg, m.maxChars, m.timeoutMs);
+  else if (m.t === "call") {
+    out = callGlue(m.iid, m.op, m.arg, m.maxChars, m.timeoutMs);
+    const stepArg = m.thenStepMs === undefined || !("reply" in out) ? null : oracleStepArg(out.reply, m.maxChars);
+    if (stepArg !== null) out.step = callGlue(m.iid, "step", stepArg, m.maxChars, m.thenStepMs);
+  }
   else out = { fail: "other", text: "unknown request" };
   out.id = m.id;
   process.send(out);
+}
+process.on("message", (m) => {
+  if (Array.isArray(m)) for (const one of m) handle(one);
+  else handle(m);
 });
 process.on("disconnect", () => process.exit(0));
 `;

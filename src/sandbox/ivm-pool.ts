@@ -10,8 +10,9 @@ import { availableParallelism } from "node:os";
 import { SpadeError } from "../errors.js";
 import { IVM_CHILD_SOURCE, type ChildReply, type ChildRequest } from "./ivm-child.js";
 import { PRELUDE_SOURCE } from "./prelude.js";
-import { RequestQueue, type DisposeRequest, type Unnumbered } from "./host.js";
-import { memoryError, opLabel, type GlueOp } from "./protocol.js";
+import type { DisposeRequest } from "./host.js";
+import { memoryError, type GlueOp } from "./protocol.js";
+import { PooledRunner, RunnerPool } from "./runner.js";
 
 /** Extra time the host waits past a call's own deadline before it kills the sandbox process. */
 export const WATCHDOG_GRACE_MS = 2000;
@@ -64,15 +65,12 @@ function resolveIvmPath(): string {
 }
 
 /** One sandbox process and the requests waiting on it (answered in order: it runs one at a time). */
-export class IvmProcess {
+export class IvmProcess extends PooledRunner<Numbered, ChildReply> {
   readonly #child: ChildProcess;
-  readonly #queue: RequestQueue<Numbered, ChildReply>;
-  #dead = false;
   #stderrTail = "";
-  /** Guests created here and not yet disposed (for placement). */
-  liveInstances = 0;
 
   constructor(memoryBytes: number = DEFAULT_PROCESS_MEMORY_BYTES) {
+    super({ name: "the sandbox process", graceMs: WATCHDOG_GRACE_MS });
     const path = resolveIvmPath();
     const kib = String(Math.ceil(memoryBytes / 1024));
     this.#child = spawn("/bin/sh", ["-c", START_LINE, process.execPath, kib, IVM_CHILD_SOURCE], {
@@ -81,23 +79,19 @@ export class IvmProcess {
       cwd: "/",
       serialization: "json",
     });
-    this.#queue = new RequestQueue<Numbered, ChildReply>({
-      send: (request) => this.#child.send(request),
-      kill: () => this.kill(),
-      changed: () => this.#updateRef(),
-      graceMs: WATCHDOG_GRACE_MS,
-    });
     this.#child.stderr?.on("data", (chunk: Buffer) => {
       this.#stderrTail = (this.#stderrTail + chunk.toString("utf8")).slice(-400);
     });
-    this.#child.on("message", (reply: ChildReply) => this.#queue.settle(reply));
-    this.#child.on("exit", (code, signal) => this.#onExit(signal ?? `exit code ${code}`));
+    this.#child.on("message", (reply: ChildReply) => this.settle(reply));
+    this.#child.on("exit", (code, signal) =>
+      this.exited(`the sandbox process died (${signal ?? `exit code ${code}`})`),
+    );
     this.#child.on("error", (err) => {
       this.#stderrTail += ` ${err.message}`;
       this.kill();
     });
     this.#child.send({ t: "init", ivmPath: path, prelude: PRELUDE_SOURCE } satisfies ChildRequest);
-    this.#updateRef();
+    this.updateRef();
   }
 
   /** The sandbox process's id (undefined if it could not be started). */
@@ -105,53 +99,28 @@ export class IvmProcess {
     return this.#child.pid;
   }
 
-  /** True once the process has exited (guests it held are gone). */
-  get dead(): boolean {
-    return this.#dead;
-  }
-
-  /** Sends a request and waits for its answer, killing the process if none comes in time. */
-  request(message: Unnumbered<Numbered>, op: GlueOp, timeoutMs: number): Promise<ChildReply> {
-    if (this.#dead)
-      return Promise.reject(this.#deathError(op, "the sandbox process had already exited"));
-    return this.#queue.send(message, op, timeoutMs);
-  }
-
-  /** Sends a message that has no answer (dispose). */
-  notify(message: DisposeRequest): void {
-    if (!this.#dead && this.#child.connected) this.#child.send(message);
-  }
-
   /** Kills the process (SIGKILL); pending requests fail when it has exited. */
   kill(): void {
-    if (!this.#dead) this.#child.kill("SIGKILL");
+    if (!this.dead) this.#child.kill("SIGKILL");
   }
 
-  /** The oldest pending request was running: it caused the death; the others are collateral. */
-  #onExit(why: string): void {
-    if (this.#dead) return;
-    this.#dead = true;
-    this.#queue.failAll(
-      (op) => this.#deathError(op, `the sandbox process died (${why})`),
-      (op) =>
-        new SpadeError(
-          "E_SANDBOX_DISPOSED",
-          `${opLabel(op)}: the sandbox process died while running another guest`,
-        ),
-    );
+  protected post(message: Numbered | DisposeRequest | Array<Numbered | DisposeRequest>): void {
+    if (this.#child.connected) this.#child.send(message);
+  }
+
+  protected goneError(op: GlueOp): SpadeError {
+    return this.deathError(op, "the sandbox process had already exited");
   }
 
   /** V8 prints its out-of-memory report to stderr before aborting; that is the usual cause. */
-  #deathError(op: GlueOp, what: string): SpadeError {
+  protected deathError(op: GlueOp, what: string): SpadeError {
     const tail = this.#stderrTail.trim().replace(/\s+/g, " ");
     if (/CALL_AND_RETRY|is_heap_oom|out of memory|OOM/i.test(tail))
       return memoryError(op, `${what}: V8 ran out of memory`);
     return memoryError(op, tail ? `${what}: ${tail.slice(-200)}` : what);
   }
 
-  /** Only a process with requests in flight keeps the host's event loop alive. */
-  #updateRef(): void {
-    const busy = this.#queue.size > 0 && !this.#dead;
+  protected setRef(busy: boolean): void {
     const handles = [this.#child, this.#child.channel, this.#child.stderr] as Array<
       { ref(): void; unref(): void } | null | undefined
     >;
@@ -163,20 +132,14 @@ export class IvmProcess {
 }
 
 /** A fixed-size set of sandbox processes; guests go to the least loaded one. */
-export class IvmPool {
-  readonly size: number;
+export class IvmPool extends RunnerPool<IvmProcess> {
   readonly processMemoryBytes: number;
-  #processes: IvmProcess[] = [];
 
   constructor(
     size: number = defaultProcessCount(),
     processMemoryBytes: number = DEFAULT_PROCESS_MEMORY_BYTES,
   ) {
-    if (!Number.isSafeInteger(size) || size < 1)
-      throw new SpadeError(
-        "E_CONFIG",
-        `sandbox process count must be a positive integer, got ${size}`,
-      );
+    super(size, "sandbox process count");
     if (!Number.isSafeInteger(processMemoryBytes) || processMemoryBytes < 256 * 1024 * 1024) {
       throw new SpadeError(
         "E_CONFIG",
@@ -186,24 +149,11 @@ export class IvmPool {
         },
       );
     }
-    this.size = size;
     this.processMemoryBytes = processMemoryBytes;
   }
 
   /** A live process for a new guest, starting one while the pool is under its size. */
   acquire(): IvmProcess {
-    this.#processes = this.#processes.filter((p) => !p.dead);
-    if (this.#processes.length < this.size) {
-      const fresh = new IvmProcess(this.processMemoryBytes);
-      this.#processes.push(fresh);
-      return fresh;
-    }
-    return this.#processes.reduce((best, p) => (p.liveInstances < best.liveInstances ? p : best));
-  }
-
-  /** Kills every process (their guests become disposed). */
-  close(): void {
-    for (const p of this.#processes) p.kill();
-    this.#processes = [];
+    return this.place(() => new IvmProcess(this.processMemoryBytes));
   }
 }

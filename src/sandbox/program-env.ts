@@ -4,8 +4,9 @@
  * (E_ENV_CONTRACT), gives each method its own deadline, and survives a broken guest: after a
  * timeout or memory error the program is recompiled in a fresh guest at the next `reset`.
  */
-import type { Action, Env, EnvMeta, ResetResult, StepResult } from "../env/types.js";
+import type { Action, Env, EnvMeta, OracleTurn, ResetResult, StepResult } from "../env/types.js";
 import { SpadeError } from "../errors.js";
+import { Limiter } from "../policy/limiter.js";
 import {
   parseGuestJson,
   toEnvMeta,
@@ -42,8 +43,8 @@ export class ProgramEnv implements Env {
   #instance: SandboxInstance;
   #episodeLive = false;
   #closed = false;
-  /** Calls run one at a time: a replacement must not race a call on the old guest. */
-  #queue: Promise<unknown> = Promise.resolve();
+  /** Calls run one at a time, in order: a replacement must not race a call on the old guest. */
+  readonly #turns = new Limiter(1);
 
   private constructor(
     backend: SandboxBackend,
@@ -106,11 +107,13 @@ export class ProgramEnv implements Env {
   }
 
   step(action: Action): Promise<StepResult> {
-    return this.#serial(async () =>
-      toStepResult(
-        await this.#episodeCall("step", JSON.stringify(action), this.limits.stepTimeoutMs),
-        action,
-      ),
+    return this.#serial(() => this.#stepResult(action));
+  }
+
+  async #stepResult(action: Action): Promise<StepResult> {
+    return toStepResult(
+      await this.#episodeCall("step", JSON.stringify(action), this.limits.stepTimeoutMs),
+      action,
     );
   }
 
@@ -124,6 +127,46 @@ export class ProgramEnv implements Env {
     return this.#serial(async () =>
       toOracleAction(await this.#episodeCall("solve", null, this.limits.solveTimeoutMs)),
     );
+  }
+
+  /**
+   * `solve()` then `step()` with its action: one round trip where the backend can send both at
+   * once (the JavaScript backends, for an oracle answering `{text}`), else two. Each call keeps
+   * its own deadline and every answer gets the same checks as through `solve` and `step`.
+   */
+  solveAndStep(): Promise<OracleTurn> {
+    return this.#serial(async () => {
+      const turn = this.#episodeLive
+        ? this.#instance.oracleTurn?.(this.limits.solveTimeoutMs, this.limits.stepTimeoutMs)
+        : undefined;
+      if (!turn) {
+        const action = toOracleAction(
+          await this.#episodeCall("solve", null, this.limits.solveTimeoutMs),
+        );
+        return { action, result: await this.#stepResult(action) };
+      }
+      const [solved, stepped] = turn;
+      // Read after the solve's answer; a failure of the step then loses to the solve's.
+      const step = stepped.then(
+        (json) => ({ json }),
+        (error: unknown) => ({ error }),
+      );
+      let action: Action;
+      try {
+        action = toOracleAction(await this.#guestAnswer(solved, "solve"));
+      } catch (err) {
+        await step;
+        throw err;
+      }
+      const outcome = await step;
+      if ("error" in outcome) {
+        this.#afterCall();
+        throw outcome.error;
+      }
+      if (outcome.json === null) return { action, result: await this.#stepResult(action) };
+      const answer = await this.#guestAnswer(Promise.resolve(outcome.json), "step");
+      return { action, result: toStepResult(answer, action) };
+    });
   }
 
   /** Disposes the guest; every later call rejects with E_SANDBOX_DISPOSED. */
@@ -140,15 +183,15 @@ export class ProgramEnv implements Env {
   }
 
   #serial<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.#queue.then(() => {
-      if (this.#closed)
-        throw new SpadeError("E_SANDBOX_DISPOSED", "the environment was closed", {
-          nextStep: "load the program again",
-        });
-      return task();
+    return this.#turns.run(() => this.#whileOpen(task));
+  }
+
+  /** Runs `task` unless the environment was closed while it waited its turn. */
+  #whileOpen<T>(task: () => Promise<T>): Promise<T> {
+    if (!this.#closed) return task();
+    throw new SpadeError("E_SANDBOX_DISPOSED", "the environment was closed", {
+      nextStep: "load the program again",
     });
-    this.#queue = run.catch(() => undefined);
-    return run;
   }
 
   async #replace(): Promise<void> {
@@ -170,11 +213,20 @@ export class ProgramEnv implements Env {
   }
 
   /** One guest call; a guest left broken by it ends the episode. */
-  async #call(method: GuestMethod, argJson: string | null, timeoutMs: number): Promise<unknown> {
+  #call(method: GuestMethod, argJson: string | null, timeoutMs: number): Promise<unknown> {
+    return this.#guestAnswer(this.#instance.call(method, argJson, timeoutMs), method);
+  }
+
+  /** The parsed answer of a guest call in flight; a guest left broken by it ends the episode. */
+  async #guestAnswer(json: Promise<string>, method: GuestMethod): Promise<unknown> {
     try {
-      return parseGuestJson(await this.#instance.call(method, argJson, timeoutMs), `${method}()`);
+      return parseGuestJson(await json, `${method}()`);
     } finally {
-      if (this.#instance.disposed) this.#episodeLive = false;
+      this.#afterCall();
     }
+  }
+
+  #afterCall(): void {
+    if (this.#instance.disposed) this.#episodeLive = false;
   }
 }

@@ -7,8 +7,11 @@ import { isSpadeError, SpadeError } from "../errors.js";
 import { GUEST_MESSAGE_CHARS, REPLY_TAGS } from "./prelude.js";
 import type { GuestMethod } from "./types.js";
 
-/** What the host asks the glue to do: a guest method, or `init` (instantiate `Environment`). */
-export type GlueOp = GuestMethod | "init";
+/**
+ * What the host asks the glue to do: a guest method, `init` (instantiate `Environment`), or
+ * `solve+step` (the oracle's turn in one request: a solve and the step with its action).
+ */
+export type GlueOp = GuestMethod | "init" | "solve+step";
 
 /** One decoded glue reply. A `fatal` error leaves the guest unusable: the backend disposes it. */
 export type DecodedReply =
@@ -19,6 +22,7 @@ export type DecodedReply =
 export function opLabel(op: GlueOp): string {
   if (op === "meta") return "Environment.meta";
   if (op === "init") return "new Environment()";
+  if (op === "solve+step") return "solve() then step()";
   return `${op}()`;
 }
 
@@ -52,6 +56,8 @@ export function decodeReply(
   const payload = reply.slice(1);
   switch (tag) {
     case REPLY_TAGS.ok: {
+      // A UTF-16 unit is at most 3 bytes of UTF-8: short answers need no count.
+      if (payload.length * 3 <= outputBytes) return { ok: true, json: payload };
       const bytes = Buffer.byteLength(payload, "utf8");
       if (bytes > outputBytes)
         return { ok: false, error: outputSizeError(op, bytes, outputBytes), fatal: false };

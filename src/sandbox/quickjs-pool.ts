@@ -12,7 +12,8 @@ import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { SpadeError } from "../errors.js";
 import { PRELUDE_SOURCE } from "./prelude.js";
-import { RequestQueue, type DisposeRequest, type Unnumbered } from "./host.js";
+import type { DisposeRequest } from "./host.js";
+import { PooledRunner, RunnerPool } from "./runner.js";
 import { memoryError, opLabel, type GlueOp } from "./protocol.js";
 import {
   QUICKJS_WORKER_SOURCE,
@@ -83,111 +84,59 @@ export function quickJsWorkerData(): Promise<QuickJsWorkerData> {
 }
 
 /** One worker thread and the requests waiting on it (answered in order: it runs one at a time). */
-export class QuickJsWorker {
+export class QuickJsWorker extends PooledRunner<Numbered, QuickJsReply> {
   readonly #worker: Worker;
-  readonly #queue: RequestQueue<Numbered, QuickJsReply>;
-  #dead = false;
   #failure = "";
-  /** Guests created here and not yet disposed (for placement). */
-  liveInstances = 0;
 
   constructor(data: QuickJsWorkerData) {
+    super({ name: "the QuickJS worker", graceMs: QUICKJS_WATCHDOG_GRACE_MS });
     this.#worker = new Worker(QUICKJS_WORKER_SOURCE, { eval: true, workerData: data, env: {} });
-    this.#queue = new RequestQueue<Numbered, QuickJsReply>({
-      send: (request) => this.#worker.postMessage(request),
-      kill: () => this.kill(),
-      changed: () => this.#updateRef(),
-      graceMs: QUICKJS_WATCHDOG_GRACE_MS,
-    });
-    this.#worker.on("message", (reply: QuickJsReply) => this.#queue.settle(reply));
+    this.#worker.on("message", (reply: QuickJsReply) => this.settle(reply));
     this.#worker.on("error", (err) => {
       this.#failure = err.message;
     });
-    this.#worker.on("exit", (code) => this.#onExit(`exit code ${code}`));
-    this.#updateRef();
-  }
-
-  /** True once the worker has exited (guests it held are gone). */
-  get dead(): boolean {
-    return this.#dead;
-  }
-
-  /** Sends a request and waits for its answer, terminating the worker if none comes in time. */
-  request(message: Unnumbered<Numbered>, op: GlueOp, timeoutMs: number): Promise<QuickJsReply> {
-    if (this.#dead)
-      return Promise.reject(
-        new SpadeError(
-          "E_SANDBOX_DISPOSED",
-          `${opLabel(op)}: the QuickJS worker had already exited`,
-        ),
-      );
-    return this.#queue.send(message, op, timeoutMs);
-  }
-
-  /** Sends a message that has no answer (dispose). */
-  notify(message: DisposeRequest): void {
-    if (!this.#dead) this.#worker.postMessage(message);
+    this.#worker.on("exit", (code) => this.exited(`exit code ${code}`));
+    this.updateRef();
   }
 
   /** Terminates the worker; pending requests fail when it has exited. */
   kill(): void {
-    if (!this.#dead) void this.#worker.terminate();
+    if (!this.dead) void this.#worker.terminate();
   }
 
-  /** The oldest pending request was running: it caused the exit; the others are collateral. */
-  #onExit(why: string): void {
-    if (this.#dead) return;
-    this.#dead = true;
-    this.#queue.failAll(
-      (op) =>
-        memoryError(
-          op,
-          `the QuickJS worker died (${why}${this.#failure ? `: ${this.#failure}` : ""})`,
-        ),
-      (op) =>
-        new SpadeError(
-          "E_SANDBOX_DISPOSED",
-          `${opLabel(op)}: the QuickJS worker stopped while running another guest`,
-        ),
+  protected post(message: Numbered | DisposeRequest | Array<Numbered | DisposeRequest>): void {
+    this.#worker.postMessage(message);
+  }
+
+  protected goneError(op: GlueOp): SpadeError {
+    return new SpadeError(
+      "E_SANDBOX_DISPOSED",
+      `${opLabel(op)}: the QuickJS worker had already exited`,
     );
   }
 
-  /** Only a worker with requests in flight keeps the host's event loop alive. */
-  #updateRef(): void {
-    if (this.#queue.size > 0 && !this.#dead) this.#worker.ref();
+  protected deathError(op: GlueOp, why: string): SpadeError {
+    return memoryError(
+      op,
+      `the QuickJS worker died (${why}${this.#failure ? `: ${this.#failure}` : ""})`,
+    );
+  }
+
+  protected setRef(busy: boolean): void {
+    if (busy) this.#worker.ref();
     else this.#worker.unref();
   }
 }
 
 /** A fixed-size set of QuickJS workers; guests go to the least loaded one. */
-export class QuickJsPool {
-  readonly size: number;
-  #workers: QuickJsWorker[] = [];
-
+export class QuickJsPool extends RunnerPool<QuickJsWorker> {
   constructor(size: number = Math.max(1, Math.min(4, availableParallelism()))) {
-    if (!Number.isSafeInteger(size) || size < 1)
-      throw new SpadeError(
-        "E_CONFIG",
-        `QuickJS worker count must be a positive integer, got ${size}`,
-      );
-    this.size = size;
+    super(size, "QuickJS worker count");
   }
 
   /** A live worker for a new guest, starting one while the pool is under its size. */
   async acquire(): Promise<QuickJsWorker> {
     const data = await quickJsWorkerData();
-    this.#workers = this.#workers.filter((w) => !w.dead);
-    if (this.#workers.length < this.size) {
-      const fresh = new QuickJsWorker(data);
-      this.#workers.push(fresh);
-      return fresh;
-    }
-    return this.#workers.reduce((best, w) => (w.liveInstances < best.liveInstances ? w : best));
-  }
-
-  /** Terminates every worker (their guests become disposed). */
-  close(): void {
-    for (const w of this.#workers) w.kill();
-    this.#workers = [];
+    return this.place(() => new QuickJsWorker(data));
   }
 }

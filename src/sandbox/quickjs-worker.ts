@@ -8,8 +8,9 @@
  */
 
 import type { CallRequest, CreateFields, DisposeRequest, RunnerReply } from "./host.js";
+import { ORACLE_STEP_ARG_SOURCE } from "./oracle-turn.js";
 
-/** Host -> worker messages. */
+/** Host -> worker messages (an array of them may come as one message). */
 export type QuickJsRequest =
   | (CreateFields & { id: number; memoryBytes: number })
   | CallRequest
@@ -36,8 +37,12 @@ export interface QuickJsWorkerData {
   stackBytes: number;
 }
 
-/** The worker program (CommonJS, evaluated). Kept in one string so builds need no copy step. */
+/**
+ * The worker program (CommonJS, evaluated). Kept in one string so builds need no copy step. Each
+ * reply is posted as soon as its call returns, also within a batch of requests.
+ */
 export const QUICKJS_WORKER_SOURCE = `"use strict";
+${ORACLE_STEP_ARG_SOURCE}
 const { parentPort, workerData } = require("node:worker_threads");
 const PAGE = 65536, BASE_PAGES = 256, MAX_PAGES = 65536;
 let loaded = null;
@@ -76,6 +81,8 @@ function drop(iid) {
 }
 async function create(m) {
   const { core, variant, wasmModule } = await load();
+  // One budget for making the guest's module, the prelude, the program's top level and the constructor.
+  const deadline = Date.now() + m.timeoutMs;
   const maximum = Math.min(MAX_PAGES, BASE_PAGES + Math.ceil(m.memoryBytes / PAGE));
   const wasmMemory = new WebAssembly.Memory({ initial: BASE_PAGES, maximum });
   const module = await core.newQuickJSWASMModuleFromVariant(core.newVariant(variant, { wasmModule, wasmMemory }));
@@ -84,8 +91,6 @@ async function create(m) {
   runtime.setMaxStackSize(workerData.stackBytes);
   const vm = runtime.newContext();
   const g = { runtime, vm, glue: null };
-  // One budget for the prelude, the program's top level and the constructor.
-  const deadline = Date.now() + m.timeoutMs;
   runtime.setInterruptHandler(() => Date.now() > deadline);
   try {
     const prelude = vm.evalCode(workerData.prelude, "spade-prelude.js", { type: "global" });
@@ -140,14 +145,23 @@ function call(iid, op, arg, maxChars, timeoutMs) {
 async function handle(m) {
   if (m.t === "dispose") { drop(m.iid); return null; }
   if (m.t === "create") return create(m);
-  if (m.t === "call") return call(m.iid, m.op, m.arg, m.maxChars, m.timeoutMs);
+  if (m.t === "call") {
+    const out = call(m.iid, m.op, m.arg, m.maxChars, m.timeoutMs);
+    const stepArg = m.thenStepMs === undefined || !("reply" in out) ? null : oracleStepArg(out.reply, m.maxChars);
+    if (stepArg !== null) out.step = call(m.iid, "step", stepArg, m.maxChars, m.thenStepMs);
+    return out;
+  }
   return { fail: "other", text: "unknown request" };
 }
 let queue = Promise.resolve();
-parentPort.on("message", (m) => {
+function enqueue(m) {
   queue = queue.then(() => handle(m)).then(
     (out) => { if (out) { out.id = m.id; parentPort.postMessage(out); } },
     (e) => { if (m.id !== undefined) parentPort.postMessage({ id: m.id, fail: "crash", text: String(e) }); },
   );
+}
+parentPort.on("message", (m) => {
+  if (Array.isArray(m)) for (const one of m) enqueue(one);
+  else enqueue(m);
 });
 `;

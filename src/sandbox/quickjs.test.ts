@@ -1,9 +1,10 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { codeOfAsync } from "../../test/assert.js";
 import { ProgramEnv, resolveLimits } from "./index.js";
 import { decodeReply } from "./protocol.js";
 import { createQuickJsBackend } from "./quickjs.js";
 import { QUICKJS_WATCHDOG_GRACE_MS } from "./quickjs-pool.js";
+import { closedAfterEach, victimAndSibling } from "./testing/backends.js";
 import { makeProgram, stepReturning } from "./testing/programs.js";
 
 const NATIVE_SPIN =
@@ -13,19 +14,12 @@ const ACT = { text: "", answer: null, toolCalls: [] };
 
 // Issue 16 item 3: QuickJS ran on the host's thread, where a native loop ignores the deadline.
 describe("QuickJS worker threads", () => {
-  const backends: Array<{ close(): void }> = [];
-  afterEach(() => {
-    for (const b of backends.splice(0)) b.close();
-  });
+  const track = closedAfterEach();
 
   it("a guest stuck in native code is ended by the watchdog while the host's event loop runs on", async () => {
-    const backend = createQuickJsBackend({ workers: 1 });
-    backends.push(backend);
+    const backend = track(createQuickJsBackend({ workers: 1 }));
     const limits = resolveLimits({ stepTimeoutMs: 200 });
-    const victim = await ProgramEnv.create(backend, SOURCE, limits);
-    const sibling = await ProgramEnv.create(backend, SOURCE, limits);
-    await victim.reset(1);
-    await sibling.reset(1);
+    const { victim, sibling } = await victimAndSibling(backend, SOURCE, limits);
     let ticks = 0;
     const timer = setInterval(() => ticks++, 10);
     const started = performance.now();

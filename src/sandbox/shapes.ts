@@ -10,6 +10,7 @@ import type {
   Action,
   EnvMeta,
   JsonObject,
+  OracleAction,
   ResetResult,
   StepResult,
   ToolSpec,
@@ -124,7 +125,7 @@ export function toOracleAction(value: unknown): Action {
   if (obj.text !== undefined && typeof obj.text !== "string") {
     throw contractError(where, `\`text\` must be a string, got ${describeValue(obj.text)}`);
   }
-  let toolCalls: Array<{ id?: string; name: string; arguments: JsonObject }> | undefined;
+  let toolCalls: OracleAction["toolCalls"];
   if (obj.toolCalls !== undefined) {
     if (!Array.isArray(obj.toolCalls))
       throw contractError(

@@ -64,6 +64,16 @@ export type GuestMethod = "meta" | "reset" | "step" | "hint" | "solve";
  */
 export interface SandboxInstance {
   call(method: GuestMethod, argJson: string | null, timeoutMs: number): Promise<string>;
+  /**
+   * Optional: `solve()` and `step(the oracle's action)` in one round trip, each call under its
+   * own deadline, in the order `call("solve")` then `call("step", action)` would run them. The
+   * step's promise gives null when the step was not run (an answer off the runner's fast path,
+   * or a failed solve): the caller checks the solve's answer and sends the step itself.
+   */
+  oracleTurn?(
+    solveTimeoutMs: number,
+    stepTimeoutMs: number,
+  ): [Promise<string>, Promise<string | null>];
   /** True once disposed (explicitly or after a fatal error). */
   readonly disposed: boolean;
   dispose(): void;

@@ -1,0 +1,13 @@
+/**
+ * @module env/oracle
+ * One oracle turn on any `Env`: `solve()` then `step()` with its action, through the
+ * environment's `solveAndStep` where it has one (fewer round trips to a sandbox).
+ */
+import type { Env, OracleTurn } from "./types.js";
+
+/** Plays the oracle's next action on `env` and returns it with the step's result. */
+export async function oracleTurn(env: Env): Promise<OracleTurn> {
+  if (env.solveAndStep) return env.solveAndStep();
+  const action = await env.solve();
+  return { action, result: await env.step(action) };
+}
