@@ -3,12 +3,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DESIGNS, RUN_SEED } from "../../test/e2e/selfplay-scenario.js";
+import {
+  DESIGNS,
+  RUN_SEED,
+  scenarioConfig,
+  scenarioPolicy,
+} from "../../test/e2e/selfplay-scenario.js";
 import type { FakeOpenAIServer } from "../../test/fakes/openai-server.js";
 import { startSelfPlayServer } from "../../test/fakes/selfplay-server.js";
-import { buildConfig } from "../config/index.js";
-import { openAIChatBackend } from "../policy/index.js";
-import { chatLoopPolicy } from "./policy.js";
 import { formatWork, type StepWork } from "./progress.js";
 import { runSelfPlay } from "./run.js";
 
@@ -25,22 +27,7 @@ afterAll(async () => {
 
 describe("onWork on the scripted scenario", () => {
   it("counts every attempt, valid design and episode of steps 0 and 1, with the stage's seconds", async () => {
-    const config = buildConfig([
-      {
-        seed: RUN_SEED,
-        steps: 2,
-        designsPerStep: 3,
-        skills: ["Logical Deduction", "Pattern Recognition"],
-        regenerateEvery: 2,
-        rewardDelay: 2,
-        plays: 2,
-        hintedPlays: 2,
-        maxAttempts: 2,
-        concurrency: 4,
-        hints: "program",
-        train: false,
-      },
-    ]);
+    const config = scenarioConfig({ steps: 2, train: false });
     const work: StepWork[] = [];
     const summaries: string[] = [];
     // A clock that moves one second per reading: each event's `seconds` is its position in the stage.
@@ -49,9 +36,7 @@ describe("onWork on the scripted scenario", () => {
       join(dir, "run"),
       config,
       {
-        policy: chatLoopPolicy(
-          openAIChatBackend({ baseURL: server.baseURL, model: "scripted-double" }),
-        ),
+        policy: scenarioPolicy(server.baseURL),
         trainer: null,
         progress: (line) => summaries.push(line),
         onWork: (w) => work.push(w),

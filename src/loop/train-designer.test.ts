@@ -3,14 +3,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DESIGNS, RUN_SEED } from "../../test/e2e/selfplay-scenario.js";
+import {
+  DESIGNS,
+  RUN_SEED,
+  scenarioConfig,
+  scenarioPolicy,
+} from "../../test/e2e/selfplay-scenario.js";
 import type { FakeOpenAIServer } from "../../test/fakes/openai-server.js";
 import { startSelfPlayServer } from "../../test/fakes/selfplay-server.js";
-import { buildConfig } from "../config/index.js";
-import { openAIChatBackend } from "../policy/index.js";
 import { RunStore } from "../store/index.js";
 import type { Trainer, TrainSample } from "../trainer/index.js";
-import { chatLoopPolicy } from "./policy.js";
 import { runSelfPlay } from "./run.js";
 
 let server: FakeOpenAIServer;
@@ -37,27 +39,10 @@ function recordingTrainer(): Trainer & {
 }
 
 async function run(name: string, trainDesigner: "on" | "off") {
-  const config = buildConfig([
-    {
-      seed: RUN_SEED,
-      steps: 4,
-      designsPerStep: 3,
-      skills: ["Logical Deduction", "Pattern Recognition"],
-      regenerateEvery: 2,
-      rewardDelay: 2,
-      plays: 2,
-      hintedPlays: 2,
-      maxAttempts: 2,
-      concurrency: 4,
-      hints: "program",
-      trainDesigner,
-    },
-  ]);
+  const config = scenarioConfig({ trainDesigner });
   const trainer = recordingTrainer();
   const out = join(dir, name);
-  const policy = chatLoopPolicy(
-    openAIChatBackend({ baseURL: server.baseURL, model: "scripted-double" }),
-  );
+  const policy = scenarioPolicy(server.baseURL);
   await runSelfPlay(
     out,
     config,

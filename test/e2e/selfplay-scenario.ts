@@ -3,7 +3,10 @@
  * the designer double writes at each (step, slot, attempt), the run's flags, and a run seed for
  * which the flicker environment's plays are known (one even seed per step).
  */
+import { buildConfig, type RunConfig } from "../../src/config/index.js";
 import { playSeeds } from "../../src/loop/keys.js";
+import { chatLoopPolicy, type LoopPolicy } from "../../src/loop/policy.js";
+import { openAIChatBackend } from "../../src/policy/index.js";
 import type { ScriptedDesign } from "../fakes/selfplay-server.js";
 import * as P from "../fakes/selfplay-programs.js";
 
@@ -78,4 +81,32 @@ export function runFlags(baseURL: string, out: string): string[] {
     "--hints",
     "program",
   ];
+}
+
+/**
+ * The scenario as a run configuration for tests that call the loop in-process (the settings of
+ * `runFlags`, training included unless `overrides` say otherwise).
+ */
+export function scenarioConfig(overrides: Record<string, unknown> = {}): RunConfig {
+  return buildConfig([
+    {
+      seed: RUN_SEED,
+      steps: 4,
+      designsPerStep: 3,
+      skills: [LD, PR],
+      regenerateEvery: 2,
+      rewardDelay: 2,
+      plays: 2,
+      hintedPlays: 2,
+      maxAttempts: 2,
+      concurrency: 4,
+      hints: "program",
+      ...overrides,
+    },
+  ]);
+}
+
+/** TEST DOUBLE's client: the loop policy over the scenario's scripted server at `baseURL`. */
+export function scenarioPolicy(baseURL: string): LoopPolicy {
+  return chatLoopPolicy(openAIChatBackend({ baseURL, model: "scripted-double" }));
 }
