@@ -4,34 +4,16 @@
  * t+1 plays, and that a run killed inside any of its transactions and resumed writes exactly the
  * rows of an uninterrupted pipelined run.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  DESIGNS,
-  RUN_SEED,
-  scenarioConfig,
-  scenarioPolicy,
-} from "../../test/e2e/selfplay-scenario.js";
-import type { FakeOpenAIServer } from "../../test/fakes/openai-server.js";
-import { startSelfPlayServer } from "../../test/fakes/selfplay-server.js";
+import { describe, expect, it } from "vitest";
+import { scenarioConfig, useScenarioServer } from "../../test/e2e/selfplay-scenario.js";
 import { killInTransaction, RunStore } from "../store/index.js";
 import type { Trainer, TrainerCheckpoint } from "../trainer/index.js";
 import { weightsVersion, type PhaseSpan } from "./pipeline.js";
 import type { LoopPolicy } from "./policy.js";
 import { runSelfPlay } from "./run.js";
 
-let server: FakeOpenAIServer;
-const dir = mkdtempSync(join(tmpdir(), "spade-pipeline-"));
-beforeAll(async () => {
-  // TEST DOUBLE: the scenario's scripted designer and agent.
-  server = await startSelfPlayServer({ runSeed: RUN_SEED, designs: DESIGNS });
-});
-afterAll(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const scenario = useScenarioServer("spade-pipeline-");
 
 const checkpointOf = (step: number): TrainerCheckpoint => ({
   step,
@@ -58,7 +40,7 @@ function fakeTrainer(hold: (step: number) => Promise<void> = async () => {}) {
 /** The scenario's policy, recording the weights it is told to sample from. */
 function recordingPolicy(): LoopPolicy & { weights: string[] } {
   const weights: string[] = [];
-  return { ...scenarioPolicy(server.baseURL), weights, useWeights: (p) => weights.push(p) };
+  return { ...scenario.policy(), weights, useWeights: (p) => weights.push(p) };
 }
 
 function dump(out: string): Record<string, unknown> {
@@ -97,7 +79,7 @@ describe("weightsVersion", () => {
 
 describe("--max-off-policy", () => {
   it("0: step s samples from the weights step s - 1 trained (version s)", async () => {
-    const out = join(dir, "k0");
+    const out = join(scenario.dir, "k0");
     const policy = recordingPolicy();
     const { trainer, log } = fakeTrainer();
     await runSelfPlay(
@@ -117,7 +99,7 @@ describe("--max-off-policy", () => {
   }, 60_000);
 
   it("1: step t's training returns only after step t+1 has played; step s samples version s - 1", async () => {
-    const out = join(dir, "k1");
+    const out = join(scenario.dir, "k1");
     const policy = recordingPolicy();
     const played = new Map<number, () => void>();
     const playedStep = (step: number) => new Promise<void>((resolve) => played.set(step, resolve));
@@ -170,7 +152,7 @@ describe("--max-off-policy", () => {
 
   it("1: killed inside each of its transactions and resumed, the store is the uninterrupted run's", async () => {
     const config = scenarioConfig({ maxOffPolicy: 1, batchFit: "off" });
-    const baseline = join(dir, "k1-baseline");
+    const baseline = join(scenario.dir, "k1-baseline");
     // The uninterrupted run, counting its transactions.
     let transactions = 0;
     await runSelfPlay(
@@ -193,7 +175,7 @@ describe("--max-off-policy", () => {
     expect(transactions).toBeGreaterThan(12);
 
     for (let n = 1; n <= transactions; n++) {
-      const out = join(dir, `k1-kill-${n}`);
+      const out = join(scenario.dir, `k1-kill-${n}`);
       let dead = false;
       const killing = (d: string, mode: "create" | "resume") => {
         const store = killInTransaction(RunStore.open(d, mode), n, () => {
