@@ -7,11 +7,12 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { scenarioConfig, useScenarioServer } from "../../test/e2e/selfplay-scenario.js";
+import type { RunConfig } from "../config/index.js";
 import { killInTransaction, RunStore } from "../store/index.js";
 import type { Trainer, TrainerCheckpoint } from "../trainer/index.js";
 import { weightsVersion, type PhaseSpan } from "./pipeline.js";
 import type { LoopPolicy } from "./policy.js";
-import { runSelfPlay } from "./run.js";
+import { runSelfPlay, type LoopDeps } from "./run.js";
 
 const scenario = useScenarioServer("spade-pipeline-");
 
@@ -41,6 +42,21 @@ function fakeTrainer(hold: (step: number) => Promise<void> = async () => {}) {
 function recordingPolicy(): LoopPolicy & { weights: string[] } {
   const weights: string[] = [];
   return { ...scenario.policy(), weights, useWeights: (p) => weights.push(p) };
+}
+
+/** Runs the scenario into `out` with a recording policy and `trainer` unless `deps` say otherwise. */
+function run(
+  out: string,
+  config: RunConfig,
+  deps: Partial<LoopDeps> & { trainer: Trainer },
+  resume = false,
+): Promise<void> {
+  return runSelfPlay(
+    out,
+    config,
+    { policy: recordingPolicy(), progress: () => {}, now: () => 0, ...deps },
+    { resume },
+  );
 }
 
 function dump(out: string): Record<string, unknown> {
@@ -82,12 +98,7 @@ describe("--max-off-policy", () => {
     const out = join(scenario.dir, "k0");
     const policy = recordingPolicy();
     const { trainer, log } = fakeTrainer();
-    await runSelfPlay(
-      out,
-      scenarioConfig({ maxOffPolicy: 0, batchFit: "off" }),
-      { policy, trainer, progress: () => {}, now: () => 0 },
-      { resume: false },
-    );
+    await run(out, scenarioConfig({ maxOffPolicy: 0, batchFit: "off" }), { policy, trainer });
     expect(versions(out)).toEqual({
       0: [[0], [0]],
       1: [[], [1]],
@@ -109,21 +120,14 @@ describe("--max-off-policy", () => {
       if (step < 3) await waits[step + 1];
     });
     const spans: PhaseSpan[] = [];
-    await runSelfPlay(
-      out,
-      scenarioConfig({ maxOffPolicy: 1, batchFit: "off" }),
-      {
-        policy,
-        trainer,
-        progress: () => {},
-        now: () => 0,
-        onPhase: (span) => {
-          spans.push(span);
-          if (span.phase === "play") played.get(span.step)?.();
-        },
+    await run(out, scenarioConfig({ maxOffPolicy: 1, batchFit: "off" }), {
+      policy,
+      trainer,
+      onPhase: (span) => {
+        spans.push(span);
+        if (span.phase === "play") played.get(span.step)?.();
       },
-      { resume: false },
-    );
+    });
     expect(versions(out)).toEqual({
       0: [[0], [0]],
       1: [[], [0]],
@@ -155,23 +159,15 @@ describe("--max-off-policy", () => {
     const baseline = join(scenario.dir, "k1-baseline");
     // The uninterrupted run, counting its transactions.
     let transactions = 0;
-    await runSelfPlay(
-      baseline,
-      config,
-      {
-        policy: recordingPolicy(),
-        trainer: fakeTrainer().trainer,
-        progress: () => {},
-        now: () => 0,
-        openStore: (d, mode) => {
-          const store = RunStore.open(d, mode);
-          const transaction = store.transaction.bind(store);
-          store.transaction = <T>(fn: () => T): T => (transactions++, transaction(fn));
-          return store;
-        },
+    await run(baseline, config, {
+      trainer: fakeTrainer().trainer,
+      openStore: (d, mode) => {
+        const store = RunStore.open(d, mode);
+        const transaction = store.transaction.bind(store);
+        store.transaction = <T>(fn: () => T): T => (transactions++, transaction(fn));
+        return store;
       },
-      { resume: false },
-    );
+    });
     expect(transactions).toBeGreaterThan(12);
 
     for (let n = 1; n <= transactions; n++) {
@@ -191,29 +187,13 @@ describe("--max-off-policy", () => {
         return store;
       };
       await expect(
-        runSelfPlay(
-          out,
-          config,
-          {
-            policy: recordingPolicy(),
-            trainer: fakeTrainer().trainer,
-            progress: () => {},
-            now: () => 0,
-            openStore: killing,
-          },
-          { resume: false },
-        ),
+        run(out, config, { trainer: fakeTrainer().trainer, openStore: killing }),
       ).rejects.toThrow(`killed in transaction ${n}`);
       const resumed = fakeTrainer();
       const store = RunStore.open(out, "read");
       const done = store.doneSteps();
       store.close();
-      await runSelfPlay(
-        out,
-        config,
-        { policy: recordingPolicy(), trainer: resumed.trainer, progress: () => {}, now: () => 0 },
-        { resume: true },
-      );
+      await run(out, config, { trainer: resumed.trainer }, true);
       expect({ n, dump: dump(out) }).toEqual({ n, dump: dump(baseline) });
       // The resumed run continues from the last committed weights and trains each step not committed, once.
       expect(resumed.log.filter((l) => l.startsWith("restore"))).toEqual(

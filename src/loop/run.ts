@@ -8,7 +8,9 @@
  *      batch as the reference does), designer samples due (D steps after their design);
  *   4. both roles' samples go to the trainer in one batch (skipped with --no-train);
  *   5. everything is committed and the step is marked done, with the trainer's new weights; the
- *      next step samples from them (on-policy).
+ *      next step samples from them (on-policy). With `maxOffPolicy` K > 0 the next steps'
+ *      designing and playing run while the step trains (sampling from weights up to K trainings
+ *      old), and steps are still committed in order (`loop/pipeline.ts`).
  * Every unit (a design slot, an environment's group of plays, the step's scores) is one store
  * transaction and every random draw is keyed by its position, so a killed run resumes exactly.
  * A resumed run restores the weights of its last committed step (training state and sampler);
@@ -33,6 +35,9 @@ import { StepPipeline, weightsVersion, type PhaseSpan, type ScoredStep } from ".
 import type { LoopPolicy } from "./policy.js";
 import { formatProgress, type StepWork } from "./progress.js";
 import { scoreStep, type StepMetrics } from "./score.js";
+
+/** `Omit` applied to each member of a union. */
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** File of per-step metrics, one JSON object per line, beside the store. */
 export const METRICS_FILE = "metrics.jsonl";
@@ -216,6 +221,9 @@ export async function runSelfPlay(
       now: deps.now,
       onPhase: deps.onPhase,
     });
+    // A stage's live progress, with the seconds since the stage began.
+    const work = (since: number, w: DistributiveOmit<StepWork, "seconds">) =>
+      deps.onWork?.({ ...w, seconds: (deps.now() - since) / 1000 });
     // Stages are timed only for an `onPhase` listener (the clock is read no more often otherwise).
     const timed = async <T>(phase: PhaseSpan["phase"], step: number, run: () => Promise<T>) => {
       if (!deps.onPhase) return run();
@@ -233,28 +241,25 @@ export async function runSelfPlay(
         const weights = pipeline.weightsFor(step);
         if (weights) deps.policy.useWeights?.(weights.samplerPath);
         store.beginStep(step);
+        // What both sampling stages share: the run, its store, the model and the weights it samples from.
+        const stage = {
+          config,
+          store,
+          policy: deps.policy,
+          weightsVersion: weightsVersion(weights),
+          signal: deps.signal,
+        };
         if (config.designer === "on" && step % config.regenerateEvery === 0) {
           const designing = deps.now();
           await timed("design", step, () =>
             designStep(
               {
-                config,
-                store,
-                policy: deps.policy,
+                ...stage,
                 library,
                 sampler,
-                weightsVersion: weightsVersion(weights),
                 environments: () => pipeline.environments(),
-                signal: deps.signal,
                 onAttempts: (attempts, attemptsTotal, valid) =>
-                  deps.onWork?.({
-                    stage: "design",
-                    step,
-                    attempts,
-                    attemptsTotal,
-                    valid,
-                    seconds: (deps.now() - designing) / 1000,
-                  }),
+                  work(designing, { stage: "design", step, attempts, attemptsTotal, valid }),
                 validating: (run) => timed("validate", step, run),
               },
               step,
@@ -270,20 +275,10 @@ export async function runSelfPlay(
         await timed("play", step, () =>
           playStep(
             {
-              config,
-              store,
-              policy: deps.policy,
+              ...stage,
               limiter,
-              weightsVersion: weightsVersion(weights),
-              signal: deps.signal,
               onEpisodes: (episodes, episodesTotal) =>
-                deps.onWork?.({
-                  stage: "play",
-                  step,
-                  episodes,
-                  episodesTotal,
-                  seconds: (deps.now() - playing) / 1000,
-                }),
+                work(playing, { stage: "play", step, episodes, episodesTotal }),
             },
             step,
             pool,
