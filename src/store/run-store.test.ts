@@ -136,6 +136,10 @@ describe("RunStore", () => {
   });
 });
 
+/** The column names of `table`. */
+const columnsOf = (db: Database.Database, table: string): string[] =>
+  (db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).map((c) => c.name);
+
 describe("weights versions and upgradeSchema", () => {
   it("round-trips an episode's weights version, and opens a store written before the column existed", () => {
     const dir = tmp();
@@ -151,11 +155,7 @@ describe("weights versions and upgradeSchema", () => {
     const old = new Database(join(dir, STORE_FILE));
     for (const table of ["designs", "episodes"])
       old.exec(`ALTER TABLE ${table} DROP COLUMN weights_version`);
-    const columns = (table: string) =>
-      (old.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).map(
-        (c) => c.name,
-      );
-    expect(columns("episodes")).not.toContain("weights_version");
+    expect(columnsOf(old, "episodes")).not.toContain("weights_version");
     old.close();
     const read = RunStore.open(dir, "read");
     expect(read.episodes().map((e) => [e.idx, e.weightsVersion])).toEqual([
@@ -168,12 +168,10 @@ describe("weights versions and upgradeSchema", () => {
     expect(resumed.episodes().map((e) => e.weightsVersion)).toEqual([undefined, undefined, 1]);
     resumed.close();
     const upgraded = new Database(join(dir, STORE_FILE), { readonly: true });
-    for (const table of ["designs", "episodes"]) {
-      const names = (
-        upgraded.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>
-      ).map((c) => c.name);
-      expect(names.filter((n) => n === "weights_version")).toEqual(["weights_version"]);
-    }
+    for (const table of ["designs", "episodes"])
+      expect(columnsOf(upgraded, table).filter((n) => n === "weights_version")).toEqual([
+        "weights_version",
+      ]);
     upgraded.close();
   });
 });
