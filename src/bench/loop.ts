@@ -8,9 +8,11 @@
  * prints per-phase times, then `pipeline_speedup=<synchronous step time / pipelined step time>`
  * (goal >= 1.6 when sampling and training take equal time) and `orchestration_overhead=<share of
  * the pipelined step's time when neither fake is busy>` (goal < 3%). A step's time is the steady
- * state's: (last commit - first commit) / (steps - 1).
+ * state's: from the start of step 1 to the start of the last step, over steps - 2 (neither the
+ * first step's warm-up nor the last one's drain counted); a phase's time is its mean over the steps
+ * after the first (the first also warms the sandbox and the store up).
  *
- * Usage: npm run build && npm run bench:loop [-- --steps 3 --designs 24 --episodes 192
+ * Usage: npm run build && npm run bench:loop [-- --steps 4 --designs 24 --episodes 192
  *   --turns 25 --design-ms 200 --turn-ms 16 --train-ms auto --validation reference
  *   --sandbox isolated-vm]; `--train-ms auto` sets the training latency to a step's measured
  *   designing and playing time (so both sides take equal time), a number sets it in ms.
@@ -24,11 +26,13 @@ import { makeAction } from "../env/index.js";
 import { runSelfPlay } from "../loop/index.js";
 import type { PhaseSpan } from "../loop/pipeline.js";
 import type { LoopPolicy } from "../loop/policy.js";
+import { mulberry32 } from "../random/index.js";
+import { RunStore } from "../store/index.js";
 import type { Trainer } from "../trainer/index.js";
 
 const { values: flags } = parseArgs({
   options: {
-    steps: { type: "string", default: "3" },
+    steps: { type: "string", default: "4" },
     designs: { type: "string", default: "24" },
     episodes: { type: "string", default: "192" },
     turns: { type: "string", default: "25" },
@@ -44,7 +48,7 @@ const num = (name: keyof typeof flags): number => {
   if (!Number.isFinite(value) || value < 0) throw new Error(`--${name} must be a number >= 0`);
   return value;
 };
-const STEPS = Math.max(2, num("steps"));
+const STEPS = Math.max(3, num("steps"));
 const DESIGNS = num("designs");
 const EPISODES = num("episodes");
 const TURNS = num("turns");
@@ -90,13 +94,24 @@ function covered(
   return total;
 }
 
+/** Statement shapes for `program`'s filler: the dedupe check compares token shapes, not names. */
+const SHAPES = ["+=", "-=", "*=", "/=", "%=", "<<=", ">>=", ">>>=", "&=", "|=", "^=", "**="].map(
+  (op) => `x ${op} 3;`,
+);
+
 /**
- * TEST DOUBLE's program: a valid environment, unique per designer request (its identifiers carry
- * the request's seed, so no design is a near-duplicate of another): a hidden digit 1-9, found
- * by the oracle, never by the fake agent (which always answers 0), so every play lasts `TURNS`.
+ * TEST DOUBLE's program: a valid environment, unique per designer request (a filler method whose
+ * statement shapes are drawn from the request's seed, so no design is a near-duplicate of another
+ * by the dedupe check): a hidden digit 1-9, found by the oracle, never by the fake agent (which
+ * always answers 0), so every play lasts `TURNS`.
  */
 function program(seed: number): string {
   const id = `v${seed}`;
+  const draw = mulberry32(seed);
+  const filler = Array.from(
+    { length: 120 },
+    () => SHAPES[Math.floor(draw() * SHAPES.length)] as string,
+  ).join(" ");
   return `Here it is.\n\n\`\`\`javascript
 class Environment {
   static meta = { name: "digit-${id}", skill: "${SKILL}", description: "Guess the hidden digit ${id} within ${TURNS} turns.", maxTurns: ${TURNS}, tools: [] };
@@ -107,6 +122,7 @@ class Environment {
     return { observation: ${id}_ok ? "Right." : "Wrong.", reward: ${id}_ok ? 1 : 0, terminated: ${id}_ok, truncated: this.${id}_turn >= ${TURNS}, info: {} };
   }
   hint() { return "The digit is " + this.${id}_secret + "."; }
+  filler(x) { ${filler} return x; }
   solve() { return { text: "\\\\boxed{" + this.${id}_secret + "}" }; }
 }
 \`\`\`\n`;
@@ -188,17 +204,25 @@ async function measure(maxOffPolicy: number, steps = STEPS): Promise<Measured> {
       },
       { resume: false },
     );
+    // The scale is the reference's only if every step's designs are new and valid.
+    const store = RunStore.open(join(dir, "run"), "read");
+    const valid = store.designs().filter((d) => d.outcome === "valid").length;
+    store.close();
+    if (valid !== steps * DESIGNS)
+      throw new Error(`${valid} of ${steps * DESIGNS} designs were valid: the fake designer broke`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const commits = spans.filter((s) => s.phase === "commit").map((s) => s.end);
-  const from = commits[0] as number;
-  const to = commits.at(-1) as number;
+  // Every step designs (R = 1): a step begins with its design stage.
+  const begins = spans.filter((s) => s.phase === "design").map((s) => s.start);
+  const from = begins[1] as number;
+  const to = begins.at(-1) as number;
   const idle = to - from - covered([...sampling.spans, ...training.spans], from, to);
   const phases = {} as Record<PhaseSpan["phase"], number>;
   for (const phase of ["design", "validate", "play", "score", "train", "commit"] as const) {
     let total = 0;
-    for (let step = 0; step < steps; step++) {
+    // Steps after the first (the first one also warms the sandbox and the store up).
+    for (let step = 1; step < steps; step++) {
       const of = spans.filter((s) => s.phase === phase && s.step === step);
       total += covered(
         of.map((s) => [s.start, s.end] as const),
@@ -206,9 +230,9 @@ async function measure(maxOffPolicy: number, steps = STEPS): Promise<Measured> {
         Infinity,
       );
     }
-    phases[phase] = total / steps;
+    phases[phase] = total / (steps - 1);
   }
-  return { stepMs: (to - from) / (steps - 1), overhead: idle / (to - from), phases };
+  return { stepMs: (to - from) / (steps - 2), overhead: idle / (to - from), phases };
 }
 
 const fmt = (ms: number) => `${ms.toFixed(1)}ms`;
@@ -221,8 +245,8 @@ function report(name: string, m: Measured): void {
 
 /**
  * The training latency for `--train-ms auto`: a step's designing and playing as measured here
- * (fake latencies plus the sandbox, validation and store work they wait on), from two
- * synchronous steps that train instantly, so that sampling and training take equal time.
+ * (fake latencies plus the sandbox, validation and store work they wait on), from the second of
+ * two synchronous steps that train instantly, so that sampling and training take equal time.
  */
 async function calibrate(): Promise<number> {
   const m = await measure(0, 2);
