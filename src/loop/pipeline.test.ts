@@ -13,6 +13,7 @@ import type { Trainer, TrainerCheckpoint } from "../trainer/index.js";
 import { weightsVersion, type PhaseSpan } from "./pipeline.js";
 import type { LoopPolicy } from "./policy.js";
 import { runSelfPlay, type LoopDeps } from "./run.js";
+import { storeDump } from "../../test/e2e/cli.js";
 
 const scenario = useScenarioServer("spade-pipeline-");
 
@@ -57,15 +58,6 @@ function run(
     { policy: recordingPolicy(), progress: () => {}, now: () => 0, ...deps },
     { resume },
   );
-}
-
-function dump(out: string): Record<string, unknown> {
-  const store = RunStore.open(out, "read");
-  try {
-    return store.dump();
-  } finally {
-    store.close();
-  }
 }
 
 /** Weights versions stored per step: `step: [versions of its designs], [versions of its episodes]`. */
@@ -194,7 +186,7 @@ describe("--max-off-policy", () => {
       const done = store.doneSteps();
       store.close();
       await run(out, config, { trainer: resumed.trainer }, true);
-      expect({ n, dump: dump(out) }).toEqual({ n, dump: dump(baseline) });
+      expect({ n, dump: storeDump(out) }).toEqual({ n, dump: storeDump(baseline) });
       // The resumed run continues from the last committed weights and trains each step not committed, once.
       expect(resumed.log.filter((l) => l.startsWith("restore"))).toEqual(
         done > 0 ? [`restore ${done - 1}`] : [],

@@ -12,21 +12,13 @@ import { RunStore, STORE_FILE } from "../../src/store/index.js";
 import type { FakeOpenAIServer } from "../fakes/openai-server.js";
 import { startSelfPlayServer, type SelfPlayServerOptions } from "../fakes/selfplay-server.js";
 import { DESIGNS, RUN_SEED, runFlags, spade, spadeAsync } from "./selfplay-scenario.js";
+import { storeDump } from "./cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "spade-resume-"));
 const options: SelfPlayServerOptions = { runSeed: RUN_SEED, designs: DESIGNS };
 let server: FakeOpenAIServer;
 /** The uninterrupted run's store per --max-off-policy. */
 const baselines = new Map<number, Record<string, unknown>>();
-
-function dump(out: string): Record<string, unknown> {
-  const store = RunStore.open(out, "read");
-  try {
-    return store.dump();
-  } finally {
-    store.close();
-  }
-}
 
 /** Rows of `table` so far (0 while the store does not exist yet). */
 function count(out: string, what: "designs" | "episodes"): number {
@@ -73,7 +65,7 @@ describe.each([0, 1])("resume after SIGKILL, --max-off-policy %i", (k) => {
     const out = join(dir, `baseline-${k}`);
     const run = await spade(flags(out));
     expect(run.code).toBe(0);
-    baseline = dump(out);
+    baseline = storeDump(out);
     baselines.set(k, baseline);
   });
 
@@ -87,7 +79,7 @@ describe.each([0, 1])("resume after SIGKILL, --max-off-policy %i", (k) => {
     expect(kept).toBeGreaterThan(0);
     expect(kept).toBeLessThan(5);
     await resumeToEnd(out);
-    expect(dump(out)).toEqual(baseline);
+    expect(storeDump(out)).toEqual(baseline);
   });
 
   it("during rollouts: finished groups are kept, the others are played again", async () => {
@@ -98,7 +90,7 @@ describe.each([0, 1])("resume after SIGKILL, --max-off-policy %i", (k) => {
     expect(ended.signal).toBe("SIGKILL");
     expect(count(out, "episodes")).toBeGreaterThan(0);
     await resumeToEnd(out);
-    expect(dump(out)).toEqual(baseline);
+    expect(storeDump(out)).toEqual(baseline);
   });
 
   it.each([1, 4, 9, 14])(
@@ -110,7 +102,7 @@ describe.each([0, 1])("resume after SIGKILL, --max-off-policy %i", (k) => {
       });
       expect(killed.signal).toBe("SIGKILL");
       await resumeToEnd(out);
-      expect(dump(out)).toEqual(baseline);
+      expect(storeDump(out)).toEqual(baseline);
     },
   );
 
@@ -123,7 +115,7 @@ describe.each([0, 1])("resume after SIGKILL, --max-off-policy %i", (k) => {
       (await spade(["run", "--resume", out], { SPADE_TEST_KILL_IN_TRANSACTION: "3" })).signal,
     ).toBe("SIGKILL");
     await resumeToEnd(out);
-    expect(dump(out)).toEqual(baseline);
+    expect(storeDump(out)).toEqual(baseline);
   });
 });
 
