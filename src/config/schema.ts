@@ -384,6 +384,11 @@ export const CONFIG_SCHEMA = z.object({
     .describe(
       "off: designer samples are scored and stored but not trained (the ablation); the agent still trains",
     ),
+  maxOffPolicy: int(0, 64, "each step ahead holds a step's samples and a training in flight")
+    .default(0)
+    .describe(
+      "K: pipelined steps. 0 (the reference's order): a step samples from the weights its previous step trained. K >= 1: step t's designing and playing run while the trainings of steps t-K..t-1 are in flight, sampling from the newest committed weights (those after step t-K-1); each design and episode stores its weights version, and the loss's importance ratio p_theta / q corrects the lag (docs/reference-notes.md, \"Pipelined steps\")",
+    ),
   // Execution
   sandbox: z
     .enum(["isolated-vm", "quickjs"])

@@ -88,6 +88,8 @@ export interface DesignSlotOptions<C extends DesignerCompletion> {
   check?: CheckOptions;
   /** `strict` (default): `checkEnv`; `reference`: the reference's gate (`referenceGate`). */
   validation?: "strict" | "reference";
+  /** Wraps each validation (a timing hook: benchmarks measure the validation stage through it); unset: runs it as is. */
+  validating?: <T>(run: () => Promise<T>) => Promise<T>;
   /** Passed to the prompt. */
   referenceCodeMaxChars?: number;
   /** Cancels the slot between steps with E_CANCELLED. */
@@ -354,8 +356,9 @@ async function judge<C extends DesignerCompletion>(
   throwIfCancelled(opts.signal);
   const open = () =>
     loadProgram(program, { backend: opts.backend, limits: opts.limits, language: opts.language });
-  const report =
-    opts.validation === "reference" ? await referenceGate(open) : await checkEnv(open, opts.check);
+  const validate = () =>
+    opts.validation === "reference" ? referenceGate(open) : checkEnv(open, opts.check);
+  const report = await (opts.validating ? opts.validating(validate) : validate());
   record.report = report;
   if (report.ok) {
     settle(record, "valid", null, null);

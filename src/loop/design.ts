@@ -28,7 +28,7 @@ import {
   withLibrarySeeds,
   type EnvRecord,
 } from "../memory/index.js";
-import { EMPTY_STATS, type RunStore } from "../store/index.js";
+import { EMPTY_STATS, type EnvironmentRow, type RunStore } from "../store/index.js";
 import { designedEnvId, seedOf } from "./keys.js";
 import type { LibraryProgram } from "./library.js";
 import { hintSampling, runSampling, type LoopCompletion, type LoopPolicy } from "./policy.js";
@@ -42,6 +42,12 @@ export interface DesignContext {
   library: readonly LibraryProgram[];
   /** The document sampler; null with `--corpus none` (designs are not grounded). */
   sampler: Sampler | null;
+  /** The weights version the stage samples with, stored with every attempt (loop/pipeline.ts). */
+  weightsVersion: number;
+  /** The run's environments as this step sees them (stats of steps scored but not yet committed included); unset: the store's. */
+  environments?: () => EnvironmentRow[];
+  /** Wraps each validation of a program (a timing hook for benchmarks); unset: runs it as is. */
+  validating?: <T>(run: () => Promise<T>) => Promise<T>;
   signal?: AbortSignal;
   /** Told the stage's attempts finished, their total and the valid designs stored, at its start and as they change (progress; see `StepWork`). */
   onAttempts?: (done: number, total: number, valid: number) => void;
@@ -68,7 +74,7 @@ function toReference(r: EnvRecord): MemoryReference {
 /** The memory's records: designed environments measured before `step`, after the library seeds. */
 function memoryRecords(ctx: DesignContext, step: number): EnvRecord[] {
   const archive: EnvRecord[] = [];
-  for (const e of ctx.store.environments()) {
+  for (const e of ctx.environments?.() ?? ctx.store.environments()) {
     if (e.source !== "designer" || e.createdStep >= step || e.stats.winRate === null) continue;
     archive.push({
       id: e.id,
@@ -218,6 +224,7 @@ async function runSlot(
     language: config.envLanguage ?? "javascript",
     validation: config.validation,
     check: { budgetMs: config.validationBudgetS * 1000 },
+    ...(ctx.validating ? { validating: ctx.validating } : {}),
     signal: ctx.signal,
   });
 
@@ -269,6 +276,7 @@ async function runSlot(
         trainable: seq === result.sampleIndex,
         tokens: r.completion?.tokens ?? null,
         envId: seq === result.acceptedIndex ? envId : null,
+        weightsVersion: ctx.weightsVersion,
       });
     });
     if (result.design && envId) {

@@ -3,15 +3,17 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { DESIGNS, RUN_SEED } from "../../test/e2e/selfplay-scenario.js";
+import {
+  DESIGNS,
+  RUN_SEED,
+  scenarioConfig,
+  scenarioPolicy,
+} from "../../test/e2e/selfplay-scenario.js";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../../test/fakes/openai-server.js";
 import { agentAnswer } from "../../test/fakes/selfplay-server.js";
-import { buildConfig } from "../config/index.js";
 import { GAME_SYSTEM_PROMPT } from "../designer/prompt-text.js";
-import { openAIChatBackend } from "../policy/index.js";
 import { RunStore } from "../store/index.js";
 import { seedOf } from "./keys.js";
-import { chatLoopPolicy } from "./policy.js";
 import { runSelfPlay } from "./run.js";
 
 const dir = mkdtempSync(join(tmpdir(), "spade-model-hints-"));
@@ -34,26 +36,10 @@ describe("--hints model with a hint writer that answers nothing", () => {
         return { kind: "text", content: bySeed.get(request.body.seed) ?? "no script" };
       return { kind: "text", content: agentAnswer(messages) };
     });
-    const config = buildConfig([
-      {
-        seed: RUN_SEED,
-        steps: 1,
-        designsPerStep: 3,
-        skills: ["Logical Deduction", "Pattern Recognition"],
-        regenerateEvery: 2,
-        rewardDelay: 2,
-        plays: 2,
-        hintedPlays: 2,
-        maxAttempts: 2,
-        concurrency: 4,
-        train: false,
-      },
-    ]);
+    const config = scenarioConfig({ steps: 1, hints: "model", train: false });
     expect(config.hints).toBe("model");
     const out = join(dir, "run");
-    const policy = chatLoopPolicy(
-      openAIChatBackend({ baseURL: server.baseURL, model: "scripted-double" }),
-    );
+    const policy = scenarioPolicy(server.baseURL);
     await runSelfPlay(
       out,
       config,

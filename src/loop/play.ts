@@ -25,6 +25,8 @@ export interface PlayContext {
   policy: LoopPolicy;
   /** Bounds episodes in flight across all groups (`concurrency`). */
   limiter: Limiter;
+  /** The weights version the stage samples with, stored with every episode (loop/pipeline.ts). */
+  weightsVersion: number;
   signal?: AbortSignal;
   /** Told the stage's episodes finished and its total, at its start and as each episode ends (progress). */
   onEpisodes?: (done: number, total: number) => void;
@@ -107,6 +109,7 @@ async function playEnvironment(
         rewards: e.steps.map((s) => s.reward),
         transcript: episodeTranscript(e, { messages: false }) as unknown as Json,
         trace: (e.trace ?? null) as Json | null,
+        weightsVersion: ctx.weightsVersion,
       });
     });
   });

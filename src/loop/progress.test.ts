@@ -1,57 +1,24 @@
 /** The live progress of a step's designing and playing (`LoopDeps.onWork`), counted on the scripted self-play scenario, and its text. */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DESIGNS, RUN_SEED } from "../../test/e2e/selfplay-scenario.js";
-import type { FakeOpenAIServer } from "../../test/fakes/openai-server.js";
-import { startSelfPlayServer } from "../../test/fakes/selfplay-server.js";
-import { buildConfig } from "../config/index.js";
-import { openAIChatBackend } from "../policy/index.js";
-import { chatLoopPolicy } from "./policy.js";
+import { describe, expect, it } from "vitest";
+import { scenarioConfig, useScenarioServer } from "../../test/e2e/selfplay-scenario.js";
 import { formatWork, type StepWork } from "./progress.js";
 import { runSelfPlay } from "./run.js";
 
-let server: FakeOpenAIServer;
-const dir = mkdtempSync(join(tmpdir(), "spade-work-progress-"));
-beforeAll(async () => {
-  // TEST DOUBLE: the scenario's scripted designer and agent.
-  server = await startSelfPlayServer({ runSeed: RUN_SEED, designs: DESIGNS });
-});
-afterAll(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const scenario = useScenarioServer("spade-work-progress-");
 
 describe("onWork on the scripted scenario", () => {
   it("counts every attempt, valid design and episode of steps 0 and 1, with the stage's seconds", async () => {
-    const config = buildConfig([
-      {
-        seed: RUN_SEED,
-        steps: 2,
-        designsPerStep: 3,
-        skills: ["Logical Deduction", "Pattern Recognition"],
-        regenerateEvery: 2,
-        rewardDelay: 2,
-        plays: 2,
-        hintedPlays: 2,
-        maxAttempts: 2,
-        concurrency: 4,
-        hints: "program",
-        train: false,
-      },
-    ]);
+    const config = scenarioConfig({ steps: 2, train: false });
     const work: StepWork[] = [];
     const summaries: string[] = [];
     // A clock that moves one second per reading: each event's `seconds` is its position in the stage.
     let ms = 0;
     await runSelfPlay(
-      join(dir, "run"),
+      join(scenario.dir, "run"),
       config,
       {
-        policy: chatLoopPolicy(
-          openAIChatBackend({ baseURL: server.baseURL, model: "scripted-double" }),
-        ),
+        policy: scenario.policy(),
         trainer: null,
         progress: (line) => summaries.push(line),
         onWork: (w) => work.push(w),

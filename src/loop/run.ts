@@ -8,7 +8,9 @@
  *      batch as the reference does), designer samples due (D steps after their design);
  *   4. both roles' samples go to the trainer in one batch (skipped with --no-train);
  *   5. everything is committed and the step is marked done, with the trainer's new weights; the
- *      next step samples from them (on-policy).
+ *      next step samples from them (on-policy). With `maxOffPolicy` K > 0 the next steps'
+ *      designing and playing run while the step trains (sampling from weights up to K trainings
+ *      old), and steps are still committed in order (`loop/pipeline.ts`).
  * Every unit (a design slot, an environment's group of plays, the step's scores) is one store
  * transaction and every random draw is keyed by its position, so a killed run resumes exactly.
  * A resumed run restores the weights of its last committed step (training state and sampler);
@@ -21,18 +23,21 @@ import type { RunConfig } from "../config/index.js";
 import { isOpenEnvRef, parseOpenEnvRef, remoteMeta } from "../envs/index.js";
 import { createSampler, openCorpus, Sampler, type SamplerState } from "../grounding/index.js";
 import { Limiter } from "../policy/index.js";
-import type { LpState } from "../rl/index.js";
 import { RunStore, type EnvironmentRow } from "../store/index.js";
-import type { Trainer, TrainerCheckpoint, TrainSample } from "../trainer/index.js";
+import type { Trainer, TrainerCheckpoint, TrainResult, TrainSample } from "../trainer/index.js";
 import { readPool } from "../envs/pool.js";
 import { designStep } from "./design.js";
 import { poolOrder, poolWindow } from "./env-pool.js";
 import { episodeOfRef, libraryEnvId } from "./keys.js";
 import { fixedEnvRow, loadLibrary, type LibraryProgram } from "./library.js";
 import { playStep, playsPerEnv } from "./play.js";
+import { StepPipeline, weightsVersion, type PhaseSpan, type ScoredStep } from "./pipeline.js";
 import type { LoopPolicy } from "./policy.js";
 import { formatProgress, type StepWork } from "./progress.js";
 import { scoreStep, type StepMetrics } from "./score.js";
+
+/** `Omit` applied to each member of a union. */
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** File of per-step metrics, one JSON object per line, beside the store. */
 export const METRICS_FILE = "metrics.jsonl";
@@ -54,6 +59,8 @@ export interface LoopDeps {
   onStep?: (metrics: Record<string, unknown>) => void;
   /** Opens the run's store; `RunStore.open` unless a test wraps it (store/fault-injection.ts). */
   openStore?: (dir: string, mode: "create" | "resume") => RunStore;
+  /** Receives each stage of each step as it ends, timed with `now` (benchmarks; see `PhaseSpan`). */
+  onPhase?: (span: PhaseSpan) => void;
 }
 
 /**
@@ -149,6 +156,36 @@ function rewriteMetrics(dir: string, store: RunStore): void {
   writeFileSync(join(dir, METRICS_FILE), lines.length ? `${lines.join("\n")}\n` : "");
 }
 
+/** Writes a trained step in one transaction (its scores, samples, sampler position, weights, `done`), then reports it. */
+function commitStep(
+  dir: string,
+  config: RunConfig,
+  store: RunStore,
+  deps: LoopDeps,
+  { step, started, score, samplerState }: ScoredStep,
+  trained: TrainResult | null,
+): void {
+  const checkpoint = trained?.checkpoint ?? null;
+  const metrics: StepMetrics & {
+    train?: Record<string, number>;
+    checkpoint?: TrainerCheckpoint;
+  } = trained
+    ? { ...score.metrics, train: trained.metrics, ...(checkpoint ? { checkpoint } : {}) }
+    : score.metrics;
+  store.transaction(() => {
+    for (const [id, stats] of score.stats) store.updateStats(id, stats);
+    for (const sample of score.samples) store.insertSample(sample);
+    if (samplerState) store.setState("sampler", samplerState);
+    store.setState("lp", score.lpState);
+    if (checkpoint) store.setState("trainer", checkpoint);
+    store.completeStep(step, metrics);
+  });
+  const seconds = (deps.now() - started) / 1000;
+  appendFileSync(join(dir, METRICS_FILE), `${JSON.stringify({ ...metrics, seconds })}\n`);
+  deps.onStep?.({ ...metrics, seconds });
+  deps.progress(formatProgress(metrics, config.steps, seconds));
+}
+
 /**
  * Runs (or resumes) self-play in `dir` until `config.steps` steps are done. A new run stores its
  * config; a resumed one must be given the stored config (the CLI does that).
@@ -174,111 +211,113 @@ export async function runSelfPlay(
     const limiter = new Limiter(config.concurrency);
     rewriteMetrics(dir, store);
     const restored = store.getState<TrainerCheckpoint>("trainer");
-    if (restored) {
-      await deps.trainer?.restore?.(restored);
-      deps.policy.useWeights?.(restored.samplerPath);
-    }
+    if (restored) await deps.trainer?.restore?.(restored);
+    const pipeline = new StepPipeline({
+      store,
+      trainer: deps.trainer,
+      // Runs stored before the setting existed read as undefined: the synchronous order.
+      maxOffPolicy: config.maxOffPolicy ?? 0,
+      commit: (scored, trained) => commitStep(dir, config, store, deps, scored, trained),
+      now: deps.now,
+      onPhase: deps.onPhase,
+    });
+    // A stage's live progress, with the seconds since the stage began.
+    const work = (since: number, w: DistributiveOmit<StepWork, "seconds">) =>
+      deps.onWork?.({ ...w, seconds: (deps.now() - since) / 1000 });
+    // Stages are timed only for an `onPhase` listener (the clock is read no more often otherwise).
+    const timed = async <T>(phase: PhaseSpan["phase"], step: number, run: () => Promise<T>) => {
+      if (!deps.onPhase) return run();
+      const start = deps.now();
+      const result = await run();
+      deps.onPhase?.({ phase, step, start, end: deps.now() });
+      return result;
+    };
 
-    for (let step = store.doneSteps(); step < config.steps; step++) {
-      const started = deps.now();
-      store.beginStep(step);
-      if (config.designer === "on" && step % config.regenerateEvery === 0) {
-        const designing = deps.now();
-        await designStep(
-          {
-            config,
-            store,
-            policy: deps.policy,
-            library,
-            sampler,
-            signal: deps.signal,
-            onAttempts: (attempts, attemptsTotal, valid) =>
-              deps.onWork?.({
-                stage: "design",
-                step,
-                attempts,
-                attemptsTotal,
-                valid,
-                seconds: (deps.now() - designing) / 1000,
-              }),
-          },
-          step,
-        );
-      }
-      const pool = envPool
-        ? await poolWindow(config, store, envPool, step)
-        : poolFor(config, store, remote ?? library, step);
-      const playing = deps.now();
-      await playStep(
-        {
+    try {
+      for (let step = store.doneSteps(); step < config.steps; step++) {
+        // The steps whose weights this one samples from are committed first (all before it when K = 0).
+        await pipeline.commitBefore(step - (config.maxOffPolicy ?? 0));
+        const started = deps.now();
+        const weights = pipeline.weightsFor(step);
+        if (weights) deps.policy.useWeights?.(weights.samplerPath);
+        store.beginStep(step);
+        // What both sampling stages share: the run, its store, the model and the weights it samples from.
+        const stage = {
           config,
           store,
           policy: deps.policy,
-          limiter,
+          weightsVersion: weightsVersion(weights),
           signal: deps.signal,
-          onEpisodes: (episodes, episodesTotal) =>
-            deps.onWork?.({
-              stage: "play",
+        };
+        if (config.designer === "on" && step % config.regenerateEvery === 0) {
+          const designing = deps.now();
+          await timed("design", step, () =>
+            designStep(
+              {
+                ...stage,
+                library,
+                sampler,
+                environments: () => pipeline.environments(),
+                onAttempts: (attempts, attemptsTotal, valid) =>
+                  work(designing, { stage: "design", step, attempts, attemptsTotal, valid }),
+                validating: (run) => timed("validate", step, run),
+              },
               step,
-              episodes,
-              episodesTotal,
-              seconds: (deps.now() - playing) / 1000,
-            }),
-        },
-        step,
-        pool,
-      );
+            ),
+          );
+        }
+        const pool = pipeline.withPendingStats(
+          envPool
+            ? await poolWindow(config, store, envPool, step)
+            : poolFor(config, store, remote ?? library, step),
+        );
+        const playing = deps.now();
+        await timed("play", step, () =>
+          playStep(
+            {
+              ...stage,
+              limiter,
+              onEpisodes: (episodes, episodesTotal) =>
+                work(playing, { stage: "play", step, episodes, episodesTotal }),
+            },
+            step,
+            pool,
+          ),
+        );
 
-      // Scoring reads the plays of the pool's window and of the designs whose reward is due.
-      const fromStep = Math.max(
-        0,
-        Math.min(step - (step % config.regenerateEvery), step - config.rewardDelay),
-      );
-      const score = scoreStep({
-        config,
-        step,
-        isLast: step === config.steps - 1,
-        pool,
-        playsPerEnv: playsPerEnv(config, pool.length),
-        environments: store.environments(),
-        episodes: store.episodes({ fromStep }),
-        designs: store.designs({ fromStep }),
-        lpState: store.getState<Record<string, LpState>>("lp") ?? {},
-        trainedDesigns: new Set(
-          store
-            .samples({ fromStep })
-            .filter((s) => s.role === "designer")
-            .map((s) => s.ref),
-        ),
-      });
-      // --train-designer off: designer samples are scored and stored, only the agent's are trained.
-      const toTrain =
-        config.trainDesigner === "on"
-          ? score.samples
-          : score.samples.filter((s) => s.role === "agent");
-      const trained = deps.trainer
-        ? await deps.trainer.train(step, trainSamples(store, step, fromStep, toTrain))
-        : null;
-      const checkpoint = trained?.checkpoint ?? null;
-      const metrics: StepMetrics & {
-        train?: Record<string, number>;
-        checkpoint?: TrainerCheckpoint;
-      } = trained
-        ? { ...score.metrics, train: trained.metrics, ...(checkpoint ? { checkpoint } : {}) }
-        : score.metrics;
-      store.transaction(() => {
-        for (const [id, stats] of score.stats) store.updateStats(id, stats);
-        for (const sample of score.samples) store.insertSample(sample);
-        if (sampler) store.setState("sampler", sampler.state());
-        store.setState("lp", score.lpState);
-        if (checkpoint) store.setState("trainer", checkpoint);
-        store.completeStep(step, metrics);
-      });
-      if (checkpoint) deps.policy.useWeights?.(checkpoint.samplerPath);
-      const seconds = (deps.now() - started) / 1000;
-      appendFileSync(join(dir, METRICS_FILE), `${JSON.stringify({ ...metrics, seconds })}\n`);
-      deps.onStep?.({ ...metrics, seconds });
-      deps.progress(formatProgress(metrics, config.steps, seconds));
+        // Scoring reads the plays of the pool's window and of the designs whose reward is due, up to this step
+        // (a resumed pipelined run may already hold rows of the steps after it).
+        const scoring = deps.onPhase ? deps.now() : 0;
+        const fromStep = Math.max(
+          0,
+          Math.min(step - (step % config.regenerateEvery), step - config.rewardDelay),
+        );
+        const upToStep = <R extends { step: number }>(rows: R[]) =>
+          rows.filter((r) => r.step <= step);
+        const score = scoreStep({
+          config,
+          step,
+          isLast: step === config.steps - 1,
+          pool,
+          playsPerEnv: playsPerEnv(config, pool.length),
+          environments: pipeline.environments().filter((e) => e.createdStep <= step),
+          episodes: upToStep(store.episodes({ fromStep })),
+          designs: upToStep(store.designs({ fromStep })),
+          lpState: pipeline.lpState(),
+          trainedDesigns: pipeline.trainedDesigns(fromStep),
+        });
+        // --train-designer off: designer samples are scored and stored, only the agent's are trained.
+        const toTrain =
+          config.trainDesigner === "on"
+            ? score.samples
+            : score.samples.filter((s) => s.role === "agent");
+        const samples = deps.trainer ? trainSamples(store, step, fromStep, toTrain) : [];
+        if (deps.onPhase) deps.onPhase({ phase: "score", step, start: scoring, end: deps.now() });
+        pipeline.train({ step, started, score, samplerState: sampler?.state() ?? null }, samples);
+      }
+      await pipeline.commitBefore(config.steps);
+    } finally {
+      await pipeline.settle();
     }
   } finally {
     store.close();

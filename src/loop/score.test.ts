@@ -77,6 +77,8 @@ const episode = (
   },
   trace: null,
 });
+/** `n` plays of one kind. */
+const times = (kind: Kind, n: number): Kind[] => Array.from({ length: n }, () => kind);
 const plays = (envId: string, step: number, kinds: Kind[]) =>
   kinds.map((k, i) => episode(envId, step, i, k));
 
@@ -103,20 +105,7 @@ const design = (step: number, slot: number, skill: string, envId: string | null)
 describe("envStats (win rate over the window)", () => {
   it("3 wins and 5 context overflows of 8 give win rate 0.375, not 1.0: an overflow is a finished play with return 0", () => {
     const e = env("d0-0", "Logic");
-    const s = envStats(
-      4,
-      e,
-      plays("d0-0", 0, [
-        "win",
-        "win",
-        "win",
-        "overflow",
-        "overflow",
-        "overflow",
-        "overflow",
-        "overflow",
-      ]),
-    );
+    const s = envStats(4, e, plays("d0-0", 0, [...times("win", 3), ...times("overflow", 5)]));
     expect(s.winRate).toBe(0.375);
     expect(s.plays).toBe(1);
   });
@@ -150,17 +139,7 @@ describe("envStats (win rate over the window)", () => {
 describe("agentSamples (GRPO over each environment's unhinted plays)", () => {
   it("keeps overflows (return 0) in the group and drops dropped plays: 3 wins, 5 overflows, 1 dropped", () => {
     const e = env("d0-0", "Logic");
-    const rows = plays("d0-0", 0, [
-      "win",
-      "win",
-      "win",
-      "overflow",
-      "overflow",
-      "overflow",
-      "overflow",
-      "overflow",
-      "dropped",
-    ]);
+    const rows = plays("d0-0", 0, [...times("win", 3), ...times("overflow", 5), "dropped"]);
     const samples = agentSamples(0, [e], rows, { stdNormalize: true });
     // mean 3/8 = 0.375; population std sqrt(0.375 * 0.625) = 0.48412...; wins (1 - 0.375) / std, overflows -0.375 / std.
     const std = Math.sqrt(0.375 * 0.625);
@@ -249,16 +228,16 @@ describe("designer samples", () => {
     return { designs, envs, episodes, stats };
   }
 
-  it("12 of 24 valid with 192 agent samples: scale min(50, 192 / 12 * 4) = 50 under --invalid-design drop (was 32: every slot counted)", () => {
+  /** The designer samples of step 4 over `twelveOfTwentyFour`, all 24 due, beside 192 agent samples. */
+  function twelveOfTwentyFourScored(cfg: ReturnType<typeof config>) {
     const { designs, envs, episodes, stats } = twelveOfTwentyFour();
     const due = withEnvironments(
       dueDesigns(designs, { step: 4, rewardDelay: 4, isLast: false, trained: new Set() }),
       designs,
       envs,
     );
-    expect(due).toHaveLength(24);
     const out = designerSamples({
-      config: config(),
+      config: cfg,
       step: 4,
       due,
       episodes,
@@ -266,6 +245,12 @@ describe("designer samples", () => {
       agentSampleCount: 192,
       lpState: {},
     });
+    return { due, out };
+  }
+
+  it("12 of 24 valid with 192 agent samples: scale min(50, 192 / 12 * 4) = 50 under --invalid-design drop (was 32: every slot counted)", () => {
+    const { due, out } = twelveOfTwentyFourScored(config());
+    expect(due).toHaveLength(24);
     expect(out.scale).toBe(50);
     expect(out.samples).toHaveLength(12);
     // Every valid env has win rate 0.5 (plateau 1) and no regret measured (0): raw 0.6 each, centred 0.
@@ -273,21 +258,7 @@ describe("designer samples", () => {
   });
 
   it("under --invalid-design lowest all 24 are trained: scale 192 / 24 * 4 = 32, invalid ones at -0.3 * 32", () => {
-    const { designs, envs, episodes, stats } = twelveOfTwentyFour();
-    const due = withEnvironments(
-      dueDesigns(designs, { step: 4, rewardDelay: 4, isLast: false, trained: new Set() }),
-      designs,
-      envs,
-    );
-    const out = designerSamples({
-      config: config({ invalidDesign: "lowest" }),
-      step: 4,
-      due,
-      episodes,
-      stats,
-      agentSampleCount: 192,
-      lpState: {},
-    });
+    const { out } = twelveOfTwentyFourScored(config({ invalidDesign: "lowest" }));
     expect(out.scale).toBe(32);
     expect(out.samples).toHaveLength(24);
     // Per skill 4 valid at 0.6 and 4 invalid at 0: mean 0.3; valid +0.3 * 32 = 9.6, invalid -9.6.
@@ -379,25 +350,32 @@ function scoreStep2(config: ReturnType<typeof buildConfig>) {
   });
 }
 
+/** The batch settings of the scoreStep tests (agentBatch 10, R = D = 2, invalid designs dropped). */
+const batchConfig = (over: Record<string, unknown> = {}) =>
+  buildConfig([
+    { agentBatch: 10, invalidDesign: "drop", regenerateEvery: 2, rewardDelay: 2, ...over },
+  ]);
+
+/** A step's batch: agent samples, of them filled copies, agent samples trimmed, designer samples, designer scale. */
+const batchCounts = (score: ReturnType<typeof scoreStep2>) => {
+  const m = score.metrics;
+  return [
+    m.agentSamples,
+    m.agentSamplesFilled,
+    m.agentSamplesTrimmed,
+    m.designerSamples,
+    m.designerScale,
+  ];
+};
+
 describe("scoreStep", () => {
   it("fills the agent batch, scales the designer by the filled count, cuts designer-first to agentBatch, and reports every number", () => {
-    const config = buildConfig([
-      { agentBatch: 10, invalidDesign: "drop", regenerateEvery: 2, rewardDelay: 2 },
-    ]);
-    const score = scoreStep2(config);
+    const score = scoreStep2(batchConfig());
     // Agent: 5 finished plays; fill target agentBatch 10 - 2 new trained designs = 8 -> 3 copies.
     // Designer: 1 trained (B dropped): scale min(50, 8 / 1 * 2) = 16; alone in its skill -> advantage 0.
     // Trim: 1 designer + 8 agent = 9 <= 10: nothing cut.
-    expect(score.metrics).toMatchObject({
-      agentSamples: 8,
-      agentSamplesFilled: 3,
-      agentSamplesTrimmed: 0,
-      designerSamples: 1,
-      designerScale: 16,
-      overflowEpisodes: 1,
-      failedEpisodes: 1,
-      playsPerEnv: 3,
-    });
+    expect(batchCounts(score)).toEqual([8, 3, 0, 1, 16]);
+    expect(score.metrics).toMatchObject({ overflowEpisodes: 1, failedEpisodes: 1, playsPerEnv: 3 });
     expect(score.samples.map((s) => s.ref)).toEqual([
       "0/0/0",
       "d2-0/0",
@@ -417,25 +395,10 @@ describe("scoreStep", () => {
   });
 
   it("--train-designer off: the agent batch reserves no room for designer samples, which are all kept (stored, not trained)", () => {
-    const config = buildConfig([
-      {
-        agentBatch: 10,
-        invalidDesign: "drop",
-        regenerateEvery: 2,
-        rewardDelay: 2,
-        trainDesigner: "off",
-      },
-    ]);
-    const score = scoreStep2(config);
+    const score = scoreStep2(batchConfig({ trainDesigner: "off" }));
     // Agent: 5 finished plays filled to the whole agentBatch 10 (5 copies); designer: scale min(50, 10 / 1 * 2) = 20.
     // Nothing is cut: 10 agent samples fit agentBatch, and the 1 designer sample is stored apart from the batch.
-    expect(score.metrics).toMatchObject({
-      agentSamples: 10,
-      agentSamplesFilled: 5,
-      agentSamplesTrimmed: 0,
-      designerSamples: 1,
-      designerScale: 20,
-    });
+    expect(batchCounts(score)).toEqual([10, 5, 0, 1, 20]);
     expect(score.samples.filter((s) => s.role === "agent")).toHaveLength(10);
     expect(score.samples.filter((s) => s.role === "designer").map((s) => s.ref)).toEqual(["0/0/0"]);
   });

@@ -1,27 +1,12 @@
 /** `--train-designer off` (the paper's ablation): designer samples are scored and stored, but only the agent's reach the trainer. */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DESIGNS, RUN_SEED } from "../../test/e2e/selfplay-scenario.js";
-import type { FakeOpenAIServer } from "../../test/fakes/openai-server.js";
-import { startSelfPlayServer } from "../../test/fakes/selfplay-server.js";
-import { buildConfig } from "../config/index.js";
-import { openAIChatBackend } from "../policy/index.js";
+import { describe, expect, it } from "vitest";
+import { scenarioConfig, useScenarioServer } from "../../test/e2e/selfplay-scenario.js";
 import { RunStore } from "../store/index.js";
 import type { Trainer, TrainSample } from "../trainer/index.js";
-import { chatLoopPolicy } from "./policy.js";
 import { runSelfPlay } from "./run.js";
 
-let server: FakeOpenAIServer;
-const dir = mkdtempSync(join(tmpdir(), "spade-train-designer-"));
-beforeAll(async () => {
-  server = await startSelfPlayServer({ runSeed: RUN_SEED, designs: DESIGNS });
-});
-afterAll(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const scenario = useScenarioServer("spade-train-designer-");
 
 /** TEST DOUBLE: a trainer that records what each step hands it and trains nothing. */
 function recordingTrainer(): Trainer & {
@@ -37,27 +22,10 @@ function recordingTrainer(): Trainer & {
 }
 
 async function run(name: string, trainDesigner: "on" | "off") {
-  const config = buildConfig([
-    {
-      seed: RUN_SEED,
-      steps: 4,
-      designsPerStep: 3,
-      skills: ["Logical Deduction", "Pattern Recognition"],
-      regenerateEvery: 2,
-      rewardDelay: 2,
-      plays: 2,
-      hintedPlays: 2,
-      maxAttempts: 2,
-      concurrency: 4,
-      hints: "program",
-      trainDesigner,
-    },
-  ]);
+  const config = scenarioConfig({ trainDesigner });
   const trainer = recordingTrainer();
-  const out = join(dir, name);
-  const policy = chatLoopPolicy(
-    openAIChatBackend({ baseURL: server.baseURL, model: "scripted-double" }),
-  );
+  const out = join(scenario.dir, name);
+  const policy = scenario.policy();
   await runSelfPlay(
     out,
     config,

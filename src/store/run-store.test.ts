@@ -1,8 +1,9 @@
+import Database from "better-sqlite3";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { RunStore } from "./run-store.js";
+import { RunStore, STORE_FILE } from "./run-store.js";
 import { EMPTY_STATS, type EnvironmentRow, type EpisodeRow } from "./types.js";
 
 const dirs: string[] = [];
@@ -132,5 +133,45 @@ describe("RunStore", () => {
     const ro = RunStore.open(dir, "read");
     expect(() => ro.setState("x", 1)).toThrow(/readonly/);
     ro.close();
+  });
+});
+
+/** The column names of `table`. */
+const columnsOf = (db: Database.Database, table: string): string[] =>
+  (db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).map((c) => c.name);
+
+describe("weights versions and upgradeSchema", () => {
+  it("round-trips an episode's weights version, and opens a store written before the column existed", () => {
+    const dir = tmp();
+    const store = RunStore.open(dir, "create");
+    store.transaction(() => {
+      store.insertEpisode({ ...episode(0, false), weightsVersion: 3 });
+      store.insertEpisode(episode(1, false));
+    });
+    expect(store.episodes().map((e) => e.weightsVersion)).toEqual([3, undefined]);
+    store.close();
+
+    // A store of the same schema version written before the column: drop it again.
+    const old = new Database(join(dir, STORE_FILE));
+    for (const table of ["designs", "episodes"])
+      old.exec(`ALTER TABLE ${table} DROP COLUMN weights_version`);
+    expect(columnsOf(old, "episodes")).not.toContain("weights_version");
+    old.close();
+    const read = RunStore.open(dir, "read");
+    expect(read.episodes().map((e) => [e.idx, e.weightsVersion])).toEqual([
+      [0, undefined],
+      [1, undefined],
+    ]);
+    read.close();
+    const resumed = RunStore.open(dir, "resume");
+    resumed.transaction(() => resumed.insertEpisode({ ...episode(2, false), weightsVersion: 1 }));
+    expect(resumed.episodes().map((e) => e.weightsVersion)).toEqual([undefined, undefined, 1]);
+    resumed.close();
+    const upgraded = new Database(join(dir, STORE_FILE), { readonly: true });
+    for (const table of ["designs", "episodes"])
+      expect(columnsOf(upgraded, table).filter((n) => n === "weights_version")).toEqual([
+        "weights_version",
+      ]);
+    upgraded.close();
   });
 });

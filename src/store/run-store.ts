@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { SpadeError } from "../errors.js";
 import { guardIo } from "./io-errors.js";
 import { LOCK_FILE, RunLock, type LockHolder } from "./lock.js";
-import { SCHEMA_SQL, SCHEMA_VERSION } from "./schema.js";
+import { SCHEMA_SQL, SCHEMA_VERSION, upgradeSchema } from "./schema.js";
 import type {
   DesignRow,
   EnvironmentRow,
@@ -29,6 +29,13 @@ const json = (value: unknown): string => JSON.stringify(value);
 const parse = <T>(text: unknown): T => JSON.parse(String(text)) as T;
 const parseOrNull = <T>(text: unknown): T | null =>
   text === null || text === undefined ? null : parse<T>(text);
+
+/** A row's `weightsVersion`, left out when it was not recorded (null). */
+function weightsVersionOf(r: Row): { weightsVersion?: number } {
+  return r.weights_version === null || r.weights_version === undefined
+    ? {}
+    : { weightsVersion: Number(r.weights_version) };
+}
 
 function designFromRow(r: Row): DesignRow {
   return {
@@ -49,6 +56,7 @@ function designFromRow(r: Row): DesignRow {
     trainable: r.trainable === 1,
     tokens: parseOrNull(r.tokens),
     envId: r.env_id === null ? null : String(r.env_id),
+    ...weightsVersionOf(r),
   };
 }
 
@@ -84,6 +92,7 @@ function episodeFromRow(r: Row): EpisodeRow {
     rewards: parse(r.rewards),
     transcript: parse(r.transcript),
     trace: parseOrNull(r.trace),
+    ...weightsVersionOf(r),
   };
 }
 
@@ -180,6 +189,7 @@ export class RunStore {
           opened.pragma("journal_mode = WAL");
           opened.pragma("synchronous = NORMAL"); // durable against a killed process; WAL keeps commits atomic
           opened.exec(SCHEMA_SQL);
+          upgradeSchema(opened);
         });
       }
       const store = new RunStore(path, opened, lock);
@@ -292,8 +302,8 @@ export class RunStore {
 
   insertDesign(d: DesignRow): void {
     this.#prepare(
-      `INSERT INTO designs (step, slot, seq, attempt, repair_turn, skill, doc_id, prompt, completion, program, outcome, report, duplicate_of, memory_refs, trainable, tokens, env_id)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO designs (step, slot, seq, attempt, repair_turn, skill, doc_id, prompt, completion, program, outcome, report, duplicate_of, memory_refs, trainable, tokens, env_id, weights_version)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       d.step,
       d.slot,
@@ -312,6 +322,7 @@ export class RunStore {
       d.trainable ? 1 : 0,
       d.tokens === null ? null : json(d.tokens),
       d.envId,
+      d.weightsVersion ?? null,
     );
   }
 
@@ -365,8 +376,8 @@ export class RunStore {
 
   insertEpisode(e: EpisodeRow): void {
     this.#prepare(
-      `INSERT INTO episodes (step, env_id, idx, seed, hinted, return, success, turns, failure, failure_code, rewards, transcript, trace)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO episodes (step, env_id, idx, seed, hinted, return, success, turns, failure, failure_code, rewards, transcript, trace, weights_version)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       e.step,
       e.envId,
@@ -381,6 +392,7 @@ export class RunStore {
       json(e.rewards),
       json(e.transcript),
       e.trace === null ? null : json(e.trace),
+      e.weightsVersion ?? null,
     );
   }
 

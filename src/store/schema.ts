@@ -4,6 +4,7 @@
  * episode index), never insertion order, so a resumed run writes exactly the rows an
  * uninterrupted one would, whatever order concurrent work finished in.
  */
+import type Database from "better-sqlite3";
 
 /** Bumped when the schema changes incompatibly; a store of another version is refused. */
 export const SCHEMA_VERSION = 1;
@@ -47,6 +48,7 @@ CREATE TABLE IF NOT EXISTS designs (
   trainable INTEGER NOT NULL,
   tokens TEXT,
   env_id TEXT,
+  weights_version INTEGER,
   PRIMARY KEY (step, slot, seq)
 );
 
@@ -81,6 +83,7 @@ CREATE TABLE IF NOT EXISTS episodes (
   rewards TEXT NOT NULL,
   transcript TEXT NOT NULL,
   trace TEXT,
+  weights_version INTEGER,
   PRIMARY KEY (step, env_id, idx)
 );
 
@@ -94,3 +97,21 @@ CREATE TABLE IF NOT EXISTS samples (
   PRIMARY KEY (step, role, ref)
 );
 `;
+
+/** Columns added to SCHEMA_VERSION 1 after its first stores were written: table, column, type. */
+const ADDED_COLUMNS: ReadonlyArray<readonly [string, string, string]> = [
+  ["designs", "weights_version", "INTEGER"],
+  ["episodes", "weights_version", "INTEGER"],
+];
+
+/**
+ * Brings a store of this version written before some of its columns existed up to date: adds
+ * each missing column of `ADDED_COLUMNS` (its rows read null there). Idempotent; run on open.
+ */
+export function upgradeSchema(db: Database.Database): void {
+  for (const [table, column, type] of ADDED_COLUMNS) {
+    const columns = db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>;
+    if (!columns.some((c) => c.name === column))
+      db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+  }
+}

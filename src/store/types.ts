@@ -49,6 +49,8 @@ export interface DesignRow {
   tokens: Json | null;
   /** The environment this attempt produced, when valid. */
   envId: string | null;
+  /** The weights version the completion was sampled with (see `EpisodeRow.weightsVersion`); absent when not recorded. */
+  weightsVersion?: number;
 }
 
 /** An environment in the pool or the archive. */
@@ -87,6 +89,12 @@ export interface EpisodeRow {
   transcript: Json;
   /** The agent's messages and per-turn tokens/logprobs when recorded. */
   trace: Json | null;
+  /**
+   * The weights the episode was sampled with: v = the weights after step v - 1's training, 0 the
+   * run's initial weights (`--max-off-policy`: behind the step by up to K + 1). Absent when not
+   * recorded (rows of stores written before the column existed).
+   */
+  weightsVersion?: number;
 }
 
 /** One training sample as trained. */

@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { RunStore } from "../../src/store/index.js";
 
 /** The command's entry point. */
 export const BIN = fileURLToPath(new URL("../../bin/spade.js", import.meta.url));
@@ -75,4 +76,14 @@ export function spade(
   options: SpadeSpawnOptions = {},
 ): Promise<SpadeResult> {
   return spadeAsync(args, env, options).done;
+}
+
+/** Everything in the run store in `dir` as plain data (`RunStore.dump`), for comparing runs row by row. */
+export function storeDump(dir: string): Record<string, unknown> {
+  const store = RunStore.open(dir, "read");
+  try {
+    return store.dump();
+  } finally {
+    store.close();
+  }
 }

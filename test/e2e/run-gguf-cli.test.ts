@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeTinyLlamaGguf } from "../../src/policy/testing/gguf-writer.js";
 import { RunStore, STORE_FILE } from "../../src/store/index.js";
 import { spade, spadeAsync } from "./cli.js";
+import { storeDump } from "./cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "spade-run-gguf-"));
 const modelPath = join(dir, "tiny.gguf");
@@ -58,15 +59,6 @@ const flags = (out: string) => [
   "2",
 ];
 
-function dump(out: string): Record<string, unknown> {
-  const store = RunStore.open(out, "read");
-  try {
-    return store.dump();
-  } finally {
-    store.close();
-  }
-}
-
 function storedConfig(out: string): Record<string, unknown> {
   const store = RunStore.open(out, "read");
   try {
@@ -111,7 +103,7 @@ describe("spade run --policy gguf", () => {
     expect(run.stderr).toContain(
       `spade run: done. Results are in ${out} (run.sqlite, metrics.jsonl). Inspect with: spade runs show ${out}\n`,
     );
-    baseline = dump(out);
+    baseline = storeDump(out);
     const store = RunStore.open(out, "read");
     try {
       // The tiny model's context (4,096 tokens) cannot hold the designer prompt: both attempts fail, and both are stored.
@@ -137,7 +129,7 @@ describe("spade run --policy gguf", () => {
       const killed = await spade(flags(out), { SPADE_TEST_KILL_IN_TRANSACTION: String(n) });
       expect(killed.signal).toBe("SIGKILL");
       await resumeToEnd(out);
-      expect(dump(out)).toEqual(baseline);
+      expect(storeDump(out)).toEqual(baseline);
     },
     240_000,
   );
@@ -152,7 +144,7 @@ describe("spade run --policy gguf", () => {
     expect((await done).signal).toBe("SIGKILL");
     expect(episodes(out)).toBeGreaterThan(0);
     await resumeToEnd(out);
-    expect(dump(out)).toEqual(baseline);
+    expect(storeDump(out)).toEqual(baseline);
   }, 240_000);
 
   it("--preset local with --model-path runs the laptop-sized run on the given model (answers cut short here)", async () => {

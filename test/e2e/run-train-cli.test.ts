@@ -280,6 +280,58 @@ describe("spade run --engine (training)", () => {
     });
   });
 
+  it("--max-off-policy 1: step s samples step s - 2's weights; killed inside step 0's commit (after step 1's plays), it resumes to the uninterrupted run's rows", async () => {
+    const flags = (engine: FakeTinkerServer, out: string) =>
+      runFlags(engine.baseURL, out, ["--max-off-policy", "1"]);
+    const fullEngine = await startEngine();
+    const full = join(dir, "pipelined");
+    expect((await spade(flags(fullEngine, full), KEY)).code).toBe(0);
+    // Steps 0 and 1 sample the base model, step 2 the weights step 0 trained.
+    expect(
+      fullEngine
+        .requestsTo("/api/v1/create_sampling_session")
+        .map((r) => r.body.model_path ?? r.body.base_model),
+    ).toEqual([BASE, samplerPath("model_0", 0)]);
+    expect(datumsOf(fullEngine).map((b) => b.length)).toEqual([4, 6, 8]);
+    const stored = (out: string) => {
+      const store = RunStore.open(out, "read");
+      try {
+        return {
+          designs: store.designs().map((d) => [d.step, d.weightsVersion]),
+          episodes: store.episodes().map((e) => [e.step, e.weightsVersion]),
+          // The same rows but for the engine's model ids (a resumed run trains on a new model) and port.
+          dump: JSON.stringify(store.dump())
+            .replace(/model_\d+/g, "model_N")
+            .replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:PORT"),
+        };
+      } finally {
+        store.close();
+      }
+    };
+    const baseline = stored(full);
+    expect(baseline.designs).toEqual([0, 0, 1, 1, 2, 2].map((s) => [s, s === 2 ? 1 : 0]));
+    expect(baseline.episodes).toEqual(
+      [0, 1, 2].flatMap((s) => Array.from({ length: 4 }, () => [s, s === 2 ? 1 : 0])),
+    );
+    await server?.close();
+
+    const engine = await startEngine();
+    const out = join(dir, "pipelined-killed");
+    // Transactions: step 0's 2 slots, library rows, 2 play groups (1-5); step 1's 2 slots and 2 groups (6-9); step 0's commit (10).
+    const killed = await spade(flags(engine, out), {
+      ...KEY,
+      SPADE_TEST_KILL_IN_TRANSACTION: "10",
+    });
+    expect(killed.signal).toBe("SIGKILL");
+    const atKill = readStore(out);
+    expect(atKill.steps.filter((s) => s.status === "done")).toEqual([]);
+    expect(atKill.designs.map((d) => d.step)).toEqual([0, 0, 1, 1]);
+    const resumed = await spade(["run", "--resume", out], KEY);
+    expect(resumed.stderr).toContain("step 3/3");
+    expect(resumed.code).toBe(0);
+    expect(stored(out)).toEqual(baseline);
+  });
+
   it("trains the fixed-environment baseline (--designer off) on library environments only", async () => {
     const engine = await startEngine();
     const out = join(dir, "baseline");

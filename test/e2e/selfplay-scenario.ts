@@ -3,8 +3,16 @@
  * the designer double writes at each (step, slot, attempt), the run's flags, and a run seed for
  * which the flicker environment's plays are known (one even seed per step).
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
+import { buildConfig, type RunConfig } from "../../src/config/index.js";
 import { playSeeds } from "../../src/loop/keys.js";
-import type { ScriptedDesign } from "../fakes/selfplay-server.js";
+import { chatLoopPolicy, type LoopPolicy } from "../../src/loop/policy.js";
+import { openAIChatBackend } from "../../src/policy/index.js";
+import type { FakeOpenAIServer } from "../fakes/openai-server.js";
+import { startSelfPlayServer, type ScriptedDesign } from "../fakes/selfplay-server.js";
 import * as P from "../fakes/selfplay-programs.js";
 
 // The command runner lives in cli.ts; re-exported here for the tests that import it from the scenario.
@@ -78,4 +86,56 @@ export function runFlags(baseURL: string, out: string): string[] {
     "--hints",
     "program",
   ];
+}
+
+/**
+ * The scenario as a run configuration for tests that call the loop in-process (the settings of
+ * `runFlags`, training included unless `overrides` say otherwise).
+ */
+export function scenarioConfig(overrides: Record<string, unknown> = {}): RunConfig {
+  return buildConfig([
+    {
+      seed: RUN_SEED,
+      steps: 4,
+      designsPerStep: 3,
+      skills: [LD, PR],
+      regenerateEvery: 2,
+      rewardDelay: 2,
+      plays: 2,
+      hintedPlays: 2,
+      maxAttempts: 2,
+      concurrency: 4,
+      hints: "program",
+      ...overrides,
+    },
+  ]);
+}
+
+/** TEST DOUBLE's client: the loop policy over the scenario's scripted server at `baseURL`. */
+export function scenarioPolicy(baseURL: string): LoopPolicy {
+  return chatLoopPolicy(openAIChatBackend({ baseURL, model: "scripted-double" }));
+}
+
+/**
+ * For a test file that runs the loop in-process: the scenario's scripted server (TEST DOUBLE)
+ * started before its tests and a temporary folder, both gone after them; `policy()` samples
+ * from the server.
+ */
+export function useScenarioServer(prefix: string): { dir: string; policy: () => LoopPolicy } {
+  let server: FakeOpenAIServer | undefined;
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  beforeAll(async () => {
+    server = await startSelfPlayServer({ runSeed: RUN_SEED, designs: DESIGNS });
+  });
+  afterAll(async () => {
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    dir,
+    policy: () => {
+      if (!server) throw new Error("the scenario server starts in beforeAll");
+      return scenarioPolicy(server.baseURL);
+    },
+  };
 }
