@@ -28,11 +28,17 @@ export interface Graded {
  * right, else 0. Misuse throws `E_ENV_CONTRACT` naming the environment's `label`.
  */
 export abstract class OneStepEnv implements Env {
-  abstract readonly meta: EnvMeta;
+  readonly meta: EnvMeta;
   private state: "new" | "ready" | "done" | "closed" = "new";
 
-  /** Names the environment in contract errors (an item id or the environment's name). */
-  protected abstract readonly label: string;
+  constructor(
+    /** Names the environment in contract errors (an item id or the environment's name). */
+    protected readonly label: string,
+    about: Pick<EnvMeta, "name" | "skill" | "description"> & { maxTurns?: number },
+  ) {
+    const { name, skill, description, maxTurns = 1 } = about;
+    this.meta = { name, skill, description, maxTurns, tools: [] };
+  }
 
   /** What the episode of `seed` shows. */
   protected abstract start(seed: number): Promise<ResetResult>;

@@ -4,7 +4,7 @@
  * user message, the model's one reply scored by upstream's checker (reward 1 when valid).
  */
 import { SpadeError } from "../../errors.js";
-import { makeAction, type Action, type EnvMeta, type ResetResult } from "../../env/index.js";
+import { makeAction, type Action, type ResetResult } from "../../env/index.js";
 import { type Graded, OneStepEnv } from "../episode.js";
 import { pyRepr } from "../python/index.js";
 import { checkNormalItem, checkSpecialItem, goldOutput, type NsEntry } from "./categories.js";
@@ -54,19 +54,9 @@ export function answerAfterThinking(text: string): string {
 
 /** A single-turn environment over one normal or special entry. */
 export class AceNsEnv extends OneStepEnv {
-  readonly meta: EnvMeta;
-  protected readonly label: string;
-
   constructor(readonly entry: NsEntry) {
-    super();
-    this.label = entry.id;
-    this.meta = {
-      name: "acebench-ns",
-      skill: "Tool Use",
-      description: `ACEBench ${entry.category} entry ${entry.id}`,
-      maxTurns: 1,
-      tools: [],
-    };
+    const description = `ACEBench ${entry.category} entry ${entry.id}`;
+    super(entry.id, { name: "acebench-ns", skill: "Tool Use", description });
   }
 
   /** The user message (the system prompt is `nsSystemPrompt`, given to the agent). */

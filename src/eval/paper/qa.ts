@@ -6,13 +6,7 @@
  */
 import { join } from "node:path";
 import { SpadeError } from "../../errors.js";
-import {
-  makeAction,
-  type Action,
-  type EnvMeta,
-  type JsonObject,
-  type ResetResult,
-} from "../../env/index.js";
+import { makeAction, type Action, type JsonObject, type ResetResult } from "../../env/index.js";
 import { readJsonl } from "../data.js";
 import { type Graded, OneStepEnv } from "../episode.js";
 import { mathAnswersEqual } from "../suites/math/index.js";
@@ -156,19 +150,9 @@ export async function loadGpqa(path: string): Promise<QaItem[]> {
 
 /** A single-turn environment over one question: reward 1 for a right answer, else 0. */
 export class QaEnv extends OneStepEnv {
-  readonly meta: EnvMeta;
-  protected readonly label: string;
-
   constructor(private readonly item: QaItem) {
-    super();
-    this.label = item.id;
-    this.meta = {
-      name: "eval-qa",
-      skill: "Mathematical Reasoning",
-      description: `held-out question ${item.id}`,
-      maxTurns: 1,
-      tools: [],
-    };
+    const description = `held-out question ${item.id}`;
+    super(item.id, { name: "eval-qa", skill: "Mathematical Reasoning", description });
   }
 
   /** The question (the seed does not matter). */

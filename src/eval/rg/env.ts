@@ -5,7 +5,7 @@
  * worker (reward 1 for a full score, the reference's win, else 0) and ends the episode.
  */
 import { SpadeError } from "../../errors.js";
-import { makeAction, type Action, type EnvMeta, type ResetResult } from "../../env/index.js";
+import { makeAction, type Action, type ResetResult } from "../../env/index.js";
 import { clipHint, type Graded, OneStepEnv } from "../episode.js";
 import { RG_SETTINGS, rgPrompt, type RgDataset } from "./split.js";
 import type { RgProblem, RgService } from "./worker.js";
@@ -27,8 +27,6 @@ export function rgOracleText(reference: string): string {
 
 /** An environment over one dataset; each episode seed is one problem. The worker is shared. */
 export class RgEnv extends OneStepEnv {
-  readonly meta: EnvMeta;
-  protected readonly label: string;
   private problem: RgProblem | null = null;
   private episode = -1;
 
@@ -36,15 +34,13 @@ export class RgEnv extends OneStepEnv {
     private readonly dataset: RgDataset,
     private readonly worker: RgService,
   ) {
-    super();
-    this.meta = {
-      name: `rg-${dataset.name.replace(/_/g, "-")}-hard`,
+    const name = `rg-${dataset.name.replace(/_/g, "-")}-hard`;
+    super(name, {
+      name,
       skill: SKILLS[dataset.category],
       description: `reasoning-gym ${dataset.name} (hard configuration), graded by its score_answer.`,
       maxTurns: RG_SETTINGS.maxTurns,
-      tools: [],
-    };
-    this.label = this.meta.name;
+    });
   }
 
   /** The problem of episode `seed` (the reference's `env.reset(seed=episode)`). */

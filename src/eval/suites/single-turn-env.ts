@@ -4,7 +4,7 @@
  * action (reward 1 if correct, else 0) and terminates. Evaluation thus runs through the same
  * rollout code as training.
  */
-import { makeAction, type Action, type EnvMeta, type ResetResult } from "../../env/index.js";
+import { makeAction, type Action, type ResetResult } from "../../env/index.js";
 import { clipHint, type Graded, OneStepEnv } from "../episode.js";
 import type { EvalItem, ItemSpec, SuiteName } from "./types.js";
 
@@ -26,19 +26,13 @@ const DESCRIPTIONS: Record<SuiteName, string> = {
 
 /** A single-turn environment over one item. */
 export class SingleTurnEnv extends OneStepEnv {
-  readonly meta: EnvMeta;
-  protected readonly label: string;
-
   constructor(private readonly item: ItemSpec) {
-    super();
-    this.label = item.id;
-    this.meta = {
-      name: `eval-${item.suite}`,
-      skill: SKILLS[item.suite],
-      description: DESCRIPTIONS[item.suite],
-      maxTurns: 1,
-      tools: [],
-    };
+    const { suite } = item;
+    super(item.id, {
+      name: `eval-${suite}`,
+      skill: SKILLS[suite],
+      description: DESCRIPTIONS[suite],
+    });
   }
 
   /** Shows the question; the seed does not matter (one fixed item). */
