@@ -4,7 +4,18 @@
  * `_load_scenario`, instance attributes) and the phone platform's `BaseApi` (Wi-Fi and device
  * login), which `MessageApi`, `ReminderApi` and `FoodPlatform` inherit as upstream does.
  */
-import { getOr, type PyDict, PyException, type PyKey, type PyValue } from "../python/index.js";
+import {
+  contains,
+  dictDelete,
+  getOr,
+  hashKey,
+  type PyDict,
+  pyEquals,
+  PyException,
+  type PyKey,
+  pyStr,
+  type PyValue,
+} from "../python/index.js";
 
 /** `{"status": status, "message": message}`, the answer most phone methods give. */
 export function statusMessage(status: boolean, message: string): PyDict {
@@ -106,6 +117,13 @@ export function invoke(
   return method.run(...args);
 }
 
+/** The messages of a phone app's delete-by-id method. */
+export interface DeleteText {
+  deleteNotLoggedIn: string;
+  noSuchId: string;
+  deleted: (id: string) => string;
+}
+
 const BASE_TEXT = {
   en: { wifiOn: "Wi-Fi has been turned on", loggedIn: "Device has been logged in" },
   zh: { wifiOn: "wifi已经打开", loggedIn: "设备已经登录" },
@@ -133,6 +151,22 @@ export class BaseApi extends AceApi {
 
   override methods(): Record<string, MethodDef> {
     return this.baseMethods();
+  }
+
+  /** Upstream's `if self.logged_in == False` guard of the phone apps. */
+  protected loggedOut(): boolean {
+    return pyEquals(this.logged_in, false);
+  }
+
+  /**
+   * The phone apps' delete-by-id: refused when logged out or when `id` is not a key of `store`,
+   * else the entry is removed. `text` holds the app's messages.
+   */
+  protected deleteById(store: PyDict, id: PyValue, text: DeleteText): PyDict {
+    if (this.loggedOut()) return statusMessage(false, text.deleteNotLoggedIn);
+    if (!contains(store, id)) return statusMessage(false, text.noSuchId);
+    dictDelete(store, hashKey(id));
+    return statusMessage(true, text.deleted(pyStr(id)));
   }
 
   /** The two methods every phone app inherits. */

@@ -5,9 +5,7 @@
  */
 import {
   contains,
-  dictDelete,
   getItem,
-  hashKey,
   lowerIn,
   pyDict,
   type PyDict,
@@ -168,17 +166,32 @@ export class MessageApi extends BaseApi {
     return bestId;
   }
 
+  /** `get_latest_message_id` and `get_earliest_message_id`: the id `extremeId` picks, said. */
+  private extremeMessage(
+    pick: "latest" | "earliest",
+    refused: string,
+    said: (id: string) => string,
+  ): PyDict {
+    if (this.loggedOut()) return statusMessage(false, refused);
+    if (this.inbox.size === 0) return statusMessage(false, TEXT[this.lang].emptyInbox);
+    const id = this.extremeId(pick);
+    return pyDict([
+      ["status", true],
+      ["message", said(pyStr(id))],
+      ["message_id", id],
+    ]);
+  }
+
   override methods(): Record<string, MethodDef> {
     const t = TEXT[this.lang];
     const own = "MessageApi";
-    const notLoggedIn = () => pyEquals(this.logged_in, false);
     return {
       ...this.baseMethods(),
       send_message: {
         owner: own,
         params: ["sender_name", "receiver_name", "message"],
         run: (sender, receiver, message) => {
-          if (notLoggedIn()) return statusMessage(false, t.sendNotLoggedIn);
+          if (this.loggedOut()) return statusMessage(false, t.sendNotLoggedIn);
           if (pyEquals(this.wifi, false)) return statusMessage(false, t.sendNoWifi);
           if (this.inbox.size >= this.max_capacity) return statusMessage(false, t.inboxFull);
           if (!contains(this.user_list, sender) || !contains(this.user_list, receiver))
@@ -196,18 +209,13 @@ export class MessageApi extends BaseApi {
       delete_message: {
         owner: own,
         params: ["message_id"],
-        run: (id) => {
-          if (notLoggedIn()) return statusMessage(false, t.deleteNotLoggedIn);
-          if (!contains(this.inbox, id)) return statusMessage(false, t.noSuchId);
-          dictDelete(this.inbox, hashKey(id));
-          return statusMessage(true, t.deleted(pyStr(id)));
-        },
+        run: (id) => this.deleteById(this.inbox, id, t),
       },
       view_messages_between_users: {
         owner: own,
         params: ["sender_name", "receiver_name"],
         run: (sender, receiver) => {
-          if (notLoggedIn()) return statusMessage(false, t.viewNotLoggedIn);
+          if (this.loggedOut()) return statusMessage(false, t.viewNotLoggedIn);
           if (!contains(this.user_list, sender)) return statusMessage(false, t.noSender);
           if (!contains(this.user_list, receiver)) return statusMessage(false, t.noReceiver);
           const senderId = this.userId(sender);
@@ -262,7 +270,7 @@ export class MessageApi extends BaseApi {
         owner: own,
         params: [],
         run: () => {
-          if (notLoggedIn()) return statusMessage(false, t.timesNotLoggedIn);
+          if (this.loggedOut()) return statusMessage(false, t.timesNotLoggedIn);
           return new Map<PyKey, PyValue>(
             [...this.inbox].map(([id, data]) => [id, getItem(data, "time")]),
           );
@@ -271,30 +279,12 @@ export class MessageApi extends BaseApi {
       get_latest_message_id: {
         owner: own,
         params: [],
-        run: () => {
-          if (notLoggedIn()) return statusMessage(false, t.latestNotLoggedIn);
-          if (this.inbox.size === 0) return statusMessage(false, t.emptyInbox);
-          const id = this.extremeId("latest");
-          return pyDict([
-            ["status", true],
-            ["message", t.latest(pyStr(id))],
-            ["message_id", id],
-          ]);
-        },
+        run: () => this.extremeMessage("latest", t.latestNotLoggedIn, t.latest),
       },
       get_earliest_message_id: {
         owner: own,
         params: [],
-        run: () => {
-          if (notLoggedIn()) return statusMessage(false, t.earliestNotLoggedIn);
-          if (this.inbox.size === 0) return statusMessage(false, t.emptyInbox);
-          const id = this.extremeId("earliest");
-          return pyDict([
-            ["status", true],
-            ["message", t.earliest(pyStr(id))],
-            ["message_id", id],
-          ]);
-        },
+        run: () => this.extremeMessage("earliest", t.earliestNotLoggedIn, t.earliest),
       },
     };
   }

@@ -6,9 +6,7 @@
  */
 import {
   contains,
-  dictDelete,
   getItem,
-  hashKey,
   lowerIn,
   pyDict,
   type PyDict,
@@ -103,14 +101,13 @@ export class ReminderApi extends BaseApi {
   override methods(): Record<string, MethodDef> {
     const t = TEXT[this.lang];
     const own = "ReminderApi";
-    const notLoggedIn = () => pyEquals(this.logged_in, false);
     const methods: Record<string, MethodDef> = {
       ...this.baseMethods(),
       view_reminder_by_title: {
         owner: own,
         params: ["title"],
         run: (title) => {
-          if (notLoggedIn()) return statusMessage(false, t.viewNotLoggedIn);
+          if (this.loggedOut()) return statusMessage(false, t.viewNotLoggedIn);
           for (const reminder of this.reminder_list.values()) {
             if (pyEquals(getItem(reminder, "title"), title))
               return pyDict({ status: true, reminder });
@@ -122,7 +119,7 @@ export class ReminderApi extends BaseApi {
         owner: own,
         params: ["title", "description", "time"],
         run: (title, description, time) => {
-          if (notLoggedIn()) return statusMessage(false, t.addNotLoggedIn);
+          if (this.loggedOut()) return statusMessage(false, t.addNotLoggedIn);
           if (this.reminder_list.size >= this.max_capacity) return statusMessage(false, t.full);
           this.reminder_id_counter += 1n;
           const id = this.reminder_id_counter;
@@ -136,12 +133,7 @@ export class ReminderApi extends BaseApi {
       delete_reminder: {
         owner: own,
         params: ["reminder_id"],
-        run: (id) => {
-          if (notLoggedIn()) return statusMessage(false, t.deleteNotLoggedIn);
-          if (!contains(this.reminder_list, id)) return statusMessage(false, t.noSuchId);
-          dictDelete(this.reminder_list, hashKey(id));
-          return statusMessage(true, t.deleted(pyStr(id)));
-        },
+        run: (id) => this.deleteById(this.reminder_list, id, t),
       },
       view_all_reminders: {
         owner: own,
