@@ -47,6 +47,18 @@ export function methodTable(
   return new Map(sorted.map(([name, params, run]) => [name, { params, run }]));
 }
 
+/**
+ * A constant str-keyed table's entry for `key`, else `fallback` (upstream's `TABLE.get(key,
+ * fallback)`; hash `key` first where upstream's lookup raises on an unhashable one).
+ */
+export function tableGet<T, F>(
+  table: Readonly<Record<string, T>>,
+  key: PyValue | undefined,
+  fallback: F,
+): T | F {
+  return typeof key === "string" && Object.hasOwn(table, key) ? table[key]! : fallback;
+}
+
 /** A required parameter. */
 export function req(name: string): ParamSpec {
   return { name };

@@ -35,7 +35,7 @@ import {
   removeFirst,
   truthy,
 } from "../../python/index.js";
-import { methodTable, opt, req, type BfclApi } from "../api.js";
+import { methodTable, opt, req, type BfclApi, tableGet } from "../api.js";
 import type { BfclSession } from "../session.js";
 import { defaultOrders, defaultStocks } from "./trading-defaults.js";
 import { parseDateTime } from "./datetime.js";
@@ -144,15 +144,7 @@ export class TradingBot implements BfclApi {
     [
       "get_symbol_by_name",
       [req("name")],
-      ({ name }) => {
-        const key = hashKey(name!);
-        return pyDict({
-          symbol:
-            typeof key === "string" && Object.hasOwn(SYMBOLS, key)
-              ? SYMBOLS[key]!
-              : "Stock not found",
-        });
-      },
+      ({ name }) => pyDict({ symbol: tableGet(SYMBOLS, hashKey(name!), "Stock not found") }),
     ],
     [
       "get_stock_info",

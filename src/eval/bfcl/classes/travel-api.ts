@@ -32,7 +32,7 @@ import {
   roundFloat,
   valueError,
 } from "../../python/index.js";
-import { methodTable, opt, req, type Args, type BfclApi } from "../api.js";
+import { methodTable, opt, req, type Args, type BfclApi, tableGet } from "../api.js";
 import type { BfclSession } from "../session.js";
 import { parseDateTime } from "./datetime.js";
 import { ALL_AIRPORTS, AIRPORT_BY_CITY, BASE_COSTS, EXCHANGE_RATES } from "./travel-data.js";
@@ -116,10 +116,7 @@ export class TravelAPI implements BfclApi {
       ([from, to]) => pyEquals(from, travel_from!) && pyEquals(to, travel_to!),
     );
     if (!route) throw valueError("No available route for the given airports.");
-    const factor =
-      typeof travel_class === "string" && Object.hasOwn(CLASS_FACTOR, travel_class)
-        ? CLASS_FACTOR[travel_class]!
-        : undefined;
+    const factor = tableGet(CLASS_FACTOR, travel_class, undefined);
     if (factor === undefined)
       throw valueError("Invalid travel class. Options are: economy, business, first.");
     let digitSum = 0;
@@ -323,15 +320,8 @@ export class TravelAPI implements BfclApi {
     [
       "get_nearest_airport_by_city",
       [req("location")],
-      ({ location }) => {
-        const key = hashKey(location!);
-        return pyDict({
-          nearest_airport:
-            typeof key === "string" && Object.hasOwn(AIRPORT_BY_CITY, key)
-              ? AIRPORT_BY_CITY[key]!
-              : "Unknown",
-        });
-      },
+      ({ location }) =>
+        pyDict({ nearest_airport: tableGet(AIRPORT_BY_CITY, hashKey(location!), "Unknown") }),
     ],
     [
       "purchase_insurance",

@@ -26,7 +26,7 @@ import {
   type PyValue,
   truthy,
 } from "../../python/index.js";
-import { methodTable, opt, req, type BfclApi } from "../api.js";
+import { methodTable, opt, req, type BfclApi, tableGet } from "../api.js";
 import type { BfclSession } from "../session.js";
 
 const MAX_FUEL_LEVEL = 50n;
@@ -403,12 +403,7 @@ export class VehicleControlAPI implements BfclApi {
     [
       "get_zipcode_based_on_city",
       [req("city")],
-      ({ city }) => {
-        return pyDict({
-          zipcode:
-            typeof city === "string" && Object.hasOwn(ZIP_CODES, city) ? ZIP_CODES[city]! : "00000",
-        });
-      },
+      ({ city }) => pyDict({ zipcode: tableGet(ZIP_CODES, city, "00000") }),
     ],
     [
       "set_navigation",
