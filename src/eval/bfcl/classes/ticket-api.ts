@@ -54,6 +54,25 @@ export class TicketAPI implements BfclApi {
     return null;
   }
 
+  /**
+   * `close_ticket` and `resolve_ticket`: sets the ticket's status (then `also` changes it more),
+   * unless it is missing or has that status already.
+   */
+  private moveTo(
+    ticketId: PyValue,
+    status: "Closed" | "Resolved",
+    also: (t: PyDict) => void,
+  ): PyDict {
+    const ticket = this.findTicket(ticketId);
+    if (!ticket) return this.notFound(ticketId);
+    const done = status.toLowerCase();
+    if (pyEquals(getItem(ticket, "status"), status))
+      return pyDict({ error: `Ticket with ID ${pyStr(ticketId)} is already ${done}.` });
+    ticket.set("status", status);
+    also(ticket);
+    return pyDict({ status: `Ticket ${pyStr(ticketId)} has been ${done} successfully.` });
+  }
+
   private notFound(ticketId: PyValue): PyDict {
     return pyDict({ error: `Ticket with ID ${pyStr(ticketId)} not found.` });
   }
@@ -89,29 +108,13 @@ export class TicketAPI implements BfclApi {
     [
       "close_ticket",
       [req("ticket_id")],
-      ({ ticket_id }) => {
-        const ticket = this.findTicket(ticket_id!);
-        if (!ticket) return this.notFound(ticket_id!);
-        if (pyEquals(getItem(ticket, "status"), "Closed")) {
-          return pyDict({ error: `Ticket with ID ${pyStr(ticket_id!)} is already closed.` });
-        }
-        ticket.set("status", "Closed");
-        return pyDict({ status: `Ticket ${pyStr(ticket_id!)} has been closed successfully.` });
-      },
+      ({ ticket_id }) => this.moveTo(ticket_id!, "Closed", () => {}),
     ],
     [
       "resolve_ticket",
       [req("ticket_id"), req("resolution")],
-      ({ ticket_id, resolution }) => {
-        const ticket = this.findTicket(ticket_id!);
-        if (!ticket) return this.notFound(ticket_id!);
-        if (pyEquals(getItem(ticket, "status"), "Resolved")) {
-          return pyDict({ error: `Ticket with ID ${pyStr(ticket_id!)} is already resolved.` });
-        }
-        ticket.set("status", "Resolved");
-        ticket.set("resolution", resolution!);
-        return pyDict({ status: `Ticket ${pyStr(ticket_id!)} has been resolved successfully.` });
-      },
+      ({ ticket_id, resolution }) =>
+        this.moveTo(ticket_id!, "Resolved", (ticket) => ticket.set("resolution", resolution!)),
     ],
     [
       "edit_ticket",
