@@ -53,6 +53,11 @@ export interface MethodDef {
   run: (...args: PyValue[]) => PyValue;
 }
 
+/** A builder of `owner`'s public methods: `m(params, run)`. */
+export function methodsOf(owner: string): (params: Param[], run: MethodDef["run"]) => MethodDef {
+  return (params, run) => ({ owner, params, run });
+}
+
 /** A ported API class instance. */
 export abstract class AceApi {
   /** The Python class name. */
@@ -172,23 +177,16 @@ export class BaseApi extends AceApi {
   /** The two methods every phone app inherits. */
   protected baseMethods(): Record<string, MethodDef> {
     const text = BASE_TEXT[this.lang];
+    const m = methodsOf("BaseApi");
     return {
-      turn_on_wifi: {
-        owner: "BaseApi",
-        params: [],
-        run: () => {
-          this.wifi = true;
-          return statusMessage(true, text.wifiOn);
-        },
-      },
-      login_device: {
-        owner: "BaseApi",
-        params: [],
-        run: () => {
-          this.logged_in = true;
-          return statusMessage(true, text.loggedIn);
-        },
-      },
+      turn_on_wifi: m([], () => {
+        this.wifi = true;
+        return statusMessage(true, text.wifiOn);
+      }),
+      login_device: m([], () => {
+        this.logged_in = true;
+        return statusMessage(true, text.loggedIn);
+      }),
     };
   }
 }

@@ -16,7 +16,7 @@ import {
   pyTypeName,
   type PyValue,
 } from "../python/index.js";
-import { statusMessage } from "./api-base.js";
+import { methodsOf, statusMessage } from "./api-base.js";
 import { BaseApi, type ApiClassName, type Lang, type MethodDef } from "./api-base.js";
 
 const USERS: Array<[string, string, string, string]> = [
@@ -184,108 +184,84 @@ export class MessageApi extends BaseApi {
 
   override methods(): Record<string, MethodDef> {
     const t = TEXT[this.lang];
-    const own = "MessageApi";
+    const m = methodsOf("MessageApi");
     return {
       ...this.baseMethods(),
-      send_message: {
-        owner: own,
-        params: ["sender_name", "receiver_name", "message"],
-        run: (sender, receiver, message) => {
-          if (this.loggedOut()) return statusMessage(false, t.sendNotLoggedIn);
-          if (pyEquals(this.wifi, false)) return statusMessage(false, t.sendNoWifi);
-          if (this.inbox.size >= this.max_capacity) return statusMessage(false, t.inboxFull);
-          if (!contains(this.user_list, sender) || !contains(this.user_list, receiver))
-            return statusMessage(false, t.noSenderOrReceiver);
-          const senderId = this.userId(sender);
-          const receiverId = this.userId(receiver);
-          this.message_id_counter += 1n;
-          this.inbox.set(
-            this.message_id_counter,
-            pyDict({ sender_id: senderId, receiver_id: receiverId, message }),
-          );
-          return statusMessage(true, t.sent(pyStr(receiver)));
-        },
-      },
-      delete_message: {
-        owner: own,
-        params: ["message_id"],
-        run: (id) => this.deleteById(this.inbox, id, t),
-      },
-      view_messages_between_users: {
-        owner: own,
-        params: ["sender_name", "receiver_name"],
-        run: (sender, receiver) => {
-          if (this.loggedOut()) return statusMessage(false, t.viewNotLoggedIn);
-          if (!contains(this.user_list, sender)) return statusMessage(false, t.noSender);
-          if (!contains(this.user_list, receiver)) return statusMessage(false, t.noReceiver);
-          const senderId = this.userId(sender);
-          const receiverId = this.userId(receiver);
-          const found: PyValue[] = [];
-          for (const [id, data] of this.inbox) {
-            if (
-              pyEquals(getItem(data, "sender_id"), senderId) &&
-              pyEquals(getItem(data, "receiver_id"), receiverId)
-            ) {
-              found.push(
-                pyDict([
-                  ["id", id],
-                  ["sender", sender],
-                  ["receiver", receiver],
-                  ["message", getItem(data, "message")],
-                ]),
-              );
-            }
+      send_message: m(["sender_name", "receiver_name", "message"], (sender, receiver, message) => {
+        if (this.loggedOut()) return statusMessage(false, t.sendNotLoggedIn);
+        if (pyEquals(this.wifi, false)) return statusMessage(false, t.sendNoWifi);
+        if (this.inbox.size >= this.max_capacity) return statusMessage(false, t.inboxFull);
+        if (!contains(this.user_list, sender) || !contains(this.user_list, receiver))
+          return statusMessage(false, t.noSenderOrReceiver);
+        const senderId = this.userId(sender);
+        const receiverId = this.userId(receiver);
+        this.message_id_counter += 1n;
+        this.inbox.set(
+          this.message_id_counter,
+          pyDict({ sender_id: senderId, receiver_id: receiverId, message }),
+        );
+        return statusMessage(true, t.sent(pyStr(receiver)));
+      }),
+      delete_message: m(["message_id"], (id) => this.deleteById(this.inbox, id, t)),
+      view_messages_between_users: m(["sender_name", "receiver_name"], (sender, receiver) => {
+        if (this.loggedOut()) return statusMessage(false, t.viewNotLoggedIn);
+        if (!contains(this.user_list, sender)) return statusMessage(false, t.noSender);
+        if (!contains(this.user_list, receiver)) return statusMessage(false, t.noReceiver);
+        const senderId = this.userId(sender);
+        const receiverId = this.userId(receiver);
+        const found: PyValue[] = [];
+        for (const [id, data] of this.inbox) {
+          if (
+            pyEquals(getItem(data, "sender_id"), senderId) &&
+            pyEquals(getItem(data, "receiver_id"), receiverId)
+          ) {
+            found.push(
+              pyDict([
+                ["id", id],
+                ["sender", sender],
+                ["receiver", receiver],
+                ["message", getItem(data, "message")],
+              ]),
+            );
           }
-          if (found.length === 0) return statusMessage(false, t.noRecords);
-          return pyDict({ status: true, messages: found });
-        },
-      },
-      search_messages: {
-        owner: own,
-        params: ["user_name", "keyword"],
-        run: (user, keyword) => {
-          if (!contains(this.user_list, user)) return statusMessage(false, t.noUser);
-          const userId = this.userId(user);
-          const found: PyValue[] = [];
-          for (const [id, data] of this.inbox) {
-            const involved =
-              pyEquals(getItem(data, "sender_id"), userId) ||
-              pyEquals(getItem(data, "receiver_id"), userId);
-            if (involved && lowerIn(keyword, getItem(data, "message"))) {
-              found.push(
-                pyDict([
-                  ["id", id],
-                  ["sender_id", getItem(data, "sender_id")],
-                  ["receiver_id", getItem(data, "receiver_id")],
-                  ["message", getItem(data, "message")],
-                ]),
-              );
-            }
+        }
+        if (found.length === 0) return statusMessage(false, t.noRecords);
+        return pyDict({ status: true, messages: found });
+      }),
+      search_messages: m(["user_name", "keyword"], (user, keyword) => {
+        if (!contains(this.user_list, user)) return statusMessage(false, t.noUser);
+        const userId = this.userId(user);
+        const found: PyValue[] = [];
+        for (const [id, data] of this.inbox) {
+          const involved =
+            pyEquals(getItem(data, "sender_id"), userId) ||
+            pyEquals(getItem(data, "receiver_id"), userId);
+          if (involved && lowerIn(keyword, getItem(data, "message"))) {
+            found.push(
+              pyDict([
+                ["id", id],
+                ["sender_id", getItem(data, "sender_id")],
+                ["receiver_id", getItem(data, "receiver_id")],
+                ["message", getItem(data, "message")],
+              ]),
+            );
           }
-          if (found.length === 0) return statusMessage(false, t.noKeyword);
-          return pyDict({ status: true, messages: found });
-        },
-      },
-      get_all_message_times_with_ids: {
-        owner: own,
-        params: [],
-        run: () => {
-          if (this.loggedOut()) return statusMessage(false, t.timesNotLoggedIn);
-          return new Map<PyKey, PyValue>(
-            [...this.inbox].map(([id, data]) => [id, getItem(data, "time")]),
-          );
-        },
-      },
-      get_latest_message_id: {
-        owner: own,
-        params: [],
-        run: () => this.extremeMessage("latest", t.latestNotLoggedIn, t.latest),
-      },
-      get_earliest_message_id: {
-        owner: own,
-        params: [],
-        run: () => this.extremeMessage("earliest", t.earliestNotLoggedIn, t.earliest),
-      },
+        }
+        if (found.length === 0) return statusMessage(false, t.noKeyword);
+        return pyDict({ status: true, messages: found });
+      }),
+      get_all_message_times_with_ids: m([], () => {
+        if (this.loggedOut()) return statusMessage(false, t.timesNotLoggedIn);
+        return new Map<PyKey, PyValue>(
+          [...this.inbox].map(([id, data]) => [id, getItem(data, "time")]),
+        );
+      }),
+      get_latest_message_id: m([], () =>
+        this.extremeMessage("latest", t.latestNotLoggedIn, t.latest),
+      ),
+      get_earliest_message_id: m([], () =>
+        this.extremeMessage("earliest", t.earliestNotLoggedIn, t.earliest),
+      ),
     };
   }
 }

@@ -27,7 +27,7 @@ import {
   setItem,
   truthy,
 } from "../python/index.js";
-import { AceApi, type ApiClassName, type Lang, type MethodDef } from "./api-base.js";
+import { AceApi, type ApiClassName, type Lang, type MethodDef, methodsOf } from "./api-base.js";
 import { TRAVEL_TEXT, travelData } from "./travel-data.js";
 
 /** The fixed "now" of `cancel_reservation`: 2024-07-14 06:00. */
@@ -345,12 +345,7 @@ export class Travel extends AceApi {
   }
 
   override methods(): Record<string, MethodDef> {
-    const own = "Travel";
-    const m = (params: MethodDef["params"], run: MethodDef["run"]): MethodDef => ({
-      owner: own,
-      params,
-      run,
-    });
+    const m = methodsOf("Travel");
     return {
       get_flight_details: m(
         [
