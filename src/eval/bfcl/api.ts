@@ -3,7 +3,7 @@
  * What every ported BFCL API class provides (its Python signatures, scenario loading, public
  * state) and Python's argument binding with CPython's TypeError messages.
  */
-import { type PyDict, PyException, type PyValue, typeError } from "../python/index.js";
+import { getOrMake, type PyDict, PyException, type PyValue, typeError } from "../python/index.js";
 import type { BfclSession } from "./session.js";
 
 /** One parameter of a Python method (after `self`). */
@@ -37,6 +37,35 @@ export interface BfclApi {
   loadScenario(scenario: PyDict, longContext: boolean): void;
   /** Every public attribute (`vars()` without `_` names) in definition order. */
   publicState(): Array<[string, PyValue]>;
+}
+
+/**
+ * A public attribute a class loads from its scenario: its Python name, the instance property
+ * that holds it, and its default (built at each load: upstream's `scenario.get(name, default)`).
+ */
+export type StateField<T> = readonly [
+  name: string,
+  property: keyof T & string,
+  make: () => PyValue,
+];
+
+/** Sets each field's property from `scenario`, else from its default, in order. */
+export function loadFields<T extends object>(
+  api: T,
+  scenario: PyDict,
+  fields: ReadonlyArray<StateField<T>>,
+): void {
+  const target = api as unknown as Record<string, PyValue>;
+  for (const [name, property, make] of fields) target[property] = getOrMake(scenario, name, make);
+}
+
+/** The fields' values by Python name, in order: `publicState` of the attributes they cover. */
+export function fieldState<T extends object>(
+  api: T,
+  fields: ReadonlyArray<StateField<T>>,
+): Array<[string, PyValue]> {
+  const source = api as unknown as Record<string, PyValue>;
+  return fields.map(([name, property]) => [name, source[property] as PyValue]);
 }
 
 /** Builds the method table from `[name, params, body]` rows, sorted as `inspect.getmembers` does. */

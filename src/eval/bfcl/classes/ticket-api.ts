@@ -8,7 +8,6 @@ import {
   asDict,
   dictSet,
   getItem,
-  getOrMake,
   hashKey,
   iterate,
   lower,
@@ -22,9 +21,24 @@ import {
   type PyValue,
   truthy,
 } from "../../python/index.js";
-import { methodTable, opt, req, type BfclApi } from "../api.js";
+import {
+  type BfclApi,
+  fieldState,
+  loadFields,
+  methodTable,
+  opt,
+  req,
+  type StateField,
+} from "../api.js";
 
 const VALID_FIELDS = ["title", "description", "status", "priority"];
+
+/** TicketAPI's public attributes, in `vars()` order. */
+const TICKET_FIELDS: ReadonlyArray<StateField<TicketAPI>> = [
+  ["ticket_queue", "ticketQueue", () => []],
+  ["ticket_counter", "ticketCounter", () => 1n],
+  ["current_user", "currentUser", () => null],
+];
 
 /** Port of upstream's TicketAPI. */
 export class TicketAPI implements BfclApi {
@@ -34,17 +48,11 @@ export class TicketAPI implements BfclApi {
   currentUser: PyValue = null;
 
   loadScenario(scenario: PyDict): void {
-    this.ticketQueue = getOrMake(scenario, "ticket_queue", () => []);
-    this.ticketCounter = getOrMake(scenario, "ticket_counter", () => 1n);
-    this.currentUser = getOrMake(scenario, "current_user", () => null);
+    loadFields(this, scenario, TICKET_FIELDS);
   }
 
   publicState(): Array<[string, PyValue]> {
-    return [
-      ["ticket_queue", this.ticketQueue],
-      ["ticket_counter", this.ticketCounter],
-      ["current_user", this.currentUser],
-    ];
+    return fieldState(this, TICKET_FIELDS);
   }
 
   private findTicket(ticketId: PyValue): PyDict | null {

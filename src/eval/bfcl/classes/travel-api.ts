@@ -32,12 +32,35 @@ import {
   roundFloat,
   valueError,
 } from "../../python/index.js";
-import { methodTable, opt, req, type Args, type BfclApi, tableGet } from "../api.js";
+import {
+  type Args,
+  type BfclApi,
+  fieldState,
+  loadFields,
+  methodTable,
+  opt,
+  req,
+  type StateField,
+  tableGet,
+} from "../api.js";
 import type { BfclSession } from "../session.js";
 import { parseDateTime } from "./datetime.js";
 import { ALL_AIRPORTS, AIRPORT_BY_CITY, BASE_COSTS, EXCHANGE_RATES } from "./travel-data.js";
 
 const CLASS_FACTOR: Record<string, bigint> = { economy: 1n, business: 2n, first: 5n };
+
+/** TravelAPI's public attributes from the scenario, in `vars()` order (then `long_context`). */
+const TRAVEL_FIELDS: ReadonlyArray<StateField<TravelAPI>> = [
+  ["credit_card_list", "creditCardList", () => new Map()],
+  ["booking_record", "bookingRecord", () => new Map()],
+  ["access_token", "accessToken", () => null],
+  ["token_type", "tokenType", () => null],
+  ["token_expires_in", "tokenExpiresIn", () => null],
+  ["token_scope", "tokenScope", () => null],
+  ["user_first_name", "userFirstName", () => null],
+  ["user_last_name", "userLastName", () => null],
+  ["budget_limit", "budgetLimit", () => null],
+];
 
 /** Port of upstream's TravelAPI. */
 export class TravelAPI implements BfclApi {
@@ -60,15 +83,7 @@ export class TravelAPI implements BfclApi {
   loadScenario(scenario: PyDict, longContext: boolean): void {
     const seed = getOrMake(scenario, "random_seed", () => 141053n);
     this.random = new PyRandom(typeof seed === "bigint" ? seed : 141053n);
-    this.creditCardList = getOrMake(scenario, "credit_card_list", () => new Map());
-    this.bookingRecord = getOrMake(scenario, "booking_record", () => new Map());
-    this.accessToken = getOrMake(scenario, "access_token", () => null);
-    this.tokenType = getOrMake(scenario, "token_type", () => null);
-    this.tokenExpiresIn = getOrMake(scenario, "token_expires_in", () => null);
-    this.tokenScope = getOrMake(scenario, "token_scope", () => null);
-    this.userFirstName = getOrMake(scenario, "user_first_name", () => null);
-    this.userLastName = getOrMake(scenario, "user_last_name", () => null);
-    this.budgetLimit = getOrMake(scenario, "budget_limit", () => null);
+    loadFields(this, scenario, TRAVEL_FIELDS);
     this.longContext = longContext;
     if (longContext) {
       // The padding objects are shared with every other instance of the session, as in Python.
@@ -84,18 +99,7 @@ export class TravelAPI implements BfclApi {
   }
 
   publicState(): Array<[string, PyValue]> {
-    return [
-      ["credit_card_list", this.creditCardList],
-      ["booking_record", this.bookingRecord],
-      ["access_token", this.accessToken],
-      ["token_type", this.tokenType],
-      ["token_expires_in", this.tokenExpiresIn],
-      ["token_scope", this.tokenScope],
-      ["user_first_name", this.userFirstName],
-      ["user_last_name", this.userLastName],
-      ["budget_limit", this.budgetLimit],
-      ["long_context", this.longContext],
-    ];
+    return [...fieldState(this, TRAVEL_FIELDS), ["long_context", this.longContext]];
   }
 
   private draw(low: number, high: number): string {
