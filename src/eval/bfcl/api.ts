@@ -49,23 +49,26 @@ export type StateField<T> = readonly [
   make: () => PyValue,
 ];
 
-/** Sets each field's property from `scenario`, else from its default, in order. */
-export function loadFields<T extends object>(
-  api: T,
-  scenario: PyDict,
-  fields: ReadonlyArray<StateField<T>>,
-): void {
-  const target = api as unknown as Record<string, PyValue>;
-  for (const [name, property, make] of fields) target[property] = getOrMake(scenario, name, make);
+/** A class's scenario attributes as one table: loaded from a scenario, read back as state. */
+export interface StateFields<T> {
+  /** Sets each field's property from `scenario`, else from its default, in order. */
+  load(api: T, scenario: PyDict): void;
+  /** The fields' values by Python name, in order: `publicState` of the attributes they cover. */
+  state(api: T): Array<[string, PyValue]>;
 }
 
-/** The fields' values by Python name, in order: `publicState` of the attributes they cover. */
-export function fieldState<T extends object>(
-  api: T,
+/** The table of `fields`, in `vars()` order. */
+export function stateFields<T extends object>(
   fields: ReadonlyArray<StateField<T>>,
-): Array<[string, PyValue]> {
-  const source = api as unknown as Record<string, PyValue>;
-  return fields.map(([name, property]) => [name, source[property] as PyValue]);
+): StateFields<T> {
+  const props = (api: T) => api as unknown as Record<string, PyValue>;
+  return {
+    load(api, scenario) {
+      for (const [name, property, make] of fields)
+        props(api)[property] = getOrMake(scenario, name, make);
+    },
+    state: (api) => fields.map(([name, property]) => [name, props(api)[property] as PyValue]),
+  };
 }
 
 /** Builds the method table from `[name, params, body]` rows, sorted as `inspect.getmembers` does. */

@@ -23,7 +23,7 @@ import {
   type PyValue,
   truthy,
 } from "../../python/index.js";
-import { type BfclApi, fieldState, loadFields, methodTable, req, type StateField } from "../api.js";
+import { type BfclApi, methodTable, req, stateFields } from "../api.js";
 
 function defaultInbox(): PyValue[] {
   return [
@@ -41,7 +41,7 @@ function firstItem(message: PyValue): [PyValue, PyValue] {
 }
 
 /** MessageAPI's public attributes, in `vars()` order. */
-const MESSAGE_FIELDS: ReadonlyArray<StateField<MessageAPI>> = [
+const MESSAGE_FIELDS = stateFields<MessageAPI>([
   ["generated_ids", "generatedIds", () => new Set()],
   ["user_count", "userCount", () => 4n],
   [
@@ -52,7 +52,7 @@ const MESSAGE_FIELDS: ReadonlyArray<StateField<MessageAPI>> = [
   ["inbox", "inbox", defaultInbox],
   ["message_count", "messageCount", () => 3n],
   ["current_user", "currentUser", () => null],
-];
+]);
 
 /** Port of upstream's MessageAPI. */
 export class MessageAPI implements BfclApi {
@@ -68,11 +68,11 @@ export class MessageAPI implements BfclApi {
   loadScenario(scenario: PyDict): void {
     const seed = getOrMake(scenario, "random_seed", () => 200191n);
     this.random = new PyRandom(typeof seed === "bigint" ? seed : 200191n);
-    loadFields(this, scenario, MESSAGE_FIELDS);
+    MESSAGE_FIELDS.load(this, scenario);
   }
 
   publicState(): Array<[string, PyValue]> {
-    return fieldState(this, MESSAGE_FIELDS);
+    return MESSAGE_FIELDS.state(this);
   }
 
   /** `_generate_id`: a 5-digit id not drawn before. */

@@ -21,24 +21,16 @@ import {
   type PyValue,
   truthy,
 } from "../../python/index.js";
-import {
-  type BfclApi,
-  fieldState,
-  loadFields,
-  methodTable,
-  opt,
-  req,
-  type StateField,
-} from "../api.js";
+import { type BfclApi, methodTable, opt, req, stateFields } from "../api.js";
 
 const VALID_FIELDS = ["title", "description", "status", "priority"];
 
 /** TicketAPI's public attributes, in `vars()` order. */
-const TICKET_FIELDS: ReadonlyArray<StateField<TicketAPI>> = [
+const TICKET_FIELDS = stateFields<TicketAPI>([
   ["ticket_queue", "ticketQueue", () => []],
   ["ticket_counter", "ticketCounter", () => 1n],
   ["current_user", "currentUser", () => null],
-];
+]);
 
 /** Port of upstream's TicketAPI. */
 export class TicketAPI implements BfclApi {
@@ -48,11 +40,11 @@ export class TicketAPI implements BfclApi {
   currentUser: PyValue = null;
 
   loadScenario(scenario: PyDict): void {
-    loadFields(this, scenario, TICKET_FIELDS);
+    TICKET_FIELDS.load(this, scenario);
   }
 
   publicState(): Array<[string, PyValue]> {
-    return fieldState(this, TICKET_FIELDS);
+    return TICKET_FIELDS.state(this);
   }
 
   private findTicket(ticketId: PyValue): PyDict | null {

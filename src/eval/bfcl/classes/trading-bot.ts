@@ -35,16 +35,7 @@ import {
   removeFirst,
   truthy,
 } from "../../python/index.js";
-import {
-  type BfclApi,
-  fieldState,
-  loadFields,
-  methodTable,
-  opt,
-  req,
-  type StateField,
-  tableGet,
-} from "../api.js";
+import { type BfclApi, methodTable, opt, req, stateFields, tableGet } from "../api.js";
 import type { BfclSession } from "../session.js";
 import { defaultOrders, defaultStocks } from "./trading-defaults.js";
 import { parseDateTime } from "./datetime.js";
@@ -74,7 +65,7 @@ function two(n: number): string {
 }
 
 /** TradingBot's public attributes after `orders` (its int keys restored), in `vars()` order. */
-const TRADING_FIELDS: ReadonlyArray<StateField<TradingBot>> = [
+const TRADING_FIELDS = stateFields<TradingBot>([
   [
     "account_info",
     "accountInfo",
@@ -86,7 +77,7 @@ const TRADING_FIELDS: ReadonlyArray<StateField<TradingBot>> = [
   ["stocks", "stocks", defaultStocks],
   ["watch_list", "watchList", () => ["NVDA"]],
   ["transaction_history", "transactionHistory", () => []],
-];
+]);
 
 /** Port of upstream's TradingBot. */
 export class TradingBot implements BfclApi {
@@ -109,7 +100,7 @@ export class TradingBot implements BfclApi {
     this.orders = new Map(
       [...orders].map(([k, v]) => [typeof k === "string" && /^[0-9]+$/.test(k) ? BigInt(k) : k, v]),
     );
-    loadFields(this, scenario, TRADING_FIELDS);
+    TRADING_FIELDS.load(this, scenario);
     this.longContext = longContext;
     const seed = getOrMake(scenario, "random_seed", () => 1053520n);
     this.random = new PyRandom(typeof seed === "bigint" ? seed : 1053520n);
@@ -118,7 +109,7 @@ export class TradingBot implements BfclApi {
   publicState(): Array<[string, PyValue]> {
     return [
       ["orders", this.orders],
-      ...fieldState(this, TRADING_FIELDS),
+      ...TRADING_FIELDS.state(this),
       ["long_context", this.longContext],
     ];
   }

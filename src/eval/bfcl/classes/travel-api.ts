@@ -32,17 +32,7 @@ import {
   roundFloat,
   valueError,
 } from "../../python/index.js";
-import {
-  type Args,
-  type BfclApi,
-  fieldState,
-  loadFields,
-  methodTable,
-  opt,
-  req,
-  type StateField,
-  tableGet,
-} from "../api.js";
+import { type Args, type BfclApi, methodTable, opt, req, stateFields, tableGet } from "../api.js";
 import type { BfclSession } from "../session.js";
 import { parseDateTime } from "./datetime.js";
 import { ALL_AIRPORTS, AIRPORT_BY_CITY, BASE_COSTS, EXCHANGE_RATES } from "./travel-data.js";
@@ -50,7 +40,7 @@ import { ALL_AIRPORTS, AIRPORT_BY_CITY, BASE_COSTS, EXCHANGE_RATES } from "./tra
 const CLASS_FACTOR: Record<string, bigint> = { economy: 1n, business: 2n, first: 5n };
 
 /** TravelAPI's public attributes from the scenario, in `vars()` order (then `long_context`). */
-const TRAVEL_FIELDS: ReadonlyArray<StateField<TravelAPI>> = [
+const TRAVEL_FIELDS = stateFields<TravelAPI>([
   ["credit_card_list", "creditCardList", () => new Map()],
   ["booking_record", "bookingRecord", () => new Map()],
   ["access_token", "accessToken", () => null],
@@ -60,7 +50,7 @@ const TRAVEL_FIELDS: ReadonlyArray<StateField<TravelAPI>> = [
   ["user_first_name", "userFirstName", () => null],
   ["user_last_name", "userLastName", () => null],
   ["budget_limit", "budgetLimit", () => null],
-];
+]);
 
 /** Port of upstream's TravelAPI. */
 export class TravelAPI implements BfclApi {
@@ -83,7 +73,7 @@ export class TravelAPI implements BfclApi {
   loadScenario(scenario: PyDict, longContext: boolean): void {
     const seed = getOrMake(scenario, "random_seed", () => 141053n);
     this.random = new PyRandom(typeof seed === "bigint" ? seed : 141053n);
-    loadFields(this, scenario, TRAVEL_FIELDS);
+    TRAVEL_FIELDS.load(this, scenario);
     this.longContext = longContext;
     if (longContext) {
       // The padding objects are shared with every other instance of the session, as in Python.
@@ -99,7 +89,7 @@ export class TravelAPI implements BfclApi {
   }
 
   publicState(): Array<[string, PyValue]> {
-    return [...fieldState(this, TRAVEL_FIELDS), ["long_context", this.longContext]];
+    return [...TRAVEL_FIELDS.state(this), ["long_context", this.longContext]];
   }
 
   private draw(low: number, high: number): string {

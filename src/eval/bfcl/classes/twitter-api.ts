@@ -27,20 +27,20 @@ import {
   removeFirst,
   truthy,
 } from "../../python/index.js";
-import { type BfclApi, fieldState, loadFields, methodTable, req, type StateField } from "../api.js";
+import { type BfclApi, methodTable, req, stateFields } from "../api.js";
 
 /** TwitterAPI's public attributes, in `vars()` order, around `tweets` (whose keys become ints). */
-const FIELDS_BEFORE_TWEETS: ReadonlyArray<StateField<TwitterAPI>> = [
+const FIELDS_BEFORE_TWEETS = stateFields<TwitterAPI>([
   ["username", "username", () => "john"],
   ["password", "password", () => "john123"],
   ["authenticated", "authenticated", () => false],
-];
-const FIELDS_AFTER_TWEETS: ReadonlyArray<StateField<TwitterAPI>> = [
+]);
+const FIELDS_AFTER_TWEETS = stateFields<TwitterAPI>([
   ["comments", "comments", () => new Map()],
   ["retweets", "retweets", () => new Map()],
   ["following_list", "followingList", () => ["alice", "bob"]],
   ["tweet_counter", "tweetCounter", () => 0n],
-];
+]);
 
 /** Port of upstream's TwitterAPI. */
 export class TwitterAPI implements BfclApi {
@@ -55,17 +55,17 @@ export class TwitterAPI implements BfclApi {
   tweetCounter: PyValue = 0n;
 
   loadScenario(scenario: PyDict): void {
-    loadFields(this, scenario, FIELDS_BEFORE_TWEETS);
+    FIELDS_BEFORE_TWEETS.load(this, scenario);
     const tweets = asDict(getOrMake(scenario, "tweets", () => new Map()));
     this.tweets = new Map([...tweets].map(([k, v]) => [pyInt(k), v]));
-    loadFields(this, scenario, FIELDS_AFTER_TWEETS);
+    FIELDS_AFTER_TWEETS.load(this, scenario);
   }
 
   publicState(): Array<[string, PyValue]> {
     return [
-      ...fieldState(this, FIELDS_BEFORE_TWEETS),
+      ...FIELDS_BEFORE_TWEETS.state(this),
       ["tweets", this.tweets],
-      ...fieldState(this, FIELDS_AFTER_TWEETS),
+      ...FIELDS_AFTER_TWEETS.state(this),
     ];
   }
 
