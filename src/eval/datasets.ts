@@ -8,6 +8,7 @@ import { parquetMetadata, parquetReadObjects } from "hyparquet";
 import { compressors } from "hyparquet-compressors";
 import { SpadeError } from "../errors.js";
 import { PyRandom } from "./python/index.js";
+import { LCB_FILES } from "./suites/code/livecodebench.js";
 
 /** One file of a dataset. */
 export interface DatasetFile {
@@ -125,15 +126,6 @@ export function gpqaRows(rows: readonly Record<string, unknown>[]): unknown[] {
 async function gpqaFromParquet(bytes: Uint8Array): Promise<Buffer> {
   return jsonl(gpqaRows(await parquetRows(bytes, "GPQA file")));
 }
-
-const LCB_FILES = [
-  "test.jsonl",
-  "test2.jsonl",
-  "test3.jsonl",
-  "test4.jsonl",
-  "test5.jsonl",
-  "test6.jsonl",
-];
 
 const BBH_FILES: ReadonlyArray<[string, string]> = [
   [

@@ -19,8 +19,8 @@ import {
 } from "./bfcl/index.js";
 import {
   BFCL_DATA_DIR,
-  BFCL_DATA_MISSING,
   BFCL_DATA_PRESENT,
+  describeWithBfclData,
   TEST_TODAY,
 } from "./bfcl/testing/paths.js";
 import { loadSuite, PythonSandbox } from "./suites/index.js";
@@ -34,23 +34,20 @@ const DATA = benchmarksDir();
 // the same episode: two seeds still prove reset-determinism and identical replays.
 const FIXED_ENTRY: CheckOptions = { seeds: [0, 1], trivialSeeds: [0, 1] };
 
-describe.skipIf(!BFCL_DATA_PRESENT)(
-  `BFCL multi-turn, one entry per category ${BFCL_DATA_PRESENT ? "" : BFCL_DATA_MISSING}`,
-  () => {
-    const docs = BFCL_DATA_PRESENT ? loadFunctionDocs(BFCL_DATA_DIR) : new Map();
-    const session = {
-      loadLongContext: () => loadLongContextData(BFCL_DATA_DIR),
-      today: TEST_TODAY,
-    };
-    // Entry 7 of each category: a miss_func entry that withholds a function, and a long-context one.
-    const entries = BFCL_DATA_PRESENT
-      ? BFCL_CATEGORIES.map((category) => loadEntries(BFCL_DATA_DIR, category)[7]!)
-      : [];
-    describe.each(entries.map((entry) => [entry.id, entry] as const))("%s", (_id, entry) => {
-      describeEnvContract(async () => bfclEnv({ entry, docs, session }), FIXED_ENTRY);
-    });
-  },
-);
+describeWithBfclData("BFCL multi-turn, one entry per category", () => {
+  const docs = BFCL_DATA_PRESENT ? loadFunctionDocs(BFCL_DATA_DIR) : new Map();
+  const session = {
+    loadLongContext: () => loadLongContextData(BFCL_DATA_DIR),
+    today: TEST_TODAY,
+  };
+  // Entry 7 of each category: a miss_func entry that withholds a function, and a long-context one.
+  const entries = BFCL_DATA_PRESENT
+    ? BFCL_CATEGORIES.map((category) => loadEntries(BFCL_DATA_DIR, category)[7]!)
+    : [];
+  describe.each(entries.map((entry) => [entry.id, entry] as const))("%s", (_id, entry) => {
+    describeEnvContract(async () => bfclEnv({ entry, docs, session }), FIXED_ENTRY);
+  });
+});
 
 const ACE_DIR = join(DATA, "acebench");
 const ACE_PRESENT = existsSync(join(ACE_DIR, "data_all"));

@@ -11,16 +11,9 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LCB_FILES as LCB } from "../../src/eval/suites/code/livecodebench.js";
 import { spade } from "./cli.js";
 
-const LCB = [
-  "test.jsonl",
-  "test2.jsonl",
-  "test3.jsonl",
-  "test4.jsonl",
-  "test5.jsonl",
-  "test6.jsonl",
-];
 const body = (f: string) => `{"question_id": "${f}"}\n`;
 const sha = (s: string) => createHash("sha256").update(s).digest("hex");
 

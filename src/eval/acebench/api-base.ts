@@ -4,7 +4,18 @@
  * `_load_scenario`, instance attributes) and the phone platform's `BaseApi` (Wi-Fi and device
  * login), which `MessageApi`, `ReminderApi` and `FoodPlatform` inherit as upstream does.
  */
-import { getOr, type PyDict, PyException, type PyKey, type PyValue } from "../python/index.js";
+import {
+  contains,
+  dictDelete,
+  getOr,
+  hashKey,
+  type PyDict,
+  pyEquals,
+  PyException,
+  type PyKey,
+  pyStr,
+  type PyValue,
+} from "../python/index.js";
 
 /** `{"status": status, "message": message}`, the answer most phone methods give. */
 export function statusMessage(status: boolean, message: string): PyDict {
@@ -40,6 +51,11 @@ export interface MethodDef {
   params: readonly Param[];
   /** The body; receives the bound arguments in signature order. */
   run: (...args: PyValue[]) => PyValue;
+}
+
+/** A builder of `owner`'s public methods: `m(params, run)`. */
+export function methodsOf(owner: string): (params: Param[], run: MethodDef["run"]) => MethodDef {
+  return (params, run) => ({ owner, params, run });
 }
 
 /** A ported API class instance. */
@@ -106,6 +122,13 @@ export function invoke(
   return method.run(...args);
 }
 
+/** The messages of a phone app's delete-by-id method. */
+export interface DeleteText {
+  deleteNotLoggedIn: string;
+  noSuchId: string;
+  deleted: (id: string) => string;
+}
+
 const BASE_TEXT = {
   en: { wifiOn: "Wi-Fi has been turned on", loggedIn: "Device has been logged in" },
   zh: { wifiOn: "wifi已经打开", loggedIn: "设备已经登录" },
@@ -135,26 +158,35 @@ export class BaseApi extends AceApi {
     return this.baseMethods();
   }
 
+  /** Upstream's `if self.logged_in == False` guard of the phone apps. */
+  protected loggedOut(): boolean {
+    return pyEquals(this.logged_in, false);
+  }
+
+  /**
+   * The phone apps' delete-by-id: refused when logged out or when `id` is not a key of `store`,
+   * else the entry is removed. `text` holds the app's messages.
+   */
+  protected deleteById(store: PyDict, id: PyValue, text: DeleteText): PyDict {
+    if (this.loggedOut()) return statusMessage(false, text.deleteNotLoggedIn);
+    if (!contains(store, id)) return statusMessage(false, text.noSuchId);
+    dictDelete(store, hashKey(id));
+    return statusMessage(true, text.deleted(pyStr(id)));
+  }
+
   /** The two methods every phone app inherits. */
   protected baseMethods(): Record<string, MethodDef> {
     const text = BASE_TEXT[this.lang];
+    const m = methodsOf("BaseApi");
     return {
-      turn_on_wifi: {
-        owner: "BaseApi",
-        params: [],
-        run: () => {
-          this.wifi = true;
-          return statusMessage(true, text.wifiOn);
-        },
-      },
-      login_device: {
-        owner: "BaseApi",
-        params: [],
-        run: () => {
-          this.logged_in = true;
-          return statusMessage(true, text.loggedIn);
-        },
-      },
+      turn_on_wifi: m([], () => {
+        this.wifi = true;
+        return statusMessage(true, text.wifiOn);
+      }),
+      login_device: m([], () => {
+        this.logged_in = true;
+        return statusMessage(true, text.loggedIn);
+      }),
     };
   }
 }

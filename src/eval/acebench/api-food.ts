@@ -28,7 +28,7 @@ import {
   setItem,
   truthy,
 } from "../python/index.js";
-import { statusMessage } from "./api-base.js";
+import { methodsOf, statusMessage } from "./api-base.js";
 import { BaseApi, type ApiClassName, type Lang, type MethodDef } from "./api-base.js";
 
 const USERS: Array<[string, string, string, number]> = [
@@ -203,74 +203,51 @@ export class FoodPlatform extends BaseApi {
 
   override methods(): Record<string, MethodDef> {
     const t = TEXT[this.lang];
-    const own = "FoodPlatform";
+    const m = methodsOf("FoodPlatform");
     return {
       ...this.baseMethods(),
-      login_food_platform: {
-        owner: own,
-        params: ["username", "password"],
-        run: (username, password) => {
-          if (pyEquals(this.wifi, false)) return statusMessage(false, t.noWifi);
-          if (!contains(this.users, username)) return statusMessage(false, t.noUser);
-          if (!pyEquals(getItem(getItem(this.users, username), "password"), password))
-            return statusMessage(false, t.badPassword);
-          if (contains(this.logged_in_users, username))
-            return statusMessage(false, t.already(pyStr(username)));
-          if (!Array.isArray(this.logged_in_users))
-            throw attributeError(this.logged_in_users, "append");
-          this.logged_in_users.push(username);
-          return statusMessage(true, t.loggedIn(pyStr(username)));
-        },
-      },
-      view_logged_in_users: {
-        owner: own,
-        params: [],
-        run: () =>
-          truthy(this.logged_in_users)
-            ? pyDict({ status: true, logged_in_users: this.logged_in_users })
-            : statusMessage(false, t.nobody),
-      },
-      check_balance: {
-        owner: own,
-        params: ["user_name"],
-        run: (name) =>
-          contains(this.users, name) ? getItem(getItem(this.users, name), "balance") : 0,
-      },
-      add_food_delivery_order: {
-        owner: own,
-        params: ["username", "merchant_name", "items"],
-        run: (username, merchant, items) => this.order(username, merchant, items),
-      },
-      get_products: {
-        owner: own,
-        params: ["merchant_name"],
-        run: (merchant) => {
-          const found = getOr(this.merchant_list, merchant);
-          return truthy(found)
-            ? getItem(found, "menu")
-            : statusMessage(false, t.unknownMerchant(pyStr(merchant)));
-        },
-      },
-      view_orders: {
-        owner: own,
-        params: ["user_name"],
-        run: (name) => {
-          const mine = this.orders.filter((o) => pyEquals(getItem(o, "user_name"), name));
-          return mine.length > 0
-            ? pyDict({ status: true, orders: mine })
-            : statusMessage(false, t.noOrders);
-        },
-      },
-      search_orders: {
-        owner: own,
-        params: ["keyword"],
-        run: (keyword) => {
-          const matched = this.orders.filter((o) => this.orderMatches(o, keyword));
-          return matched.length > 0
-            ? pyDict({ status: true, orders: matched })
-            : statusMessage(false, t.noMatch);
-        },
-      },
+      login_food_platform: m(["username", "password"], (username, password) => {
+        if (pyEquals(this.wifi, false)) return statusMessage(false, t.noWifi);
+        if (!contains(this.users, username)) return statusMessage(false, t.noUser);
+        if (!pyEquals(getItem(getItem(this.users, username), "password"), password))
+          return statusMessage(false, t.badPassword);
+        if (contains(this.logged_in_users, username))
+          return statusMessage(false, t.already(pyStr(username)));
+        if (!Array.isArray(this.logged_in_users))
+          throw attributeError(this.logged_in_users, "append");
+        this.logged_in_users.push(username);
+        return statusMessage(true, t.loggedIn(pyStr(username)));
+      }),
+      view_logged_in_users: m([], () =>
+        truthy(this.logged_in_users)
+          ? pyDict({ status: true, logged_in_users: this.logged_in_users })
+          : statusMessage(false, t.nobody),
+      ),
+      check_balance: m(["user_name"], (name) =>
+        contains(this.users, name) ? getItem(getItem(this.users, name), "balance") : 0,
+      ),
+      add_food_delivery_order: m(
+        ["username", "merchant_name", "items"],
+        (username, merchant, items) => this.order(username, merchant, items),
+      ),
+      get_products: m(["merchant_name"], (merchant) => {
+        const found = getOr(this.merchant_list, merchant);
+        return truthy(found)
+          ? getItem(found, "menu")
+          : statusMessage(false, t.unknownMerchant(pyStr(merchant)));
+      }),
+      view_orders: m(["user_name"], (name) => {
+        const mine = this.orders.filter((o) => pyEquals(getItem(o, "user_name"), name));
+        return mine.length > 0
+          ? pyDict({ status: true, orders: mine })
+          : statusMessage(false, t.noOrders);
+      }),
+      search_orders: m(["keyword"], (keyword) => {
+        const matched = this.orders.filter((o) => this.orderMatches(o, keyword));
+        return matched.length > 0
+          ? pyDict({ status: true, orders: matched })
+          : statusMessage(false, t.noMatch);
+      }),
     };
   }
 }

@@ -5,9 +5,7 @@
  */
 import {
   contains,
-  dictDelete,
   getItem,
-  hashKey,
   lowerIn,
   pyDict,
   type PyDict,
@@ -18,7 +16,7 @@ import {
   pyTypeName,
   type PyValue,
 } from "../python/index.js";
-import { statusMessage } from "./api-base.js";
+import { methodsOf, statusMessage } from "./api-base.js";
 import { BaseApi, type ApiClassName, type Lang, type MethodDef } from "./api-base.js";
 
 const USERS: Array<[string, string, string, string]> = [
@@ -168,134 +166,102 @@ export class MessageApi extends BaseApi {
     return bestId;
   }
 
+  /** `get_latest_message_id` and `get_earliest_message_id`: the id `extremeId` picks, said. */
+  private extremeMessage(
+    pick: "latest" | "earliest",
+    refused: string,
+    said: (id: string) => string,
+  ): PyDict {
+    if (this.loggedOut()) return statusMessage(false, refused);
+    if (this.inbox.size === 0) return statusMessage(false, TEXT[this.lang].emptyInbox);
+    const id = this.extremeId(pick);
+    return pyDict([
+      ["status", true],
+      ["message", said(pyStr(id))],
+      ["message_id", id],
+    ]);
+  }
+
   override methods(): Record<string, MethodDef> {
     const t = TEXT[this.lang];
-    const own = "MessageApi";
-    const notLoggedIn = () => pyEquals(this.logged_in, false);
+    const m = methodsOf("MessageApi");
     return {
       ...this.baseMethods(),
-      send_message: {
-        owner: own,
-        params: ["sender_name", "receiver_name", "message"],
-        run: (sender, receiver, message) => {
-          if (notLoggedIn()) return statusMessage(false, t.sendNotLoggedIn);
-          if (pyEquals(this.wifi, false)) return statusMessage(false, t.sendNoWifi);
-          if (this.inbox.size >= this.max_capacity) return statusMessage(false, t.inboxFull);
-          if (!contains(this.user_list, sender) || !contains(this.user_list, receiver))
-            return statusMessage(false, t.noSenderOrReceiver);
-          const senderId = this.userId(sender);
-          const receiverId = this.userId(receiver);
-          this.message_id_counter += 1n;
-          this.inbox.set(
-            this.message_id_counter,
-            pyDict({ sender_id: senderId, receiver_id: receiverId, message }),
-          );
-          return statusMessage(true, t.sent(pyStr(receiver)));
-        },
-      },
-      delete_message: {
-        owner: own,
-        params: ["message_id"],
-        run: (id) => {
-          if (notLoggedIn()) return statusMessage(false, t.deleteNotLoggedIn);
-          if (!contains(this.inbox, id)) return statusMessage(false, t.noSuchId);
-          dictDelete(this.inbox, hashKey(id));
-          return statusMessage(true, t.deleted(pyStr(id)));
-        },
-      },
-      view_messages_between_users: {
-        owner: own,
-        params: ["sender_name", "receiver_name"],
-        run: (sender, receiver) => {
-          if (notLoggedIn()) return statusMessage(false, t.viewNotLoggedIn);
-          if (!contains(this.user_list, sender)) return statusMessage(false, t.noSender);
-          if (!contains(this.user_list, receiver)) return statusMessage(false, t.noReceiver);
-          const senderId = this.userId(sender);
-          const receiverId = this.userId(receiver);
-          const found: PyValue[] = [];
-          for (const [id, data] of this.inbox) {
-            if (
-              pyEquals(getItem(data, "sender_id"), senderId) &&
-              pyEquals(getItem(data, "receiver_id"), receiverId)
-            ) {
-              found.push(
-                pyDict([
-                  ["id", id],
-                  ["sender", sender],
-                  ["receiver", receiver],
-                  ["message", getItem(data, "message")],
-                ]),
-              );
-            }
+      send_message: m(["sender_name", "receiver_name", "message"], (sender, receiver, message) => {
+        if (this.loggedOut()) return statusMessage(false, t.sendNotLoggedIn);
+        if (pyEquals(this.wifi, false)) return statusMessage(false, t.sendNoWifi);
+        if (this.inbox.size >= this.max_capacity) return statusMessage(false, t.inboxFull);
+        if (!contains(this.user_list, sender) || !contains(this.user_list, receiver))
+          return statusMessage(false, t.noSenderOrReceiver);
+        const senderId = this.userId(sender);
+        const receiverId = this.userId(receiver);
+        this.message_id_counter += 1n;
+        this.inbox.set(
+          this.message_id_counter,
+          pyDict({ sender_id: senderId, receiver_id: receiverId, message }),
+        );
+        return statusMessage(true, t.sent(pyStr(receiver)));
+      }),
+      delete_message: m(["message_id"], (id) => this.deleteById(this.inbox, id, t)),
+      view_messages_between_users: m(["sender_name", "receiver_name"], (sender, receiver) => {
+        if (this.loggedOut()) return statusMessage(false, t.viewNotLoggedIn);
+        if (!contains(this.user_list, sender)) return statusMessage(false, t.noSender);
+        if (!contains(this.user_list, receiver)) return statusMessage(false, t.noReceiver);
+        const senderId = this.userId(sender);
+        const receiverId = this.userId(receiver);
+        const found: PyValue[] = [];
+        for (const [id, data] of this.inbox) {
+          if (
+            pyEquals(getItem(data, "sender_id"), senderId) &&
+            pyEquals(getItem(data, "receiver_id"), receiverId)
+          ) {
+            found.push(
+              pyDict([
+                ["id", id],
+                ["sender", sender],
+                ["receiver", receiver],
+                ["message", getItem(data, "message")],
+              ]),
+            );
           }
-          if (found.length === 0) return statusMessage(false, t.noRecords);
-          return pyDict({ status: true, messages: found });
-        },
-      },
-      search_messages: {
-        owner: own,
-        params: ["user_name", "keyword"],
-        run: (user, keyword) => {
-          if (!contains(this.user_list, user)) return statusMessage(false, t.noUser);
-          const userId = this.userId(user);
-          const found: PyValue[] = [];
-          for (const [id, data] of this.inbox) {
-            const involved =
-              pyEquals(getItem(data, "sender_id"), userId) ||
-              pyEquals(getItem(data, "receiver_id"), userId);
-            if (involved && lowerIn(keyword, getItem(data, "message"))) {
-              found.push(
-                pyDict([
-                  ["id", id],
-                  ["sender_id", getItem(data, "sender_id")],
-                  ["receiver_id", getItem(data, "receiver_id")],
-                  ["message", getItem(data, "message")],
-                ]),
-              );
-            }
+        }
+        if (found.length === 0) return statusMessage(false, t.noRecords);
+        return pyDict({ status: true, messages: found });
+      }),
+      search_messages: m(["user_name", "keyword"], (user, keyword) => {
+        if (!contains(this.user_list, user)) return statusMessage(false, t.noUser);
+        const userId = this.userId(user);
+        const found: PyValue[] = [];
+        for (const [id, data] of this.inbox) {
+          const involved =
+            pyEquals(getItem(data, "sender_id"), userId) ||
+            pyEquals(getItem(data, "receiver_id"), userId);
+          if (involved && lowerIn(keyword, getItem(data, "message"))) {
+            found.push(
+              pyDict([
+                ["id", id],
+                ["sender_id", getItem(data, "sender_id")],
+                ["receiver_id", getItem(data, "receiver_id")],
+                ["message", getItem(data, "message")],
+              ]),
+            );
           }
-          if (found.length === 0) return statusMessage(false, t.noKeyword);
-          return pyDict({ status: true, messages: found });
-        },
-      },
-      get_all_message_times_with_ids: {
-        owner: own,
-        params: [],
-        run: () => {
-          if (notLoggedIn()) return statusMessage(false, t.timesNotLoggedIn);
-          return new Map<PyKey, PyValue>(
-            [...this.inbox].map(([id, data]) => [id, getItem(data, "time")]),
-          );
-        },
-      },
-      get_latest_message_id: {
-        owner: own,
-        params: [],
-        run: () => {
-          if (notLoggedIn()) return statusMessage(false, t.latestNotLoggedIn);
-          if (this.inbox.size === 0) return statusMessage(false, t.emptyInbox);
-          const id = this.extremeId("latest");
-          return pyDict([
-            ["status", true],
-            ["message", t.latest(pyStr(id))],
-            ["message_id", id],
-          ]);
-        },
-      },
-      get_earliest_message_id: {
-        owner: own,
-        params: [],
-        run: () => {
-          if (notLoggedIn()) return statusMessage(false, t.earliestNotLoggedIn);
-          if (this.inbox.size === 0) return statusMessage(false, t.emptyInbox);
-          const id = this.extremeId("earliest");
-          return pyDict([
-            ["status", true],
-            ["message", t.earliest(pyStr(id))],
-            ["message_id", id],
-          ]);
-        },
-      },
+        }
+        if (found.length === 0) return statusMessage(false, t.noKeyword);
+        return pyDict({ status: true, messages: found });
+      }),
+      get_all_message_times_with_ids: m([], () => {
+        if (this.loggedOut()) return statusMessage(false, t.timesNotLoggedIn);
+        return new Map<PyKey, PyValue>(
+          [...this.inbox].map(([id, data]) => [id, getItem(data, "time")]),
+        );
+      }),
+      get_latest_message_id: m([], () =>
+        this.extremeMessage("latest", t.latestNotLoggedIn, t.latest),
+      ),
+      get_earliest_message_id: m([], () =>
+        this.extremeMessage("earliest", t.earliestNotLoggedIn, t.earliest),
+      ),
     };
   }
 }

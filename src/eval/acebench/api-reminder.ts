@@ -6,9 +6,7 @@
  */
 import {
   contains,
-  dictDelete,
   getItem,
-  hashKey,
   lowerIn,
   pyDict,
   type PyDict,
@@ -20,7 +18,7 @@ import {
   type PyValue,
   setItem,
 } from "../python/index.js";
-import { statusMessage } from "./api-base.js";
+import { methodsOf, statusMessage } from "./api-base.js";
 import { BaseApi, type ApiClassName, type Lang, type MethodDef } from "./api-base.js";
 
 const TODO_TEXT = {
@@ -102,98 +100,68 @@ export class ReminderApi extends BaseApi {
 
   override methods(): Record<string, MethodDef> {
     const t = TEXT[this.lang];
-    const own = "ReminderApi";
-    const notLoggedIn = () => pyEquals(this.logged_in, false);
+    const m = methodsOf("ReminderApi");
     const methods: Record<string, MethodDef> = {
       ...this.baseMethods(),
-      view_reminder_by_title: {
-        owner: own,
-        params: ["title"],
-        run: (title) => {
-          if (notLoggedIn()) return statusMessage(false, t.viewNotLoggedIn);
-          for (const reminder of this.reminder_list.values()) {
-            if (pyEquals(getItem(reminder, "title"), title))
-              return pyDict({ status: true, reminder });
-          }
-          return statusMessage(false, t.noTitle(pyStr(title)));
-        },
-      },
-      add_reminder: {
-        owner: own,
-        params: ["title", "description", "time"],
-        run: (title, description, time) => {
-          if (notLoggedIn()) return statusMessage(false, t.addNotLoggedIn);
-          if (this.reminder_list.size >= this.max_capacity) return statusMessage(false, t.full);
-          this.reminder_id_counter += 1n;
-          const id = this.reminder_id_counter;
-          this.reminder_list.set(
-            id,
-            pyDict({ reminder_id: id, title, description, time, notified: false }),
-          );
-          return statusMessage(true, t.added(pyStr(title)));
-        },
-      },
-      delete_reminder: {
-        owner: own,
-        params: ["reminder_id"],
-        run: (id) => {
-          if (notLoggedIn()) return statusMessage(false, t.deleteNotLoggedIn);
-          if (!contains(this.reminder_list, id)) return statusMessage(false, t.noSuchId);
-          dictDelete(this.reminder_list, hashKey(id));
-          return statusMessage(true, t.deleted(pyStr(id)));
-        },
-      },
-      view_all_reminders: {
-        owner: own,
-        params: [],
-        run: () => {
-          if (this.reminder_list.size === 0) return statusMessage(false, t.none);
-          const reminders = [...this.reminder_list.values()].map((r) =>
-            pyDict({
-              title: getItem(r, "title"),
-              description: getItem(r, "description"),
-              time: getItem(r, "time"),
-              notified: getItem(r, "notified"),
-            }),
-          );
-          return pyDict({ status: true, reminders });
-        },
-      },
+      view_reminder_by_title: m(["title"], (title) => {
+        if (this.loggedOut()) return statusMessage(false, t.viewNotLoggedIn);
+        for (const reminder of this.reminder_list.values()) {
+          if (pyEquals(getItem(reminder, "title"), title))
+            return pyDict({ status: true, reminder });
+        }
+        return statusMessage(false, t.noTitle(pyStr(title)));
+      }),
+      add_reminder: m(["title", "description", "time"], (title, description, time) => {
+        if (this.loggedOut()) return statusMessage(false, t.addNotLoggedIn);
+        if (this.reminder_list.size >= this.max_capacity) return statusMessage(false, t.full);
+        this.reminder_id_counter += 1n;
+        const id = this.reminder_id_counter;
+        this.reminder_list.set(
+          id,
+          pyDict({ reminder_id: id, title, description, time, notified: false }),
+        );
+        return statusMessage(true, t.added(pyStr(title)));
+      }),
+      delete_reminder: m(["reminder_id"], (id) => this.deleteById(this.reminder_list, id, t)),
+      view_all_reminders: m([], () => {
+        if (this.reminder_list.size === 0) return statusMessage(false, t.none);
+        const reminders = [...this.reminder_list.values()].map((r) =>
+          pyDict({
+            title: getItem(r, "title"),
+            description: getItem(r, "description"),
+            time: getItem(r, "time"),
+            notified: getItem(r, "notified"),
+          }),
+        );
+        return pyDict({ status: true, reminders });
+      }),
     };
     if (this.lang === "zh") Object.assign(methods, this.zhOnlyMethods());
     return methods;
   }
 
   private zhOnlyMethods(): Record<string, MethodDef> {
-    const own = "ReminderApi";
+    const m = methodsOf("ReminderApi");
     return {
-      mark_as_notified: {
-        owner: own,
-        params: ["reminder_id"],
-        run: (id) => {
-          if (!contains(this.reminder_list, id)) return statusMessage(false, "提醒ID不存在");
-          setItem(getItem(this.reminder_list, id), "notified", true);
-          return statusMessage(true, `提醒ID ${pyStr(id)} 已标记为已通知`);
-        },
-      },
-      search_reminders: {
-        owner: own,
-        params: ["keyword"],
-        run: (keyword) => {
-          for (const r of this.reminder_list.values()) {
-            const hit =
-              lowerIn(keyword, getItem(r, "title")) || lowerIn(keyword, getItem(r, "description"));
-            // Upstream formats a match with time.strftime(...), but times are stored as given
-            // (a str), so every match raises.
-            if (hit)
-              throw new PyException(
-                "AttributeError",
-                `'${pyTypeName(getItem(r, "time"))}' object has no attribute 'strftime'`,
-              );
-          }
-          return statusMessage(false, "没有找到包含该关键词的提醒");
-        },
-      },
+      mark_as_notified: m(["reminder_id"], (id) => {
+        if (!contains(this.reminder_list, id)) return statusMessage(false, "提醒ID不存在");
+        setItem(getItem(this.reminder_list, id), "notified", true);
+        return statusMessage(true, `提醒ID ${pyStr(id)} 已标记为已通知`);
+      }),
+      search_reminders: m(["keyword"], (keyword) => {
+        for (const r of this.reminder_list.values()) {
+          const hit =
+            lowerIn(keyword, getItem(r, "title")) || lowerIn(keyword, getItem(r, "description"));
+          // Upstream formats a match with time.strftime(...), but times are stored as given
+          // (a str), so every match raises.
+          if (hit)
+            throw new PyException(
+              "AttributeError",
+              `'${pyTypeName(getItem(r, "time"))}' object has no attribute 'strftime'`,
+            );
+        }
+        return statusMessage(false, "没有找到包含该关键词的提醒");
+      }),
     };
   }
 }

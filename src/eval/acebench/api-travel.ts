@@ -27,7 +27,7 @@ import {
   setItem,
   truthy,
 } from "../python/index.js";
-import { AceApi, type ApiClassName, type Lang, type MethodDef } from "./api-base.js";
+import { AceApi, type ApiClassName, type Lang, type MethodDef, methodsOf } from "./api-base.js";
 import { TRAVEL_TEXT, travelData } from "./travel-data.js";
 
 /** The fixed "now" of `cancel_reservation`: 2024-07-14 06:00. */
@@ -186,6 +186,20 @@ export class Travel extends AceApi {
     return t.booked(id, pyStr(total));
   }
 
+  /** The first flight whose `flight_no` is `flightNo`. */
+  private flightNumbered(flightNo: PyValue): PyDict | undefined {
+    return this.flights.find((f) => pyEquals(getItem(f, "flight_no"), flightNo));
+  }
+
+  /** The first reservation with this id made by this user. */
+  private userReservation(userId: PyValue, reservationId: PyValue): PyDict | undefined {
+    return this.reservations.find(
+      (r) =>
+        pyEquals(getItem(r, "reservation_id"), reservationId) &&
+        pyEquals(getItem(r, "user_id"), userId),
+    );
+  }
+
   private modify(
     userId: PyValue,
     reservationId: PyValue,
@@ -195,22 +209,16 @@ export class Travel extends AceApi {
     newMethod: PyValue,
   ): PyValue {
     const t = this.t();
-    const reservation = this.reservations.find(
-      (r) =>
-        pyEquals(getItem(r, "reservation_id"), reservationId) &&
-        pyEquals(getItem(r, "user_id"), userId),
-    );
+    const reservation = this.userReservation(userId, reservationId);
     if (!reservation) return t.noReservation;
-    const current = this.flights.find((f) =>
-      pyEquals(getItem(f, "flight_no"), getItem(reservation, "flight_no")),
-    );
+    const current = this.flightNumbered(getItem(reservation, "flight_no"));
     if (!current) return t.noFlightInfo;
     const method = truthy(newMethod) ? newMethod : getItem(reservation, "payment_method");
     const user = getItem(this.users, userId);
     if (!truthy(user)) return t.noUserInfo;
     const messages: string[] = [];
     if (truthy(newFlightNo) && !pyEquals(newFlightNo, getItem(reservation, "flight_no"))) {
-      const next = this.flights.find((f) => pyEquals(getItem(f, "flight_no"), newFlightNo));
+      const next = this.flightNumbered(newFlightNo);
       const sameRoute =
         next &&
         pyEquals(getItem(next, "origin"), getItem(current, "origin")) &&
@@ -256,15 +264,9 @@ export class Travel extends AceApi {
     const t = this.t();
     const user = getOr(this.users, userId);
     if (!truthy(user)) return t.badUser;
-    const reservation = this.reservations.find(
-      (r) =>
-        pyEquals(getItem(r, "reservation_id"), reservationId) &&
-        pyEquals(getItem(r, "user_id"), userId),
-    );
+    const reservation = this.userReservation(userId, reservationId);
     if (!reservation) return t.badReservation;
-    const flight = this.flights.find((f) =>
-      pyEquals(getItem(f, "flight_no"), getItem(reservation, "flight_no")),
-    );
+    const flight = this.flightNumbered(getItem(reservation, "flight_no"));
     if (!flight) return t.badFlight;
     const depart = parseTime(getItem(flight, "depart_time"));
     if (CANCEL_NOW_MS > depart) return t.used;
@@ -335,9 +337,7 @@ export class Travel extends AceApi {
       found = this.reservations.filter((r) => pyEquals(getItem(r, "user_id"), userId));
     else return pyDict({ status: "error", message: this.t().needId });
     return found.map((r) => {
-      const flight =
-        this.flights.find((f) => pyEquals(getItem(f, "flight_no"), getItem(r, "flight_no"))) ??
-        null;
+      const flight = this.flightNumbered(getItem(r, "flight_no")) ?? null;
       const out: PyDict = new Map(r);
       out.set("flight_info", flight);
       return out;
@@ -345,12 +345,7 @@ export class Travel extends AceApi {
   }
 
   override methods(): Record<string, MethodDef> {
-    const own = "Travel";
-    const m = (params: MethodDef["params"], run: MethodDef["run"]): MethodDef => ({
-      owner: own,
-      params,
-      run,
-    });
+    const m = methodsOf("Travel");
     return {
       get_flight_details: m(
         [

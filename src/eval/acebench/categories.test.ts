@@ -45,6 +45,13 @@ const PERTURB: Record<string, (gold: string, e: NsEntry) => string> = {
   tupleNotList: (g) => (g.startsWith("[") && g.endsWith("]") ? `${g.slice(1, -1)},` : g),
 };
 
+/** The first entry of `category`, its ground truth as a reply, and the verdict on a reply to it. */
+function firstEntry(category: NsCategory) {
+  const e = entries.get(category)![0]!;
+  const verdict = (out: string) => scoreCategory([e], [out]).items[0]!;
+  return { e, gold: goldOutput(e), verdict };
+}
+
 function outputsFor(kind: string): Map<NsCategory, string[]> {
   return new Map(ALL.map((c) => [c, entries.get(c)!.map((e) => PERTURB[kind]!(goldOutput(e), e))]));
 }
@@ -89,26 +96,23 @@ describe("ACEBench normal checker", () => {
   });
 
   it("fails a gold answer where upstream's whitespace removal breaks a nested string, as upstream does", () => {
-    const [e] = entries.get("normal_atom_object_deep")!;
-    const gold = goldOutput(e!);
+    const { gold, verdict } = firstEntry("normal_atom_object_deep");
     expect(gold).toBe(
       "[partner_assessment_evaluate_operational_efficiency(partner_id='TP-12345', evaluation_criteria={'metrics': ['time savings', 'cost reduction'], 'time_frame': 'Last Quarter'})]",
     );
     // str(['timesavings', ...]) never contains str(['time savings', ...]): upstream's eval_main
     // says the same for this entry (the cross-check below).
-    expect(scoreCategory([e!], [gold]).items[0]).toMatchObject({
+    expect(verdict(gold)).toMatchObject({
       valid: false,
       errorType: "value_error",
     });
   });
 
   it("scores a gold answer valid and each kind of mistake with upstream's error type", () => {
-    const [e] = entries.get("normal_atom_object_short")!;
-    const gold = goldOutput(e!);
+    const { gold, verdict } = firstEntry("normal_atom_object_short");
     expect(gold).toBe(
       "[poetry_theme_emotion_analyzer(text='The calm lake mirrors the sky, whispers of the winds float by.', context={'culture': 'Western'})]",
     );
-    const verdict = (out: string) => scoreCategory([e!], [out]).items[0]!;
     expect(verdict(gold)).toMatchObject({ valid: true, errorType: "" });
     expect(
       verdict("[poetry_theme_emotion_analyzer(context={'culture': 'Western'})]").errorType,
@@ -137,12 +141,10 @@ describe("ACEBench normal checker", () => {
 
 describe("ACEBench special checker", () => {
   it("needs upstream's phrase and every named function and value", () => {
-    const [e] = entries.get("special_incomplete")!;
-    const gold = goldOutput(e!);
+    const { gold, verdict } = firstEntry("special_incomplete");
     expect(gold).toBe(
       '["Missing necessary parameters (propertyDetails , rentalManagement , maintenanceScheduling) for the api (RealEstateManager_manageProperty)"]',
     );
-    const verdict = (out: string) => scoreCategory([e!], [out]).items[0]!;
     expect(verdict(gold).valid).toBe(true);
     expect(verdict(gold.replace("Missing necessary", "Lacking")).errorType).toBe("error_detection");
     expect(verdict(gold.replace("RealEstateManager_manageProperty", "it")).errorType).toBe(

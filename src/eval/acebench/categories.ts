@@ -188,41 +188,28 @@ function phraseFails(
   const pairs = groundTruth instanceof Map ? [...groundTruth] : [];
   const values = (v: PyValue) =>
     Array.isArray(v) ? v.map(String) : typeof v === "string" ? [...v] : [];
+  const detection = (error: string) => ({ errorType: "error_detection", error });
+  const correction = (error: string) => ({ errorType: "error_correction", error });
+  // Upstream overwrites its error at each miss: the last value the output does not name counts.
+  const lastUnnamed = (vs: PyValue) => values(vs).findLast((v) => !output.includes(v));
   let fail: { errorType: string; error: string } | undefined;
   if (category === "special_incomplete") {
     for (const [name, vs] of pairs) {
+      const unnamed = lastUnnamed(vs);
       if (!output.includes("Missing necessary parameters"))
-        fail = {
-          errorType: "error_detection",
-          error: `missing parameters of ${String(name)} not pointed out`,
-        };
+        fail = detection(`missing parameters of ${String(name)} not pointed out`);
       else if (!output.includes(String(name)))
-        fail = {
-          errorType: "error_correction",
-          error: `the function ${String(name)} is not named`,
-        };
-      else
-        for (const v of values(vs))
-          if (!output.includes(v))
-            fail = {
-              errorType: "error_correction",
-              error: `the missing parameter ${v} is not named`,
-            };
+        fail = correction(`the function ${String(name)} is not named`);
+      else if (unnamed !== undefined)
+        fail = correction(`the missing parameter ${unnamed} is not named`);
     }
   } else if (category === "special_error_param") {
     for (const [name, vs] of pairs) {
+      const unnamed = lastUnnamed(vs);
       if (!output.includes("There is incorrect value"))
-        fail = {
-          errorType: "error_detection",
-          error: `incorrect values of ${String(name)} not pointed out`,
-        };
-      else
-        for (const v of values(vs))
-          if (!output.includes(v))
-            fail = {
-              errorType: "error_correction",
-              error: `the incorrect value ${v} is not named`,
-            };
+        fail = detection(`incorrect values of ${String(name)} not pointed out`);
+      else if (unnamed !== undefined)
+        fail = correction(`the incorrect value ${unnamed} is not named`);
     }
   } else if (!output.includes("the limitations of the function")) {
     fail = {

@@ -29,6 +29,7 @@ import { firstPath, type AceEntry } from "./data.js";
 import { agentRules, entryTools, taskHeading } from "./tools.js";
 import { AGENT_GREETING, type DialogueTurn, type UserSimulator } from "./user.js";
 import { AceWorld, MULTI_TURN_ERROR_TEXT, type ApiCall } from "./world.js";
+import { clipHint } from "../episode.js";
 
 /** Options of `AceBenchEnv`. */
 export interface AceEnvOptions {
@@ -135,7 +136,7 @@ export class AceBenchEnv implements Env {
       this.oraclePath.length > 0
         ? `One correct sequence of calls: ${this.oraclePath.join(" ")}`
         : "Do what the task asks, then say finish conversation.";
-    return text.length > 2000 ? `${text.slice(0, 1997)}...` : text;
+    return clipHint(text);
   }
 
   async solve(): Promise<Action> {

@@ -17,6 +17,7 @@ import {
   pyTypeName,
   type PyValue,
 } from "../python/index.js";
+import { PYTHON_TYPE_MAPPING } from "../bfcl/single/ast-checker.js";
 
 /** A decoded call as upstream's `decode_ast` gives it: `{name: {param: value}}`. */
 export interface NormalCall {
@@ -31,15 +32,9 @@ export interface NormalVerdict {
   error: string;
 }
 
+/** ACEBench's `type_mapping`: BFCL's (whose checker it forked) and its own schema types. */
 const TYPE_MAPPING: Record<string, string> = {
-  string: "str",
-  integer: "int",
-  float: "float",
-  boolean: "bool",
-  array: "list",
-  tuple: "list",
-  dict: "dict",
-  any: "str",
+  ...PYTHON_TYPE_MAPPING,
   list: "list",
   object: "dict",
   objectArray: "list",
@@ -178,22 +173,31 @@ function stringChecker(
     : ok();
 }
 
-function listChecker(
+/** A checker of a list parameter `param` of `func`: the model's list against the answer. */
+type ListChecker = (
   param: string,
   output: PyValue[],
   answer: PyValue,
   func: string,
-): NormalVerdict {
+) => NormalVerdict;
+
+/** The answer as a list; upstream's `len(answer)` raises on anything else. */
+function answerList(answer: PyValue): PyValue[] {
   if (!Array.isArray(answer))
     throw new PyException("TypeError", `object of type '${pyTypeName(answer)}' has no len()`);
+  return answer;
+}
+
+const listChecker: ListChecker = (param, output, answer, func) => {
+  const expected = answerList(answer);
   const std = (xs: PyValue[]) => xs.map((x) => (typeof x === "string" ? standardizeString(x) : x));
-  return pyEquals(std(output), std(answer))
+  return pyEquals(std(output), std(expected))
     ? ok()
     : bad(
         "value_error:list/tuple",
         `wrong value for parameter (${pyRepr(param)}) of api (${func})`,
       );
-}
+};
 
 function dictChecker(param: string, output: PyValue, answer: PyValue, func: string): NormalVerdict {
   const wrong = () => bad("value_error", `wrong value for parameter (${param}) of api (${func})`);
@@ -223,26 +227,20 @@ function dictChecker(param: string, output: PyValue, answer: PyValue, func: stri
   return result;
 }
 
-function listDictChecker(
-  param: string,
-  output: PyValue[],
-  answer: PyValue,
-  func: string,
-): NormalVerdict {
-  if (!Array.isArray(answer))
-    throw new PyException("TypeError", `object of type '${pyTypeName(answer)}' has no len()`);
-  if (output.length !== answer.length)
+const listDictChecker: ListChecker = (param, output, answer, func) => {
+  const expected = answerList(answer);
+  if (output.length !== expected.length)
     return bad(
       "value_error:list_dict_count",
       `wrong value for parameter (${param}) of api (${func})`,
     );
   let result = ok();
   for (let i = 0; i < output.length; i++) {
-    result = dictChecker(param, output[i]!, answer[i]!, func);
+    result = dictChecker(param, output[i]!, expected[i]!, func);
     if (!result.valid) return result;
   }
   return result;
-}
+};
 
 function isEmptyDict(v: PyValue | undefined): boolean {
   return v instanceof Map && v.size === 0;

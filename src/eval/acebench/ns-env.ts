@@ -4,14 +4,8 @@
  * user message, the model's one reply scored by upstream's checker (reward 1 when valid).
  */
 import { SpadeError } from "../../errors.js";
-import {
-  makeAction,
-  type Action,
-  type Env,
-  type EnvMeta,
-  type ResetResult,
-  type StepResult,
-} from "../../env/index.js";
+import { makeAction, type Action, type ResetResult } from "../../env/index.js";
+import { type Graded, OneStepEnv } from "../episode.js";
 import { pyRepr } from "../python/index.js";
 import { checkNormalItem, checkSpecialItem, goldOutput, type NsEntry } from "./categories.js";
 import {
@@ -59,53 +53,25 @@ export function answerAfterThinking(text: string): string {
 }
 
 /** A single-turn environment over one normal or special entry. */
-export class AceNsEnv implements Env {
-  readonly meta: EnvMeta;
-  private state: "new" | "ready" | "done" | "closed" = "new";
-
+export class AceNsEnv extends OneStepEnv {
   constructor(readonly entry: NsEntry) {
-    this.meta = {
-      name: "acebench-ns",
-      skill: "Tool Use",
-      description: `ACEBench ${entry.category} entry ${entry.id}`,
-      maxTurns: 1,
-      tools: [],
-    };
+    const description = `ACEBench ${entry.category} entry ${entry.id}`;
+    super(entry.id, { name: "acebench-ns", skill: "Tool Use", description });
   }
 
   /** The user message (the system prompt is `nsSystemPrompt`, given to the agent). */
-  async reset(_seed: number): Promise<ResetResult> {
-    if (this.state === "closed")
-      throw new SpadeError("E_ENV_CONTRACT", `${this.entry.id}: environment used after close()`);
-    this.state = "ready";
+  protected async start(_seed: number): Promise<ResetResult> {
     return { observation: nsUserPrompt(this.entry), info: { id: this.entry.id } };
   }
 
   /** Scores the one reply with upstream's checker. */
-  async step(action: Action): Promise<StepResult> {
-    if (this.state !== "ready")
-      throw new SpadeError(
-        "E_ENV_CONTRACT",
-        `${this.entry.id}: step() ${this.state === "done" ? "after the episode ended" : "before reset()"}`,
-      );
-    this.state = "done";
+  protected async grade(action: Action): Promise<Graded> {
     const special = this.entry.category.startsWith("special");
     const reply = answerAfterThinking(action.text);
-    const verdict = special
+    const { valid, errorType, error } = special
       ? checkSpecialItem(this.entry, reply)
       : checkNormalItem(this.entry, reply);
-    return {
-      observation: verdict.valid ? "Correct." : "Incorrect.",
-      reward: verdict.valid ? 1 : 0,
-      terminated: true,
-      truncated: false,
-      info: {
-        id: this.entry.id,
-        valid: verdict.valid,
-        errorType: verdict.errorType,
-        error: verdict.error,
-      },
-    };
+    return { correct: valid, info: { id: this.entry.id, valid, errorType, error } };
   }
 
   async hint(): Promise<string> {
@@ -115,9 +81,5 @@ export class AceNsEnv implements Env {
   /** The ground truth written as a reply (which upstream's checker does not always accept). */
   async solve(): Promise<Action> {
     return makeAction(goldOutput(this.entry));
-  }
-
-  async close(): Promise<void> {
-    this.state = "closed";
   }
 }

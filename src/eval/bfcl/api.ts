@@ -3,7 +3,7 @@
  * What every ported BFCL API class provides (its Python signatures, scenario loading, public
  * state) and Python's argument binding with CPython's TypeError messages.
  */
-import { type PyDict, PyException, type PyValue, typeError } from "../python/index.js";
+import { getOrMake, type PyDict, PyException, type PyValue, typeError } from "../python/index.js";
 import type { BfclSession } from "./session.js";
 
 /** One parameter of a Python method (after `self`). */
@@ -39,12 +39,56 @@ export interface BfclApi {
   publicState(): Array<[string, PyValue]>;
 }
 
+/**
+ * A public attribute a class loads from its scenario: its Python name, the instance property
+ * that holds it, and its default (built at each load: upstream's `scenario.get(name, default)`).
+ */
+export type StateField<T> = readonly [
+  name: string,
+  property: keyof T & string,
+  make: () => PyValue,
+];
+
+/** A class's scenario attributes as one table: loaded from a scenario, read back as state. */
+export interface StateFields<T> {
+  /** Sets each field's property from `scenario`, else from its default, in order. */
+  load(api: T, scenario: PyDict): void;
+  /** The fields' values by Python name, in order: `publicState` of the attributes they cover. */
+  state(api: T): Array<[string, PyValue]>;
+}
+
+/** The table of `fields`, in `vars()` order. */
+export function stateFields<T extends object>(
+  fields: ReadonlyArray<StateField<T>>,
+): StateFields<T> {
+  const props = (api: T) => api as unknown as Record<string, PyValue>;
+  return {
+    load(api, scenario) {
+      for (const [name, property, make] of fields)
+        props(api)[property] = getOrMake(scenario, name, make);
+    },
+    state: (api) => fields.map(([name, property]) => [name, props(api)[property] as PyValue]),
+  };
+}
+
 /** Builds the method table from `[name, params, body]` rows, sorted as `inspect.getmembers` does. */
 export function methodTable(
   rows: Array<[string, ParamSpec[], (a: Args) => PyValue]>,
 ): Map<string, MethodSpec> {
   const sorted = [...rows].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return new Map(sorted.map(([name, params, run]) => [name, { params, run }]));
+}
+
+/**
+ * A constant str-keyed table's entry for `key`, else `fallback` (upstream's `TABLE.get(key,
+ * fallback)`; hash `key` first where upstream's lookup raises on an unhashable one).
+ */
+export function tableGet<T, F>(
+  table: Readonly<Record<string, T>>,
+  key: PyValue | undefined,
+  fallback: F,
+): T | F {
+  return typeof key === "string" && Object.hasOwn(table, key) ? table[key]! : fallback;
 }
 
 /** A required parameter. */

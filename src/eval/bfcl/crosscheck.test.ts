@@ -1,22 +1,11 @@
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { expect, it } from "vitest";
 import { checkEntry, type ModelCallsByTurn } from "./checker.js";
 import { BFCL_CATEGORIES, loadEntries, loadLongContextData, type BfclCategory } from "./data.js";
-import {
-  BFCL_DATA_DIR,
-  BFCL_DATA_MISSING,
-  BFCL_DATA_PRESENT,
-  TEST_TODAY,
-} from "./testing/paths.js";
+import { BFCL_DATA_DIR, describeWithBfclData, TEST_TODAY } from "./testing/paths.js";
 import { perturbationsFor } from "./testing/perturb.js";
+import { upstreamVerdicts, VENV_PYTHON } from "./testing/upstream.js";
 
-/** The project virtualenv with upstream's package (requirements-test.txt). */
-const VENV_PYTHON = fileURLToPath(new URL("../../../.venv/bin/python", import.meta.url));
-const SCRIPT = fileURLToPath(new URL("./testing/crosscheck.py", import.meta.url));
 const FIXTURE = new URL("./testing/crosscheck_fixture.json", import.meta.url);
 
 interface Case {
@@ -83,59 +72,46 @@ function portVerdicts(cases: Case[]): Record<string, string> {
   return out;
 }
 
-describe.skipIf(!BFCL_DATA_PRESENT)(
-  `verdicts against upstream's checker ${BFCL_DATA_PRESENT ? "" : BFCL_DATA_MISSING}`,
-  () => {
-    it("equal upstream's recorded verdicts on 2,400 right and wrong model outputs", () => {
-      const cases = buildCases();
-      const expected = readFixture(cases);
-      const mine = portVerdicts(cases);
-      const differing = cases
-        .filter((c) => mine[c.key] !== expected[c.key])
-        .map((c) => `${c.key}: port ${mine[c.key]} upstream ${expected[c.key]}`);
-      expect(differing).toEqual([]);
-      const counts: Record<string, number> = {};
-      for (const v of Object.values(expected)) counts[v] = (counts[v] ?? 0) + 1;
-      expect(counts.valid).toBeGreaterThan(800);
-      expect(Object.keys(counts).sort()).toEqual([
-        "empty_turn_model_response",
-        "execution_response_mismatch",
-        "force_terminated",
-        "instance_state_mismatch",
-        "valid",
-      ]);
-    });
+describeWithBfclData("verdicts against upstream's checker", () => {
+  it("equal upstream's recorded verdicts on 2,400 right and wrong model outputs", () => {
+    const cases = buildCases();
+    const expected = readFixture(cases);
+    const mine = portVerdicts(cases);
+    const differing = cases
+      .filter((c) => mine[c.key] !== expected[c.key])
+      .map((c) => `${c.key}: port ${mine[c.key]} upstream ${expected[c.key]}`);
+    expect(differing).toEqual([]);
+    const counts: Record<string, number> = {};
+    for (const v of Object.values(expected)) counts[v] = (counts[v] ?? 0) + 1;
+    expect(counts.valid).toBeGreaterThan(800);
+    expect(Object.keys(counts).sort()).toEqual([
+      "empty_turn_model_response",
+      "execution_response_mismatch",
+      "force_terminated",
+      "instance_state_mismatch",
+      "valid",
+    ]);
+  });
 
-    it.skipIf(!existsSync(VENV_PYTHON))(
-      `equal upstream's checker run live (${existsSync(VENV_PYTHON) ? ".venv" : "skipped: no .venv; see requirements-test.txt"})`,
-      () => {
-        const cases = buildCases();
-        const dir = mkdtempSync(join(tmpdir(), "bfcl-xc-"));
-        try {
-          const file = join(dir, "cases.json");
-          writeFileSync(file, JSON.stringify(cases));
-          const run = spawnSync(VENV_PYTHON, [SCRIPT, file, BFCL_DATA_DIR], {
-            encoding: "utf8",
-            maxBuffer: 64 * 1024 * 1024,
-            timeout: 120_000,
-          });
-          expect(run.status, run.stderr).toBe(0);
-          const upstream = JSON.parse(run.stdout) as Record<string, [boolean, string | null]>;
-          const verdicts = Object.fromEntries(
-            Object.entries(upstream).map(([k, [valid, type]]) => [k, short(valid, type)]),
-          );
-          // BFCL_CROSSCHECK_WRITE=1 records upstream's verdicts as the fixture the first test reads.
-          if (process.env.BFCL_CROSSCHECK_WRITE === "1") writeFixture(cases, verdicts);
-          const mine = portVerdicts(cases);
-          expect(
-            cases
-              .filter((c) => mine[c.key] !== verdicts[c.key])
-              .map((c) => `${c.key}: port ${mine[c.key]} upstream ${verdicts[c.key]}`),
-          ).toEqual([]);
-        } finally {
-          rmSync(dir, { recursive: true, force: true });
-        }
-      },
-    );
-  },
-);
+  it.skipIf(!existsSync(VENV_PYTHON))(
+    `equal upstream's checker run live (${existsSync(VENV_PYTHON) ? ".venv" : "skipped: no .venv; see requirements-test.txt"})`,
+    () => {
+      const cases = buildCases();
+      const upstream = upstreamVerdicts("crosscheck.py", JSON.stringify(cases), BFCL_DATA_DIR, {
+        maxBufferBytes: 64 * 1024 * 1024,
+        timeoutMs: 120_000,
+      });
+      const verdicts = Object.fromEntries(
+        Object.entries(upstream).map(([k, [valid, type]]) => [k, short(valid, type)]),
+      );
+      // BFCL_CROSSCHECK_WRITE=1 records upstream's verdicts as the fixture the first test reads.
+      if (process.env.BFCL_CROSSCHECK_WRITE === "1") writeFixture(cases, verdicts);
+      const mine = portVerdicts(cases);
+      expect(
+        cases
+          .filter((c) => mine[c.key] !== verdicts[c.key])
+          .map((c) => `${c.key}: port ${mine[c.key]} upstream ${verdicts[c.key]}`),
+      ).toEqual([]);
+    },
+  );
+});

@@ -25,6 +25,7 @@ import { BfclInstances } from "./executor.js";
 import { BfclSession, type BfclSessionOptions } from "./session.js";
 import { jsonEqual } from "./state.js";
 import { callSource, jsonArgsOf, pyCallFromJson, toolSpecOf } from "./tools.js";
+import { clipHint } from "../episode.js";
 
 /** Upstream's `MAXIMUM_STEP_LIMIT`: a turn's step count above it force-terminates the entry. */
 export const BFCL_MAX_STEPS_PER_TURN = 20;
@@ -241,7 +242,7 @@ export class BfclEnv implements Env {
       expected.length === 0
         ? "This request cannot be completed with the functions and information given: do not call any function; say what is missing."
         : `The reference solution for this request makes these calls: ${expected.join("; ")}`;
-    return text.length > 2000 ? `${text.slice(0, 1997)}...` : text;
+    return clipHint(text);
   }
 
   async solve(): Promise<Action> {

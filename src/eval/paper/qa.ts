@@ -6,16 +6,9 @@
  */
 import { join } from "node:path";
 import { SpadeError } from "../../errors.js";
-import {
-  makeAction,
-  type Action,
-  type Env,
-  type EnvMeta,
-  type JsonObject,
-  type ResetResult,
-  type StepResult,
-} from "../../env/index.js";
+import { makeAction, type Action, type JsonObject, type ResetResult } from "../../env/index.js";
 import { readJsonl } from "../data.js";
+import { type Graded, OneStepEnv } from "../episode.js";
 import { mathAnswersEqual } from "../suites/math/index.js";
 
 /** One question: the user message, an optional system message, and how to grade an answer. */
@@ -156,55 +149,26 @@ export async function loadGpqa(path: string): Promise<QaItem[]> {
 }
 
 /** A single-turn environment over one question: reward 1 for a right answer, else 0. */
-export class QaEnv implements Env {
-  readonly meta: EnvMeta;
-  private state: "new" | "ready" | "done" | "closed" = "new";
-
+export class QaEnv extends OneStepEnv {
   constructor(private readonly item: QaItem) {
-    this.meta = {
-      name: "eval-qa",
-      skill: "Mathematical Reasoning",
-      description: `held-out question ${item.id}`,
-      maxTurns: 1,
-      tools: [],
-    };
+    const description = `held-out question ${item.id}`;
+    super(item.id, { name: "eval-qa", skill: "Mathematical Reasoning", description });
   }
 
   /** The question (the seed does not matter). */
-  async reset(_seed: number): Promise<ResetResult> {
-    if (this.state === "closed")
-      throw new SpadeError("E_ENV_CONTRACT", `${this.item.id}: environment used after close()`);
-    this.state = "ready";
+  protected async start(_seed: number): Promise<ResetResult> {
     return { observation: this.item.user, info: { id: this.item.id } };
   }
 
   /** Grades the one answer. */
-  async step(action: Action): Promise<StepResult> {
-    if (this.state !== "ready")
-      throw new SpadeError(
-        "E_ENV_CONTRACT",
-        `${this.item.id}: step() ${this.state === "done" ? "after the episode ended" : "before reset()"}`,
-      );
-    this.state = "done";
+  protected async grade(action: Action): Promise<Graded> {
     if (this.item.grade) {
       const { correct, info } = await this.item.grade(action.text);
-      return {
-        observation: correct ? "Correct." : "Incorrect.",
-        reward: correct ? 1 : 0,
-        terminated: true,
-        truncated: false,
-        info: { id: this.item.id, correct, ...info },
-      };
+      return { correct, info: { id: this.item.id, correct, ...info } };
     }
     const predicted = this.item.extract(action.text);
     const correct = this.item.correct(predicted);
-    return {
-      observation: correct ? "Correct." : "Incorrect.",
-      reward: correct ? 1 : 0,
-      terminated: true,
-      truncated: false,
-      info: { id: this.item.id, predicted, label: this.item.label, correct },
-    };
+    return { correct, info: { id: this.item.id, predicted, label: this.item.label, correct } };
   }
 
   async hint(): Promise<string> {
@@ -214,9 +178,5 @@ export class QaEnv implements Env {
   /** The label written as the reference's extraction reads it. */
   async solve(): Promise<Action> {
     return makeAction(`\\boxed{${this.item.label}}`);
-  }
-
-  async close(): Promise<void> {
-    this.state = "closed";
   }
 }

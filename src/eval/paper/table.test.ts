@@ -21,26 +21,13 @@ const cells = (setting: "games" | "tool-use", values: Record<string, number>): P
 
 describe("paper tables", () => {
   it("keep the reference's column order (eval_offline/table_mapping.py)", () => {
-    expect(PAPER_COLUMNS.games).toEqual([
-      "AIME-25",
-      "AIME-26",
-      "GPQA-Diamond",
-      "LiveCodeBench",
-      "RG:Math",
-      "RG:Algorithmic",
-      "RG:Cognition",
-      "RG:Logic",
-    ]);
-    expect(PAPER_COLUMNS["tool-use"]).toEqual([
-      "BFCL-v4",
-      "Tau2-Retail",
-      "Tau2-Airline",
-      "Tau2-Telecom",
-      "ACEBench-N",
-      "ACEBench-S",
-      "ACEBench-A",
-      "ACEBench",
-    ]);
+    // No name holds a space, so each list reads exactly as one line.
+    expect(PAPER_COLUMNS.games.join(" ")).toBe(
+      "AIME-25 AIME-26 GPQA-Diamond LiveCodeBench RG:Math RG:Algorithmic RG:Cognition RG:Logic",
+    );
+    expect(PAPER_COLUMNS["tool-use"].join(" ")).toBe(
+      "BFCL-v4 Tau2-Retail Tau2-Airline Tau2-Telecom ACEBench-N ACEBench-S ACEBench-A ACEBench",
+    );
   });
 
   it("render one model as percentages with one decimal, and say why a cell is empty", () => {

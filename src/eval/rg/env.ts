@@ -5,14 +5,8 @@
  * worker (reward 1 for a full score, the reference's win, else 0) and ends the episode.
  */
 import { SpadeError } from "../../errors.js";
-import {
-  makeAction,
-  type Action,
-  type Env,
-  type EnvMeta,
-  type ResetResult,
-  type StepResult,
-} from "../../env/index.js";
+import { makeAction, type Action, type ResetResult } from "../../env/index.js";
+import { clipHint, type Graded, OneStepEnv } from "../episode.js";
 import { RG_SETTINGS, rgPrompt, type RgDataset } from "./split.js";
 import type { RgProblem, RgService } from "./worker.js";
 
@@ -31,38 +25,28 @@ export function rgOracleText(reference: string): string {
   return `<answer>${reference}</answer>`;
 }
 
-/** An environment over one dataset; each episode seed is one problem. */
-export class RgEnv implements Env {
-  readonly meta: EnvMeta;
+/** An environment over one dataset; each episode seed is one problem. The worker is shared. */
+export class RgEnv extends OneStepEnv {
   private problem: RgProblem | null = null;
   private episode = -1;
-  private done = false;
-  private closed = false;
 
   constructor(
     private readonly dataset: RgDataset,
     private readonly worker: RgService,
   ) {
-    this.meta = {
-      name: `rg-${dataset.name.replace(/_/g, "-")}-hard`,
+    const name = `rg-${dataset.name.replace(/_/g, "-")}-hard`;
+    super(name, {
+      name,
       skill: SKILLS[dataset.category],
       description: `reasoning-gym ${dataset.name} (hard configuration), graded by its score_answer.`,
       maxTurns: RG_SETTINGS.maxTurns,
-      tools: [],
-    };
-  }
-
-  private ensureOpen(): void {
-    if (this.closed)
-      throw new SpadeError("E_ENV_CONTRACT", `${this.meta.name}: environment used after close()`);
+    });
   }
 
   /** The problem of episode `seed` (the reference's `env.reset(seed=episode)`). */
-  async reset(seed: number): Promise<ResetResult> {
-    this.ensureOpen();
+  protected async start(seed: number): Promise<ResetResult> {
     this.problem = await this.worker.generate(this.dataset.name, this.dataset.config, seed);
     this.episode = seed;
-    this.done = false;
     return {
       observation: rgPrompt(this.problem.question),
       info: {
@@ -74,16 +58,8 @@ export class RgEnv implements Env {
     };
   }
 
-  /** Grades the answer and ends the episode. */
-  async step(action: Action): Promise<StepResult> {
-    this.ensureOpen();
-    if (!this.problem || this.done) {
-      throw new SpadeError(
-        "E_ENV_CONTRACT",
-        `${this.meta.name}: step() ${this.problem ? "after the episode ended" : "before reset()"}`,
-      );
-    }
-    this.done = true;
+  /** Grades the answer with the dataset's score_answer. */
+  protected async grade(action: Action): Promise<Graded> {
     const graded = await this.worker.score(
       this.dataset.name,
       this.dataset.config,
@@ -91,13 +67,8 @@ export class RgEnv implements Env {
       action.text,
     );
     const win = graded.score >= RG_WIN_SCORE;
-    return {
-      observation: win ? "Correct." : "Incorrect.",
-      reward: win ? 1 : 0,
-      terminated: true,
-      truncated: false,
-      info: { dataset: this.dataset.name, score: graded.score, extracted: graded.extracted, win },
-    };
+    const { score, extracted } = graded;
+    return { correct: win, info: { dataset: this.dataset.name, score, extracted, win } };
   }
 
   private reference(): string {
@@ -119,18 +90,12 @@ export class RgEnv implements Env {
   /** The reference answer, within the contract's 2,000 characters. */
   async hint(): Promise<string> {
     this.ensureOpen();
-    const text = `The answer is: ${this.reference()}`;
-    return text.length <= 2000 ? text : `${text.slice(0, 1997)}...`;
+    return clipHint(`The answer is: ${this.reference()}`);
   }
 
   /** The reference answer in `<answer>` tags. */
   async solve(): Promise<Action> {
     this.ensureOpen();
     return makeAction(rgOracleText(this.reference()));
-  }
-
-  /** The worker is shared and outlives the environment. */
-  async close(): Promise<void> {
-    this.closed = true;
   }
 }

@@ -115,51 +115,52 @@ describe("worker failures", () => {
     await w.close();
   });
 
-  it("a worker that cannot import reasoning_gym answers E_DEPENDENCY_MISSING", async () => {
-    const fake = script(
+  /** What `hello()` of a worker running the fake script `body` rejects with; the worker too. */
+  const failedHello = async (name: string, body: string, timeoutMs?: number) => {
+    const w = new RgWorker({ python, script: script(name, body), ...(timeoutMs && { timeoutMs }) });
+    return { w, err: await w.hello().catch((e: unknown) => e) };
+  };
+
+  it.each([
+    [
+      "a worker that cannot import reasoning_gym answers E_DEPENDENCY_MISSING",
       "noimport.py",
       'import sys, json\nfor line in sys.stdin:\n  r = json.loads(line)\n  print(json.dumps({"id": r["id"], "ok": False, "kind": "import", "error": "ModuleNotFoundError: No module named \'reasoning_gym\'"}), flush=True)\n',
-    );
-    const w = new RgWorker({ python, script: fake });
-    const err = await w.hello().catch((e: unknown) => e);
-    expect(isSpadeError(err, "E_DEPENDENCY_MISSING") && err.message).toMatch(
+      undefined,
+      "E_DEPENDENCY_MISSING",
       /No module named 'reasoning_gym'/,
-    );
+    ],
+    [
+      "a line that is not JSON is E_WORKER",
+      "garbage.py",
+      "import sys\nsys.stdin.readline()\nprint('hello there', flush=True)\nimport time; time.sleep(5)\n",
+      undefined,
+      "E_WORKER",
+      /wrote a line that is not JSON \("hello there"\)/,
+    ],
+    [
+      "no answer within the timeout kills the process with E_WORKER",
+      "silent.py",
+      "import time\ntime.sleep(30)\n",
+      300,
+      "E_WORKER",
+      /did not answer within 300 ms/,
+    ],
+  ] as const)("%s", async (_title, name, body, timeoutMs, code, message) => {
+    const { w, err } = await failedHello(name, body, timeoutMs);
+    expect(isSpadeError(err, code) && err.message).toMatch(message);
     await w.close();
   });
 
   it("a crash fails the request with E_WORKER carrying stderr, and the next request starts a new process", async () => {
-    const fake = script(
+    const { w, err } = await failedHello(
       "crash.py",
       'import sys, json, os\nline = sys.stdin.readline()\nif not os.path.exists(sys.argv[0] + ".ran"):\n  open(sys.argv[0] + ".ran", "w").close()\n  sys.stderr.write("boom: out of luck\\n"); sys.exit(3)\nr = json.loads(line)\nprint(json.dumps({"id": r["id"], "ok": True, "python": "3", "reasoningGym": "x"}), flush=True)\n',
     );
-    const w = new RgWorker({ python, script: fake });
-    const err = await w.hello().catch((e: unknown) => e);
     expect(isSpadeError(err, "E_WORKER") && err.message).toMatch(
       /exited \(status 3\): boom: out of luck/,
     );
     expect(await w.hello()).toEqual({ python: "3", reasoningGym: "x" });
-    await w.close();
-  });
-
-  it("a line that is not JSON is E_WORKER", async () => {
-    const fake = script(
-      "garbage.py",
-      "import sys\nsys.stdin.readline()\nprint('hello there', flush=True)\nimport time; time.sleep(5)\n",
-    );
-    const w = new RgWorker({ python, script: fake });
-    const err = await w.hello().catch((e: unknown) => e);
-    expect(isSpadeError(err, "E_WORKER") && err.message).toMatch(
-      /wrote a line that is not JSON \("hello there"\)/,
-    );
-    await w.close();
-  });
-
-  it("no answer within the timeout kills the process with E_WORKER", async () => {
-    const fake = script("silent.py", "import time\ntime.sleep(30)\n");
-    const w = new RgWorker({ python, script: fake, timeoutMs: 300 });
-    const err = await w.hello().catch((e: unknown) => e);
-    expect(isSpadeError(err, "E_WORKER") && err.message).toMatch(/did not answer within 300 ms/);
     await w.close();
   });
 });

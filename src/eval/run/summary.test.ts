@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ChatBackend, ChatRequest } from "../../policy/index.js";
+import { textCompletion } from "../../../test/fakes/chat-completion.js";
 import { ADDED_FUNCTIONS_PROMPT } from "../bfcl/index.js";
 import { userSimulatorPrompt, type AceEntry } from "../acebench/index.js";
 import {
@@ -158,23 +159,7 @@ describe("ACEBench aggregation and the chat-model user", () => {
       model: "user-model",
       complete: async (request) => {
         requests.push(request);
-        return {
-          choices: [
-            {
-              content: "finish conversation",
-              toolCalls: [],
-              malformedToolCalls: [],
-              rawToolCalls: [],
-              finishReason: "stop",
-              tokenIds: null,
-              logprobs: null,
-              tokens: null,
-            },
-          ],
-          promptTokenIds: null,
-          promptLogprobs: null,
-          usage: null,
-        };
+        return textCompletion("finish conversation");
       },
     };
     const entry = { lang: "en", question: "You are Eve; order a pizza." } as AceEntry;

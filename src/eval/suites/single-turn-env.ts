@@ -4,15 +4,8 @@
  * action (reward 1 if correct, else 0) and terminates. Evaluation thus runs through the same
  * rollout code as training.
  */
-import { SpadeError } from "../../errors.js";
-import {
-  makeAction,
-  type Action,
-  type Env,
-  type EnvMeta,
-  type ResetResult,
-  type StepResult,
-} from "../../env/index.js";
+import { makeAction, type Action, type ResetResult } from "../../env/index.js";
+import { clipHint, type Graded, OneStepEnv } from "../episode.js";
 import type { EvalItem, ItemSpec, SuiteName } from "./types.js";
 
 const SKILLS: Record<SuiteName, string> = {
@@ -31,53 +24,25 @@ const DESCRIPTIONS: Record<SuiteName, string> = {
   bbh: "BIG-Bench Hard example: multi-step reasoning, final answer in \\boxed{}.",
 };
 
-type State = "new" | "ready" | "done" | "closed";
-
 /** A single-turn environment over one item. */
-export class SingleTurnEnv implements Env {
-  readonly meta: EnvMeta;
-  private state: State = "new";
-
+export class SingleTurnEnv extends OneStepEnv {
   constructor(private readonly item: ItemSpec) {
-    this.meta = {
-      name: `eval-${item.suite}`,
-      skill: SKILLS[item.suite],
-      description: DESCRIPTIONS[item.suite],
-      maxTurns: 1,
-      tools: [],
-    };
-  }
-
-  private ensureOpen(): void {
-    if (this.state === "closed")
-      throw new SpadeError("E_ENV_CONTRACT", `${this.item.id}: environment used after close()`);
+    const { suite } = item;
+    super(item.id, {
+      name: `eval-${suite}`,
+      skill: SKILLS[suite],
+      description: DESCRIPTIONS[suite],
+    });
   }
 
   /** Shows the question; the seed does not matter (one fixed item). */
-  async reset(_seed: number): Promise<ResetResult> {
-    this.ensureOpen();
-    this.state = "ready";
+  protected async start(_seed: number): Promise<ResetResult> {
     return { observation: this.item.prompt, info: { suite: this.item.suite, id: this.item.id } };
   }
 
-  /** Grades the one action. Throws E_ENV_CONTRACT before `reset` or after the episode ended. */
-  async step(action: Action): Promise<StepResult> {
-    this.ensureOpen();
-    if (this.state !== "ready") {
-      throw new SpadeError(
-        "E_ENV_CONTRACT",
-        `${this.item.id}: step() ${this.state === "new" ? "before reset()" : "after the episode ended"}`,
-      );
-    }
-    this.state = "done";
-    const grade = await this.item.grade(action);
-    return {
-      observation: grade.correct ? "Correct." : "Incorrect.",
-      reward: grade.correct ? 1 : 0,
-      terminated: true,
-      truncated: false,
-      info: { suite: this.item.suite, id: this.item.id, correct: grade.correct, ...grade.info },
-    };
+  protected async grade(action: Action): Promise<Graded> {
+    const { correct, info } = await this.item.grade(action);
+    return { correct, info: { suite: this.item.suite, id: this.item.id, correct, ...info } };
   }
 
   /** The reference as a hint. */
@@ -91,10 +56,6 @@ export class SingleTurnEnv implements Env {
     this.ensureOpen();
     return makeAction(this.item.oracleText);
   }
-
-  async close(): Promise<void> {
-    this.state = "closed";
-  }
 }
 
 /** Turns item data into an `EvalItem` whose environments are `SingleTurnEnv`s. */
@@ -104,6 +65,5 @@ export function toEvalItem(spec: ItemSpec): EvalItem {
 
 /** A hint made from a reference, within the contract's 2,000 characters. */
 export function referenceHint(prefix: string, reference: string): string {
-  const text = `${prefix}${reference}`;
-  return text.length <= 2000 ? text : `${text.slice(0, 1997)}...`;
+  return clipHint(`${prefix}${reference}`);
 }

@@ -3,7 +3,8 @@
  * What a held-out item is: a question, a reference, a grader of one action, and a factory for the
  * single-turn `Env` that evaluation runs through the same rollout code as training.
  */
-import type { Action, Env, JsonObject } from "../../env/index.js";
+import type { Action, Env } from "../../env/index.js";
+import type { Graded } from "../episode.js";
 
 /** The suites this module serves. */
 export const SUITE_NAMES = ["gsm8k", "math500", "humaneval", "mbpp", "bbh"] as const;
@@ -12,10 +13,7 @@ export const SUITE_NAMES = ["gsm8k", "math500", "humaneval", "mbpp", "bbh"] as c
 export type SuiteName = (typeof SUITE_NAMES)[number];
 
 /** The verdict on one action. `info` says why (the extracted answer, the run outcome...). */
-export interface Grade {
-  correct: boolean;
-  info: JsonObject;
-}
+export type Grade = Graded;
 
 /** The data of one held-out item, independent of any episode. */
 export interface ItemSpec {

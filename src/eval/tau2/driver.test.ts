@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { isSpadeError } from "../../errors.js";
-import { runDriver, runTau2, type Tau2Event } from "./index.js";
+import { type RunTau2Options, runDriver, runTau2, type Tau2Event } from "./index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "spade-tau2-driver-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -104,6 +104,11 @@ describe("runDriver", () => {
 });
 
 describe("runTau2 with a scripted driver", () => {
+  /** A retail run of a model agent (whose server the scripted driver never calls). */
+  const retailModelRun = {
+    domains: ["retail"],
+    agent: { kind: "model", endpoint: { baseURL: "http://127.0.0.1:9/v1", model: "m" } },
+  } satisfies Partial<RunTau2Options>;
   const tasks = ev({
     event: "tasks",
     domain: "retail",
@@ -126,8 +131,7 @@ describe("runTau2 with a scripted driver", () => {
     const controller = new AbortController();
     let seen = 0;
     const run = await runTau2({
-      domains: ["retail"],
-      agent: { kind: "model", endpoint: { baseURL: "http://127.0.0.1:9/v1", model: "m" } },
+      ...retailModelRun,
       settings: { trials: 2 },
       outDir: out,
       resume: false,
@@ -169,8 +173,7 @@ describe("runTau2 with a scripted driver", () => {
       ].join("\n"),
     );
     const again = await runTau2({
-      domains: ["retail"],
-      agent: { kind: "model", endpoint: { baseURL: "http://127.0.0.1:9/v1", model: "m" } },
+      ...retailModelRun,
       settings: { trials: 2 },
       outDir: out,
       resume: true,
@@ -195,8 +198,7 @@ describe("runTau2 with a scripted driver", () => {
 
   it("a fresh run refuses a folder that holds results", async () => {
     const err = await runTau2({
-      domains: ["retail"],
-      agent: { kind: "model", endpoint: { baseURL: "http://127.0.0.1:9/v1", model: "m" } },
+      ...retailModelRun,
       outDir: join(dir, "run"),
       resume: false,
       python: fakePython("exit 0"),

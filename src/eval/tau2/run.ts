@@ -129,18 +129,16 @@ export function tau2ItemId(domain: string, taskId: string): string {
 
 const SCRIPTED_USER = "spade-scripted-user";
 
-function litellmModel(endpoint: Tau2Endpoint): string {
-  return `openai/${endpoint.model}`;
-}
-
-function baseArgs(endpoint: Tau2Endpoint): JsonObject {
+/** A model for litellm: the endpoint as an OpenAI-compatible one, then `sampling`. */
+function tau2Model(endpoint: Tau2Endpoint, sampling: JsonObject): Tau2Model {
   // num_retries 0: tau2's no-retry evaluation protocol (the reference sets the same).
-  return {
+  const base = {
     api_base: endpoint.baseURL,
     api_key: endpoint.apiKey ?? "spade-no-key",
     num_retries: 0,
     timeout: 600,
   };
+  return { model: `openai/${endpoint.model}`, args: { ...base, ...sampling } };
 }
 
 /** The request for the harness: models, sampling and the reference's protocol settings. */
@@ -156,30 +154,18 @@ export function driverRequest(options: {
   outDir: string;
 }): Tau2DriverRequest {
   const { settings: s } = options;
-  const agent: Tau2Model = {
-    model: litellmModel(options.agent),
-    // top_k is not an OpenAI parameter (litellm drops it): it goes in the body, as vLLM/SGLang read it.
-    args: {
-      ...baseArgs(options.agent),
-      temperature: s.temperature,
-      top_p: s.topP,
-      max_tokens: s.maxTokens,
-      extra_body: { top_k: s.topK },
-    },
-  };
-  const user: Tau2Model = {
-    model: litellmModel(options.user),
-    args: {
-      ...baseArgs(options.user),
-      temperature: s.userTemperature,
-      max_tokens: s.userMaxTokens,
-    },
-  };
-  const judgeEndpoint = options.judge ?? options.agent;
-  const judge: Tau2Model = {
-    model: litellmModel(judgeEndpoint),
-    args: { ...baseArgs(judgeEndpoint), temperature: s.judgeTemperature },
-  };
+  // top_k is not an OpenAI parameter (litellm drops it): it goes in the body, as vLLM/SGLang read it.
+  const agent = tau2Model(options.agent, {
+    temperature: s.temperature,
+    top_p: s.topP,
+    max_tokens: s.maxTokens,
+    extra_body: { top_k: s.topK },
+  });
+  const user = tau2Model(options.user, {
+    temperature: s.userTemperature,
+    max_tokens: s.userMaxTokens,
+  });
+  const judge = tau2Model(options.judge ?? options.agent, { temperature: s.judgeTemperature });
   return {
     domains: [...options.domains],
     split: s.split,

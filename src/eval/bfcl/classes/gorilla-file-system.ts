@@ -381,40 +381,35 @@ export class GorillaFileSystem implements BfclApi {
       [req("source"), req("destination")],
       ({ source, destination }) => this.moveOrCopy("cp", source!, destination!),
     ],
-    [
-      "rm",
-      [req("file_name")],
-      ({ file_name }) => {
-        const name = hashableName(file_name!);
-        if (name === undefined || !this.currentDir.contents.has(name)) {
-          return pyDict({
-            error: `rm: cannot remove '${pyStr(file_name!)}': No such file or directory`,
-          });
-        }
-        this.currentDir.contents.delete(name);
-        return pyDict({ result: `'${name}' removed` });
-      },
-    ],
+    ["rm", [req("file_name")], ({ file_name }) => this.remove("rm", file_name!, () => null)],
     [
       "rmdir",
       [req("dir_name")],
-      ({ dir_name }) => {
-        const name = hashableName(dir_name!);
-        if (name === undefined || !this.currentDir.contents.has(name)) {
-          return pyDict({
-            error: `rmdir: cannot remove '${pyStr(dir_name!)}': No such file or directory`,
-          });
-        }
-        const item = this.currentDir.getItem(name);
-        if (!(item instanceof FsDirectory))
-          return pyDict({ error: `rmdir: cannot remove '${name}': Not a directory` });
-        if (item.contents.size > 0)
-          return pyDict({ error: `rmdir: cannot remove '${name}': Directory not empty` });
-        this.currentDir.contents.delete(name);
-        return pyDict({ result: `'${name}' removed` });
-      },
+      ({ dir_name }) =>
+        this.remove("rmdir", dir_name!, (item) => {
+          if (!(item instanceof FsDirectory)) return "Not a directory";
+          return item.contents.size > 0 ? "Directory not empty" : null;
+        }),
     ],
   ]);
+
+  /**
+   * `rm` and `rmdir`: removes the entry `given` of the current directory unless it is absent or
+   * `refuse` gives a reason (the error's tail) for the entry.
+   */
+  private remove(
+    op: "rm" | "rmdir",
+    given: PyValue,
+    refuse: (item: FsNode | undefined) => string | null,
+  ): PyDict {
+    const name = hashableName(given);
+    if (name === undefined || !this.currentDir.contents.has(name))
+      return pyDict({ error: `${op}: cannot remove '${pyStr(given)}': No such file or directory` });
+    const reason = refuse(this.currentDir.getItem(name));
+    if (reason !== null) return pyDict({ error: `${op}: cannot remove '${name}': ${reason}` });
+    this.currentDir.contents.delete(name);
+    return pyDict({ result: `'${name}' removed` });
+  }
 
   /** `mv` and `cp`: same checks, different treatment of the source. */
   private moveOrCopy(op: "mv" | "cp", sourceArg: PyValue, destinationArg: PyValue): PyValue {

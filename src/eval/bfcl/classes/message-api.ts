@@ -23,7 +23,7 @@ import {
   type PyValue,
   truthy,
 } from "../../python/index.js";
-import { methodTable, req, type BfclApi } from "../api.js";
+import { type BfclApi, methodTable, req, stateFields } from "../api.js";
 
 function defaultInbox(): PyValue[] {
   return [
@@ -40,6 +40,20 @@ function firstItem(message: PyValue): [PyValue, PyValue] {
   return entries[0]!;
 }
 
+/** MessageAPI's public attributes, in `vars()` order. */
+const MESSAGE_FIELDS = stateFields<MessageAPI>([
+  ["generated_ids", "generatedIds", () => new Set()],
+  ["user_count", "userCount", () => 4n],
+  [
+    "user_map",
+    "userMap",
+    () => pyDict({ Alice: "USR001", Bob: "USR002", Catherine: "USR003", Daniel: "USR004" }),
+  ],
+  ["inbox", "inbox", defaultInbox],
+  ["message_count", "messageCount", () => 3n],
+  ["current_user", "currentUser", () => null],
+]);
+
 /** Port of upstream's MessageAPI. */
 export class MessageAPI implements BfclApi {
   readonly className = "MessageAPI";
@@ -54,25 +68,11 @@ export class MessageAPI implements BfclApi {
   loadScenario(scenario: PyDict): void {
     const seed = getOrMake(scenario, "random_seed", () => 200191n);
     this.random = new PyRandom(typeof seed === "bigint" ? seed : 200191n);
-    this.generatedIds = getOrMake(scenario, "generated_ids", () => new Set());
-    this.userCount = getOrMake(scenario, "user_count", () => 4n);
-    this.userMap = getOrMake(scenario, "user_map", () =>
-      pyDict({ Alice: "USR001", Bob: "USR002", Catherine: "USR003", Daniel: "USR004" }),
-    );
-    this.inbox = getOrMake(scenario, "inbox", defaultInbox);
-    this.messageCount = getOrMake(scenario, "message_count", () => 3n);
-    this.currentUser = getOrMake(scenario, "current_user", () => null);
+    MESSAGE_FIELDS.load(this, scenario);
   }
 
   publicState(): Array<[string, PyValue]> {
-    return [
-      ["generated_ids", this.generatedIds],
-      ["user_count", this.userCount],
-      ["user_map", this.userMap],
-      ["inbox", this.inbox],
-      ["message_count", this.messageCount],
-      ["current_user", this.currentUser],
-    ];
+    return MESSAGE_FIELDS.state(this);
   }
 
   /** `_generate_id`: a 5-digit id not drawn before. */

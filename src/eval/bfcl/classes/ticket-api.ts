@@ -8,7 +8,6 @@ import {
   asDict,
   dictSet,
   getItem,
-  getOrMake,
   hashKey,
   iterate,
   lower,
@@ -22,9 +21,16 @@ import {
   type PyValue,
   truthy,
 } from "../../python/index.js";
-import { methodTable, opt, req, type BfclApi } from "../api.js";
+import { type BfclApi, methodTable, opt, req, stateFields } from "../api.js";
 
 const VALID_FIELDS = ["title", "description", "status", "priority"];
+
+/** TicketAPI's public attributes, in `vars()` order. */
+const TICKET_FIELDS = stateFields<TicketAPI>([
+  ["ticket_queue", "ticketQueue", () => []],
+  ["ticket_counter", "ticketCounter", () => 1n],
+  ["current_user", "currentUser", () => null],
+]);
 
 /** Port of upstream's TicketAPI. */
 export class TicketAPI implements BfclApi {
@@ -34,17 +40,11 @@ export class TicketAPI implements BfclApi {
   currentUser: PyValue = null;
 
   loadScenario(scenario: PyDict): void {
-    this.ticketQueue = getOrMake(scenario, "ticket_queue", () => []);
-    this.ticketCounter = getOrMake(scenario, "ticket_counter", () => 1n);
-    this.currentUser = getOrMake(scenario, "current_user", () => null);
+    TICKET_FIELDS.load(this, scenario);
   }
 
   publicState(): Array<[string, PyValue]> {
-    return [
-      ["ticket_queue", this.ticketQueue],
-      ["ticket_counter", this.ticketCounter],
-      ["current_user", this.currentUser],
-    ];
+    return TICKET_FIELDS.state(this);
   }
 
   private findTicket(ticketId: PyValue): PyDict | null {
@@ -52,6 +52,25 @@ export class TicketAPI implements BfclApi {
       if (pyEquals(getItem(ticket, "id"), ticketId)) return asDict(ticket);
     }
     return null;
+  }
+
+  /**
+   * `close_ticket` and `resolve_ticket`: sets the ticket's status (then `also` changes it more),
+   * unless it is missing or has that status already.
+   */
+  private moveTo(
+    ticketId: PyValue,
+    status: "Closed" | "Resolved",
+    also: (t: PyDict) => void,
+  ): PyDict {
+    const ticket = this.findTicket(ticketId);
+    if (!ticket) return this.notFound(ticketId);
+    const done = status.toLowerCase();
+    if (pyEquals(getItem(ticket, "status"), status))
+      return pyDict({ error: `Ticket with ID ${pyStr(ticketId)} is already ${done}.` });
+    ticket.set("status", status);
+    also(ticket);
+    return pyDict({ status: `Ticket ${pyStr(ticketId)} has been ${done} successfully.` });
   }
 
   private notFound(ticketId: PyValue): PyDict {
@@ -89,29 +108,13 @@ export class TicketAPI implements BfclApi {
     [
       "close_ticket",
       [req("ticket_id")],
-      ({ ticket_id }) => {
-        const ticket = this.findTicket(ticket_id!);
-        if (!ticket) return this.notFound(ticket_id!);
-        if (pyEquals(getItem(ticket, "status"), "Closed")) {
-          return pyDict({ error: `Ticket with ID ${pyStr(ticket_id!)} is already closed.` });
-        }
-        ticket.set("status", "Closed");
-        return pyDict({ status: `Ticket ${pyStr(ticket_id!)} has been closed successfully.` });
-      },
+      ({ ticket_id }) => this.moveTo(ticket_id!, "Closed", () => {}),
     ],
     [
       "resolve_ticket",
       [req("ticket_id"), req("resolution")],
-      ({ ticket_id, resolution }) => {
-        const ticket = this.findTicket(ticket_id!);
-        if (!ticket) return this.notFound(ticket_id!);
-        if (pyEquals(getItem(ticket, "status"), "Resolved")) {
-          return pyDict({ error: `Ticket with ID ${pyStr(ticket_id!)} is already resolved.` });
-        }
-        ticket.set("status", "Resolved");
-        ticket.set("resolution", resolution!);
-        return pyDict({ status: `Ticket ${pyStr(ticket_id!)} has been resolved successfully.` });
-      },
+      ({ ticket_id, resolution }) =>
+        this.moveTo(ticket_id!, "Resolved", (ticket) => ticket.set("resolution", resolution!)),
     ],
     [
       "edit_ticket",

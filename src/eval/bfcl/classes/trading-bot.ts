@@ -35,7 +35,7 @@ import {
   removeFirst,
   truthy,
 } from "../../python/index.js";
-import { methodTable, opt, req, type BfclApi } from "../api.js";
+import { type BfclApi, methodTable, opt, req, stateFields, tableGet } from "../api.js";
 import type { BfclSession } from "../session.js";
 import { defaultOrders, defaultStocks } from "./trading-defaults.js";
 import { parseDateTime } from "./datetime.js";
@@ -64,6 +64,21 @@ function two(n: number): string {
   return String(n).padStart(2, "0");
 }
 
+/** TradingBot's public attributes after `orders` (its int keys restored), in `vars()` order. */
+const TRADING_FIELDS = stateFields<TradingBot>([
+  [
+    "account_info",
+    "accountInfo",
+    () => pyDict({ account_id: 12345n, balance: 10000.0, binding_card: 1974202140965533n }),
+  ],
+  ["authenticated", "authenticated", () => false],
+  ["market_status", "marketStatus", () => "Closed"],
+  ["order_counter", "orderCounter", () => 12446n],
+  ["stocks", "stocks", defaultStocks],
+  ["watch_list", "watchList", () => ["NVDA"]],
+  ["transaction_history", "transactionHistory", () => []],
+]);
+
 /** Port of upstream's TradingBot. */
 export class TradingBot implements BfclApi {
   readonly className = "TradingBot";
@@ -85,15 +100,7 @@ export class TradingBot implements BfclApi {
     this.orders = new Map(
       [...orders].map(([k, v]) => [typeof k === "string" && /^[0-9]+$/.test(k) ? BigInt(k) : k, v]),
     );
-    this.accountInfo = getOrMake(scenario, "account_info", () =>
-      pyDict({ account_id: 12345n, balance: 10000.0, binding_card: 1974202140965533n }),
-    );
-    this.authenticated = getOrMake(scenario, "authenticated", () => false);
-    this.marketStatus = getOrMake(scenario, "market_status", () => "Closed");
-    this.orderCounter = getOrMake(scenario, "order_counter", () => 12446n);
-    this.stocks = getOrMake(scenario, "stocks", defaultStocks);
-    this.watchList = getOrMake(scenario, "watch_list", () => ["NVDA"]);
-    this.transactionHistory = getOrMake(scenario, "transaction_history", () => []);
+    TRADING_FIELDS.load(this, scenario);
     this.longContext = longContext;
     const seed = getOrMake(scenario, "random_seed", () => 1053520n);
     this.random = new PyRandom(typeof seed === "bigint" ? seed : 1053520n);
@@ -102,13 +109,7 @@ export class TradingBot implements BfclApi {
   publicState(): Array<[string, PyValue]> {
     return [
       ["orders", this.orders],
-      ["account_info", this.accountInfo],
-      ["authenticated", this.authenticated],
-      ["market_status", this.marketStatus],
-      ["order_counter", this.orderCounter],
-      ["stocks", this.stocks],
-      ["watch_list", this.watchList],
-      ["transaction_history", this.transactionHistory],
+      ...TRADING_FIELDS.state(this),
       ["long_context", this.longContext],
     ];
   }
@@ -144,15 +145,7 @@ export class TradingBot implements BfclApi {
     [
       "get_symbol_by_name",
       [req("name")],
-      ({ name }) => {
-        const key = hashKey(name!);
-        return pyDict({
-          symbol:
-            typeof key === "string" && Object.hasOwn(SYMBOLS, key)
-              ? SYMBOLS[key]!
-              : "Stock not found",
-        });
-      },
+      ({ name }) => pyDict({ symbol: tableGet(SYMBOLS, hashKey(name!), "Stock not found") }),
     ],
     [
       "get_stock_info",

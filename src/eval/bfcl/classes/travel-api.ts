@@ -32,12 +32,25 @@ import {
   roundFloat,
   valueError,
 } from "../../python/index.js";
-import { methodTable, opt, req, type Args, type BfclApi } from "../api.js";
+import { type Args, type BfclApi, methodTable, opt, req, stateFields, tableGet } from "../api.js";
 import type { BfclSession } from "../session.js";
 import { parseDateTime } from "./datetime.js";
 import { ALL_AIRPORTS, AIRPORT_BY_CITY, BASE_COSTS, EXCHANGE_RATES } from "./travel-data.js";
 
 const CLASS_FACTOR: Record<string, bigint> = { economy: 1n, business: 2n, first: 5n };
+
+/** TravelAPI's public attributes from the scenario, in `vars()` order (then `long_context`). */
+const TRAVEL_FIELDS = stateFields<TravelAPI>([
+  ["credit_card_list", "creditCardList", () => new Map()],
+  ["booking_record", "bookingRecord", () => new Map()],
+  ["access_token", "accessToken", () => null],
+  ["token_type", "tokenType", () => null],
+  ["token_expires_in", "tokenExpiresIn", () => null],
+  ["token_scope", "tokenScope", () => null],
+  ["user_first_name", "userFirstName", () => null],
+  ["user_last_name", "userLastName", () => null],
+  ["budget_limit", "budgetLimit", () => null],
+]);
 
 /** Port of upstream's TravelAPI. */
 export class TravelAPI implements BfclApi {
@@ -60,15 +73,7 @@ export class TravelAPI implements BfclApi {
   loadScenario(scenario: PyDict, longContext: boolean): void {
     const seed = getOrMake(scenario, "random_seed", () => 141053n);
     this.random = new PyRandom(typeof seed === "bigint" ? seed : 141053n);
-    this.creditCardList = getOrMake(scenario, "credit_card_list", () => new Map());
-    this.bookingRecord = getOrMake(scenario, "booking_record", () => new Map());
-    this.accessToken = getOrMake(scenario, "access_token", () => null);
-    this.tokenType = getOrMake(scenario, "token_type", () => null);
-    this.tokenExpiresIn = getOrMake(scenario, "token_expires_in", () => null);
-    this.tokenScope = getOrMake(scenario, "token_scope", () => null);
-    this.userFirstName = getOrMake(scenario, "user_first_name", () => null);
-    this.userLastName = getOrMake(scenario, "user_last_name", () => null);
-    this.budgetLimit = getOrMake(scenario, "budget_limit", () => null);
+    TRAVEL_FIELDS.load(this, scenario);
     this.longContext = longContext;
     if (longContext) {
       // The padding objects are shared with every other instance of the session, as in Python.
@@ -84,18 +89,7 @@ export class TravelAPI implements BfclApi {
   }
 
   publicState(): Array<[string, PyValue]> {
-    return [
-      ["credit_card_list", this.creditCardList],
-      ["booking_record", this.bookingRecord],
-      ["access_token", this.accessToken],
-      ["token_type", this.tokenType],
-      ["token_expires_in", this.tokenExpiresIn],
-      ["token_scope", this.tokenScope],
-      ["user_first_name", this.userFirstName],
-      ["user_last_name", this.userLastName],
-      ["budget_limit", this.budgetLimit],
-      ["long_context", this.longContext],
-    ];
+    return [...TRAVEL_FIELDS.state(this), ["long_context", this.longContext]];
   }
 
   private draw(low: number, high: number): string {
@@ -116,10 +110,7 @@ export class TravelAPI implements BfclApi {
       ([from, to]) => pyEquals(from, travel_from!) && pyEquals(to, travel_to!),
     );
     if (!route) throw valueError("No available route for the given airports.");
-    const factor =
-      typeof travel_class === "string" && Object.hasOwn(CLASS_FACTOR, travel_class)
-        ? CLASS_FACTOR[travel_class]!
-        : undefined;
+    const factor = tableGet(CLASS_FACTOR, travel_class, undefined);
     if (factor === undefined)
       throw valueError("Invalid travel class. Options are: economy, business, first.");
     let digitSum = 0;
@@ -323,15 +314,8 @@ export class TravelAPI implements BfclApi {
     [
       "get_nearest_airport_by_city",
       [req("location")],
-      ({ location }) => {
-        const key = hashKey(location!);
-        return pyDict({
-          nearest_airport:
-            typeof key === "string" && Object.hasOwn(AIRPORT_BY_CITY, key)
-              ? AIRPORT_BY_CITY[key]!
-              : "Unknown",
-        });
-      },
+      ({ location }) =>
+        pyDict({ nearest_airport: tableGet(AIRPORT_BY_CITY, hashKey(location!), "Unknown") }),
     ],
     [
       "purchase_insurance",

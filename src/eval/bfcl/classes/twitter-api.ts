@@ -27,7 +27,20 @@ import {
   removeFirst,
   truthy,
 } from "../../python/index.js";
-import { methodTable, req, type BfclApi } from "../api.js";
+import { type BfclApi, methodTable, req, stateFields } from "../api.js";
+
+/** TwitterAPI's public attributes, in `vars()` order, around `tweets` (whose keys become ints). */
+const FIELDS_BEFORE_TWEETS = stateFields<TwitterAPI>([
+  ["username", "username", () => "john"],
+  ["password", "password", () => "john123"],
+  ["authenticated", "authenticated", () => false],
+]);
+const FIELDS_AFTER_TWEETS = stateFields<TwitterAPI>([
+  ["comments", "comments", () => new Map()],
+  ["retweets", "retweets", () => new Map()],
+  ["following_list", "followingList", () => ["alice", "bob"]],
+  ["tweet_counter", "tweetCounter", () => 0n],
+]);
 
 /** Port of upstream's TwitterAPI. */
 export class TwitterAPI implements BfclApi {
@@ -42,27 +55,17 @@ export class TwitterAPI implements BfclApi {
   tweetCounter: PyValue = 0n;
 
   loadScenario(scenario: PyDict): void {
-    this.username = getOrMake(scenario, "username", () => "john");
-    this.password = getOrMake(scenario, "password", () => "john123");
-    this.authenticated = getOrMake(scenario, "authenticated", () => false);
+    FIELDS_BEFORE_TWEETS.load(this, scenario);
     const tweets = asDict(getOrMake(scenario, "tweets", () => new Map()));
     this.tweets = new Map([...tweets].map(([k, v]) => [pyInt(k), v]));
-    this.comments = getOrMake(scenario, "comments", () => new Map());
-    this.retweets = getOrMake(scenario, "retweets", () => new Map());
-    this.followingList = getOrMake(scenario, "following_list", () => ["alice", "bob"]);
-    this.tweetCounter = getOrMake(scenario, "tweet_counter", () => 0n);
+    FIELDS_AFTER_TWEETS.load(this, scenario);
   }
 
   publicState(): Array<[string, PyValue]> {
     return [
-      ["username", this.username],
-      ["password", this.password],
-      ["authenticated", this.authenticated],
+      ...FIELDS_BEFORE_TWEETS.state(this),
       ["tweets", this.tweets],
-      ["comments", this.comments],
-      ["retweets", this.retweets],
-      ["following_list", this.followingList],
-      ["tweet_counter", this.tweetCounter],
+      ...FIELDS_AFTER_TWEETS.state(this),
     ];
   }
 

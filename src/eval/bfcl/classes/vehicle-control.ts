@@ -26,7 +26,7 @@ import {
   type PyValue,
   truthy,
 } from "../../python/index.js";
-import { methodTable, opt, req, type BfclApi } from "../api.js";
+import { methodTable, opt, req, type BfclApi, tableGet } from "../api.js";
 import type { BfclSession } from "../session.js";
 
 const MAX_FUEL_LEVEL = 50n;
@@ -72,6 +72,33 @@ function defaultDoors(): PyDict {
   });
 }
 
+/**
+ * Public attributes `_load_scenario` reads, in `vars()` order: [attribute, scenario key, default].
+ * `doorStatus` stands between the two parts (it also recounts `remainingUnlockedDoors`).
+ */
+const STATE_BEFORE_DOORS: ReadonlyArray<readonly [string, string, PyValue]> = [
+  ["fuelLevel", "fuelLevel", 0.0],
+  ["batteryVoltage", "batteryVoltage", 12.6],
+  ["engine_state", "engineState", "stopped"],
+  ["remainingUnlockedDoors", "remainingUnlockedDoors", 4n],
+];
+const STATE_AFTER_DOORS: ReadonlyArray<readonly [string, string, PyValue]> = [
+  ["acTemperature", "acTemperature", 25.0],
+  ["fanSpeed", "fanSpeed", 50n],
+  ["acMode", "acMode", "auto"],
+  ["humidityLevel", "humidityLevel", 50.0],
+  ["headLightStatus", "headLightStatus", "off"],
+  ["parkingBrakeStatus", "parkingBrakeStatus", "released"],
+  ["brakePedalStatus", "brakePedalStatus", "released"],
+  ["distanceToNextVehicle", "distanceToNextVehicle", 50.0],
+  ["cruiseStatus", "cruiseStatus", "inactive"],
+  ["destination", "destination", "None"],
+  ["frontLeftTirePressure", "frontLeftTirePressure", 32.0],
+  ["frontRightTirePressure", "frontRightTirePressure", 32.0],
+  ["rearLeftTirePressure", "rearLeftTirePressure", 30.0],
+  ["rearRightTirePressure", "rearRightTirePressure", 30.0],
+];
+
 /** Port of upstream's VehicleControlAPI. */
 export class VehicleControlAPI implements BfclApi {
   readonly className = "VehicleControlAPI";
@@ -95,87 +122,17 @@ export class VehicleControlAPI implements BfclApi {
   loadScenario(scenario: PyDict, longContext: boolean): void {
     const seed = getOrMake(scenario, "random_seed", () => 141053n);
     this.random = new PyRandom(typeof seed === "bigint" ? seed : 141053n);
-    const from = (key: string, make: () => PyValue) => getOrMake(scenario, key, make);
+    const from = (key: string, value: PyValue) => getOrMake(scenario, key, () => value);
     this.state.clear();
-    this.set(
-      "fuelLevel",
-      from("fuelLevel", () => 0.0),
-    );
-    this.set(
-      "batteryVoltage",
-      from("batteryVoltage", () => 12.6),
-    );
-    this.set(
-      "engine_state",
-      from("engineState", () => "stopped"),
-    );
-    this.set(
-      "remainingUnlockedDoors",
-      from("remainingUnlockedDoors", () => 4n),
-    );
-    const doors = asDict(from("doorStatus", defaultDoors));
+    for (const [attribute, key, value] of STATE_BEFORE_DOORS) this.set(attribute, from(key, value));
+    const doors = asDict(getOrMake(scenario, "doorStatus", defaultDoors));
     this.set("doorStatus", doors);
     const locked = [...doors.keys()].filter((d) => eq(getItem(doors, d), "locked")).length;
     this.set("remainingUnlockedDoors", 4n - BigInt(locked));
-    this.set(
-      "acTemperature",
-      from("acTemperature", () => 25.0),
-    );
-    this.set(
-      "fanSpeed",
-      from("fanSpeed", () => 50n),
-    );
-    this.set(
-      "acMode",
-      from("acMode", () => "auto"),
-    );
-    this.set(
-      "humidityLevel",
-      from("humidityLevel", () => 50.0),
-    );
-    this.set(
-      "headLightStatus",
-      from("headLightStatus", () => "off"),
-    );
-    this.set(
-      "parkingBrakeStatus",
-      from("parkingBrakeStatus", () => "released"),
-    );
-    this.parkingBrakeForce = from("parkingBrakeForce", () => 0.0);
-    this.slopeAngle = from("slopeAngle", () => 0.0);
-    this.set(
-      "brakePedalStatus",
-      from("brakePedalStatus", () => "released"),
-    );
-    this.brakePedalForce = from("brakePedalForce", () => 0.0);
-    this.set(
-      "distanceToNextVehicle",
-      from("distanceToNextVehicle", () => 50.0),
-    );
-    this.set(
-      "cruiseStatus",
-      from("cruiseStatus", () => "inactive"),
-    );
-    this.set(
-      "destination",
-      from("destination", () => "None"),
-    );
-    this.set(
-      "frontLeftTirePressure",
-      from("frontLeftTirePressure", () => 32.0),
-    );
-    this.set(
-      "frontRightTirePressure",
-      from("frontRightTirePressure", () => 32.0),
-    );
-    this.set(
-      "rearLeftTirePressure",
-      from("rearLeftTirePressure", () => 30.0),
-    );
-    this.set(
-      "rearRightTirePressure",
-      from("rearRightTirePressure", () => 30.0),
-    );
+    for (const [attribute, key, value] of STATE_AFTER_DOORS) this.set(attribute, from(key, value));
+    this.parkingBrakeForce = from("parkingBrakeForce", 0.0);
+    this.slopeAngle = from("slopeAngle", 0.0);
+    this.brakePedalForce = from("brakePedalForce", 0.0);
     this.set("long_context", longContext);
   }
 
@@ -446,12 +403,7 @@ export class VehicleControlAPI implements BfclApi {
     [
       "get_zipcode_based_on_city",
       [req("city")],
-      ({ city }) => {
-        return pyDict({
-          zipcode:
-            typeof city === "string" && Object.hasOwn(ZIP_CODES, city) ? ZIP_CODES[city]! : "00000",
-        });
-      },
+      ({ city }) => pyDict({ zipcode: tableGet(ZIP_CODES, city, "00000") }),
     ],
     [
       "set_navigation",

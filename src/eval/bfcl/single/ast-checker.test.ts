@@ -41,25 +41,31 @@ describe("astCheck", () => {
       "valid",
     );
   });
-  it("names upstream's error for each kind of wrong call", () => {
-    expect(verdict('[{"book": {"city": "Boston", "nights": 2}}]')).toBe("value_error:string");
-    expect(verdict('[{"book": {"city": "NYC", "nights": 2.0}}]')).toBe("type_error:simple");
-    expect(verdict('[{"book": {"city": "NYC", "nights": 3}}]')).toBe("value_error:others");
-    expect(verdict('[{"book": {"city": "NYC"}}]')).toBe("simple_function_checker:missing_required");
-    expect(verdict('[{"book": {"city": "NYC", "nights": 2, "pets": 1}}]')).toBe(
+  it.each([
+    ['[{"book": {"city": "Boston", "nights": 2}}]', "simple_python", "value_error:string"],
+    ['[{"book": {"city": "NYC", "nights": 2.0}}]', "simple_python", "type_error:simple"],
+    ['[{"book": {"city": "NYC", "nights": 3}}]', "simple_python", "value_error:others"],
+    ['[{"book": {"city": "NYC"}}]', "simple_python", "simple_function_checker:missing_required"],
+    [
+      '[{"book": {"city": "NYC", "nights": 2, "pets": 1}}]',
+      "simple_python",
       "simple_function_checker:unexpected_param",
-    );
-    expect(verdict('[{"book": {"city": "NYC", "nights": 2, "tags": ["c"]}}]')).toBe(
+    ],
+    [
+      '[{"book": {"city": "NYC", "nights": 2, "tags": ["c"]}}]',
+      "simple_python",
       "value_error:list/tuple",
-    );
-    expect(verdict('[{"rent": {"city": "NYC", "nights": 2}}]')).toBe(
+    ],
+    [
+      '[{"rent": {"city": "NYC", "nights": 2}}]',
+      "simple_python",
       "simple_function_checker:wrong_func_name",
-    );
-    expect(verdict("[]")).toBe("simple_function_checker:wrong_count");
-    expect(verdict("[]", "multiple")).toBe("multiple_function_checker:wrong_count");
-    expect(verdict('[{"rent": {}}]', "parallel")).toBe(
-      "parallel_function_checker_no_order:cannot_find_match",
-    );
+    ],
+    ["[]", "simple_python", "simple_function_checker:wrong_count"],
+    ["[]", "multiple", "multiple_function_checker:wrong_count"],
+    ['[{"rent": {}}]', "parallel", "parallel_function_checker_no_order:cannot_find_match"],
+  ])("names upstream's error for a wrong call: %s in %s is %s", (output, category, error) => {
+    expect(verdict(output, category)).toBe(error);
   });
 });
 

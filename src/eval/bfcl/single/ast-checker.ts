@@ -50,8 +50,8 @@ export function languageOf(testCategory: string): BfclLanguage {
 
 const NESTED_CONVERSION_TYPES = new Set(["Array", "ArrayList", "array"]);
 
-/** BFCL's `PYTHON_TYPE_MAPPING`. */
-const PYTHON_TYPE_MAPPING: Readonly<Record<string, PyTypeName>> = {
+/** BFCL's `PYTHON_TYPE_MAPPING`: a parameter's schema type as the Python type its value has. */
+export const PYTHON_TYPE_MAPPING: Readonly<Record<string, PyTypeName>> = {
   string: "str",
   integer: "int",
   float: "float",

@@ -1,19 +1,14 @@
-// Our single-turn verdicts against upstream's ast_checker (the pinned bfcl-eval wheel in .venv),
-// on the ground truth and generated wrong outputs of every non_live (Python) and live entry.
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { PyException, pyJsonDumps } from "../../python/index.js";
 import { astCheck, relevanceCheck } from "./ast-checker.js";
 import { BFCL_LIVE, BFCL_NON_LIVE, loadSingleEntries, type BfclSingleEntry } from "./data.js";
+import { upstreamVerdicts, VENV_PYTHON } from "../testing/upstream.js";
 import { singleCases } from "./testing-perturb.js";
 
 const VENV = fileURLToPath(new URL("../../../../.venv/", import.meta.url));
-const VENV_PYTHON = join(VENV, "bin/python");
-const SCRIPT = fileURLToPath(new URL("../testing/crosscheck_single.py", import.meta.url));
 
 function wheelDataDir(): string | null {
   const lib = join(VENV, "lib");
@@ -79,47 +74,39 @@ describe.skipIf(DATA === null || !existsSync(VENV_PYTHON))(
           }
         }
       }
-      const dir = mkdtempSync(join(tmpdir(), "bfcl-single-xc-"));
-      try {
-        const file = join(dir, "cases.json");
-        writeFileSync(file, `[${lines.join(",\n")}]`);
-        const run = spawnSync(VENV_PYTHON, [SCRIPT, file, join(DATA!, "bfcl_eval/data")], {
-          encoding: "utf8",
-          maxBuffer: 256 * 1024 * 1024,
-          timeout: 300_000,
-        });
-        expect(run.status, run.stderr).toBe(0);
-        const upstream = JSON.parse(run.stdout) as Record<string, [boolean, string | null]>;
-        const theirs = Object.fromEntries(
-          Object.entries(upstream).map(([k, [ok, t]]) => [k, ok ? "valid" : t!]),
+      const upstream = upstreamVerdicts(
+        "crosscheck_single.py",
+        `[${lines.join(",\n")}]`,
+        join(DATA!, "bfcl_eval/data"),
+        { maxBufferBytes: 256 * 1024 * 1024, timeoutMs: 300_000 },
+      );
+      const theirs = Object.fromEntries(
+        Object.entries(upstream).map(([k, [ok, t]]) => [k, ok ? "valid" : t!]),
+      );
+      expect(Object.keys(theirs).length).toBe(Object.keys(mine).length);
+      const differing = Object.keys(mine)
+        .filter((k) => mine[k] !== theirs[k])
+        .map((k) => `${k}: port ${mine[k]} upstream ${theirs[k]}`);
+      expect(differing.slice(0, 30)).toEqual([]);
+      const counts: Record<string, number> = {};
+      for (const v of Object.values(theirs)) counts[v] = (counts[v] ?? 0) + 1;
+      // Every Python AST entry's gold output is valid upstream except seven whose possible answers no
+      // call can meet (a required parameter with no option, or an answer parameter the function
+      // document lacks); wrong outputs reach many error kinds.
+      // (Java and JavaScript golds are our own rendering of the answers as source text; most, not
+      // all, convert back the way upstream reads them.)
+      const golds = Object.keys(theirs).filter((k) => k.endsWith("|gold"));
+      expect(golds.filter((k) => !k.startsWith("simple_java") && theirs[k] !== "valid")).toEqual(
+        UNMEETABLE.map((id) => `${id}|gold`),
+      );
+      for (const lang of ["simple_java", "simple_javascript"]) {
+        const own = golds.filter((k) => k.startsWith(`${lang}_`));
+        console.log(
+          `${lang}: ${own.filter((k) => theirs[k] === "valid").length}/${own.length} gold outputs valid upstream`,
         );
-        expect(Object.keys(theirs).length).toBe(Object.keys(mine).length);
-        const differing = Object.keys(mine)
-          .filter((k) => mine[k] !== theirs[k])
-          .map((k) => `${k}: port ${mine[k]} upstream ${theirs[k]}`);
-        expect(differing.slice(0, 30)).toEqual([]);
-        const counts: Record<string, number> = {};
-        for (const v of Object.values(theirs)) counts[v] = (counts[v] ?? 0) + 1;
-        // Every Python AST entry's gold output is valid upstream except seven whose possible answers no
-        // call can meet (a required parameter with no option, or an answer parameter the function
-        // document lacks); wrong outputs reach many error kinds.
-        // (Java and JavaScript golds are our own rendering of the answers as source text; most, not
-        // all, convert back the way upstream reads them.)
-        const golds = Object.keys(theirs).filter((k) => k.endsWith("|gold"));
-        expect(golds.filter((k) => !k.startsWith("simple_java") && theirs[k] !== "valid")).toEqual(
-          UNMEETABLE.map((id) => `${id}|gold`),
-        );
-        for (const lang of ["simple_java", "simple_javascript"]) {
-          const own = golds.filter((k) => k.startsWith(`${lang}_`));
-          console.log(
-            `${lang}: ${own.filter((k) => theirs[k] === "valid").length}/${own.length} gold outputs valid upstream`,
-          );
-        }
-        console.log(`single-turn cross-check: ${Object.keys(mine).length} cases`, counts);
-        expect(Object.keys(counts).length).toBeGreaterThan(8);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
       }
+      console.log(`single-turn cross-check: ${Object.keys(mine).length} cases`, counts);
+      expect(Object.keys(counts).length).toBeGreaterThan(8);
     }, 600_000);
   },
 );

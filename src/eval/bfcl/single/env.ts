@@ -32,6 +32,7 @@ import {
 } from "./ast-checker.js";
 import type { BfclSingleEntry } from "./data.js";
 import { renderOutput } from "./render.js";
+import { clipHint } from "../../episode.js";
 
 const HINTS = {
   java: " Note that the provided function is in Java 8 SDK syntax.",
@@ -199,7 +200,7 @@ export class BfclSingleEnv implements Env {
       gold.length === 0
         ? "None of the functions fits this request: answer without calling any."
         : `The reference answer makes these calls: ${JSON.stringify(gold.map((c) => toJson(c)))}`;
-    return text.length > 2000 ? `${text.slice(0, 1997)}...` : text;
+    return clipHint(text);
   }
 
   async solve(): Promise<Action> {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { dataRoot } from "../../data.js";
 import { makeAction } from "../../../env/index.js";
-import { goldCheck } from "../gold.js";
 import { loadSuite } from "../load.js";
 import {
   bbhAnswersEqual,
@@ -74,15 +73,6 @@ describe("BBH suite", () => {
     const tasks = await bbhTasks(dataDir);
     expect(tasks.length).toBe(27);
     expect(tasks).toEqual(Object.keys(BBH_TASK_KINDS).sort());
-  });
-
-  it("gold: every target scores 1 on all 27 tasks (6511/6511)", async () => {
-    const report = await goldCheck("bbh", { dataDir });
-    expect({ items: report.items, correct: report.correct, failures: report.failures }).toEqual({
-      items: 6511,
-      correct: 6511,
-      failures: [],
-    });
   });
 
   it("asks dyck_languages for answer tags, since braces break \\boxed{}", async () => {

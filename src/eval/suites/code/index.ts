@@ -39,6 +39,7 @@ export {
   unpickleString,
   verdictInfo,
   LCB_DEFAULT_RELEASE,
+  LCB_FILES,
   LCB_MEMORY_BYTES,
   LCB_RELEASES,
   LCB_TIMEOUT_SECONDS,

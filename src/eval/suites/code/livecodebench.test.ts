@@ -12,6 +12,8 @@ import {
   loadLiveCodeBench,
   parseLcbRow,
   unpickleString,
+  LCB_FILES,
+  LCB_RELEASES,
   type LcbProblem,
   type LimitedPythonRunner,
 } from "./livecodebench.js";
@@ -104,15 +106,9 @@ describe("LiveCodeBench rows", () => {
 
   it("loads release_v6 as test.jsonl ... test6.jsonl in that order, v6 as test6.jsonl alone", async () => {
     const dir = join(scratch, "releases");
-    for (const f of [
-      "test.jsonl",
-      "test2.jsonl",
-      "test3.jsonl",
-      "test4.jsonl",
-      "test5.jsonl",
-      "test6.jsonl",
-    ])
-      writeLcbFixtures(dir, f);
+    for (const f of LCB_FILES) writeLcbFixtures(dir, f);
+    expect(LCB_RELEASES.release_v3).toEqual(["test.jsonl", "test2.jsonl", "test3.jsonl"]);
+    expect(LCB_RELEASES.release_v6).toEqual(LCB_FILES);
     expect((await loadLiveCodeBench(dir)).length).toBe(18);
     expect((await loadLiveCodeBench(dir, "v6")).map((p) => p.questionId)).toEqual([
       "fx-sum",

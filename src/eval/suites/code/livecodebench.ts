@@ -36,21 +36,19 @@ export interface LcbProblem {
   fnName: string | null;
 }
 
+/** The files of `code_generation_lite`, in release order: release_vN is the first N. */
+export const LCB_FILES: readonly string[] = Object.freeze([
+  "test.jsonl",
+  "test2.jsonl",
+  "test3.jsonl",
+  "test4.jsonl",
+  "test5.jsonl",
+  "test6.jsonl",
+]);
+
 /** The files of each release tag, as `code_generation_lite`'s loading script names them. */
 export const LCB_RELEASES: Readonly<Record<string, readonly string[]>> = Object.freeze({
-  release_v1: ["test.jsonl"],
-  release_v2: ["test.jsonl", "test2.jsonl"],
-  release_v3: ["test.jsonl", "test2.jsonl", "test3.jsonl"],
-  release_v4: ["test.jsonl", "test2.jsonl", "test3.jsonl", "test4.jsonl"],
-  release_v5: ["test.jsonl", "test2.jsonl", "test3.jsonl", "test4.jsonl", "test5.jsonl"],
-  release_v6: [
-    "test.jsonl",
-    "test2.jsonl",
-    "test3.jsonl",
-    "test4.jsonl",
-    "test5.jsonl",
-    "test6.jsonl",
-  ],
+  ...Object.fromEntries(LCB_FILES.map((_, i) => [`release_v${i + 1}`, LCB_FILES.slice(0, i + 1)])),
   v6: ["test6.jsonl"],
 });
 

@@ -57,22 +57,13 @@ describe("check programs", () => {
 
 // Skip reason: this machine cannot build the sandbox's namespaces (not root, no user namespaces).
 describe.skipIf(!available)("HumanEval and MBPP in the Python sandbox", () => {
-  it("gold: the 164 canonical HumanEval solutions pass (164/164)", async () => {
-    const report = await goldCheck("humaneval", { dataDir, sandbox: goldOptions });
-    expect({ items: report.items, correct: report.correct, failures: report.failures }).toEqual({
-      items: 164,
-      correct: 164,
-      failures: [],
-    });
-  });
-
-  it("gold: the 257 MBPP test-split solutions pass (257/257)", async () => {
-    const report = await goldCheck("mbpp", { dataDir, sandbox: goldOptions });
-    expect({ items: report.items, correct: report.correct, failures: report.failures }).toEqual({
-      items: 257,
-      correct: 257,
-      failures: [],
-    });
+  it.each([
+    ["humaneval", 164],
+    ["mbpp", 257],
+  ] as const)("gold: the %s canonical solutions pass (%i of them)", async (suite, n) => {
+    const report = await goldCheck(suite, { dataDir, sandbox: goldOptions });
+    const { items, correct, failures } = report;
+    expect({ items, correct, failures }).toEqual({ items: n, correct: n, failures: [] });
   });
 
   it("broken completions fail with the right recorded reason", async () => {

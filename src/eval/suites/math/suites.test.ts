@@ -1,12 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { dataRoot } from "../../data.js";
 import { makeAction } from "../../../env/index.js";
-import { goldCheck } from "../gold.js";
 import { loadSuite } from "../load.js";
 import { gsm8kReference, MATH_INSTRUCTION } from "./suites.js";
 import { perturbationCheck } from "./self-check.js";
 
 const dataDir = dataRoot({ env: process.env });
+
+/** Per perturbation kind: [kind, items it applies to, of those scored 0, accepted count]. */
+function kindCounts(report: Awaited<ReturnType<typeof perturbationCheck>>) {
+  return report.byKind.map((k) => [k.kind, k.applicable, k.scoredZero, k.accepted.length]);
+}
 
 describe("GSM8K", () => {
   it("loads 1,319 test items with the boxed-answer instruction", async () => {
@@ -23,32 +27,6 @@ describe("GSM8K", () => {
     expect(gsm8kReference("She makes 9 * 2 = $18.\n#### 1,450,000")).toBe("1,450,000");
   });
 
-  it("gold: every reference, boxed, scores 1 (1319/1319)", async () => {
-    const report = await goldCheck("gsm8k", { dataDir });
-    expect({ items: report.items, correct: report.correct, failures: report.failures }).toEqual({
-      items: 1319,
-      correct: 1319,
-      failures: [],
-    });
-  });
-
-  it("perturbed references all score 0", async () => {
-    const report = await perturbationCheck(await loadSuite("gsm8k", { dataDir }));
-    const counts = report.byKind.map((k) => [
-      k.kind,
-      k.applicable,
-      k.scoredZero,
-      k.accepted.length,
-    ]);
-    expect(counts).toEqual([
-      ["increment", 1319, 1319, 0],
-      ["negate", 1319, 1319, 0],
-      ["drop", 0, 0, 0],
-      ["letter", 0, 0, 0],
-    ]);
-    expect(report.unperturbable).toEqual([]);
-  });
-
   it("grades model-style answers", async () => {
     const item = (await loadSuite("gsm8k", { dataDir, limit: 1 }))[0]!;
     expect((await item.grade(makeAction("So she makes \\boxed{\\$18} a day."))).correct).toBe(true);
@@ -61,33 +39,21 @@ describe("GSM8K", () => {
   });
 });
 
-describe("MATH-500", () => {
-  it("gold: every reference, boxed, scores 1 (500/500)", async () => {
-    const report = await goldCheck("math500", { dataDir });
-    expect({ items: report.items, correct: report.correct, failures: report.failures }).toEqual({
-      items: 500,
-      correct: 500,
-      failures: [],
-    });
-  });
-
-  it("perturbed references all score 0; which items a kind cannot perturb is fixed", async () => {
-    const items = await loadSuite("math500", { dataDir });
-    const report = await perturbationCheck(items);
-    const counts = report.byKind.map((k) => [
-      k.kind,
-      k.applicable,
-      k.scoredZero,
-      k.accepted.length,
-    ]);
-    // increment: all but the 11 answers without digits; negate: all but 8 word answers, 7 answers
-    // equal to 0 and 2 whose first number is 0; drop: the 52 with several items or terms;
-    // letter: the 10 digit-free answers with a letter outside a command (\pi has none).
-    expect(counts).toEqual([
-      ["increment", 489, 489, 0],
-      ["negate", 483, 483, 0],
-      ["drop", 52, 52, 0],
-      ["letter", 10, 10, 0],
+describe("perturbation check", () => {
+  // Per kind: [kind, items it applies to, of those scored 0, accepted]. MATH-500's increment: all
+  // but the 11 answers without digits; negate: all but 8 word answers, 7 answers equal to 0 and 2
+  // whose first number is 0; drop: the 52 with several items or terms; letter: the 10 digit-free
+  // answers with a letter outside a command (\pi has none).
+  it.each([
+    ["gsm8k", [1319, 1319, 0, 0]],
+    ["math500", [489, 483, 52, 10]],
+  ] as const)("%s: perturbed references all score 0, on a fixed set of items", async (suite, n) => {
+    const report = await perturbationCheck(await loadSuite(suite, { dataDir }));
+    expect(kindCounts(report)).toEqual([
+      ["increment", n[0], n[0], 0],
+      ["negate", n[1], n[1], 0],
+      ["drop", n[2], n[2], 0],
+      ["letter", n[3], n[3], 0],
     ]);
     expect(report.unperturbable).toEqual([]);
   });
