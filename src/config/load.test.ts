@@ -307,8 +307,15 @@ describe("envPool and envLanguage (issue 17)", () => {
     expect(() => buildConfig([{ designer: "off", envPool: "rlve" }])).toThrow(
       expect.objectContaining({
         code: "E_CONFIG",
-        message: expect.stringMatching(/^--env-pool rlve is not available yet/),
+        message: expect.stringMatching(/^--env-pool rlve names no RLVE checkout/),
       }),
+    );
+    const rlve = buildConfig([{ designer: "off", envPool: "rlve:/opt/RLVE#Sorting" }]);
+    expect([rlve.envPool, rlve.difficultyTauAcc, rlve.difficultyTauNum, rlve.difficultyDDelta]).toEqual(
+      ["rlve:/opt/RLVE#Sorting", 0.9, 128, 4],
+    );
+    expect(() => buildConfig([{ designer: "off", envPool: "rlve:/opt/RLVE", difficultyTauAcc: 2 }])).toThrow(
+      expect.objectContaining({ code: "E_CONFIG" }),
     );
     expect(buildConfig([{ envLanguage: "python" }]).envLanguage).toBe("python");
     expect(() => buildConfig([{ envLanguage: "python", mode: "tool-use" }])).toThrow(

@@ -70,7 +70,24 @@ export const CONFIG_SCHEMA = z.object({
     .min(1)
     .default("library")
     .describe(
-      "the fixed-environment pool of --designer off: library (the built-in library); openenv+ws://HOST:PORT/NAME, a remote OpenEnv environment played over the network (several comma-separated; no hint or oracle); or a folder in the reference's GPT-5.5 pool layout (games/game_*.py with manifest.jsonl, validation_manifest.jsonl, checksums.sha256; checksums verified, games the pool's validation failed left out; Python programs, run in the python sandbox)",
+      "the fixed-environment pool of --designer off: library (the built-in library); openenv+ws://HOST:PORT/NAME, a remote OpenEnv environment played over the network (several comma-separated; no hint or oracle); rlve:DIR, RLVE's environments from a local RLVE checkout DIR (the folder holding Gym/; the reference's official16 set, or rlve:DIR#* for all, rlve:DIR#Sorting,Division for some) with the sliding-window difficulty controller (--difficulty-tau-acc, --difficulty-tau-num, --difficulty-d-delta; docs/sandbox.md, RLVE); or a folder in the reference's GPT-5.5 pool layout (games/game_*.py with manifest.jsonl, validation_manifest.jsonl, checksums.sha256; checksums verified, games the pool's validation failed left out; Python programs, run in the python sandbox)",
+    ),
+  difficultyTauAcc: num
+    .min(0)
+    .max(1)
+    .default(0.9)
+    .describe(
+      "RLVE difficulty controller (--env-pool rlve:DIR): the success rate at an environment's top difficulty that moves its window up (the reference's tau_acc)",
+    ),
+  difficultyTauNum: int(1, 1_000_000, "plays counted before each promotion check")
+    .default(128)
+    .describe(
+      "RLVE difficulty controller: plays at an environment's top difficulty counted before each promotion check (the reference's RLVE runs: 128; its controller's own default is 8)",
+    ),
+  difficultyDDelta: int(1, 21, "RLVE difficulties are 0 to 20")
+    .default(4)
+    .describe(
+      "RLVE difficulty controller: the widest difficulty window, high - low + 1 (the reference's d_delta)",
     ),
   envLanguage: z
     .enum(["javascript", "python"])

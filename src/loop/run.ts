@@ -20,11 +20,13 @@ import { join } from "node:path";
 import type { RunConfig } from "../config/index.js";
 import { isOpenEnvRef, parseOpenEnvRef, remoteMeta } from "../envs/index.js";
 import { createSampler, openCorpus, Sampler, type SamplerState } from "../grounding/index.js";
+import { SpadeError } from "../errors.js";
 import { Limiter } from "../policy/index.js";
 import type { LpState } from "../rl/index.js";
 import { RunStore, type EnvironmentRow } from "../store/index.js";
 import type { Trainer, TrainerCheckpoint, TrainSample } from "../trainer/index.js";
 import { readPool } from "../envs/pool.js";
+import { isRlvePool, parseRlvePool, readRlveCheckout } from "../envs/rlve.js";
 import { designStep } from "./design.js";
 import { poolOrder, poolWindow } from "./env-pool.js";
 import { episodeOfRef, libraryEnvId } from "./keys.js";
@@ -32,6 +34,14 @@ import { fixedEnvRow, loadLibrary, type LibraryProgram } from "./library.js";
 import { playStep, playsPerEnv } from "./play.js";
 import type { LoopPolicy } from "./policy.js";
 import { formatProgress, type StepWork } from "./progress.js";
+import {
+  controllerOptions,
+  DIFFICULTY_STATE,
+  rlveWindow,
+  updateDifficulty,
+  type DifficultyState,
+  type RlvePick,
+} from "./rlve-pool.js";
 import { scoreStep, type StepMetrics } from "./score.js";
 
 /** File of per-step metrics, one JSON object per line, beside the store. */
@@ -167,10 +177,14 @@ export async function runSelfPlay(
     // --designer off --env-pool: remote OpenEnv environments (openenv+ws://...), or a pool folder in the
     // reference's layout, read (and verified) once.
     const remote = await remotePool(config);
+    const fixedPool =
+      remote === null && config.designer === "off" && (config.envPool ?? "library") !== "library";
+    // --env-pool rlve:DIR: RLVE's environments from a checkout, with the difficulty controller.
+    const rlve =
+      fixedPool && isRlvePool(config.envPool) ? readRlveCheckout(parseRlvePool(config.envPool)) : null;
+    const rlveUnusable = new Set<string>();
     const envPool =
-      remote === null && config.designer === "off" && (config.envPool ?? "library") !== "library"
-        ? poolOrder(readPool(config.envPool), config.seed)
-        : null;
+      fixedPool && rlve === null ? poolOrder(readPool(config.envPool), config.seed) : null;
     const limiter = new Limiter(config.concurrency);
     rewriteMetrics(dir, store);
     const restored = store.getState<TrainerCheckpoint>("trainer");
@@ -205,9 +219,23 @@ export async function runSelfPlay(
           step,
         );
       }
-      const pool = envPool
-        ? await poolWindow(config, store, envPool, step)
-        : poolFor(config, store, remote ?? library, step);
+      const picks: RlvePick[] | null = rlve
+        ? await rlveWindow(config, store, rlve, step, rlveUnusable)
+        : null;
+      if (picks?.length === 0)
+        throw new SpadeError(
+          "E_CONFIG",
+          `no RLVE environment of ${config.envPool} loads in the Python sandbox (${[...rlveUnusable].join(", ")})`,
+          {
+            nextStep:
+              "choose environments that use only the standard library and numpy (docs/sandbox.md, RLVE)",
+          },
+        );
+      const pool = picks
+        ? picks.map((p) => p.row)
+        : envPool
+          ? await poolWindow(config, store, envPool, step)
+          : poolFor(config, store, remote ?? library, step);
       const playing = deps.now();
       await playStep(
         {
@@ -216,6 +244,7 @@ export async function runSelfPlay(
           policy: deps.policy,
           limiter,
           signal: deps.signal,
+          sameProblem: picks !== null,
           onEpisodes: (episodes, episodesTotal) =>
             deps.onWork?.({
               stage: "play",
@@ -271,6 +300,16 @@ export async function runSelfPlay(
         for (const sample of score.samples) store.insertSample(sample);
         if (sampler) store.setState("sampler", sampler.state());
         store.setState("lp", score.lpState);
+        if (picks)
+          store.setState(
+            DIFFICULTY_STATE,
+            updateDifficulty(
+              store.getState<DifficultyState>(DIFFICULTY_STATE) ?? {},
+              picks,
+              store.episodes({ step }),
+              controllerOptions(config),
+            ),
+          );
         if (checkpoint) store.setState("trainer", checkpoint);
         store.completeStep(step, metrics);
       });
