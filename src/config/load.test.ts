@@ -311,12 +311,15 @@ describe("envPool and envLanguage (issue 17)", () => {
       }),
     );
     const rlve = buildConfig([{ designer: "off", envPool: "rlve:/opt/RLVE#Sorting" }]);
-    expect([rlve.envPool, rlve.difficultyTauAcc, rlve.difficultyTauNum, rlve.difficultyDDelta]).toEqual(
-      ["rlve:/opt/RLVE#Sorting", 0.9, 128, 4],
-    );
-    expect(() => buildConfig([{ designer: "off", envPool: "rlve:/opt/RLVE", difficultyTauAcc: 2 }])).toThrow(
-      expect.objectContaining({ code: "E_CONFIG" }),
-    );
+    expect([
+      rlve.envPool,
+      rlve.difficultyTauAcc,
+      rlve.difficultyTauNum,
+      rlve.difficultyDDelta,
+    ]).toEqual(["rlve:/opt/RLVE#Sorting", 0.9, 128, 4]);
+    expect(() =>
+      buildConfig([{ designer: "off", envPool: "rlve:/opt/RLVE", difficultyTauAcc: 2 }]),
+    ).toThrow(expect.objectContaining({ code: "E_CONFIG" }));
     expect(buildConfig([{ envLanguage: "python" }]).envLanguage).toBe("python");
     expect(() => buildConfig([{ envLanguage: "python", mode: "tool-use" }])).toThrow(
       expect.objectContaining({

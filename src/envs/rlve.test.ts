@@ -40,13 +40,17 @@ describe("parseRlvePool", () => {
     expect(() => parseRlvePool("rlve")).toThrow(
       expect.objectContaining({
         code: "E_CONFIG",
-        message: expect.stringMatching(/^env pool rlve: no RLVE checkout given \(RLVE is not bundled with SPADE\) \(git clone/),
+        message: expect.stringMatching(
+          /^env pool rlve: no RLVE checkout given \(RLVE is not bundled with SPADE\) \(git clone/,
+        ),
       }),
     );
     expect(() => parseRlvePool("rlve:/opt/RLVE#")).toThrow(
       expect.objectContaining({
         code: "E_CONFIG",
-        message: expect.stringMatching(/^env pool rlve: rlve:\/opt\/RLVE# selects no environment \(/),
+        message: expect.stringMatching(
+          /^env pool rlve: rlve:\/opt\/RLVE# selects no environment \(/,
+        ),
       }),
     );
   });
@@ -131,7 +135,9 @@ describe("an RLVE environment in the Python sandbox", () => {
     expect(() => rlveProgram(shown!, 21)).toThrow(
       expect.objectContaining({
         code: "E_CONFIG",
-        message: expect.stringMatching(/^RLVE difficulty must be an integer in \[0, 20\], got 21 \(/),
+        message: expect.stringMatching(
+          /^RLVE difficulty must be an integer in \[0, 20\], got 21 \(/,
+        ),
       }),
     );
   });

@@ -142,8 +142,7 @@ export function readRlveCheckout(ref: RlvePoolRef): RlveEnvironment[] {
     const envClass = envs.classOf.get(id)!;
     const controllerClass = controllers.classOf.get(id)!;
     const source = (pkg: string, cls: string, module: string | undefined, file: string) => {
-      if (!module)
-        throw rlveError("E_IO", `Gym/${pkg}/__init__.py does not import ${cls}`, CLONE);
+      if (!module) throw rlveError("E_IO", `Gym/${pkg}/__init__.py does not import ${cls}`, CLONE);
       return readProgramFile(join(gym, pkg, module, file));
     };
     return {

@@ -181,7 +181,9 @@ export async function runSelfPlay(
       remote === null && config.designer === "off" && (config.envPool ?? "library") !== "library";
     // --env-pool rlve:DIR: RLVE's environments from a checkout, with the difficulty controller.
     const rlve =
-      fixedPool && isRlvePool(config.envPool) ? readRlveCheckout(parseRlvePool(config.envPool)) : null;
+      fixedPool && isRlvePool(config.envPool)
+        ? readRlveCheckout(parseRlvePool(config.envPool))
+        : null;
     const rlveUnusable = new Set<string>();
     const envPool =
       fixedPool && rlve === null ? poolOrder(readPool(config.envPool), config.seed) : null;
