@@ -167,7 +167,7 @@ export function readRlveCheckout(ref: RlvePoolRef): RlveEnvironment[] {
  * `timeout` runs the call directly: RLVE's timer is a thread, which the sandbox refuses, and the
  * sandbox's own per-call deadline bounds the call instead.
  */
-const BASE_CLASSES = String.raw`
+const BASE_CLASSES = `
 import copy, re, random
 from abc import ABC, abstractmethod
 

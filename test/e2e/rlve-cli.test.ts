@@ -75,7 +75,7 @@ describe("spade run --designer off --env-pool rlve:DIR", () => {
     const windows = store.getState<DifficultyState>("difficulty");
     const ids = store.environments().map((e) => e.id);
     const shownObservation = (envId: string) =>
-      (episodes.find((e) => e.envId === envId)?.transcript as { firstObservation: string })
+      (episodes.find((e) => e.envId === envId)!.transcript as { firstObservation: string })
         .firstObservation;
     const numbersAtD1 = /Add these numbers: ([\d ]+)\./.exec(shownObservation("rlve-ShownSum-d1"));
     store.close();

@@ -11,7 +11,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 function env(className: string, shown: boolean): string {
-  return String.raw`import random
+  return `import random
 from typing import Optional
 from Gym.environment import VerifiableEnvironment
 
@@ -46,7 +46,7 @@ class ${className}(VerifiableEnvironment) :
 }
 
 function controller(className: string): string {
-  return String.raw`from typing import Dict, List
+  return `from typing import Dict, List
 from Gym.parameter_controller import ParameterController
 
 class ${className}(ParameterController) :
