@@ -5,6 +5,8 @@
  * uninterrupted one would, whatever order concurrent work finished in.
  */
 
+import { storedLanguage } from "../env/language.js";
+
 /** Bumped when the schema changes incompatibly; a store of another version is refused. */
 export const SCHEMA_VERSION = 1;
 
@@ -63,7 +65,8 @@ CREATE TABLE IF NOT EXISTS environments (
   slot INTEGER,
   doc_id TEXT,
   hint TEXT,
-  stats TEXT NOT NULL
+  stats TEXT NOT NULL,
+  language TEXT NOT NULL
 );
 
 -- Every episode: messages, tokens when present, rewards, seed, hinted flag, failure.
@@ -94,3 +97,30 @@ CREATE TABLE IF NOT EXISTS samples (
   PRIMARY KEY (step, role, ref)
 );
 `;
+
+/** Minimal view of a database for `upgradeSchema` (better-sqlite3's `Database`). */
+interface UpgradableDb {
+  prepare(sql: string): {
+    all(...params: unknown[]): unknown[];
+    run(...params: unknown[]): unknown;
+  };
+  exec(sql: string): unknown;
+}
+
+/**
+ * Brings a store of SCHEMA_VERSION 1 made before a column existed up to the CREATE TABLE text
+ * above, idempotently (run when a store opens for writing): `environments.language` (issue 17),
+ * told from each row's code (`storedLanguage`).
+ */
+export function upgradeSchema(db: UpgradableDb): void {
+  const columns = db.prepare("PRAGMA table_info(environments)").all() as Array<{ name: string }>;
+  if (!columns.some((c) => c.name === "language")) {
+    db.exec("ALTER TABLE environments ADD COLUMN language TEXT NOT NULL DEFAULT ''");
+    const rows = db.prepare("SELECT id, code FROM environments").all() as Array<{
+      id: string;
+      code: string;
+    }>;
+    const set = db.prepare("UPDATE environments SET language = ? WHERE id = ?");
+    for (const row of rows) set.run(storedLanguage(row.code), row.id);
+  }
+}

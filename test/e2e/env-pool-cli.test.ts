@@ -84,6 +84,17 @@ describe("spade run --designer off --env-pool DIR", () => {
     expect(wins("pool-game_000001")).toEqual([false, false, false, false]);
   });
 
+  it("shows the pool games' language in runs show", async () => {
+    const shown = await spade(["runs", "show", out, "--json"]);
+    const rows = JSON.parse(shown.stdout).environments as Array<Record<string, unknown>>;
+    expect(rows.map((e) => [e.id, e.language])).toEqual([
+      ["pool-game_000000", "python"],
+      ["pool-game_000001", "python"],
+    ]);
+    const text = await spade(["runs", "show", out]);
+    expect(text.stdout).toMatch(/\nlibrary +shown-answer +Logical Deduction +python +2 +1\.000 /);
+  });
+
   it("refuses a pool edited after its checksums were taken, before anything is played", async () => {
     appendFileSync(join(pool, "games", "game_000000.py"), "\n# edited\n");
     const edited = await spade(flags(pool, join(dir, "run-edited")));
