@@ -197,13 +197,18 @@ def _call(method, arg):
             raise _Fail("contract", "reset(seed) must return (observation, info) or an observation string, got " + type(r).__name__)
         return {"observation": r[0], "info": r[1]}
     if method == "step":
-        r = env.step(arg["text"])
-        if not isinstance(r, tuple) or len(r) != 5:
-            raise _Fail("contract", "step(action) must return the 5-tuple (observation, reward, terminated, truncated, info), got " + type(r).__name__)
+        # A tool-use program (meta tools) gets the whole action: text, answer, toolCalls.
+        tools = _state["meta"].get("tools")
+        r = env.step(arg if tools else arg["text"])
+        if not isinstance(r, tuple) or len(r) not in ((5, 6) if tools else (5,)):
+            raise _Fail("contract", "step(action) must return the 5-tuple (observation, reward, terminated, truncated, info)" + (" or with the tool results as a sixth" if tools else "") + ", got " + type(r).__name__)
         reward = r[1]
         if isinstance(reward, int) and not isinstance(reward, bool):
             reward = float(reward)
-        return {"observation": r[0], "reward": reward, "terminated": r[2], "truncated": r[3], "info": r[4]}
+        out = {"observation": r[0], "reward": reward, "terminated": r[2], "truncated": r[3], "info": r[4]}
+        if len(r) == 6 and r[5] is not None:
+            out["toolResults"] = r[5]
+        return out
     fn = getattr(env, method, None)
     if not callable(fn):
         raise _Fail("contract", "the environment defines no " + method + "() method")
