@@ -79,19 +79,24 @@ def js_str(number):
     return str(js(number))
 `;
 
+/** A game's `meta` as a Python literal (its JSON: these hold no true, false or null). */
+function pythonMeta(meta: {
+  name: string;
+  skill: string;
+  description: string;
+  maxTurns: number;
+  tools?: unknown[];
+}): string {
+  return JSON.stringify({ ...meta, tools: meta.tools ?? [] });
+}
+
 /** vault-cracker (src/envs/library/vault-cracker.js) in Python. */
 export const VAULT_CRACKER_PY = String.raw`"""Generated game for Logical Deduction"""
 ${PRELUDE}
 
 class VaultCrackerEnv:
     """Find a secret 4-digit code from per-digit feedback."""
-    meta = {
-        "name": "vault-cracker",
-        "skill": "Logical Deduction",
-        "description": "Find a secret 4-digit code (digits distinct). After each guess the vault says which digits are in the right place and which are in the code but misplaced.",
-        "maxTurns": 10,
-        "tools": [],
-    }
+    meta = ${pythonMeta({ name: "vault-cracker", skill: "Logical Deduction", description: "Find a secret 4-digit code (digits distinct). After each guess the vault says which digits are in the right place and which are in the code but misplaced.", maxTurns: 10 })}
 
     def reset(self, seed=None):
         rng = JsRandom(seed)
@@ -140,13 +145,7 @@ ${PRELUDE}
 
 class CounterfeitCoinEnv:
     """Find the one fake coin with three weighings."""
-    meta = {
-        "name": "counterfeit-coin",
-        "skill": "Logical Deduction",
-        "description": "Among up to 27 identical-looking coins one is counterfeit: either known to be heavier, or (with up to 12 coins) heavier or lighter, unknown which. Use at most three balance-scale weighings, chosen adaptively, then name the fake coin.",
-        "maxTurns": 6,
-        "tools": [],
-    }
+    meta = ${pythonMeta({ name: "counterfeit-coin", skill: "Logical Deduction", description: "Among up to 27 identical-looking coins one is counterfeit: either known to be heavier, or (with up to 12 coins) heavier or lighter, unknown which. Use at most three balance-scale weighings, chosen adaptively, then name the fake coin.", maxTurns: 6 })}
     WEIGHINGS = 3
 
     def reset(self, seed=None):
@@ -255,13 +254,7 @@ def total(it):
 
 class InventoryQueryEnv:
     """Answer one question about a product database with a query tool."""
-    meta = {
-        "name": "inventory-query",
-        "skill": "Data Retrieval",
-        "description": "Answer one question about a 45-item product database (best-rated item in a price band, units held in one warehouse, cheapest qualifying item's supplier) using a query tool with nested filter and sort objects, pagination and item details.",
-        "maxTurns": 14,
-        "tools": TOOLS_JSON,
-    }
+    meta = ${pythonMeta({ name: "inventory-query", skill: "Data Retrieval", description: "Answer one question about a 45-item product database (best-rated item in a price band, units held in one warehouse, cheapest qualifying item's supplier) using a query tool with nested filter and sort objects, pagination and item details.", maxTurns: 14, tools: JSON.parse(TOOLS_LITERAL) })}
 
     def rint(self, lo, hi):
         return lo + math.floor(self.rng.random() * (hi - lo + 1))
@@ -461,4 +454,4 @@ class InventoryQueryEnv:
             if nxt is not None:
                 return {"toolCalls": [{"name": "get_item", "arguments": {"sku": nxt["sku"]}}]}
         return {"text": "\\boxed{" + self.answer + "}"}
-`.replace("TOOLS_JSON", TOOLS_LITERAL);
+`;
