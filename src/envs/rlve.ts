@@ -96,19 +96,25 @@ export function parseRlvePool(envPool: string): RlvePoolRef {
   return { dir, names };
 }
 
-/** `"Id" : Class,` lines of an `identifier2...` dict and `from Gym.<pkg>.<module> import Class` lines. */
+/**
+ * `"Id" : Class,` lines of an `identifier2...` dict, and `from Gym.<pkg>.<module> import Class`
+ * lines (or `...<module>.<file> import Class`: then the file, without `.py`, is kept too).
+ */
 function readRegistry(
   path: string,
   pkg: string,
-): { classOf: Map<string, string>; moduleOf: Map<string, string> } {
+): { classOf: Map<string, string>; moduleOf: Map<string, [string, string | undefined]> } {
   if (!existsSync(path))
     throw rlveError("E_IO", `${path} is missing`, `${CLONE}; the folder must hold Gym/${pkg}/`);
   const text = readFileSync(path, "utf8");
-  const moduleOf = new Map<string, string>();
+  const moduleOf = new Map<string, [string, string | undefined]>();
   for (const m of text.matchAll(
-    new RegExp(`^from Gym\\.${pkg}\\.([A-Za-z0-9_]+) import ([A-Za-z0-9_]+)\\s*$`, "gm"),
+    new RegExp(
+      `^from Gym\\.${pkg}\\.([A-Za-z0-9_]+)(?:\\.([A-Za-z0-9_]+))? import ([A-Za-z0-9_]+)\\s*$`,
+      "gm",
+    ),
   ))
-    moduleOf.set(m[2]!, m[1]!);
+    moduleOf.set(m[3]!, [m[1]!, m[2]]);
   const classOf = new Map<string, string>();
   for (const m of text.matchAll(/^\s*"([A-Za-z0-9_]+)"\s*:\s*([A-Za-z0-9_]+)\s*,?\s*$/gm))
     classOf.set(m[1]!, m[2]!);
@@ -141,20 +147,25 @@ export function readRlveCheckout(ref: RlvePoolRef): RlveEnvironment[] {
   return wanted.map((id) => {
     const envClass = envs.classOf.get(id)!;
     const controllerClass = controllers.classOf.get(id)!;
-    const source = (pkg: string, cls: string, module: string | undefined, file: string) => {
+    const source = (
+      pkg: string,
+      cls: string,
+      module: [string, string | undefined] | undefined,
+      file: string,
+    ) => {
       if (!module) throw rlveError("E_IO", `Gym/${pkg}/__init__.py does not import ${cls}`, CLONE);
-      return readProgramFile(join(gym, pkg, module, file));
+      return readProgramFile(join(gym, pkg, module[0], `${module[1] ?? file}.py`));
     };
     return {
       id,
       envClass,
       controllerClass,
-      envSource: source("environments", envClass, envs.moduleOf.get(envClass), "environment.py"),
+      envSource: source("environments", envClass, envs.moduleOf.get(envClass), "environment"),
       controllerSource: source(
         "parameter_controllers",
         controllerClass,
         controllers.moduleOf.get(controllerClass),
-        "parameter_controller.py",
+        "parameter_controller",
       ),
     };
   });

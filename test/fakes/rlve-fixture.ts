@@ -84,7 +84,11 @@ export function writeRlveFixture(dir: string): string {
     ["environments", "_Environment", "environment"],
     ["parameter_controllers", "_ParameterController", "parameter_controller"],
   ] as const) {
-    const imports = ENVS.map((e) => `from Gym.${pkg}.${e.module} import ${e.id}${suffix}`);
+    // HiddenSum's controller is imported from its file, as RLVE does for a few (LongestMaxDiffBoundedInterval).
+    const imports = ENVS.map(
+      (e) =>
+        `from Gym.${pkg}.${e.module}${pkg !== "environments" && !e.shown ? `.${file}` : ""} import ${e.id}${suffix}`,
+    );
     const registry = ENVS.map((e) => `    "${e.id}" : ${e.id}${suffix},`);
     const name = pkg === "environments" ? "identifier2environment" : "identifier2controller";
     write(
