@@ -7,11 +7,19 @@
 import { MAX_HINT_CHARS, MAX_TURNS_LIMIT } from "../env/index.js";
 import type { SandboxLimits } from "../sandbox/index.js";
 
-/** The system message of game designs. */
-export const GAME_SYSTEM_PROMPT =
+/** The system message of game designs written in `language`. */
+const gameSystemPrompt = (language: "JavaScript" | "Python") =>
   "You are an expert designer of training environments for language-model agents. You write each environment as one " +
-  "self-contained JavaScript program that follows the contract you are given exactly, so that it runs in a sandbox and " +
+  `self-contained ${language} program that follows the contract you are given exactly, so that it runs in a sandbox and ` +
   "passes automatic validation. You care that the environment is fair, hard to game, and teaches the skill it targets.";
+
+/** The closing instruction of designs fenced as `fence`: how to answer. */
+const answerFormat = (fence: "javascript" | "python") =>
+  `## Your answer\nThink as much as you need, then give the complete program in one \`\`\`${fence} block. If you write ` +
+  "several blocks, only the last one that contains `class Environment` is taken, on its own, so it must be complete.";
+
+/** The system message of game designs. */
+export const GAME_SYSTEM_PROMPT = gameSystemPrompt("JavaScript");
 
 /** The system message of tool-use designs. */
 export const TOOL_USE_SYSTEM_PROMPT =
@@ -138,15 +146,10 @@ export function toolUseContract(skill: string, limits: SandboxLimits): string {
 }
 
 /** The closing instruction: how to answer. */
-export const ANSWER_FORMAT =
-  "## Your answer\nThink as much as you need, then give the complete program in one ```javascript block. If you write " +
-  "several blocks, only the last one that contains `class Environment` is taken, on its own, so it must be complete.";
+export const ANSWER_FORMAT = answerFormat("javascript");
 
 /** The system message of game designs written in Python (`--env-language python`). */
-export const PYTHON_GAME_SYSTEM_PROMPT =
-  "You are an expert designer of training environments for language-model agents. You write each environment as one " +
-  "self-contained Python program that follows the contract you are given exactly, so that it runs in a sandbox and " +
-  "passes automatic validation. You care that the environment is fair, hard to game, and teaches the skill it targets.";
+export const PYTHON_GAME_SYSTEM_PROMPT = gameSystemPrompt("Python");
 
 const PYTHON_GAME_SKELETON = (skill: string) => `\`\`\`python
 import random
@@ -197,6 +200,4 @@ export function pythonGameContract(skill: string, limits: SandboxLimits): string
 }
 
 /** The closing instruction of a Python design: how to answer. */
-export const PYTHON_ANSWER_FORMAT =
-  "## Your answer\nThink as much as you need, then give the complete program in one ```python block. If you write " +
-  "several blocks, only the last one that contains `class Environment` is taken, on its own, so it must be complete.";
+export const PYTHON_ANSWER_FORMAT = answerFormat("python");
