@@ -130,6 +130,32 @@ describe("an RLVE environment in the Python sandbox", () => {
     }
   }, 60_000);
 
+  it("loads one importing networkx, as 30 of RLVE's do (requirements-sandbox.txt)", async () => {
+    const [hidden] = readRlveCheckout({ dir: checkout, names: ["HiddenSum"] });
+    // HiddenSum's sum as the length of a weighted path, the way ShortestPath uses networkx.
+    const graph = {
+      ...hidden!,
+      envSource: hidden!.envSource
+        .replace("import random\n", "import random\nimport networkx as nx\n")
+        .replace(
+          'self.parameter["reference_answer"] = sum(self.parameter["numbers"])',
+          'g = nx.Graph()\n        g.add_weighted_edges_from((i, i + 1, w) for i, w in enumerate(self.parameter["numbers"]))\n        self.parameter["reference_answer"] = nx.shortest_path_length(g, 0, len(self.parameter["numbers"]), weight="weight")',
+        ),
+    };
+    expect(graph.envSource).toContain("nx.shortest_path_length(g, 0,");
+    const env = await loadProgram(rlveProgram(graph, 1), { language: "python" });
+    try {
+      const first = await env.reset(5);
+      const numbers = /Add these numbers: ([\d ]+)\./.exec(first.observation)![1]!.split(" ");
+      expect(numbers).toHaveLength(5);
+      const total = numbers.reduce((sum, n) => sum + Number(n), 0);
+      expect(await env.solve()).toEqual(makeAction(`\\boxed{${total}}`));
+      expect((await env.step(makeAction(`\\boxed{${total}}`))).reward).toBe(1);
+    } finally {
+      await env.close();
+    }
+  }, 60_000);
+
   it("names its store rows by identifier and difficulty, and refuses a difficulty out of range", () => {
     expect(rlveEnvId("ShownSum", 3)).toBe("rlve-ShownSum-d3");
     expect(() => rlveProgram(shown!, 21)).toThrow(

@@ -158,3 +158,53 @@ describe("numpy in the Python sandbox (requirements-sandbox.txt, installed by sc
     }
   });
 });
+
+describe("networkx in the Python sandbox (requirements-sandbox.txt: RLVE's environments import it)", () => {
+  it("imports networkx and its submodules for a program; the program still gets no os", async () => {
+    const source = `import networkx as nx
+from networkx.algorithms.shortest_paths.weighted import dijkstra_path_length
+
+class GraphEnv:
+    def reset(self, seed=None):
+        g = nx.Graph()
+        g.add_weighted_edges_from([(0, 1, 4), (1, 2, 1), (0, 2, 7), (2, 3, 2), (1, 3, 6)])
+        self.g = g
+        return str(nx.shortest_path(g, 0, 3, weight="weight")), {"length": dijkstra_path_length(g, 0, 3)}
+    def step(self, action):
+        import os
+        return "", 0.0, True, False, {}
+`;
+    const env = await loadProgram(source, { language: "python" });
+    try {
+      expect(await env.reset(0)).toEqual({ observation: "[0, 1, 2, 3]", info: { length: 7 } });
+      await expect(env.step({ text: "x", answer: null, toolCalls: [] })).rejects.toMatchObject({
+        code: "E_SANDBOX_THROW",
+        message: expect.stringMatching(/import of 'os' is not allowed in the sandbox/),
+      });
+    } finally {
+      await env.close();
+    }
+  });
+
+  it("gives networkx no way to the host's files", async () => {
+    const env = await loadProgram(
+      `import networkx as nx
+
+class ReadEnv:
+    def reset(self, seed=None):
+        return str(nx.read_edgelist("/etc/passwd").number_of_nodes()), {}
+    def step(self, action):
+        return "", 0.0, True, False, {}
+`,
+      { language: "python" },
+    );
+    try {
+      await expect(env.reset(0)).rejects.toMatchObject({
+        code: "E_SANDBOX_THROW",
+        message: expect.stringMatching(/FileNotFoundError/),
+      });
+    } finally {
+      await env.close();
+    }
+  });
+});

@@ -39,6 +39,14 @@ export const PYTHON_ALLOWED_MODULES: readonly string[] = Object.freeze([
 ]);
 
 /**
+ * Packages of the sandbox's site folder (requirements-sandbox.txt, installed by
+ * scripts/setup-sandbox.sh) a program may import, with their submodules, when the folder is
+ * there: numpy (the reference's games) and networkx (RLVE's environments). Their own imports
+ * are theirs: the allowlist guards the program's.
+ */
+export const PYTHON_SITE_MODULES: readonly string[] = Object.freeze(["networkx", "numpy"]);
+
+/**
  * The harness. Protocol: the host writes one JSON line per request, the harness answers one line
  * per request: `O` + the JSON answer, or `E` + `{"kind", "message"}`. The first request carries
  * the source, the per-call output limit and meta defaults; later ones are `{"m": method, "a": arg,
@@ -57,9 +65,10 @@ _exit = os._exit
 _LIMIT = [1 << 20]
 ALLOWED = set(json.loads(sys.argv[1]))
 SITE = sys.argv[2] if len(sys.argv) > 2 else ""
+SITE_MODULES = tuple(${JSON.stringify(PYTHON_SITE_MODULES)}) if SITE else ()
 if SITE:
     sys.path.insert(0, SITE)
-    ALLOWED.add("numpy")
+    ALLOWED.update(SITE_MODULES)
 
 class _Fail(Exception):
     def __init__(self, kind, message):
@@ -80,7 +89,7 @@ def _disarm():
 _real_import = builtins.__import__
 
 def _guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
-    if level != 0 or (name not in ALLOWED and not (SITE and name.startswith("numpy."))):
+    if level != 0 or (name not in ALLOWED and not name.startswith(tuple(m + "." for m in SITE_MODULES))):
         raise ImportError("import of " + repr(name) + " is not allowed in the sandbox (allowed: " + ", ".join(sorted(ALLOWED)) + ")")
     return _real_import(name, globals, locals, fromlist, level)
 
