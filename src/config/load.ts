@@ -249,13 +249,6 @@ function checkLoad(config: RunConfig): RunConfig {
       },
     );
   }
-  if (config.envLanguage === "python" && config.mode === "tool-use") {
-    throw new SpadeError(
-      "E_CONFIG",
-      "--env-language python is for games: tool-use environments are written in JavaScript",
-      { nextStep: "use --env-language javascript with --mode tool-use" },
-    );
-  }
   if (config.envPool === "rlve" || config.envPool === "rlve:") {
     throw new SpadeError(
       "E_CONFIG",

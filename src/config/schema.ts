@@ -93,7 +93,7 @@ export const CONFIG_SCHEMA = z.object({
     .enum(["javascript", "python"])
     .default("javascript")
     .describe(
-      "the language the designer writes environments in: javascript (the contract of README \"The environment contract\"; isolated-vm or QuickJS) or python (the reference's language: a class with reset/step/hint/solve, run in the Python sandbox, docs/sandbox.md; games only, and the library's JavaScript examples are left out of the prompt)",
+      "the language the designer writes environments in: javascript (the contract of README \"The environment contract\"; isolated-vm or QuickJS) or python (the reference's language: a class with reset/step/hint/solve, run in the Python sandbox, docs/sandbox.md; games and tool use, a tool-use program's step(action) getting the whole action as a dict and returning the tool results sixth; the library's JavaScript examples are left out of the prompt)",
     ),
   designsPerStep: int(1, 1024, "each design is a model call and a validated program per step")
     .default(24)
