@@ -17,7 +17,7 @@ import {
 } from "./prompt-text.js";
 import { pythonAsLexable } from "./python-source.js";
 import { renderRepairMessage } from "./repair.js";
-import { getSkill } from "./skills.js";
+import { getSkill, type SkillInfo } from "./skills.js";
 import type { DesignerCompletion, DesignerMessage } from "./types.js";
 
 const py = (source: string) => `My design:\n\`\`\`python\n${source}\n\`\`\``;
@@ -197,19 +197,24 @@ describe("dedupe of Python programs", () => {
 });
 
 describe("a design slot in Python", () => {
-  it("validates a Python design in the Python sandbox and accepts it", async () => {
+  /** A Python design slot of `slotSkill` whose designer (a TEST DOUBLE) answers `source`, with the messages it was sent. */
+  async function pythonSlot(slotSkill: SkillInfo, source: string) {
     const calls: DesignerMessage[][] = [];
-    // TEST DOUBLE: a designer that answers with a Python program.
     const complete = async (messages: readonly DesignerMessage[]): Promise<DesignerCompletion> => {
       calls.push([...messages]);
-      return { text: py(VAULT_CRACKER_PY) };
+      return { text: py(source) };
     };
     const result = await designSlot({
-      skill,
+      skill: slotSkill,
       complete,
       nextDocument: async () => null,
       language: "python",
     });
+    return { result, calls };
+  }
+
+  it("validates a Python design in the Python sandbox and accepts it", async () => {
+    const { result, calls } = await pythonSlot(skill, VAULT_CRACKER_PY);
     expect(result.records.map((r) => [r.outcome, r.failureCode])).toEqual([["valid", null]]);
     expect(result.design?.meta).toMatchObject({
       name: "vault-cracker",
@@ -221,18 +226,8 @@ describe("a design slot in Python", () => {
   }, 120_000);
 
   it("validates a Python tool-use design (meta tools, tool results sixth) and accepts it", async () => {
-    const calls: DesignerMessage[][] = [];
-    // TEST DOUBLE: a designer that answers with inventory-query rewritten in Python.
-    const complete = async (messages: readonly DesignerMessage[]): Promise<DesignerCompletion> => {
-      calls.push([...messages]);
-      return { text: py(INVENTORY_QUERY_PY) };
-    };
-    const result = await designSlot({
-      skill: getSkill("Data Retrieval"),
-      complete,
-      nextDocument: async () => null,
-      language: "python",
-    });
+    // inventory-query rewritten in Python: meta tools, tool calls in, tool results out.
+    const { result, calls } = await pythonSlot(getSkill("Data Retrieval"), INVENTORY_QUERY_PY);
     expect(result.records.map((r) => [r.outcome, r.failureCode])).toEqual([["valid", null]]);
     expect(result.design?.meta).toMatchObject({
       name: "inventory-query",

@@ -137,12 +137,17 @@ describe("numpy in the Python sandbox (requirements-sandbox.txt, installed by sc
       await env.close();
     }
   });
+});
 
-  it("gives numpy no way to the host's files", async () => {
+describe("the site's packages and the host's files", () => {
+  it.each([
+    ["numpy", "", 'np.load("/etc/passwd", allow_pickle=False)'],
+    ["networkx", "import networkx as nx\n\n", 'nx.read_edgelist("/etc/passwd").number_of_nodes()'],
+  ])("gives %s no way to them", async (_, header, read) => {
     const env = await loadProgram(
-      `class LoadEnv:
+      `${header}class LoadEnv:
     def reset(self, seed=None):
-        return str(np.load("/etc/passwd", allow_pickle=False)), {}
+        return str(${read}), {}
     def step(self, action):
         return "", 0.0, True, False, {}
 `,
@@ -180,28 +185,6 @@ class GraphEnv:
       await expect(env.step({ text: "x", answer: null, toolCalls: [] })).rejects.toMatchObject({
         code: "E_SANDBOX_THROW",
         message: expect.stringMatching(/import of 'os' is not allowed in the sandbox/),
-      });
-    } finally {
-      await env.close();
-    }
-  });
-
-  it("gives networkx no way to the host's files", async () => {
-    const env = await loadProgram(
-      `import networkx as nx
-
-class ReadEnv:
-    def reset(self, seed=None):
-        return str(nx.read_edgelist("/etc/passwd").number_of_nodes()), {}
-    def step(self, action):
-        return "", 0.0, True, False, {}
-`,
-      { language: "python" },
-    );
-    try {
-      await expect(env.reset(0)).rejects.toMatchObject({
-        code: "E_SANDBOX_THROW",
-        message: expect.stringMatching(/FileNotFoundError/),
       });
     } finally {
       await env.close();
