@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes sure the Python sandbox can start: bubblewrap (Debian package `bubblewrap`) and python3,
 # and installs the packages offered to Python environment programs (requirements-sandbox.txt:
-# numpy) into $HOME/.cache/spade/sandbox-site (where the sandbox looks), outside the repository,
+# numpy, networkx) into $HOME/.cache/spade/sandbox-site (where the sandbox looks), outside the repository,
 # reinstalled only when that file (or this script) changes. Installs bubblewrap with apt-get when
 # it is missing and this runs as root; otherwise says what to do. Idempotent; `npm test` runs it.
 set -euo pipefail

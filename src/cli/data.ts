@@ -44,8 +44,14 @@ function mirrored(dataset: Dataset, endpoint: string | undefined): Dataset {
   return {
     ...dataset,
     files: dataset.files.map((f) => ({ ...f, url: withEndpoint(f.url, endpoint) })),
+    ...(dataset.listing
+      ? { listing: { ...dataset.listing, url: withEndpoint(dataset.listing.url, endpoint) } }
+      : {}),
   };
 }
+
+/** Whether `spade data fetch` can download the dataset (files of its own or a listing). */
+const fetchable = (d: Dataset) => d.files.length > 0 || d.listing !== undefined;
 
 const list = defineCommand({
   meta: {
@@ -63,7 +69,7 @@ const list = defineCommand({
         ...(await datasetStatus(dir, d, manifest)),
         description: d.description,
         source: d.source,
-        fetchable: d.files.length > 0,
+        fetchable: fetchable(d),
       });
     if (args.json) {
       process.stdout.write(`${JSON.stringify({ dataDir: dir, datasets: rows }, null, 2)}\n`);
@@ -112,7 +118,7 @@ const fetchCmd = defineCommand({
   args: {
     name: {
       type: "positional",
-      description: `a dataset name (${DATASETS.filter((d) => d.files.length > 0)
+      description: `a dataset name (${DATASETS.filter(fetchable)
         .map((d) => d.name)
         .join(", ")}) or all`,
       required: true,
@@ -126,8 +132,7 @@ const fetchCmd = defineCommand({
   },
   async run({ args }) {
     const dir = root(args.data);
-    const chosen =
-      args.name === "all" ? DATASETS.filter((d) => d.files.length > 0) : [findDataset(args.name)];
+    const chosen = args.name === "all" ? DATASETS.filter(fetchable) : [findDataset(args.name)];
     const tty = process.stderr.isTTY === true;
     const failures: string[] = [];
     for (const dataset of chosen) {

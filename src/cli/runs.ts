@@ -1,7 +1,7 @@
 /**
  * @module cli/runs
  * `spade runs show DIR`: what a run produced: its environments (one row per design slot, valid
- * or not, plus library environments played), their regret, win rate and designer reward, and the
+ * or not, plus library environments played) with their language, regret, win rate and designer reward, and the
  * metrics of every step (with `agentSamples`, `designerSamples` and the `designerScale` used).
  */
 import { defineCommand } from "citty";
@@ -18,6 +18,8 @@ export interface RunEnvironmentRow {
   slot: number | null;
   name: string | null;
   skill: string;
+  /** The program's language (`javascript`, `python`, `openenv`); null for a slot with no valid design. */
+  language: string | null;
   valid: boolean;
   source: "designer" | "library";
   plays: number;
@@ -61,6 +63,7 @@ export function summarizeRun(dir: string) {
         slot: first.slot,
         name: env?.name ?? null,
         skill: first.skill,
+        language: env?.language ?? null,
         valid: env !== undefined,
         source: "designer",
         plays: env?.stats.plays ?? 0,
@@ -78,6 +81,7 @@ export function summarizeRun(dir: string) {
         slot: null,
         name: env.name,
         skill: env.skill,
+        language: env.language ?? null,
         valid: true,
         source: "library",
         plays: env.stats.plays,
@@ -120,12 +124,12 @@ const show = defineCommand({
       `${args.dir}: ${summary.steps} steps done, ${summary.environments.filter((e) => e.valid && e.source === "designer").length} valid designs of ${summary.environments.filter((e) => e.source === "designer").length}\n`,
     );
     process.stdout.write(
-      `${"step/slot".padEnd(10)} ${"name".padEnd(28)} ${"skill".padEnd(24)} ${"plays".padStart(5)} ${"winRate".padStart(8)} ${"regret".padStart(8)} ${"reward".padStart(8)} ${"advantage".padStart(9)}\n`,
+      `${"step/slot".padEnd(10)} ${"name".padEnd(28)} ${"skill".padEnd(24)} ${"lang".padEnd(10)} ${"plays".padStart(5)} ${"winRate".padStart(8)} ${"regret".padStart(8)} ${"reward".padStart(8)} ${"advantage".padStart(9)}\n`,
     );
     for (const e of summary.environments) {
       const where = e.source === "library" ? "library" : `${e.step}/${e.slot}`;
       process.stdout.write(
-        `${where.padEnd(10)} ${(e.name ?? "(invalid)").padEnd(28)} ${e.skill.padEnd(24)} ${String(e.plays).padStart(5)} ${fmt(e.winRate).padStart(8)} ${fmt(e.regret).padStart(8)} ${fmt(e.designerReward).padStart(8)} ${fmt(e.designerAdvantage).padStart(9)}\n`,
+        `${where.padEnd(10)} ${(e.name ?? "(invalid)").padEnd(28)} ${e.skill.padEnd(24)} ${(e.language ?? "-").padEnd(10)} ${String(e.plays).padStart(5)} ${fmt(e.winRate).padStart(8)} ${fmt(e.regret).padStart(8)} ${fmt(e.designerReward).padStart(8)} ${fmt(e.designerAdvantage).padStart(9)}\n`,
       );
     }
     // Per step, the numbers of the designer's scale: min(50, agentSamples / designerSamples x R).

@@ -272,7 +272,7 @@ describe("preset local", () => {
 });
 
 describe("envPool and envLanguage (issue 17)", () => {
-  it("takes a pool folder with --designer off and refuses it, rlve, or Python tool use otherwise", () => {
+  it("takes a pool folder with --designer off and refuses it or bare rlve otherwise; Python for games and tool use", () => {
     expect(buildConfig([{ designer: "off", envPool: "/data/pool" }]).envPool).toBe("/data/pool");
     expect(buildConfig([{}]).envPool).toBe("library");
     expect(() => buildConfig([{ envPool: "/data/pool" }])).toThrow(
@@ -286,16 +286,22 @@ describe("envPool and envLanguage (issue 17)", () => {
     expect(() => buildConfig([{ designer: "off", envPool: "rlve" }])).toThrow(
       expect.objectContaining({
         code: "E_CONFIG",
-        message: expect.stringMatching(/^--env-pool rlve is not available yet/),
+        message: expect.stringMatching(/^--env-pool rlve names no RLVE checkout/),
       }),
     );
+    const rlve = buildConfig([{ designer: "off", envPool: "rlve:/opt/RLVE#Sorting" }]);
+    expect([
+      rlve.envPool,
+      rlve.difficultyTauAcc,
+      rlve.difficultyTauNum,
+      rlve.difficultyDDelta,
+    ]).toEqual(["rlve:/opt/RLVE#Sorting", 0.9, 128, 4]);
+    expect(() =>
+      buildConfig([{ designer: "off", envPool: "rlve:/opt/RLVE", difficultyTauAcc: 2 }]),
+    ).toThrow(expect.objectContaining({ code: "E_CONFIG" }));
     expect(buildConfig([{ envLanguage: "python" }]).envLanguage).toBe("python");
-    expect(() => buildConfig([{ envLanguage: "python", mode: "tool-use" }])).toThrow(
-      expect.objectContaining({
-        code: "E_CONFIG",
-        message: expect.stringMatching(/^--env-language python is for games/),
-      }),
-    );
+    const pythonTools = buildConfig([{ envLanguage: "python", mode: "tool-use" }]);
+    expect([pythonTools.envLanguage, pythonTools.mode]).toEqual(["python", "tool-use"]);
     expect(() => buildConfig([{ envLanguage: "ruby" }])).toThrow(
       expect.objectContaining({ code: "E_CONFIG" }),
     );

@@ -243,20 +243,13 @@ function checkLoad(config: RunConfig): RunConfig {
       },
     );
   }
-  if (config.envLanguage === "python" && config.mode === "tool-use") {
+  if (config.envPool === "rlve" || config.envPool === "rlve:") {
     throw new SpadeError(
       "E_CONFIG",
-      "--env-language python is for games: tool-use environments are written in JavaScript",
-      { nextStep: "use --env-language javascript with --mode tool-use" },
-    );
-  }
-  if (config.envPool === "rlve") {
-    throw new SpadeError(
-      "E_CONFIG",
-      "--env-pool rlve is not available yet: RLVE's environments import torch and numpy, which the Python sandbox does not offer",
+      "--env-pool rlve names no RLVE checkout (RLVE is not bundled with SPADE)",
       {
         nextStep:
-          "use --env-pool DIR with a pool folder, or the built-in library (see docs/sandbox.md, Python programs)",
+          "git clone https://github.com/Zhiyuan-Zeng/RLVE and give --env-pool rlve:DIR, DIR the folder holding Gym/ (docs/sandbox.md, RLVE)",
       },
     );
   }

@@ -70,13 +70,30 @@ export const CONFIG_SCHEMA = z.object({
     .min(1)
     .default("library")
     .describe(
-      "the fixed-environment pool of --designer off: library (the built-in library); openenv+ws://HOST:PORT/NAME, a remote OpenEnv environment played over the network (several comma-separated; no hint or oracle); or a folder in the reference's GPT-5.5 pool layout (games/game_*.py with manifest.jsonl, validation_manifest.jsonl, checksums.sha256; checksums verified, games the pool's validation failed left out; Python programs, run in the python sandbox)",
+      "the fixed-environment pool of --designer off: library (the built-in library); openenv+ws://HOST:PORT/NAME, a remote OpenEnv environment played over the network (several comma-separated; no hint or oracle); rlve:DIR, RLVE's environments from a local RLVE checkout DIR (the folder holding Gym/; the reference's official16 set, or rlve:DIR#* for all, rlve:DIR#Sorting,Division for some) with the sliding-window difficulty controller (--difficulty-tau-acc, --difficulty-tau-num, --difficulty-d-delta; docs/sandbox.md, RLVE); or a folder in the reference's GPT-5.5 pool layout (games/game_*.py with manifest.jsonl, validation_manifest.jsonl, checksums.sha256; checksums verified, games the pool's validation failed left out; Python programs, run in the python sandbox)",
+    ),
+  difficultyTauAcc: num
+    .min(0)
+    .max(1)
+    .default(0.9)
+    .describe(
+      "RLVE difficulty controller (--env-pool rlve:DIR): the success rate at an environment's top difficulty that moves its window up (the reference's tau_acc)",
+    ),
+  difficultyTauNum: int(1, 1_000_000, "plays counted before each promotion check")
+    .default(128)
+    .describe(
+      "RLVE difficulty controller: plays at an environment's top difficulty counted before each promotion check (the reference's RLVE runs: 128; its controller's own default is 8)",
+    ),
+  difficultyDDelta: int(1, 21, "RLVE difficulties are 0 to 20")
+    .default(4)
+    .describe(
+      "RLVE difficulty controller: the widest difficulty window, high - low + 1 (the reference's d_delta)",
     ),
   envLanguage: z
     .enum(["javascript", "python"])
     .default("javascript")
     .describe(
-      "the language the designer writes environments in: javascript (the contract of README \"The environment contract\"; isolated-vm or QuickJS) or python (the reference's language: a class with reset/step/hint/solve, run in the Python sandbox, docs/sandbox.md; games only, and the library's JavaScript examples are left out of the prompt)",
+      "the language the designer writes environments in: javascript (the contract of README \"The environment contract\"; isolated-vm or QuickJS) or python (the reference's language: a class with reset/step/hint/solve, run in the Python sandbox, docs/sandbox.md; games and tool use, a tool-use program's step(action) getting the whole action as a dict and returning the tool results sixth; the library's JavaScript examples are left out of the prompt)",
     ),
   designsPerStep: int(1, 1024, "each design is a model call and a validated program per step")
     .default(24)

@@ -4,7 +4,7 @@
  * and live updates are drawn in the browser by static/app.js from JSON embedded in the page.
  */
 import { createRequire } from "node:module";
-import type { Json } from "../env/index.js";
+import { detectProgramLanguage, type Json } from "../env/index.js";
 import { isSpadeError } from "../errors.js";
 import { html, jsonScript, raw, type SafeHtml } from "./html.js";
 import type {
@@ -29,6 +29,7 @@ interface Highlighter {
 const require = createRequire(import.meta.url);
 const hljs = require("highlight.js/lib/core") as Highlighter;
 hljs.registerLanguage("javascript", require("highlight.js/lib/languages/javascript"));
+hljs.registerLanguage("python", require("highlight.js/lib/languages/python"));
 
 /** A run as the server knows it: its id in URLs, its folder, and its summary or why it has none. */
 export interface RunEntry {
@@ -137,7 +138,7 @@ export function archivePage(
   const rows = entries.map(
     (
       e,
-    ) => html`<tr class="env-row" data-env="${e.id}"><td><a href="/run/${run.id}/env/${encodeURIComponent(e.id)}">${e.name}</a></td><td>${e.skill}</td><td>${e.source}</td><td>${e.createdStep}</td>
+    ) => html`<tr class="env-row" data-env="${e.id}"><td><a href="/run/${run.id}/env/${encodeURIComponent(e.id)}">${e.name}</a></td><td>${e.skill}</td><td class="language">${e.language}</td><td>${e.source}</td><td>${e.createdStep}</td>
     <td>${e.stats.plays}</td><td class="win-rate">${fmt(e.stats.winRate)}</td><td class="regret">${fmt(e.stats.regret)}</td><td>${fmt(e.stats.designerReward)}</td><td>${fmt(e.stats.designerAdvantage)}</td>
     <td><a href="/play${q({ run: run.id, env: e.id })}">play</a></td></tr>`,
   );
@@ -146,19 +147,20 @@ export function archivePage(
     designs <select name="validity">${options(["valid", "invalid"], filter.validity, "valid and invalid")}</select>
     <button type="submit">Filter</button></form>
     <p class="count">${entries.length} environments, ${lost.length} design slots without one</p>
-    <table class="archive"><thead><tr><th>name</th><th>skill</th><th>source</th><th>step</th><th>plays</th><th>win rate</th><th>regret</th><th>designer reward</th><th>advantage</th><th></th></tr></thead><tbody>${rows}
+    <table class="archive"><thead><tr><th>name</th><th>skill</th><th>language</th><th>source</th><th>step</th><th>plays</th><th>win rate</th><th>regret</th><th>designer reward</th><th>advantage</th><th></th></tr></thead><tbody>${rows}
     ${lost.map(
       (
         l,
-      ) => html`<tr class="lost-row"><td><a href="/run/${run.id}/designs${q({ skill: l.skill })}">(invalid) slot ${l.step}/${l.slot}</a></td><td>${l.skill}</td><td>designer</td><td>${l.step}</td>
+      ) => html`<tr class="lost-row"><td><a href="/run/${run.id}/designs${q({ skill: l.skill })}">(invalid) slot ${l.step}/${l.slot}</a></td><td>${l.skill}</td><td>-</td><td>designer</td><td>${l.step}</td>
       <td colspan="6">${l.attempts} attempts; last ${l.outcome}${l.codes.length ? html`: ${l.codes.map((c) => html`<code class="failure-code">${c}</code> `)}` : ""}</td></tr>`,
     )}</tbody></table>`;
 }
 
-/** `code` highlighted as JavaScript (highlight.js escapes the text it wraps). */
+/** `code` highlighted as JavaScript, or as Python when it is (highlight.js escapes the text it wraps). */
 export function highlighted(code: string): SafeHtml {
+  const language = detectProgramLanguage(code);
   return raw(
-    `<pre class="program"><code class="hljs language-javascript">${hljs.highlight(code, { language: "javascript" }).value}</code></pre>`,
+    `<pre class="program"><code class="hljs language-${language}">${hljs.highlight(code, { language }).value}</code></pre>`,
   );
 }
 
@@ -184,7 +186,7 @@ export function environmentPage(run: RunEntry, e: EnvironmentDetail): SafeHtml {
     e.report?.checks.map(
       (c) => html`<li class="${c.ok ? "ok" : "failed"}"><code>${c.code}</code> ${c.message}</li>`,
     ) ?? [];
-  return html`<p>${e.description}</p><p><span class="kv">skill ${e.skill}</span> <span class="kv">${e.source}</span> <span class="kv">step ${e.createdStep}</span>
+  return html`<p>${e.description}</p><p><span class="kv">skill ${e.skill}</span> <span class="kv">language ${e.language}</span> <span class="kv">${e.source}</span> <span class="kv">step ${e.createdStep}</span>
     <span class="kv">plays ${e.stats.plays}</span> <span class="kv">win rate ${fmt(e.stats.winRate)}</span> <span class="kv">regret ${fmt(e.stats.regret)}</span>
     <span class="kv">designer reward ${fmt(e.stats.designerReward)}</span> <span class="kv">advantage ${fmt(e.stats.designerAdvantage)}</span>
     <a href="/play${q({ run: run.id, env: e.id })}">play it</a> <a href="/run/${run.id}/episodes${q({ env: e.id })}">its episodes</a></p>

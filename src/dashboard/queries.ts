@@ -6,7 +6,7 @@
  */
 import type Database from "better-sqlite3";
 import { basename } from "node:path";
-import type { Json } from "../env/index.js";
+import { storedLanguage, type Json, type StoredLanguage } from "../env/index.js";
 import type { CheckReport } from "../env/index.js";
 import type { EnvStats } from "../store/index.js";
 import { withRunDb, writerAlive } from "./store-read.js";
@@ -88,6 +88,8 @@ export interface ArchiveEntry {
   source: "designer" | "library";
   createdStep: number;
   stats: EnvStats;
+  /** The program's language (`javascript`, `python`, `openenv`). */
+  language: StoredLanguage;
 }
 
 /** An environments row as an Archive entry. */
@@ -100,6 +102,8 @@ function archiveEntry(r: Row): ArchiveEntry {
     source: r.source as ArchiveEntry["source"],
     createdStep: Number(r.created_step),
     stats: parse<EnvStats>(r.stats),
+    // A store not yet upgraded (opened only to read) has no column: told from the code.
+    language: (r.language ? String(r.language) : storedLanguage(String(r.code))) as StoredLanguage,
   };
 }
 
@@ -148,9 +152,11 @@ export function lostSlots(dir: string, filter: { skill?: string } = {}): LostSlo
 export function archive(dir: string, filter: ArchiveFilter = {}): ArchiveEntry[] {
   if (filter.validity === "invalid") return [];
   return withRunDb(dir, (db) => {
+    const columns = db.prepare("PRAGMA table_info(environments)").all() as Array<{ name: string }>;
+    const language = columns.some((c) => c.name === "language") ? "language" : "code";
     const rows = db
       .prepare(
-        "SELECT id, name, skill, description, source, created_step, stats FROM environments ORDER BY created_step, source, slot, id",
+        `SELECT id, name, skill, description, source, created_step, stats, ${language} FROM environments ORDER BY created_step, source, slot, id`,
       )
       .all() as Row[];
     return rows

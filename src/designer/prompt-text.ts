@@ -21,11 +21,14 @@ const answerFormat = (fence: "javascript" | "python") =>
 /** The system message of game designs. */
 export const GAME_SYSTEM_PROMPT = gameSystemPrompt("JavaScript");
 
-/** The system message of tool-use designs. */
-export const TOOL_USE_SYSTEM_PROMPT =
+/** The system message of tool-use designs written in `language`. */
+const toolUseSystemPrompt = (language: "JavaScript" | "Python") =>
   "You are an expert designer of training environments for language-model agents that act through function tools. " +
-  "You write each environment as one self-contained JavaScript program that simulates a system behind a set of tools " +
+  `You write each environment as one self-contained ${language} program that simulates a system behind a set of tools ` +
   "and follows the contract you are given exactly, so that it runs in a sandbox and passes automatic validation.";
+
+/** The system message of tool-use designs. */
+export const TOOL_USE_SYSTEM_PROMPT = toolUseSystemPrompt("JavaScript");
 
 const GAME_SKELETON = (skill: string) => `\`\`\`javascript
 class Environment {
@@ -180,8 +183,62 @@ class Environment:
         return "\\\\boxed{...}"   # the oracle's next action (a reply string) from the current state
 \`\`\``;
 
-/** The contract section of a game design prompt in Python: the JavaScript rules with Python's form and randomness. */
-export function pythonGameContract(skill: string, limits: SandboxLimits): string {
+/** The system message of tool-use designs written in Python (`--env-language python --mode tool-use`). */
+export const PYTHON_TOOL_USE_SYSTEM_PROMPT = toolUseSystemPrompt("Python");
+
+const PYTHON_TOOL_SKELETON = (skill: string) => `\`\`\`python
+import json
+import random
+
+
+class Environment:
+    meta = {
+        "name": "short-kebab-name",
+        "skill": ${JSON.stringify(skill)},
+        "description": "One or two sentences: the system, the user's goal, how success is judged.",
+        "maxTurns": 20,
+        "tools": [
+            {
+                "type": "function",
+                "function": {
+                    "name": "find_orders",
+                    "description": "What the tool does, as the agent will read it.",
+                    "parameters": {
+                        "type": "object",
+                        "properties": {
+                            "filter": {
+                                "type": "object",
+                                "properties": {"status": {"type": "string", "enum": ["open", "shipped"]}, "min_total": {"type": "number"}},
+                            },
+                            "fields": {"type": "array", "items": {"type": "string"}},
+                        },
+                        "required": ["filter"],
+                    },
+                },
+            },
+            # ... more tools (4 to 8 in all)
+        ],
+    }
+
+    def reset(self, seed=None):
+        # Generate the system's data with the random module only (the host seeds it with \`seed\`).
+        return "the user's request, in plain words", {}
+
+    def step(self, action):
+        # action: a dict. action["toolCalls"]: [{"id", "name", "arguments"}], arguments already parsed (nested dicts and lists kept).
+        # action["text"]: the agent's text; action["answer"]: its last \\\\boxed{...} or <answer>...</answer>, else None.
+        results = [{"id": call["id"], "content": json.dumps(self.call(call["name"], call["arguments"]))} for call in action["toolCalls"]]
+        return "a short note on the turn", 0.0, False, False, {}, results   # the tool results come sixth
+
+    def hint(self):
+        return "privileged help for this episode"
+
+    def solve(self):
+        return {"toolCalls": [{"name": "find_orders", "arguments": {"filter": {"status": "open"}}}]}
+\`\`\``;
+
+/** The rules of a Python program: the JavaScript rules with Python's form, randomness and oracle answers. */
+function pythonRules(skill: string, limits: SandboxLimits): string {
   const lines = rules(skill, limits).split("\n");
   lines[0] =
     "1. Form: one file of Python 3 using only the standard-library modules random, re, json, math, itertools, collections, functools, heapq, " +
@@ -192,11 +249,33 @@ export function pythonGameContract(skill: string, limits: SandboxLimits): string
     "3. Determinism: the `random` module is the only source of randomness; the host seeds it at every reset(seed). reset() sets up every " +
     "piece of episode state, so the same seed followed by the same actions gives the same observations and rewards. Return only plain values " +
     "(str, int, float, bool, None, list, dict): they cross the sandbox as JSON.";
+  lines[6] = (lines[6] as string).replace(
+    /Return `\{ text \}`.*$/,
+    'Return the reply as a string (e.g. `"\\\\boxed{42}"`) or a dict `{"toolCalls": [{"name": ..., "arguments": {...}}]}`.',
+  );
+  return lines.join("\n");
+}
+
+/** The contract section of a game design prompt in Python. */
+export function pythonGameContract(skill: string, limits: SandboxLimits): string {
   const guidance = GAME_GUIDANCE.replace(
     "read them from `action.answer`",
     "read the last `\\\\boxed{...}` of the `action` string with `re`",
   );
-  return `## The contract\n\n${PYTHON_GAME_SKELETON(skill)}\n\nRules (validation checks each one):\n${lines.join("\n")}\n\n## Design guidance\n${guidance}`;
+  return `## The contract\n\n${PYTHON_GAME_SKELETON(skill)}\n\nRules (validation checks each one):\n${pythonRules(skill, limits)}\n\n## Design guidance\n${guidance}`;
+}
+
+/**
+ * The contract section of a tool-use design prompt in Python: the program the Python sandbox
+ * runs as a tool-use environment (meta `tools`; `step` gets the whole action as a dict and
+ * returns the tool results sixth; docs/sandbox.md).
+ */
+export function pythonToolUseContract(skill: string, limits: SandboxLimits): string {
+  const guidance = TOOL_GUIDANCE.replace(
+    "Answer every call of the turn in `toolResults`, one `{ id, content }` per call with the call's own id; `content` is a string (JSON.stringify structured data).",
+    'Answer every call of the turn in the tool results, the sixth value step() returns: a list of one `{"id": ..., "content": ...}` per call with the call\'s own id; `content` is a string (`json.dumps` structured data).',
+  );
+  return `## The contract\n\n${PYTHON_TOOL_SKELETON(skill)}\n\nRules (validation checks each one):\n${pythonRules(skill, limits)}\n\n## Design guidance\n${guidance}`;
 }
 
 /** The closing instruction of a Python design: how to answer. */

@@ -11,9 +11,11 @@ import {
   GAME_SYSTEM_PROMPT,
   PYTHON_ANSWER_FORMAT,
   PYTHON_GAME_SYSTEM_PROMPT,
+  PYTHON_TOOL_USE_SYSTEM_PROMPT,
   TOOL_USE_SYSTEM_PROMPT,
   gameContract,
   pythonGameContract,
+  pythonToolUseContract,
   toolUseContract,
 } from "./prompt-text.js";
 import { findSkill, getTaskType, type SkillInfo, type ToolUseTaskType } from "./skills.js";
@@ -37,7 +39,7 @@ export interface DesignerPromptInput {
   references?: readonly MemoryReference[];
   /** One earlier environment that was too easy or too hard. Default none. */
   avoid?: MemoryReference | null;
-  /** The language the program is to be written in. Default `javascript`; `python` is for games only (E_CONFIG for tool use). */
+  /** The language the program is to be written in (games and tool use alike). Default `javascript`. */
   language?: "javascript" | "python";
   /** Library programs shown as worked examples (see `pickExamples`). Default none. */
   examples?: readonly ExampleProgram[];
@@ -132,21 +134,17 @@ export function buildDesignerPrompt(input: DesignerPromptInput): DesignerMessage
     );
   const toolUse = input.skill.kind === "tool-use";
   const python = input.language === "python";
-  if (python && toolUse)
-    throw new SpadeError(
-      "E_CONFIG",
-      "Python designs are for games: tool-use environments are written in JavaScript",
-      { nextStep: "use --env-language javascript with --mode tool-use" },
-    );
   const limits = input.limits ?? DEFAULT_LIMITS;
   const sections = [
     skillSection(input),
     documentSection(input.document, toolUse),
-    toolUse
-      ? toolUseContract(input.skill.name, limits)
-      : python
-        ? pythonGameContract(input.skill.name, limits)
-        : gameContract(input.skill.name, limits),
+    (python
+      ? toolUse
+        ? pythonToolUseContract
+        : pythonGameContract
+      : toolUse
+        ? toolUseContract
+        : gameContract)(input.skill.name, limits),
     referencesSection(input.references ?? [], maxChars),
     avoidSection(input.avoid),
     // The library is JavaScript: its programs would show a Python designer the wrong contract.
@@ -156,10 +154,12 @@ export function buildDesignerPrompt(input: DesignerPromptInput): DesignerMessage
   return [
     {
       role: "system",
-      content: toolUse
-        ? TOOL_USE_SYSTEM_PROMPT
-        : python
-          ? PYTHON_GAME_SYSTEM_PROMPT
+      content: python
+        ? toolUse
+          ? PYTHON_TOOL_USE_SYSTEM_PROMPT
+          : PYTHON_GAME_SYSTEM_PROMPT
+        : toolUse
+          ? TOOL_USE_SYSTEM_PROMPT
           : GAME_SYSTEM_PROMPT,
     },
     { role: "user", content: sections.join("\n\n") },

@@ -22,6 +22,7 @@ export {
   MAX_TURNS_LIMIT,
 } from "./shape.js";
 export { sampleFromSchema } from "./schema-sample.js";
+export { detectProgramLanguage, storedLanguage, type StoredLanguage } from "./language.js";
 export { probeActions, trivialPolicies } from "./probes.js";
 export { checkEnv, CHECK_CODES } from "./check.js";
 export { referenceGate, REFERENCE_GATE } from "./reference-gate.js";

@@ -7,11 +7,17 @@ import { describeEnvContract } from "../../test/env-contract.js";
 import { checkEnv, makeAction, referenceGate, type Env } from "../env/index.js";
 import { loadProgram } from "../sandbox/index.js";
 import { resolveProgram } from "./index.js";
-import { COUNTERFEIT_COIN_PY, VAULT_CRACKER_PY } from "./testing/python-library.js";
+import {
+  COUNTERFEIT_COIN_PY,
+  INVENTORY_QUERY_PY,
+  VAULT_CRACKER_PY,
+} from "./testing/python-library.js";
 
 const GAMES = [
   ["vault-cracker", VAULT_CRACKER_PY],
   ["counterfeit-coin", COUNTERFEIT_COIN_PY],
+  // A tool-use game: meta tools, tool calls in and tool results out.
+  ["inventory-query", INVENTORY_QUERY_PY],
 ] as const;
 const SEEDS = [0, 1, 2, 7, 12345, -3, 2 ** 40 + 5];
 
@@ -41,6 +47,13 @@ describe.each(GAMES)("%s in Python", (name, source) => {
         const episode = await oracleEpisode(python, seed);
         expect(episode, `seed ${seed}`).toEqual(await oracleEpisode(javascript, seed));
         expect((episode.at(-1) as { reward: number }).reward).toBe(1);
+        // The tool-use game's oracle goes through its tools (results compared above).
+        if (name === "inventory-query")
+          expect(
+            episode.filter((t) => ((t as { toolResults?: unknown[] }).toolResults?.length ?? 0) > 0)
+              .length,
+            `seed ${seed}`,
+          ).toBeGreaterThan(0);
       }
       // Off the oracle's path too: junk and a wrong answer.
       await python.reset(3);

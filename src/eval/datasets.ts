@@ -37,10 +37,20 @@ export interface Dataset {
   source: string;
   /** The environment variable holding an access token (gated Hugging Face datasets). */
   tokenEnv?: string;
+  /**
+   * A `sha256sum` listing fetched first whose lines name further files (paths relative to the
+   * listing, fetched from beside its URL, each checked against its line): a dataset of
+   * thousands of files, such as the GPT-5.5 pool. They are checked, not recorded in the manifest.
+   */
+  listing?: DatasetFile;
 }
 
 const HF = "https://huggingface.co/datasets";
 const GH = "https://raw.githubusercontent.com";
+
+/** The revision of the GPT-5.5 pool the reference pins (`HF_DATASET_REVISION`). */
+export const GPT55_POOL_REVISION = "e179a371bc7764dacf0bcee1f808100beb463137";
+const GPT55_POOL = `${HF}/spare-rl/spare-gpt55-static-corpus/resolve/${GPT55_POOL_REVISION}`;
 
 /** The reference's AIME instruction (cmd/eval/prepare_aime_datasets.py), appended to each problem. */
 export const AIME_INSTRUCTION =
@@ -351,6 +361,22 @@ export const DATASETS: readonly Dataset[] = [
     marker: "acebench/data_all",
     source:
       "ACEBench/ACEBench at e6db74b, data_all/ (and fork-fix/, derived/ from the shared benchmarks folder)",
+  },
+  {
+    name: "gpt55-pool",
+    description:
+      "the reference's GPT-5.5 fixed-environment pool (7,872 validated games, six skills): `spade run --designer off --env-pool DATA/gpt55-pool`",
+    dir: "gpt55-pool",
+    // The files and revision of the reference's cmd/games/_download_gpt55_pool.sh; the games are
+    // those its checksums.sha256 lists. The manifests come last: manifest.jsonl present = complete.
+    listing: { path: "gpt55-pool/checksums.sha256", url: `${GPT55_POOL}/checksums.sha256` },
+    files: ["validation_manifest.jsonl", "manifest.jsonl"].map((f) => ({
+      path: `gpt55-pool/${f}`,
+      url: `${GPT55_POOL}/${f}`,
+    })),
+    marker: "gpt55-pool/manifest.jsonl",
+    source: `Hugging Face spare-rl/spare-gpt55-static-corpus at ${GPT55_POOL_REVISION.slice(0, 7)} (games/, manifests, checksums.sha256)`,
+    tokenEnv: "HF_TOKEN",
   },
   {
     name: "reasoning-gym",

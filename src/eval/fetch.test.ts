@@ -15,7 +15,15 @@ import { join } from "node:path";
 import { parquetWriteBuffer } from "hyparquet-writer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isSpadeError } from "../errors.js";
-import { AIME_INSTRUCTION, aimeRowsFromParquet, gpqaRows, type Dataset } from "./datasets.js";
+import { readPool } from "../envs/pool.js";
+import {
+  AIME_INSTRUCTION,
+  aimeRowsFromParquet,
+  findDataset,
+  GPT55_POOL_REVISION,
+  gpqaRows,
+  type Dataset,
+} from "./datasets.js";
 import { datasetStatus, fetchDataset, readManifest, type FetchDeps } from "./fetch.js";
 
 const sha = (b: string | Buffer) => createHash("sha256").update(b).digest("hex");
@@ -38,8 +46,34 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
   } else if (req.url === "/gated/g.jsonl") {
     if (req.headers.authorization === "Bearer t0k") res.writeHead(200).end(BODY);
     else res.writeHead(401).end("unauthorized");
+  } else if (POOL.has(req.url ?? "")) {
+    res.writeHead(200).end(POOL.get(req.url ?? ""));
   } else res.writeHead(404).end();
 }
+
+// The GPT-5.5 pool as the test server serves it, at the real dataset's paths (a test double).
+const POOL_PATH = `/datasets/spare-rl/spare-gpt55-static-corpus/resolve/${GPT55_POOL_REVISION}`;
+const GAMES: Record<string, string> = {
+  "games/game_000000.py": "class AEnv:\n    def reset(self, seed=None):\n        return 'a', {}\n",
+  "games/game_000001.py": "class BEnv:\n    def reset(self, seed=None):\n        return 'b', {}\n",
+};
+const POOL = new Map<string, string>([
+  ...Object.entries(GAMES).map(([p, text]) => [`${POOL_PATH}/${p}`, text] as [string, string]),
+  [
+    `${POOL_PATH}/checksums.sha256`,
+    Object.entries(GAMES)
+      .map(([p, text]) => `${sha(text)}  ${p}`)
+      .join("\n"),
+  ],
+  [
+    `${POOL_PATH}/manifest.jsonl`,
+    '{"game_id":"game_000000","file_name":"game_000000.py","skill":"spatial_reasoning"}\n',
+  ],
+  [`${POOL_PATH}/validation_manifest.jsonl`, '{"file_name":"game_000001.py","valid":false}\n'],
+  [`${POOL_PATH}/bad/checksums.sha256`, `${sha("x")}  ../escape.py\n`],
+  [`${POOL_PATH}/wrong/checksums.sha256`, `${"0".repeat(64)}  games/game_000000.py\n`],
+  [`${POOL_PATH}/wrong/games/game_000000.py`, "changed\n"],
+]);
 beforeAll(async () => {
   server = createServer(handle);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -171,6 +205,70 @@ describe("fetchDataset against a local HTTP server", () => {
         fetchDataset(root, dataset([], { name: "manual", source: "somewhere" }), deps()),
       ),
     ).toContain("manual has no single download: it comes from somewhere");
+  });
+});
+
+describe("the GPT-5.5 pool (a checksum listing naming its games)", () => {
+  /** The real dataset, its URLs moved to the test server (as `--endpoint` does). */
+  const local = (listingUrl?: string): Dataset => {
+    const real = findDataset("gpt55-pool");
+    const moved = (url: string) => `${base}${new URL(url).pathname}`;
+    return {
+      ...real,
+      listing: { ...real.listing!, url: listingUrl ?? moved(real.listing!.url) },
+      files: real.files.map((f) => ({ ...f, url: moved(f.url) })),
+    };
+  };
+
+  it("fetches the listing, every game it names (checked), then the manifests: a pool SPADE reads", async () => {
+    const root = fresh();
+    const out = await fetchDataset(root, local(), deps());
+    expect(out.map((o) => [o.path, o.status, o.sha256])).toEqual([
+      [
+        "gpt55-pool/checksums.sha256",
+        "downloaded",
+        sha(POOL.get(`${POOL_PATH}/checksums.sha256`)!),
+      ],
+      ["gpt55-pool/games/game_000000.py", "downloaded", sha(GAMES["games/game_000000.py"]!)],
+      ["gpt55-pool/games/game_000001.py", "downloaded", sha(GAMES["games/game_000001.py"]!)],
+      ["gpt55-pool/validation_manifest.jsonl", "downloaded", expect.any(String)],
+      ["gpt55-pool/manifest.jsonl", "downloaded", expect.any(String)],
+    ]);
+    // The games are checked against the listing, not recorded one by one.
+    expect(Object.keys(await readManifest(root)).sort()).toEqual([
+      "gpt55-pool/checksums.sha256",
+      "gpt55-pool/manifest.jsonl",
+      "gpt55-pool/validation_manifest.jsonl",
+    ]);
+    const pool = readPool(join(root, "gpt55-pool"));
+    expect([pool.verified, pool.excluded, pool.programs.map((p) => [p.id, p.skill])]).toEqual([
+      2,
+      ["game_000001.py"],
+      [["pool-game_000000", "Spatial Reasoning"]],
+    ]);
+    const before = hits.length;
+    expect((await fetchDataset(root, local(), deps())).map((o) => o.status)).toEqual(
+      Array(5).fill("verified"),
+    );
+    expect(hits.length).toBe(before);
+  });
+
+  it("refuses a listing naming a path outside the folder, and keeps no game that fails its line", async () => {
+    expect(
+      await failure(
+        fetchDataset(fresh(), local(`${base}${POOL_PATH}/bad/checksums.sha256`), deps()),
+      ),
+    ).toMatch(
+      /^gpt55-pool\/checksums\.sha256 names \.\.\/escape\.py, outside the dataset's folder/,
+    );
+    const root = fresh();
+    const message = await failure(
+      fetchDataset(root, local(`${base}${POOL_PATH}/wrong/checksums.sha256`), deps()),
+    );
+    expect(message).toMatch(
+      /^gpt55-pool\/games\/game_000000\.py: checksum mismatch: expected sha256 0{64}/,
+    );
+    expect(existsSync(join(root, "gpt55-pool/games/game_000000.py"))).toBe(false);
   });
 });
 

@@ -236,13 +236,39 @@ export async function fetchFile(
   }
 }
 
-/** Fetches every file of `dataset`, recording the manifest after each file. */
+/**
+ * The files a `sha256sum` listing names (`<sha256>  <path>` or `<sha256> *<path>` lines), each
+ * placed beside the listing and fetched from beside its URL, with its sha256. E_DATA_FETCH for a
+ * path that would leave the dataset's folder.
+ */
+export function listedFiles(listing: DatasetFile, text: string): DatasetFile[] {
+  const files: DatasetFile[] = [];
+  for (const line of text.split("\n")) {
+    const m = /^([0-9a-f]{64}) [ *](.+)$/i.exec(line.trim());
+    if (!m) continue;
+    const path = m[2]!.replace(/^\.\//, "");
+    if (path.startsWith("/") || path.split("/").some((part) => part === ".." || part === ""))
+      throw new SpadeError(
+        "E_DATA_FETCH",
+        `${listing.path} names ${path}, outside the dataset's folder (nothing of it was fetched)`,
+        { nextStep: `check ${listing.url}: the source is not the expected one` },
+      );
+    files.push({
+      path: join(dirname(listing.path), path),
+      url: new URL(path.split("/").map(encodeURIComponent).join("/"), listing.url).href,
+      sha256: m[1]!.toLowerCase(),
+    });
+  }
+  return files;
+}
+
+/** Fetches every file of `dataset` (a listing's files first), recording the manifest after each file. */
 export async function fetchDataset(
   root: string,
   dataset: Dataset,
   deps: FetchDeps,
 ): Promise<FileOutcome[]> {
-  if (dataset.files.length === 0) {
+  if (dataset.files.length === 0 && !dataset.listing) {
     throw new SpadeError(
       "E_DATA_FETCH",
       `${dataset.name} has no single download: it comes from ${dataset.source}`,
@@ -253,6 +279,15 @@ export async function fetchDataset(
   }
   await mkdir(root, { recursive: true });
   const outcomes: FileOutcome[] = [];
+  if (dataset.listing) {
+    const manifest = await readManifest(root);
+    outcomes.push(await fetchFile(root, dataset, dataset.listing, manifest, deps));
+    await writeAtomic(join(root, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+    const text = await readFile(join(root, dataset.listing.path), "utf8");
+    // Their sha256 is in the listing: a manifest of their own is not kept.
+    for (const file of listedFiles(dataset.listing, text))
+      outcomes.push(await fetchFile(root, dataset, file, {}, deps));
+  }
   for (const file of dataset.files) {
     const manifest = await readManifest(root);
     outcomes.push(await fetchFile(root, dataset, file, manifest, deps));

@@ -27,6 +27,8 @@ export interface ScoredStep {
   score: StepScore;
   /** The document sampler's position after the step's designs (null: `--corpus none`). */
   samplerState: SamplerState | null;
+  /** Other named state saved with the step (e.g. the RLVE difficulty controller's windows). */
+  states: Readonly<Record<string, unknown>>;
 }
 
 /** One stage of a step, timed with the loop's clock (for benchmarks; never stored). */
@@ -106,6 +108,15 @@ export class StepPipeline {
     return last
       ? last.score.lpState
       : (this.#options.store.getState<Record<string, LpState>>("lp") ?? {});
+  }
+
+  /** Named state `key` as of the last step scored (its `states`), else as stored; null: never set. */
+  state<T>(key: string): T | null {
+    for (let i = this.#pending.length - 1; i >= 0; i--) {
+      const states = (this.#pending[i] as ScoredStep).states;
+      if (key in states) return states[key] as T;
+    }
+    return this.#options.store.getState<T>(key) ?? null;
   }
 
   /** Refs of design attempts trained (or handed to the trainer) by steps from `fromStep` on. */

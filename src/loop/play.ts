@@ -30,6 +30,8 @@ export interface PlayContext {
   signal?: AbortSignal;
   /** Told the stage's episodes finished and its total, at its start and as each episode ends (progress). */
   onEpisodes?: (done: number, total: number) => void;
+  /** Every play of a group on one seed, so they share one problem (the reference's RLVE runs, `--spade-fixed-env-same-problem`). */
+  sameProblem?: boolean;
 }
 
 /** Unhinted plays per environment for a pool of `poolSize`: `plays` when set, else ceil(agentBatch / poolSize). */
@@ -61,7 +63,9 @@ async function playEnvironment(
   onEpisode: () => void,
 ): Promise<void> {
   const { config, store, policy } = ctx;
-  const seeds = playSeeds(config.seed, step, env.id, plays);
+  const seeds = ctx.sameProblem
+    ? Array.from({ length: plays }, () => playSeeds(config.seed, step, env.id, 1)[0] as number)
+    : playSeeds(config.seed, step, env.id, plays);
   const open = async () => {
     // A remote OpenEnv environment of --env-pool (its row's code is the reference).
     const program = isOpenEnvRef(env.code)

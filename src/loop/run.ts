@@ -22,10 +22,12 @@ import { join } from "node:path";
 import type { RunConfig } from "../config/index.js";
 import { isOpenEnvRef, parseOpenEnvRef, remoteMeta } from "../envs/index.js";
 import { createSampler, openCorpus, Sampler, type SamplerState } from "../grounding/index.js";
+import { SpadeError } from "../errors.js";
 import { Limiter } from "../policy/index.js";
 import { RunStore, type EnvironmentRow } from "../store/index.js";
 import type { Trainer, TrainerCheckpoint, TrainResult, TrainSample } from "../trainer/index.js";
 import { readPool } from "../envs/pool.js";
+import { isRlvePool, parseRlvePool, readRlveCheckout } from "../envs/rlve.js";
 import { designStep } from "./design.js";
 import { poolOrder, poolWindow } from "./env-pool.js";
 import { episodeOfRef, libraryEnvId } from "./keys.js";
@@ -34,6 +36,14 @@ import { playStep, playsPerEnv } from "./play.js";
 import { StepPipeline, weightsVersion, type PhaseSpan, type ScoredStep } from "./pipeline.js";
 import type { LoopPolicy } from "./policy.js";
 import { formatProgress, type StepWork } from "./progress.js";
+import {
+  controllerOptions,
+  DIFFICULTY_STATE,
+  rlveWindow,
+  updateDifficulty,
+  type DifficultyState,
+  type RlvePick,
+} from "./rlve-pool.js";
 import { scoreStep, type StepMetrics } from "./score.js";
 
 /** `Omit` applied to each member of a union. */
@@ -162,7 +172,7 @@ function commitStep(
   config: RunConfig,
   store: RunStore,
   deps: LoopDeps,
-  { step, started, score, samplerState }: ScoredStep,
+  { step, started, score, samplerState, states }: ScoredStep,
   trained: TrainResult | null,
 ): void {
   const checkpoint = trained?.checkpoint ?? null;
@@ -176,6 +186,7 @@ function commitStep(
     for (const [id, stats] of score.stats) store.updateStats(id, stats);
     for (const sample of score.samples) store.insertSample(sample);
     if (samplerState) store.setState("sampler", samplerState);
+    for (const [key, value] of Object.entries(states)) store.setState(key, value);
     store.setState("lp", score.lpState);
     if (checkpoint) store.setState("trainer", checkpoint);
     store.completeStep(step, metrics);
@@ -204,10 +215,16 @@ export async function runSelfPlay(
     // --designer off --env-pool: remote OpenEnv environments (openenv+ws://...), or a pool folder in the
     // reference's layout, read (and verified) once.
     const remote = await remotePool(config);
-    const envPool =
-      remote === null && config.designer === "off" && (config.envPool ?? "library") !== "library"
-        ? poolOrder(readPool(config.envPool), config.seed)
+    const fixedPool =
+      remote === null && config.designer === "off" && (config.envPool ?? "library") !== "library";
+    // --env-pool rlve:DIR: RLVE's environments from a checkout, with the difficulty controller.
+    const rlve =
+      fixedPool && isRlvePool(config.envPool)
+        ? readRlveCheckout(parseRlvePool(config.envPool))
         : null;
+    const rlveUnusable = new Set<string>();
+    const envPool =
+      fixedPool && rlve === null ? poolOrder(readPool(config.envPool), config.seed) : null;
     const limiter = new Limiter(config.concurrency);
     rewriteMetrics(dir, store);
     const restored = store.getState<TrainerCheckpoint>("trainer");
@@ -221,6 +238,8 @@ export async function runSelfPlay(
       now: deps.now,
       onPhase: deps.onPhase,
     });
+    // The RLVE controller's windows as the next step sees them (pending steps' first).
+    const difficultyWindows = () => pipeline.state<DifficultyState>(DIFFICULTY_STATE) ?? {};
     // A stage's live progress, with the seconds since the stage began.
     const work = (since: number, w: DistributiveOmit<StepWork, "seconds">) =>
       deps.onWork?.({ ...w, seconds: (deps.now() - since) / 1000 });
@@ -266,10 +285,25 @@ export async function runSelfPlay(
             ),
           );
         }
+        // --env-pool rlve:DIR: this step's environments at difficulties drawn from the controller's windows.
+        const picks: RlvePick[] | null = rlve
+          ? await rlveWindow(config, store, rlve, step, rlveUnusable, difficultyWindows())
+          : null;
+        if (picks?.length === 0)
+          throw new SpadeError(
+            "E_CONFIG",
+            `no RLVE environment of ${config.envPool} loads in the Python sandbox (${[...rlveUnusable].join(", ")})`,
+            {
+              nextStep:
+                "choose environments that use only the standard library, numpy and networkx (docs/sandbox.md, RLVE)",
+            },
+          );
         const pool = pipeline.withPendingStats(
-          envPool
-            ? await poolWindow(config, store, envPool, step)
-            : poolFor(config, store, remote ?? library, step),
+          picks
+            ? picks.map((p) => p.row)
+            : envPool
+              ? await poolWindow(config, store, envPool, step)
+              : poolFor(config, store, remote ?? library, step),
         );
         const playing = deps.now();
         await timed("play", step, () =>
@@ -277,6 +311,7 @@ export async function runSelfPlay(
             {
               ...stage,
               limiter,
+              sameProblem: picks !== null,
               onEpisodes: (episodes, episodesTotal) =>
                 work(playing, { stage: "play", step, episodes, episodesTotal }),
             },
@@ -313,7 +348,19 @@ export async function runSelfPlay(
             : score.samples.filter((s) => s.role === "agent");
         const samples = deps.trainer ? trainSamples(store, step, fromStep, toTrain) : [];
         if (deps.onPhase) deps.onPhase({ phase: "score", step, start: scoring, end: deps.now() });
-        pipeline.train({ step, started, score, samplerState: sampler?.state() ?? null }, samples);
+        // The controller's windows after this step's plays, saved with the step.
+        const states = picks
+          ? {
+              [DIFFICULTY_STATE]: updateDifficulty(
+                difficultyWindows(),
+                picks,
+                store.episodes({ step }),
+                controllerOptions(config),
+              ),
+            }
+          : {};
+        const samplerState = sampler?.state() ?? null;
+        pipeline.train({ step, started, score, samplerState, states }, samples);
       }
       await pipeline.commitBefore(config.steps);
     } finally {

@@ -175,3 +175,49 @@ describe("weights versions and upgradeSchema", () => {
     upgraded.close();
   });
 });
+
+describe("the environments' language column (issue 17)", () => {
+  const python = "class CoinEnv:\n    def reset(self, seed=None):\n        return 'x', {}\n";
+
+  it("is told from the code when a row is stored: JavaScript, Python or an OpenEnv reference", () => {
+    const store = RunStore.open(tmp(), "create");
+    store.transaction(() => {
+      store.insertEnvironment(env);
+      store.insertEnvironment({ ...env, id: "d0-2", code: python });
+      store.insertEnvironment({ ...env, id: "remote-0", code: "openenv+ws://h:8000/echo" });
+    });
+    expect(store.environments().map((e) => [e.id, e.language])).toEqual([
+      ["d0-1", "javascript"],
+      ["d0-2", "python"],
+      ["remote-0", "openenv"],
+    ]);
+    store.close();
+  });
+
+  it("is added to a store made before it, filled from the code, when the store opens to write", () => {
+    const dir = tmp();
+    const store = RunStore.open(dir, "create");
+    store.transaction(() => {
+      store.insertEnvironment(env);
+      store.insertEnvironment({ ...env, id: "d0-2", code: python });
+    });
+    store.close();
+    // The store as SPADE wrote it before the column: the same rows, no language.
+    const db = new Database(join(dir, STORE_FILE));
+    db.exec("ALTER TABLE environments DROP COLUMN language");
+    db.close();
+    const read = RunStore.open(dir, "read");
+    expect(read.environments().map((e) => e.language)).toEqual(["javascript", "python"]);
+    read.close();
+    for (const _ of [1, 2]) {
+      const resumed = RunStore.open(dir, "resume");
+      resumed.close();
+    }
+    const raw = new Database(join(dir, STORE_FILE), { readonly: true });
+    expect(raw.prepare("SELECT id, language FROM environments ORDER BY id").all()).toEqual([
+      { id: "d0-1", language: "javascript" },
+      { id: "d0-2", language: "python" },
+    ]);
+    raw.close();
+  });
+});

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { SpadeError } from "../errors.js";
 import { guardIo } from "./io-errors.js";
 import { LOCK_FILE, RunLock, type LockHolder } from "./lock.js";
+import { storedLanguage, type StoredLanguage } from "../env/language.js";
 import { SCHEMA_SQL, SCHEMA_VERSION, upgradeSchema } from "./schema.js";
 import type {
   DesignRow,
@@ -74,6 +75,8 @@ function environmentFromRow(r: Row): EnvironmentRow {
     docId: r.doc_id === null ? null : String(r.doc_id),
     hint: r.hint === null ? null : String(r.hint),
     stats: parse(r.stats),
+    // A store opened read-only before its upgrade has no column yet.
+    language: (r.language ? String(r.language) : storedLanguage(String(r.code))) as StoredLanguage,
   };
 }
 
@@ -338,8 +341,8 @@ export class RunStore {
 
   insertEnvironment(e: EnvironmentRow): void {
     this.#prepare(
-      `INSERT INTO environments (id, name, skill, description, code, meta, source, created_step, slot, doc_id, hint, stats)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO environments (id, name, skill, description, code, meta, source, created_step, slot, doc_id, hint, stats, language)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       e.id,
       e.name,
@@ -353,6 +356,7 @@ export class RunStore {
       e.docId,
       e.hint,
       json(e.stats),
+      e.language ?? storedLanguage(e.code),
     );
   }
 

@@ -6,6 +6,8 @@
  */
 import type Database from "better-sqlite3";
 
+import { storedLanguage } from "../env/language.js";
+
 /** Bumped when the schema changes incompatibly; a store of another version is refused. */
 export const SCHEMA_VERSION = 1;
 
@@ -65,7 +67,8 @@ CREATE TABLE IF NOT EXISTS environments (
   slot INTEGER,
   doc_id TEXT,
   hint TEXT,
-  stats TEXT NOT NULL
+  stats TEXT NOT NULL,
+  language TEXT NOT NULL
 );
 
 -- Every episode: messages, tokens when present, rewards, seed, hinted flag, failure.
@@ -105,13 +108,26 @@ const ADDED_COLUMNS: ReadonlyArray<readonly [string, string, string]> = [
 ];
 
 /**
- * Brings a store of this version written before some of its columns existed up to date: adds
- * each missing column of `ADDED_COLUMNS` (its rows read null there). Idempotent; run on open.
+ * Brings a store of SCHEMA_VERSION 1 written before some of its columns existed up to the CREATE
+ * TABLE text above, idempotently (run when a store opens for writing): adds each missing column
+ * of `ADDED_COLUMNS` (its rows read null there), and `environments.language` (issue 17), told
+ * from each row's code (`storedLanguage`).
  */
 export function upgradeSchema(db: Database.Database): void {
+  const hasColumn = (table: string, column: string) =>
+    (db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).some(
+      (c) => c.name === column,
+    );
   for (const [table, column, type] of ADDED_COLUMNS) {
-    const columns = db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>;
-    if (!columns.some((c) => c.name === column))
-      db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+    if (!hasColumn(table, column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+  }
+  if (!hasColumn("environments", "language")) {
+    db.exec("ALTER TABLE environments ADD COLUMN language TEXT NOT NULL DEFAULT ''");
+    const rows = db.prepare("SELECT id, code FROM environments").all() as Array<{
+      id: string;
+      code: string;
+    }>;
+    const set = db.prepare("UPDATE environments SET language = ? WHERE id = ?");
+    for (const row of rows) set.run(storedLanguage(row.code), row.id);
   }
 }

@@ -2,7 +2,7 @@
  * @module store/types
  * The records a run store holds, as the rest of SPADE sees them.
  */
-import type { CheckReport, EnvMeta, Json } from "../env/index.js";
+import type { CheckReport, EnvMeta, Json, StoredLanguage } from "../env/index.js";
 
 /** Statistics of one environment over the plays of its window. */
 export interface EnvStats {
@@ -69,6 +69,8 @@ export interface EnvironmentRow {
   /** A model-written hint (hint mode `model`), or null to use the program's `hint()`. */
   hint: string | null;
   stats: EnvStats;
+  /** The code's language; told from the code when the row is stored (`storedLanguage`), so writers may leave it out. */
+  language?: StoredLanguage;
 }
 
 /** One stored episode. */

@@ -153,6 +153,7 @@ describe("spade dashboard in a browser", () => {
     expect((await texts("tr.lost-row td")).map((t) => t.trim())).toEqual([
       "(invalid) slot 0/2",
       "Logical Deduction",
+      "-",
       "designer",
       "0",
       "2 attempts; last invalid: E_ORACLE",

@@ -8,7 +8,12 @@
  *   observation or in the hint), else `\boxed{nothing}`.
  * So an environment that shows its answer only in the hint is solved only when hinted.
  */
-import { GAME_SYSTEM_PROMPT, PYTHON_GAME_SYSTEM_PROMPT } from "../../src/designer/prompt-text.js";
+import {
+  GAME_SYSTEM_PROMPT,
+  PYTHON_GAME_SYSTEM_PROMPT,
+  PYTHON_TOOL_USE_SYSTEM_PROMPT,
+  TOOL_USE_SYSTEM_PROMPT,
+} from "../../src/designer/prompt-text.js";
 import { seedOf } from "../../src/loop/keys.js";
 import { startFakeOpenAIServer, type FakeOpenAIServer, type FakeReply } from "./openai-server.js";
 
@@ -42,6 +47,14 @@ export function agentAnswer(messages: ReadonlyArray<{ role: string; content: unk
   return "No idea. \\boxed{nothing}";
 }
 
+/** The designer's system messages: games and tool use, in JavaScript and in Python. */
+const DESIGNER_SYSTEM_PROMPTS = new Set<unknown>([
+  GAME_SYSTEM_PROMPT,
+  PYTHON_GAME_SYSTEM_PROMPT,
+  TOOL_USE_SYSTEM_PROMPT,
+  PYTHON_TOOL_USE_SYSTEM_PROMPT,
+]);
+
 /** Starts the double on 127.0.0.1. Unscripted designer requests get HTTP 500. */
 export function startSelfPlayServer(options: SelfPlayServerOptions): Promise<FakeOpenAIServer> {
   const bySeed = new Map(
@@ -54,11 +67,7 @@ export function startSelfPlayServer(options: SelfPlayServerOptions): Promise<Fak
     ms ? { kind: "slow", delayMs: ms, reply } : reply;
   return startFakeOpenAIServer((request) => {
     const messages = request.body.messages as Array<{ role: string; content: unknown }>;
-    if (
-      messages[0]?.role === "system" &&
-      (messages[0].content === GAME_SYSTEM_PROMPT ||
-        messages[0].content === PYTHON_GAME_SYSTEM_PROMPT)
-    ) {
+    if (messages[0]?.role === "system" && DESIGNER_SYSTEM_PROMPTS.has(messages[0].content)) {
       const completion = bySeed.get(request.body.seed);
       if (completion === undefined)
         return {

@@ -1,22 +1,19 @@
 // The Python attack suite: hostile programs against the jailed interpreter (issue 17). Each must
 // end in an exact code (or a harmless answer), the host's files and RSS untouched.
 import { existsSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { ErrorCode } from "../../errors.js";
 import { loadProgram, type SandboxLimits } from "../index.js";
+import { escapeMarker, hostRss, MIB } from "../testing/host.js";
 
-/** A file escape attempts try to create on the host; it must never exist. */
-const MARKER = join(tmpdir(), `spade-python-attack-${process.pid}`);
-const M = JSON.stringify(MARKER);
-const MIB = 1024 * 1024;
+/** The host file escapes try to create; its Python literal. */
+const { path: MARKER, literal: M } = escapeMarker("python");
+/** The jail's limits here, and how much one program may grow the host's RSS or raise its peak. */
 const LIMITS: Partial<SandboxLimits> = {
   memoryBytes: 32 * MIB,
   stepTimeoutMs: 300,
   compileTimeoutMs: 1000,
 };
-/** How much one program may grow the host's RSS or raise its peak. */
 const RSS_BOUND_BYTES = 64 * MIB;
 
 /** Guest helpers: the two classic ways out of a Python-level jail. */
@@ -64,56 +61,26 @@ interface Attack {
 const BOMB: Partial<SandboxLimits> = { stepTimeoutMs: 5000 };
 
 const ATTACKS: Attack[] = [
-  // Imports of the dangerous modules.
-  {
-    name: "import os",
-    at: "load",
-    code: "import os",
-    outcome: "E_SANDBOX_COMPILE",
-    expect: /ImportError: import of 'os' is not allowed/,
-  },
-  {
-    name: "import subprocess",
-    at: "load",
-    code: "import subprocess",
-    outcome: "E_SANDBOX_COMPILE",
-    expect: /'subprocess' is not allowed/,
-  },
-  {
-    name: "import socket",
-    at: "load",
-    code: "import socket",
-    outcome: "E_SANDBOX_COMPILE",
-    expect: /'socket' is not allowed/,
-  },
-  {
-    name: "import ctypes",
-    at: "load",
-    code: "import ctypes",
-    outcome: "E_SANDBOX_COMPILE",
-    expect: /'ctypes' is not allowed/,
-  },
-  {
-    name: "from os import system",
-    at: "load",
-    code: "from os import system",
-    outcome: "E_SANDBOX_COMPILE",
-    expect: /'os' is not allowed/,
-  },
-  {
-    name: "__import__('importlib')",
-    at: "load",
-    code: "__import__('importlib')",
-    outcome: "E_SANDBOX_COMPILE",
-    expect: /'importlib' is not allowed/,
-  },
-  {
-    name: "import gc (object graph walking)",
-    at: "load",
-    code: "import gc",
-    outcome: "E_SANDBOX_COMPILE",
-    expect: /'gc' is not allowed/,
-  },
+  // Imports of the dangerous modules: each refused at load, naming the module.
+  ...(
+    [
+      ["import os", "os"],
+      ["import subprocess", "subprocess"],
+      ["import socket", "socket"],
+      ["import ctypes", "ctypes"],
+      ["from os import system", "os"],
+      ["__import__('importlib')", "importlib"],
+      ["import gc", "gc"],
+    ] as const
+  ).map(
+    ([code, module]): Attack => ({
+      name: module === "gc" ? `${code} (object graph walking)` : code,
+      at: "load",
+      code,
+      outcome: "E_SANDBOX_COMPILE",
+      expect: new RegExp(`ImportError: import of '${module}' is not allowed`),
+    }),
+  ),
   {
     name: "open() at the top level",
     at: "load",
@@ -367,7 +334,7 @@ describe("Python attack suite", () => {
   });
 
   it.each(ATTACKS.map((a) => [a.name, a] as const))("%s", async (name, attack) => {
-    const before = { rss: process.memoryUsage().rss, peak: process.resourceUsage().maxRSS * 1024 };
+    const before = hostRss();
     const source = attack.at === "load" ? program("pass", attack.code) : program(attack.code);
     const limits = { ...LIMITS, ...attack.limits };
     let outcome: string;
@@ -390,7 +357,7 @@ describe("Python attack suite", () => {
     if (typeof attack.expect === "string") expect(text).toBe(attack.expect);
     else expect(text).toMatch(attack.expect);
     expect(existsSync(MARKER)).toBe(false);
-    const after = { rss: process.memoryUsage().rss, peak: process.resourceUsage().maxRSS * 1024 };
+    const after = hostRss();
     rssRows.push(
       `${name.padEnd(56)} rss ${(after.rss / MIB).toFixed(1)} MiB (${((after.rss - before.rss) / MIB).toFixed(1)}) peak +${((after.peak - before.peak) / MIB).toFixed(1)}`,
     );

@@ -19,12 +19,5 @@ export function programLanguageOfPath(path: string): "javascript" | "python" {
   return path.toLowerCase().endsWith(".py") ? "python" : "javascript";
 }
 
-/**
- * The language of a program's source: Python when a line opens a class Python's way
- * (`class Name:` or `class Name(Base):`) and no JavaScript `class Environment {` is present.
- * Stored environments keep only their code, so the loop tells the two apart by this.
- */
-export function detectProgramLanguage(source: string): "javascript" | "python" {
-  if (/\bclass\s+Environment\s*(?:extends\s+[\w.]+\s*)?\{/.test(source)) return "javascript";
-  return /^class\s+\w+\s*(?:\([^)]*\))?\s*:/m.test(source) ? "python" : "javascript";
-}
+/** The language of a program's source (defined with the environment contract: the store uses it too). */
+export { detectProgramLanguage } from "../../env/language.js";

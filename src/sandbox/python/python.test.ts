@@ -137,12 +137,17 @@ describe("numpy in the Python sandbox (requirements-sandbox.txt, installed by sc
       await env.close();
     }
   });
+});
 
-  it("gives numpy no way to the host's files", async () => {
+describe("the site's packages and the host's files", () => {
+  it.each([
+    ["numpy", "", 'np.load("/etc/passwd", allow_pickle=False)'],
+    ["networkx", "import networkx as nx\n\n", 'nx.read_edgelist("/etc/passwd").number_of_nodes()'],
+  ])("gives %s no way to them", async (_, header, read) => {
     const env = await loadProgram(
-      `class LoadEnv:
+      `${header}class LoadEnv:
     def reset(self, seed=None):
-        return str(np.load("/etc/passwd", allow_pickle=False)), {}
+        return str(${read}), {}
     def step(self, action):
         return "", 0.0, True, False, {}
 `,
@@ -152,6 +157,34 @@ describe("numpy in the Python sandbox (requirements-sandbox.txt, installed by sc
       await expect(env.reset(0)).rejects.toMatchObject({
         code: "E_SANDBOX_THROW",
         message: expect.stringMatching(/FileNotFoundError/),
+      });
+    } finally {
+      await env.close();
+    }
+  });
+});
+
+describe("networkx in the Python sandbox (requirements-sandbox.txt: RLVE's environments import it)", () => {
+  it("imports networkx and its submodules for a program; the program still gets no os", async () => {
+    const source = `import networkx as nx
+from networkx.algorithms.shortest_paths.weighted import dijkstra_path_length
+
+class GraphEnv:
+    def reset(self, seed=None):
+        g = nx.Graph()
+        g.add_weighted_edges_from([(0, 1, 4), (1, 2, 1), (0, 2, 7), (2, 3, 2), (1, 3, 6)])
+        self.g = g
+        return str(nx.shortest_path(g, 0, 3, weight="weight")), {"length": dijkstra_path_length(g, 0, 3)}
+    def step(self, action):
+        import os
+        return "", 0.0, True, False, {}
+`;
+    const env = await loadProgram(source, { language: "python" });
+    try {
+      expect(await env.reset(0)).toEqual({ observation: "[0, 1, 2, 3]", info: { length: 7 } });
+      await expect(env.step({ text: "x", answer: null, toolCalls: [] })).rejects.toMatchObject({
+        code: "E_SANDBOX_THROW",
+        message: expect.stringMatching(/import of 'os' is not allowed in the sandbox/),
       });
     } finally {
       await env.close();

@@ -39,6 +39,14 @@ export const PYTHON_ALLOWED_MODULES: readonly string[] = Object.freeze([
 ]);
 
 /**
+ * Packages of the sandbox's site folder (requirements-sandbox.txt, installed by
+ * scripts/setup-sandbox.sh) a program may import, with their submodules, when the folder is
+ * there: numpy (the reference's games) and networkx (RLVE's environments). Their own imports
+ * are theirs: the allowlist guards the program's.
+ */
+export const PYTHON_SITE_MODULES: readonly string[] = Object.freeze(["networkx", "numpy"]);
+
+/**
  * The harness. Protocol: the host writes one JSON line per request, the harness answers one line
  * per request: `O` + the JSON answer, or `E` + `{"kind", "message"}`. The first request carries
  * the source, the per-call output limit and meta defaults; later ones are `{"m": method, "a": arg,
@@ -57,9 +65,10 @@ _exit = os._exit
 _LIMIT = [1 << 20]
 ALLOWED = set(json.loads(sys.argv[1]))
 SITE = sys.argv[2] if len(sys.argv) > 2 else ""
+SITE_MODULES = tuple(${JSON.stringify(PYTHON_SITE_MODULES)}) if SITE else ()
 if SITE:
     sys.path.insert(0, SITE)
-    ALLOWED.add("numpy")
+    ALLOWED.update(SITE_MODULES)
 
 class _Fail(Exception):
     def __init__(self, kind, message):
@@ -80,7 +89,7 @@ def _disarm():
 _real_import = builtins.__import__
 
 def _guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
-    if level != 0 or (name not in ALLOWED and not (SITE and name.startswith("numpy."))):
+    if level != 0 or (name not in ALLOWED and not name.startswith(tuple(m + "." for m in SITE_MODULES))):
         raise ImportError("import of " + repr(name) + " is not allowed in the sandbox (allowed: " + ", ".join(sorted(ALLOWED)) + ")")
     return _real_import(name, globals, locals, fromlist, level)
 
@@ -197,13 +206,18 @@ def _call(method, arg):
             raise _Fail("contract", "reset(seed) must return (observation, info) or an observation string, got " + type(r).__name__)
         return {"observation": r[0], "info": r[1]}
     if method == "step":
-        r = env.step(arg["text"])
-        if not isinstance(r, tuple) or len(r) != 5:
-            raise _Fail("contract", "step(action) must return the 5-tuple (observation, reward, terminated, truncated, info), got " + type(r).__name__)
+        # A tool-use program (meta tools) gets the whole action: text, answer, toolCalls.
+        tools = _state["meta"].get("tools")
+        r = env.step(arg if tools else arg["text"])
+        if not isinstance(r, tuple) or len(r) not in ((5, 6) if tools else (5,)):
+            raise _Fail("contract", "step(action) must return the 5-tuple (observation, reward, terminated, truncated, info)" + (" or with the tool results as a sixth" if tools else "") + ", got " + type(r).__name__)
         reward = r[1]
         if isinstance(reward, int) and not isinstance(reward, bool):
             reward = float(reward)
-        return {"observation": r[0], "reward": reward, "terminated": r[2], "truncated": r[3], "info": r[4]}
+        out = {"observation": r[0], "reward": reward, "terminated": r[2], "truncated": r[3], "info": r[4]}
+        if len(r) == 6 and r[5] is not None:
+            out["toolResults"] = r[5]
+        return out
     fn = getattr(env, method, None)
     if not callable(fn):
         raise _Fail("contract", "the environment defines no " + method + "() method")

@@ -91,15 +91,12 @@ const ARCHES = {
 /** Names of the syscalls the filter refuses (EPERM; `clone3` gets ENOSYS so libc falls back to `clone`). */
 export const DENIED_SYSCALLS: readonly string[] = Object.freeze(Object.keys(ARCHES.x64.syscalls));
 
-const BPF_LD_W_ABS = 0x20;
-const BPF_JEQ_K = 0x15;
-const BPF_JGE_K = 0x35;
-const BPF_RET_K = 0x06;
-const RET_ALLOW = 0x7fff0000;
-const RET_KILL_PROCESS = 0x80000000;
-const RET_ERRNO = 0x00050000;
-const EPERM = 1;
-const ENOSYS = 38;
+/** The classic-BPF instructions the filter uses (`linux/filter.h`). */
+const BPF = { LD_W_ABS: 0x20, JEQ_K: 0x15, JGE_K: 0x35, RET_K: 0x06 } as const;
+/** seccomp's return actions (`linux/seccomp.h`); ERRNO is or-ed with the errno. */
+const RET = { ALLOW: 0x7fff0000, KILL_PROCESS: 0x80000000, ERRNO: 0x00050000 } as const;
+/** The errnos refused calls get. */
+const ERRNO = { EPERM: 1, ENOSYS: 38 } as const;
 /** x32 system calls on x86-64 carry this bit; they are refused wholesale. */
 const X32_SYSCALL_BIT = 0x40000000;
 
@@ -120,19 +117,19 @@ export function buildSeccompFilter(arch: string = process.arch): Buffer {
     );
   }
   const insns: Array<[number, number, number, number]> = [];
-  insns.push([BPF_LD_W_ABS, 0, 0, 4]); // seccomp_data.arch
-  insns.push([BPF_JEQ_K, 1, 0, table.audit]);
-  insns.push([BPF_RET_K, 0, 0, RET_KILL_PROCESS]);
-  insns.push([BPF_LD_W_ABS, 0, 0, 0]); // seccomp_data.nr
+  insns.push([BPF.LD_W_ABS, 0, 0, 4]); // seccomp_data.arch
+  insns.push([BPF.JEQ_K, 1, 0, table.audit]);
+  insns.push([BPF.RET_K, 0, 0, RET.KILL_PROCESS]);
+  insns.push([BPF.LD_W_ABS, 0, 0, 0]); // seccomp_data.nr
   if (arch === "x64") {
-    insns.push([BPF_JGE_K, 0, 1, X32_SYSCALL_BIT]);
-    insns.push([BPF_RET_K, 0, 0, RET_ERRNO | EPERM]);
+    insns.push([BPF.JGE_K, 0, 1, X32_SYSCALL_BIT]);
+    insns.push([BPF.RET_K, 0, 0, RET.ERRNO | ERRNO.EPERM]);
   }
   for (const [name, nr] of Object.entries(table.syscalls)) {
-    insns.push([BPF_JEQ_K, 0, 1, nr]);
-    insns.push([BPF_RET_K, 0, 0, RET_ERRNO | (name === "clone3" ? ENOSYS : EPERM)]);
+    insns.push([BPF.JEQ_K, 0, 1, nr]);
+    insns.push([BPF.RET_K, 0, 0, RET.ERRNO | (name === "clone3" ? ERRNO.ENOSYS : ERRNO.EPERM)]);
   }
-  insns.push([BPF_RET_K, 0, 0, RET_ALLOW]);
+  insns.push([BPF.RET_K, 0, 0, RET.ALLOW]);
   const bytes = Buffer.alloc(insns.length * 8);
   insns.forEach(([code, jt, jf, k], i) => {
     bytes.writeUInt16LE(code, i * 8);
