@@ -1,7 +1,7 @@
 /**
  * @module loop/env-pool
- * The pool folder of the fixed-environment baseline (`--designer off --env-pool DIR`): the
- * reference walks its pool without replacement (`fixed_env_orchestrator.py`, `no_replacement`);
+ * The environments a step plays (`stepPool`), and the pool folder of the fixed-environment
+ * baseline (`--designer off --env-pool DIR`): the reference walks its pool without replacement (`fixed_env_orchestrator.py`, `no_replacement`);
  * here the games are put in an order fixed by the run seed and each regeneration takes the next
  * `designsPerStep` of them (wrapping round once all were played). A game enters the store when
  * it is first drawn, its meta read once in the Python sandbox.
@@ -10,11 +10,47 @@ import type { RunConfig } from "../config/index.js";
 import type { Pool, PoolProgram } from "../envs/pool.js";
 import { loadProgram } from "../sandbox/index.js";
 import type { EnvironmentRow, RunStore } from "../store/index.js";
-import { seedOf } from "./keys.js";
-import { fixedEnvRow } from "./library.js";
+import { libraryEnvId, seedOf } from "./keys.js";
+import { fixedEnvRow, type LibraryProgram } from "./library.js";
 
 /** The reference's turn budget for its fixed pool (`_train_fixed_gpt55.sh`, MAX_TURNS), the constructor's `max_turns`. */
 export const POOL_MAX_TURNS = 25;
+
+/** Library environments as pool rows, created at `step`. */
+function libraryRows(library: readonly LibraryProgram[], step: number): EnvironmentRow[] {
+  return library.map((p) => fixedEnvRow(libraryEnvId(p.name), p.source, p.meta, step));
+}
+
+/**
+ * The environments played at `step`. Designer on: those designed at the step's regeneration (if
+ * every slot failed, the latest earlier pool; before any, the library). Designer off: a rotating
+ * window of `designsPerStep` library environments, renewed every R steps.
+ */
+export function stepPool(
+  config: RunConfig,
+  store: RunStore,
+  library: readonly LibraryProgram[],
+  step: number,
+): EnvironmentRow[] {
+  const epoch = step - (step % config.regenerateEvery);
+  const all = store.environments();
+  const libraryPool = () => {
+    if (!all.some((e) => e.source === "library"))
+      store.transaction(() => {
+        for (const row of libraryRows(library, step)) store.insertEnvironment(row);
+      });
+    const rows = store.environments().filter((e) => e.source === "library");
+    const start = (epoch / config.regenerateEvery) * config.designsPerStep;
+    const n = Math.min(config.designsPerStep, rows.length);
+    return Array.from({ length: n }, (_, i) => rows[(start + i) % rows.length] as EnvironmentRow);
+  };
+  if (config.designer === "off") return libraryPool();
+  for (let e = epoch; e >= 0; e -= config.regenerateEvery) {
+    const designed = all.filter((env) => env.source === "designer" && env.createdStep === e);
+    if (designed.length > 0) return designed;
+  }
+  return libraryPool();
+}
 
 /** The pool's games in the run's order: by a hash of the run seed and the game's id. */
 export function poolOrder(pool: Pool, runSeed: number): PoolProgram[] {

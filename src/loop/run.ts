@@ -21,18 +21,18 @@ import type { RunConfig } from "../config/index.js";
 import { isOpenEnvRef, parseOpenEnvRef, remoteMeta } from "../envs/index.js";
 import { createSampler, openCorpus, Sampler, type SamplerState } from "../grounding/index.js";
 import { Limiter } from "../policy/index.js";
-import type { LpState } from "../rl/index.js";
-import { RunStore, type EnvironmentRow } from "../store/index.js";
+import { RunStore } from "../store/index.js";
 import type { Trainer, TrainerCheckpoint, TrainSample } from "../trainer/index.js";
 import { readPool } from "../envs/pool.js";
 import { designStep } from "./design.js";
-import { poolOrder, poolWindow } from "./env-pool.js";
-import { episodeOfRef, libraryEnvId } from "./keys.js";
-import { fixedEnvRow, loadLibrary, type LibraryProgram } from "./library.js";
+import { poolOrder, poolWindow, stepPool } from "./env-pool.js";
+import { episodeOfRef } from "./keys.js";
+import { loadLibrary, type LibraryProgram } from "./library.js";
 import { playStep, playsPerEnv } from "./play.js";
 import type { LoopPolicy } from "./policy.js";
 import { formatProgress, type StepWork } from "./progress.js";
 import { scoreStep, type StepMetrics } from "./score.js";
+import { readScoreInput, scoreWindowStart } from "./score-input.js";
 
 /** File of per-step metrics, one JSON object per line, beside the store. */
 export const METRICS_FILE = "metrics.jsonl";
@@ -74,42 +74,6 @@ async function remotePool(config: RunConfig): Promise<LibraryProgram[] | null> {
       meta: await remoteMeta(parseOpenEnvRef(ref)),
     })),
   );
-}
-
-/** Library environments as pool rows, created at `step`. */
-function libraryRows(library: readonly LibraryProgram[], step: number): EnvironmentRow[] {
-  return library.map((p) => fixedEnvRow(libraryEnvId(p.name), p.source, p.meta, step));
-}
-
-/**
- * The environments played at `step`. Designer on: those designed at the step's regeneration (if
- * every slot failed, the latest earlier pool; before any, the library). Designer off: a rotating
- * window of `designsPerStep` library environments, renewed every R steps.
- */
-function poolFor(
-  config: RunConfig,
-  store: RunStore,
-  library: readonly LibraryProgram[],
-  step: number,
-): EnvironmentRow[] {
-  const epoch = step - (step % config.regenerateEvery);
-  const all = store.environments();
-  const libraryPool = () => {
-    if (!all.some((e) => e.source === "library"))
-      store.transaction(() => {
-        for (const row of libraryRows(library, step)) store.insertEnvironment(row);
-      });
-    const rows = store.environments().filter((e) => e.source === "library");
-    const start = (epoch / config.regenerateEvery) * config.designsPerStep;
-    const n = Math.min(config.designsPerStep, rows.length);
-    return Array.from({ length: n }, (_, i) => rows[(start + i) % rows.length] as EnvironmentRow);
-  };
-  if (config.designer === "off") return libraryPool();
-  for (let e = epoch; e >= 0; e -= config.regenerateEvery) {
-    const designed = all.filter((env) => env.source === "designer" && env.createdStep === e);
-    if (designed.length > 0) return designed;
-  }
-  return libraryPool();
 }
 
 /** The samples of a step with the rows they were computed from, for the trainer. */
@@ -207,7 +171,7 @@ export async function runSelfPlay(
       }
       const pool = envPool
         ? await poolWindow(config, store, envPool, step)
-        : poolFor(config, store, remote ?? library, step);
+        : stepPool(config, store, remote ?? library, step);
       const playing = deps.now();
       await playStep(
         {
@@ -230,27 +194,10 @@ export async function runSelfPlay(
       );
 
       // Scoring reads the plays of the pool's window and of the designs whose reward is due.
-      const fromStep = Math.max(
-        0,
-        Math.min(step - (step % config.regenerateEvery), step - config.rewardDelay),
+      const fromStep = scoreWindowStart(config, step);
+      const score = scoreStep(
+        readScoreInput(store, config, step, pool, playsPerEnv(config, pool.length)),
       );
-      const score = scoreStep({
-        config,
-        step,
-        isLast: step === config.steps - 1,
-        pool,
-        playsPerEnv: playsPerEnv(config, pool.length),
-        environments: store.environments(),
-        episodes: store.episodes({ fromStep }),
-        designs: store.designs({ fromStep }),
-        lpState: store.getState<Record<string, LpState>>("lp") ?? {},
-        trainedDesigns: new Set(
-          store
-            .samples({ fromStep })
-            .filter((s) => s.role === "designer")
-            .map((s) => s.ref),
-        ),
-      });
       // --train-designer off: designer samples are scored and stored, only the agent's are trained.
       const toTrain =
         config.trainDesigner === "on"
