@@ -70,7 +70,7 @@ function trace(turns: number, random: () => number): Json {
 
 /** The design stage of a regeneration step, its sampling faked: memory and dedupe reads are the loop's. */
 function design(store: RunStore, library: readonly LibraryProgram[], step: number): number {
-  const records = memoryRecords(store, library, step);
+  const records = memoryRecords(store, library, step, config.memoryWindow);
   const archive = dedupeArchive(store, step);
   let compareMs = 0;
   store.transaction(() => {

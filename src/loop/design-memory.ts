@@ -1,33 +1,39 @@
 /**
  * @module loop/design-memory
  * What the design stage reads from the store before its slots run: the memory's records (the
- * designed environments measured so far, after the library seeds) and the dedupe archive.
+ * last `memoryWindow` designed environments measured so far, after the library seeds) and the
+ * dedupe archive (every earlier design, fingerprinted once per run). Neither read grows with the
+ * run: the memory reads its window from the newest back, the archive only what is new.
  */
 import { archivedProgram, type ArchivedProgram } from "../designer/index.js";
 import { librarySeedRecords, withLibrarySeeds, type EnvRecord } from "../memory/index.js";
 import type { RunStore } from "../store/index.js";
 import type { LibraryProgram } from "./library.js";
 
-/** The memory's records: designed environments measured before `step`, after the library seeds. */
+/**
+ * The memory's records: the last `windowSize` designed environments measured before `step`,
+ * after the library seeds. The memory looks at no more than its window (`memoryWindow`), and
+ * every design is newer than every seed, so reading only the window selects what reading every
+ * environment would.
+ */
 export function memoryRecords(
   store: RunStore,
   library: readonly LibraryProgram[],
   step: number,
+  windowSize: number,
 ): EnvRecord[] {
-  const archive: EnvRecord[] = [];
-  for (const e of store.environments()) {
-    if (e.source !== "designer" || e.createdStep >= step || e.stats.winRate === null) continue;
-    archive.push({
+  const archive: EnvRecord[] = store
+    .measuredDesigns({ beforeStep: step, limit: windowSize })
+    .map((e) => ({
       id: e.id,
       name: e.name,
       skill: e.skill,
       description: e.description,
       code: e.code,
-      winRate: e.stats.winRate,
+      winRate: e.stats.winRate as number,
       regret: e.stats.regret ?? 0,
       createdStep: e.createdStep,
-    });
-  }
+    }));
   const seeds = librarySeedRecords(
     library.map((p) => ({
       name: p.name,
@@ -39,10 +45,33 @@ export function memoryRecords(
   return withLibrarySeeds(archive, seeds);
 }
 
-/** Programs a new design must not nearly duplicate: designs of earlier steps. */
+/** The dedupe archive of a store so far: the designs created before `before`, fingerprinted. */
+interface ArchiveSoFar {
+  before: number;
+  programs: ArchivedProgram[];
+}
+
+/** Per open store: a design's program never changes once stored, so its fingerprint is made once. */
+const archives = new WeakMap<RunStore, ArchiveSoFar>();
+
+/**
+ * Programs a new design must not nearly duplicate: designs of earlier steps, in the store's
+ * order. Reads (and fingerprints) only the designs created since the last call for `store`.
+ */
 export function dedupeArchive(store: RunStore, step: number): ArchivedProgram[] {
-  return store
-    .environments()
-    .filter((e) => e.source === "designer" && e.createdStep < step)
-    .map((e) => archivedProgram(e.id, e.name, e.code, e.description));
+  let archive = archives.get(store);
+  if (!archive || archive.before > step) {
+    archive = { before: 0, programs: [] };
+    archives.set(store, archive);
+  }
+  if (step > archive.before) {
+    for (const e of store.environments({
+      source: "designer",
+      fromStep: archive.before,
+      beforeStep: step,
+    }))
+      archive.programs.push(archivedProgram(e.id, e.name, e.code, e.description));
+    archive.before = step;
+  }
+  return [...archive.programs];
 }

@@ -73,9 +73,10 @@ export async function designStep(ctx: DesignContext, step: number): Promise<numb
     }
     documents.push(docs);
   }
-  const done = new Set(store.designs({ step }).map((d) => d.slot));
+  const done = new Set(store.designOutcomes({ step }).map((d) => d.slot));
   // --memory off: no references, nothing to avoid, no library seeds.
-  const records = config.memory === "on" ? memoryRecords(store, ctx.library, step) : [];
+  const records =
+    config.memory === "on" ? memoryRecords(store, ctx.library, step, config.memoryWindow) : [];
   const archive = dedupeArchive(store, step);
   const examples = ctx.library.map((p) => ({
     name: p.name,

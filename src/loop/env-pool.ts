@@ -33,20 +33,19 @@ export function stepPool(
   step: number,
 ): EnvironmentRow[] {
   const epoch = step - (step % config.regenerateEvery);
-  const all = store.environments();
   const libraryPool = () => {
-    if (!all.some((e) => e.source === "library"))
+    if (store.environmentSummaries({ source: "library" }).length === 0)
       store.transaction(() => {
         for (const row of libraryRows(library, step)) store.insertEnvironment(row);
       });
-    const rows = store.environments().filter((e) => e.source === "library");
+    const rows = store.environments({ source: "library" });
     const start = (epoch / config.regenerateEvery) * config.designsPerStep;
     const n = Math.min(config.designsPerStep, rows.length);
     return Array.from({ length: n }, (_, i) => rows[(start + i) % rows.length] as EnvironmentRow);
   };
   if (config.designer === "off") return libraryPool();
   for (let e = epoch; e >= 0; e -= config.regenerateEvery) {
-    const designed = all.filter((env) => env.source === "designer" && env.createdStep === e);
+    const designed = store.environments({ source: "designer", step: e });
     if (designed.length > 0) return designed;
   }
   return libraryPool();
@@ -85,11 +84,10 @@ export async function poolWindow(
   const epoch = step - (step % config.regenerateEvery);
   const n = Math.min(config.designsPerStep, ordered.length);
   const start = (epoch / config.regenerateEvery) * n;
-  const stored = new Map(store.environments().map((e) => [e.id, e]));
   const rows: EnvironmentRow[] = [];
   for (let i = 0; rows.length < n && i < ordered.length; i++) {
     const program = ordered[(start + i) % ordered.length] as PoolProgram;
-    let row = stored.get(program.id);
+    let row = store.environment(program.id);
     if (!row) {
       try {
         row = await poolRow(program, step);

@@ -6,7 +6,7 @@
  */
 import type { RunConfig } from "../config/index.js";
 import type { LpState } from "../rl/index.js";
-import type { EnvironmentRow, RunStore } from "../store/index.js";
+import type { EnvironmentSummary, RunStore } from "../store/index.js";
 import type { ScoreInput } from "./score.js";
 
 /**
@@ -25,7 +25,7 @@ export function readScoreInput(
   store: RunStore,
   config: RunConfig,
   step: number,
-  pool: readonly EnvironmentRow[],
+  pool: readonly EnvironmentSummary[],
   playsPerEnv: number,
 ): ScoreInput {
   const fromStep = scoreWindowStart(config, step);
@@ -35,9 +35,10 @@ export function readScoreInput(
     isLast: step === config.steps - 1,
     pool,
     playsPerEnv,
-    environments: store.environments(),
-    episodes: store.episodes({ fromStep }),
-    designs: store.designs({ fromStep }),
+    // Stats, not programs or traces; every read is bounded by the window, whatever the run's length.
+    environments: store.environmentSummaries({ fromStep }),
+    episodes: store.episodeResults({ fromStep }),
+    designs: store.designOutcomes({ fromStep }),
     lpState: store.getState<Record<string, LpState>>("lp") ?? {},
     trainedDesigns: new Set(
       store

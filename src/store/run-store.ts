@@ -11,10 +11,26 @@ import { SpadeError } from "../errors.js";
 import { guardIo } from "./io-errors.js";
 import { LOCK_FILE, RunLock, type LockHolder } from "./lock.js";
 import { SCHEMA_SQL, SCHEMA_VERSION } from "./schema.js";
+import {
+  DESIGN_OUTCOME_COLUMNS,
+  designFromRow,
+  designOutcomeFromRow,
+  ENVIRONMENT_SUMMARY_COLUMNS,
+  environmentFromRow,
+  environmentSummaryFromRow,
+  EPISODE_RESULT_COLUMNS,
+  episodeFromRow,
+  episodeResultFromRow,
+  type Row,
+  sampleFromRow,
+} from "./rows.js";
 import type {
+  DesignOutcome,
   DesignRow,
   EnvironmentRow,
+  EnvironmentSummary,
   EnvStats,
+  EpisodeResult,
   EpisodeRow,
   SampleRow,
   StepRow,
@@ -23,83 +39,39 @@ import type {
 /** File name of the database inside a run folder. */
 export const STORE_FILE = "run.sqlite";
 
-type Row = Record<string, unknown>;
-
 const json = (value: unknown): string => JSON.stringify(value);
 const parse = <T>(text: unknown): T => JSON.parse(String(text)) as T;
 const parseOrNull = <T>(text: unknown): T | null =>
   text === null || text === undefined ? null : parse<T>(text);
 
-function designFromRow(r: Row): DesignRow {
-  return {
-    step: Number(r.step),
-    slot: Number(r.slot),
-    seq: Number(r.seq),
-    attempt: Number(r.attempt),
-    repairTurn: Number(r.repair_turn),
-    skill: String(r.skill),
-    docId: r.doc_id === null ? null : String(r.doc_id),
-    prompt: parse(r.prompt),
-    completion: String(r.completion),
-    program: r.program === null ? null : String(r.program),
-    outcome: String(r.outcome),
-    report: parseOrNull(r.report),
-    duplicateOf: r.duplicate_of === null ? null : String(r.duplicate_of),
-    memoryRefs: parse(r.memory_refs),
-    trainable: r.trainable === 1,
-    tokens: parseOrNull(r.tokens),
-    envId: r.env_id === null ? null : String(r.env_id),
-  };
+/** Which steps a query reads: one step, every step from `fromStep` on, and/or those before `beforeStep`. */
+export interface StepRange {
+  step?: number;
+  fromStep?: number;
+  beforeStep?: number;
 }
 
-function environmentFromRow(r: Row): EnvironmentRow {
-  return {
-    id: String(r.id),
-    name: String(r.name),
-    skill: String(r.skill),
-    description: String(r.description),
-    code: String(r.code),
-    meta: parse(r.meta),
-    source: r.source as EnvironmentRow["source"],
-    createdStep: Number(r.created_step),
-    slot: r.slot === null ? null : Number(r.slot),
-    docId: r.doc_id === null ? null : String(r.doc_id),
-    hint: r.hint === null ? null : String(r.hint),
-    stats: parse(r.stats),
-  };
-}
-
-function episodeFromRow(r: Row): EpisodeRow {
-  return {
-    step: Number(r.step),
-    envId: String(r.env_id),
-    idx: Number(r.idx),
-    seed: Number(r.seed),
-    hinted: r.hinted === 1,
-    return: Number(r.return),
-    success: r.success === 1,
-    turns: Number(r.turns),
-    failure: r.failure === null ? null : String(r.failure),
-    failureCode: r.failure_code === null ? null : String(r.failure_code),
-    rewards: parse(r.rewards),
-    transcript: parse(r.transcript),
-    trace: parseOrNull(r.trace),
-  };
-}
-
-/** A WHERE clause for `step = ?` / `step >= ?` plus extra conditions. */
+/** A WHERE clause for `range` over `column` plus extra conditions. */
 function stepClause(
-  where: { step?: number; fromStep?: number },
+  range: StepRange,
   extra: Array<[string, unknown]> = [],
+  column = "step",
 ): [string, unknown[]] {
   const conditions: Array<[string, unknown]> = [...extra];
-  if (where.step !== undefined) conditions.push(["step = ?", where.step]);
-  if (where.fromStep !== undefined) conditions.push(["step >= ?", where.fromStep]);
+  if (range.step !== undefined) conditions.push([`${column} = ?`, range.step]);
+  if (range.fromStep !== undefined) conditions.push([`${column} >= ?`, range.fromStep]);
+  if (range.beforeStep !== undefined) conditions.push([`${column} < ?`, range.beforeStep]);
   return [
     conditions.length ? `WHERE ${conditions.map((c) => c[0]).join(" AND ")}` : "",
     conditions.map((c) => c[1]),
   ];
 }
+
+/** Which environments a query reads: created in the steps of the range, of one source when given. */
+export type EnvironmentFilter = StepRange & { source?: "designer" | "library" };
+
+/** Environments in the store's order: by creation step, designed before library ones on a step, then slot and id. */
+const ENVIRONMENT_ORDER = "created_step, source, slot, id";
 
 /**
  * Creates `dir` (and missing parents). The folder itself is made first without `recursive`,
@@ -325,6 +297,16 @@ export class RunStore {
     ).map(designFromRow);
   }
 
+  /** The outcomes of the design attempts `designs(where)` returns (no prompt, completion, program or tokens). */
+  designOutcomes(where: { step?: number; fromStep?: number } = {}): DesignOutcome[] {
+    const [clause, args] = stepClause(where);
+    return (
+      this.#prepare(
+        `SELECT ${DESIGN_OUTCOME_COLUMNS} FROM designs ${clause} ORDER BY step, slot, seq`,
+      ).all(...args) as Row[]
+    ).map(designOutcomeFromRow);
+  }
+
   insertEnvironment(e: EnvironmentRow): void {
     this.#prepare(
       `INSERT INTO environments (id, name, skill, description, code, meta, source, created_step, slot, doc_id, hint, stats)
@@ -354,12 +336,44 @@ export class RunStore {
     return row === undefined ? undefined : environmentFromRow(row);
   }
 
-  /** Every environment, oldest first. */
-  environments(): EnvironmentRow[] {
+  /**
+   * Environments in the store's order (oldest first), all of them or those of one `source`
+   * created in the steps of `range` (indexed by creation step).
+   */
+  environments(where: EnvironmentFilter = {}): EnvironmentRow[] {
+    return this.#environments(where, "*").map(environmentFromRow);
+  }
+
+  /** The environments `environments(where)` returns without their programs (what scoring reads). */
+  environmentSummaries(where: EnvironmentFilter = {}): EnvironmentSummary[] {
+    return this.#environments(where, ENVIRONMENT_SUMMARY_COLUMNS).map(environmentSummaryFromRow);
+  }
+
+  #environments(where: EnvironmentFilter, columns: string): Row[] {
+    const [clause, args] = stepClause(
+      where,
+      where.source === undefined ? [] : [["source = ?", where.source]],
+      "created_step",
+    );
+    return this.#prepare(
+      `SELECT ${columns} FROM environments ${clause} ORDER BY ${ENVIRONMENT_ORDER}`,
+    ).all(...args) as Row[];
+  }
+
+  /**
+   * The last `limit` designed environments created before `beforeStep` whose stats have a win
+   * rate (the memory's archive), oldest first in the store's order. Reads back from the newest
+   * along the creation-step index, so its cost does not grow with the run.
+   */
+  measuredDesigns(where: { beforeStep: number; limit: number }): EnvironmentRow[] {
+    const newestFirst = `created_step DESC, source DESC, slot DESC, id DESC`;
     return (
       this.#prepare(
-        "SELECT * FROM environments ORDER BY created_step, source, slot, id",
-      ).all() as Row[]
+        `SELECT * FROM (SELECT * FROM environments
+           WHERE source = 'designer' AND created_step < ? AND json_extract(stats, '$.winRate') IS NOT NULL
+           ORDER BY ${newestFirst} LIMIT ?)
+         ORDER BY ${ENVIRONMENT_ORDER}`,
+      ).all(where.beforeStep, where.limit) as Row[]
     ).map(environmentFromRow);
   }
 
@@ -386,15 +400,33 @@ export class RunStore {
 
   /** Episodes, filtered by step (one, or from `fromStep` on) and/or environment, in key order. */
   episodes(where: { step?: number; fromStep?: number; envId?: string } = {}): EpisodeRow[] {
+    return this.#episodes(where, "*").map(episodeFromRow);
+  }
+
+  /** The episodes `episodes(where)` returns without their traces (what scoring reads). */
+  episodeResults(
+    where: { step?: number; fromStep?: number; envId?: string } = {},
+  ): EpisodeResult[] {
+    return this.#episodes(where, EPISODE_RESULT_COLUMNS).map(episodeResultFromRow);
+  }
+
+  /** The environments with episodes stored at `step`, by id. */
+  playedAt(step: number): string[] {
+    return (
+      this.#prepare("SELECT DISTINCT env_id FROM episodes WHERE step = ? ORDER BY env_id").all(
+        step,
+      ) as Row[]
+    ).map((r) => String(r.env_id));
+  }
+
+  #episodes(where: { step?: number; fromStep?: number; envId?: string }, columns: string): Row[] {
     const [clause, args] = stepClause(
       where,
       where.envId === undefined ? [] : [["env_id = ?", where.envId]],
     );
-    return (
-      this.#prepare(`SELECT * FROM episodes ${clause} ORDER BY step, env_id, idx`).all(
-        ...args,
-      ) as Row[]
-    ).map(episodeFromRow);
+    return this.#prepare(
+      `SELECT ${columns} FROM episodes ${clause} ORDER BY step, env_id, idx`,
+    ).all(...args) as Row[];
   }
 
   insertSample(s: SampleRow): void {
@@ -406,16 +438,11 @@ export class RunStore {
   /** Training samples of one step, or of every step from `fromStep` on, in key order. */
   samples(where: { step?: number; fromStep?: number } = {}): SampleRow[] {
     const [clause, args] = stepClause(where);
-    const rows = this.#prepare(`SELECT * FROM samples ${clause} ORDER BY step, role, ref`).all(
-      ...args,
-    ) as Row[];
-    return rows.map((r) => ({
-      step: Number(r.step),
-      role: r.role as SampleRow["role"],
-      ref: String(r.ref),
-      reward: Number(r.reward),
-      advantage: Number(r.advantage),
-    }));
+    return (
+      this.#prepare(`SELECT * FROM samples ${clause} ORDER BY step, role, ref`).all(
+        ...args,
+      ) as Row[]
+    ).map(sampleFromRow);
   }
 
   /** Everything in the store as plain data in key order (for comparisons and export). */
