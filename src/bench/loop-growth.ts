@@ -71,20 +71,18 @@ function trace(turns: number, random: () => number): Json {
   };
 }
 
+/** Every fake design is valid at its first answer, which is the slot's trained sample. */
+const FIRST_ANSWER = { seq: 0, attempt: 0, repairTurn: 0, outcome: "valid", trainable: true };
+
 /** The design stage of a regeneration step, its sampling faked: memory and dedupe reads are the loop's. */
 function design(store: RunStore, library: readonly LibraryProgram[], step: number): number {
   const records = memoryRecords(store, library, step, config.memoryWindow);
   const archive = dedupeArchive(store, step);
+  const { skills, regenerateEvery, skillsPerRegen } = config;
   let compareMs = 0;
   store.transaction(() => {
     for (let slot = 0; slot < config.designsPerStep; slot++) {
-      const skill = slotSkill(
-        config.skills,
-        step,
-        slot,
-        config.regenerateEvery,
-        config.skillsPerRegen,
-      );
+      const skill = slotSkill(skills, step, slot, regenerateEvery, skillsPerRegen);
       const memory = selectMemory(
         records,
         skill,
@@ -103,11 +101,9 @@ function design(store: RunStore, library: readonly LibraryProgram[], step: numbe
       }
       const references = memory.references.map((r) => r.code).join("\n\n");
       store.insertDesign({
+        ...FIRST_ANSWER,
         step,
         slot,
-        seq: 0,
-        attempt: 0,
-        repairTurn: 0,
         skill,
         docId: `doc-${step}-${slot}`,
         prompt: [
@@ -116,14 +112,12 @@ function design(store: RunStore, library: readonly LibraryProgram[], step: numbe
         ],
         completion: `\`\`\`javascript\n${program}\`\`\``,
         program,
-        outcome: "valid",
         report: null,
         duplicateOf: null,
         memoryRefs: {
           references: memory.references.map((r) => r.id),
           avoid: memory.avoid?.record.id ?? null,
         },
-        trainable: true,
         tokens: null,
         envId,
       });

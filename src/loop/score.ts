@@ -8,13 +8,9 @@
  */
 import type { RunConfig } from "../config/index.js";
 import type { LpState } from "../rl/index.js";
-import type {
-  DesignOutcome,
-  EnvironmentSummary,
-  EnvStats,
-  EpisodeResult,
-  SampleRow,
-} from "../store/index.js";
+// What scoring reads, and what it produces.
+import type { DesignOutcome, EnvironmentSummary, EpisodeResult } from "../store/index.js";
+import type { EnvStats, SampleRow } from "../store/index.js";
 import { agentSamples, fillAgentSamples, trimCounts } from "./score-agent.js";
 import { designerSamples, dueDesigns, withEnvironments } from "./score-designer.js";
 import { stepMetrics, type StepMetrics } from "./score-metrics.js";

@@ -73,6 +73,14 @@ export type EnvironmentFilter = StepRange & { source?: "designer" | "library" };
 /** Environments in the store's order: by creation step, designed before library ones on a step, then slot and id. */
 const ENVIRONMENT_ORDER = "created_step, source, slot, id";
 
+/** The order each table's rows are read in: their key (environments: `ENVIRONMENT_ORDER`). */
+const TABLE_ORDER = {
+  designs: "step, slot, seq",
+  environments: ENVIRONMENT_ORDER,
+  episodes: "step, env_id, idx",
+  samples: "step, role, ref",
+} as const;
+
 /**
  * Creates `dir` (and missing parents). The folder itself is made first without `recursive`,
  * whose errors lose their cause (a read-only parent reads as ENOENT), so EROFS / EACCES show.
@@ -289,22 +297,12 @@ export class RunStore {
 
   /** Design attempts of one step, or of every step from `fromStep` on, in key order. */
   designs(where: { step?: number; fromStep?: number } = {}): DesignRow[] {
-    const [clause, args] = stepClause(where);
-    return (
-      this.#prepare(`SELECT * FROM designs ${clause} ORDER BY step, slot, seq`).all(
-        ...args,
-      ) as Row[]
-    ).map(designFromRow);
+    return this.#select("designs", "*", where).map(designFromRow);
   }
 
   /** The outcomes of the design attempts `designs(where)` returns (no prompt, completion, program or tokens). */
   designOutcomes(where: { step?: number; fromStep?: number } = {}): DesignOutcome[] {
-    const [clause, args] = stepClause(where);
-    return (
-      this.#prepare(
-        `SELECT ${DESIGN_OUTCOME_COLUMNS} FROM designs ${clause} ORDER BY step, slot, seq`,
-      ).all(...args) as Row[]
-    ).map(designOutcomeFromRow);
+    return this.#select("designs", DESIGN_OUTCOME_COLUMNS, where).map(designOutcomeFromRow);
   }
 
   insertEnvironment(e: EnvironmentRow): void {
@@ -341,23 +339,14 @@ export class RunStore {
    * created in the steps of `range` (indexed by creation step).
    */
   environments(where: EnvironmentFilter = {}): EnvironmentRow[] {
-    return this.#environments(where, "*").map(environmentFromRow);
+    return this.#select("environments", "*", where).map(environmentFromRow);
   }
 
   /** The environments `environments(where)` returns without their programs (what scoring reads). */
   environmentSummaries(where: EnvironmentFilter = {}): EnvironmentSummary[] {
-    return this.#environments(where, ENVIRONMENT_SUMMARY_COLUMNS).map(environmentSummaryFromRow);
-  }
-
-  #environments(where: EnvironmentFilter, columns: string): Row[] {
-    const [clause, args] = stepClause(
-      where,
-      where.source === undefined ? [] : [["source = ?", where.source]],
-      "created_step",
+    return this.#select("environments", ENVIRONMENT_SUMMARY_COLUMNS, where).map(
+      environmentSummaryFromRow,
     );
-    return this.#prepare(
-      `SELECT ${columns} FROM environments ${clause} ORDER BY ${ENVIRONMENT_ORDER}`,
-    ).all(...args) as Row[];
   }
 
   /**
@@ -400,14 +389,14 @@ export class RunStore {
 
   /** Episodes, filtered by step (one, or from `fromStep` on) and/or environment, in key order. */
   episodes(where: { step?: number; fromStep?: number; envId?: string } = {}): EpisodeRow[] {
-    return this.#episodes(where, "*").map(episodeFromRow);
+    return this.#select("episodes", "*", where).map(episodeFromRow);
   }
 
   /** The episodes `episodes(where)` returns without their traces (what scoring reads). */
   episodeResults(
     where: { step?: number; fromStep?: number; envId?: string } = {},
   ): EpisodeResult[] {
-    return this.#episodes(where, EPISODE_RESULT_COLUMNS).map(episodeResultFromRow);
+    return this.#select("episodes", EPISODE_RESULT_COLUMNS, where).map(episodeResultFromRow);
   }
 
   /** The environments with episodes stored at `step`, by id. */
@@ -419,16 +408,6 @@ export class RunStore {
     ).map((r) => String(r.env_id));
   }
 
-  #episodes(where: { step?: number; fromStep?: number; envId?: string }, columns: string): Row[] {
-    const [clause, args] = stepClause(
-      where,
-      where.envId === undefined ? [] : [["env_id = ?", where.envId]],
-    );
-    return this.#prepare(
-      `SELECT ${columns} FROM episodes ${clause} ORDER BY step, env_id, idx`,
-    ).all(...args) as Row[];
-  }
-
   insertSample(s: SampleRow): void {
     this.#prepare(
       "INSERT INTO samples (step, role, ref, reward, advantage) VALUES (?, ?, ?, ?, ?)",
@@ -437,12 +416,29 @@ export class RunStore {
 
   /** Training samples of one step, or of every step from `fromStep` on, in key order. */
   samples(where: { step?: number; fromStep?: number } = {}): SampleRow[] {
-    const [clause, args] = stepClause(where);
-    return (
-      this.#prepare(`SELECT * FROM samples ${clause} ORDER BY step, role, ref`).all(
-        ...args,
-      ) as Row[]
-    ).map(sampleFromRow);
+    return this.#select("samples", "*", where).map(sampleFromRow);
+  }
+
+  /**
+   * `columns` of the rows of `table` in the steps of `where` (over the table's step column) and
+   * of its environment or source when given, in the table's order.
+   */
+  #select(
+    table: keyof typeof TABLE_ORDER,
+    columns: string,
+    where: StepRange & { envId?: string; source?: string },
+  ): Row[] {
+    const extra: Array<[string, unknown]> = [];
+    if (where.envId !== undefined) extra.push(["env_id = ?", where.envId]);
+    if (where.source !== undefined) extra.push(["source = ?", where.source]);
+    const [clause, args] = stepClause(
+      where,
+      extra,
+      table === "environments" ? "created_step" : "step",
+    );
+    return this.#prepare(
+      `SELECT ${columns} FROM ${table} ${clause} ORDER BY ${TABLE_ORDER[table]}`,
+    ).all(...args) as Row[];
   }
 
   /** Everything in the store as plain data in key order (for comparisons and export). */
