@@ -174,16 +174,23 @@ function play(store: RunStore, step: number, pool: readonly EnvironmentRow[], pl
   }
 }
 
-async function main(): Promise<void> {
-  const root = mkdtempSync(join(tmpdir(), "spade-bench-growth-"));
-  const library = await loadLibrary(config.sandbox);
-  const store = RunStore.open(join(root, "run"), "create");
-  const msByStep: Array<Record<Phase, number>> = [];
-  const compareMsByStep: number[] = [];
-  const rssAt = new Map<number, number>();
+/** What one simulated run measured, step by step. */
+interface Measured {
+  msByStep: Array<Record<Phase, number>>;
+  compareMsByStep: number[];
+  /** Resident set and V8 heap in use after each step, bytes. */
+  memoryByStep: Array<{ rss: number; heapUsed: number }>;
+  storeMiB: number;
+}
+
+/** Simulates `count` steps into a new store in `dir` (see the module comment). */
+function simulate(dir: string, library: readonly LibraryProgram[], count: number): Measured {
+  const store = RunStore.open(dir, "create");
+  const measured: Measured = { msByStep: [], compareMsByStep: [], memoryByStep: [], storeMiB: 0 };
+  const { msByStep, compareMsByStep } = measured;
   try {
     store.setMeta("config", JSON.stringify(config));
-    for (let step = 0; step < steps; step++) {
+    for (let step = 0; step < count; step++) {
       const ms = Object.fromEntries(PHASES.map((p) => [p, 0])) as Record<Phase, number>;
       let mark = performance.now();
       const lap = (phase: Phase) => {
@@ -217,7 +224,8 @@ async function main(): Promise<void> {
       });
       lap("commit");
       msByStep.push(ms);
-      rssAt.set(step, process.memoryUsage().rss);
+      const { rss, heapUsed } = process.memoryUsage();
+      measured.memoryByStep.push({ rss, heapUsed });
       if ((step + 1) % 50 === 0) {
         const total = PHASES.reduce((sum, p) => sum + ms[p], 0);
         console.error(
@@ -225,8 +233,25 @@ async function main(): Promise<void> {
         );
       }
     }
-    const sizeMiB = statSync(store.path).size / 2 ** 20;
     store.close();
+    measured.storeMiB = statSync(store.path).size / 2 ** 20;
+    return measured;
+  } finally {
+    store.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), "spade-bench-growth-"));
+  try {
+    const library = await loadLibrary(config.sandbox);
+    // A short run first, so that step 10 of the measured run is not timed before the JIT warmed up.
+    simulate(join(root, "warm-up"), library, 12);
+    const { msByStep, compareMsByStep, memoryByStep, storeMiB } = simulate(
+      join(root, "run"),
+      library,
+      steps,
+    );
     const R = config.regenerateEvery;
     // A step's cost depends on its place in the regeneration cycle, so compare whole cycles.
     const cycle = (step: number) => {
@@ -240,24 +265,23 @@ async function main(): Promise<void> {
       const phases = PHASES.map(
         (p) => `${p} ${mean(at.map((s) => msByStep[s]?.[p] ?? 0)).toFixed(1)}`,
       ).join(", ");
-      const rss = (rssAt.get(label - 1) ?? 0) / 2 ** 20;
+      const memory = memoryByStep[label - 1] ?? { rss: 0, heapUsed: 0 };
       const compare = dedupe
         ? `; dedupe compare ${mean(at.map((s) => compareMsByStep[s] ?? 0)).toFixed(1)} ms/step`
         : "";
       console.log(
-        `step ${label} (mean of steps ${at[0]}-${at[at.length - 1]}): ${mean(at.map(total)).toFixed(1)} ms/step (${phases})${compare}; rss ${rss.toFixed(0)} MiB`,
+        `step ${label} (mean of steps ${at[0]}-${at[at.length - 1]}): ${mean(at.map(total)).toFixed(1)} ms/step (${phases})${compare}; rss ${(memory.rss / 2 ** 20).toFixed(0)} MiB, heap used ${(memory.heapUsed / 2 ** 20).toFixed(0)} MiB`,
       );
       return { ms: mean(at.map(total)), compare: mean(at.map((s) => compareMsByStep[s] ?? 0)) };
     };
     console.log(
-      `loop growth: ${steps} steps, ${config.designsPerStep} designs every ${R} steps, ${playsPerEnv(config, config.designsPerStep)} unhinted plays per environment, ${config.hintedPlays} hinted on creation; store ${sizeMiB.toFixed(0)} MiB`,
+      `loop growth: ${steps} steps, ${config.designsPerStep} designs every ${R} steps, ${playsPerEnv(config, config.designsPerStep)} unhinted plays per environment, ${config.hintedPlays} hinted on creation; store ${storeMiB.toFixed(0)} MiB`,
     );
     const early = report(10);
     const late = report(steps);
     if (dedupe) console.log(`dedupe_growth_ratio=${(late.compare / early.compare).toFixed(2)}`);
     console.log(`loop_growth_ratio=${(late.ms / early.ms).toFixed(2)}`);
   } finally {
-    store.close();
     rmSync(root, { recursive: true, force: true });
   }
 }
