@@ -9,6 +9,7 @@
  * With `--dedupe`, each new design is also compared with the dedupe archive (designer/dedupe.ts:
  * exact, so it grows with the archive; the design stage's own work, not a store read), timed
  * apart and printed as `dedupe_growth_ratio=`. A progress line goes to stderr every 50 steps.
+ * Run with `--expose-gc` (the npm script does) for the heap kept at the reported steps.
  * Final line: `loop_growth_ratio=<ms per step around the last step / ms per step around step 10>`.
  *
  * Usage: npm run build && npm run bench:growth [-- STEPS] [--dedupe] (default 400 steps)
@@ -224,6 +225,8 @@ function simulate(dir: string, library: readonly LibraryProgram[], count: number
       });
       lap("commit");
       msByStep.push(ms);
+      // At the two steps reported, the heap is collected first (outside the step's time), so heap used is what is kept.
+      if (step === 9 || step === count - 1) (globalThis as { gc?: () => void }).gc?.();
       const { rss, heapUsed } = process.memoryUsage();
       measured.memoryByStep.push({ rss, heapUsed });
       if ((step + 1) % 50 === 0) {
