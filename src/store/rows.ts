@@ -18,8 +18,10 @@ import type {
 /** A row as better-sqlite3 returns it: column name to value. */
 export type Row = Record<string, unknown>;
 
-const parse = <T>(text: unknown): T => JSON.parse(String(text)) as T;
-const parseOrNull = <T>(text: unknown): T | null =>
+/** A JSON column's value. */
+export const parse = <T>(text: unknown): T => JSON.parse(String(text)) as T;
+/** A nullable JSON column's value (null for SQL NULL). */
+export const parseOrNull = <T>(text: unknown): T | null =>
   text === null || text === undefined ? null : parse<T>(text);
 const textOrNull = (value: unknown): string | null => (value === null ? null : String(value));
 

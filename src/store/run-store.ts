@@ -21,6 +21,8 @@ import {
   EPISODE_RESULT_COLUMNS,
   episodeFromRow,
   episodeResultFromRow,
+  parse,
+  parseOrNull,
   type Row,
   sampleFromRow,
 } from "./rows.js";
@@ -40,9 +42,6 @@ import type {
 export const STORE_FILE = "run.sqlite";
 
 const json = (value: unknown): string => JSON.stringify(value);
-const parse = <T>(text: unknown): T => JSON.parse(String(text)) as T;
-const parseOrNull = <T>(text: unknown): T | null =>
-  text === null || text === undefined ? null : parse<T>(text);
 
 /** Which steps a query reads: one step, every step from `fromStep` on, and/or those before `beforeStep`. */
 export interface StepRange {
