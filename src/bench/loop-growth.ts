@@ -10,7 +10,9 @@
  * exact, so it grows with the archive; the design stage's own work, not a store read), timed
  * apart and printed as `dedupe_growth_ratio=`. A progress line goes to stderr every 50 steps.
  * Run with `--expose-gc` (the npm script does) for the heap kept at the reported steps.
- * Final line: `loop_growth_ratio=<ms per step around the last step / ms per step around step 10>`.
+ * Last lines: `loop_growth_wall_ratio=` (wall time per step around the last step over around step
+ * 10) and `loop_growth_ratio=`, the same ratio of the CPU time the steps took: on a shared
+ * machine other processes stretch wall time by a factor that changes within a run, CPU time not.
  *
  * Usage: npm run build && npm run bench:growth [-- STEPS] [--dedupe] (default 400 steps)
  */
@@ -178,6 +180,8 @@ function play(store: RunStore, step: number, pool: readonly EnvironmentRow[], pl
 /** What one simulated run measured, step by step. */
 interface Measured {
   msByStep: Array<Record<Phase, number>>;
+  /** CPU time (user + system) of each step, ms: unlike wall time, not stretched by other processes on a shared machine. */
+  cpuMsByStep: number[];
   compareMsByStep: number[];
   /** Resident set and V8 heap in use after each step, bytes. */
   memoryByStep: Array<{ rss: number; heapUsed: number }>;
@@ -187,12 +191,19 @@ interface Measured {
 /** Simulates `count` steps into a new store in `dir` (see the module comment). */
 function simulate(dir: string, library: readonly LibraryProgram[], count: number): Measured {
   const store = RunStore.open(dir, "create");
-  const measured: Measured = { msByStep: [], compareMsByStep: [], memoryByStep: [], storeMiB: 0 };
+  const measured: Measured = {
+    msByStep: [],
+    cpuMsByStep: [],
+    compareMsByStep: [],
+    memoryByStep: [],
+    storeMiB: 0,
+  };
   const { msByStep, compareMsByStep } = measured;
   try {
     store.setMeta("config", JSON.stringify(config));
     for (let step = 0; step < count; step++) {
       const ms = Object.fromEntries(PHASES.map((p) => [p, 0])) as Record<Phase, number>;
+      const cpu = process.cpuUsage();
       let mark = performance.now();
       const lap = (phase: Phase) => {
         const now = performance.now();
@@ -224,6 +235,11 @@ function simulate(dir: string, library: readonly LibraryProgram[], count: number
         store.completeStep(step, score.metrics);
       });
       lap("commit");
+      const cpuUsed = process.cpuUsage(cpu);
+      // The dedupe comparison's CPU is left out too (its wall time is, above; it runs on this thread).
+      measured.cpuMsByStep.push(
+        (cpuUsed.user + cpuUsed.system) / 1000 - (compareMsByStep[step] ?? 0),
+      );
       msByStep.push(ms);
       // At the two steps reported, the heap is collected first (outside the step's time), so heap used is what is kept.
       if (step === 9 || step === count - 1) (globalThis as { gc?: () => void }).gc?.();
@@ -250,7 +266,7 @@ async function main(): Promise<void> {
     const library = await loadLibrary(config.sandbox);
     // A short run first, so that step 10 of the measured run is not timed before the JIT warmed up.
     simulate(join(root, "warm-up"), library, 12);
-    const { msByStep, compareMsByStep, memoryByStep, storeMiB } = simulate(
+    const { msByStep, cpuMsByStep, compareMsByStep, memoryByStep, storeMiB } = simulate(
       join(root, "run"),
       library,
       steps,
@@ -272,10 +288,15 @@ async function main(): Promise<void> {
       const compare = dedupe
         ? `; dedupe compare ${mean(at.map((s) => compareMsByStep[s] ?? 0)).toFixed(1)} ms/step`
         : "";
+      const cpuMs = mean(at.map((s) => cpuMsByStep[s] ?? 0));
       console.log(
-        `step ${label} (mean of steps ${at[0]}-${at[at.length - 1]}): ${mean(at.map(total)).toFixed(1)} ms/step (${phases})${compare}; rss ${(memory.rss / 2 ** 20).toFixed(0)} MiB, heap used ${(memory.heapUsed / 2 ** 20).toFixed(0)} MiB`,
+        `step ${label} (mean of steps ${at[0]}-${at[at.length - 1]}): ${mean(at.map(total)).toFixed(1)} ms/step wall (${phases}), ${cpuMs.toFixed(1)} ms/step CPU${compare}; rss ${(memory.rss / 2 ** 20).toFixed(0)} MiB, heap used ${(memory.heapUsed / 2 ** 20).toFixed(0)} MiB`,
       );
-      return { ms: mean(at.map(total)), compare: mean(at.map((s) => compareMsByStep[s] ?? 0)) };
+      return {
+        ms: mean(at.map(total)),
+        cpuMs,
+        compare: mean(at.map((s) => compareMsByStep[s] ?? 0)),
+      };
     };
     console.log(
       `loop growth: ${steps} steps, ${config.designsPerStep} designs every ${R} steps, ${playsPerEnv(config, config.designsPerStep)} unhinted plays per environment, ${config.hintedPlays} hinted on creation; store ${storeMiB.toFixed(0)} MiB`,
@@ -283,7 +304,8 @@ async function main(): Promise<void> {
     const early = report(10);
     const late = report(steps);
     if (dedupe) console.log(`dedupe_growth_ratio=${(late.compare / early.compare).toFixed(2)}`);
-    console.log(`loop_growth_ratio=${(late.ms / early.ms).toFixed(2)}`);
+    console.log(`loop_growth_wall_ratio=${(late.ms / early.ms).toFixed(2)}`);
+    console.log(`loop_growth_ratio=${(late.cpuMs / early.cpuMs).toFixed(2)}`);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
