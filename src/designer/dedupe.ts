@@ -10,8 +10,9 @@
  * similarity is the Jaccard index of their sets of lowercase content words (stopwords removed).
  * The score is `CODE_WEIGHT * code + (1 - CODE_WEIGHT) * description`; a candidate is a
  * near-duplicate of the archived program with the highest score when that score is at least
- * the threshold (`DEFAULT_DUPLICATE_THRESHOLD`). Exact Jaccard (not MinHash): the archive is a
- * few hundred programs of a few thousand shingles each, so exact sets are cheap and need no seed.
+ * the threshold (`DEFAULT_DUPLICATE_THRESHOLD`). Exact Jaccard (not MinHash): the archive is at
+ * most a few thousand programs (2,400 in a 400-step run) of a few thousand shingles each, held as
+ * sorted arrays, so exact sets are cheap and need no seed.
  * Tokens come from js-tokens (a maintained tokenizer that never throws), so programs that do not
  * parse are measured too.
  */
