@@ -8,7 +8,15 @@ import type Database from "better-sqlite3";
 import { basename } from "node:path";
 import { storedLanguage, type Json, type StoredLanguage } from "../env/index.js";
 import type { CheckReport } from "../env/index.js";
-import type { EnvStats } from "../store/index.js";
+import {
+  DESIGN_OUTCOME_COLUMNS,
+  designOutcomeFromRow,
+  EPISODE_SCORE_COLUMNS,
+  episodeScoreFromRow,
+  type DesignOutcome,
+  type EnvStats,
+  type EpisodeScore,
+} from "../store/index.js";
 import { withRunDb, writerAlive } from "./store-read.js";
 
 type Row = Record<string, unknown>;
@@ -208,20 +216,10 @@ export function environmentDetail(dir: string, id: string): EnvironmentDetail | 
   });
 }
 
-/** One design attempt as the Design attempts page lists it. */
-export interface AttemptEntry {
-  step: number;
-  slot: number;
-  seq: number;
-  attempt: number;
-  repairTurn: number;
-  skill: string;
-  outcome: string;
+/** One design attempt as the Design attempts page lists it: its outcome, failures and answer. */
+export interface AttemptEntry extends DesignOutcome {
   /** Failed validator checks as `CODE: message`, in check order (empty for attempts not validated or valid). */
   failures: Array<{ code: string; message: string }>;
-  duplicateOf: string | null;
-  envId: string | null;
-  trainable: boolean;
   program: string | null;
   completion: string;
 }
@@ -246,22 +244,13 @@ export function designAttempts(dir: string, filter: AttemptFilter = {}): Attempt
     (
       db
         .prepare(
-          "SELECT step, slot, seq, attempt, repair_turn, skill, outcome, report, duplicate_of, env_id, trainable, program, completion FROM designs ORDER BY step, slot, seq",
+          `SELECT ${DESIGN_OUTCOME_COLUMNS}, report, program, completion FROM designs ORDER BY step, slot, seq`,
         )
         .all() as Row[]
     )
       .map((r) => ({
-        step: Number(r.step),
-        slot: Number(r.slot),
-        seq: Number(r.seq),
-        attempt: Number(r.attempt),
-        repairTurn: Number(r.repair_turn),
-        skill: String(r.skill),
-        outcome: String(r.outcome),
+        ...designOutcomeFromRow(r),
         failures: failuresOf(parseOrNull<CheckReport>(r.report)),
-        duplicateOf: r.duplicate_of === null ? null : String(r.duplicate_of),
-        envId: r.env_id === null ? null : String(r.env_id),
-        trainable: r.trainable === 1,
         program: r.program === null ? null : String(r.program),
         completion: String(r.completion),
       }))
@@ -287,34 +276,14 @@ export function failureCodesByStep(attempts: readonly AttemptEntry[]): {
   return { steps, codes, countsByCode };
 }
 
-/** One episode as the Episodes list shows it. */
-export interface EpisodeEntry {
-  step: number;
-  envId: string;
+/** One episode as the Episodes list shows it: its score and its environment's name. */
+export interface EpisodeEntry extends EpisodeScore {
   envName: string | null;
-  idx: number;
-  seed: number;
-  hinted: boolean;
-  return: number;
-  success: boolean;
-  turns: number;
-  failureCode: string | null;
 }
 
 /** An episodes row (joined with its environment's name, `name`) as a list entry. */
 function episodeEntry(r: Row, name: unknown): EpisodeEntry {
-  return {
-    step: Number(r.step),
-    envId: String(r.env_id),
-    envName: name === null ? null : String(name),
-    idx: Number(r.idx),
-    seed: Number(r.seed),
-    hinted: r.hinted === 1,
-    return: Number(r.return),
-    success: r.success === 1,
-    turns: Number(r.turns),
-    failureCode: r.failure_code === null ? null : String(r.failure_code),
-  };
+  return { ...episodeScoreFromRow(r), envName: name === null ? null : String(name) };
 }
 
 /** Filters and paging of the Episodes list. */
@@ -347,7 +316,8 @@ export function episodeList(
     );
     const rows = db
       .prepare(
-        `SELECT ep.step, ep.env_id, env.name, ep.idx, ep.seed, ep.hinted, ep.return, ep.success, ep.turns, ep.failure_code FROM episodes ep
+        // The score's columns are unique to episodes, so they need no table prefix in the join.
+        `SELECT ${EPISODE_SCORE_COLUMNS}, env.name FROM episodes ep
          LEFT JOIN environments env ON env.id = ep.env_id ${clause} ORDER BY ep.step, ep.env_id, ep.idx LIMIT ? OFFSET ?`,
       )
       .all(...args, filter.limit, filter.offset) as Row[];
@@ -360,7 +330,6 @@ export function episodeList(
 
 /** One stored episode with its transcript. */
 export interface EpisodeDetail extends EpisodeEntry {
-  failure: string | null;
   rewards: number[];
   transcript: Json;
 }
@@ -384,7 +353,6 @@ export function episodePair(
         ? null
         : {
             ...episodeEntry(r, r.env_name),
-            failure: r.failure === null ? null : String(r.failure),
             rewards: parse<number[]>(r.rewards),
             transcript: parse<Json>(r.transcript),
           };

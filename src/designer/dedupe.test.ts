@@ -8,6 +8,7 @@ import {
   findDuplicate,
   fingerprint,
   jaccard,
+  sortedJaccard,
   normaliseCode,
   similarity,
 } from "./dedupe.js";
@@ -117,6 +118,15 @@ describe("similarity measures", () => {
     expect(jaccard(new Set([1, 2, 3]), new Set([2, 3, 4]))).toBe(0.5);
     expect(jaccard(new Set(), new Set())).toBe(0);
     expect(jaccard(new Set(["a"]), new Set())).toBe(0);
+  });
+
+  it("sortedJaccard: the same index over ascending arrays, as fingerprints hold their shingles", () => {
+    const sorted = (...xs: number[]) => Uint32Array.from(xs);
+    expect(sortedJaccard(sorted(1, 2, 3), sorted(2, 3, 4))).toBe(0.5);
+    expect(sortedJaccard(sorted(1, 5, 9, 4_000_000_000), sorted(5, 4_000_000_000))).toBe(0.5);
+    expect(sortedJaccard(sorted(7), sorted(1, 2, 3))).toBe(0);
+    expect(sortedJaccard(sorted(), sorted())).toBe(0);
+    expect(sortedJaccard(sorted(1), sorted())).toBe(0);
   });
 
   it("description words drop stopwords, case and punctuation", () => {

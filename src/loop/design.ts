@@ -8,7 +8,6 @@
  */
 import type { RunConfig } from "../config/index.js";
 import {
-  archivedProgram,
   designSlot,
   getSkill,
   pickExamples,
@@ -22,17 +21,13 @@ import {
 import type { Json } from "../env/index.js";
 import { mulberry32 } from "../random/index.js";
 import type { Sampler } from "../grounding/index.js";
-import {
-  librarySeedRecords,
-  selectMemory,
-  withLibrarySeeds,
-  type EnvRecord,
-} from "../memory/index.js";
-import { EMPTY_STATS, type EnvironmentRow, type RunStore } from "../store/index.js";
+import { selectMemory, type EnvRecord } from "../memory/index.js";
+import { EMPTY_STATS, type EnvStats, type RunStore } from "../store/index.js";
 import { designedEnvId, seedOf } from "./keys.js";
 import type { LibraryProgram } from "./library.js";
 import { hintSampling, runSampling, type LoopCompletion, type LoopPolicy } from "./policy.js";
 import { slotSkill } from "./schedule.js";
+import { dedupeArchive, memoryRecords } from "./design-memory.js";
 
 /** What the design stage needs. */
 export interface DesignContext {
@@ -44,8 +39,8 @@ export interface DesignContext {
   sampler: Sampler | null;
   /** The weights version the stage samples with, stored with every attempt (loop/pipeline.ts). */
   weightsVersion: number;
-  /** The run's environments as this step sees them (stats of steps scored but not yet committed included); unset: the store's. */
-  environments?: () => EnvironmentRow[];
+  /** Stats of the steps scored but not yet committed, by environment (loop/pipeline.ts); unset: none. */
+  pendingStats?: () => ReadonlyMap<string, EnvStats>;
   /** Wraps each validation of a program (a timing hook for benchmarks); unset: runs it as is. */
   validating?: <T>(run: () => Promise<T>) => Promise<T>;
   signal?: AbortSignal;
@@ -71,41 +66,6 @@ function toReference(r: EnvRecord): MemoryReference {
   };
 }
 
-/** The memory's records: designed environments measured before `step`, after the library seeds. */
-function memoryRecords(ctx: DesignContext, step: number): EnvRecord[] {
-  const archive: EnvRecord[] = [];
-  for (const e of ctx.environments?.() ?? ctx.store.environments()) {
-    if (e.source !== "designer" || e.createdStep >= step || e.stats.winRate === null) continue;
-    archive.push({
-      id: e.id,
-      name: e.name,
-      skill: e.skill,
-      description: e.description,
-      code: e.code,
-      winRate: e.stats.winRate,
-      regret: e.stats.regret ?? 0,
-      createdStep: e.createdStep,
-    });
-  }
-  const seeds = librarySeedRecords(
-    ctx.library.map((p) => ({
-      name: p.name,
-      skill: p.meta.skill,
-      description: p.meta.description,
-      code: p.source,
-    })),
-  );
-  return withLibrarySeeds(archive, seeds);
-}
-
-/** Programs a new design must not nearly duplicate: designs of earlier steps. */
-function dedupeArchive(ctx: DesignContext, step: number): ArchivedProgram[] {
-  return ctx.store
-    .environments()
-    .filter((e) => e.source === "designer" && e.createdStep < step)
-    .map((e) => archivedProgram(e.id, e.name, e.code, e.description));
-}
-
 /** Runs the design stage of `step` (see the module comment). Returns how many slots it ran. */
 export async function designStep(ctx: DesignContext, step: number): Promise<number> {
   const { config, store } = ctx;
@@ -119,10 +79,13 @@ export async function designStep(ctx: DesignContext, step: number): Promise<numb
     }
     documents.push(docs);
   }
-  const done = new Set(store.designs({ step }).map((d) => d.slot));
+  const done = new Set(store.designOutcomes({ step }).map((d) => d.slot));
   // --memory off: no references, nothing to avoid, no library seeds.
-  const records = config.memory === "on" ? memoryRecords(ctx, step) : [];
-  const archive = dedupeArchive(ctx, step);
+  const records =
+    config.memory === "on"
+      ? memoryRecords(store, ctx.library, step, config.memoryWindow, ctx.pendingStats?.())
+      : [];
+  const archive = dedupeArchive(store, step);
   const examples = ctx.library.map((p) => ({
     name: p.name,
     skill: p.meta.skill,

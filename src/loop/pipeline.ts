@@ -15,7 +15,7 @@
  */
 import type { SamplerState } from "../grounding/index.js";
 import type { LpState } from "../rl/index.js";
-import type { EnvironmentRow, RunStore } from "../store/index.js";
+import type { EnvStats, RunStore } from "../store/index.js";
 import type { Trainer, TrainerCheckpoint, TrainResult, TrainSample } from "../trainer/index.js";
 import type { StepScore } from "./score.js";
 
@@ -88,18 +88,18 @@ export class StepPipeline {
     return found;
   }
 
-  /** `rows` with the stats of the steps scored but not committed (the latest step's win). */
-  withPendingStats(rows: readonly EnvironmentRow[]): EnvironmentRow[] {
-    const stats = new Map(this.#pending.flatMap((p) => [...p.score.stats]));
+  /** The stats of the steps scored but not committed, by environment (the latest step's win). */
+  pendingStats(): Map<string, EnvStats> {
+    return new Map(this.#pending.flatMap((p) => [...p.score.stats]));
+  }
+
+  /** `rows` with the stats of the steps scored but not committed. */
+  withPendingStats<R extends { id: string; stats: EnvStats }>(rows: readonly R[]): R[] {
+    const stats = this.pendingStats();
     return rows.map((e) => {
       const pending = stats.get(e.id);
       return pending ? { ...e, stats: pending } : e;
     });
-  }
-
-  /** The run's environments as a step sees them: the stored rows with the stats of the steps scored but not committed. */
-  environments(): EnvironmentRow[] {
-    return this.withPendingStats(this.#options.store.environments());
   }
 
   /** The learning-potential trackers after the last step scored. */

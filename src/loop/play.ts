@@ -125,7 +125,7 @@ export async function playStep(
   step: number,
   pool: readonly EnvironmentRow[],
 ): Promise<number> {
-  const done = new Set(ctx.store.episodes({ step }).map((e) => e.envId));
+  const done = new Set(ctx.store.playedAt(step));
   const todo = pool.filter((env) => !done.has(env.id));
   const plays = playsPerEnv(ctx.config, pool.length);
   const total = todo.reduce((n, env) => n + plays + hintedCount(ctx.config, env, step), 0);

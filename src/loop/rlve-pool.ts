@@ -79,7 +79,6 @@ export async function rlveWindow(
   windows: DifficultyState,
 ): Promise<RlvePick[]> {
   const epoch = step - (step % config.regenerateEvery);
-  const stored = new Map(store.environments().map((e) => [e.id, e]));
   const n = Math.min(config.designsPerStep, envs.length);
   const picks: RlvePick[] = [];
   for (const env of drawOrder(config, envs, epoch)) {
@@ -90,7 +89,7 @@ export async function rlveWindow(
       window,
       seedOf(config.seed, "difficulty", step, env.id) / 2 ** 31,
     );
-    let row = stored.get(rlveEnvId(env.id, difficulty));
+    let row = store.environment(rlveEnvId(env.id, difficulty));
     if (!row) {
       try {
         row = await rlveRow(env, difficulty, step);

@@ -24,14 +24,14 @@ import { isOpenEnvRef, parseOpenEnvRef, remoteMeta } from "../envs/index.js";
 import { createSampler, openCorpus, Sampler, type SamplerState } from "../grounding/index.js";
 import { SpadeError } from "../errors.js";
 import { Limiter } from "../policy/index.js";
-import { RunStore, type EnvironmentRow } from "../store/index.js";
+import { RunStore } from "../store/index.js";
 import type { Trainer, TrainerCheckpoint, TrainResult, TrainSample } from "../trainer/index.js";
 import { readPool } from "../envs/pool.js";
 import { isRlvePool, parseRlvePool, readRlveCheckout } from "../envs/rlve.js";
 import { designStep } from "./design.js";
-import { poolOrder, poolWindow } from "./env-pool.js";
-import { episodeOfRef, libraryEnvId } from "./keys.js";
-import { fixedEnvRow, loadLibrary, type LibraryProgram } from "./library.js";
+import { poolOrder, poolWindow, stepPool } from "./env-pool.js";
+import { episodeOfRef } from "./keys.js";
+import { loadLibrary, type LibraryProgram } from "./library.js";
 import { playStep, playsPerEnv } from "./play.js";
 import { StepPipeline, weightsVersion, type PhaseSpan, type ScoredStep } from "./pipeline.js";
 import type { LoopPolicy } from "./policy.js";
@@ -45,6 +45,7 @@ import {
   type RlvePick,
 } from "./rlve-pool.js";
 import { scoreStep, type StepMetrics } from "./score.js";
+import { readScoreInput, scoreWindowStart } from "./score-input.js";
 
 /** `Omit` applied to each member of a union. */
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -91,42 +92,6 @@ async function remotePool(config: RunConfig): Promise<LibraryProgram[] | null> {
       meta: await remoteMeta(parseOpenEnvRef(ref)),
     })),
   );
-}
-
-/** Library environments as pool rows, created at `step`. */
-function libraryRows(library: readonly LibraryProgram[], step: number): EnvironmentRow[] {
-  return library.map((p) => fixedEnvRow(libraryEnvId(p.name), p.source, p.meta, step));
-}
-
-/**
- * The environments played at `step`. Designer on: those designed at the step's regeneration (if
- * every slot failed, the latest earlier pool; before any, the library). Designer off: a rotating
- * window of `designsPerStep` library environments, renewed every R steps.
- */
-function poolFor(
-  config: RunConfig,
-  store: RunStore,
-  library: readonly LibraryProgram[],
-  step: number,
-): EnvironmentRow[] {
-  const epoch = step - (step % config.regenerateEvery);
-  const all = store.environments();
-  const libraryPool = () => {
-    if (!all.some((e) => e.source === "library"))
-      store.transaction(() => {
-        for (const row of libraryRows(library, step)) store.insertEnvironment(row);
-      });
-    const rows = store.environments().filter((e) => e.source === "library");
-    const start = (epoch / config.regenerateEvery) * config.designsPerStep;
-    const n = Math.min(config.designsPerStep, rows.length);
-    return Array.from({ length: n }, (_, i) => rows[(start + i) % rows.length] as EnvironmentRow);
-  };
-  if (config.designer === "off") return libraryPool();
-  for (let e = epoch; e >= 0; e -= config.regenerateEvery) {
-    const designed = all.filter((env) => env.source === "designer" && env.createdStep === e);
-    if (designed.length > 0) return designed;
-  }
-  return libraryPool();
 }
 
 /** The samples of a step with the rows they were computed from, for the trainer. */
@@ -276,7 +241,7 @@ export async function runSelfPlay(
                 ...stage,
                 library,
                 sampler,
-                environments: () => pipeline.environments(),
+                pendingStats: () => pipeline.pendingStats(),
                 onAttempts: (attempts, attemptsTotal, valid) =>
                   work(designing, { stage: "design", step, attempts, attemptsTotal, valid }),
                 validating: (run) => timed("validate", step, run),
@@ -303,7 +268,7 @@ export async function runSelfPlay(
             ? picks.map((p) => p.row)
             : envPool
               ? await poolWindow(config, store, envPool, step)
-              : poolFor(config, store, remote ?? library, step),
+              : stepPool(config, store, remote ?? library, step),
         );
         const playing = deps.now();
         await timed("play", step, () =>
@@ -323,24 +288,10 @@ export async function runSelfPlay(
         // Scoring reads the plays of the pool's window and of the designs whose reward is due, up to this step
         // (a resumed pipelined run may already hold rows of the steps after it).
         const scoring = deps.onPhase ? deps.now() : 0;
-        const fromStep = Math.max(
-          0,
-          Math.min(step - (step % config.regenerateEvery), step - config.rewardDelay),
+        const fromStep = scoreWindowStart(config, step);
+        const score = scoreStep(
+          readScoreInput(store, config, step, pool, playsPerEnv(config, pool.length), pipeline),
         );
-        const upToStep = <R extends { step: number }>(rows: R[]) =>
-          rows.filter((r) => r.step <= step);
-        const score = scoreStep({
-          config,
-          step,
-          isLast: step === config.steps - 1,
-          pool,
-          playsPerEnv: playsPerEnv(config, pool.length),
-          environments: pipeline.environments().filter((e) => e.createdStep <= step),
-          episodes: upToStep(store.episodes({ fromStep })),
-          designs: upToStep(store.designs({ fromStep })),
-          lpState: pipeline.lpState(),
-          trainedDesigns: pipeline.trainedDesigns(fromStep),
-        });
         // --train-designer off: designer samples are scored and stored, only the agent's are trained.
         const toTrain =
           config.trainDesigner === "on"

@@ -6,7 +6,7 @@
  * then agent samples, cut to the global batch). Pure: rows in, rows out.
  */
 import { groupAdvantages } from "../rl/index.js";
-import type { EnvironmentRow, EpisodeRow, SampleRow } from "../store/index.js";
+import type { EnvironmentSummary, EpisodeScore, SampleRow } from "../store/index.js";
 import { episodeRef } from "./keys.js";
 
 /**
@@ -17,8 +17,8 @@ import { episodeRef } from "./keys.js";
  */
 export function agentSamples(
   step: number,
-  pool: readonly EnvironmentRow[],
-  episodes: readonly EpisodeRow[],
+  pool: readonly EnvironmentSummary[],
+  episodes: readonly EpisodeScore[],
   options: { stdNormalize: boolean },
 ): SampleRow[] {
   const samples: SampleRow[] = [];

@@ -18,7 +18,13 @@ import {
   meanUnhintedReturn,
   type LpState,
 } from "../rl/index.js";
-import type { DesignRow, EnvironmentRow, EnvStats, EpisodeRow, SampleRow } from "../store/index.js";
+import type {
+  DesignOutcome,
+  EnvironmentSummary,
+  EnvStats,
+  EpisodeScore,
+  SampleRow,
+} from "../store/index.js";
 import { designRef } from "./keys.js";
 import { windowPlays } from "./score-stats.js";
 
@@ -33,7 +39,10 @@ export interface DueOptions {
 }
 
 /** The trainable design attempts whose reward is due at `step`, in stored order. */
-export function dueDesigns(designs: readonly DesignRow[], options: DueOptions): DesignRow[] {
+export function dueDesigns(
+  designs: readonly DesignOutcome[],
+  options: DueOptions,
+): DesignOutcome[] {
   const made = options.step - options.rewardDelay;
   return designs.filter(
     (d) =>
@@ -45,15 +54,15 @@ export function dueDesigns(designs: readonly DesignRow[], options: DueOptions): 
 
 /** A due design with the environment its slot produced (null: the slot has no valid program). */
 export interface DueDesign {
-  design: DesignRow;
-  env: EnvironmentRow | null;
+  design: DesignOutcome;
+  env: EnvironmentSummary | null;
 }
 
 /** Pairs each due design with its slot's environment. */
 export function withEnvironments(
-  due: readonly DesignRow[],
-  designs: readonly DesignRow[],
-  environments: readonly EnvironmentRow[],
+  due: readonly DesignOutcome[],
+  designs: readonly DesignOutcome[],
+  environments: readonly EnvironmentSummary[],
 ): DueDesign[] {
   const envById = new Map(environments.map((e) => [e.id, e]));
   return due.map((design) => {
@@ -73,7 +82,7 @@ export interface DesignerScoreInput {
   step: number;
   due: readonly DueDesign[];
   /** Every episode of the run the windows may hold. */
-  episodes: readonly EpisodeRow[];
+  episodes: readonly EpisodeScore[];
   /** Stats of each environment (after this step's plays); an environment missing here uses its stored stats. */
   stats: ReadonlyMap<string, EnvStats>;
   /** Agent samples of the step (after the batch fill): the numerator of the scale. */
@@ -97,14 +106,14 @@ export interface DesignerScore {
 /** The finished unhinted plays of an environment's window. */
 function finishedWindow(
   regenerateEvery: number,
-  env: EnvironmentRow,
-  episodes: readonly EpisodeRow[],
-): EpisodeRow[] {
+  env: EnvironmentSummary,
+  episodes: readonly EpisodeScore[],
+): EpisodeScore[] {
   return windowPlays(regenerateEvery, env, episodes).filter((e) => e.failure === null);
 }
 
 /** The returns of the finished plays of a window, one list per step in step order (for `microLp`). */
-function returnsByStepOf(window: readonly EpisodeRow[]): number[][] {
+function returnsByStepOf(window: readonly EpisodeScore[]): number[][] {
   const byStep = new Map<number, number[]>();
   for (const e of window) byStep.set(e.step, [...(byStep.get(e.step) ?? []), e.return]);
   return [...byStep.entries()].sort((a, b) => a[0] - b[0]).map(([, returns]) => returns);
@@ -118,14 +127,14 @@ function returnsByStepOf(window: readonly EpisodeRow[]): number[][] {
 export function updateLearningPotential(
   regenerateEvery: number,
   due: readonly DueDesign[],
-  episodes: readonly EpisodeRow[],
+  episodes: readonly EpisodeScore[],
   lpState: Readonly<Record<string, LpState>>,
 ): Record<string, LpState> {
   const next: Record<string, LpState> = { ...lpState };
   for (const skill of new Set(due.filter((x) => x.env).map((x) => x.design.skill))) {
     const plays = due
       .filter((x) => x.env && x.design.skill === skill)
-      .flatMap((x) => finishedWindow(regenerateEvery, x.env as EnvironmentRow, episodes));
+      .flatMap((x) => finishedWindow(regenerateEvery, x.env as EnvironmentSummary, episodes));
     if (plays.length > 0)
       next[skill] = lpUpdate(next[skill] ?? LP_INITIAL, meanUnhintedReturn(plays)).state;
   }

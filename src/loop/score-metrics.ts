@@ -4,7 +4,13 @@
  * number that goes into the designer's scale is here, so the formula can be checked from outside
  * (`spade runs show --json`).
  */
-import type { DesignRow, EnvironmentRow, EnvStats, EpisodeRow, SampleRow } from "../store/index.js";
+import type {
+  DesignOutcome,
+  EnvironmentSummary,
+  EnvStats,
+  EpisodeResult,
+  SampleRow,
+} from "../store/index.js";
 import { episodeOutcome } from "./outcome.js";
 
 /** Deterministic metrics of one step (timing is added by the caller, outside the store). */
@@ -47,12 +53,12 @@ export interface StepMetrics {
 /** What the metrics are computed from. */
 export interface MetricsInput {
   step: number;
-  pool: readonly EnvironmentRow[];
+  pool: readonly EnvironmentSummary[];
   playsPerEnv: number;
   /** Episodes of this step. */
-  episodes: readonly EpisodeRow[];
+  episodes: readonly EpisodeResult[];
   /** Design attempts of this step. */
-  designs: readonly DesignRow[];
+  designs: readonly DesignOutcome[];
   stats: ReadonlyMap<string, EnvStats>;
   /** Agent samples before the trim (after the fill). */
   agentSamples: number;

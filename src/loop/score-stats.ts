@@ -4,14 +4,14 @@
  * its creation (every step, for library environments), and regret from its creation step. Pure.
  */
 import { regret, winRate } from "../rl/index.js";
-import type { EnvironmentRow, EnvStats, EpisodeRow } from "../store/index.js";
+import type { EnvironmentSummary, EnvStats, EpisodeScore } from "../store/index.js";
 
 /** The unhinted plays that count toward `env`'s stats: R steps from its creation (all, for library envs). */
 export function windowPlays(
   regenerateEvery: number,
-  env: EnvironmentRow,
-  episodes: readonly EpisodeRow[],
-): EpisodeRow[] {
+  env: EnvironmentSummary,
+  episodes: readonly EpisodeScore[],
+): EpisodeScore[] {
   const last =
     env.source === "designer" ? env.createdStep + regenerateEvery - 1 : Number.POSITIVE_INFINITY;
   return episodes.filter(
@@ -26,8 +26,8 @@ export function windowPlays(
  */
 export function envStats(
   regenerateEvery: number,
-  env: EnvironmentRow,
-  episodes: readonly EpisodeRow[],
+  env: EnvironmentSummary,
+  episodes: readonly EpisodeScore[],
 ): EnvStats {
   const window = windowPlays(regenerateEvery, env, episodes);
   const finished = window.filter((e) => e.failure === null);

@@ -8,7 +8,9 @@
  */
 import type { RunConfig } from "../config/index.js";
 import type { LpState } from "../rl/index.js";
-import type { DesignRow, EnvironmentRow, EnvStats, EpisodeRow, SampleRow } from "../store/index.js";
+// What scoring reads, and what it produces.
+import type { DesignOutcome, EnvironmentSummary, EpisodeResult } from "../store/index.js";
+import type { EnvStats, SampleRow } from "../store/index.js";
 import { agentSamples, fillAgentSamples, trimCounts } from "./score-agent.js";
 import { designerSamples, dueDesigns, withEnvironments } from "./score-designer.js";
 import { stepMetrics, type StepMetrics } from "./score-metrics.js";
@@ -23,15 +25,15 @@ export interface ScoreInput {
   /** True on the run's last step: designer samples still waiting are scored now. */
   isLast: boolean;
   /** Environments played this step. */
-  pool: readonly EnvironmentRow[];
+  pool: readonly EnvironmentSummary[];
   /** Unhinted plays per environment this step. */
   playsPerEnv: number;
-  /** Every environment of the run. */
-  environments: readonly EnvironmentRow[];
-  /** Every episode of the run up to and including this step. */
-  episodes: readonly EpisodeRow[];
-  /** Every design attempt of the run. */
-  designs: readonly DesignRow[];
+  /** The environments created from the window's first step on (`scoreWindowStart`): those of the due designs among them. */
+  environments: readonly EnvironmentSummary[];
+  /** The episodes from the window's first step up to and including this step. */
+  episodes: readonly EpisodeResult[];
+  /** The design attempts from the window's first step on. */
+  designs: readonly DesignOutcome[];
   /** Refs of design attempts already trained (a run extended with a larger --steps after its last-step flush). */
   trainedDesigns: ReadonlySet<string>;
   /** Learning-potential trackers per skill (reward variant `learningPotential`). */
@@ -51,7 +53,11 @@ export interface StepScore {
  * Designer samples the reference reserves room for when it fills the agent batch: the designs
  * made this step that will be trained (`collect_trajectories`, stage 7: `num_env`).
  */
-function newDesignSamples(config: RunConfig, step: number, designs: readonly DesignRow[]): number {
+function newDesignSamples(
+  config: RunConfig,
+  step: number,
+  designs: readonly DesignOutcome[],
+): number {
   // --train-designer off: designer samples are stored, never trained, so they take no room.
   if (config.trainDesigner === "off") return 0;
   const made = designs.filter((d) => d.step === step && d.trainable);

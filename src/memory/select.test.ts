@@ -41,13 +41,17 @@ const ids = (records: readonly EnvRecord[]) => records.map((r) => r.id);
 
 describe("selectMemory: references", () => {
   it("keeps same-skill environments with win rate in [0.15, 0.85], edges included", () => {
-    const records = [
-      rec("lo-edge", "Logic", 0.15, 0.3),
-      rec("just-below", "Logic", 0.149, 0.9),
-      rec("hi-edge", "Logic", 0.85, 0.2),
-      rec("just-above", "Logic", 0.851, 0.9),
-      rec("other-skill", "Math", 0.5, 0.9),
-    ];
+    // id: [skill, win rate, regret]
+    const table: Record<string, [string, number, number]> = {
+      "lo-edge": ["Logic", 0.15, 0.3],
+      "just-below": ["Logic", 0.149, 0.9],
+      "hi-edge": ["Logic", 0.85, 0.2],
+      "just-above": ["Logic", 0.851, 0.9],
+      "other-skill": ["Math", 0.5, 0.9],
+    };
+    const records = Object.entries(table).map(([id, [skill, winRate, regret]]) =>
+      rec(id, skill, winRate, regret),
+    );
     const { references } = selectMemory(records, "Logic", scripted(0, 0));
     expect(ids(references)).toEqual(["lo-edge", "hi-edge"]);
   });
@@ -112,12 +116,15 @@ describe("selectMemory: references", () => {
 });
 
 describe("selectMemory: the environment to avoid", () => {
+  /** A Logic environment (the skill these tests design for). */
+  const logic = (id: string, winRate: number, regret = 0) => rec(id, "Logic", winRate, regret);
+
   it("picks a same-skill environment with win rate > 0.9 (too easy) or < 0.1 (too hard), edges excluded", () => {
     const records = [
-      rec("easy", "Logic", 0.95, 0),
-      rec("hard", "Logic", 0.05, 0),
-      rec("edge-hi", "Logic", 0.9, 0),
-      rec("edge-lo", "Logic", 0.1, 0),
+      logic("easy", 0.95),
+      logic("hard", 0.05),
+      logic("edge-hi", 0.9),
+      logic("edge-lo", 0.1),
       rec("math-easy", "Math", 1, 0),
     ];
     // no references qualify (0.9 and 0.1 are outside [0.15, 0.85]), so the first draw picks the avoid example
@@ -134,10 +141,10 @@ describe("selectMemory: the environment to avoid", () => {
 
   it("draws the references first, then the avoid example", () => {
     const records = [
-      rec("ref1", "Logic", 0.5, 0.3),
-      rec("ref2", "Logic", 0.4, 0.2),
-      rec("bad1", "Logic", 0, 0),
-      rec("bad2", "Logic", 1, 0),
+      logic("ref1", 0.5, 0.3),
+      logic("ref2", 0.4, 0.2),
+      logic("bad1", 0),
+      logic("bad2", 1),
     ];
     const selection = selectMemory(records, "Logic", scripted(0, 0, 0.75));
     expect(ids(selection.references)).toEqual(["ref1", "ref2"]);

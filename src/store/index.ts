@@ -3,6 +3,15 @@
  * Public face of run persistence: one SQLite file per run.
  */
 export { RunStore, STORE_FILE } from "./run-store.js";
+export type { EnvironmentFilter, StepRange } from "./run-store.js";
+export {
+  designOutcomeFromRow,
+  environmentSummaryFromRow,
+  episodeScoreFromRow,
+  DESIGN_OUTCOME_COLUMNS,
+  ENVIRONMENT_SUMMARY_COLUMNS,
+  EPISODE_SCORE_COLUMNS,
+} from "./rows.js";
 export { killInTransaction } from "./fault-injection.js";
 export { RunLock, readHolder, LOCK_FILE, HOLDER_FILE } from "./lock.js";
 export type { LockHolder } from "./lock.js";
@@ -10,9 +19,13 @@ export { storeIoError, guardIo } from "./io-errors.js";
 export { SCHEMA_VERSION } from "./schema.js";
 export { EMPTY_STATS } from "./types.js";
 export type {
+  DesignOutcome,
   DesignRow,
+  EnvironmentSummary,
   EnvironmentRow,
   EnvStats,
+  EpisodeScore,
+  EpisodeResult,
   EpisodeRow,
   SampleRow,
   StepRow,

@@ -221,3 +221,195 @@ describe("the environments' language column (issue 17)", () => {
     raw.close();
   });
 });
+
+/** A designed (or library) environment made at `createdStep` in `slot`, measured when `winRate` is given. */
+const envAt = (
+  id: string,
+  createdStep: number,
+  slot: number | null,
+  winRate: number | null = null,
+  source: EnvironmentRow["source"] = "designer",
+): EnvironmentRow => ({
+  ...env,
+  id,
+  name: id,
+  code: `class Environment {} // ${id}`,
+  language: "javascript",
+  source,
+  createdStep,
+  slot,
+  stats: { ...EMPTY_STATS, winRate, plays: winRate === null ? 0 : 1 },
+});
+const idsOf = (rows: ReadonlyArray<{ id: string }>) => rows.map((r) => r.id);
+
+describe("RunStore: the per-step reads", () => {
+  /** Steps 0, 4, 8 with two designs each (slot 1 inserted before slot 0), library rows at step 0. */
+  const filled = (): RunStore => {
+    const store = RunStore.open(tmp(), "create");
+    store.transaction(() => {
+      store.insertEnvironment(envAt("lib-b", 0, null, 0.5, "library"));
+      store.insertEnvironment(envAt("lib-a", 0, null, null, "library"));
+      for (const step of [8, 0, 4]) {
+        store.insertEnvironment(envAt(`d${step}-1`, step, 1, step === 4 ? null : 0.25));
+        store.insertEnvironment(envAt(`d${step}-0`, step, 0, 0.75));
+      }
+    });
+    return store;
+  };
+
+  it("environments: one source, one step or a range of creation steps, in the store's order", () => {
+    const store = filled();
+    expect(idsOf(store.environments())).toEqual([
+      "d0-0",
+      "d0-1",
+      "lib-a",
+      "lib-b",
+      "d4-0",
+      "d4-1",
+      "d8-0",
+      "d8-1",
+    ]);
+    expect(idsOf(store.environments({ source: "library" }))).toEqual(["lib-a", "lib-b"]);
+    expect(idsOf(store.environments({ source: "designer", step: 4 }))).toEqual(["d4-0", "d4-1"]);
+    expect(idsOf(store.environments({ source: "designer", step: 5 }))).toEqual([]);
+    expect(idsOf(store.environments({ source: "designer", fromStep: 1, beforeStep: 8 }))).toEqual([
+      "d4-0",
+      "d4-1",
+    ]);
+    expect(store.environments({ fromStep: 4, beforeStep: 5 })).toEqual([
+      envAt("d4-0", 4, 0, 0.75),
+      envAt("d4-1", 4, 1),
+    ]);
+    store.close();
+  });
+
+  it("environmentSummaries: the same rows without their programs", () => {
+    const store = filled();
+    const { code: _code, ...summary } = envAt("d8-0", 8, 0, 0.75);
+    const { code: _code1, ...summary1 } = envAt("d8-1", 8, 1, 0.25);
+    expect(store.environmentSummaries({ fromStep: 5 })).toEqual([summary, summary1]);
+    expect(idsOf(store.environmentSummaries({ source: "library" }))).toEqual(["lib-a", "lib-b"]);
+    store.close();
+  });
+
+  it("measuredDesigns: the newest `limit` measured designs before a step, oldest first", () => {
+    const store = filled();
+    // d4-1 has no win rate; library rows are never designs.
+    expect(idsOf(store.measuredDesigns({ beforeStep: 100, limit: 100 }))).toEqual([
+      "d0-0",
+      "d0-1",
+      "d4-0",
+      "d8-0",
+      "d8-1",
+    ]);
+    expect(idsOf(store.measuredDesigns({ beforeStep: 100, limit: 3 }))).toEqual([
+      "d4-0",
+      "d8-0",
+      "d8-1",
+    ]);
+    expect(idsOf(store.measuredDesigns({ beforeStep: 8, limit: 2 }))).toEqual(["d0-1", "d4-0"]);
+    expect(store.measuredDesigns({ beforeStep: 0, limit: 10 })).toEqual([]);
+    expect(store.measuredDesigns({ beforeStep: 5, limit: 1 })).toEqual([envAt("d4-0", 4, 0, 0.75)]);
+    store.close();
+  });
+
+  it("episodeResults and playedAt: episodes without traces, and who played at a step", () => {
+    const store = RunStore.open(tmp(), "create");
+    const traced = (step: number, envId: string, idx: number): EpisodeRow => ({
+      ...episode(idx, idx > 0),
+      step,
+      envId,
+      trace: { turns: [{ tokens: [1, 2] }] },
+    });
+    store.transaction(() => {
+      for (const e of [traced(1, "d0-1", 0), traced(0, "d0-2", 1), traced(0, "d0-1", 0)])
+        store.insertEpisode(e);
+    });
+    const { trace: _trace, ...result } = traced(1, "d0-1", 0);
+    expect(store.episodeResults({ fromStep: 1 })).toEqual([result]);
+    expect(store.episodeResults({ step: 0 }).map((e) => [e.envId, e.idx])).toEqual([
+      ["d0-1", 0],
+      ["d0-2", 1],
+    ]);
+    expect(store.episodes({ step: 1 })).toEqual([traced(1, "d0-1", 0)]);
+    expect(store.playedAt(0)).toEqual(["d0-1", "d0-2"]);
+    expect(store.playedAt(2)).toEqual([]);
+    store.close();
+  });
+
+  it("designOutcomes: design attempts without prompt, completion, program, report or tokens", () => {
+    const store = RunStore.open(tmp(), "create");
+    const attempt = (step: number, slot: number, seq: number) => ({
+      step,
+      slot,
+      seq,
+      attempt: seq,
+      repairTurn: 0,
+      skill: "Logical Deduction",
+      docId: null,
+      prompt: [{ role: "user", content: "p" }],
+      completion: "c",
+      program: null,
+      outcome: seq === 0 ? "no-program" : "valid",
+      report: null,
+      duplicateOf: null,
+      memoryRefs: [],
+      trainable: seq === 1,
+      tokens: { prompt: [1, 2, 3] },
+      envId: seq === 1 ? `d${step}-${slot}` : null,
+    });
+    store.transaction(() => {
+      for (const d of [attempt(4, 0, 1), attempt(0, 2, 0), attempt(4, 0, 0)]) store.insertDesign(d);
+    });
+    expect(store.designOutcomes({ fromStep: 1 })).toEqual([
+      {
+        step: 4,
+        slot: 0,
+        seq: 0,
+        attempt: 0,
+        repairTurn: 0,
+        skill: "Logical Deduction",
+        docId: null,
+        outcome: "no-program",
+        duplicateOf: null,
+        trainable: false,
+        envId: null,
+      },
+      {
+        step: 4,
+        slot: 0,
+        seq: 1,
+        attempt: 1,
+        repairTurn: 0,
+        skill: "Logical Deduction",
+        docId: null,
+        outcome: "valid",
+        duplicateOf: null,
+        trainable: true,
+        envId: "d4-0",
+      },
+    ]);
+    expect(store.designOutcomes({ step: 0 }).map((d) => [d.slot, d.seq])).toEqual([[2, 0]]);
+    store.close();
+  });
+
+  it("a store made before the creation-step index gets it when opened to write", () => {
+    const dir = tmp();
+    RunStore.open(dir, "create").close();
+    const indexes = () => {
+      const db = new Database(join(dir, STORE_FILE), { readonly: true });
+      const names = (db.pragma("index_list(environments)") as Array<{ name: string }>)
+        .map((i) => i.name)
+        .filter((n) => !n.startsWith("sqlite_autoindex"));
+      db.close();
+      return names;
+    };
+    expect(indexes()).toEqual(["environments_by_step"]);
+    const old = new Database(join(dir, STORE_FILE));
+    old.exec("DROP INDEX environments_by_step");
+    old.close();
+    expect(indexes()).toEqual([]);
+    RunStore.open(dir, "resume").close();
+    expect(indexes()).toEqual(["environments_by_step"]);
+  });
+});

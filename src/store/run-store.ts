@@ -10,12 +10,30 @@ import { join } from "node:path";
 import { SpadeError } from "../errors.js";
 import { guardIo } from "./io-errors.js";
 import { LOCK_FILE, RunLock, type LockHolder } from "./lock.js";
-import { storedLanguage, type StoredLanguage } from "../env/language.js";
+import { storedLanguage } from "../env/language.js";
 import { SCHEMA_SQL, SCHEMA_VERSION, upgradeSchema } from "./schema.js";
+import {
+  DESIGN_OUTCOME_COLUMNS,
+  designFromRow,
+  designOutcomeFromRow,
+  ENVIRONMENT_SUMMARY_COLUMNS,
+  environmentFromRow,
+  environmentSummaryFromRow,
+  EPISODE_RESULT_COLUMNS,
+  episodeFromRow,
+  episodeResultFromRow,
+  parse,
+  parseOrNull,
+  type Row,
+  sampleFromRow,
+} from "./rows.js";
 import type {
+  DesignOutcome,
   DesignRow,
   EnvironmentRow,
+  EnvironmentSummary,
   EnvStats,
+  EpisodeResult,
   EpisodeRow,
   SampleRow,
   StepRow,
@@ -24,94 +42,44 @@ import type {
 /** File name of the database inside a run folder. */
 export const STORE_FILE = "run.sqlite";
 
-type Row = Record<string, unknown>;
-
 const json = (value: unknown): string => JSON.stringify(value);
-const parse = <T>(text: unknown): T => JSON.parse(String(text)) as T;
-const parseOrNull = <T>(text: unknown): T | null =>
-  text === null || text === undefined ? null : parse<T>(text);
 
-/** A row's `weightsVersion`, left out when it was not recorded (null). */
-function weightsVersionOf(r: Row): { weightsVersion?: number } {
-  return r.weights_version === null || r.weights_version === undefined
-    ? {}
-    : { weightsVersion: Number(r.weights_version) };
+/** Which steps a query reads: one step, every step from `fromStep` on, and/or those before `beforeStep`. */
+export interface StepRange {
+  step?: number;
+  fromStep?: number;
+  beforeStep?: number;
 }
 
-function designFromRow(r: Row): DesignRow {
-  return {
-    step: Number(r.step),
-    slot: Number(r.slot),
-    seq: Number(r.seq),
-    attempt: Number(r.attempt),
-    repairTurn: Number(r.repair_turn),
-    skill: String(r.skill),
-    docId: r.doc_id === null ? null : String(r.doc_id),
-    prompt: parse(r.prompt),
-    completion: String(r.completion),
-    program: r.program === null ? null : String(r.program),
-    outcome: String(r.outcome),
-    report: parseOrNull(r.report),
-    duplicateOf: r.duplicate_of === null ? null : String(r.duplicate_of),
-    memoryRefs: parse(r.memory_refs),
-    trainable: r.trainable === 1,
-    tokens: parseOrNull(r.tokens),
-    envId: r.env_id === null ? null : String(r.env_id),
-    ...weightsVersionOf(r),
-  };
-}
-
-function environmentFromRow(r: Row): EnvironmentRow {
-  return {
-    id: String(r.id),
-    name: String(r.name),
-    skill: String(r.skill),
-    description: String(r.description),
-    code: String(r.code),
-    meta: parse(r.meta),
-    source: r.source as EnvironmentRow["source"],
-    createdStep: Number(r.created_step),
-    slot: r.slot === null ? null : Number(r.slot),
-    docId: r.doc_id === null ? null : String(r.doc_id),
-    hint: r.hint === null ? null : String(r.hint),
-    stats: parse(r.stats),
-    // A store opened read-only before its upgrade has no column yet.
-    language: (r.language ? String(r.language) : storedLanguage(String(r.code))) as StoredLanguage,
-  };
-}
-
-function episodeFromRow(r: Row): EpisodeRow {
-  return {
-    step: Number(r.step),
-    envId: String(r.env_id),
-    idx: Number(r.idx),
-    seed: Number(r.seed),
-    hinted: r.hinted === 1,
-    return: Number(r.return),
-    success: r.success === 1,
-    turns: Number(r.turns),
-    failure: r.failure === null ? null : String(r.failure),
-    failureCode: r.failure_code === null ? null : String(r.failure_code),
-    rewards: parse(r.rewards),
-    transcript: parse(r.transcript),
-    trace: parseOrNull(r.trace),
-    ...weightsVersionOf(r),
-  };
-}
-
-/** A WHERE clause for `step = ?` / `step >= ?` plus extra conditions. */
+/** A WHERE clause for `range` over `column` plus extra conditions. */
 function stepClause(
-  where: { step?: number; fromStep?: number },
+  range: StepRange,
   extra: Array<[string, unknown]> = [],
+  column = "step",
 ): [string, unknown[]] {
   const conditions: Array<[string, unknown]> = [...extra];
-  if (where.step !== undefined) conditions.push(["step = ?", where.step]);
-  if (where.fromStep !== undefined) conditions.push(["step >= ?", where.fromStep]);
+  if (range.step !== undefined) conditions.push([`${column} = ?`, range.step]);
+  if (range.fromStep !== undefined) conditions.push([`${column} >= ?`, range.fromStep]);
+  if (range.beforeStep !== undefined) conditions.push([`${column} < ?`, range.beforeStep]);
   return [
     conditions.length ? `WHERE ${conditions.map((c) => c[0]).join(" AND ")}` : "",
     conditions.map((c) => c[1]),
   ];
 }
+
+/** Which environments a query reads: created in the steps of the range, of one source when given. */
+export type EnvironmentFilter = StepRange & { source?: "designer" | "library" };
+
+/** Environments in the store's order: by creation step, designed before library ones on a step, then slot and id. */
+const ENVIRONMENT_ORDER = "created_step, source, slot, id";
+
+/** The order each table's rows are read in: their key (environments: `ENVIRONMENT_ORDER`). */
+const TABLE_ORDER = {
+  designs: "step, slot, seq",
+  environments: ENVIRONMENT_ORDER,
+  episodes: "step, env_id, idx",
+  samples: "step, role, ref",
+} as const;
 
 /**
  * Creates `dir` (and missing parents). The folder itself is made first without `recursive`,
@@ -140,11 +108,17 @@ export class RunStore {
   readonly path: string;
   readonly #db: Database.Database;
   readonly #lock: RunLock | null;
+  /** What `environmentSummaries` selects: with `language` unless a store not yet upgraded lacks it. */
+  readonly #summaryColumns: string;
 
   private constructor(path: string, db: Database.Database, lock: RunLock | null) {
     this.path = path;
     this.#db = db;
     this.#lock = lock;
+    const columns = guardIo(path, () => db.prepare("PRAGMA table_info(environments)").all());
+    this.#summaryColumns = (columns as Row[]).some((c) => c.name === "language")
+      ? `${ENVIRONMENT_SUMMARY_COLUMNS}, language`
+      : ENVIRONMENT_SUMMARY_COLUMNS;
   }
 
   /** The holder a killed process left recorded on the folder this store took over, if any. */
@@ -329,14 +303,14 @@ export class RunStore {
     );
   }
 
-  /** Design attempts of one step, or of every step from `fromStep` on, in key order. */
-  designs(where: { step?: number; fromStep?: number } = {}): DesignRow[] {
-    const [clause, args] = stepClause(where);
-    return (
-      this.#prepare(`SELECT * FROM designs ${clause} ORDER BY step, slot, seq`).all(
-        ...args,
-      ) as Row[]
-    ).map(designFromRow);
+  /** Design attempts of the steps of `where` (one, from `fromStep` on, before `beforeStep`), in key order. */
+  designs(where: StepRange = {}): DesignRow[] {
+    return this.#select("designs", "*", where).map(designFromRow);
+  }
+
+  /** The outcomes of the design attempts `designs(where)` returns (no prompt, completion, program or tokens). */
+  designOutcomes(where: StepRange = {}): DesignOutcome[] {
+    return this.#select("designs", DESIGN_OUTCOME_COLUMNS, where).map(designOutcomeFromRow);
   }
 
   insertEnvironment(e: EnvironmentRow): void {
@@ -369,12 +343,33 @@ export class RunStore {
     return row === undefined ? undefined : environmentFromRow(row);
   }
 
-  /** Every environment, oldest first. */
-  environments(): EnvironmentRow[] {
+  /**
+   * Environments in the store's order (oldest first), all of them or those of one `source`
+   * created in the steps of `range` (indexed by creation step).
+   */
+  environments(where: EnvironmentFilter = {}): EnvironmentRow[] {
+    return this.#select("environments", "*", where).map(environmentFromRow);
+  }
+
+  /** The environments `environments(where)` returns without their programs (what scoring reads). */
+  environmentSummaries(where: EnvironmentFilter = {}): EnvironmentSummary[] {
+    return this.#select("environments", this.#summaryColumns, where).map(environmentSummaryFromRow);
+  }
+
+  /**
+   * The last `limit` designed environments created before `beforeStep` whose stats have a win
+   * rate (the memory's archive), oldest first in the store's order. Reads back from the newest
+   * along the creation-step index, so its cost does not grow with the run.
+   */
+  measuredDesigns(where: { beforeStep: number; limit: number }): EnvironmentRow[] {
+    const newestFirst = `created_step DESC, source DESC, slot DESC, id DESC`;
     return (
       this.#prepare(
-        "SELECT * FROM environments ORDER BY created_step, source, slot, id",
-      ).all() as Row[]
+        `SELECT * FROM (SELECT * FROM environments
+           WHERE source = 'designer' AND created_step < ? AND json_extract(stats, '$.winRate') IS NOT NULL
+           ORDER BY ${newestFirst} LIMIT ?)
+         ORDER BY ${ENVIRONMENT_ORDER}`,
+      ).all(where.beforeStep, where.limit) as Row[]
     ).map(environmentFromRow);
   }
 
@@ -400,17 +395,23 @@ export class RunStore {
     );
   }
 
-  /** Episodes, filtered by step (one, or from `fromStep` on) and/or environment, in key order. */
-  episodes(where: { step?: number; fromStep?: number; envId?: string } = {}): EpisodeRow[] {
-    const [clause, args] = stepClause(
-      where,
-      where.envId === undefined ? [] : [["env_id = ?", where.envId]],
-    );
+  /** Episodes, filtered by step (one, from `fromStep` on, before `beforeStep`) and/or environment, in key order. */
+  episodes(where: StepRange & { envId?: string } = {}): EpisodeRow[] {
+    return this.#select("episodes", "*", where).map(episodeFromRow);
+  }
+
+  /** The episodes `episodes(where)` returns without their traces (what scoring reads). */
+  episodeResults(where: StepRange & { envId?: string } = {}): EpisodeResult[] {
+    return this.#select("episodes", EPISODE_RESULT_COLUMNS, where).map(episodeResultFromRow);
+  }
+
+  /** The environments with episodes stored at `step`, by id. */
+  playedAt(step: number): string[] {
     return (
-      this.#prepare(`SELECT * FROM episodes ${clause} ORDER BY step, env_id, idx`).all(
-        ...args,
+      this.#prepare("SELECT DISTINCT env_id FROM episodes WHERE step = ? ORDER BY env_id").all(
+        step,
       ) as Row[]
-    ).map(episodeFromRow);
+    ).map((r) => String(r.env_id));
   }
 
   insertSample(s: SampleRow): void {
@@ -420,18 +421,30 @@ export class RunStore {
   }
 
   /** Training samples of one step, or of every step from `fromStep` on, in key order. */
-  samples(where: { step?: number; fromStep?: number } = {}): SampleRow[] {
-    const [clause, args] = stepClause(where);
-    const rows = this.#prepare(`SELECT * FROM samples ${clause} ORDER BY step, role, ref`).all(
-      ...args,
-    ) as Row[];
-    return rows.map((r) => ({
-      step: Number(r.step),
-      role: r.role as SampleRow["role"],
-      ref: String(r.ref),
-      reward: Number(r.reward),
-      advantage: Number(r.advantage),
-    }));
+  samples(where: StepRange = {}): SampleRow[] {
+    return this.#select("samples", "*", where).map(sampleFromRow);
+  }
+
+  /**
+   * `columns` of the rows of `table` in the steps of `where` (over the table's step column) and
+   * of its environment or source when given, in the table's order.
+   */
+  #select(
+    table: keyof typeof TABLE_ORDER,
+    columns: string,
+    where: StepRange & { envId?: string; source?: string },
+  ): Row[] {
+    const extra: Array<[string, unknown]> = [];
+    if (where.envId !== undefined) extra.push(["env_id = ?", where.envId]);
+    if (where.source !== undefined) extra.push(["source = ?", where.source]);
+    const [clause, args] = stepClause(
+      where,
+      extra,
+      table === "environments" ? "created_step" : "step",
+    );
+    return this.#prepare(
+      `SELECT ${columns} FROM ${table} ${clause} ORDER BY ${TABLE_ORDER[table]}`,
+    ).all(...args) as Row[];
   }
 
   /** Everything in the store as plain data in key order (for comparisons and export). */

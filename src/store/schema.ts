@@ -70,6 +70,9 @@ CREATE TABLE IF NOT EXISTS environments (
   stats TEXT NOT NULL,
   language TEXT NOT NULL
 );
+-- The store's order of environments, so the per-step reads (a step's pool, the environments
+-- created since a step, the newest measured designs) do not scan the whole run.
+CREATE INDEX IF NOT EXISTS environments_by_step ON environments (created_step, source, slot, id);
 
 -- Every episode: messages, tokens when present, rewards, seed, hinted flag, failure.
 CREATE TABLE IF NOT EXISTS episodes (

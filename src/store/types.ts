@@ -20,8 +20,8 @@ export interface EnvStats {
   rewardStep: number | null;
 }
 
-/** One design attempt. */
-export interface DesignRow {
+/** What scoring reads of a design attempt: its key, skill, outcome and what it produced. */
+export interface DesignOutcome {
   step: number;
   slot: number;
   /** Position among the slot's completions (attempts and their repair turns, in order). */
@@ -32,35 +32,38 @@ export interface DesignRow {
   repairTurn: number;
   skill: string;
   docId: string | null;
+  /** `valid`, `invalid`, `duplicate`, `no-program`, `completion-failed`. */
+  outcome: string;
+  duplicateOf: string | null;
+  /** True for the one attempt per slot whose completion is trained on. */
+  trainable: boolean;
+  /** The environment this attempt produced, when valid. */
+  envId: string | null;
+}
+
+/** One design attempt. */
+export interface DesignRow extends DesignOutcome {
   /** The chat messages sent to the designer. */
   prompt: Json;
   completion: string;
   /** The extracted program, or null when none was found. */
   program: string | null;
-  /** `valid`, `invalid`, `duplicate`, `no-program`, `completion-failed`. */
-  outcome: string;
   report: CheckReport | null;
-  duplicateOf: string | null;
   /** Ids of the memory references and the environment to avoid that the prompt showed. */
   memoryRefs: Json;
-  /** True for the one attempt per slot whose completion is trained on. */
-  trainable: boolean;
   /** Prompt/response tokens and logprobs when the backend gave them. */
   tokens: Json | null;
-  /** The environment this attempt produced, when valid. */
-  envId: string | null;
   /** The weights version the completion was sampled with (see `EpisodeRow.weightsVersion`); absent when not recorded. */
   weightsVersion?: number;
 }
 
-/** An environment in the pool or the archive. */
-export interface EnvironmentRow {
+/** An environment without its program: what scoring reads. */
+export interface EnvironmentSummary {
   /** `d<step>-<slot>` for designed environments, `lib-<name>` for library ones. */
   id: string;
   name: string;
   skill: string;
   description: string;
-  code: string;
   meta: EnvMeta;
   source: "designer" | "library";
   createdStep: number;
@@ -73,8 +76,13 @@ export interface EnvironmentRow {
   language?: StoredLanguage;
 }
 
-/** One stored episode. */
-export interface EpisodeRow {
+/** An environment in the pool or the archive. */
+export interface EnvironmentRow extends EnvironmentSummary {
+  code: string;
+}
+
+/** What lists and statistics read of an episode: its key and result, no messages. */
+export interface EpisodeScore {
   step: number;
   envId: string;
   /** Position in its group: unhinted first, then hinted. */
@@ -86,9 +94,17 @@ export interface EpisodeRow {
   turns: number;
   failure: string | null;
   failureCode: string | null;
+}
+
+/** An episode without its trace: what scoring reads (the transcript says how it ended). */
+export interface EpisodeResult extends EpisodeScore {
   rewards: number[];
   /** First observation and steps (actions, observations, rewards, tool results). */
   transcript: Json;
+}
+
+/** One stored episode. */
+export interface EpisodeRow extends EpisodeResult {
   /** The agent's messages and per-turn tokens/logprobs when recorded. */
   trace: Json | null;
   /**
