@@ -94,6 +94,37 @@ describe("memoryRecords", () => {
     ]);
     store.close();
   });
+
+  it("lays the stats of steps scored but not committed over the stored ones (--max-off-policy)", () => {
+    const store = open();
+    store.transaction(() => {
+      for (const step of [0, 4, 8])
+        for (const slot of [0, 1]) store.insertEnvironment(design(step, slot, 0.5));
+      store.insertEnvironment(design(8, 2, null));
+    });
+    // Pending: d8-2 measured for the first time, d8-1 no longer measured, d4-0's win rate moved.
+    const pending = new Map([
+      ["d8-2", { ...EMPTY_STATS, winRate: 0.75, regret: 0.25 }],
+      ["d8-1", { ...EMPTY_STATS, winRate: null }],
+      ["d4-0", { ...EMPTY_STATS, winRate: 0.125, regret: 0 }],
+    ]);
+    const records = memoryRecords(store, library, 9, 3, pending);
+    expect(records.slice(2).map((r) => [r.id, r.winRate, r.regret])).toEqual([
+      ["d4-1", 0.5, 0.1],
+      ["d8-0", 0.5, 0],
+      ["d8-2", 0.75, 0.25],
+    ]);
+    // The same as laying the pending stats over every stored environment and taking the window.
+    const every = store
+      .environments({ source: "designer" })
+      .map((e) => ({ ...e, stats: pending.get(e.id) ?? e.stats }))
+      .filter((e) => e.stats.winRate !== null);
+    for (const windowSize of [1, 2, 3, 4, 5, 6])
+      expect(ids(memoryRecords(store, library, 9, windowSize, pending).slice(2))).toEqual(
+        ids(every.slice(-windowSize)),
+      );
+    store.close();
+  });
 });
 
 describe("dedupeArchive", () => {
