@@ -113,6 +113,43 @@ describe("ggufChatBackend on a tiny random llama", () => {
     expect(both.usage?.completionTokens).toBe(12);
   });
 
+  it("answers a prompt the same whatever the requests before it (a resumed run reorders them)", async () => {
+    // A shorter conversation after a longer one that starts with it: node-llama-cpp's own reuse
+    // of the cache sampled this answer from the longer conversation's state.
+    const system =
+      "You are playing an interactive environment over several turns. Each user message is what the environment shows you. ";
+    const short: ChatMessage[] = [
+      { role: "system", content: system.repeat(18) },
+      {
+        role: "user",
+        content: "Customer: please pay 258.22 EUR with the reference RENT-5944. ".repeat(4),
+      },
+    ];
+    const long: ChatMessage[] = [
+      ...short,
+      { role: "assistant", content: "xq3" },
+      { role: "user", content: "Use the banking tools, then give the transfer id." },
+    ];
+    const sampling = { max_tokens: 8, temperature: 1, seed: 5 };
+    const answer = async (b: GgufChatBackend, m: ChatMessage[]) =>
+      (await b.complete({ messages: m, sampling })).choices[0]!.tokenIds;
+    const fresh = ggufChatBackend({ model: modelPath, contextSize: 4096 });
+    try {
+      const shortFresh = await answer(fresh, short);
+      const longAfterShort = await answer(fresh, long);
+      const used = ggufChatBackend({ model: modelPath, contextSize: 4096 });
+      try {
+        expect(await answer(used, long)).toEqual(longAfterShort);
+        expect(await answer(used, short)).toEqual(shortFresh);
+        expect(await answer(used, short)).toEqual(shortFresh);
+      } finally {
+        await used.close();
+      }
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it("makes a JSON-schema-constrained tool call whose arguments fit the schema, and another after its result", async () => {
     const tools = [sceneTool, waitTool];
     const sampling = { max_tokens: 400, temperature: 1, seed: 3 };

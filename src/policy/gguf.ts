@@ -332,9 +332,11 @@ export class GgufChat implements GgufChatBackend {
     const required = this.toolChoice === "required" && tools.length > 0;
     const history = toLlamaHistory(request.messages, tools, this.toolChoice);
     const functions = !required && tools.length > 0 ? toFunctions(tools) : undefined;
-    const promptTokens = chat.chatWrapper
+    const prompt = chat.chatWrapper
       .generateContextState({ chatHistory: history, availableFunctions: functions })
-      .contextText.tokenize(loaded.model.tokenizer).length;
+      .contextText.tokenize(loaded.model.tokenizer);
+    const promptTokens = prompt.length;
+    await keepOnlyExtendedCache(chat.sequence, prompt);
     const maxTokens = answerBudget(promptTokens, loaded.contextSize, sampling.max_tokens);
     const tokenIds: Token[] = [];
     const stop =
@@ -368,6 +370,22 @@ export class GgufChat implements GgufChatBackend {
     };
     return { choice: toChatChoice(answer, required), promptTokens };
   }
+}
+
+/**
+ * Makes an answer depend on its prompt and seed only, never on the requests before it. The
+ * sequence's cache is kept where the prompt extends it (the next turn of the same conversation);
+ * anything else clears it. node-llama-cpp would erase the cache's tail instead, but after such an
+ * erase the answer to a prompt that the cache holds whole (a shorter conversation after a longer
+ * one that starts with it) is sampled from the longer conversation's state: a resumed run, whose
+ * requests reach the sequence in another order, then differed from the uninterrupted one.
+ */
+async function keepOnlyExtendedCache(sequence: LlamaChat["sequence"], prompt: Token[]) {
+  const cached = sequence.nextTokenIndex;
+  if (cached === 0) return;
+  const extension =
+    cached < prompt.length && sequence.compareContextTokens(prompt).firstDifferentIndex === cached;
+  if (!extension) await sequence.clearHistory();
 }
 
 /** Creates a local GGUF backend. Cheap: the model loads on first use. */
