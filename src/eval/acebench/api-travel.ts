@@ -370,15 +370,7 @@ export class Travel extends AceApi {
       ),
       reserve_flight: m(
         ["user_id", "password", "flight_no", "cabin", "payment_method", "baggage_count"],
-        (...a) =>
-          this.reserve(
-            a[0] as PyValue,
-            a[1] as PyValue,
-            a[2] as PyValue,
-            a[3] as PyValue,
-            a[4] as PyValue,
-            a[5] as PyValue,
-          ),
+        (u, pw, f, c, pm, n) => this.reserve(u, pw, f, c, pm, n),
       ),
       modify_flight: m(
         [
@@ -389,15 +381,7 @@ export class Travel extends AceApi {
           ["add_baggage", 0],
           ["new_payment_method", null],
         ],
-        (...a) =>
-          this.modify(
-            a[0] as PyValue,
-            a[1] as PyValue,
-            a[2] as PyValue,
-            a[3] as PyValue,
-            a[4] as PyValue,
-            a[5] as PyValue,
-          ),
+        (u, r, f, c, n, pm) => this.modify(u, r, f, c, n, pm),
       ),
       cancel_reservation: m(["user_id", "reservation_id", "reason"], (u, r, why) =>
         this.cancel(u, r, why),

@@ -6,7 +6,7 @@
  */
 import * as py from "../../python/index.js";
 import type { PyValue } from "../../python/index.js";
-import { methodTable, opt, req, type BfclApi } from "../api.js";
+import { type Args, type BfclApi, methodTable, opt, type ParamSpec, req } from "../api.js";
 import { decimalFromNumber, decimalSqrt } from "./decimal-sqrt.js";
 import {
   type Mpf,
@@ -80,6 +80,26 @@ const IMPERIAL: Record<string, number> = {
 const NUMBERS_ERROR = "All elements in the list must be numbers";
 const BOTH_ERROR = "Both inputs must be numbers";
 
+/**
+ * A row of upstream's methods over a list `numbers` (mean, standard deviation, min, max, sum):
+ * `{"error": "Cannot <what> of an empty list"}` for an empty list, NUMBERS_ERROR when an element
+ * is not a number, else `{"result": result(numbers)}`.
+ */
+function listMethod(
+  name: string,
+  what: string,
+  result: (numbers: PyValue) => PyValue,
+): [string, ParamSpec[], (a: Args) => PyValue] {
+  return [
+    name,
+    [req("numbers")],
+    ({ numbers }) => {
+      if (!py.truthy(numbers!)) return py.pyDict({ error: `Cannot ${what} of an empty list` });
+      return catching(["TypeError"], NUMBERS_ERROR, () => py.pyDict({ result: result(numbers!) }));
+    },
+  ];
+}
+
 /** Port of upstream's MathAPI. */
 export class MathAPI implements BfclApi {
   readonly className = "MathAPI";
@@ -120,32 +140,15 @@ export class MathAPI implements BfclApi {
         }
       },
     ],
-    [
-      "mean",
-      [req("numbers")],
-      ({ numbers }) => {
-        if (!py.truthy(numbers!))
-          return py.pyDict({ error: "Cannot calculate mean of an empty list" });
-        return catching(["TypeError"], NUMBERS_ERROR, () =>
-          py.pyDict({ result: py.pyTrueDiv(pySum(numbers!), py.pyLen(numbers!)) }),
-        );
-      },
-    ],
-    [
-      "standard_deviation",
-      [req("numbers")],
-      ({ numbers }) => {
-        if (!py.truthy(numbers!))
-          return py.pyDict({ error: "Cannot calculate standard deviation of an empty list" });
-        return catching(["TypeError"], NUMBERS_ERROR, () => {
-          const n = py.pyLen(numbers!);
-          const mean = py.pyTrueDiv(pySum(numbers!), n);
-          const squares = py.iterate(numbers!).map((x) => py.pyPow(py.pySub(x, mean), 2n));
-          const variance = py.pyTrueDiv(pySum(squares), n);
-          return py.pyDict({ result: Math.sqrt(variance) });
-        });
-      },
-    ],
+    listMethod("mean", "calculate mean", (numbers) =>
+      py.pyTrueDiv(pySum(numbers), py.pyLen(numbers)),
+    ),
+    listMethod("standard_deviation", "calculate standard deviation", (numbers) => {
+      const n = py.pyLen(numbers);
+      const mean = py.pyTrueDiv(pySum(numbers), n);
+      const squares = py.iterate(numbers).map((x) => py.pyPow(py.pySub(x, mean), 2n));
+      return Math.sqrt(py.pyTrueDiv(pySum(squares), n));
+    }),
     [
       "si_unit_conversion",
       [req("value"), req("unit_in"), req("unit_out")],
@@ -288,36 +291,10 @@ export class MathAPI implements BfclApi {
           return py.pyDict({ result: py.pyMul(py.pyTrueDiv(part!, whole!), 100n) });
         }),
     ],
-    [
-      "min_value",
-      [req("numbers")],
-      ({ numbers }) => {
-        if (!py.truthy(numbers!))
-          return py.pyDict({ error: "Cannot find minimum of an empty list" });
-        return catching(["TypeError"], NUMBERS_ERROR, () =>
-          py.pyDict({ result: extreme(numbers!, py.pyLt, "min") }),
-        );
-      },
-    ],
-    [
-      "max_value",
-      [req("numbers")],
-      ({ numbers }) => {
-        if (!py.truthy(numbers!))
-          return py.pyDict({ error: "Cannot find maximum of an empty list" });
-        return catching(["TypeError"], NUMBERS_ERROR, () =>
-          py.pyDict({ result: extreme(numbers!, (a, b) => py.pyLt(b, a), "max") }),
-        );
-      },
-    ],
-    [
-      "sum_values",
-      [req("numbers")],
-      ({ numbers }) => {
-        if (!py.truthy(numbers!))
-          return py.pyDict({ error: "Cannot calculate sum of an empty list" });
-        return catching(["TypeError"], NUMBERS_ERROR, () => py.pyDict({ result: pySum(numbers!) }));
-      },
-    ],
+    listMethod("min_value", "find minimum", (numbers) => extreme(numbers, py.pyLt, "min")),
+    listMethod("max_value", "find maximum", (numbers) =>
+      extreme(numbers, (a, b) => py.pyLt(b, a), "max"),
+    ),
+    listMethod("sum_values", "calculate sum", pySum),
   ]);
 }
