@@ -41,6 +41,23 @@ import { dataArg } from "./common.js";
 const LANGS: readonly Lang[] = ["en", "zh"];
 const CATEGORIES: readonly AceCategory[] = ["multi_turn", "multi_step"];
 
+/** The flags of the model that plays the simulated user of multi-turn entries, and its server. */
+const userModelArgs = {
+  "user-model": {
+    type: "string",
+    description: "model that plays the simulated user (default --model)",
+  },
+  "user-base-url": {
+    type: "string",
+    description: "OpenAI-compatible server of the user model (default --base-url)",
+  },
+  "user-api-key-env": {
+    type: "string",
+    description:
+      "variable holding the user server's key (default --api-key-env when --user-base-url is not given)",
+  },
+} as const;
+
 /** A `--lang` or `--category` value as a list. */
 function choice<T extends string>(flag: string, value: string | undefined, all: readonly T[]): T[] {
   const v = value ?? "all";
@@ -151,19 +168,7 @@ export const acebenchRunCommand = defineCommand({
         "multi_turn | multi_step | all (agent), or normal | special | normal+special | one category such as normal_atom_bool (English)",
       default: "all",
     },
-    "user-model": {
-      type: "string",
-      description: "model that plays the simulated user (default --model)",
-    },
-    "user-base-url": {
-      type: "string",
-      description: "OpenAI-compatible server of the user model (default --base-url)",
-    },
-    "user-api-key-env": {
-      type: "string",
-      description:
-        "variable holding the user server's key (default --api-key-env when --user-base-url is not given)",
-    },
+    ...userModelArgs,
     data: dataArg("data folder or its acebench folder"),
   },
   async run({ args }) {
