@@ -57,6 +57,13 @@ export const jsonArg = {
   default: false,
 } as const;
 
+/** The positional argument naming a run's folder (`spade runs show DIR`, `spade archive export DIR`). */
+export const runDirArg = {
+  type: "positional",
+  description: "the run's folder",
+  required: true,
+} as const;
+
 /**
  * The `--data` flag of the commands that read benchmark data; `what` says which folders it
  * accepts. The default is the one `dataRoot` resolves.
