@@ -1,5 +1,5 @@
 /**
- * Small assertion helpers shared by the unit tests: the error code a call fails with, and
+ * Small assertion helpers shared by the unit tests: the error a call throws or its code, and
  * element-wise closeness of number lists (nulls must match exactly).
  */
 import { expect } from "vitest";
@@ -13,6 +13,16 @@ export function codeOf(fn: () => unknown): string | undefined {
     return isSpadeError(err) ? err.code : "not a SpadeError";
   }
   return undefined;
+}
+
+/** What `fn` throws (to inspect its fields); fails the test when `fn` returns. */
+export function thrown(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (err) {
+    return err;
+  }
+  throw new Error("expected the call to throw; it returned");
 }
 
 /** The SpadeError code `promise` rejects with; "resolved" when it resolves, `uncoded: ...` for other rejections. */

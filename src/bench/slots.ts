@@ -10,7 +10,7 @@
  * (defaults 32 250 256 DEFAULT_OPEN_CONCURRENCY)
  */
 import { createServer, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenLoopback } from "../net/index.js";
 import { resolveProgram } from "../envs/index.js";
 import { chatAgent, Limiter, openAIChatBackend } from "../policy/index.js";
 import { DEFAULT_OPEN_CONCURRENCY, runGroup } from "../rollout/index.js";
@@ -117,16 +117,11 @@ async function startSlotServer(
     });
   });
   server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = await listenLoopback(server);
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     stats,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 

@@ -10,6 +10,7 @@ import { defineCommand } from "citty";
 import { SpadeError } from "../errors.js";
 import { isRunDir, jsonlText, openEnvPackage, runEnvironments, slug } from "../serve/index.js";
 import { guardIo } from "../store/index.js";
+import { runDirArg } from "./common.js";
 
 /** The Python shim shipped with the package (python/spade_openenv/__init__.py). */
 const SHIM_PATH = fileURLToPath(new URL("../../python/spade_openenv/__init__.py", import.meta.url));
@@ -20,7 +21,7 @@ const exportCommand = defineCommand({
     description: "Export a run's valid environments as an OpenEnv package folder or JSON Lines",
   },
   args: {
-    run: { type: "positional", description: "the run's folder", required: true },
+    run: runDirArg,
     out: {
       type: "positional",
       description: "the package folder to create (openenv), or the .jsonl file to write (jsonl)",

@@ -4,6 +4,8 @@
  * sandbox named by `--sandbox`.
  */
 import { SpadeError } from "../errors.js";
+// The light module, not eval/index: every command loads this file.
+import { DATA_DIR_ENV } from "../eval/data.js";
 import { isOpenEnvRef, openRemoteEnv, resolveProgram, type ProgramSource } from "../envs/index.js";
 import {
   loadProgram,
@@ -54,6 +56,24 @@ export const jsonArg = {
   description: "print machine-readable JSON",
   default: false,
 } as const;
+
+/** The positional argument naming a run's folder (`spade runs show DIR`, `spade archive export DIR`). */
+export const runDirArg = {
+  type: "positional",
+  description: "the run's folder",
+  required: true,
+} as const;
+
+/**
+ * The `--data` flag of the commands that read benchmark data; `what` says which folders it
+ * accepts. The default is the one `dataRoot` resolves.
+ */
+export function dataArg(what = "data folder") {
+  return {
+    type: "string",
+    description: `${what} (default $${DATA_DIR_ENV}, else $XDG_CACHE_HOME/spade/data or ~/.cache/spade/data; see \`spade data path\`)`,
+  } as const;
+}
 
 /** Parses an integer flag in [min, max], or throws E_CONFIG naming the flag. */
 export function intFlag(

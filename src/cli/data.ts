@@ -5,16 +5,12 @@
  */
 import { defineCommand } from "citty";
 import { SpadeError } from "../errors.js";
-import { dataRoot, DATA_DIR_ENV } from "../eval/index.js";
+import { dataRoot } from "../eval/index.js";
 import { DATASETS, findDataset, type Dataset, type DatasetFile } from "../eval/datasets.js";
 import { datasetStatus, fetchDataset, readManifest } from "../eval/fetch.js";
+import { dataArg } from "./common.js";
 
-const dataArg = {
-  data: {
-    type: "string",
-    description: `data folder (default $${DATA_DIR_ENV}, else $XDG_CACHE_HOME/spade/data or ~/.cache/spade/data)`,
-  },
-} as const;
+const dataArgs = { data: dataArg() } as const;
 
 function root(flag: string | undefined): string {
   return dataRoot({ flag, env: process.env });
@@ -59,7 +55,7 @@ const list = defineCommand({
     description:
       "Every dataset SPADE reads: where it looks, present or missing, size, changed files",
   },
-  args: { ...dataArg, json: { type: "boolean", description: "print JSON" } },
+  args: { ...dataArgs, json: { type: "boolean", description: "print JSON" } },
   async run({ args }) {
     const dir = root(args.data);
     const manifest = await readManifest(dir);
@@ -123,7 +119,7 @@ const fetchCmd = defineCommand({
         .join(", ")}) or all`,
       required: true,
     },
-    ...dataArg,
+    ...dataArgs,
     endpoint: {
       type: "string",
       description:
@@ -166,7 +162,7 @@ const fetchCmd = defineCommand({
 
 const path = defineCommand({
   meta: { name: "path", description: "Print the data folder" },
-  args: { ...dataArg },
+  args: { ...dataArgs },
   run({ args }) {
     process.stdout.write(`${root(args.data)}\n`);
   },

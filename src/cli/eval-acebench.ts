@@ -9,7 +9,7 @@ import { defineCommand } from "citty";
 import { SpadeError, isSpadeError } from "../errors.js";
 import { compareWithSummary, type Lang } from "../eval/acebench/index.js";
 import { dataRoot, datasetDir } from "../eval/index.js";
-import { jsonArg, printJson } from "./common.js";
+import { jsonArg, printJson, dataArg } from "./common.js";
 
 /** The acebench folder: DIR itself when it holds `data_all/`, else DIR/acebench. */
 export function acebenchFolder(root: string): string {
@@ -26,11 +26,7 @@ export const acebenchReplayCommand = defineCommand({
   args: {
     lang: { type: "string", description: "en | zh (default both)" },
     json: jsonArg,
-    data: {
-      type: "string",
-      description:
-        "data folder or its acebench folder (default $SPADE_DATA_DIR, else ~/.cache/spade/data; see `spade data path`)",
-    },
+    data: dataArg("data folder or its acebench folder"),
   },
   async run({ args }) {
     try {

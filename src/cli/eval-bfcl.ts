@@ -12,7 +12,7 @@ import {
   resolveBfclDataDir,
   type BfclCategory,
 } from "../eval/bfcl/index.js";
-import { jsonArg, printJson } from "./common.js";
+import { jsonArg, printJson, dataArg } from "./common.js";
 
 /** Mismatches listed in the human summary at most. */
 const SHOWN_MISMATCHES = 10;
@@ -36,11 +36,7 @@ export const bfclReplayCommand = defineCommand({
         "golden replay file (default <data>/golden/BFCL_v4_multi_turn_<category>.replay.jsonl)",
     },
     json: jsonArg,
-    data: {
-      type: "string",
-      description:
-        "BFCL folder or the data folder holding bfcl/ (default $SPADE_DATA_DIR, else ~/.cache/spade/data)",
-    },
+    data: dataArg("BFCL folder or the data folder holding bfcl/"),
   },
   run({ args }) {
     try {

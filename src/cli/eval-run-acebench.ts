@@ -6,7 +6,6 @@
  */
 import { defineCommand } from "citty";
 import { SpadeError } from "../errors.js";
-import type { JsonObject } from "../env/index.js";
 import {
   NORMAL_CATEGORIES,
   SPECIAL_CATEGORIES,
@@ -29,11 +28,35 @@ import {
   type AceTask,
 } from "../eval/run/index.js";
 import { acebenchFolder } from "./eval-acebench.js";
-import { evalRunArgs, interruptSignal, limitFlag, runEvalCommand } from "./eval-run.js";
+import {
+  evalRunArgs,
+  interruptSignal,
+  limitFlag,
+  runEvalCommand,
+  scoreExtras,
+} from "./eval-run.js";
 import { openAIBackendFrom, policyFromFlags } from "./policy.js";
+import { dataArg } from "./common.js";
 
 const LANGS: readonly Lang[] = ["en", "zh"];
 const CATEGORIES: readonly AceCategory[] = ["multi_turn", "multi_step"];
+
+/** The flags of the model that plays the simulated user of multi-turn entries, and its server. */
+const userModelArgs = {
+  "user-model": {
+    type: "string",
+    description: "model that plays the simulated user (default --model)",
+  },
+  "user-base-url": {
+    type: "string",
+    description: "OpenAI-compatible server of the user model (default --base-url)",
+  },
+  "user-api-key-env": {
+    type: "string",
+    description:
+      "variable holding the user server's key (default --api-key-env when --user-base-url is not given)",
+  },
+} as const;
 
 /** A `--lang` or `--category` value as a list. */
 function choice<T extends string>(flag: string, value: string | undefined, all: readonly T[]): T[] {
@@ -55,6 +78,36 @@ function normalSpecialChoice(value: string | undefined): NsCategory[] | null {
   if (value === "normal+special") return [...NORMAL_CATEGORIES, ...SPECIAL_CATEGORIES];
   if (value !== undefined && all.includes(value)) return [value as NsCategory];
   return null;
+}
+
+/** The summary lines of the normal and special categories: accuracy each, then ACEBench-N and -S. */
+function nsScoreLines(scores: ReturnType<typeof aceNsScores>): string[] {
+  return [
+    ...scores.categories.map(
+      (c) =>
+        `${c.category}: ${formatRate(c.accuracy)} (upstream's accuracy${c.processAccuracy === undefined ? "" : `; process ${formatRate(c.processAccuracy)}`})`,
+    ),
+    ...(scores.normal === null
+      ? []
+      : [`ACEBench-N (mean of the normal categories): ${formatRate(scores.normal)}`]),
+    ...(scores.special === null
+      ? []
+      : [`ACEBench-S (mean of the special categories): ${formatRate(scores.special)}`]),
+  ];
+}
+
+/** The summary lines of the agent sets: accuracy per set, then each language's agent summary. */
+function agentScoreLines(scores: ReturnType<typeof aceScores>): string[] {
+  return [
+    ...scores.sets.map(
+      (s) =>
+        `${s.set}: end-to-end ${formatRate(s.endToEndAccuracy)}, process ${formatRate(s.processAccuracy)} (${s.correct}/${s.total} samples)`,
+    ),
+    ...scores.languages.map(
+      (l) =>
+        `${l.lang} agent summary (mean of multi_turn and multi_step end-to-end): ${formatRate(l.agentSummary)}`,
+    ),
+  ];
 }
 
 /** Normal and special entries (English): one reply each, scored by upstream's checker. */
@@ -92,24 +145,7 @@ async function runNormalSpecial(
         };
       },
       settings: { lang: "en", categories, limit: limit ?? null },
-      extras: (items) => {
-        const scores = aceNsScores(items, entries);
-        return {
-          json: scores as unknown as JsonObject,
-          lines: [
-            ...scores.categories.map(
-              (c) =>
-                `${c.category}: ${formatRate(c.accuracy)} (upstream's accuracy${c.processAccuracy === undefined ? "" : `; process ${formatRate(c.processAccuracy)}`})`,
-            ),
-            ...(scores.normal === null
-              ? []
-              : [`ACEBench-N (mean of the normal categories): ${formatRate(scores.normal)}`]),
-            ...(scores.special === null
-              ? []
-              : [`ACEBench-S (mean of the special categories): ${formatRate(scores.special)}`]),
-          ],
-        };
-      },
+      extras: (items) => scoreExtras(aceNsScores(items, entries), nsScoreLines),
     });
   } finally {
     interrupt.dispose();
@@ -132,24 +168,8 @@ export const acebenchRunCommand = defineCommand({
         "multi_turn | multi_step | all (agent), or normal | special | normal+special | one category such as normal_atom_bool (English)",
       default: "all",
     },
-    "user-model": {
-      type: "string",
-      description: "model that plays the simulated user (default --model)",
-    },
-    "user-base-url": {
-      type: "string",
-      description: "OpenAI-compatible server of the user model (default --base-url)",
-    },
-    "user-api-key-env": {
-      type: "string",
-      description:
-        "variable holding the user server's key (default --api-key-env when --user-base-url is not given)",
-    },
-    data: {
-      type: "string",
-      description:
-        "data folder or its acebench folder (default $SPADE_DATA_DIR, else ~/.cache/spade/data; see `spade data path`)",
-    },
+    ...userModelArgs,
+    data: dataArg("data folder or its acebench folder"),
   },
   async run({ args }) {
     const policy = policyFromFlags(args);
@@ -200,22 +220,7 @@ export const acebenchRunCommand = defineCommand({
           policy.makeAgent({ seed: sample, signal, systemPrompt: null }),
         metrics: ({ task, env, episode }) => aceMetrics(task.entry, env, episode),
         settings: { langs, categories, userModel, limit: limit ?? null },
-        extras: (items) => {
-          const scores = aceScores(items, setOrder);
-          return {
-            json: scores as unknown as JsonObject,
-            lines: [
-              ...scores.sets.map(
-                (s) =>
-                  `${s.set}: end-to-end ${formatRate(s.endToEndAccuracy)}, process ${formatRate(s.processAccuracy)} (${s.correct}/${s.total} samples)`,
-              ),
-              ...scores.languages.map(
-                (l) =>
-                  `${l.lang} agent summary (mean of multi_turn and multi_step end-to-end): ${formatRate(l.agentSummary)}`,
-              ),
-            ],
-          };
-        },
+        extras: (items) => scoreExtras(aceScores(items, setOrder), agentScoreLines),
       });
     } finally {
       interrupt.dispose();

@@ -28,6 +28,7 @@ import {
 } from "../eval/run/index.js";
 import { evalRunArgs, interruptSignal, limitFlag, runEvalCommand } from "./eval-run.js";
 import { policyFromFlags } from "./policy.js";
+import { dataArg } from "./common.js";
 
 const SINGLE: readonly string[] = [...BFCL_NON_LIVE, ...BFCL_LIVE];
 const GROUPS: Record<string, readonly string[]> = {
@@ -94,11 +95,7 @@ export const bfclRunCommand = defineCommand({
       description:
         "folder holding bfcl_eval/data with the single-turn categories (default: --data; the bfcl-eval==2026.3.23 wheel's site-packages folder has them)",
     },
-    data: {
-      type: "string",
-      description:
-        "BFCL folder or the data folder holding bfcl/ (default $SPADE_DATA_DIR, else ~/.cache/spade/data)",
-    },
+    data: dataArg("BFCL folder or the data folder holding bfcl/"),
   },
   async run({ args }) {
     const policy = policyFromFlags(args);

@@ -22,7 +22,14 @@ import {
   type GroupSummary,
   type ItemResult,
 } from "../eval/run/index.js";
-import { EXIT_NOTHING_PLAYED, intFlag, jsonArg, nothingPlayedLine, printJson } from "./common.js";
+import {
+  EXIT_NOTHING_PLAYED,
+  intFlag,
+  jsonArg,
+  nothingPlayedLine,
+  printJson,
+  dataArg,
+} from "./common.js";
 import { POLICY_NAMES, policyArgs, type Policy, type PolicyFlags } from "./policy.js";
 
 /** Flags of every model evaluation command. */
@@ -50,11 +57,7 @@ export const evalRunArgs = {
     default: false,
   },
   json: jsonArg,
-  data: {
-    type: "string",
-    description:
-      "data folder (default $SPADE_DATA_DIR, else ~/.cache/spade/data; see `spade data path`)",
-  },
+  data: dataArg(),
 } as const;
 
 /** Parsed values of `evalRunArgs`. */
@@ -84,6 +87,14 @@ export function interruptSignal(): { signal: AbortSignal; dispose: () => void } 
 export interface SummaryExtras {
   json: JsonObject;
   lines: string[];
+}
+
+/** The summary extras of a benchmark's scores: the scores as its JSON fields, and their lines. */
+export function scoreExtras<S extends object>(
+  scores: S,
+  lines: (scores: S) => string[],
+): SummaryExtras {
+  return { json: scores as unknown as JsonObject, lines: lines(scores) };
 }
 
 /** One evaluation command's run. */

@@ -15,7 +15,7 @@ import {
   SUITE_NAMES,
   type PythonSandboxOptions,
 } from "../eval/suites/index.js";
-import { codeSuiteArgs, intFlag, jsonArg, printJson } from "./common.js";
+import { codeSuiteArgs, intFlag, jsonArg, printJson, dataArg } from "./common.js";
 
 /** Failures listed on stderr at most. */
 const SHOWN_FAILURES = 10;
@@ -30,11 +30,7 @@ export const goldCommand = defineCommand({
     suite: { type: "positional", description: `${SUITE_NAMES.join(" | ")} | rg`, required: true },
     json: jsonArg,
     limit: { type: "string", description: "only the first N items" },
-    data: {
-      type: "string",
-      description:
-        "data folder (default $SPADE_DATA_DIR, else ~/.cache/spade/data; see `spade data path`)",
-    },
+    data: dataArg(),
     concurrency: {
       type: "string",
       description: "code suites: Python processes at once (default min(4, CPUs))",

@@ -9,7 +9,7 @@ import { exportTensorboard } from "../dashboard/index.js";
 import { SpadeError } from "../errors.js";
 import { designRef } from "../loop/index.js";
 import { RunStore } from "../store/index.js";
-import { jsonArg, printJson } from "./common.js";
+import { jsonArg, printJson, runDirArg } from "./common.js";
 
 /** One row of `environments`. */
 export interface RunEnvironmentRow {
@@ -114,7 +114,7 @@ const show = defineCommand({
     description: "Summarise a run: environments, regret, win rates, designer rewards, metrics",
   },
   args: {
-    dir: { type: "positional", description: "the run's folder", required: true },
+    dir: runDirArg,
     json: jsonArg,
   },
   async run({ args }) {
@@ -153,7 +153,7 @@ const exportRun = defineCommand({
       "Export a run's per-step scalars and sample transcripts for a tracker: --to tensorboard OUT",
   },
   args: {
-    dir: { type: "positional", description: "the run's folder", required: true },
+    dir: runDirArg,
     out: {
       type: "positional",
       description: "folder to write to (TensorBoard: spade writes a new event file in it)",

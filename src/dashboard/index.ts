@@ -6,14 +6,6 @@
 export { startDashboard, discoverRuns, isLoopback } from "./server.js";
 export type { Dashboard, DashboardOptions } from "./server.js";
 export { escapeHtml, html, raw, jsonScript } from "./html.js";
-export {
-  EventFileWriter,
-  stepScalars,
-  crc32c,
-  maskedCrc32c,
-  tfRecord,
-  summaryEvent,
-} from "./tensorboard.js";
-export type { SummaryValue } from "./tensorboard.js";
+export * from "./tensorboard.js";
 export { exportTensorboard, transcriptText } from "./export-run.js";
 export type { ExportResult } from "./export-run.js";

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { isSpadeError } from "../errors.js";
 import {
   countWords,
   DEFAULT_MAX_WORDS,
@@ -7,6 +6,7 @@ import {
   truncateWords,
   truncationMarker,
 } from "./truncate.js";
+import { codeOf } from "../../test/assert.js";
 
 describe("truncateWords", () => {
   it("keeps the first N words and appends the reference's marker", () => {
@@ -38,13 +38,7 @@ describe("truncateWords", () => {
 
   it("rejects a budget that is not a positive integer with E_CONFIG", () => {
     for (const bad of [0, -1, 1.5, Number.NaN]) {
-      let caught: unknown;
-      try {
-        truncateWords("a b", bad);
-      } catch (err) {
-        caught = err;
-      }
-      expect(isSpadeError(caught, "E_CONFIG")).toBe(true);
+      expect(codeOf(() => truncateWords("a b", bad))).toBe("E_CONFIG");
     }
   });
 });

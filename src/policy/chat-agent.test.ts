@@ -2,7 +2,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Action, StepResult, ToolSpec } from "../env/index.js";
 import { makeTestEnv } from "../env/testing/test-env.js";
 import { resolveProgram } from "../envs/index.js";
-import { MALFORMED_TOOL_CALL_OBSERVATION, oracleAgent, runEpisode } from "../rollout/index.js";
+import {
+  type Episode,
+  MALFORMED_TOOL_CALL_OBSERVATION,
+  oracleAgent,
+  runEpisode,
+} from "../rollout/index.js";
 import { loadProgram } from "../sandbox/index.js";
 import {
   fakeLogprob,
@@ -14,7 +19,7 @@ import {
 import { chatAgent, DEFAULT_SYSTEM_PROMPT, type ChatAgentOptions } from "./chat-agent.js";
 import { openAIChatBackend, type OpenAIChatOptions } from "./openai.js";
 import { INSTANT_CLOCK } from "./testing/clock.js";
-import { LOOKUP_TOOL } from "./testing/tools.js";
+import { assistantCalls, LOOKUP_TOOL } from "./testing/tools.js";
 import { OVERFLOWED_AT_TURN_1 } from "../rollout/testing/outcomes.js";
 
 let server: FakeOpenAIServer | undefined;
@@ -70,6 +75,16 @@ function toolEnv() {
   });
 }
 
+/** The episode ended after `turns` turns by the agent's failure `code`. */
+function expectAgentFailure(episode: Episode, turns: number, code: string): void {
+  expect(episode).toMatchObject({
+    turns,
+    failureStage: "agent",
+    failureCode: code,
+    success: false,
+  });
+}
+
 describe("chatAgent", () => {
   it("builds the conversation: system, observation, assistant tool calls, tool messages, next observation", async () => {
     const { server, agent } = await agentFor([
@@ -100,18 +115,11 @@ describe("chatAgent", () => {
     expect(agent.messages).toEqual([
       { role: "system", content: DEFAULT_SYSTEM_PROMPT },
       { role: "user", content: "Find the number." },
-      {
-        role: "assistant",
-        content: "Looking.",
-        tool_calls: [
-          {
-            id: "c1",
-            type: "function",
-            function: { name: "lookup", arguments: '{"key": {"path": ["a", "b"]}}' },
-          },
-          { id: "c2", type: "function", function: { name: "lookup", arguments: '{"key": {}}' } },
-        ],
-      },
+      assistantCalls(
+        "Looking.",
+        ["c1", "lookup", '{"key": {"path": ["a", "b"]}}'],
+        ["c2", "lookup", '{"key": {}}'],
+      ),
       // The empty observation is skipped: the tool results carry the content.
       { role: "tool", tool_call_id: "c1", content: 'value of {"key":{"path":["a","b"]}} is 42' },
       { role: "tool", tool_call_id: "c2", content: 'value of {"key":{}} is 42' },
@@ -144,17 +152,7 @@ describe("chatAgent", () => {
       toolCalls: [{ id: "call_0", name: "lookup", arguments: { key: { n: 1 } } }],
     });
     expect(agent.messages.slice(2, 4)).toEqual([
-      {
-        role: "assistant",
-        content: "Checking.",
-        tool_calls: [
-          {
-            id: "call_0",
-            type: "function",
-            function: { name: "lookup", arguments: '{"key":{"n":1}}' },
-          },
-        ],
-      },
+      assistantCalls("Checking.", ["call_0", "lookup", '{"key":{"n":1}}']),
       { role: "tool", tool_call_id: "call_0", content: 'value of {"key":{"n":1}} is 42' },
     ]);
   });
@@ -196,13 +194,7 @@ describe("chatAgent", () => {
     expect(episode.failure).toMatch(
       /^agent: E_POLICY_TOOL_CALL: the model wrote 1 tool call\(s\) that are not valid JSON/,
     );
-    expect(episode.trace?.messages[2]).toEqual({
-      role: "assistant",
-      content: null,
-      tool_calls: [
-        { id: "c1", type: "function", function: { name: "lookup", arguments: '{"key": ' } },
-      ],
-    });
+    expect(episode.trace?.messages[2]).toEqual(assistantCalls(null, ["c1", "lookup", '{"key": ']));
   });
 
   it("answers a malformed tool call with an error and goes on (failures: reference, the reference's way), the turn masked", async () => {
@@ -248,12 +240,7 @@ describe("chatAgent", () => {
     // Turn 1: the server counted 44 prompt + 9 answer tokens, plus the estimate of the new
     // observation "higher" (4 + ceil(6/4) = 6): 59 > 40: not sent.
     expect(server.requests).toHaveLength(1);
-    expect(episode).toMatchObject({
-      turns: 1,
-      failureStage: "agent",
-      failureCode: "E_POLICY_CONTEXT",
-      success: false,
-    });
+    expectAgentFailure(episode, 1, "E_POLICY_CONTEXT");
     expect(episode.failure).toBe(
       "agent: E_POLICY_CONTEXT: the conversation needs about 59 prompt tokens at turn 1, over the budget of 40 (raise maxPromptTokens, or give the environment fewer turns)",
     );
@@ -269,12 +256,7 @@ describe("chatAgent", () => {
     const { server, agent } = await agentFor(() => ({ kind: "status", status: 503 }));
     const episode = await runEpisode(makeTestEnv(), agent, { seed: 0 });
     expect(server.requests).toHaveLength(2);
-    expect(episode).toMatchObject({
-      turns: 0,
-      failureStage: "agent",
-      failureCode: "E_POLICY_HTTP",
-      success: false,
-    });
+    expectAgentFailure(episode, 0, "E_POLICY_HTTP");
   });
 
   it("keeps token ids and logprobs per turn", async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ToolSpec } from "../env/index.js";
 import { toFunctions, toGrammarSchema, toLlamaHistory, toolCallSchema } from "./gguf-chat.js";
+import { assistantCalls } from "./testing/tools.js";
 import type { ChatMessage } from "./types.js";
 
 const lamp: ToolSpec = {
@@ -15,17 +16,7 @@ const lamp: ToolSpec = {
 const conversation: ChatMessage[] = [
   { role: "system", content: "Play." },
   { role: "user", content: "Dark room." },
-  {
-    role: "assistant",
-    content: "Light.",
-    tool_calls: [
-      {
-        id: "c1",
-        type: "function",
-        function: { name: "set_lamp", arguments: '{"on": true, "x": 1.50}' },
-      },
-    ],
-  },
+  assistantCalls("Light.", ["c1", "set_lamp", '{"on": true, "x": 1.50}']),
   { role: "tool", tool_call_id: "c1", content: "lamp on" },
   { role: "user", content: "Now?" },
 ];

@@ -11,6 +11,7 @@ import { chatAgent } from "./chat-agent.js";
 import { answerBudget, ggufChatBackend, toChatChoice, type GgufChatBackend } from "./gguf.js";
 import { checkGgufFile, defaultThreads, probeUrl } from "./gguf-load.js";
 import { writeTinyLlamaGguf } from "./testing/gguf-writer.js";
+import { assistantCalls } from "./testing/tools.js";
 import type { ChatMessage } from "./types.js";
 import { codeOfAsync as codeOf } from "../../test/assert.js";
 
@@ -168,17 +169,7 @@ describe("ggufChatBackend on a tiny random llama", () => {
 
     const followUp: ChatMessage[] = [
       ...messages,
-      {
-        role: "assistant",
-        content: null,
-        tool_calls: [
-          {
-            id: call.id,
-            type: "function",
-            function: { name: call.name, arguments: JSON.stringify(call.arguments) },
-          },
-        ],
-      },
+      assistantCalls(null, [call.id, call.name, JSON.stringify(call.arguments)]),
       { role: "tool", tool_call_id: call.id, content: "done" },
     ];
     const second = (

@@ -22,6 +22,7 @@ export {
 } from "./retry.js";
 export type {
   RetryOptions,
+  RetrySettings,
   RetryClock,
   RetryRun,
   RetryNotice,
@@ -70,16 +71,7 @@ export {
   TINKER_SDK_VERSION,
 } from "./tinker-handshake.js";
 export type { TinkerClientConfig } from "./tinker-handshake.js";
-export {
-  decodeForwardBackward,
-  decodeForwardBackwardOutput,
-  decodeSampleResponse,
-  encodeForwardBackward,
-  PROTOBUF_CONTENT_TYPE,
-  zstdCompress,
-  zstdDecompress,
-} from "./tinker-wire.js";
-export type { ForwardBackwardBody, WireTensor } from "./tinker-wire.js";
+export * from "./tinker-wire.js";
 export { tinkerSampler, parseSampleResponse } from "./tinker.js";
 export type { TinkerSampler, TinkerSamplerOptions } from "./tinker.js";
 export {

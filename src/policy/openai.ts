@@ -30,10 +30,7 @@ import {
   retryAfterMs,
   withRetries,
   type AttemptFailure,
-  type RetryClock,
-  type RetryNotice,
-  type RetryOptions,
-  type SlowNotice,
+  type RetrySettings,
 } from "./retry.js";
 import type {
   ChatBackend,
@@ -44,7 +41,7 @@ import type {
 } from "./types.js";
 
 /** Settings of an OpenAI-compatible backend. */
-export interface OpenAIChatOptions {
+export interface OpenAIChatOptions extends RetrySettings {
   /** Server base URL, usually ending in `/v1` (e.g. `http://127.0.0.1:8000/v1`). */
   baseURL: string;
   /** Model name as the server knows it. */
@@ -70,16 +67,8 @@ export interface OpenAIChatOptions {
   promptLogprobs?: number;
   /** Further body fields, sent as they are (server-specific extensions). */
   extraBody?: JsonObject;
-  /** Retries, per-request timeout and total budget; see `DEFAULT_RETRY`. */
-  retry?: RetryOptions;
-  /** Told before each retry wait (the CLI prints a notice). Default: nothing. */
-  onRetry?: (notice: RetryNotice) => void;
-  /** Told when an attempt is unanswered after `retry.noticeAfterMs`. Default: nothing. */
-  onSlow?: (notice: SlowNotice) => void;
   /** Largest answer body accepted, in bytes; a larger one fails with E_POLICY_OUTPUT. Default 4 MiB. */
   maxAnswerBytes?: number;
-  /** Clock for retry waits. Default the real one. */
-  clock?: RetryClock;
   /**
    * Most requests in flight to this base URL, shared by every backend of the process that
    * uses the same base URL. Default 64. Ignored when `limiter` is given.

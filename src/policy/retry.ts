@@ -141,6 +141,21 @@ export interface RetryRun {
   label?: string;
 }
 
+/**
+ * The retry settings an HTTP client of SPADE takes from its caller (the OpenAI-compatible and
+ * Tinker clients): the policy, the notice hooks and the clock.
+ */
+export interface RetrySettings {
+  /** Retries, per-attempt timeout and total budget of each request; see `DEFAULT_RETRY`. */
+  retry?: RetryOptions;
+  /** Told before each retry wait (the CLI prints a notice). Default: nothing. */
+  onRetry?: (notice: RetryNotice) => void;
+  /** Told when an attempt is unanswered after `retry.noticeAfterMs`. Default: nothing. */
+  onSlow?: (notice: SlowNotice) => void;
+  /** Clock for waits (retry waits, and a client's polling waits). Default the real one. */
+  clock?: RetryClock;
+}
+
 /** What `onSlow` is told about an attempt that is taking long. */
 export interface SlowNotice {
   /** What is being asked (`RetryRun.label`). */

@@ -19,9 +19,7 @@ import {
   withRetries,
   type AttemptFailure,
   type RetryClock,
-  type RetryNotice,
-  type RetryOptions,
-  type SlowNotice,
+  type RetrySettings,
 } from "./retry.js";
 import {
   DEFAULT_CLIENT_CONFIG,
@@ -47,26 +45,18 @@ export const JSON_BODY: BodyEncoding = {
 };
 
 /** Settings of the Tinker HTTP layer. */
-export interface TinkerHttpOptions {
+export interface TinkerHttpOptions extends RetrySettings {
   /** Server root, e.g. `http://127.0.0.1:8000` (`/api/v1/...` is appended; a trailing `/api/v1` is accepted). */
   baseURL: string;
   /** Name of the environment variable holding the API key (sent as `X-API-Key`). Unset: the key `EMPTY`. */
   apiKeyEnv?: string;
   /** Where `apiKeyEnv` is looked up. Default `process.env`. */
   environment?: Readonly<Record<string, string | undefined>>;
-  /** Retries, per-attempt timeout and total budget of each POST; see `DEFAULT_RETRY`. */
-  retry?: RetryOptions;
-  /** Told before each retry wait (the CLI prints a notice). Default: nothing. */
-  onRetry?: (notice: RetryNotice) => void;
-  /** Told when an attempt is unanswered after `retry.noticeAfterMs`. Default: nothing. */
-  onSlow?: (notice: SlowNotice) => void;
   /**
    * Largest answer body accepted, in bytes; a larger one fails with E_POLICY_OUTPUT. Default
    * 256 MiB (training answers carry per-token outputs of a whole batch).
    */
   maxAnswerBytes?: number;
-  /** Clock for waits. Default the real one. */
-  clock?: RetryClock;
   /** `fetch` to use. Default the global one. */
   fetch?: typeof fetch;
   /** Wait after a `try_again` answer before polling again (servers long-poll before answering it). Default 100 ms. */

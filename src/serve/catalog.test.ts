@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { resolveProgram } from "../envs/index.js";
-import { isSpadeError } from "../errors.js";
 import { EMPTY_STATS, RunStore } from "../store/index.js";
 import { catalogSources, loadCatalog, slug, uniqueNames } from "./catalog.js";
+import { codeOf } from "../../test/assert.js";
 
 describe("names", () => {
   it("slug keeps lowercase kebab and drops the rest", () => {
@@ -35,13 +35,7 @@ describe("catalogSources", () => {
   });
 
   it("an unknown reference is E_NOT_FOUND", () => {
-    let caught: unknown;
-    try {
-      catalogSources(["no-such-env-anywhere"]);
-    } catch (err) {
-      caught = err;
-    }
-    expect(isSpadeError(caught, "E_NOT_FOUND")).toBe(true);
+    expect(codeOf(() => catalogSources(["no-such-env-anywhere"]))).toBe("E_NOT_FOUND");
   });
 });
 
@@ -92,13 +86,7 @@ describe("run folders", () => {
         "vault-cracker-2",
       ]);
       expect(catalogSources([dir]).length).toBe(4);
-      let caught: unknown;
-      try {
-        catalogSources([dir], { minRegret: 2 });
-      } catch (err) {
-        caught = err;
-      }
-      expect(isSpadeError(caught, "E_CONFIG")).toBe(true);
+      expect(codeOf(() => catalogSources([dir], { minRegret: 2 }))).toBe("E_CONFIG");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { CapacityError, SessionRegistry } from "./registry.js";
 import type { EnvSession } from "./session.js";
+import { thrown } from "../../test/assert.js";
 
 /** TEST DOUBLE: a session that records being closed. */
 function fakeSession(id: string, closed: string[]): EnvSession {
@@ -13,12 +14,7 @@ describe("SessionRegistry", () => {
     const reg = new SessionRegistry(2, null, () => 0);
     reg.reserve("a");
     reg.reserve("b");
-    let caught: unknown;
-    try {
-      reg.reserve("c");
-    } catch (err) {
-      caught = err;
-    }
+    const caught = thrown(() => reg.reserve("c"));
     expect(caught).toBeInstanceOf(CapacityError);
     expect([
       (caught as CapacityError).activeSessions,

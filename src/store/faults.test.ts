@@ -23,6 +23,7 @@ import { storeIoError } from "./io-errors.js";
 import { HOLDER_FILE, readHolder } from "./lock.js";
 import { RunStore, STORE_FILE } from "./run-store.js";
 import { EMPTY_STATS, type EnvironmentRow } from "./types.js";
+import { thrown } from "../../test/assert.js";
 
 const dirs: string[] = [];
 const mounts: string[] = [];
@@ -180,12 +181,9 @@ describe("disk and permission failures", () => {
     // A real SQLITE_FULL: a database whose page budget is spent.
     const db = new Database(":memory:");
     db.pragma("max_page_count = 2");
-    let full: unknown;
-    try {
-      db.exec("CREATE TABLE t (x TEXT); INSERT INTO t VALUES (randomblob(100000));");
-    } catch (err) {
-      full = err;
-    }
+    const full = thrown(() =>
+      db.exec("CREATE TABLE t (x TEXT); INSERT INTO t VALUES (randomblob(100000));"),
+    );
     expect((full as { code: string }).code).toBe("SQLITE_FULL");
     const path = join("/runs", "r1", STORE_FILE);
     const mapped = storeIoError(full, path)!;

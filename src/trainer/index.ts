@@ -6,14 +6,7 @@
 export type { Trainer, TrainerCheckpoint, TrainResult, TrainSample } from "./types.js";
 export { datumsFor, designSequence, episodeSequence, sequenceDatum } from "./datums.js";
 export type { Datum, DatumBatch, TensorData, TokenSequence } from "./datums.js";
-export { TinkerTrainingClient } from "./tinker.js";
-export type {
-  AdamParams,
-  ForwardBackwardOutput,
-  Submitted,
-  TinkerLoss,
-  TinkerTrainingOptions,
-} from "./tinker.js";
+export * from "./tinker.js";
 export { TinkerTrainer, DEFAULT_ADAM, DEFAULT_PPO_CLIP } from "./tinker-trainer.js";
 export type { TinkerTrainerOptions } from "./tinker-trainer.js";
 export { tinkerBaseLogprobs, parsePromptLogprobs } from "./base-logprobs.js";

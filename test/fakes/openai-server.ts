@@ -5,7 +5,7 @@
  * headers, slow answers, answers that never come; logprobs and vLLM token ids when asked.
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenLoopback } from "../../src/net/index.js";
 
 /** One scripted reply. */
 export type FakeReply =
@@ -229,15 +229,10 @@ export async function startFakeOpenAIServer(script: FakeScript): Promise<FakeOpe
       play(reply ?? { kind: "status", status: 500, message: "script exhausted" }, body, res);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = await listenLoopback(server);
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }

@@ -9,7 +9,7 @@
  */
 import { create, toBinary } from "@bufbuild/protobuf";
 import { createServer, type IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenLoopback } from "../../src/net/index.js";
 import {
   decodeForwardBackward,
   PROTOBUF_CONTENT_TYPE,
@@ -313,17 +313,12 @@ export async function startTinkerRecorder(options: RecorderOptions): Promise<Tin
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = await listenLoopback(server);
   return {
     baseURL: `http://127.0.0.1:${port}`,
     apiKey,
     issuedJwts,
     requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }

@@ -9,7 +9,7 @@
  * sampler weights they save.
  */
 import { createServer, type IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenLoopback } from "../../src/net/index.js";
 import { FakeTrainingEngine } from "./tinker-training.js";
 
 /** A sampling request as the fake hands it to the script. */
@@ -216,17 +216,12 @@ export async function startFakeTinkerServer(options: FakeTinkerOptions): Promise
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = await listenLoopback(server);
   return {
     baseURL: `http://127.0.0.1:${port}`,
     requests,
     requestsTo: (path) => requests.filter((r) => r.path === path),
     training,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }

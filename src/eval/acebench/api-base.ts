@@ -4,18 +4,8 @@
  * `_load_scenario`, instance attributes) and the phone platform's `BaseApi` (Wi-Fi and device
  * login), which `MessageApi`, `ReminderApi` and `FoodPlatform` inherit as upstream does.
  */
-import {
-  contains,
-  dictDelete,
-  getOr,
-  hashKey,
-  type PyDict,
-  pyEquals,
-  PyException,
-  type PyKey,
-  pyStr,
-  type PyValue,
-} from "../python/index.js";
+import * as py from "../python/index.js";
+import type { PyDict, PyKey, PyValue } from "../python/index.js";
 
 /** `{"status": status, "message": message}`, the answer most phone methods give. */
 export function statusMessage(status: boolean, message: string): PyDict {
@@ -95,19 +85,25 @@ export function invoke(
 ): PyValue {
   const method = api.methods()[name];
   if (!method)
-    throw new PyException("AttributeError", `'${api.className}' object has no attribute '${name}'`);
+    throw new py.PyException(
+      "AttributeError",
+      `'${api.className}' object has no attribute '${name}'`,
+    );
   const qualname = `${method.owner}.${name}()`;
   const names = method.params.map((p) => (typeof p === "string" ? p : p[0]));
   const given = new Map<string, PyValue>();
   for (const [key, value] of kwargs) {
     if (!names.includes(key))
-      throw new PyException("TypeError", `${qualname} got an unexpected keyword argument '${key}'`);
+      throw new py.PyException(
+        "TypeError",
+        `${qualname} got an unexpected keyword argument '${key}'`,
+      );
     given.set(key, value);
   }
   const missing = method.params.filter((p) => typeof p === "string" && !given.has(p)) as string[];
   if (missing.length > 0) {
     const s = missing.length === 1 ? "" : "s";
-    throw new PyException(
+    throw new py.PyException(
       "TypeError",
       `${qualname} missing ${missing.length} required positional argument${s}: ${quoteList(missing)}`,
     );
@@ -143,8 +139,8 @@ export class BaseApi extends AceApi {
   logged_in: PyValue = true;
 
   override loadScenario(scenario: PyDict): void {
-    this.wifi = getOr(scenario, "wifi", false);
-    this.logged_in = getOr(scenario, "logged_in", true);
+    this.wifi = py.getOr(scenario, "wifi", false);
+    this.logged_in = py.getOr(scenario, "logged_in", true);
   }
 
   override attributes(): Array<[string, PyValue]> {
@@ -160,7 +156,7 @@ export class BaseApi extends AceApi {
 
   /** Upstream's `if self.logged_in == False` guard of the phone apps. */
   protected loggedOut(): boolean {
-    return pyEquals(this.logged_in, false);
+    return py.pyEquals(this.logged_in, false);
   }
 
   /**
@@ -169,9 +165,9 @@ export class BaseApi extends AceApi {
    */
   protected deleteById(store: PyDict, id: PyValue, text: DeleteText): PyDict {
     if (this.loggedOut()) return statusMessage(false, text.deleteNotLoggedIn);
-    if (!contains(store, id)) return statusMessage(false, text.noSuchId);
-    dictDelete(store, hashKey(id));
-    return statusMessage(true, text.deleted(pyStr(id)));
+    if (!py.contains(store, id)) return statusMessage(false, text.noSuchId);
+    py.dictDelete(store, py.hashKey(id));
+    return statusMessage(true, text.deleted(py.pyStr(id)));
   }
 
   /** The two methods every phone app inherits. */

@@ -5,29 +5,8 @@
  * refuses an order that would empty the balance exactly (`>=`) and its `search_orders` fails on
  * order items.
  */
-import {
-  attributeError,
-  callGet,
-  contains,
-  getItem,
-  getOr,
-  isIntLike,
-  iterate,
-  lowerIn,
-  pyAdd,
-  pyDict,
-  type PyDict,
-  pyEquals,
-  pyGe,
-  pyGt,
-  pyLe,
-  pyMul,
-  pyStr,
-  pySub,
-  type PyValue,
-  setItem,
-  truthy,
-} from "../python/index.js";
+import * as py from "../python/index.js";
+import type { PyDict, PyValue } from "../python/index.js";
 import { methodsOf, statusMessage } from "./api-base.js";
 import { BaseApi, type ApiClassName, type Lang, type MethodDef } from "./api-base.js";
 
@@ -118,7 +97,7 @@ export class FoodPlatform extends BaseApi {
   users: PyDict = new Map(
     USERS.map(([name, id, password, balance]) => [
       name,
-      pyDict({ user_id: id, password, balance }),
+      py.pyDict({ user_id: id, password, balance }),
     ]),
   );
   /** Merchants by name: merchant_id, service_type, menu of {product, price}. */
@@ -133,10 +112,10 @@ export class FoodPlatform extends BaseApi {
     this.merchant_list = new Map(
       MERCHANTS[lang].map(([name, id, type, ...menu]) => [
         name,
-        pyDict({
+        py.pyDict({
           merchant_id: id,
           service_type: type,
-          menu: menu.map(([product, price]) => pyDict({ product, price })),
+          menu: menu.map(([product, price]) => py.pyDict({ product, price })),
         }),
       ]),
     );
@@ -144,7 +123,7 @@ export class FoodPlatform extends BaseApi {
 
   override loadScenario(scenario: PyDict): void {
     super.loadScenario(scenario);
-    this.logged_in_users = getOr(scenario, "logged_in_users", []);
+    this.logged_in_users = py.getOr(scenario, "logged_in_users", []);
   }
 
   override attributes(): Array<[string, PyValue]> {
@@ -160,45 +139,45 @@ export class FoodPlatform extends BaseApi {
 
   private order(username: PyValue, merchant: PyValue, items: PyValue): PyDict {
     const t = TEXT[this.lang];
-    if (!contains(this.logged_in_users, username))
-      return statusMessage(false, t.notLoggedIn(pyStr(username)));
-    if (!contains(this.merchant_list, merchant)) return statusMessage(false, t.noMerchant);
+    if (!py.contains(this.logged_in_users, username))
+      return statusMessage(false, t.notLoggedIn(py.pyStr(username)));
+    if (!py.contains(this.merchant_list, merchant)) return statusMessage(false, t.noMerchant);
     let total: PyValue = 0; // a float: 0.0
     const orderItems: PyValue[] = [];
-    for (const item of iterate(items)) {
-      const product = callGet(item, "product");
-      const quantity = callGet(item, "quantity", 1n);
-      if (!isIntLike(quantity) || pyLe(quantity, 0n))
-        return statusMessage(false, t.badQuantity(pyStr(quantity), pyStr(product)));
-      const entry = (getItem(getItem(this.merchant_list, merchant), "menu") as PyValue[]).find(
-        (p) => pyEquals(getItem(p, "product"), product),
-      );
-      if (!entry) return statusMessage(false, t.noProduct(pyStr(product), pyStr(merchant)));
-      total = pyAdd(total, pyMul(getItem(entry, "price"), quantity));
-      orderItems.push(pyDict({ product, quantity, price_per_unit: getItem(entry, "price") }));
+    for (const item of py.iterate(items)) {
+      const product = py.callGet(item, "product");
+      const quantity = py.callGet(item, "quantity", 1n);
+      if (!py.isIntLike(quantity) || py.pyLe(quantity, 0n))
+        return statusMessage(false, t.badQuantity(py.pyStr(quantity), py.pyStr(product)));
+      const entry = (
+        py.getItem(py.getItem(this.merchant_list, merchant), "menu") as PyValue[]
+      ).find((p) => py.pyEquals(py.getItem(p, "product"), product));
+      if (!entry) return statusMessage(false, t.noProduct(py.pyStr(product), py.pyStr(merchant)));
+      total = py.pyAdd(total, py.pyMul(py.getItem(entry, "price"), quantity));
+      orderItems.push(py.pyDict({ product, quantity, price_per_unit: py.getItem(entry, "price") }));
     }
-    const user = getItem(this.users, username);
-    const balance = getItem(user, "balance");
-    if (this.lang === "en" ? pyGt(total, balance) : pyGe(total, balance))
+    const user = py.getItem(this.users, username);
+    const balance = py.getItem(user, "balance");
+    if (this.lang === "en" ? py.pyGt(total, balance) : py.pyGe(total, balance))
       return statusMessage(false, t.poor);
-    setItem(user, "balance", pySub(balance, total));
+    py.setItem(user, "balance", py.pySub(balance, total));
     this.orders.push(
-      pyDict({
+      py.pyDict({
         user_name: username,
         merchant_name: merchant,
         items: orderItems,
         total_price: total,
       }),
     );
-    return statusMessage(true, t.ordered(pyStr(merchant), pyStr(total)));
+    return statusMessage(true, t.ordered(py.pyStr(merchant), py.pyStr(total)));
   }
 
   private orderMatches(order: PyValue, keyword: PyValue): boolean {
-    if (lowerIn(keyword, getItem(order, "merchant_name"))) return true;
+    if (py.lowerIn(keyword, py.getItem(order, "merchant_name"))) return true;
     // English matches item["product"]; Chinese calls .lower() on the item dict itself (raises).
-    return iterate(callGet(order, "items", [])).some((item) =>
-      lowerIn(keyword, this.lang === "en" ? getItem(item, "product") : item),
-    );
+    return py
+      .iterate(py.callGet(order, "items", []))
+      .some((item) => py.lowerIn(keyword, this.lang === "en" ? py.getItem(item, "product") : item));
   }
 
   override methods(): Record<string, MethodDef> {
@@ -207,45 +186,45 @@ export class FoodPlatform extends BaseApi {
     return {
       ...this.baseMethods(),
       login_food_platform: m(["username", "password"], (username, password) => {
-        if (pyEquals(this.wifi, false)) return statusMessage(false, t.noWifi);
-        if (!contains(this.users, username)) return statusMessage(false, t.noUser);
-        if (!pyEquals(getItem(getItem(this.users, username), "password"), password))
+        if (py.pyEquals(this.wifi, false)) return statusMessage(false, t.noWifi);
+        if (!py.contains(this.users, username)) return statusMessage(false, t.noUser);
+        if (!py.pyEquals(py.getItem(py.getItem(this.users, username), "password"), password))
           return statusMessage(false, t.badPassword);
-        if (contains(this.logged_in_users, username))
-          return statusMessage(false, t.already(pyStr(username)));
+        if (py.contains(this.logged_in_users, username))
+          return statusMessage(false, t.already(py.pyStr(username)));
         if (!Array.isArray(this.logged_in_users))
-          throw attributeError(this.logged_in_users, "append");
+          throw py.attributeError(this.logged_in_users, "append");
         this.logged_in_users.push(username);
-        return statusMessage(true, t.loggedIn(pyStr(username)));
+        return statusMessage(true, t.loggedIn(py.pyStr(username)));
       }),
       view_logged_in_users: m([], () =>
-        truthy(this.logged_in_users)
-          ? pyDict({ status: true, logged_in_users: this.logged_in_users })
+        py.truthy(this.logged_in_users)
+          ? py.pyDict({ status: true, logged_in_users: this.logged_in_users })
           : statusMessage(false, t.nobody),
       ),
       check_balance: m(["user_name"], (name) =>
-        contains(this.users, name) ? getItem(getItem(this.users, name), "balance") : 0,
+        py.contains(this.users, name) ? py.getItem(py.getItem(this.users, name), "balance") : 0,
       ),
       add_food_delivery_order: m(
         ["username", "merchant_name", "items"],
         (username, merchant, items) => this.order(username, merchant, items),
       ),
       get_products: m(["merchant_name"], (merchant) => {
-        const found = getOr(this.merchant_list, merchant);
-        return truthy(found)
-          ? getItem(found, "menu")
-          : statusMessage(false, t.unknownMerchant(pyStr(merchant)));
+        const found = py.getOr(this.merchant_list, merchant);
+        return py.truthy(found)
+          ? py.getItem(found, "menu")
+          : statusMessage(false, t.unknownMerchant(py.pyStr(merchant)));
       }),
       view_orders: m(["user_name"], (name) => {
-        const mine = this.orders.filter((o) => pyEquals(getItem(o, "user_name"), name));
+        const mine = this.orders.filter((o) => py.pyEquals(py.getItem(o, "user_name"), name));
         return mine.length > 0
-          ? pyDict({ status: true, orders: mine })
+          ? py.pyDict({ status: true, orders: mine })
           : statusMessage(false, t.noOrders);
       }),
       search_orders: m(["keyword"], (keyword) => {
         const matched = this.orders.filter((o) => this.orderMatches(o, keyword));
         return matched.length > 0
-          ? pyDict({ status: true, orders: matched })
+          ? py.pyDict({ status: true, orders: matched })
           : statusMessage(false, t.noMatch);
       }),
     };

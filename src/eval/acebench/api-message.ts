@@ -3,19 +3,8 @@
  * `MessageApi`: six users and an inbox of at most six messages (send, delete, view, search,
  * latest/earliest by date), ported from ACEBench's phone platform with its checks and texts.
  */
-import {
-  contains,
-  getItem,
-  lowerIn,
-  pyDict,
-  type PyDict,
-  pyEquals,
-  PyException,
-  type PyKey,
-  pyStr,
-  pyTypeName,
-  type PyValue,
-} from "../python/index.js";
+import * as py from "../python/index.js";
+import type { PyDict, PyKey, PyValue } from "../python/index.js";
 import { methodsOf, statusMessage } from "./api-base.js";
 import { BaseApi, type ApiClassName, type Lang, type MethodDef } from "./api-base.js";
 
@@ -92,14 +81,14 @@ const TEXT = {
 /** `datetime.strptime(text, "%Y-%m-%d")` as a comparable day number. */
 function parseDay(text: PyValue): number {
   if (typeof text !== "string")
-    throw new PyException(
+    throw new py.PyException(
       "TypeError",
-      `strptime() argument 1 must be str, not ${pyTypeName(text)}`,
+      `strptime() argument 1 must be str, not ${py.pyTypeName(text)}`,
     );
   const m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text);
   const day = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
   if (!m || new Date(day).getUTCDate() !== Number(m[3])) {
-    throw new PyException(
+    throw new py.PyException(
       "ValueError",
       `time data ${JSON.stringify(text)} does not match format '%Y-%m-%d'`,
     );
@@ -116,7 +105,7 @@ export class MessageApi extends BaseApi {
   user_list: PyDict = new Map(
     USERS.map(([name, id, phone, job]) => [
       name,
-      pyDict({ user_id: id, phone_number: phone, occupation: job }),
+      py.pyDict({ user_id: id, phone_number: phone, occupation: job }),
     ]),
   );
   /** Messages by integer id. */
@@ -128,7 +117,7 @@ export class MessageApi extends BaseApi {
     super(lang);
     const [first, second, third] = INBOX_TEXT[lang];
     const message = (from: string, to: string, text: string, time: string) =>
-      pyDict({ sender_id: from, receiver_id: to, message: text, time });
+      py.pyDict({ sender_id: from, receiver_id: to, message: text, time });
     this.inbox = new Map<PyKey, PyValue>([
       [1n, message("USR100", "USR101", first, "2024-06-09")],
       [2n, message("USR101", "USR102", second, "2024-03-09")],
@@ -150,14 +139,14 @@ export class MessageApi extends BaseApi {
   }
 
   private userId(name: PyValue): PyValue {
-    return getItem(getItem(this.user_list, name), "user_id");
+    return py.getItem(py.getItem(this.user_list, name), "user_id");
   }
 
   private extremeId(pick: "latest" | "earliest"): PyValue {
     let bestId: PyValue = null;
     let bestDay: number | null = null;
     for (const [id, data] of this.inbox) {
-      const day = parseDay(getItem(data, "time"));
+      const day = parseDay(py.getItem(data, "time"));
       if (bestDay === null || (pick === "latest" ? day > bestDay : day < bestDay)) {
         bestDay = day;
         bestId = id;
@@ -175,9 +164,9 @@ export class MessageApi extends BaseApi {
     if (this.loggedOut()) return statusMessage(false, refused);
     if (this.inbox.size === 0) return statusMessage(false, TEXT[this.lang].emptyInbox);
     const id = this.extremeId(pick);
-    return pyDict([
+    return py.pyDict([
       ["status", true],
-      ["message", said(pyStr(id))],
+      ["message", said(py.pyStr(id))],
       ["message_id", id],
     ]);
   }
@@ -189,71 +178,71 @@ export class MessageApi extends BaseApi {
       ...this.baseMethods(),
       send_message: m(["sender_name", "receiver_name", "message"], (sender, receiver, message) => {
         if (this.loggedOut()) return statusMessage(false, t.sendNotLoggedIn);
-        if (pyEquals(this.wifi, false)) return statusMessage(false, t.sendNoWifi);
+        if (py.pyEquals(this.wifi, false)) return statusMessage(false, t.sendNoWifi);
         if (this.inbox.size >= this.max_capacity) return statusMessage(false, t.inboxFull);
-        if (!contains(this.user_list, sender) || !contains(this.user_list, receiver))
+        if (!py.contains(this.user_list, sender) || !py.contains(this.user_list, receiver))
           return statusMessage(false, t.noSenderOrReceiver);
         const senderId = this.userId(sender);
         const receiverId = this.userId(receiver);
         this.message_id_counter += 1n;
         this.inbox.set(
           this.message_id_counter,
-          pyDict({ sender_id: senderId, receiver_id: receiverId, message }),
+          py.pyDict({ sender_id: senderId, receiver_id: receiverId, message }),
         );
-        return statusMessage(true, t.sent(pyStr(receiver)));
+        return statusMessage(true, t.sent(py.pyStr(receiver)));
       }),
       delete_message: m(["message_id"], (id) => this.deleteById(this.inbox, id, t)),
       view_messages_between_users: m(["sender_name", "receiver_name"], (sender, receiver) => {
         if (this.loggedOut()) return statusMessage(false, t.viewNotLoggedIn);
-        if (!contains(this.user_list, sender)) return statusMessage(false, t.noSender);
-        if (!contains(this.user_list, receiver)) return statusMessage(false, t.noReceiver);
+        if (!py.contains(this.user_list, sender)) return statusMessage(false, t.noSender);
+        if (!py.contains(this.user_list, receiver)) return statusMessage(false, t.noReceiver);
         const senderId = this.userId(sender);
         const receiverId = this.userId(receiver);
         const found: PyValue[] = [];
         for (const [id, data] of this.inbox) {
           if (
-            pyEquals(getItem(data, "sender_id"), senderId) &&
-            pyEquals(getItem(data, "receiver_id"), receiverId)
+            py.pyEquals(py.getItem(data, "sender_id"), senderId) &&
+            py.pyEquals(py.getItem(data, "receiver_id"), receiverId)
           ) {
             found.push(
-              pyDict([
+              py.pyDict([
                 ["id", id],
                 ["sender", sender],
                 ["receiver", receiver],
-                ["message", getItem(data, "message")],
+                ["message", py.getItem(data, "message")],
               ]),
             );
           }
         }
         if (found.length === 0) return statusMessage(false, t.noRecords);
-        return pyDict({ status: true, messages: found });
+        return py.pyDict({ status: true, messages: found });
       }),
       search_messages: m(["user_name", "keyword"], (user, keyword) => {
-        if (!contains(this.user_list, user)) return statusMessage(false, t.noUser);
+        if (!py.contains(this.user_list, user)) return statusMessage(false, t.noUser);
         const userId = this.userId(user);
         const found: PyValue[] = [];
         for (const [id, data] of this.inbox) {
           const involved =
-            pyEquals(getItem(data, "sender_id"), userId) ||
-            pyEquals(getItem(data, "receiver_id"), userId);
-          if (involved && lowerIn(keyword, getItem(data, "message"))) {
+            py.pyEquals(py.getItem(data, "sender_id"), userId) ||
+            py.pyEquals(py.getItem(data, "receiver_id"), userId);
+          if (involved && py.lowerIn(keyword, py.getItem(data, "message"))) {
             found.push(
-              pyDict([
+              py.pyDict([
                 ["id", id],
-                ["sender_id", getItem(data, "sender_id")],
-                ["receiver_id", getItem(data, "receiver_id")],
-                ["message", getItem(data, "message")],
+                ["sender_id", py.getItem(data, "sender_id")],
+                ["receiver_id", py.getItem(data, "receiver_id")],
+                ["message", py.getItem(data, "message")],
               ]),
             );
           }
         }
         if (found.length === 0) return statusMessage(false, t.noKeyword);
-        return pyDict({ status: true, messages: found });
+        return py.pyDict({ status: true, messages: found });
       }),
       get_all_message_times_with_ids: m([], () => {
         if (this.loggedOut()) return statusMessage(false, t.timesNotLoggedIn);
         return new Map<PyKey, PyValue>(
-          [...this.inbox].map(([id, data]) => [id, getItem(data, "time")]),
+          [...this.inbox].map(([id, data]) => [id, py.getItem(data, "time")]),
         );
       }),
       get_latest_message_id: m([], () =>

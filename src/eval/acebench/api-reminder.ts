@@ -4,20 +4,8 @@
  * all). As upstream, only the Chinese class has `mark_as_notified` and `search_reminders`, and the
  * latter fails whenever it matches (it calls `strftime` on a string time).
  */
-import {
-  contains,
-  getItem,
-  lowerIn,
-  pyDict,
-  type PyDict,
-  pyEquals,
-  PyException,
-  type PyKey,
-  pyStr,
-  pyTypeName,
-  type PyValue,
-  setItem,
-} from "../python/index.js";
+import * as py from "../python/index.js";
+import type { PyDict, PyKey, PyValue } from "../python/index.js";
 import { methodsOf, statusMessage } from "./api-base.js";
 import { BaseApi, type ApiClassName, type Lang, type MethodDef } from "./api-base.js";
 
@@ -64,7 +52,7 @@ export class ReminderApi extends BaseApi {
   constructor(lang: Lang) {
     super(lang);
     const reminder = (id: bigint, title: string, description: string, time: string) =>
-      pyDict({ reminder_id: id, title, description, time, notified: false });
+      py.pyDict({ reminder_id: id, title, description, time, notified: false });
     this.reminder_list = new Map<PyKey, PyValue>([
       [
         1n,
@@ -106,10 +94,10 @@ export class ReminderApi extends BaseApi {
       view_reminder_by_title: m(["title"], (title) => {
         if (this.loggedOut()) return statusMessage(false, t.viewNotLoggedIn);
         for (const reminder of this.reminder_list.values()) {
-          if (pyEquals(getItem(reminder, "title"), title))
-            return pyDict({ status: true, reminder });
+          if (py.pyEquals(py.getItem(reminder, "title"), title))
+            return py.pyDict({ status: true, reminder });
         }
-        return statusMessage(false, t.noTitle(pyStr(title)));
+        return statusMessage(false, t.noTitle(py.pyStr(title)));
       }),
       add_reminder: m(["title", "description", "time"], (title, description, time) => {
         if (this.loggedOut()) return statusMessage(false, t.addNotLoggedIn);
@@ -118,22 +106,22 @@ export class ReminderApi extends BaseApi {
         const id = this.reminder_id_counter;
         this.reminder_list.set(
           id,
-          pyDict({ reminder_id: id, title, description, time, notified: false }),
+          py.pyDict({ reminder_id: id, title, description, time, notified: false }),
         );
-        return statusMessage(true, t.added(pyStr(title)));
+        return statusMessage(true, t.added(py.pyStr(title)));
       }),
       delete_reminder: m(["reminder_id"], (id) => this.deleteById(this.reminder_list, id, t)),
       view_all_reminders: m([], () => {
         if (this.reminder_list.size === 0) return statusMessage(false, t.none);
         const reminders = [...this.reminder_list.values()].map((r) =>
-          pyDict({
-            title: getItem(r, "title"),
-            description: getItem(r, "description"),
-            time: getItem(r, "time"),
-            notified: getItem(r, "notified"),
+          py.pyDict({
+            title: py.getItem(r, "title"),
+            description: py.getItem(r, "description"),
+            time: py.getItem(r, "time"),
+            notified: py.getItem(r, "notified"),
           }),
         );
-        return pyDict({ status: true, reminders });
+        return py.pyDict({ status: true, reminders });
       }),
     };
     if (this.lang === "zh") Object.assign(methods, this.zhOnlyMethods());
@@ -144,20 +132,21 @@ export class ReminderApi extends BaseApi {
     const m = methodsOf("ReminderApi");
     return {
       mark_as_notified: m(["reminder_id"], (id) => {
-        if (!contains(this.reminder_list, id)) return statusMessage(false, "提醒ID不存在");
-        setItem(getItem(this.reminder_list, id), "notified", true);
-        return statusMessage(true, `提醒ID ${pyStr(id)} 已标记为已通知`);
+        if (!py.contains(this.reminder_list, id)) return statusMessage(false, "提醒ID不存在");
+        py.setItem(py.getItem(this.reminder_list, id), "notified", true);
+        return statusMessage(true, `提醒ID ${py.pyStr(id)} 已标记为已通知`);
       }),
       search_reminders: m(["keyword"], (keyword) => {
         for (const r of this.reminder_list.values()) {
           const hit =
-            lowerIn(keyword, getItem(r, "title")) || lowerIn(keyword, getItem(r, "description"));
+            py.lowerIn(keyword, py.getItem(r, "title")) ||
+            py.lowerIn(keyword, py.getItem(r, "description"));
           // Upstream formats a match with time.strftime(...), but times are stored as given
           // (a str), so every match raises.
           if (hit)
-            throw new PyException(
+            throw new py.PyException(
               "AttributeError",
-              `'${pyTypeName(getItem(r, "time"))}' object has no attribute 'strftime'`,
+              `'${py.pyTypeName(py.getItem(r, "time"))}' object has no attribute 'strftime'`,
             );
         }
         return statusMessage(false, "没有找到包含该关键词的提醒");

@@ -5,28 +5,8 @@
  * instead of answering, cancelling refunds without removing the reservation, and helper methods
  * such as `update_balance` are public tools.
  */
-import {
-  contains,
-  getItem,
-  getOr,
-  max2,
-  pyAdd,
-  pyDict,
-  type PyDict,
-  pyEquals,
-  PyException,
-  pyGt,
-  type PyKey,
-  pyLt,
-  pyMul,
-  pyNeg,
-  pyStr,
-  pySub,
-  pyTypeName,
-  type PyValue,
-  setItem,
-  truthy,
-} from "../python/index.js";
+import * as py from "../python/index.js";
+import type { PyDict, PyKey, PyValue } from "../python/index.js";
 import { AceApi, type ApiClassName, type Lang, type MethodDef, methodsOf } from "./api-base.js";
 import { TRAVEL_TEXT, travelData } from "./travel-data.js";
 
@@ -37,13 +17,13 @@ const DAY_MS = 24 * 3600 * 1000;
 /** `datetime.strptime(text, "%Y-%m-%d %H:%M:%S")` in milliseconds. */
 function parseTime(text: PyValue): number {
   if (typeof text !== "string")
-    throw new PyException(
+    throw new py.PyException(
       "TypeError",
-      `strptime() argument 1 must be str, not ${pyTypeName(text)}`,
+      `strptime() argument 1 must be str, not ${py.pyTypeName(text)}`,
     );
   const m = /^(\d{4})-(\d{1,2})-(\d{1,2}) (\d{1,2}):(\d{1,2}):(\d{1,2})$/.exec(text);
   if (!m)
-    throw new PyException(
+    throw new py.PyException(
       "ValueError",
       `time data ${JSON.stringify(text)} does not match format '%Y-%m-%d %H:%M:%S'`,
     );
@@ -61,11 +41,11 @@ function parseTime(text: PyValue): number {
 function allowanceTable(lang: Lang): PyDict {
   const { economy, business } = TRAVEL_TEXT[lang];
   const row = (e: bigint, b: bigint) =>
-    pyDict([
+    py.pyDict([
       [economy, e],
       [business, b],
     ]);
-  return pyDict({ regular: row(1n, 2n), silver: row(2n, 3n), gold: row(3n, 3n) });
+  return py.pyDict({ regular: row(1n, 2n), silver: row(2n, 3n), gold: row(3n, 3n) });
 }
 
 /** An airline booking system. */
@@ -103,20 +83,20 @@ export class Travel extends AceApi {
   }
 
   private authenticate(userId: PyValue, password: PyValue): PyValue {
-    const user = getOr(this.users, userId);
-    if (truthy(user) && pyEquals(getItem(user, "password"), password)) return user;
-    return pyDict({ status: "error", message: this.t().badLogin });
+    const user = py.getOr(this.users, userId);
+    if (py.truthy(user) && py.pyEquals(py.getItem(user, "password"), password)) return user;
+    return py.pyDict({ status: "error", message: this.t().badLogin });
   }
 
   /** `allowance.get(level, {}).get(cabin, 0)`. */
   private allowance(level: PyValue, cabin: PyValue): PyValue {
-    const row = getOr(allowanceTable(this.lang), level, new Map());
-    return getOr(row as PyDict, cabin, 0n);
+    const row = py.getOr(allowanceTable(this.lang), level, new Map());
+    return py.getOr(row as PyDict, cabin, 0n);
   }
 
   private baggageFee(level: PyValue, cabin: PyValue, count: PyValue): PyValue {
-    const freeLimit = getItem(getItem(allowanceTable(this.lang), level), cabin);
-    return pyMul(max2(pySub(count, freeLimit), 0n), 50n);
+    const freeLimit = py.getItem(py.getItem(allowanceTable(this.lang), level), cabin);
+    return py.pyMul(py.max2(py.pySub(count, freeLimit), 0n), 50n);
   }
 
   private updateBalance(user: PyValue, method: PyValue, amount: PyValue): boolean {
@@ -124,27 +104,27 @@ export class Travel extends AceApi {
       ["cash", "cash_balance"],
       ["bank", "bank_balance"],
     ] as const) {
-      if (!pyEquals(method, name)) continue;
-      if (pyLt(pyAdd(getItem(user, key), amount), 0n)) return false;
-      setItem(user, key, pyAdd(getItem(user, key), amount));
+      if (!py.pyEquals(method, name)) continue;
+      if (py.pyLt(py.pyAdd(py.getItem(user, key), amount), 0n)) return false;
+      py.setItem(user, key, py.pyAdd(py.getItem(user, key), amount));
       return true;
     }
     return true;
   }
 
   private refund(user: PyValue, amount: PyValue): null {
-    setItem(user, "cash_balance", pyAdd(getItem(user, "cash_balance"), amount));
-    getItem(user, "user_name"); // upstream prints the name next, which raises KeyError without it
+    py.setItem(user, "cash_balance", py.pyAdd(py.getItem(user, "cash_balance"), amount));
+    py.getItem(user, "user_name"); // upstream prints the name next, which raises KeyError without it
     return null;
   }
 
   private priceDifference(flight: PyValue, oldCabin: PyValue, newCabin: PyValue): PyValue {
     const { economy, business } = this.t();
-    const prices = pyDict([
-      [economy, getItem(flight, "economy_price")],
-      [business, getItem(flight, "business_price")],
+    const prices = py.pyDict([
+      [economy, py.getItem(flight, "economy_price")],
+      [business, py.getItem(flight, "business_price")],
     ]);
-    return pySub(getOr(prices, newCabin, 0n), getOr(prices, oldCabin, 0n));
+    return py.pySub(py.getOr(prices, newCabin, 0n), py.getOr(prices, oldCabin, 0n));
   }
 
   private reserve(
@@ -157,24 +137,28 @@ export class Travel extends AceApi {
   ): PyValue {
     const t = this.t();
     const user = this.authenticate(userId, password);
-    if (!truthy(user)) return t.authFailed;
+    if (!py.truthy(user)) return t.authFailed;
     const flight =
       this.flights.find(
         (f) =>
-          pyEquals(getItem(f, "flight_no"), flightNo) &&
-          pyEquals(getItem(f, "status"), "available"),
+          py.pyEquals(py.getItem(f, "flight_no"), flightNo) &&
+          py.pyEquals(py.getItem(f, "status"), "available"),
       ) ?? null;
-    let total = getItem(flight, pyEquals(cabin, t.economy) ? "economy_price" : "business_price");
-    total = pyAdd(total, this.baggageFee(getItem(user, "membership_level"), cabin, baggage));
-    if (!contains(["cash", "bank"], method)) return t.badPayment;
-    const key = pyEquals(method, "cash") ? "cash_balance" : "bank_balance";
-    const account = getOr(this.users, userId);
-    if (pyGt(total, getItem(account, key))) return key === "cash_balance" ? t.poorCash : t.poorBank;
-    setItem(account, key, pySub(getItem(account, key), total));
-    setItem(flight, "seats_available", pySub(getItem(flight, "seats_available"), 1n));
+    let total = py.getItem(
+      flight,
+      py.pyEquals(cabin, t.economy) ? "economy_price" : "business_price",
+    );
+    total = py.pyAdd(total, this.baggageFee(py.getItem(user, "membership_level"), cabin, baggage));
+    if (!py.contains(["cash", "bank"], method)) return t.badPayment;
+    const key = py.pyEquals(method, "cash") ? "cash_balance" : "bank_balance";
+    const account = py.getOr(this.users, userId);
+    if (py.pyGt(total, py.getItem(account, key)))
+      return key === "cash_balance" ? t.poorCash : t.poorBank;
+    py.setItem(account, key, py.pySub(py.getItem(account, key), total));
+    py.setItem(flight, "seats_available", py.pySub(py.getItem(flight, "seats_available"), 1n));
     const id = `res_${this.reservations.length + 1}`;
     this.reservations.push(
-      pyDict({
+      py.pyDict({
         reservation_id: id,
         user_id: userId,
         flight_no: flightNo,
@@ -183,20 +167,20 @@ export class Travel extends AceApi {
         baggage,
       }),
     );
-    return t.booked(id, pyStr(total));
+    return t.booked(id, py.pyStr(total));
   }
 
   /** The first flight whose `flight_no` is `flightNo`. */
   private flightNumbered(flightNo: PyValue): PyDict | undefined {
-    return this.flights.find((f) => pyEquals(getItem(f, "flight_no"), flightNo));
+    return this.flights.find((f) => py.pyEquals(py.getItem(f, "flight_no"), flightNo));
   }
 
   /** The first reservation with this id made by this user. */
   private userReservation(userId: PyValue, reservationId: PyValue): PyDict | undefined {
     return this.reservations.find(
       (r) =>
-        pyEquals(getItem(r, "reservation_id"), reservationId) &&
-        pyEquals(getItem(r, "user_id"), userId),
+        py.pyEquals(py.getItem(r, "reservation_id"), reservationId) &&
+        py.pyEquals(py.getItem(r, "user_id"), userId),
     );
   }
 
@@ -211,50 +195,50 @@ export class Travel extends AceApi {
     const t = this.t();
     const reservation = this.userReservation(userId, reservationId);
     if (!reservation) return t.noReservation;
-    const current = this.flightNumbered(getItem(reservation, "flight_no"));
+    const current = this.flightNumbered(py.getItem(reservation, "flight_no"));
     if (!current) return t.noFlightInfo;
-    const method = truthy(newMethod) ? newMethod : getItem(reservation, "payment_method");
-    const user = getItem(this.users, userId);
-    if (!truthy(user)) return t.noUserInfo;
+    const method = py.truthy(newMethod) ? newMethod : py.getItem(reservation, "payment_method");
+    const user = py.getItem(this.users, userId);
+    if (!py.truthy(user)) return t.noUserInfo;
     const messages: string[] = [];
-    if (truthy(newFlightNo) && !pyEquals(newFlightNo, getItem(reservation, "flight_no"))) {
+    if (py.truthy(newFlightNo) && !py.pyEquals(newFlightNo, py.getItem(reservation, "flight_no"))) {
       const next = this.flightNumbered(newFlightNo);
       const sameRoute =
         next &&
-        pyEquals(getItem(next, "origin"), getItem(current, "origin")) &&
-        pyEquals(getItem(next, "destination"), getItem(current, "destination"));
+        py.pyEquals(py.getItem(next, "origin"), py.getItem(current, "origin")) &&
+        py.pyEquals(py.getItem(next, "destination"), py.getItem(current, "destination"));
       if (!sameRoute) return t.changeFailed;
-      setItem(reservation, "flight_no", newFlightNo);
+      py.setItem(reservation, "flight_no", newFlightNo);
       messages.push(t.flightChanged);
     }
-    if (truthy(newCabin) && !pyEquals(newCabin, getOr(reservation, "cabin"))) {
-      const difference = this.priceDifference(current, getItem(reservation, "cabin"), newCabin);
-      setItem(reservation, "cabin", newCabin);
-      if (pyGt(difference, 0n)) {
+    if (py.truthy(newCabin) && !py.pyEquals(newCabin, py.getOr(reservation, "cabin"))) {
+      const difference = this.priceDifference(current, py.getItem(reservation, "cabin"), newCabin);
+      py.setItem(reservation, "cabin", newCabin);
+      if (py.pyGt(difference, 0n)) {
         messages.push(
-          this.updateBalance(user, method, pyNeg(difference))
-            ? t.cabinPaid(pyStr(difference))
+          this.updateBalance(user, method, py.pyNeg(difference))
+            ? t.cabinPaid(py.pyStr(difference))
             : t.cabinPoor,
         );
-      } else if (pyLt(difference, 0n)) {
-        this.updateBalance(user, method, pyNeg(difference));
-        messages.push(t.cabinRefund(pyStr(pyNeg(difference))));
+      } else if (py.pyLt(difference, 0n)) {
+        this.updateBalance(user, method, py.pyNeg(difference));
+        messages.push(t.cabinRefund(py.pyStr(py.pyNeg(difference))));
       }
     }
-    if (pyGt(addBaggage, 0n)) {
+    if (py.pyGt(addBaggage, 0n)) {
       const allowance = this.allowance(
-        getItem(user, "membership_level"),
-        getItem(reservation, "cabin"),
+        py.getItem(user, "membership_level"),
+        py.getItem(reservation, "cabin"),
       );
-      const total = pyAdd(getOr(reservation, "baggage", 0n), addBaggage);
-      const cost = pyMul(max2(0n, pySub(total, allowance)), 50n);
-      if (pyGt(cost, 0n))
+      const total = py.pyAdd(py.getOr(reservation, "baggage", 0n), addBaggage);
+      const cost = py.pyMul(py.max2(0n, py.pySub(total, allowance)), 50n);
+      if (py.pyGt(cost, 0n))
         messages.push(
-          this.updateBalance(user, method, pyNeg(cost))
-            ? t.baggagePaid(pyStr(cost))
+          this.updateBalance(user, method, py.pyNeg(cost))
+            ? t.baggagePaid(py.pyStr(cost))
             : t.baggagePoor,
         );
-      setItem(reservation, "baggage", total);
+      py.setItem(reservation, "baggage", total);
     }
     if (messages.length === 0) messages.push(t.noFees);
     return messages.join(" ");
@@ -262,46 +246,46 @@ export class Travel extends AceApi {
 
   private cancel(userId: PyValue, reservationId: PyValue, reason: PyValue): PyValue {
     const t = this.t();
-    const user = getOr(this.users, userId);
-    if (!truthy(user)) return t.badUser;
+    const user = py.getOr(this.users, userId);
+    if (!py.truthy(user)) return t.badUser;
     const reservation = this.userReservation(userId, reservationId);
     if (!reservation) return t.badReservation;
-    const flight = this.flightNumbered(getItem(reservation, "flight_no"));
+    const flight = this.flightNumbered(py.getItem(reservation, "flight_no"));
     if (!flight) return t.badFlight;
-    const depart = parseTime(getItem(flight, "depart_time"));
+    const depart = parseTime(py.getItem(flight, "depart_time"));
     if (CANCEL_NOW_MS > depart) return t.used;
-    const price = getItem(
+    const price = py.getItem(
       flight,
-      pyEquals(getItem(reservation, "cabin"), t.economy) ? "economy_price" : "business_price",
+      py.pyEquals(py.getItem(reservation, "cabin"), t.economy) ? "economy_price" : "business_price",
     );
-    if (pyEquals(reason, t.airlineCancelled)) {
+    if (py.pyEquals(reason, t.airlineCancelled)) {
       this.refund(user, price);
-      return t.cancelledByAirline(pyStr(price));
+      return t.cancelledByAirline(py.pyStr(price));
     }
     if (depart - CANCEL_NOW_MS > DAY_MS) {
       this.refund(user, price);
-      return t.freeCancel(pyStr(price));
+      return t.freeCancel(py.pyStr(price));
     }
-    const fee = pyMul(price, 0.1);
-    const refund = pySub(price, fee);
+    const fee = py.pyMul(price, 0.1);
+    const refund = py.pySub(price, fee);
     this.refund(user, refund);
-    return t.feeCancel(pyStr(fee), pyStr(refund));
+    return t.feeCancel(py.pyStr(fee), py.pyStr(refund));
   }
 
   private transfers(origin: PyValue, via: PyValue, destination: PyValue): PyValue {
     const leg = (from: PyValue, to: PyValue) =>
       this.flights.filter(
         (f) =>
-          pyEquals(getItem(f, "origin"), from) &&
-          pyEquals(getItem(f, "destination"), to) &&
-          pyEquals(getItem(f, "status"), "available"),
+          py.pyEquals(py.getItem(f, "origin"), from) &&
+          py.pyEquals(py.getItem(f, "destination"), to) &&
+          py.pyEquals(py.getItem(f, "status"), "available"),
       );
     const pairs: PyValue[] = [];
     for (const first of leg(origin, via)) {
-      const arrival = parseTime(getItem(first, "arrival_time"));
+      const arrival = parseTime(py.getItem(first, "arrival_time"));
       for (const second of leg(via, destination)) {
-        if (arrival < parseTime(getItem(second, "depart_time")))
-          pairs.push(pyDict({ first_leg: first, second_leg: second }));
+        if (arrival < parseTime(py.getItem(second, "depart_time")))
+          pairs.push(py.pyDict({ first_leg: first, second_leg: second }));
       }
     }
     return pairs.length > 0 ? pairs : this.t().noTransfer;
@@ -309,9 +293,10 @@ export class Travel extends AceApi {
 
   private flightDetails(origin: PyValue, destination: PyValue): PyValue {
     let flights = this.flights;
-    if (truthy(origin)) flights = flights.filter((f) => pyEquals(getItem(f, "origin"), origin));
-    if (truthy(destination))
-      flights = flights.filter((f) => pyEquals(getItem(f, "destination"), destination));
+    if (py.truthy(origin))
+      flights = flights.filter((f) => py.pyEquals(py.getItem(f, "origin"), origin));
+    if (py.truthy(destination))
+      flights = flights.filter((f) => py.pyEquals(py.getItem(f, "destination"), destination));
     if (flights.length === 0) return this.t().noDirect;
     const keys = [
       "flight_no",
@@ -324,20 +309,20 @@ export class Travel extends AceApi {
       "economy_price",
       "business_price",
     ];
-    return flights.map((f) => new Map<PyKey, PyValue>(keys.map((k) => [k, getItem(f, k)])));
+    return flights.map((f) => new Map<PyKey, PyValue>(keys.map((k) => [k, py.getItem(f, k)])));
   }
 
   private reservationDetails(reservationId: PyValue, userId: PyValue): PyValue {
     let found: PyDict[];
-    if (truthy(reservationId))
+    if (py.truthy(reservationId))
       found = this.reservations.filter((r) =>
-        pyEquals(getItem(r, "reservation_id"), reservationId),
+        py.pyEquals(py.getItem(r, "reservation_id"), reservationId),
       );
-    else if (truthy(userId))
-      found = this.reservations.filter((r) => pyEquals(getItem(r, "user_id"), userId));
-    else return pyDict({ status: "error", message: this.t().needId });
+    else if (py.truthy(userId))
+      found = this.reservations.filter((r) => py.pyEquals(py.getItem(r, "user_id"), userId));
+    else return py.pyDict({ status: "error", message: this.t().needId });
     return found.map((r) => {
-      const flight = this.flightNumbered(getItem(r, "flight_no")) ?? null;
+      const flight = this.flightNumbered(py.getItem(r, "flight_no")) ?? null;
       const out: PyDict = new Map(r);
       out.set("flight_info", flight);
       return out;
@@ -355,10 +340,10 @@ export class Travel extends AceApi {
         (o, d) => this.flightDetails(o, d),
       ),
       get_user_details: m(["user_id", "password"], (id, password) => {
-        const user = getOr(this.users, id);
-        if (truthy(user) && pyEquals(getItem(user, "password"), password))
-          return new Map([...(user as PyDict)].filter(([k]) => !pyEquals(k, "password")));
-        return pyDict({ status: "error", message: this.t().badLogin });
+        const user = py.getOr(this.users, id);
+        if (py.truthy(user) && py.pyEquals(py.getItem(user, "password"), password))
+          return new Map([...(user as PyDict)].filter(([k]) => !py.pyEquals(k, "password")));
+        return py.pyDict({ status: "error", message: this.t().badLogin });
       }),
       get_reservation_details: m(
         [
@@ -385,15 +370,7 @@ export class Travel extends AceApi {
       ),
       reserve_flight: m(
         ["user_id", "password", "flight_no", "cabin", "payment_method", "baggage_count"],
-        (...a) =>
-          this.reserve(
-            a[0] as PyValue,
-            a[1] as PyValue,
-            a[2] as PyValue,
-            a[3] as PyValue,
-            a[4] as PyValue,
-            a[5] as PyValue,
-          ),
+        (u, pw, f, c, pm, n) => this.reserve(u, pw, f, c, pm, n),
       ),
       modify_flight: m(
         [
@@ -404,15 +381,7 @@ export class Travel extends AceApi {
           ["add_baggage", 0],
           ["new_payment_method", null],
         ],
-        (...a) =>
-          this.modify(
-            a[0] as PyValue,
-            a[1] as PyValue,
-            a[2] as PyValue,
-            a[3] as PyValue,
-            a[4] as PyValue,
-            a[5] as PyValue,
-          ),
+        (u, r, f, c, n, pm) => this.modify(u, r, f, c, n, pm),
       ),
       cancel_reservation: m(["user_id", "reservation_id", "reason"], (u, r, why) =>
         this.cancel(u, r, why),

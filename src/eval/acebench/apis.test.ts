@@ -268,6 +268,12 @@ describe("FoodPlatform", () => {
 
 describe("Travel", () => {
   const travel = (lang: "en" | "zh" = "en") => new AceWorld(lang, ["Travel"], {});
+  /** Travel's saved attributes: the users' balances and the reservations. */
+  const travelState = (w: AceWorld) =>
+    w.savedState()[0]?.Travel as {
+      users: Record<string, { cash_balance: number }>;
+      reservations: Array<Record<string, unknown>>;
+    };
 
   it("books with baggage fees by membership, paying in int yuan from float balances", () => {
     const w = travel();
@@ -279,10 +285,7 @@ describe("Travel", () => {
     ).toEqual([
       "Booking successful. Reservation ID: res_5. Total cost: 1300 yuan (including baggage fees).",
     ]);
-    const state = w.savedState()[0]?.Travel as {
-      users: Record<string, { cash_balance: number }>;
-      reservations: unknown[];
-    };
+    const state = travelState(w);
     expect(state.users.user1?.cash_balance).toBe(700);
     expect(state.reservations[4]).toEqual({
       reservation_id: "res_5",
@@ -338,9 +341,11 @@ describe("Travel", () => {
     expect(
       run(w, "[modify_flight(user_id='user1', reservation_id='res_1', new_flight_no='MU5678')]"),
     ).toEqual(["Flight change failed: Invalid new flight number or destination does not match."]);
-    const saved = w.savedState()[0]?.Travel as { reservations: Array<Record<string, unknown>> };
-    const res2 = saved.reservations[1];
-    expect(res2).toMatchObject({ flight_no: "CZ4321", cabin: "Economy Class", baggage: 3 });
+    expect(travelState(w).reservations[1]).toMatchObject({
+      flight_no: "CZ4321",
+      cabin: "Economy Class",
+      baggage: 3,
+    });
   });
 
   it("cancels with a refund to cash but keeps the reservation", () => {
@@ -353,10 +358,7 @@ describe("Travel", () => {
     ).toEqual([
       "More than 24 hours before departure. Free cancellation successful, 1200 yuan has been refunded.",
     ]);
-    const state = w.savedState()[0]?.Travel as {
-      users: Record<string, { cash_balance: number }>;
-      reservations: unknown[];
-    };
+    const state = travelState(w);
     expect(state.users.user1?.cash_balance).toBe(3200);
     expect(state.reservations).toHaveLength(4);
   });

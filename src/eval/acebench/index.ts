@@ -16,14 +16,7 @@ export {
   type ExecutionMode,
   type SavedState,
 } from "./world.js";
-export {
-  callFromToolCall,
-  decodeCalls,
-  isExecutionMessageMultiStep,
-  isExecutionMessageMultiTurn,
-  renderCalls,
-  toolArguments,
-} from "./calls.js";
+export * from "./calls.js";
 export {
   ACE_SETS,
   firstPath,

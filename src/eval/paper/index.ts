@@ -16,17 +16,7 @@ export {
   type PaperRow,
   type PaperSetting,
 } from "./table.js";
-export {
-  QaEnv,
-  aimeCorrect,
-  aimeExtract,
-  gpqaExtract,
-  gpqaPrompt,
-  loadAime,
-  loadGpqa,
-  qaPaths,
-  type QaItem,
-} from "./qa.js";
+export * from "./qa.js";
 export {
   aceAgentSource,
   qaSource,

@@ -377,36 +377,47 @@ class Reader {
   }
 }
 
+/** Reads `src` whole with `read`; text left after it fails E_PARSE ("unexpected text after `what`"). */
+function readWhole<T>(
+  src: string,
+  mode: Mode,
+  what: string,
+  read: (r: Reader) => T,
+  options: PythonCallsOptions = {},
+): T {
+  const r = new Reader(src, mode, options);
+  const v = read(r);
+  if (!r.atEnd()) r.fail(`unexpected text after ${what}`);
+  return v;
+}
+
 /**
  * Parses one Python call (`f(1, x='a')`) or a list of calls (`[f(a=1), g(b=2)]`).
  * Throws SpadeError E_PARSE on anything else (nested calls, expressions, trailing text).
  */
 export function parsePythonCalls(src: string, options: PythonCallsOptions = {}): PyCall[] {
-  const r = new Reader(src, "python", options);
-  const calls: PyCall[] = [];
-  if (r.eat("[")) {
-    r.items("]", () => calls.push(r.call()));
-  } else {
-    calls.push(r.call());
-  }
-  if (!r.atEnd()) r.fail("unexpected text after the call");
-  return calls;
+  return readWhole(
+    src,
+    "python",
+    "the call",
+    (r) => {
+      if (!r.eat("[")) return [r.call()];
+      const calls: PyCall[] = [];
+      r.items("]", () => calls.push(r.call()));
+      return calls;
+    },
+    options,
+  );
 }
 
 /** Parses exactly one Python call string. */
 export function parsePythonCall(src: string): PyCall {
-  const r = new Reader(src, "python");
-  const call = r.call();
-  if (!r.atEnd()) r.fail("unexpected text after the call");
-  return call;
+  return readWhole(src, "python", "the call", (r) => r.call());
 }
 
 /** Parses one Python literal (`{'a': [1, 2.5, None]}`, `(1,)`, `-3`, `'x'`). */
 export function parsePythonLiteral(src: string): PyValue {
-  const r = new Reader(src, "python");
-  const v = r.value();
-  if (!r.atEnd()) r.fail("unexpected text after the literal");
-  return v;
+  return readWhole(src, "python", "the literal", (r) => r.value());
 }
 
 /**
@@ -414,8 +425,5 @@ export function parsePythonLiteral(src: string): PyValue {
  * `1e5` are floats, objects become dicts. Also accepts NaN and Infinity as Python does.
  */
 export function parseJsonPy(src: string): PyValue {
-  const r = new Reader(src, "json");
-  const v = r.value();
-  if (!r.atEnd()) r.fail("unexpected text after the JSON value");
-  return v;
+  return readWhole(src, "json", "the JSON value", (r) => r.value());
 }

@@ -61,4 +61,14 @@ describe("startShim", () => {
     expect(failed.status).toBe(500);
     expect(((await failed.json()) as any).error.message).toBe("scripted failure");
   });
+
+  it("fails E_IO, saying what to do, when its port is taken", async () => {
+    shim = await startShim({ talker: () => ({ content: "hi" }) });
+    const port = Number(new URL(shim.baseURL).port);
+    await expect(startShim({ talker: () => ({ content: "hi" }) }, { port })).rejects.toMatchObject({
+      code: "E_IO",
+      nextStep: "free the port or omit it",
+      message: expect.stringMatching(/^the tau2 model shim cannot listen: listen EADDRINUSE/),
+    });
+  });
 });

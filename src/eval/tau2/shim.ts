@@ -5,8 +5,8 @@
  * idle agent and user, or any other handler. One handler per model name.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { SpadeError } from "../../errors.js";
+import { listenLoopback } from "../../net/index.js";
 import type { JsonObject } from "../../env/index.js";
 import type { ChatMessage, ScriptedTurn } from "./scripted.js";
 
@@ -163,25 +163,15 @@ export async function startShim(
   // (Node's default: after 5 s idle) races a request sent on it ("Connection error" in the harness).
   server.keepAliveTimeout = 600_000;
   server.headersTimeout = 601_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", (err) =>
-      reject(
-        new SpadeError("E_IO", `the tau2 model shim cannot listen: ${err.message}`, {
-          nextStep: "free the port or omit it",
-          cause: err,
-        }),
-      ),
-    );
-    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
+  const { port, close } = await listenLoopback(server, options.port).catch((err: Error) => {
+    throw new SpadeError("E_IO", `the tau2 model shim cannot listen: ${err.message}`, {
+      nextStep: "free the port or omit it",
+      cause: err,
+    });
   });
-  const { port } = server.address() as AddressInfo;
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }

@@ -4,25 +4,8 @@
  * file system with one-level `cd`, and Python's quirks kept (shared `contents` after mv/cp,
  * `tail` with 0 lines showing everything, long-context padding files).
  */
-import {
-  attributeError,
-  formatFixed,
-  isDict,
-  pyDict,
-  type PyDict,
-  pyLen,
-  pyStr,
-  pyTypeName,
-  type PyValue,
-  rstrip,
-  sortedStrings,
-  splitlines,
-  splitWhitespace,
-  strip,
-  truthy,
-  typeError,
-  utf8Length,
-} from "../../python/index.js";
+import * as py from "../../python/index.js";
+import type { PyDict, PyValue } from "../../python/index.js";
 import { methodTable, opt, req, type BfclApi } from "../api.js";
 import { FsDirectory, FsFile, type FsNode } from "../fs-nodes.js";
 import type { BfclSession } from "../session.js";
@@ -33,13 +16,13 @@ const INVALID_NAME_CHARS = '|/\\?%*:"><';
 function nameArg(v: PyValue): string {
   if (typeof v === "string") return v;
   if (v === null || typeof v !== "object")
-    throw typeError(`argument of type '${pyTypeName(v)}' is not iterable`);
-  throw typeError(`unhashable type: '${pyTypeName(v)}'`);
+    throw py.typeError(`argument of type '${py.pyTypeName(v)}' is not iterable`);
+  throw py.typeError(`unhashable type: '${py.pyTypeName(v)}'`);
 }
 
 /** A str used with a method (`folder.rstrip`): AttributeError otherwise. */
 function strFor(v: PyValue, method: string): string {
-  if (typeof v !== "string") throw attributeError(v, method);
+  if (typeof v !== "string") throw py.attributeError(v, method);
   return v;
 }
 
@@ -61,7 +44,7 @@ export class GorillaFileSystem implements BfclApi {
     this.longContext = longContext;
     this.root = new FsDirectory("/", null);
     const rootSpec = scenario.get("root");
-    if (isDict(rootSpec)) {
+    if (py.isDict(rootSpec)) {
       const [rootName, rootData] = [...rootSpec][0]!;
       const rootDir = new FsDirectory(String(rootName), null);
       this.root = this.loadDirectory((rootData as PyDict).get("contents") as PyDict, rootDir);
@@ -113,10 +96,10 @@ export class GorillaFileSystem implements BfclApi {
     if (path === null || path === ".") return this.currentDir;
     if (path === "/") return this.root;
     let dir = path.startsWith("/") ? this.root : this.currentDir;
-    for (const name of strip(path, "/").split("/")) {
+    for (const name of py.strip(path, "/").split("/")) {
       const next = dir.getItem(name);
       if (!(next instanceof FsDirectory))
-        return pyDict({ error: `cd: '${path}': No such file or directory` });
+        return py.pyDict({ error: `cd: '${path}': No such file or directory` });
       dir = next;
     }
     return dir;
@@ -129,7 +112,7 @@ export class GorillaFileSystem implements BfclApi {
   private localFile(fileName: PyValue): FsFile | undefined {
     if (typeof fileName !== "string") {
       if (fileName !== null && typeof fileName === "object")
-        throw typeError(`unhashable type: '${pyTypeName(fileName)}'`);
+        throw py.typeError(`unhashable type: '${py.pyTypeName(fileName)}'`);
       return undefined;
     }
     const item = this.currentDir.contents.has(fileName)
@@ -146,7 +129,7 @@ export class GorillaFileSystem implements BfclApi {
         const names: string[] = [];
         for (let dir: FsDirectory | null = this.currentDir; dir !== null; dir = dir.parent)
           names.push(dir.name);
-        return pyDict({ current_working_directory: "/" + names.reverse().join("/") });
+        return py.pyDict({ current_working_directory: "/" + names.reverse().join("/") });
       },
     ],
     [
@@ -154,32 +137,32 @@ export class GorillaFileSystem implements BfclApi {
       [opt("a", false)],
       ({ a }) => {
         let contents = [...this.currentDir.contents.keys()];
-        if (!truthy(a!)) contents = contents.filter((n) => !n.startsWith("."));
-        return pyDict({ current_directory_content: contents });
+        if (!py.truthy(a!)) contents = contents.filter((n) => !n.startsWith("."));
+        return py.pyDict({ current_directory_content: contents });
       },
     ],
     [
       "cd",
       [req("folder")],
       ({ folder }) => {
-        let target = rstrip(strFor(folder!, "rstrip"), "/");
+        let target = py.rstrip(strFor(folder!, "rstrip"), "/");
         if (target === "") target = "/";
         if (![".", "..", "/"].includes(target) && target.includes("/")) {
-          return pyDict({
+          return py.pyDict({
             error: `cd: ${target}: Unsupported path. Only one folder level at a time is supported.`,
           });
         }
         if (target === "..") {
           if (this.currentDir.parent) this.currentDir = this.currentDir.parent;
           else if (this.root.pyEquals(this.currentDir))
-            return pyDict({ error: "Current directory is already the root. Cannot go back." });
-          else return pyDict({ error: "cd: ..: No such directory" });
+            return py.pyDict({ error: "Current directory is already the root. Cannot go back." });
+          else return py.pyDict({ error: "cd: ..: No such directory" });
           return new Map();
         }
         const dir = this.navigate(target);
         if (!(dir instanceof FsDirectory)) return dir;
         this.currentDir = dir;
-        return pyDict({ current_working_directory: dir.name });
+        return py.pyDict({ current_working_directory: dir.name });
       },
     ],
     [
@@ -188,9 +171,11 @@ export class GorillaFileSystem implements BfclApi {
       ({ dir_name }) => {
         const name = nameArg(dir_name!);
         if (this.isInvalidName(name))
-          return pyDict({ error: `mkdir: cannot create directory '${name}': Invalid character` });
+          return py.pyDict({
+            error: `mkdir: cannot create directory '${name}': Invalid character`,
+          });
         if (this.currentDir.contents.has(name))
-          return pyDict({ error: `mkdir: cannot create directory '${name}': File exists` });
+          return py.pyDict({ error: `mkdir: cannot create directory '${name}': File exists` });
         this.currentDir.addDirectory(name);
         return null;
       },
@@ -201,9 +186,9 @@ export class GorillaFileSystem implements BfclApi {
       ({ file_name }) => {
         const name = nameArg(file_name!);
         if (this.isInvalidName(name))
-          return pyDict({ error: `touch: cannot touch '${name}': Invalid character` });
+          return py.pyDict({ error: `touch: cannot touch '${name}': Invalid character` });
         if (this.currentDir.contents.has(name))
-          return pyDict({ error: `touch: cannot touch '${name}': File exists` });
+          return py.pyDict({ error: `touch: cannot touch '${name}': File exists` });
         this.currentDir.addFile(name);
         return null;
       },
@@ -212,15 +197,15 @@ export class GorillaFileSystem implements BfclApi {
       "echo",
       [req("content"), opt("file_name", null)],
       ({ content, file_name }) => {
-        if (file_name === null) return pyDict({ terminal_output: content! });
+        if (file_name === null) return py.pyDict({ terminal_output: content! });
         const name = nameArg(file_name!);
         if (this.isInvalidName(name))
-          return pyDict({ error: `echo: cannot write to '${name}': Invalid character` });
-        if (name === "") return pyDict({ terminal_output: content! });
+          return py.pyDict({ error: `echo: cannot write to '${name}': Invalid character` });
+        if (name === "") return py.pyDict({ terminal_output: content! });
         const item = this.currentDir.contents.get(name);
         if (item === undefined)
-          return pyDict({ error: `echo: cannot write to '${name}': No such file` });
-        if (!(item instanceof FsFile)) throw attributeError(item, "_write");
+          return py.pyDict({ error: `echo: cannot write to '${name}': No such file` });
+        if (!(item instanceof FsFile)) throw py.attributeError(item, "_write");
         item.content = content!;
         return null;
       },
@@ -230,12 +215,13 @@ export class GorillaFileSystem implements BfclApi {
       [req("file_name")],
       ({ file_name }) => {
         const name = nameArg(file_name!);
-        if (this.isInvalidName(name)) return pyDict({ error: `cat: '${name}': Invalid character` });
+        if (this.isInvalidName(name))
+          return py.pyDict({ error: `cat: '${name}': Invalid character` });
         const item = this.currentDir.contents.get(name);
         if (item === undefined)
-          return pyDict({ error: `cat: '${name}': No such file or directory` });
-        if (item instanceof FsFile) return pyDict({ file_content: item.content });
-        return pyDict({ error: `cat: '${name}': Is a directory` });
+          return py.pyDict({ error: `cat: '${name}': No such file or directory` });
+        if (item instanceof FsFile) return py.pyDict({ file_content: item.content });
+        return py.pyDict({ error: `cat: '${name}': Is a directory` });
       },
     ],
     [
@@ -245,7 +231,7 @@ export class GorillaFileSystem implements BfclApi {
         const target = this.navigate(path === null ? null : strFor(path!, "strip"));
         if (!(target instanceof FsDirectory)) {
           const msg = target.get("error") as string;
-          return msg.startsWith("cd:") ? pyDict({ error: msg.replace("cd:", "find:") }) : target;
+          return msg.startsWith("cd:") ? py.pyDict({ error: msg.replace("cd:", "find:") }) : target;
         }
         const needle = name === null ? null : nameArg(name!);
         const matches: string[] = [];
@@ -256,8 +242,8 @@ export class GorillaFileSystem implements BfclApi {
             if (item instanceof FsDirectory) search(item, itemPath);
           }
         };
-        search(target, rstrip(strFor(path!, "rstrip"), "/"));
-        return pyDict({ matches });
+        search(target, py.rstrip(strFor(path!, "rstrip"), "/"));
+        return py.pyDict({ matches });
       },
     ],
     [
@@ -265,20 +251,21 @@ export class GorillaFileSystem implements BfclApi {
       [req("file_name"), opt("mode", "l")],
       ({ file_name, mode }) => {
         if (!["l", "w", "c"].includes(mode as string))
-          return pyDict({ error: `wc: invalid mode '${pyStr(mode!)}'` });
+          return py.pyDict({ error: `wc: invalid mode '${py.pyStr(mode!)}'` });
         const file = this.localFile(file_name!);
-        if (!file) return pyDict({ error: `wc: ${pyStr(file_name!)}: No such file or directory` });
+        if (!file)
+          return py.pyDict({ error: `wc: ${py.pyStr(file_name!)}: No such file or directory` });
         if (mode === "l")
-          return pyDict({
-            count: BigInt(splitlines(textOf(file, "splitlines")).length),
+          return py.pyDict({
+            count: BigInt(py.splitlines(textOf(file, "splitlines")).length),
             type: "lines",
           });
         if (mode === "w")
-          return pyDict({
-            count: BigInt(splitWhitespace(textOf(file, "split")).length),
+          return py.pyDict({
+            count: BigInt(py.splitWhitespace(textOf(file, "split")).length),
             type: "words",
           });
-        return pyDict({ count: pyLen(file.content), type: "characters" });
+        return py.pyDict({ count: py.pyLen(file.content), type: "characters" });
       },
     ],
     [
@@ -287,9 +274,9 @@ export class GorillaFileSystem implements BfclApi {
       ({ file_name }) => {
         const file = this.localFile(file_name!);
         if (!file)
-          return pyDict({ error: `sort: ${pyStr(file_name!)}: No such file or directory` });
-        return pyDict({
-          sorted_content: sortedStrings(splitlines(textOf(file, "splitlines"))).join("\n"),
+          return py.pyDict({ error: `sort: ${py.pyStr(file_name!)}: No such file or directory` });
+        return py.pyDict({
+          sorted_content: py.sortedStrings(py.splitlines(textOf(file, "splitlines"))).join("\n"),
         });
       },
     ],
@@ -299,15 +286,15 @@ export class GorillaFileSystem implements BfclApi {
       ({ file_name, pattern }) => {
         const file = this.localFile(file_name!);
         if (!file)
-          return pyDict({ error: `grep: ${pyStr(file_name!)}: No such file or directory` });
-        const lines = splitlines(textOf(file, "splitlines"));
+          return py.pyDict({ error: `grep: ${py.pyStr(file_name!)}: No such file or directory` });
+        const lines = py.splitlines(textOf(file, "splitlines"));
         if (typeof pattern !== "string") {
-          if (lines.length === 0) return pyDict({ matching_lines: [] });
-          throw typeError(
-            `'in <string>' requires string as left operand, not ${pyTypeName(pattern!)}`,
+          if (lines.length === 0) return py.pyDict({ matching_lines: [] });
+          throw py.typeError(
+            `'in <string>' requires string as left operand, not ${py.pyTypeName(pattern!)}`,
           );
         }
-        return pyDict({ matching_lines: lines.filter((line) => line.includes(pattern)) });
+        return py.pyDict({ matching_lines: lines.filter((line) => line.includes(pattern)) });
       },
     ],
     [
@@ -316,21 +303,21 @@ export class GorillaFileSystem implements BfclApi {
       ({ human_readable }) => {
         const size = (item: FsNode): number => {
           if (item instanceof FsFile) {
-            if (typeof item.content !== "string") throw attributeError(item.content, "encode");
-            return utf8Length(item.content);
+            if (typeof item.content !== "string") throw py.attributeError(item.content, "encode");
+            return py.utf8Length(item.content);
           }
           let sum = 0;
           for (const child of item.contents.values()) sum += size(child);
           return sum;
         };
         const total = size(this.currentDir);
-        if (!truthy(human_readable!)) return pyDict({ disk_usage: `${total} bytes` });
+        if (!py.truthy(human_readable!)) return py.pyDict({ disk_usage: `${total} bytes` });
         let value = total;
         for (const unit of ["B", "KB", "MB", "GB", "TB"]) {
-          if (value < 1024) return pyDict({ disk_usage: `${formatFixed(value, 2)} ${unit}` });
+          if (value < 1024) return py.pyDict({ disk_usage: `${py.formatFixed(value, 2)} ${unit}` });
           value /= 1024;
         }
-        return pyDict({ disk_usage: `${formatFixed(value, 2)} PB` });
+        return py.pyDict({ disk_usage: `${py.formatFixed(value, 2)} PB` });
       },
     ],
     [
@@ -339,12 +326,12 @@ export class GorillaFileSystem implements BfclApi {
       ({ file_name, lines }) => {
         const file = this.localFile(file_name!);
         if (!file)
-          return pyDict({ error: `tail: ${pyStr(file_name!)}: No such file or directory` });
-        const content = splitlines(textOf(file, "splitlines"));
+          return py.pyDict({ error: `tail: ${py.pyStr(file_name!)}: No such file or directory` });
+        const content = py.splitlines(textOf(file, "splitlines"));
         const n = tailCount(lines!, content.length);
         // content[-n:] in Python: -0 is 0, so zero lines shows every line.
         const start = n > 0 ? content.length - n : Math.min(-n, content.length);
-        return pyDict({ last_lines: content.slice(start).join("\n") });
+        return py.pyDict({ last_lines: content.slice(start).join("\n") });
       },
     ],
     [
@@ -359,16 +346,16 @@ export class GorillaFileSystem implements BfclApi {
           this.currentDir.contents.has(file_name1) &&
           this.currentDir.contents.has(file_name2);
         if (!bothPresent || !f1 || !f2) {
-          return pyDict({
-            error: `diff: ${pyStr(file_name1!)} or ${pyStr(file_name2!)}: No such file or directory`,
+          return py.pyDict({
+            error: `diff: ${py.pyStr(file_name1!)} or ${py.pyStr(file_name2!)}: No such file or directory`,
           });
         }
-        const a = splitlines(textOf(f1, "splitlines"));
-        const b = splitlines(textOf(f2, "splitlines"));
+        const a = py.splitlines(textOf(f1, "splitlines"));
+        const b = py.splitlines(textOf(f2, "splitlines"));
         const out: string[] = [];
         for (let i = 0; i < Math.min(a.length, b.length); i++)
           if (a[i] !== b[i]) out.push(`- ${a[i]}\n+ ${b[i]}`);
-        return pyDict({ diff_lines: out.join("\n") });
+        return py.pyDict({ diff_lines: out.join("\n") });
       },
     ],
     [
@@ -404,11 +391,13 @@ export class GorillaFileSystem implements BfclApi {
   ): PyDict {
     const name = hashableName(given);
     if (name === undefined || !this.currentDir.contents.has(name))
-      return pyDict({ error: `${op}: cannot remove '${pyStr(given)}': No such file or directory` });
+      return py.pyDict({
+        error: `${op}: cannot remove '${py.pyStr(given)}': No such file or directory`,
+      });
     const reason = refuse(this.currentDir.getItem(name));
-    if (reason !== null) return pyDict({ error: `${op}: cannot remove '${name}': ${reason}` });
+    if (reason !== null) return py.pyDict({ error: `${op}: cannot remove '${name}': ${reason}` });
     this.currentDir.contents.delete(name);
-    return pyDict({ result: `'${name}' removed` });
+    return py.pyDict({ result: `'${name}' removed` });
   }
 
   /** `mv` and `cp`: same checks, different treatment of the source. */
@@ -416,17 +405,17 @@ export class GorillaFileSystem implements BfclApi {
     const verb = op === "mv" ? "move" : "copy";
     const source = hashableName(sourceArg);
     if (source === undefined || !this.currentDir.contents.has(source)) {
-      return pyDict({
-        error: `${op}: cannot ${verb} '${pyStr(sourceArg)}': No such file or directory`,
+      return py.pyDict({
+        error: `${op}: cannot ${verb} '${py.pyStr(sourceArg)}': No such file or directory`,
       });
     }
     const item = this.currentDir.getItem(source)!;
     if (typeof destinationArg !== "string") {
-      throw typeError(`argument of type '${pyTypeName(destinationArg)}' is not iterable`);
+      throw py.typeError(`argument of type '${py.pyTypeName(destinationArg)}' is not iterable`);
     }
     const destination = destinationArg;
     if (destination.includes("/")) {
-      return pyDict({
+      return py.pyDict({
         error: `${op}: path not allowed in destination. Provide only a file or directory name.`,
       });
     }
@@ -434,26 +423,26 @@ export class GorillaFileSystem implements BfclApi {
     const destItem = dir.contents.get(destination);
     if (destItem !== undefined) {
       if (!(destItem instanceof FsDirectory)) {
-        return pyDict({
+        return py.pyDict({
           error: `${op}: cannot ${verb} '${source}' to '${destination}': Not a directory`,
         });
       }
       // Upstream's cp checks for "dest/source" as a key, which never exists.
       const clash = op === "mv" ? source : `${destination}/${source}`;
       if (destItem.contents.has(clash)) {
-        return pyDict({
+        return py.pyDict({
           error: `${op}: cannot ${verb} '${source}' to '${destination}/${source}': File exists`,
         });
       }
       if (op === "mv") dir.contents.delete(source);
       this.place(destItem, source, item, op);
-      return pyDict({
+      return py.pyDict({
         result: `'${source}' ${op === "mv" ? "moved" : "copied"} to '${destination}/${source}'`,
       });
     }
     if (op === "mv") dir.contents.delete(source);
     this.place(dir, destination, item, op);
-    return pyDict({
+    return py.pyDict({
       result: `'${source}' ${op === "mv" ? "moved" : "copied"} to '${destination}'`,
     });
   }
@@ -473,7 +462,8 @@ export class GorillaFileSystem implements BfclApi {
 /** A name usable as a dict key: str, or undefined for other hashables; unhashables raise. */
 function hashableName(v: PyValue): string | undefined {
   if (typeof v === "string") return v;
-  if (v !== null && typeof v === "object") throw typeError(`unhashable type: '${pyTypeName(v)}'`);
+  if (v !== null && typeof v === "object")
+    throw py.typeError(`unhashable type: '${py.pyTypeName(v)}'`);
   return undefined;
 }
 
@@ -485,7 +475,7 @@ function tailCount(lines: PyValue, length: number): number {
   }
   if (typeof lines === "number") {
     if (lines > length) return length;
-    throw typeError("slice indices must be integers or None or have an __index__ method");
+    throw py.typeError("slice indices must be integers or None or have an __index__ method");
   }
-  throw typeError(`'>' not supported between instances of '${pyTypeName(lines)}' and 'int'`);
+  throw py.typeError(`'>' not supported between instances of '${py.pyTypeName(lines)}' and 'int'`);
 }

@@ -4,31 +4,9 @@
  * exceptions upstream catches and turns them into `{"error": ...}`; `logarithm` returns an
  * mpmath `mpf` and `square_root` a `Decimal`, so their results print through `str(dict)`.
  */
-import {
-  asNumber,
-  iterate,
-  pyAbs,
-  pyAdd,
-  pyDict,
-  pyEquals,
-  PyException,
-  pyInt,
-  pyLen,
-  pyLt,
-  pyMul,
-  pyPow,
-  pyRepr,
-  pySub,
-  pyTrueDiv,
-  pyTypeName,
-  type PyValue,
-  roundFloat,
-  roundInt,
-  truthy,
-  typeError,
-  valueError,
-} from "../../python/index.js";
-import { methodTable, opt, req, type BfclApi } from "../api.js";
+import * as py from "../../python/index.js";
+import type { PyValue } from "../../python/index.js";
+import { type Args, type BfclApi, methodTable, opt, type ParamSpec, req } from "../api.js";
 import { decimalFromNumber, decimalSqrt } from "./decimal-sqrt.js";
 import {
   type Mpf,
@@ -46,7 +24,8 @@ function catching(types: string[], message: string, body: () => PyValue): PyValu
   try {
     return body();
   } catch (err) {
-    if (err instanceof PyException && types.includes(err.pyType)) return pyDict({ error: message });
+    if (err instanceof py.PyException && types.includes(err.pyType))
+      return py.pyDict({ error: message });
     throw err;
   }
 }
@@ -54,13 +33,13 @@ function catching(types: string[], message: string, body: () => PyValue): PyValu
 /** Python's `sum(iterable)` (3.10: exact ints, then plain float additions). */
 function pySum(items: PyValue): PyValue {
   let total: PyValue = 0n;
-  for (const x of iterate(items)) total = pyAdd(total, x);
+  for (const x of py.iterate(items)) total = py.pyAdd(total, x);
   return total;
 }
 
 /** `isinstance(v, (int, float))` (bool counts as int). */
 function isReal(v: PyValue): boolean {
-  return asNumber(v) !== undefined;
+  return py.asNumber(v) !== undefined;
 }
 
 /** Python's `min` / `max` over an iterable: the first extreme element. */
@@ -69,8 +48,8 @@ function extreme(
   better: (a: PyValue, b: PyValue) => boolean,
   name: string,
 ): PyValue {
-  const all = iterate(items);
-  if (all.length === 0) throw valueError(`${name}() arg is an empty sequence`);
+  const all = py.iterate(items);
+  if (all.length === 0) throw py.valueError(`${name}() arg is an empty sequence`);
   return all.reduce((best, x) => (better(x, best) ? x : best));
 }
 
@@ -101,6 +80,26 @@ const IMPERIAL: Record<string, number> = {
 const NUMBERS_ERROR = "All elements in the list must be numbers";
 const BOTH_ERROR = "Both inputs must be numbers";
 
+/**
+ * A row of upstream's methods over a list `numbers` (mean, standard deviation, min, max, sum):
+ * `{"error": "Cannot <what> of an empty list"}` for an empty list, NUMBERS_ERROR when an element
+ * is not a number, else `{"result": result(numbers)}`.
+ */
+function listMethod(
+  name: string,
+  what: string,
+  result: (numbers: PyValue) => PyValue,
+): [string, ParamSpec[], (a: Args) => PyValue] {
+  return [
+    name,
+    [req("numbers")],
+    ({ numbers }) => {
+      if (!py.truthy(numbers!)) return py.pyDict({ error: `Cannot ${what} of an empty list` });
+      return catching(["TypeError"], NUMBERS_ERROR, () => py.pyDict({ result: result(numbers!) }));
+    },
+  ];
+}
+
 /** Port of upstream's MathAPI. */
 export class MathAPI implements BfclApi {
   readonly className = "MathAPI";
@@ -117,106 +116,92 @@ export class MathAPI implements BfclApi {
       [req("value"), req("base"), req("precision")],
       ({ value, base, precision }) => {
         try {
-          const dps = Number(pyInt(precision!));
+          const dps = Number(py.pyInt(precision!));
           if (dps > MAX_DIGITS)
-            return pyDict({
+            return py.pyDict({
               error: `precision above ${MAX_DIGITS} digits is not supported by this port`,
             });
           const prec = dpsToPrec(dps);
           const convert = (v: PyValue): Mpf => {
-            const n = asNumber(v);
+            const n = py.asNumber(v);
             if (n !== undefined) return mpfFromNumber(n, prec);
             const parsed = typeof v === "string" ? mpfFromDecimalString(v, prec) : undefined;
-            if (parsed === undefined) throw typeError(`cannot create mpf from ${pyRepr(v)}`);
+            if (parsed === undefined) throw py.typeError(`cannot create mpf from ${py.pyRepr(v)}`);
             return parsed;
           };
           const result = mpLogRatio(convert(value!), convert(base!), prec);
-          if (result === "zero-division") return pyDict({ error: "" });
+          if (result === "zero-division") return py.pyDict({ error: "" });
           if (result === "complex")
-            return pyDict({ error: "complex logarithms are not supported by this port" });
-          return pyDict({ result });
+            return py.pyDict({ error: "complex logarithms are not supported by this port" });
+          return py.pyDict({ result });
         } catch (err) {
-          if (err instanceof PyException) return pyDict({ error: err.message });
+          if (err instanceof py.PyException) return py.pyDict({ error: err.message });
           throw err;
         }
       },
     ],
-    [
-      "mean",
-      [req("numbers")],
-      ({ numbers }) => {
-        if (!truthy(numbers!)) return pyDict({ error: "Cannot calculate mean of an empty list" });
-        return catching(["TypeError"], NUMBERS_ERROR, () =>
-          pyDict({ result: pyTrueDiv(pySum(numbers!), pyLen(numbers!)) }),
-        );
-      },
-    ],
-    [
-      "standard_deviation",
-      [req("numbers")],
-      ({ numbers }) => {
-        if (!truthy(numbers!))
-          return pyDict({ error: "Cannot calculate standard deviation of an empty list" });
-        return catching(["TypeError"], NUMBERS_ERROR, () => {
-          const n = pyLen(numbers!);
-          const mean = pyTrueDiv(pySum(numbers!), n);
-          const squares = iterate(numbers!).map((x) => pyPow(pySub(x, mean), 2n));
-          const variance = pyTrueDiv(pySum(squares), n);
-          return pyDict({ result: Math.sqrt(variance) });
-        });
-      },
-    ],
+    listMethod("mean", "calculate mean", (numbers) =>
+      py.pyTrueDiv(pySum(numbers), py.pyLen(numbers)),
+    ),
+    listMethod("standard_deviation", "calculate standard deviation", (numbers) => {
+      const n = py.pyLen(numbers);
+      const mean = py.pyTrueDiv(pySum(numbers), n);
+      const squares = py.iterate(numbers).map((x) => py.pyPow(py.pySub(x, mean), 2n));
+      return Math.sqrt(py.pyTrueDiv(pySum(squares), n));
+    }),
     [
       "si_unit_conversion",
       [req("value"), req("unit_in"), req("unit_out")],
       ({ value, unit_in, unit_out }) => {
-        if (!isReal(value!)) return pyDict({ error: "Value must be a number" });
-        const toMeters = TO_METERS.find(([u]) => pyEquals(u, unit_in!));
-        const out = TO_METERS.find(([u]) => pyEquals(u, unit_out!));
+        if (!isReal(value!)) return py.pyDict({ error: "Value must be a number" });
+        const toMeters = TO_METERS.find(([u]) => py.pyEquals(u, unit_in!));
+        const out = TO_METERS.find(([u]) => py.pyEquals(u, unit_out!));
         if (!toMeters || !out) {
-          return pyDict({
+          return py.pyDict({
             error: `Conversion from '${String(unit_in)}' to '${String(unit_out)}' is not supported`,
           });
         }
-        const fromMeters = pyTrueDiv(1n, out[1]);
-        return pyDict({ result: pyMul(pyMul(value!, toMeters[1]), fromMeters) });
+        const fromMeters = py.pyTrueDiv(1n, out[1]);
+        return py.pyDict({ result: py.pyMul(py.pyMul(value!, toMeters[1]), fromMeters) });
       },
     ],
     [
       "imperial_si_conversion",
       [req("value"), req("unit_in"), req("unit_out")],
       ({ value, unit_in, unit_out }) => {
-        if (!isReal(value!)) return pyDict({ error: "Value must be a number" });
-        if (pyEquals(unit_in!, unit_out!)) return pyDict({ result: value! });
+        if (!isReal(value!)) return py.pyDict({ error: "Value must be a number" });
+        if (py.pyEquals(unit_in!, unit_out!)) return py.pyDict({ result: value! });
         const key = `${String(unit_in)}_to_${String(unit_out)}`;
         if (!Object.hasOwn(IMPERIAL, key))
-          return pyDict({
+          return py.pyDict({
             error: `Conversion from '${String(unit_in)}' to '${String(unit_out)}' is not supported`,
           });
         const factor = IMPERIAL[key]!;
         if (unit_in === "celsius" && unit_out === "fahrenheit")
-          return pyDict({ result: pyAdd(pyMul(value!, factor), 32n) });
+          return py.pyDict({ result: py.pyAdd(py.pyMul(value!, factor), 32n) });
         if (unit_in === "fahrenheit" && unit_out === "celsius")
-          return pyDict({ result: pyMul(pySub(value!, 32n), factor) });
-        return pyDict({ result: pyMul(value!, factor) });
+          return py.pyDict({ result: py.pyMul(py.pySub(value!, 32n), factor) });
+        return py.pyDict({ result: py.pyMul(value!, factor) });
       },
     ],
     [
       "add",
       [req("a"), req("b")],
-      ({ a, b }) => catching(["TypeError"], BOTH_ERROR, () => pyDict({ result: pyAdd(a!, b!) })),
+      ({ a, b }) =>
+        catching(["TypeError"], BOTH_ERROR, () => py.pyDict({ result: py.pyAdd(a!, b!) })),
     ],
     [
       "subtract",
       [req("a"), req("b")],
-      ({ a, b }) => catching(["TypeError"], BOTH_ERROR, () => pyDict({ result: pySub(a!, b!) })),
+      ({ a, b }) =>
+        catching(["TypeError"], BOTH_ERROR, () => py.pyDict({ result: py.pySub(a!, b!) })),
     ],
     [
       "multiply",
       [req("a"), req("b")],
       ({ a, b }) => {
-        if (!isReal(a!) || !isReal(b!)) return pyDict({ error: BOTH_ERROR });
-        return pyDict({ result: pyMul(a!, b!) });
+        if (!isReal(a!) || !isReal(b!)) return py.pyDict({ error: BOTH_ERROR });
+        return py.pyDict({ result: py.pyMul(a!, b!) });
       },
     ],
     [
@@ -224,15 +209,17 @@ export class MathAPI implements BfclApi {
       [req("a"), req("b")],
       ({ a, b }) =>
         catching(["TypeError"], BOTH_ERROR, () => {
-          if (pyEquals(b!, 0n)) return pyDict({ error: "Cannot divide by zero" });
-          return pyDict({ result: pyTrueDiv(a!, b!) });
+          if (py.pyEquals(b!, 0n)) return py.pyDict({ error: "Cannot divide by zero" });
+          return py.pyDict({ result: py.pyTrueDiv(a!, b!) });
         }),
     ],
     [
       "power",
       [req("base"), req("exponent")],
       ({ base, exponent }) =>
-        catching(["TypeError"], BOTH_ERROR, () => pyDict({ result: pyPow(base!, exponent!) })),
+        catching(["TypeError"], BOTH_ERROR, () =>
+          py.pyDict({ result: py.pyPow(base!, exponent!) }),
+        ),
     ],
     [
       "square_root",
@@ -242,24 +229,26 @@ export class MathAPI implements BfclApi {
           ["TypeError", "InvalidOperation"],
           "Input must be a number or computation resulted in an invalid operation",
           () => {
-            if (pyLt(number!, 0n))
-              return pyDict({ error: "Cannot calculate square root of a negative number" });
+            if (py.pyLt(number!, 0n))
+              return py.pyDict({ error: "Cannot calculate square root of a negative number" });
             if (typeof precision !== "bigint" && typeof precision !== "boolean") {
-              throw typeError(
-                `'${pyTypeName(precision!)}' object cannot be interpreted as an integer`,
+              throw py.typeError(
+                `'${py.pyTypeName(precision!)}' object cannot be interpreted as an integer`,
               );
             }
-            const digits = Number(pyInt(precision));
+            const digits = Number(py.pyInt(precision));
             if (digits < 1)
-              throw new PyException("ValueError", "valid range for prec is [1, MAX_PREC]");
+              throw new py.PyException("ValueError", "valid range for prec is [1, MAX_PREC]");
             if (digits > MAX_DIGITS)
-              return pyDict({
+              return py.pyDict({
                 error: `precision above ${MAX_DIGITS} digits is not supported by this port`,
               });
-            const n = asNumber(number!);
+            const n = py.asNumber(number!);
             if (n === undefined)
-              throw typeError(`conversion from ${pyTypeName(number!)} to Decimal is not supported`);
-            return pyDict({ result: decimalSqrt(decimalFromNumber(n), digits) });
+              throw py.typeError(
+                `conversion from ${py.pyTypeName(number!)} to Decimal is not supported`,
+              );
+            return py.pyDict({ result: decimalSqrt(decimalFromNumber(n), digits) });
           },
         ),
     ],
@@ -267,7 +256,9 @@ export class MathAPI implements BfclApi {
       "absolute_value",
       [req("number")],
       ({ number }) =>
-        catching(["TypeError"], "Input must be a number", () => pyDict({ result: pyAbs(number!) })),
+        catching(["TypeError"], "Input must be a number", () =>
+          py.pyDict({ result: py.pyAbs(number!) }),
+        ),
     ],
     [
       "round_number",
@@ -278,15 +269,16 @@ export class MathAPI implements BfclApi {
           "First input must be a number, second input must be an integer",
           () => {
             if (typeof decimal_places !== "bigint" && typeof decimal_places !== "boolean") {
-              throw typeError(
-                `'${pyTypeName(decimal_places!)}' object cannot be interpreted as an integer`,
+              throw py.typeError(
+                `'${py.pyTypeName(decimal_places!)}' object cannot be interpreted as an integer`,
               );
             }
-            const places = Number(pyInt(decimal_places));
-            if (typeof number === "number") return pyDict({ result: roundFloat(number, places) });
+            const places = Number(py.pyInt(decimal_places));
+            if (typeof number === "number")
+              return py.pyDict({ result: py.roundFloat(number, places) });
             if (typeof number === "bigint" || typeof number === "boolean")
-              return pyDict({ result: roundInt(pyInt(number), places) });
-            throw typeError(`type ${pyTypeName(number!)} doesn't define __round__ method`);
+              return py.pyDict({ result: py.roundInt(py.pyInt(number), places) });
+            throw py.typeError(`type ${py.pyTypeName(number!)} doesn't define __round__ method`);
           },
         ),
     ],
@@ -295,37 +287,14 @@ export class MathAPI implements BfclApi {
       [req("part"), req("whole")],
       ({ part, whole }) =>
         catching(["TypeError"], BOTH_ERROR, () => {
-          if (pyEquals(whole!, 0n)) return pyDict({ error: "Whole value cannot be zero" });
-          return pyDict({ result: pyMul(pyTrueDiv(part!, whole!), 100n) });
+          if (py.pyEquals(whole!, 0n)) return py.pyDict({ error: "Whole value cannot be zero" });
+          return py.pyDict({ result: py.pyMul(py.pyTrueDiv(part!, whole!), 100n) });
         }),
     ],
-    [
-      "min_value",
-      [req("numbers")],
-      ({ numbers }) => {
-        if (!truthy(numbers!)) return pyDict({ error: "Cannot find minimum of an empty list" });
-        return catching(["TypeError"], NUMBERS_ERROR, () =>
-          pyDict({ result: extreme(numbers!, pyLt, "min") }),
-        );
-      },
-    ],
-    [
-      "max_value",
-      [req("numbers")],
-      ({ numbers }) => {
-        if (!truthy(numbers!)) return pyDict({ error: "Cannot find maximum of an empty list" });
-        return catching(["TypeError"], NUMBERS_ERROR, () =>
-          pyDict({ result: extreme(numbers!, (a, b) => pyLt(b, a), "max") }),
-        );
-      },
-    ],
-    [
-      "sum_values",
-      [req("numbers")],
-      ({ numbers }) => {
-        if (!truthy(numbers!)) return pyDict({ error: "Cannot calculate sum of an empty list" });
-        return catching(["TypeError"], NUMBERS_ERROR, () => pyDict({ result: pySum(numbers!) }));
-      },
-    ],
+    listMethod("min_value", "find minimum", (numbers) => extreme(numbers, py.pyLt, "min")),
+    listMethod("max_value", "find maximum", (numbers) =>
+      extreme(numbers, (a, b) => py.pyLt(b, a), "max"),
+    ),
+    listMethod("sum_values", "calculate sum", pySum),
   ]);
 }

@@ -3,24 +3,8 @@
  * Port of upstream's `TicketAPI` (ticket_api.py): a queue of ticket dicts, a counter and a
  * logged-in user; any non-empty username and password log in.
  */
-import {
-  append,
-  asDict,
-  dictSet,
-  getItem,
-  hashKey,
-  iterate,
-  lower,
-  pyAdd,
-  pyDict,
-  type PyDict,
-  pyEquals,
-  pyGt,
-  pyLt,
-  pyStr,
-  type PyValue,
-  truthy,
-} from "../../python/index.js";
+import * as py from "../../python/index.js";
+import type { PyDict, PyValue } from "../../python/index.js";
 import { type BfclApi, methodTable, opt, req, stateFields } from "../api.js";
 
 const VALID_FIELDS = ["title", "description", "status", "priority"];
@@ -48,8 +32,8 @@ export class TicketAPI implements BfclApi {
   }
 
   private findTicket(ticketId: PyValue): PyDict | null {
-    for (const ticket of iterate(this.ticketQueue)) {
-      if (pyEquals(getItem(ticket, "id"), ticketId)) return asDict(ticket);
+    for (const ticket of py.iterate(this.ticketQueue)) {
+      if (py.pyEquals(py.getItem(ticket, "id"), ticketId)) return py.asDict(ticket);
     }
     return null;
   }
@@ -66,15 +50,15 @@ export class TicketAPI implements BfclApi {
     const ticket = this.findTicket(ticketId);
     if (!ticket) return this.notFound(ticketId);
     const done = status.toLowerCase();
-    if (pyEquals(getItem(ticket, "status"), status))
-      return pyDict({ error: `Ticket with ID ${pyStr(ticketId)} is already ${done}.` });
+    if (py.pyEquals(py.getItem(ticket, "status"), status))
+      return py.pyDict({ error: `Ticket with ID ${py.pyStr(ticketId)} is already ${done}.` });
     ticket.set("status", status);
     also(ticket);
-    return pyDict({ status: `Ticket ${pyStr(ticketId)} has been ${done} successfully.` });
+    return py.pyDict({ status: `Ticket ${py.pyStr(ticketId)} has been ${done} successfully.` });
   }
 
   private notFound(ticketId: PyValue): PyDict {
-    return pyDict({ error: `Ticket with ID ${pyStr(ticketId)} not found.` });
+    return py.pyDict({ error: `Ticket with ID ${py.pyStr(ticketId)} not found.` });
   }
 
   readonly methods = methodTable([
@@ -82,12 +66,12 @@ export class TicketAPI implements BfclApi {
       "create_ticket",
       [req("title"), opt("description", ""), opt("priority", 1n)],
       ({ title, description, priority }) => {
-        if (!truthy(this.currentUser))
-          return pyDict({ error: "User not authenticated. Please log in to create a ticket." });
-        if (pyLt(priority!, 1n) || pyGt(priority!, 5n)) {
-          return pyDict({ error: "Invalid priority. Priority must be between 1 and 5." });
+        if (!py.truthy(this.currentUser))
+          return py.pyDict({ error: "User not authenticated. Please log in to create a ticket." });
+        if (py.pyLt(priority!, 1n) || py.pyGt(priority!, 5n)) {
+          return py.pyDict({ error: "Invalid priority. Priority must be between 1 and 5." });
         }
-        const ticket = pyDict({
+        const ticket = py.pyDict({
           id: this.ticketCounter,
           title: title!,
           description: description!,
@@ -95,8 +79,8 @@ export class TicketAPI implements BfclApi {
           priority: priority!,
           created_by: this.currentUser,
         });
-        append(this.ticketQueue, ticket);
-        this.ticketCounter = pyAdd(this.ticketCounter, 1n);
+        py.append(this.ticketQueue, ticket);
+        this.ticketCounter = py.pyAdd(this.ticketCounter, 1n);
         return ticket;
       },
     ],
@@ -122,53 +106,55 @@ export class TicketAPI implements BfclApi {
       ({ ticket_id, updates }) => {
         const ticket = this.findTicket(ticket_id!);
         if (!ticket) return this.notFound(ticket_id!);
-        const changes = asDict(updates!);
+        const changes = py.asDict(updates!);
         // Python joins a set here, whose order follows string hashes; insertion order is used instead.
         const invalid = [...changes.keys()].filter((k) => !VALID_FIELDS.includes(k as string));
         if (invalid.length > 0)
-          return pyDict({
-            error: `Invalid fields for update: ${invalid.map((k) => pyStr(k)).join(", ")}`,
+          return py.pyDict({
+            error: `Invalid fields for update: ${invalid.map((k) => py.pyStr(k)).join(", ")}`,
           });
         for (const [key, value] of changes)
-          if (value !== null) dictSet(ticket, hashKey(key), value);
-        return pyDict({ status: `Ticket ${pyStr(ticket_id!)} has been updated successfully.` });
+          if (value !== null) py.dictSet(ticket, py.hashKey(key), value);
+        return py.pyDict({
+          status: `Ticket ${py.pyStr(ticket_id!)} has been updated successfully.`,
+        });
       },
     ],
     [
       "ticket_login",
       [req("username"), req("password")],
       ({ username, password }) => {
-        if (truthy(username!) && truthy(password!)) {
+        if (py.truthy(username!) && py.truthy(password!)) {
           this.currentUser = username!;
-          return pyDict({ success: true });
+          return py.pyDict({ success: true });
         }
-        return pyDict({ success: false });
+        return py.pyDict({ success: false });
       },
     ],
-    ["ticket_get_login_status", [], () => pyDict({ login_status: truthy(this.currentUser) })],
+    ["ticket_get_login_status", [], () => py.pyDict({ login_status: py.truthy(this.currentUser) })],
     [
       "logout",
       [],
       () => {
-        if (truthy(this.currentUser)) {
+        if (py.truthy(this.currentUser)) {
           this.currentUser = null;
-          return pyDict({ success: true });
+          return py.pyDict({ success: true });
         }
-        return pyDict({ success: false });
+        return py.pyDict({ success: false });
       },
     ],
     [
       "get_user_tickets",
       [opt("status", null)],
       ({ status }) => {
-        if (!truthy(this.currentUser))
-          return [pyDict({ error: "User not authenticated. Please log in to view tickets." })];
-        let tickets = iterate(this.ticketQueue).filter((t) =>
-          pyEquals(getItem(t, "created_by"), this.currentUser),
-        );
-        if (truthy(status!)) {
-          const wanted = lower(status!);
-          tickets = tickets.filter((t) => lower(getItem(t, "status")) === wanted);
+        if (!py.truthy(this.currentUser))
+          return [py.pyDict({ error: "User not authenticated. Please log in to view tickets." })];
+        let tickets = py
+          .iterate(this.ticketQueue)
+          .filter((t) => py.pyEquals(py.getItem(t, "created_by"), this.currentUser));
+        if (py.truthy(status!)) {
+          const wanted = py.lower(status!);
+          tickets = tickets.filter((t) => py.lower(py.getItem(t, "status")) === wanted);
         }
         return tickets;
       },

@@ -3,38 +3,8 @@
  * Port of upstream's `TradingBot` (trading_bot.py): orders, account, watch list, stocks and a
  * transaction history whose timestamps come from `random.Random(1053520)`.
  */
-import {
-  append,
-  asDict,
-  contains,
-  dictGet,
-  dictSet,
-  formatFixed,
-  formatNamed,
-  getItem,
-  getOrMake,
-  hashKey,
-  iterate,
-  lower,
-  pyAbs,
-  pyAdd,
-  pyDict,
-  type PyDict,
-  pyEquals,
-  pyFloat,
-  pyGe,
-  pyGt,
-  pyInt,
-  pyLe,
-  pyMul,
-  PyRandom,
-  pyRepr,
-  pyStr,
-  pySub,
-  type PyValue,
-  removeFirst,
-  truthy,
-} from "../../python/index.js";
+import * as py from "../../python/index.js";
+import type { PyDict, PyValue } from "../../python/index.js";
 import { type BfclApi, methodTable, opt, req, stateFields, tableGet } from "../api.js";
 import type { BfclSession } from "../session.js";
 import { defaultOrders, defaultStocks } from "./trading-defaults.js";
@@ -69,7 +39,7 @@ const TRADING_FIELDS = stateFields<TradingBot>([
   [
     "account_info",
     "accountInfo",
-    () => pyDict({ account_id: 12345n, balance: 10000.0, binding_card: 1974202140965533n }),
+    () => py.pyDict({ account_id: 12345n, balance: 10000.0, binding_card: 1974202140965533n }),
   ],
   ["authenticated", "authenticated", () => false],
   ["market_status", "marketStatus", () => "Closed"],
@@ -91,19 +61,19 @@ export class TradingBot implements BfclApi {
   watchList: PyValue = ["NVDA"];
   transactionHistory: PyValue = [];
   longContext = false;
-  private random = new PyRandom(1053520);
+  private random = new py.PyRandom(1053520);
 
   constructor(private readonly session: BfclSession) {}
 
   loadScenario(scenario: PyDict, longContext: boolean): void {
-    const orders = asDict(getOrMake(scenario, "orders", defaultOrders));
+    const orders = py.asDict(py.getOrMake(scenario, "orders", defaultOrders));
     this.orders = new Map(
       [...orders].map(([k, v]) => [typeof k === "string" && /^[0-9]+$/.test(k) ? BigInt(k) : k, v]),
     );
     TRADING_FIELDS.load(this, scenario);
     this.longContext = longContext;
-    const seed = getOrMake(scenario, "random_seed", () => 1053520n);
-    this.random = new PyRandom(typeof seed === "bigint" ? seed : 1053520n);
+    const seed = py.getOrMake(scenario, "random_seed", () => 1053520n);
+    this.random = new py.PyRandom(typeof seed === "bigint" ? seed : 1053520n);
   }
 
   publicState(): Array<[string, PyValue]> {
@@ -125,36 +95,36 @@ export class TradingBot implements BfclApi {
   }
 
   private denied(what: string): PyDict | null {
-    return truthy(this.authenticated)
+    return py.truthy(this.authenticated)
       ? null
-      : pyDict({ error: `User not authenticated. Please log in to ${what}.` });
+      : py.pyDict({ error: `User not authenticated. Please log in to ${what}.` });
   }
 
   private balanceChange(kind: "withdrawal" | "deposit", amount: PyValue, sign: 1 | -1): void {
-    const account = asDict(this.accountInfo);
-    const balance = getItem(account, "balance");
-    account.set("balance", sign === 1 ? pyAdd(balance, amount) : pySub(balance, amount));
-    append(
+    const account = py.asDict(this.accountInfo);
+    const balance = py.getItem(account, "balance");
+    account.set("balance", sign === 1 ? py.pyAdd(balance, amount) : py.pySub(balance, amount));
+    py.append(
       this.transactionHistory,
-      pyDict({ type: kind, amount, timestamp: this.transactionTimestamp() }),
+      py.pyDict({ type: kind, amount, timestamp: this.transactionTimestamp() }),
     );
   }
 
   readonly methods = methodTable([
-    ["get_current_time", [], () => pyDict({ current_time: "10:30 AM" })],
+    ["get_current_time", [], () => py.pyDict({ current_time: "10:30 AM" })],
     [
       "get_symbol_by_name",
       [req("name")],
-      ({ name }) => pyDict({ symbol: tableGet(SYMBOLS, hashKey(name!), "Stock not found") }),
+      ({ name }) => py.pyDict({ symbol: tableGet(SYMBOLS, py.hashKey(name!), "Stock not found") }),
     ],
     [
       "get_stock_info",
       [req("symbol")],
       ({ symbol }) => {
-        const stocks = asDict(this.stocks);
-        if (!contains(stocks, symbol!))
-          return pyDict({ error: `Stock with symbol '${pyStr(symbol!)}' not found.` });
-        const stock = asDict(getItem(stocks, symbol!));
+        const stocks = py.asDict(this.stocks);
+        if (!py.contains(stocks, symbol!))
+          return py.pyDict({ error: `Stock with symbol '${py.pyStr(symbol!)}' not found.` });
+        const stock = py.asDict(py.getItem(stocks, symbol!));
         if (!this.longContext) return stock;
         const copy = new Map(stock);
         copy.set("MA(5)", this.session.longContextValue("MA_5_EXTENSION"));
@@ -166,20 +136,20 @@ export class TradingBot implements BfclApi {
       "get_order_details",
       [req("order_id")],
       ({ order_id }) => {
-        if (!contains(this.orders, order_id!)) {
-          return pyDict({
-            error: `Order with ID ${pyStr(order_id!)} not found.Here is the list of orders_id: ${pyRepr([...this.orders.keys()])}`,
+        if (!py.contains(this.orders, order_id!)) {
+          return py.pyDict({
+            error: `Order with ID ${py.pyStr(order_id!)} not found.Here is the list of orders_id: ${py.pyRepr([...this.orders.keys()])}`,
           });
         }
-        const order = asDict(getItem(this.orders, order_id!));
+        const order = py.asDict(py.getItem(this.orders, order_id!));
         if (!this.longContext) return order;
         const copy = new Map(order);
-        const symbol = getItem(order, "symbol");
+        const symbol = py.getItem(order, "symbol");
         const metadata: PyDict = new Map();
-        for (const [key, template] of asDict(
+        for (const [key, template] of py.asDict(
           this.session.longContextValue("ORDER_DETAIL_EXTENSION"),
         )) {
-          metadata.set(key, formatNamed(template as string, { symbol }));
+          metadata.set(key, py.formatNamed(template as string, { symbol }));
         }
         copy.set("metadata", metadata);
         return copy;
@@ -189,16 +159,16 @@ export class TradingBot implements BfclApi {
       "cancel_order",
       [req("order_id")],
       ({ order_id }) => {
-        if (!contains(this.orders, order_id!))
-          return pyDict({ error: `Order with ID ${pyStr(order_id!)} not found.` });
-        const order = asDict(getItem(this.orders, order_id!));
-        if (pyEquals(getItem(order, "status"), "Completed")) {
-          return pyDict({
-            error: `Can't cancel order ${pyStr(order_id!)}. Order is already completed.`,
+        if (!py.contains(this.orders, order_id!))
+          return py.pyDict({ error: `Order with ID ${py.pyStr(order_id!)} not found.` });
+        const order = py.asDict(py.getItem(this.orders, order_id!));
+        if (py.pyEquals(py.getItem(order, "status"), "Completed")) {
+          return py.pyDict({
+            error: `Can't cancel order ${py.pyStr(order_id!)}. Order is already completed.`,
           });
         }
         order.set("status", "Cancelled");
-        return pyDict({ order_id: order_id!, status: "Cancelled" });
+        return py.pyDict({ order_id: order_id!, status: "Cancelled" });
       },
     ],
     [
@@ -207,25 +177,25 @@ export class TradingBot implements BfclApi {
       ({ order_type, symbol, price, amount }) => {
         const denied = this.denied("place an order");
         if (denied) return denied;
-        if (!contains(asDict(this.stocks), symbol!))
-          return pyDict({ error: `Invalid stock symbol: ${pyStr(symbol!)}` });
-        if (pyLe(price!, 0n) || pyLe(amount!, 0n))
-          return pyDict({ error: "Price and amount must be positive values." });
-        if (lower(order_type!) === "buy") {
-          const totalCost = pyMul(pyFloat(price!), pyInt(amount!)) as number;
-          const balance = dictGet(asDict(this.accountInfo), "balance") ?? 0n;
-          if (pyGt(totalCost, balance)) {
-            return pyDict({
-              error: `Insufficient funds: required $${formatFixed(totalCost, 2)} but only $${formatFixed(pyFloat(balance), 2)} available.`,
+        if (!py.contains(py.asDict(this.stocks), symbol!))
+          return py.pyDict({ error: `Invalid stock symbol: ${py.pyStr(symbol!)}` });
+        if (py.pyLe(price!, 0n) || py.pyLe(amount!, 0n))
+          return py.pyDict({ error: "Price and amount must be positive values." });
+        if (py.lower(order_type!) === "buy") {
+          const totalCost = py.pyMul(py.pyFloat(price!), py.pyInt(amount!)) as number;
+          const balance = py.dictGet(py.asDict(this.accountInfo), "balance") ?? 0n;
+          if (py.pyGt(totalCost, balance)) {
+            return py.pyDict({
+              error: `Insufficient funds: required $${py.formatFixed(totalCost, 2)} but only $${py.formatFixed(py.pyFloat(balance), 2)} available.`,
             });
           }
         }
-        const floatPrice = pyFloat(price!);
+        const floatPrice = py.pyFloat(price!);
         const orderId = this.orderCounter;
-        dictSet(
+        py.dictSet(
           this.orders,
-          hashKey(orderId),
-          pyDict({
+          py.hashKey(orderId),
+          py.pyDict({
             id: orderId,
             order_type: order_type!,
             symbol: symbol!,
@@ -234,8 +204,8 @@ export class TradingBot implements BfclApi {
             status: "Open",
           }),
         );
-        this.orderCounter = pyAdd(this.orderCounter, 1n);
-        return pyDict({
+        this.orderCounter = py.pyAdd(this.orderCounter, 1n);
+        return py.pyDict({
           order_id: orderId,
           order_type: order_type!,
           status: "Pending",
@@ -250,15 +220,16 @@ export class TradingBot implements BfclApi {
       ({ amount }) => {
         const denied = this.denied("make a transaction");
         if (denied) return denied;
-        if (!pyEquals(this.marketStatus, "Open"))
-          return pyDict({ error: "Market is closed. Transactions are not allowed." });
-        if (pyLe(amount!, 0n)) return pyDict({ error: "Transaction amount must be positive." });
-        if (pyGt(amount!, getItem(this.accountInfo, "balance")))
-          return pyDict({ error: "Insufficient funds for withdrawal." });
+        if (!py.pyEquals(this.marketStatus, "Open"))
+          return py.pyDict({ error: "Market is closed. Transactions are not allowed." });
+        if (py.pyLe(amount!, 0n))
+          return py.pyDict({ error: "Transaction amount must be positive." });
+        if (py.pyGt(amount!, py.getItem(this.accountInfo, "balance")))
+          return py.pyDict({ error: "Insufficient funds for withdrawal." });
         this.balanceChange("withdrawal", amount!, -1);
-        return pyDict({
+        return py.pyDict({
           status: "Withdrawal successful",
-          new_balance: getItem(this.accountInfo, "balance"),
+          new_balance: py.getItem(this.accountInfo, "balance"),
         });
       },
     ],
@@ -267,20 +238,20 @@ export class TradingBot implements BfclApi {
       "trading_login",
       [req("username"), req("password")],
       () => {
-        if (truthy(this.authenticated)) return pyDict({ status: "Already logged in" });
+        if (py.truthy(this.authenticated)) return py.pyDict({ status: "Already logged in" });
         this.authenticated = true;
-        return pyDict({ status: "Logged in successfully" });
+        return py.pyDict({ status: "Logged in successfully" });
       },
     ],
-    ["trading_get_login_status", [], () => pyDict({ status: truthy(this.authenticated) })],
+    ["trading_get_login_status", [], () => py.pyDict({ status: py.truthy(this.authenticated) })],
     [
       "trading_logout",
       [],
       () => {
-        if (!truthy(this.authenticated))
-          return pyDict({ status: "No user is currently logged in" });
+        if (!py.truthy(this.authenticated))
+          return py.pyDict({ status: "No user is currently logged in" });
         this.authenticated = false;
-        return pyDict({ status: "Logged out successfully" });
+        return py.pyDict({ status: "Logged out successfully" });
       },
     ],
     [
@@ -289,11 +260,11 @@ export class TradingBot implements BfclApi {
       ({ amount }) => {
         const denied = this.denied("fund the account");
         if (denied) return denied;
-        if (pyLe(amount!, 0n)) return pyDict({ error: "Funding amount must be positive." });
+        if (py.pyLe(amount!, 0n)) return py.pyDict({ error: "Funding amount must be positive." });
         this.balanceChange("deposit", amount!, 1);
-        return pyDict({
+        return py.pyDict({
           status: "Account funded successfully",
-          new_balance: getItem(this.accountInfo, "balance"),
+          new_balance: py.getItem(this.accountInfo, "balance"),
         });
       },
     ],
@@ -303,74 +274,80 @@ export class TradingBot implements BfclApi {
       ({ symbol }) => {
         const denied = this.denied("modify the watchlist");
         if (denied) return denied;
-        if (!contains(this.watchList, symbol!))
-          return pyDict({ error: `Stock ${pyStr(symbol!)} not found in watchlist.` });
-        removeFirst(this.watchList, symbol!);
-        return pyDict({ status: `Stock ${pyStr(symbol!)} removed from watchlist successfully.` });
+        if (!py.contains(this.watchList, symbol!))
+          return py.pyDict({ error: `Stock ${py.pyStr(symbol!)} not found in watchlist.` });
+        py.removeFirst(this.watchList, symbol!);
+        return py.pyDict({
+          status: `Stock ${py.pyStr(symbol!)} removed from watchlist successfully.`,
+        });
       },
     ],
     [
       "get_watchlist",
       [],
       () => {
-        if (!truthy(this.authenticated))
+        if (!py.truthy(this.authenticated))
           return ["Error: User not authenticated. Please log in to view the watchlist."];
         if (this.longContext)
           return [
-            ...iterate(this.watchList),
-            ...iterate(this.session.longContextValue("WATCH_LIST_EXTENSION")),
+            ...py.iterate(this.watchList),
+            ...py.iterate(this.session.longContextValue("WATCH_LIST_EXTENSION")),
           ];
-        return pyDict({ watchlist: this.watchList });
+        return py.pyDict({ watchlist: this.watchList });
       },
     ],
     [
       "get_order_history",
       [],
       () => {
-        if (!truthy(this.authenticated))
+        if (!py.truthy(this.authenticated))
           return [
-            pyDict({ error: "User not authenticated. Please log in to view order history." }),
+            py.pyDict({ error: "User not authenticated. Please log in to view order history." }),
           ];
-        return pyDict({ history: [...this.orders.keys()] });
+        return py.pyDict({ history: [...this.orders.keys()] });
       },
     ],
     [
       "get_transaction_history",
       [opt("start_date", null), opt("end_date", null)],
       ({ start_date, end_date }) => {
-        if (!truthy(this.authenticated)) {
+        if (!py.truthy(this.authenticated)) {
           return [
-            pyDict({ error: "User not authenticated. Please log in to view transaction history." }),
+            py.pyDict({
+              error: "User not authenticated. Please log in to view transaction history.",
+            }),
           ];
         }
-        const start = truthy(start_date!) ? parseDateTime(start_date!, "%Y-%m-%d") : -Infinity;
-        const end = truthy(end_date!) ? parseDateTime(end_date!, "%Y-%m-%d") : Infinity;
-        const filtered = iterate(this.transactionHistory).filter((t) => {
-          const at = parseDateTime(getItem(t, "timestamp"), "%Y-%m-%d %H:%M:%S");
+        const start = py.truthy(start_date!) ? parseDateTime(start_date!, "%Y-%m-%d") : -Infinity;
+        const end = py.truthy(end_date!) ? parseDateTime(end_date!, "%Y-%m-%d") : Infinity;
+        const filtered = py.iterate(this.transactionHistory).filter((t) => {
+          const at = parseDateTime(py.getItem(t, "timestamp"), "%Y-%m-%d %H:%M:%S");
           return start <= at && at <= end;
         });
         if (this.longContext)
-          filtered.push(...iterate(this.session.longContextValue("TRANSACTION_HISTORY_EXTENSION")));
-        return pyDict({ transaction_history: filtered });
+          filtered.push(
+            ...py.iterate(this.session.longContextValue("TRANSACTION_HISTORY_EXTENSION")),
+          );
+        return py.pyDict({ transaction_history: filtered });
       },
     ],
     [
       "get_available_stocks",
       [req("sector")],
       ({ sector }) => {
-        const sectors: PyDict = pyDict({
+        const sectors: PyDict = py.pyDict({
           Technology: ["AAPL", "GOOG", "MSFT", "NVDA"],
           Automobile: ["TSLA", "F", "GM"],
         });
         if (this.longContext) {
           (sectors.get("Technology") as PyValue[]).push(
-            ...iterate(this.session.longContextValue("TECHNOLOGY_EXTENSION")),
+            ...py.iterate(this.session.longContextValue("TECHNOLOGY_EXTENSION")),
           );
           (sectors.get("Automobile") as PyValue[]).push(
-            ...iterate(this.session.longContextValue("AUTOMOBILE_EXTENSION")),
+            ...py.iterate(this.session.longContextValue("AUTOMOBILE_EXTENSION")),
           );
         }
-        return pyDict({ stock_list: dictGet(sectors, hashKey(sector!)) ?? [] });
+        return py.pyDict({ stock_list: py.dictGet(sectors, py.hashKey(sector!)) ?? [] });
       },
     ],
     [
@@ -378,13 +355,13 @@ export class TradingBot implements BfclApi {
       [req("stocks"), req("min_price"), req("max_price")],
       ({ stocks, min_price, max_price }) => {
         const priceOf = (symbol: PyValue): PyValue => {
-          const stock = dictGet(asDict(this.stocks), hashKey(symbol)) ?? new Map();
-          return dictGet(asDict(stock), "price") ?? 0n;
+          const stock = py.dictGet(py.asDict(this.stocks), py.hashKey(symbol)) ?? new Map();
+          return py.dictGet(py.asDict(stock), "price") ?? 0n;
         };
-        return pyDict({
-          filtered_stocks: iterate(stocks!).filter(
-            (s) => pyGe(priceOf(s), min_price!) && pyLe(priceOf(s), max_price!),
-          ),
+        return py.pyDict({
+          filtered_stocks: py
+            .iterate(stocks!)
+            .filter((s) => py.pyGe(priceOf(s), min_price!) && py.pyLe(priceOf(s), max_price!)),
         });
       },
     ],
@@ -392,25 +369,29 @@ export class TradingBot implements BfclApi {
       "add_to_watchlist",
       [req("stock")],
       ({ stock }) => {
-        if (!contains(this.watchList, stock!) && contains(asDict(this.stocks), stock!))
-          append(this.watchList, stock!);
-        return pyDict({ watchlist: this.watchList });
+        if (!py.contains(this.watchList, stock!) && py.contains(py.asDict(this.stocks), stock!))
+          py.append(this.watchList, stock!);
+        return py.pyDict({ watchlist: this.watchList });
       },
     ],
     [
       "notify_price_change",
       [req("stocks"), req("threshold")],
       ({ stocks, threshold }) => {
-        const table = asDict(this.stocks);
-        const changed = iterate(stocks!).filter(
-          (s) =>
-            contains(table, s) &&
-            pyGe(pyAbs(getItem(getItem(table, s), "percent_change")), threshold!),
-        );
+        const table = py.asDict(this.stocks);
+        const changed = py
+          .iterate(stocks!)
+          .filter(
+            (s) =>
+              py.contains(table, s) &&
+              py.pyGe(py.pyAbs(py.getItem(py.getItem(table, s), "percent_change")), threshold!),
+          );
         if (changed.length === 0)
-          return pyDict({ notification: "No significant price changes in the selected stocks." });
-        return pyDict({
-          notification: `Stocks ${changed.map((s) => pyStr(s)).join(", ")} have significant price changes.`,
+          return py.pyDict({
+            notification: "No significant price changes in the selected stocks.",
+          });
+        return py.pyDict({
+          notification: `Stocks ${changed.map((s) => py.pyStr(s)).join(", ")} have significant price changes.`,
         });
       },
     ],

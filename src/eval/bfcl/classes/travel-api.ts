@@ -4,34 +4,8 @@
  * insurance, with ids drawn from `random.Random(141053)`. Long context adds shared padding
  * cards and bookings.
  */
-import {
-  asDict,
-  asStr,
-  contains,
-  deepCopy,
-  dictDelete,
-  dictSet,
-  getItem,
-  getOrMake,
-  hashKey,
-  iterate,
-  pyAdd,
-  pyDict,
-  type PyDict,
-  pyEquals,
-  PyException,
-  pyFloat,
-  pyLt,
-  pyMul,
-  PyRandom,
-  pyRepr,
-  pyStr,
-  pySub,
-  pyTrueDiv,
-  type PyValue,
-  roundFloat,
-  valueError,
-} from "../../python/index.js";
+import * as py from "../../python/index.js";
+import type { PyDict, PyValue } from "../../python/index.js";
 import { type Args, type BfclApi, methodTable, opt, req, stateFields, tableGet } from "../api.js";
 import type { BfclSession } from "../session.js";
 import { parseDateTime } from "./datetime.js";
@@ -65,14 +39,14 @@ export class TravelAPI implements BfclApi {
   userLastName: PyValue = null;
   budgetLimit: PyValue = null;
   longContext = false;
-  private random = new PyRandom(141053);
+  private random = new py.PyRandom(141053);
   private flightCostLookup: PyDict = new Map();
 
   constructor(private readonly session: BfclSession) {}
 
   loadScenario(scenario: PyDict, longContext: boolean): void {
-    const seed = getOrMake(scenario, "random_seed", () => 141053n);
-    this.random = new PyRandom(typeof seed === "bigint" ? seed : 141053n);
+    const seed = py.getOrMake(scenario, "random_seed", () => 141053n);
+    this.random = new py.PyRandom(typeof seed === "bigint" ? seed : 141053n);
     TRAVEL_FIELDS.load(this, scenario);
     this.longContext = longContext;
     if (longContext) {
@@ -81,9 +55,9 @@ export class TravelAPI implements BfclApi {
         [this.creditCardList, "CREDIT_CARD_EXTENSION"],
         [this.bookingRecord, "BOOKING_RECORD_EXTENSION"],
       ] as const) {
-        const target = asDict(list);
-        for (const [id, info] of asDict(this.session.longContextValue(name)))
-          if (!contains(target, id)) dictSet(target, id, info);
+        const target = py.asDict(list);
+        for (const [id, info] of py.asDict(this.session.longContextValue(name)))
+          if (!py.contains(target, id)) py.dictSet(target, id, info);
       }
     }
   }
@@ -97,49 +71,50 @@ export class TravelAPI implements BfclApi {
   }
 
   private tokenExpired(): boolean {
-    return pyEquals(this.tokenExpiresIn, 0n);
+    return py.pyEquals(this.tokenExpiresIn, 0n);
   }
 
   private card(cardId: PyValue): PyDict {
-    return asDict(getItem(this.creditCardList, cardId));
+    return py.asDict(py.getItem(this.creditCardList, cardId));
   }
 
   /** `get_flight_cost`; raises ValueError for unknown routes or classes. */
   private flightCost({ travel_from, travel_to, travel_date, travel_class }: Args): PyValue {
     const route = BASE_COSTS.find(
-      ([from, to]) => pyEquals(from, travel_from!) && pyEquals(to, travel_to!),
+      ([from, to]) => py.pyEquals(from, travel_from!) && py.pyEquals(to, travel_to!),
     );
-    if (!route) throw valueError("No available route for the given airports.");
+    if (!route) throw py.valueError("No available route for the given airports.");
     const factor = tableGet(CLASS_FACTOR, travel_class, undefined);
     if (factor === undefined)
-      throw valueError("Invalid travel class. Options are: economy, business, first.");
+      throw py.valueError("Invalid travel class. Options are: economy, business, first.");
     let digitSum = 0;
-    for (const ch of iterate(travel_date!))
+    for (const ch of py.iterate(travel_date!))
       if (typeof ch === "string" && /^[0-9]$/.test(ch)) digitSum += Number(ch);
     const multiplier = digitSum % 2 === 0 ? 2n : 1n;
     const cost = (base: number) => Number(BigInt(base) * factor * multiplier);
     const key = (from: string, to: string) =>
-      `${from}|${to}|${pyStr(travel_class!)}|${pyStr(travel_date!)}`;
+      `${from}|${to}|${py.pyStr(travel_class!)}|${py.pyStr(travel_date!)}`;
     let costs: number[];
     if (this.longContext) {
       this.flightCostLookup = new Map();
       costs = BASE_COSTS.map(([from, to, base]) => {
-        this.flightCostLookup.set(key(from, to), pyDict({ cost: cost(base) }));
+        this.flightCostLookup.set(key(from, to), py.pyDict({ cost: cost(base) }));
         return cost(base);
       });
     } else {
       costs = [cost(route[2])];
       this.flightCostLookup = new Map([
-        [key(pyStr(travel_from!), pyStr(travel_to!)), pyDict({ cost: costs[0]! })],
+        [key(py.pyStr(travel_from!), py.pyStr(travel_to!)), py.pyDict({ cost: costs[0]! })],
       ]);
     }
-    return pyDict({ travel_cost_list: costs });
+    return py.pyDict({ travel_cost_list: costs });
   }
 
   private checkToken(accessToken: PyValue, flag?: string): PyDict | null {
-    const fail = (error: string) => (flag ? pyDict({ [flag]: false, error }) : pyDict({ error }));
+    const fail = (error: string) =>
+      flag ? py.pyDict({ [flag]: false, error }) : py.pyDict({ error });
     if (this.tokenExpired()) return fail("Token expired");
-    if (!pyEquals(accessToken, this.accessToken)) return fail("Invalid access token");
+    if (!py.pyEquals(accessToken, this.accessToken)) return fail("Invalid access token");
     return null;
   }
 
@@ -161,7 +136,7 @@ export class TravelAPI implements BfclApi {
         this.tokenScope = grant_type!;
         this.userFirstName = user_first_name!;
         this.userLastName = user_last_name!;
-        return pyDict({
+        return py.pyDict({
           expires_in: 2n,
           access_token: this.accessToken,
           token_type: "Bearer",
@@ -172,12 +147,12 @@ export class TravelAPI implements BfclApi {
     [
       "travel_get_login_status",
       [],
-      () => pyDict({ status: !(this.tokenExpiresIn === null || this.tokenExpired()) }),
+      () => py.pyDict({ status: !(this.tokenExpiresIn === null || this.tokenExpired()) }),
     ],
     [
       "get_budget_fiscal_year",
       [opt("lastModifiedAfter", null), opt("includeRemoved", null)],
-      () => pyDict({ budget_fiscal_year: "2018" }),
+      () => py.pyDict({ budget_fiscal_year: "2018" }),
     ],
     [
       "register_credit_card",
@@ -189,21 +164,22 @@ export class TravelAPI implements BfclApi {
         "card_verification_number",
       ].map(req),
       (a) => {
-        if (this.tokenExpiresIn === null) return pyDict({ error: "Token not initialized" });
+        if (this.tokenExpiresIn === null) return py.pyDict({ error: "Token not initialized" });
         const bad = this.checkToken(a.access_token!);
         if (bad) return bad;
-        const cards = asDict(this.creditCardList);
-        if (contains(cards, a.card_number!)) return pyDict({ error: "Card already registered" });
+        const cards = py.asDict(this.creditCardList);
+        if (py.contains(cards, a.card_number!))
+          return py.pyDict({ error: "Card already registered" });
         const cardId = this.draw(100000000000, 999999999999);
-        const card = pyDict({
+        const card = py.pyDict({
           card_number: a.card_number!,
           expiration_date: a.expiration_date!,
           cardholder_name: a.cardholder_name!,
           card_verification_number: a.card_verification_number!,
           balance: BigInt(this.random.randint(10000, 99999)),
         });
-        dictSet(cards, cardId, card);
-        return pyDict({ card_id: cardId });
+        py.dictSet(cards, cardId, card);
+        return py.pyDict({ card_id: cardId });
       },
     ],
     [
@@ -217,12 +193,12 @@ export class TravelAPI implements BfclApi {
       ({ access_token, card_id }) => {
         const bad = this.checkToken(access_token!);
         if (bad) return bad;
-        if (!contains(this.creditCardList, card_id!)) {
-          return pyDict({
-            error: `Card not registered. Here are a list of card_id's: ${pyRepr([...asDict(this.creditCardList).keys()])}`,
+        if (!py.contains(this.creditCardList, card_id!)) {
+          return py.pyDict({
+            error: `Card not registered. Here are a list of card_id's: ${py.pyRepr([...py.asDict(this.creditCardList).keys()])}`,
           });
         }
-        return pyDict({ card_balance: getItem(this.card(card_id!), "balance") });
+        return py.pyDict({ card_balance: py.getItem(this.card(card_id!), "balance") });
       },
     ],
     [
@@ -238,10 +214,10 @@ export class TravelAPI implements BfclApi {
       ({ access_token, booking_id }) => {
         const bad = this.checkToken(access_token!);
         if (bad) return bad;
-        if (!contains(this.bookingRecord, booking_id!))
-          return pyDict({ error: "Booking not found" });
-        const record = getItem(this.bookingRecord, booking_id!);
-        const invoice = pyDict({ booking_id: booking_id! });
+        if (!py.contains(this.bookingRecord, booking_id!))
+          return py.pyDict({ error: "Booking not found" });
+        const record = py.getItem(this.bookingRecord, booking_id!);
+        const invoice = py.pyDict({ booking_id: booking_id! });
         for (const field of [
           "travel_date",
           "travel_from",
@@ -250,9 +226,9 @@ export class TravelAPI implements BfclApi {
           "travel_cost",
           "transaction_id",
         ]) {
-          invoice.set(field, getItem(record, field));
+          invoice.set(field, py.getItem(record, field));
         }
-        return pyDict({ invoice });
+        return py.pyDict({ invoice });
       },
     ],
     [
@@ -261,7 +237,7 @@ export class TravelAPI implements BfclApi {
       ({ access_token }) => {
         return (
           this.checkToken(access_token!) ??
-          pyDict({ booking_history: deepCopy(this.bookingRecord) })
+          py.pyDict({ booking_history: py.deepCopy(this.bookingRecord) })
         );
       },
     ],
@@ -272,13 +248,16 @@ export class TravelAPI implements BfclApi {
       ({ access_token, booking_id }) => {
         const bad = this.checkToken(access_token!, "cancel_status");
         if (bad) return bad;
-        if (!contains(this.bookingRecord, booking_id!))
-          return pyDict({ cancel_status: false, error: "Booking not found" });
-        const record = getItem(this.bookingRecord, booking_id!);
-        const card = this.card(getItem(record, "card_id"));
-        card.set("balance", pyAdd(getItem(card, "balance"), getItem(record, "travel_cost")));
-        dictDelete(asDict(this.bookingRecord), hashKey(booking_id!));
-        return pyDict({ cancel_status: true });
+        if (!py.contains(this.bookingRecord, booking_id!))
+          return py.pyDict({ cancel_status: false, error: "Booking not found" });
+        const record = py.getItem(this.bookingRecord, booking_id!);
+        const card = this.card(py.getItem(record, "card_id"));
+        card.set(
+          "balance",
+          py.pyAdd(py.getItem(card, "balance"), py.getItem(record, "travel_cost")),
+        );
+        py.dictDelete(py.asDict(this.bookingRecord), py.hashKey(booking_id!));
+        return py.pyDict({ cancel_status: true });
       },
     ],
     [
@@ -286,14 +265,14 @@ export class TravelAPI implements BfclApi {
       [req("base_currency"), req("target_currency"), req("value")],
       ({ base_currency, target_currency, value }) => {
         for (const [from, to, rate] of EXCHANGE_RATES) {
-          if (pyEquals(base_currency!, from) && pyEquals(target_currency!, to)) {
-            return pyDict({ exchanged_value: pyFloat(pyMul(value!, rate)) });
+          if (py.pyEquals(base_currency!, from) && py.pyEquals(target_currency!, to)) {
+            return py.pyDict({ exchanged_value: py.pyFloat(py.pyMul(value!, rate)) });
           }
-          if (pyEquals(base_currency!, to) && pyEquals(target_currency!, from)) {
-            return pyDict({ exchanged_value: roundFloat(pyTrueDiv(value!, rate), 2) });
+          if (py.pyEquals(base_currency!, to) && py.pyEquals(target_currency!, from)) {
+            return py.pyDict({ exchanged_value: py.roundFloat(py.pyTrueDiv(value!, rate), 2) });
           }
         }
-        throw valueError("No available exchange rate for the given currencies.");
+        throw py.valueError("No available exchange rate for the given currencies.");
       },
     ],
     [
@@ -307,15 +286,15 @@ export class TravelAPI implements BfclApi {
       ({ access_token, budget_limit }) => {
         const bad = this.checkToken(access_token!);
         if (bad) return bad;
-        this.budgetLimit = pyFloat(budget_limit!);
-        return pyDict({ budget_limit: this.budgetLimit });
+        this.budgetLimit = py.pyFloat(budget_limit!);
+        return py.pyDict({ budget_limit: this.budgetLimit });
       },
     ],
     [
       "get_nearest_airport_by_city",
       [req("location")],
       ({ location }) =>
-        pyDict({ nearest_airport: tableGet(AIRPORT_BY_CITY, hashKey(location!), "Unknown") }),
+        py.pyDict({ nearest_airport: tableGet(AIRPORT_BY_CITY, py.hashKey(location!), "Unknown") }),
     ],
     [
       "purchase_insurance",
@@ -323,74 +302,74 @@ export class TravelAPI implements BfclApi {
       ({ access_token, booking_id, insurance_cost, card_id }) => {
         const bad = this.checkToken(access_token!, "insurance_status");
         if (bad) return bad;
-        if (this.budgetLimit !== null && pyLt(this.budgetLimit, insurance_cost!)) {
-          return pyDict({ insurance_status: false, error: "Exceeded budget limit" });
+        if (this.budgetLimit !== null && py.pyLt(this.budgetLimit, insurance_cost!)) {
+          return py.pyDict({ insurance_status: false, error: "Exceeded budget limit" });
         }
-        if (!contains(this.bookingRecord, booking_id!))
-          return pyDict({ insurance_status: false, error: "Booking not found" });
-        if (!contains(this.creditCardList, card_id!))
-          return pyDict({ insurance_status: false, error: "Credit card not registered" });
+        if (!py.contains(this.bookingRecord, booking_id!))
+          return py.pyDict({ insurance_status: false, error: "Booking not found" });
+        if (!py.contains(this.creditCardList, card_id!))
+          return py.pyDict({ insurance_status: false, error: "Credit card not registered" });
         const card = this.card(card_id!);
-        card.set("balance", pySub(getItem(card, "balance"), insurance_cost!));
-        return pyDict({ insurance_id: this.draw(100000000, 999999999), insurance_status: true });
+        card.set("balance", py.pySub(py.getItem(card, "balance"), insurance_cost!));
+        return py.pyDict({ insurance_id: this.draw(100000000, 999999999), insurance_status: true });
       },
     ],
     [
       "contact_customer_support",
       [req("booking_id"), req("message")],
       ({ booking_id }) => {
-        if (!contains(this.bookingRecord, booking_id!))
-          return pyDict({ error: "Booking not found" });
-        return pyDict({
+        if (!py.contains(this.bookingRecord, booking_id!))
+          return py.pyDict({ error: "Booking not found" });
+        return py.pyDict({
           customer_support_message:
             "Thank you for contacting customer support. Your message has been received and we will get back to you shortly.",
         });
       },
     ],
-    ["get_all_credit_cards", [], () => pyDict({ credit_card_list: this.creditCardList })],
+    ["get_all_credit_cards", [], () => py.pyDict({ credit_card_list: this.creditCardList })],
   ]);
 
   private bookFlight(a: Args): PyValue {
-    const fail = (error: string) => pyDict({ booking_status: false, error });
+    const fail = (error: string) => py.pyDict({ booking_status: false, error });
     if (this.tokenExpired()) return fail("Token expired");
-    if (!pyEquals(a.access_token!, this.accessToken)) return fail("Invalid access token");
-    if (!contains(this.creditCardList, a.card_id!)) return fail("Card not registered");
+    if (!py.pyEquals(a.access_token!, this.accessToken)) return fail("Invalid access token");
+    if (!py.contains(this.creditCardList, a.card_id!)) return fail("Card not registered");
     const card = this.card(a.card_id!);
     if (!card.has("balance")) return fail("Balance not found");
-    if (!ALL_AIRPORTS.some((code) => pyEquals(code, a.travel_from!)))
-      return fail(`Invalid departure airport code: ${pyStr(a.travel_from!)}`);
-    if (!ALL_AIRPORTS.some((code) => pyEquals(code, a.travel_to!)))
-      return fail(`Invalid destination airport code: ${pyStr(a.travel_to!)}`);
+    if (!ALL_AIRPORTS.some((code) => py.pyEquals(code, a.travel_from!)))
+      return fail(`Invalid departure airport code: ${py.pyStr(a.travel_from!)}`);
+    if (!ALL_AIRPORTS.some((code) => py.pyEquals(code, a.travel_to!)))
+      return fail(`Invalid destination airport code: ${py.pyStr(a.travel_to!)}`);
     try {
       parseDateTime(a.travel_date!, "%Y-%m-%d");
     } catch (err) {
-      if (err instanceof PyException && err.pyType === "ValueError")
+      if (err instanceof py.PyException && err.pyType === "ValueError")
         return fail("Invalid date format. Use YYYY-MM-DD.");
       throw err;
     }
     if (!(typeof a.travel_class === "string" && Object.hasOwn(CLASS_FACTOR, a.travel_class))) {
-      hashKey(a.travel_class!);
+      py.hashKey(a.travel_class!);
       // Python prints the set {'economy', 'business', 'first'} in hash order, which varies per process.
       return fail("Invalid travel class. Must be one of {'economy', 'business', 'first'}");
     }
     let travelCost: PyValue;
     try {
       this.flightCost(a);
-      const key = `${pyStr(a.travel_from!)}|${pyStr(a.travel_to!)}|${pyStr(a.travel_class)}|${pyStr(a.travel_date!)}`;
+      const key = `${py.pyStr(a.travel_from!)}|${py.pyStr(a.travel_to!)}|${py.pyStr(a.travel_class)}|${py.pyStr(a.travel_date!)}`;
       const entry = this.flightCostLookup.get(key);
       if (entry === undefined) return fail("No available route for the given parameters");
-      travelCost = getItem(entry, "cost");
+      travelCost = py.getItem(entry, "cost");
     } catch (err) {
-      if (err instanceof PyException && err.pyType === "ValueError") return fail(err.message);
+      if (err instanceof py.PyException && err.pyType === "ValueError") return fail(err.message);
       throw err;
     }
-    if (pyLt(getItem(card, "balance"), travelCost)) return fail("Insufficient funds");
-    if (this.budgetLimit !== null && pyLt(getItem(card, "balance"), this.budgetLimit))
+    if (py.pyLt(py.getItem(card, "balance"), travelCost)) return fail("Insufficient funds");
+    if (this.budgetLimit !== null && py.pyLt(py.getItem(card, "balance"), this.budgetLimit))
       return fail("Balance is less than budget limit");
-    card.set("balance", pySub(getItem(card, "balance"), travelCost));
+    card.set("balance", py.pySub(py.getItem(card, "balance"), travelCost));
     const bookingId = this.draw(1000000, 9999999);
     const transactionId = this.draw(10000000, 99999999);
-    const record = pyDict({
+    const record = py.pyDict({
       card_id: a.card_id!,
       travel_date: a.travel_date!,
       travel_from: a.travel_from!,
@@ -399,8 +378,8 @@ export class TravelAPI implements BfclApi {
       travel_cost: travelCost,
       transaction_id: transactionId,
     });
-    dictSet(asDict(this.bookingRecord), bookingId, record);
-    return pyDict({
+    py.dictSet(py.asDict(this.bookingRecord), bookingId, record);
+    return py.pyDict({
       booking_id: bookingId,
       transaction_id: transactionId,
       booking_status: true,
@@ -410,18 +389,21 @@ export class TravelAPI implements BfclApi {
 
   private verifyTraveler({ first_name, last_name, date_of_birth, passport_number }: Args): PyValue {
     const fail = (reason: string) =>
-      pyDict({ verification_status: false, verification_failure: reason });
-    if (!pyEquals(this.userFirstName, first_name!) || !pyEquals(this.userLastName, last_name!)) {
+      py.pyDict({ verification_status: false, verification_failure: reason });
+    if (
+      !py.pyEquals(this.userFirstName, first_name!) ||
+      !py.pyEquals(this.userLastName, last_name!)
+    ) {
       return fail(
         "Cannot book flight information for another user." +
-          `Expected ${pyStr(this.userFirstName)} ${pyStr(this.userLastName)}, got ${pyStr(first_name!)} ${pyStr(last_name!)}`,
+          `Expected ${py.pyStr(this.userFirstName)} ${py.pyStr(this.userLastName)}, got ${py.pyStr(first_name!)} ${py.pyStr(last_name!)}`,
       );
     }
     let birth: Date;
     try {
       birth = new Date(parseDateTime(date_of_birth!, "%Y-%m-%d"));
     } catch (err) {
-      if (err instanceof PyException && err.pyType === "ValueError")
+      if (err instanceof py.PyException && err.pyType === "ValueError")
         return fail("Invalid date of birth format. Please use YYYY-MM-DD.");
       throw err;
     }
@@ -431,8 +413,8 @@ export class TravelAPI implements BfclApi {
       (today.getMonth() + 1 === birth.getUTCMonth() + 1 && today.getDate() < birth.getUTCDate());
     const age = today.getFullYear() - birth.getUTCFullYear() - (beforeBirthday ? 1 : 0);
     if (age < 18) return fail("Traveler must be at least 18 years old.");
-    if (!asStr(passport_number!, "startswith").startsWith("US"))
+    if (!py.asStr(passport_number!, "startswith").startsWith("US"))
       return fail("Passport must be issued by the United States.");
-    return pyDict({ verification_status: true });
+    return py.pyDict({ verification_status: true });
   }
 }

@@ -3,30 +3,8 @@
  * Port of upstream's `TwitterAPI` (posting_api.py): tweets keyed by int id, comments,
  * retweets, following list. `post_tweet`'s list defaults are shared objects, as in Python.
  */
-import {
-  append,
-  asDict,
-  contains,
-  dictGet,
-  dictHas,
-  dictSet,
-  extend,
-  getItem,
-  getOrMake,
-  hashKey,
-  iterate,
-  lower,
-  pyAdd,
-  pyDict,
-  type PyDict,
-  pyEquals,
-  pyInt,
-  pyLen,
-  pyStr,
-  type PyValue,
-  removeFirst,
-  truthy,
-} from "../../python/index.js";
+import * as py from "../../python/index.js";
+import type { PyDict, PyValue } from "../../python/index.js";
 import { type BfclApi, methodTable, req, stateFields } from "../api.js";
 
 /** TwitterAPI's public attributes, in `vars()` order, around `tweets` (whose keys become ints). */
@@ -56,8 +34,8 @@ export class TwitterAPI implements BfclApi {
 
   loadScenario(scenario: PyDict): void {
     FIELDS_BEFORE_TWEETS.load(this, scenario);
-    const tweets = asDict(getOrMake(scenario, "tweets", () => new Map()));
-    this.tweets = new Map([...tweets].map(([k, v]) => [pyInt(k), v]));
+    const tweets = py.asDict(py.getOrMake(scenario, "tweets", () => new Map()));
+    this.tweets = new Map([...tweets].map(([k, v]) => [py.pyInt(k), v]));
     FIELDS_AFTER_TWEETS.load(this, scenario);
   }
 
@@ -70,15 +48,15 @@ export class TwitterAPI implements BfclApi {
   }
 
   private notAuthenticated(action: string): PyDict | null {
-    return truthy(this.authenticated)
+    return py.truthy(this.authenticated)
       ? null
-      : pyDict({ error: `User not authenticated. Please authenticate before ${action}.` });
+      : py.pyDict({ error: `User not authenticated. Please authenticate before ${action}.` });
   }
 
   private tweetMissing(tweetId: PyValue): PyDict | null {
-    return dictHas(this.tweets, hashKey(tweetId))
+    return py.dictHas(this.tweets, py.hashKey(tweetId))
       ? null
-      : pyDict({ error: `Tweet with ID ${pyStr(tweetId)} not found.` });
+      : py.pyDict({ error: `Tweet with ID ${py.pyStr(tweetId)} not found.` });
   }
 
   private tweetsWhere(keep: (tweet: PyValue) => boolean): PyValue[] {
@@ -90,14 +68,18 @@ export class TwitterAPI implements BfclApi {
       "authenticate_twitter",
       [req("username"), req("password")],
       ({ username, password }) => {
-        if (pyEquals(username!, this.username) && pyEquals(password!, this.password)) {
+        if (py.pyEquals(username!, this.username) && py.pyEquals(password!, this.password)) {
           this.authenticated = true;
-          return pyDict({ authentication_status: true });
+          return py.pyDict({ authentication_status: true });
         }
-        return pyDict({ authentication_status: false });
+        return py.pyDict({ authentication_status: false });
       },
     ],
-    ["posting_get_login_status", [], () => pyDict({ login_status: truthy(this.authenticated) })],
+    [
+      "posting_get_login_status",
+      [],
+      () => py.pyDict({ login_status: py.truthy(this.authenticated) }),
+    ],
     [
       "post_tweet",
       [
@@ -108,15 +90,15 @@ export class TwitterAPI implements BfclApi {
       ({ content, tags, mentions }) => {
         const denied = this.notAuthenticated("posting");
         if (denied) return denied;
-        const tweet = pyDict({
+        const tweet = py.pyDict({
           id: this.tweetCounter,
           username: this.username,
           content: content!,
           tags: tags!,
           mentions: mentions!,
         });
-        dictSet(this.tweets, hashKey(this.tweetCounter), tweet);
-        this.tweetCounter = pyAdd(this.tweetCounter, 1n);
+        py.dictSet(this.tweets, py.hashKey(this.tweetCounter), tweet);
+        this.tweetCounter = py.pyAdd(this.tweetCounter, 1n);
         return tweet;
       },
     ],
@@ -126,12 +108,13 @@ export class TwitterAPI implements BfclApi {
       ({ tweet_id }) => {
         const denied = this.notAuthenticated("retweeting") ?? this.tweetMissing(tweet_id!);
         if (denied) return denied;
-        const retweets = asDict(this.retweets);
-        if (!contains(retweets, this.username)) dictSet(retweets, hashKey(this.username), []);
-        const mine = getItem(retweets, this.username);
-        if (contains(mine, tweet_id!)) return pyDict({ retweet_status: "Already retweeted" });
-        append(mine, tweet_id!);
-        return pyDict({ retweet_status: "Successfully retweeted" });
+        const retweets = py.asDict(this.retweets);
+        if (!py.contains(retweets, this.username))
+          py.dictSet(retweets, py.hashKey(this.username), []);
+        const mine = py.getItem(retweets, this.username);
+        if (py.contains(mine, tweet_id!)) return py.pyDict({ retweet_status: "Already retweeted" });
+        py.append(mine, tweet_id!);
+        return py.pyDict({ retweet_status: "Successfully retweeted" });
       },
     ],
     [
@@ -140,13 +123,13 @@ export class TwitterAPI implements BfclApi {
       ({ tweet_id, comment_content }) => {
         const denied = this.notAuthenticated("commenting") ?? this.tweetMissing(tweet_id!);
         if (denied) return denied;
-        const comments = asDict(this.comments);
-        if (!contains(comments, tweet_id!)) dictSet(comments, hashKey(tweet_id!), []);
-        append(
-          getItem(comments, tweet_id!),
-          pyDict({ username: this.username, content: comment_content! }),
+        const comments = py.asDict(this.comments);
+        if (!py.contains(comments, tweet_id!)) py.dictSet(comments, py.hashKey(tweet_id!), []);
+        py.append(
+          py.getItem(comments, tweet_id!),
+          py.pyDict({ username: this.username, content: comment_content! }),
         );
-        return pyDict({ comment_status: "Comment added successfully" });
+        return py.pyDict({ comment_status: "Comment added successfully" });
       },
     ],
     [
@@ -155,8 +138,8 @@ export class TwitterAPI implements BfclApi {
       ({ tweet_id, mentioned_usernames }) => {
         const missing = this.tweetMissing(tweet_id!);
         if (missing) return missing;
-        extend(getItem(getItem(this.tweets, tweet_id!), "mentions"), mentioned_usernames!);
-        return pyDict({ mention_status: "Users mentioned successfully" });
+        py.extend(py.getItem(py.getItem(this.tweets, tweet_id!), "mentions"), mentioned_usernames!);
+        return py.pyDict({ mention_status: "Users mentioned successfully" });
       },
     ],
     [
@@ -165,10 +148,10 @@ export class TwitterAPI implements BfclApi {
       ({ username_to_follow }) => {
         const denied = this.notAuthenticated("following");
         if (denied) return denied;
-        if (contains(this.followingList, username_to_follow!))
-          return pyDict({ follow_status: false });
-        append(this.followingList, username_to_follow!);
-        return pyDict({ follow_status: true });
+        if (py.contains(this.followingList, username_to_follow!))
+          return py.pyDict({ follow_status: false });
+        py.append(this.followingList, username_to_follow!);
+        return py.pyDict({ follow_status: true });
       },
     ],
     [
@@ -177,7 +160,7 @@ export class TwitterAPI implements BfclApi {
       () => {
         return (
           this.notAuthenticated("listing following") ??
-          pyDict({ following_list: this.followingList })
+          py.pyDict({ following_list: this.followingList })
         );
       },
     ],
@@ -187,30 +170,30 @@ export class TwitterAPI implements BfclApi {
       ({ username_to_unfollow }) => {
         const denied = this.notAuthenticated("unfollowing");
         if (denied) return denied;
-        if (!contains(this.followingList, username_to_unfollow!))
-          return pyDict({ unfollow_status: false });
-        removeFirst(this.followingList, username_to_unfollow!);
-        return pyDict({ unfollow_status: true });
+        if (!py.contains(this.followingList, username_to_unfollow!))
+          return py.pyDict({ unfollow_status: false });
+        py.removeFirst(this.followingList, username_to_unfollow!);
+        return py.pyDict({ unfollow_status: true });
       },
     ],
     [
       "get_tweet",
       [req("tweet_id")],
-      ({ tweet_id }) => this.tweetMissing(tweet_id!) ?? getItem(this.tweets, tweet_id!),
+      ({ tweet_id }) => this.tweetMissing(tweet_id!) ?? py.getItem(this.tweets, tweet_id!),
     ],
     [
       "get_user_tweets",
       [req("username")],
-      ({ username }) => this.tweetsWhere((t) => pyEquals(getItem(t, "username"), username!)),
+      ({ username }) => this.tweetsWhere((t) => py.pyEquals(py.getItem(t, "username"), username!)),
     ],
     [
       "search_tweets",
       [req("keyword")],
       ({ keyword }) => {
-        const needle = lower(keyword!);
+        const needle = py.lower(keyword!);
         return this.tweetsWhere((t) => {
-          if (lower(getItem(t, "content")).includes(needle)) return true;
-          return iterate(getItem(t, "tags")).some((tag) => lower(tag) === needle);
+          if (py.lower(py.getItem(t, "content")).includes(needle)) return true;
+          return py.iterate(py.getItem(t, "tags")).some((tag) => py.lower(tag) === needle);
         });
       },
     ],
@@ -220,7 +203,7 @@ export class TwitterAPI implements BfclApi {
       ({ tweet_id }) => {
         const missing = this.tweetMissing(tweet_id!);
         if (missing) return missing;
-        return dictGet(asDict(this.comments), hashKey(tweet_id!)) ?? [];
+        return py.dictGet(py.asDict(this.comments), py.hashKey(tweet_id!)) ?? [];
       },
     ],
     [
@@ -228,14 +211,16 @@ export class TwitterAPI implements BfclApi {
       [req("username")],
       ({ username }) => {
         const tweetCount = BigInt(
-          this.tweetsWhere((t) => pyEquals(getItem(t, "username"), username!)).length,
+          this.tweetsWhere((t) => py.pyEquals(py.getItem(t, "username"), username!)).length,
         );
-        const followingCount = pyEquals(username!, this.username) ? pyLen(this.followingList) : 0n;
-        const retweeted = dictGet(asDict(this.retweets), hashKey(username!)) ?? [];
-        return pyDict({
+        const followingCount = py.pyEquals(username!, this.username)
+          ? py.pyLen(this.followingList)
+          : 0n;
+        const retweeted = py.dictGet(py.asDict(this.retweets), py.hashKey(username!)) ?? [];
+        return py.pyDict({
           tweet_count: tweetCount,
           following_count: followingCount,
-          retweet_count: pyLen(retweeted),
+          retweet_count: py.pyLen(retweeted),
         });
       },
     ],

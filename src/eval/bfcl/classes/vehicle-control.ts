@@ -3,29 +3,8 @@
  * Port of upstream's `VehicleControlAPI` (vehicle_control.py): engine, doors, brakes, climate,
  * cruise control and trip helpers; temperatures and speeds drawn from `random.Random(141053)`.
  */
-import {
-  asDict,
-  contains,
-  getItem,
-  getOrMake,
-  hashKey,
-  iterate,
-  pyAdd,
-  pyDict,
-  type PyDict,
-  pyEquals as eq,
-  pyFloat,
-  pyGt,
-  pyLe,
-  pyLt,
-  pyMod,
-  pyMul,
-  PyRandom,
-  pySub,
-  pyTrueDiv,
-  type PyValue,
-  truthy,
-} from "../../python/index.js";
+import * as py from "../../python/index.js";
+import type { PyDict, PyValue } from "../../python/index.js";
 import { methodTable, opt, req, type BfclApi, tableGet } from "../api.js";
 import type { BfclSession } from "../session.js";
 
@@ -64,7 +43,7 @@ const ZIP_CODES: Readonly<Record<string, string>> = {
 };
 
 function defaultDoors(): PyDict {
-  return pyDict({
+  return py.pyDict({
     driver: "unlocked",
     passenger: "unlocked",
     rear_left: "unlocked",
@@ -107,7 +86,7 @@ export class VehicleControlAPI implements BfclApi {
   private parkingBrakeForce: PyValue = 0.0;
   private slopeAngle: PyValue = 0.0;
   private brakePedalForce: PyValue = 0.0;
-  private random = new PyRandom(141053);
+  private random = new py.PyRandom(141053);
 
   constructor(private readonly session: BfclSession) {}
 
@@ -120,14 +99,16 @@ export class VehicleControlAPI implements BfclApi {
   }
 
   loadScenario(scenario: PyDict, longContext: boolean): void {
-    const seed = getOrMake(scenario, "random_seed", () => 141053n);
-    this.random = new PyRandom(typeof seed === "bigint" ? seed : 141053n);
-    const from = (key: string, value: PyValue) => getOrMake(scenario, key, () => value);
+    const seed = py.getOrMake(scenario, "random_seed", () => 141053n);
+    this.random = new py.PyRandom(typeof seed === "bigint" ? seed : 141053n);
+    const from = (key: string, value: PyValue) => py.getOrMake(scenario, key, () => value);
     this.state.clear();
     for (const [attribute, key, value] of STATE_BEFORE_DOORS) this.set(attribute, from(key, value));
-    const doors = asDict(getOrMake(scenario, "doorStatus", defaultDoors));
+    const doors = py.asDict(py.getOrMake(scenario, "doorStatus", defaultDoors));
     this.set("doorStatus", doors);
-    const locked = [...doors.keys()].filter((d) => eq(getItem(doors, d), "locked")).length;
+    const locked = [...doors.keys()].filter((d) =>
+      py.pyEquals(py.getItem(doors, d), "locked"),
+    ).length;
     this.set("remainingUnlockedDoors", 4n - BigInt(locked));
     for (const [attribute, key, value] of STATE_AFTER_DOORS) this.set(attribute, from(key, value));
     this.parkingBrakeForce = from("parkingBrakeForce", 0.0);
@@ -145,22 +126,22 @@ export class VehicleControlAPI implements BfclApi {
   }
 
   private doorsWith(status: string): string[] {
-    const doors = asDict(this.get("doorStatus"));
-    return [...doors].filter(([, s]) => eq(s, status)).map(([d]) => String(d));
+    const doors = py.asDict(this.get("doorStatus"));
+    return [...doors].filter(([, s]) => py.pyEquals(s, status)).map(([d]) => String(d));
   }
 
   private setDoors(unlock: boolean, door: PyValue): PyDict {
     const status = unlock ? "unlocked" : "locked";
-    const doors = asDict(this.get("doorStatus"));
-    for (const d of iterate(door)) {
-      if (eq(getItem(doors, d), status)) continue;
-      doors.set(hashKey(d), status);
+    const doors = py.asDict(this.get("doorStatus"));
+    for (const d of py.iterate(door)) {
+      if (py.pyEquals(py.getItem(doors, d), status)) continue;
+      doors.set(py.hashKey(d), status);
       this.set(
         "remainingUnlockedDoors",
-        pyAdd(this.get("remainingUnlockedDoors"), unlock ? 1n : -1n),
+        py.pyAdd(this.get("remainingUnlockedDoors"), unlock ? 1n : -1n),
       );
     }
-    return pyDict({
+    return py.pyDict({
       lockStatus: status,
       remainingUnlockedDoors: this.get("remainingUnlockedDoors"),
     });
@@ -171,23 +152,24 @@ export class VehicleControlAPI implements BfclApi {
       "startEngine",
       [req("ignitionMode")],
       ({ ignitionMode }) => {
-        if (eq(ignitionMode!, "STOP")) this.set("engine_state", "stopped");
-        if (pyGt(this.get("remainingUnlockedDoors"), 0n)) {
-          return pyDict({
+        if (py.pyEquals(ignitionMode!, "STOP")) this.set("engine_state", "stopped");
+        if (py.pyGt(this.get("remainingUnlockedDoors"), 0n)) {
+          return py.pyDict({
             error:
               "All doors must be locked before starting the engine. Here are the unlocked doors: " +
               this.doorsWith("unlocked").join(", "),
           });
         }
-        if (!eq(this.get("brakePedalStatus"), "pressed"))
-          return pyDict({ error: "Brake pedal needs to be pressed when starting the engine." });
-        if (!eq(this.brakePedalForce, 1000.0))
-          return pyDict({ error: "Must press the brake fully before starting the engine." });
-        if (pyLt(this.get("fuelLevel"), MIN_FUEL_LEVEL))
-          return pyDict({ error: "Fuel tank is empty." });
-        if (!eq(ignitionMode!, "START")) return pyDict({ error: "Invalid ignition mode." });
+        if (!py.pyEquals(this.get("brakePedalStatus"), "pressed"))
+          return py.pyDict({ error: "Brake pedal needs to be pressed when starting the engine." });
+        if (!py.pyEquals(this.brakePedalForce, 1000.0))
+          return py.pyDict({ error: "Must press the brake fully before starting the engine." });
+        if (py.pyLt(this.get("fuelLevel"), MIN_FUEL_LEVEL))
+          return py.pyDict({ error: "Fuel tank is empty." });
+        if (!py.pyEquals(ignitionMode!, "START"))
+          return py.pyDict({ error: "Invalid ignition mode." });
         this.set("engine_state", "running");
-        return pyDict({
+        return py.pyDict({
           engineState: "running",
           fuelLevel: this.get("fuelLevel"),
           batteryVoltage: this.get("batteryVoltage"),
@@ -198,33 +180,34 @@ export class VehicleControlAPI implements BfclApi {
       "fillFuelTank",
       [req("fuelAmount")],
       ({ fuelAmount }) => {
-        if (pyLt(fuelAmount!, 0n)) return pyDict({ error: "Fuel amount cannot be negative." });
-        const after = pyAdd(this.get("fuelLevel"), fuelAmount!);
-        if (pyGt(after, MAX_FUEL_LEVEL))
-          return pyDict({ error: "Cannot fill gas above the tank capacity." });
-        if (pyLt(after, MIN_FUEL_LEVEL))
-          return pyDict({ error: "Fuel tank is empty. Min fuel level is 0 gallons." });
+        if (py.pyLt(fuelAmount!, 0n))
+          return py.pyDict({ error: "Fuel amount cannot be negative." });
+        const after = py.pyAdd(this.get("fuelLevel"), fuelAmount!);
+        if (py.pyGt(after, MAX_FUEL_LEVEL))
+          return py.pyDict({ error: "Cannot fill gas above the tank capacity." });
+        if (py.pyLt(after, MIN_FUEL_LEVEL))
+          return py.pyDict({ error: "Fuel tank is empty. Min fuel level is 0 gallons." });
         this.set("fuelLevel", after);
-        return pyDict({ fuelLevel: after });
+        return py.pyDict({ fuelLevel: after });
       },
     ],
     [
       "lockDoors",
       [req("unlock"), req("door")],
-      ({ unlock, door }) => this.setDoors(truthy(unlock!), door!),
+      ({ unlock, door }) => this.setDoors(py.truthy(unlock!), door!),
     ],
     [
       "adjustClimateControl",
       [req("temperature"), opt("unit", "celsius"), opt("fanSpeed", 50n), opt("mode", "auto")],
       ({ temperature, unit, fanSpeed, mode }) => {
-        if (!(pyLe(0n, fanSpeed!) && pyLe(fanSpeed!, 100n)))
-          return pyDict({ error: "Fan speed must be between 0 and 100." });
+        if (!(py.pyLe(0n, fanSpeed!) && py.pyLe(fanSpeed!, 100n)))
+          return py.pyDict({ error: "Fan speed must be between 0 and 100." });
         this.set("acTemperature", temperature!);
-        if (eq(unit!, "fahrenheit"))
-          this.set("acTemperature", pyTrueDiv(pyMul(pySub(temperature!, 32n), 5n), 9n));
+        if (py.pyEquals(unit!, "fahrenheit"))
+          this.set("acTemperature", py.pyTrueDiv(py.pyMul(py.pySub(temperature!, 32n), 5n), 9n));
         this.set("fanSpeed", fanSpeed!);
         this.set("acMode", mode!);
-        return pyDict({
+        return py.pyDict({
           currentACTemperature: temperature!,
           climateMode: mode!,
           humidityLevel: this.get("humidityLevel"),
@@ -236,22 +219,22 @@ export class VehicleControlAPI implements BfclApi {
       [],
       () => {
         const temperature = this.random.uniform(-10.0, 40.0);
-        if (!this.longContext) return pyDict({ outsideTemperature: temperature });
-        const weather = asDict(this.session.longContextValue("LONG_WEATHER_EXTENSION"));
+        if (!this.longContext) return py.pyDict({ outsideTemperature: temperature });
+        const weather = py.asDict(this.session.longContextValue("LONG_WEATHER_EXTENSION"));
         weather.set("outsideTemperature", temperature);
         return weather;
       },
     ],
-    ["get_outside_temperature_from_weather_com", [], () => pyDict({ error: 404n })],
+    ["get_outside_temperature_from_weather_com", [], () => py.pyDict({ error: 404n })],
     [
       "setHeadlights",
       [req("mode")],
       ({ mode }) => {
-        if (!contains(["on", "off", "auto"], mode!))
-          return pyDict({ error: "Invalid headlight mode." });
-        const status = eq(mode!, "on") ? "on" : "off";
+        if (!py.contains(["on", "off", "auto"], mode!))
+          return py.pyDict({ error: "Invalid headlight mode." });
+        const status = py.pyEquals(mode!, "on") ? "on" : "off";
         this.set("headLightStatus", status);
-        return pyDict({ headlightStatus: status });
+        return py.pyDict({ headlightStatus: status });
       },
     ],
     [
@@ -296,8 +279,8 @@ export class VehicleControlAPI implements BfclApi {
       "activateParkingBrake",
       [req("mode")],
       ({ mode }) => {
-        if (!contains(["engage", "release"], mode!)) return pyDict({ error: "Invalid mode" });
-        const engage = eq(mode!, "engage");
+        if (!py.contains(["engage", "release"], mode!)) return py.pyDict({ error: "Invalid mode" });
+        const engage = py.pyEquals(mode!, "engage");
         const status = engage ? "engaged" : "released";
         const force = engage ? 500.0 : 0.0;
         this.set("parkingBrakeStatus", status);
@@ -319,17 +302,17 @@ export class VehicleControlAPI implements BfclApi {
       "pressBrakePedal",
       [req("pedalPosition")],
       ({ pedalPosition }) => {
-        if (!(pyLe(0n, pedalPosition!) && pyLe(pedalPosition!, 1n)))
-          return pyDict({ error: "Pedal position must be between 0 and 1." });
-        if (eq(pedalPosition!, 0n)) {
+        if (!(py.pyLe(0n, pedalPosition!) && py.pyLe(pedalPosition!, 1n)))
+          return py.pyDict({ error: "Pedal position must be between 0 and 1." });
+        if (py.pyEquals(pedalPosition!, 0n)) {
           this.set("brakePedalStatus", "released");
           this.brakePedalForce = 0.0;
-          return pyDict({ brakePedalStatus: "released", brakePedalForce: 0.0 });
+          return py.pyDict({ brakePedalStatus: "released", brakePedalForce: 0.0 });
         }
-        const force = pyMul(pedalPosition!, 1000n);
+        const force = py.pyMul(pedalPosition!, 1000n);
         this.set("brakePedalStatus", "pressed");
         this.brakePedalForce = force;
-        return pyDict({ brakePedalStatus: "pressed", brakePedalForce: pyFloat(force) });
+        return py.pyDict({ brakePedalStatus: "pressed", brakePedalForce: py.pyFloat(force) });
       },
     ],
     [
@@ -338,63 +321,69 @@ export class VehicleControlAPI implements BfclApi {
       () => {
         this.set("brakePedalStatus", "released");
         this.brakePedalForce = 0.0;
-        return pyDict({ brakePedalStatus: "released", brakePedalForce: 0.0 });
+        return py.pyDict({ brakePedalStatus: "released", brakePedalForce: 0.0 });
       },
     ],
     [
       "setCruiseControl",
       [req("speed"), req("activate"), req("distanceToNextVehicle")],
       ({ speed, activate, distanceToNextVehicle }) => {
-        const distance = pyFloat(distanceToNextVehicle!);
-        const kmh = pyFloat(speed!);
-        if (eq(this.get("engine_state"), "stopped"))
-          return pyDict({ error: "Start the engine before activating the cruise control." });
+        const distance = py.pyFloat(distanceToNextVehicle!);
+        const kmh = py.pyFloat(speed!);
+        if (py.pyEquals(this.get("engine_state"), "stopped"))
+          return py.pyDict({ error: "Start the engine before activating the cruise control." });
         this.set("distanceToNextVehicle", distance);
-        if (truthy(activate!)) {
-          if (kmh < 0 || kmh > 120 || pyMod(kmh, 5n) !== 0)
-            return pyDict({ error: "Invalid speed" });
+        if (py.truthy(activate!)) {
+          if (kmh < 0 || kmh > 120 || py.pyMod(kmh, 5n) !== 0)
+            return py.pyDict({ error: "Invalid speed" });
           this.set("cruiseStatus", "active");
-          return pyDict({
+          return py.pyDict({
             cruiseStatus: "active",
             currentSpeed: kmh,
             distanceToNextVehicle: distance,
           });
         }
         this.set("cruiseStatus", "inactive");
-        return pyDict({
+        return py.pyDict({
           cruiseStatus: "inactive",
           currentSpeed: kmh,
           distanceToNextVehicle: distance,
         });
       },
     ],
-    ["get_current_speed", [], () => pyDict({ currentSpeed: this.random.uniform(0.0, 120.0) })],
-    ["display_log", [req("messages")], ({ messages }) => pyDict({ log: messages! })],
+    ["get_current_speed", [], () => py.pyDict({ currentSpeed: this.random.uniform(0.0, 120.0) })],
+    ["display_log", [req("messages")], ({ messages }) => py.pyDict({ log: messages! })],
     [
       "estimate_drive_feasibility_by_mileage",
       [req("distance")],
       ({ distance }) => {
-        return pyDict({
-          canDrive: !pyLt(pyMul(this.get("fuelLevel"), MILE_PER_GALLON), distance!),
+        return py.pyDict({
+          canDrive: !py.pyLt(py.pyMul(this.get("fuelLevel"), MILE_PER_GALLON), distance!),
         });
       },
     ],
-    ["liter_to_gallon", [req("liter")], ({ liter }) => pyDict({ gallon: pyMul(liter!, 0.264172) })],
+    [
+      "liter_to_gallon",
+      [req("liter")],
+      ({ liter }) => py.pyDict({ gallon: py.pyMul(liter!, 0.264172) }),
+    ],
     [
       "gallon_to_liter",
       [req("gallon")],
-      ({ gallon }) => pyDict({ liter: pyMul(gallon!, 3.78541) }),
+      ({ gallon }) => py.pyDict({ liter: py.pyMul(gallon!, 3.78541) }),
     ],
     [
       "estimate_distance",
       [req("cityA"), req("cityB")],
       ({ cityA, cityB }) => {
         const hit = DISTANCES.find(
-          ([a, b]) => (eq(cityA!, a) && eq(cityB!, b)) || (eq(cityA!, b) && eq(cityB!, a)),
+          ([a, b]) =>
+            (py.pyEquals(cityA!, a) && py.pyEquals(cityB!, b)) ||
+            (py.pyEquals(cityA!, b) && py.pyEquals(cityB!, a)),
         );
         const result = hit
-          ? pyDict({ distance: hit[2] })
-          : pyDict({ error: "distance not found in database." });
+          ? py.pyDict({ distance: hit[2] })
+          : py.pyDict({ error: "distance not found in database." });
         if (this.longContext)
           result.set("intermediaryCities", this.session.longContextValue("INTERMEDIARY_CITIES"));
         return result;
@@ -403,14 +392,14 @@ export class VehicleControlAPI implements BfclApi {
     [
       "get_zipcode_based_on_city",
       [req("city")],
-      ({ city }) => pyDict({ zipcode: tableGet(ZIP_CODES, city, "00000") }),
+      ({ city }) => py.pyDict({ zipcode: tableGet(ZIP_CODES, city, "00000") }),
     ],
     [
       "set_navigation",
       [req("destination")],
       ({ destination }) => {
         this.set("destination", destination!);
-        return pyDict({ status: pyAdd("Navigating to ", destination!) });
+        return py.pyDict({ status: py.pyAdd("Navigating to ", destination!) });
       },
     ],
     [
@@ -423,8 +412,8 @@ export class VehicleControlAPI implements BfclApi {
           "rearLeftTirePressure",
           "rearRightTirePressure",
         ];
-        const mean = pyTrueDiv(
-          names.map((n) => this.get(n)).reduce((a, b) => pyAdd(a, b)),
+        const mean = py.pyTrueDiv(
+          names.map((n) => this.get(n)).reduce((a, b) => py.pyAdd(a, b)),
           4n,
         );
         const status: PyDict = new Map(names.map((n) => [n, this.get(n)]));
@@ -441,7 +430,7 @@ export class VehicleControlAPI implements BfclApi {
     [
       "find_nearest_tire_shop",
       [],
-      () => pyDict({ shopLocation: "456 Oakwood Avenue, Rivermist, 83214" }),
+      () => py.pyDict({ shopLocation: "456 Oakwood Avenue, Rivermist, 83214" }),
     ],
   ]);
 }

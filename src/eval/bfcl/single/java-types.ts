@@ -3,15 +3,8 @@
  * bfcl-eval 2026.3.23's `java_type_converter`: a Java-category argument (always a string in the
  * model's output) turned into the Python value the AST checker compares, regexes and all.
  */
-import {
-  intFloatOrStr,
-  type PyDict,
-  PyException,
-  pyFloat,
-  pyInt,
-  type PyValue,
-  stripWhitespace,
-} from "../../python/index.js";
+import * as py from "../../python/index.js";
+import type { PyDict, PyValue } from "../../python/index.js";
 
 /** bfcl-eval's `JAVA_TYPE_CONVERSION`: Java type name -> Python type name. */
 export const JAVA_TYPE_CONVERSION: Readonly<
@@ -37,23 +30,25 @@ export const JAVA_TYPE_CONVERSION: Readonly<
 };
 
 const notImplemented = (what: string) =>
-  new PyException("NotImplementedError", `${what} conversion is not implemented`);
+  new py.PyException("NotImplementedError", `${what} conversion is not implemented`);
 
 /** Upstream's `java_type_converter`; Set, Hashtable, Queue and Stack throw as upstream does. */
 export function javaTypeConverter(value: string, expected: string, nested?: string): PyValue {
   if (!(expected in JAVA_TYPE_CONVERSION))
-    throw new PyException("ValueError", `Unsupported type: ${expected}`);
+    throw new py.PyException("ValueError", `Unsupported type: ${expected}`);
   switch (expected) {
     case "byte":
     case "short":
     case "integer":
-      return /^-?\d+$/.test(value) ? pyInt(value) : value;
+      return /^-?\d+$/.test(value) ? py.pyInt(value) : value;
     case "float":
-      return /^-?\d+(\.\d+)?([eE][+-]?\d+)?[fF]$/.test(value) ? pyFloat(value.slice(0, -1)) : value;
+      return /^-?\d+(\.\d+)?([eE][+-]?\d+)?[fF]$/.test(value)
+        ? py.pyFloat(value.slice(0, -1))
+        : value;
     case "double":
-      return /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(value) ? pyFloat(value) : value;
+      return /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(value) ? py.pyFloat(value) : value;
     case "long":
-      return /^-?\d+[lL]$/.test(value) ? pyInt(value.slice(0, -1)) : value;
+      return /^-?\d+[lL]$/.test(value) ? py.pyInt(value.slice(0, -1)) : value;
     case "boolean":
       return value === "true" || value === "false" ? value === "true" : value;
     case "Array":
@@ -75,7 +70,7 @@ export function javaTypeConverter(value: string, expected: string, nested?: stri
 }
 
 function element(text: string, nested?: string): PyValue {
-  const s = stripWhitespace(text);
+  const s = py.stripWhitespace(text);
   if (nested === "char" || nested === "String") return s.slice(1, -1);
   return nested ? javaTypeConverter(s, nested) : parseJavaValue(s);
 }
@@ -92,9 +87,11 @@ function parseArrayList(input: string, nested?: string): PyValue {
 function parseArray(input: string, nested?: string): PyValue {
   const m = /new\s+\w+\[\]\s*\{(.*?)\}/.exec(input);
   if (!m) return input;
-  const parts = m[1]!.split(",").filter((x) => stripWhitespace(x) !== "");
+  const parts = m[1]!.split(",").filter((x) => py.stripWhitespace(x) !== "");
   return parts.map((x) =>
-    nested ? javaTypeConverter(stripWhitespace(x), nested) : parseJavaValue(stripWhitespace(x)),
+    nested
+      ? javaTypeConverter(py.stripWhitespace(x), nested)
+      : parseJavaValue(py.stripWhitespace(x)),
   );
 }
 
@@ -102,9 +99,9 @@ function parseHashMap(input: string): PyValue {
   const m = /new\s+HashMap<.*?>\s*\(\)\s*\{\s*\{?\s*(.*?)\s*\}?\s*\}/s.exec(input);
   if (m) {
     const out: PyDict = new Map();
-    if (stripWhitespace(m[1]!) !== "")
+    if (py.stripWhitespace(m[1]!) !== "")
       for (const p of m[1]!.matchAll(/put\("(.*?)",\s*(.*?)\)/g))
-        out.set(p[1]!, parseJavaValue(stripWhitespace(p[2]!)));
+        out.set(p[1]!, parseJavaValue(py.stripWhitespace(p[2]!)));
     return out;
   }
   if (/new\s+HashMap<.*?>\s*\(\)/.test(input)) return new Map();
@@ -116,7 +113,7 @@ export function parseJavaValue(s: string): PyValue {
   if (s === "true") return true;
   if (s === "false") return false;
   if (s.startsWith('"') && s.endsWith('"')) return s.slice(1, -1);
-  if (/^-?\d+[lL]$/.test(s)) return pyInt(s.slice(0, -1));
-  if (/^-?\d+(\.\d+)?([eE][+-]?\d+)?[fF]$/.test(s)) return pyFloat(s.slice(0, -1));
-  return intFloatOrStr(s);
+  if (/^-?\d+[lL]$/.test(s)) return py.pyInt(s.slice(0, -1));
+  if (/^-?\d+(\.\d+)?([eE][+-]?\d+)?[fF]$/.test(s)) return py.pyFloat(s.slice(0, -1));
+  return py.intFloatOrStr(s);
 }

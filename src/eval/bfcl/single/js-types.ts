@@ -3,16 +3,8 @@
  * bfcl-eval 2026.3.23's `js_type_converter`: a JavaScript-category argument (always a string in
  * the model's output) turned into the Python value the AST checker compares, regexes and all.
  */
-import {
-  intFloatOrStr,
-  type PyDict,
-  PyException,
-  pyFloat,
-  pyInt,
-  type PyValue,
-  strip,
-  stripWhitespace,
-} from "../../python/index.js";
+import * as py from "../../python/index.js";
+import type { PyDict, PyValue } from "../../python/index.js";
 
 /** bfcl-eval's `JS_TYPE_CONVERSION`: JavaScript type name -> Python type name. */
 export const JS_TYPE_CONVERSION: Readonly<
@@ -34,16 +26,16 @@ const quoted = (s: string): boolean =>
 /** Upstream's `js_type_converter`; an unknown type throws as upstream's ValueError does. */
 export function jsTypeConverter(value: string, expected: string, nested?: string): PyValue {
   if (!(expected in JS_TYPE_CONVERSION))
-    throw new PyException("ValueError", `Unsupported type: ${expected}`);
+    throw new py.PyException("ValueError", `Unsupported type: ${expected}`);
   switch (expected) {
     case "String":
       return quoted(value) ? value.slice(1, -1) : value;
     case "integer":
-      return /^-?\d+$/.test(value) ? pyInt(value) : value;
+      return /^-?\d+$/.test(value) ? py.pyInt(value) : value;
     case "float":
-      return /^-?\d+(\.\d+)?$/.test(value) ? pyFloat(value) : value;
+      return /^-?\d+(\.\d+)?$/.test(value) ? py.pyFloat(value) : value;
     case "Bigint":
-      return /^-?\d+n$/.test(value) ? pyInt(value.slice(0, -1)) : value;
+      return /^-?\d+n$/.test(value) ? py.pyInt(value.slice(0, -1)) : value;
     case "Boolean":
       return value === "true" || value === "false" ? value === "true" : value;
     case "dict":
@@ -56,7 +48,7 @@ export function jsTypeConverter(value: string, expected: string, nested?: string
 }
 
 function parseJsCollection(raw: string, kind: "dict" | "array", nested?: string): PyValue {
-  const code = stripWhitespace(raw);
+  const code = py.stripWhitespace(raw);
   if (kind === "array") {
     try {
       const m2 =
@@ -65,23 +57,25 @@ function parseJsCollection(raw: string, kind: "dict" | "array", nested?: string)
         );
       if (m2) {
         return [...m2[0].matchAll(/\[(.*?)\]/g)].map((m, idx) => {
-          let inner = stripWhitespace(m[1]!);
+          let inner = py.stripWhitespace(m[1]!);
           if (idx === 0 && inner.startsWith("[")) inner = inner.slice(1);
-          return inner.split(",").map((e) => parseJsValue(stripWhitespace(e)));
+          return inner.split(",").map((e) => parseJsValue(py.stripWhitespace(e)));
         });
       }
       const m = /^(?:\[(.*?)\]|\bnew\s+Array\((.*?)\))/.exec(code);
       if (!m) return code;
       const body = m[1] ?? m[2];
       const elements =
-        body === undefined || stripWhitespace(body) === "" ? [] : stripWhitespace(body).split(",");
+        body === undefined || py.stripWhitespace(body) === ""
+          ? []
+          : py.stripWhitespace(body).split(",");
       if (nested)
         return elements.map((e) =>
-          /^["']/.test(stripWhitespace(e))
-            ? jsTypeConverter(stripWhitespace(e), nested, "String")
-            : jsTypeConverter(stripWhitespace(e), nested),
+          /^["']/.test(py.stripWhitespace(e))
+            ? jsTypeConverter(py.stripWhitespace(e), nested, "String")
+            : jsTypeConverter(py.stripWhitespace(e), nested),
         );
-      return elements.map((e) => parseJsValue(stripWhitespace(e)));
+      return elements.map((e) => parseJsValue(py.stripWhitespace(e)));
     } catch {
       return code;
     }
@@ -92,13 +86,13 @@ function parseJsCollection(raw: string, kind: "dict" | "array", nested?: string)
   try {
     const out: PyDict = new Map();
     for (const [, k, v] of dm[1]!.matchAll(/([^:]+):\s*(.*?)(?:,\s*(?=[^,]+:)|$)/g)) {
-      const key = strip(stripWhitespace(k!), "'\"");
-      const value = stripWhitespace(v!);
+      const key = py.strip(py.stripWhitespace(k!), "'\"");
+      const value = py.stripWhitespace(v!);
       if (value.startsWith("[") && value.endsWith("]"))
         out.set(key, parseJsCollection(value, "array"));
       else if (value.startsWith("{") && value.endsWith("}"))
         out.set(key, parseJsCollection(value, "dict"));
-      else out.set(key, parseJsValue(strip(value, "'\"")));
+      else out.set(key, parseJsValue(py.strip(value, "'\"")));
     }
     return out;
   } catch {
@@ -108,9 +102,9 @@ function parseJsCollection(raw: string, kind: "dict" | "array", nested?: string)
 
 /** Upstream's `parse_js_value`: true/false, a quoted string, an int, a float, else the text. */
 export function parseJsValue(raw: string): PyValue {
-  const s = stripWhitespace(raw);
+  const s = py.stripWhitespace(raw);
   if (s === "true") return true;
   if (s === "false") return false;
   if (quoted(s)) return s.slice(1, -1);
-  return intFloatOrStr(s);
+  return py.intFloatOrStr(s);
 }

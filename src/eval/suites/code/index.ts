@@ -28,23 +28,4 @@ export {
   type PythonRunner,
   type RunnerProvider,
 } from "./suites.js";
-export {
-  decodePrivateTests,
-  gradeLcb,
-  lcbExtract,
-  lcbGlobalTimeoutMs,
-  lcbPrompt,
-  loadLiveCodeBench,
-  parseLcbRow,
-  unpickleString,
-  verdictInfo,
-  LCB_DEFAULT_RELEASE,
-  LCB_FILES,
-  LCB_MEMORY_BYTES,
-  LCB_RELEASES,
-  LCB_TIMEOUT_SECONDS,
-  type LcbProblem,
-  type LcbTest,
-  type LcbVerdict,
-  type LimitedPythonRunner,
-} from "./livecodebench.js";
+export * from "./livecodebench.js";

@@ -200,6 +200,27 @@ def _failure(results, code, message, error, inputs, expected):
     return results, {"error": repr(error), "error_code": code, "error_message": message, "inputs": _short(inputs), "expected": _short(expected)}
 
 
+def _raised(results, error, inputs, expected):
+    # A test whose run raised: LCB's time limit (-3) when it was the alarm, else a runtime error (-4).
+    if "timeoutexception" in repr(error).lower():
+        return _failure(results, -3, "Time Limit Exceeded", error, inputs, expected)
+    return _failure(results, -4, "Runtime Error", error, inputs, expected)
+
+
+def _guarded(timeout, run):
+    # One test as LCB runs it: under the alarm and faulthandler, both off again whatever happens.
+    # (what run returned, None), or (None, the exception it raised).
+    signal.alarm(timeout)
+    faulthandler.enable()
+    try:
+        return run(), None
+    except Exception as e:
+        return None, e
+    finally:
+        signal.alarm(0)
+        faulthandler.disable()
+
+
 def _call_based(code, inputs, outputs, fn_name, timeout):
     solution = _compile(_PRELUDE + "\n\n" + code, timeout)
     method = getattr(solution, fn_name, None)
@@ -209,25 +230,20 @@ def _call_based(code, inputs, outputs, fn_name, timeout):
     expected_by_test = [json.loads(text) for text in outputs]
     results = []
     for args, expected in zip(args_by_test, expected_by_test):
-        signal.alarm(timeout)
-        faulthandler.enable()
-        try:
+        def judged():
+            # As LCB: the comparison runs inside the guard (a raising __eq__ is a runtime error).
             got = method(*args)
             signal.alarm(0)
             if isinstance(got, tuple):
                 got = list(got)
-            ok = got == expected
-            results.append(ok)
-            if not ok:
-                return results, {"output": _short(got), "inputs": _short(args), "expected": _short(expected), "error_code": -2, "error_message": "Wrong Answer"}
-        except Exception as e:
-            signal.alarm(0)
-            if "timeoutexception" in repr(e).lower():
-                return _failure(results, -3, "Time Limit Exceeded", e, args, expected)
-            return _failure(results, -4, "Runtime Error", e, args, expected)
-        finally:
-            signal.alarm(0)
-            faulthandler.disable()
+            return got, got == expected
+        answer, error = _guarded(timeout, judged)
+        if error is not None:
+            return _raised(results, error, args, expected)
+        got, ok = answer
+        results.append(ok)
+        if not ok:
+            return results, {"output": _short(got), "inputs": _short(args), "expected": _short(expected), "error_code": -2, "error_message": "Wrong Answer"}
     return results, {}
 
 
@@ -238,20 +254,10 @@ def _stdin_based(code, inputs, outputs, timeout):
         return None
     results = []
     for given, expected in zip(inputs, outputs):
-        signal.alarm(timeout)
-        faulthandler.enable()
         with _Capture() as captured:
-            try:
-                _call_with_stdin(method, given)
-                signal.alarm(0)
-            except Exception as e:
-                signal.alarm(0)
-                if "timeoutexception" in repr(e).lower():
-                    return _failure(results, -3, "Time Limit Exceeded", e, given, expected)
-                return _failure(results, -4, "Runtime Error", e, given, expected)
-            finally:
-                signal.alarm(0)
-                faulthandler.disable()
+            _, error = _guarded(timeout, lambda: _call_with_stdin(method, given))
+        if error is not None:
+            return _raised(results, error, given, expected)
         got = captured[0]
         wrong = {"output": _short(got), "inputs": _short(given), "expected": _short(expected), "error_code": -2}
         got_lines, expected_lines = _lines(got), _lines(expected)
