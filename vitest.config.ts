@@ -9,7 +9,7 @@ import { defineConfig } from "vitest/config";
 //          eval commands' tests, src/cli/eval*.test.ts; they read ../shared/benchmarks
 //   engine a real model engine: test/engine/** (SkyRL's Tinker server) and *gguf*.test.ts
 //          (llama.cpp through node-llama-cpp)
-//   e2e    the real CLI and servers: test/e2e/**
+//   e2e    the real CLI and servers, and the loop run end to end many times: test/e2e/**
 // `npm test` runs all five. A test whose data or tool is missing follows test/missing.ts.
 const DATA = ["src/eval/**/*.test.ts", "src/cli/eval*.test.ts"];
 const ENGINE = ["test/engine/**/*.test.ts", "src/**/*gguf*.test.ts"];
