@@ -21,7 +21,11 @@ const SANDBOX = [
   "test/validator-programs.test.ts",
 ];
 
-// isolated-vm needs `--no-node-snapshot` on Node 20; test workers are forked with it.
+// isolated-vm needs `--no-node-snapshot` on Node 20; test workers are forked with it. The unit
+// project runs in worker threads instead: none of its tests loads isolated-vm in-process (the
+// backend runs it in sandbox processes it starts with the flag itself, sandbox/ivm-pool.ts), and
+// a thread per file costs far less than a process (unit project on 2 cores: 91 s with forks,
+// 42 s with threads, the same tests passing).
 export default defineConfig({
   test: {
     pool: "forks",
@@ -34,6 +38,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
+          pool: "threads",
           include: ["src/**/*.test.ts", "test/*.test.ts"],
           exclude: [
             "src/eval/!(python)/**",
