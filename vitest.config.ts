@@ -24,8 +24,8 @@ const SANDBOX = [
 // isolated-vm needs `--no-node-snapshot` on Node 20; test workers are forked with it. The unit
 // project runs in worker threads instead: none of its tests loads isolated-vm in-process (the
 // backend runs it in sandbox processes it starts with the flag itself, sandbox/ivm-pool.ts), and
-// a thread per file costs far less than a process (unit project on 2 cores: 91 s with forks,
-// 42 s with threads, the same tests passing).
+// a thread per file costs far less than a process (the unit project on these 2 shared cores,
+// minutes apart: 91 s and 79 s of CPU time with forks, 42 s and 61 s with threads).
 export default defineConfig({
   test: {
     pool: "forks",
