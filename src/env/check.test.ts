@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { SpadeError } from "../errors.js";
 import { makeAction } from "./action.js";
-import { CHECK_CODES, checkEnv } from "./check.js";
+import { checkEnv } from "./check.js";
+import { CHECK_CODES } from "./check-recorder.js";
 import { makeTestEnv, type TestEnvOverrides } from "./testing/test-env.js";
 
 const check = (overrides: TestEnvOverrides = {}) => checkEnv(async () => makeTestEnv(overrides));

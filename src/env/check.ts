@@ -1,52 +1,17 @@
 /**
  * @module env/check
  * The validator: `checkEnv` proves an environment usable before it may enter the pool. A failed
- * design is data: the report lists each check with a stable code, never throws for the env's sake.
+ * design is data: the report (check-recorder.ts) lists each check with a stable code, never throws.
  */
 import { SpadeError } from "../errors.js";
 import { episodeReturn, isSuccess } from "./returns.js";
 import { probeActions, trivialPolicies } from "./probes.js";
 import { hintProblems, metaProblems, resetProblems, stepProblems } from "./shape.js";
 import type { Action, Env, EnvMeta, StepResult } from "./types.js";
-
-/** The validator's check codes, in the order the checks run. Stable: documented in docs/validation.md. */
-export const CHECK_CODES = [
-  "E_COMPILE",
-  "E_META",
-  "E_RESET",
-  "E_HINT",
-  "E_STEP",
-  "E_ORACLE",
-  "E_NONDETERMINISTIC",
-  "E_TRIVIAL",
-  "E_TIMEOUT",
-  "E_MEMORY",
-  "E_OUTPUT_SIZE",
-  "E_TIME_BUDGET",
-] as const;
+import { type CheckReport, guarded, Recorder, StopChecking } from "./check-recorder.js";
 
 /** Default of `CheckOptions.budgetMs`: the wall time one validation may take in all. */
 export const DEFAULT_VALIDATION_BUDGET_MS = 60_000;
-
-/** One validator check code. */
-export type CheckCode = (typeof CHECK_CODES)[number];
-
-/** The outcome of one check. */
-export interface CheckResult {
-  code: CheckCode;
-  ok: boolean;
-  message: string;
-}
-
-/** The validator's report. Checks that could not run (after a fatal failure) are absent. */
-export interface CheckReport {
-  ok: boolean;
-  /** Codes of the failed checks, in check order. */
-  failures: CheckCode[];
-  checks: CheckResult[];
-  /** The environment's meta when it could be read. */
-  meta: EnvMeta | null;
-}
 
 /** Validator settings. */
 export interface CheckOptions {
@@ -69,108 +34,11 @@ export interface CheckOptions {
 /** Opens a fresh instance of the environment under test (compiles it, for programs). */
 export type EnvOpener = () => Promise<Env>;
 
-/** Thrown inside the validator to stop after too many limit errors. */
-class StopChecking extends Error {}
-
-const LIMIT_CODES: Record<string, CheckCode> = {
-  E_SANDBOX_TIMEOUT: "E_TIMEOUT",
-  E_SANDBOX_MEMORY: "E_MEMORY",
-  E_SANDBOX_OUTPUT_SIZE: "E_OUTPUT_SIZE",
-};
-const METHOD_CODES: Record<string, CheckCode> = {
-  open: "E_COMPILE",
-  reset: "E_RESET",
-  step: "E_STEP",
-  hint: "E_HINT",
-  solve: "E_ORACLE",
-};
-
-/** Collects check outcomes: the first failure message of a code wins; counts the rest. */
-class Recorder {
-  private readonly failed = new Map<CheckCode, { message: string; more: number }>();
-  private readonly passed = new Map<CheckCode, string>();
-  limitErrors = 0;
-
-  constructor(
-    private readonly maxLimitErrors: number,
-    private readonly budget: { budgetMs: number; now: () => number; startedMs: number },
-  ) {}
-
-  /** Stops checking (E_TIME_BUDGET) once the validation's wall-time budget is spent. */
-  checkBudget(context: string): void {
-    const spentMs = this.budget.now() - this.budget.startedMs;
-    if (spentMs < this.budget.budgetMs) return;
-    this.fail(
-      "E_TIME_BUDGET",
-      `the validation used its ${this.budget.budgetMs} ms budget (${spentMs} ms) before ${context}; the checks after it did not run`,
-    );
-    throw new StopChecking();
-  }
-
-  fail(code: CheckCode, message: string): void {
-    const prev = this.failed.get(code);
-    if (prev) prev.more++;
-    else this.failed.set(code, { message, more: 0 });
-  }
-
-  pass(code: CheckCode, message: string): void {
-    if (!this.passed.has(code)) this.passed.set(code, message);
-  }
-
-  /** Records a thrown error of `method` under its codes; stops checking after too many limit errors. */
-  error(err: unknown, method: string, context: string): void {
-    const code =
-      typeof err === "object" && err !== null && "code" in err
-        ? String((err as { code: unknown }).code)
-        : "";
-    const message = `${context}: ${err instanceof Error ? err.message : String(err)}`;
-    const limit = LIMIT_CODES[code];
-    if (limit) this.fail(limit, message);
-    if (method === "open" && code === "E_ENV_CONTRACT") this.fail("E_META", message);
-    else this.fail(METHOD_CODES[method] ?? "E_STEP", message);
-    if (limit && ++this.limitErrors >= this.maxLimitErrors) throw new StopChecking();
-  }
-
-  report(meta: EnvMeta | null): CheckReport {
-    const checks: CheckResult[] = [];
-    for (const code of CHECK_CODES) {
-      const f = this.failed.get(code);
-      if (f)
-        checks.push({
-          code,
-          ok: false,
-          message: f.more ? `${f.message} (and ${f.more} more)` : f.message,
-        });
-      else if (this.passed.has(code))
-        checks.push({ code, ok: true, message: this.passed.get(code) as string });
-    }
-    const failures = checks.filter((c) => !c.ok).map((c) => c.code);
-    return { ok: failures.length === 0, failures, checks, meta };
-  }
-}
-
 /** One recorded episode: what the agent did and what the environment answered. */
 interface Trace {
   firstObservation: string;
   actions: Action[];
   steps: StepResult[];
-}
-
-/** Calls `fn`, recording a thrown error under `method`; returns undefined when it threw. */
-async function guarded<T>(
-  rec: Recorder,
-  method: string,
-  context: string,
-  fn: () => Promise<T>,
-): Promise<T | undefined> {
-  rec.checkBudget(context);
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof StopChecking) throw err;
-    rec.error(err, method, context);
-    return undefined;
-  }
 }
 
 /**

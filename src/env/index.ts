@@ -24,7 +24,9 @@ export {
 export { sampleFromSchema } from "./schema-sample.js";
 export { detectProgramLanguage, storedLanguage, type StoredLanguage } from "./language.js";
 export { probeActions, trivialPolicies } from "./probes.js";
-export { checkEnv, CHECK_CODES } from "./check.js";
+export { checkEnv } from "./check.js";
+export { CHECK_CODES } from "./check-recorder.js";
 export { referenceGate, REFERENCE_GATE } from "./reference-gate.js";
 export { normalizeToolSchema, normalizeMetaTools } from "./tool-schema.js";
-export type { CheckCode, CheckResult, CheckReport, CheckOptions, EnvOpener } from "./check.js";
+export type { CheckOptions, EnvOpener } from "./check.js";
+export type { CheckCode, CheckResult, CheckReport } from "./check-recorder.js";

@@ -5,7 +5,8 @@
  * environment runs, not that it can be won; the strict validator (`checkEnv`) stays the default.
  */
 import { makeAction } from "./action.js";
-import type { CheckCode, CheckReport, CheckResult, EnvOpener } from "./check.js";
+import type { EnvOpener } from "./check.js";
+import type { CheckCode, CheckReport, CheckResult } from "./check-recorder.js";
 import { metaProblems, resetProblems, stepProblems } from "./shape.js";
 import type { Env, EnvMeta } from "./types.js";
 

@@ -1,64 +1,19 @@
 /**
  * Pipelined steps on the scripted scenario with a training double: which weights each step
- * samples from (stored with every design and episode), that step t's training runs while step
- * t+1 plays, and that a run killed inside any of its transactions and resumed writes exactly the
- * rows of an uninterrupted pipelined run.
+ * samples from (stored with every design and episode) and that step t's training runs while step
+ * t+1 plays. That a run killed inside any of its transactions and resumed writes exactly the
+ * rows of an uninterrupted pipelined run is test/e2e/pipeline-kill.test.ts (fifty loop runs).
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { scenarioConfig, useScenarioServer } from "../../test/e2e/selfplay-scenario.js";
-import type { RunConfig } from "../config/index.js";
-import { killInTransaction, RunStore } from "../store/index.js";
-import type { Trainer, TrainerCheckpoint } from "../trainer/index.js";
+import { checkpointOf, fakeTrainer, pipelineRunner } from "../../test/fakes/pipeline-run.js";
+import { RunStore } from "../store/index.js";
 import { weightsVersion, type PhaseSpan } from "./pipeline.js";
-import type { LoopPolicy } from "./policy.js";
-import { runSelfPlay, type LoopDeps } from "./run.js";
-import { storeDump } from "../../test/e2e/cli.js";
 
 const scenario = useScenarioServer("spade-pipeline-");
 
-const checkpointOf = (step: number): TrainerCheckpoint => ({
-  step,
-  samplerPath: `fake://sampler/${step}`,
-  statePath: `fake://state/${step}`,
-});
-
-/** TEST DOUBLE: a trainer whose weights after step s are `checkpointOf(s)`; `hold` can keep a step's training from returning. */
-function fakeTrainer(hold: (step: number) => Promise<void> = async () => {}) {
-  const log: string[] = [];
-  const trainer: Trainer = {
-    async train(step, samples) {
-      log.push(`train ${step} (${samples.length})`);
-      await hold(step);
-      return { metrics: { datums: samples.length }, checkpoint: checkpointOf(step) };
-    },
-    async restore(checkpoint) {
-      log.push(`restore ${checkpoint.step}`);
-    },
-  };
-  return { trainer, log };
-}
-
-/** The scenario's policy, recording the weights it is told to sample from. */
-function recordingPolicy(): LoopPolicy & { weights: string[] } {
-  const weights: string[] = [];
-  return { ...scenario.policy(), weights, useWeights: (p) => weights.push(p) };
-}
-
-/** Runs the scenario into `out` with a recording policy and `trainer` unless `deps` say otherwise. */
-function run(
-  out: string,
-  config: RunConfig,
-  deps: Partial<LoopDeps> & { trainer: Trainer },
-  resume = false,
-): Promise<void> {
-  return runSelfPlay(
-    out,
-    config,
-    { policy: recordingPolicy(), progress: () => {}, now: () => 0, ...deps },
-    { resume },
-  );
-}
+const { recordingPolicy, run } = pipelineRunner(scenario.policy);
 
 /** Weights versions stored per step: `step: [versions of its designs], [versions of its episodes]`. */
 function versions(out: string): Record<number, [number[], number[]]> {
@@ -145,55 +100,4 @@ describe("--max-off-policy", () => {
       "commit 3",
     ]);
   }, 60_000);
-
-  it("1: killed inside each of its transactions and resumed, the store is the uninterrupted run's", async () => {
-    const config = scenarioConfig({ maxOffPolicy: 1, batchFit: "off" });
-    const baseline = join(scenario.dir, "k1-baseline");
-    // The uninterrupted run, counting its transactions.
-    let transactions = 0;
-    await run(baseline, config, {
-      trainer: fakeTrainer().trainer,
-      openStore: (d, mode) => {
-        const store = RunStore.open(d, mode);
-        const transaction = store.transaction.bind(store);
-        store.transaction = <T>(fn: () => T): T => (transactions++, transaction(fn));
-        return store;
-      },
-    });
-    expect(transactions).toBeGreaterThan(12);
-
-    for (let n = 1; n <= transactions; n++) {
-      const out = join(scenario.dir, `k1-kill-${n}`);
-      let dead = false;
-      const killing = (d: string, mode: "create" | "resume") => {
-        const store = killInTransaction(RunStore.open(d, mode), n, () => {
-          dead = true;
-          throw new Error(`killed in transaction ${n}`);
-        });
-        // After the kill nothing more lands, as after a SIGKILL.
-        const transaction = store.transaction.bind(store);
-        store.transaction = <T>(fn: () => T): T => {
-          if (dead) throw new Error("the process is gone");
-          return transaction(fn);
-        };
-        return store;
-      };
-      await expect(
-        run(out, config, { trainer: fakeTrainer().trainer, openStore: killing }),
-      ).rejects.toThrow(`killed in transaction ${n}`);
-      const resumed = fakeTrainer();
-      const store = RunStore.open(out, "read");
-      const done = store.doneSteps();
-      store.close();
-      await run(out, config, { trainer: resumed.trainer }, true);
-      expect({ n, dump: storeDump(out) }).toEqual({ n, dump: storeDump(baseline) });
-      // The resumed run continues from the last committed weights and trains each step not committed, once.
-      expect(resumed.log.filter((l) => l.startsWith("restore"))).toEqual(
-        done > 0 ? [`restore ${done - 1}`] : [],
-      );
-      expect(resumed.log.filter((l) => l.startsWith("train")).map((l) => l.split(" ")[1])).toEqual(
-        [0, 1, 2, 3].filter((s) => s >= done).map(String),
-      );
-    }
-  }, 300_000);
 });

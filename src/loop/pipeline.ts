@@ -18,6 +18,7 @@ import type { LpState } from "../rl/index.js";
 import type { EnvStats, RunStore } from "../store/index.js";
 import type { Trainer, TrainerCheckpoint, TrainResult, TrainSample } from "../trainer/index.js";
 import type { StepScore } from "./score.js";
+import { committedView, designerRefs, type PendingView } from "./score-input.js";
 
 /** A step scored and handed to the trainer, not committed yet. */
 export interface ScoredStep {
@@ -59,9 +60,11 @@ export interface PipelineOptions {
   onPhase?: (span: PhaseSpan) => void;
 }
 
-/** Pipelined steps over one store (see the module comment). */
-export class StepPipeline {
+/** Pipelined steps over one store (see the module comment); its view is the store's with the pending steps laid over it. */
+export class StepPipeline implements PendingView {
   readonly #options: PipelineOptions;
+  /** The store as committed, under what is pending. */
+  readonly #committed: PendingView;
   /** Steps scored and not committed, in step order, each with its training. */
   readonly #pending: Array<ScoredStep & { training: Promise<TrainResult | null> }> = [];
   /** Committed steps' checkpoints, in step order (from the store when resuming). */
@@ -71,6 +74,7 @@ export class StepPipeline {
 
   constructor(options: PipelineOptions) {
     this.#options = options;
+    this.#committed = committedView(options.store);
     this.#checkpoints = options.store
       .steps()
       .filter((s) => s.status === "done")
@@ -104,10 +108,7 @@ export class StepPipeline {
 
   /** The learning-potential trackers after the last step scored. */
   lpState(): Record<string, LpState> {
-    const last = this.#pending.at(-1);
-    return last
-      ? last.score.lpState
-      : (this.#options.store.getState<Record<string, LpState>>("lp") ?? {});
+    return this.#pending.at(-1)?.score.lpState ?? this.#committed.lpState();
   }
 
   /** Named state `key` as of the last step scored (its `states`), else as stored; null: never set. */
@@ -121,11 +122,10 @@ export class StepPipeline {
 
   /** Refs of design attempts trained (or handed to the trainer) by steps from `fromStep` on. */
   trainedDesigns(fromStep: number): Set<string> {
-    const rows = [
-      ...this.#options.store.samples({ fromStep }),
-      ...this.#pending.flatMap((p) => p.score.samples.filter((s) => s.step >= fromStep)),
-    ];
-    return new Set(rows.filter((s) => s.role === "designer").map((s) => s.ref));
+    const trained = this.#committed.trainedDesigns(fromStep);
+    for (const p of this.#pending)
+      for (const ref of designerRefs(p.score.samples, fromStep)) trained.add(ref);
+    return trained;
   }
 
   /** Hands `scored`'s samples to the trainer, to run after the trainings handed over before. */

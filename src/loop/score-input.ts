@@ -6,7 +6,7 @@
  */
 import type { RunConfig } from "../config/index.js";
 import type { LpState } from "../rl/index.js";
-import type { EnvironmentSummary, EnvStats, RunStore } from "../store/index.js";
+import type { EnvironmentSummary, EnvStats, RunStore, SampleRow } from "../store/index.js";
 import type { ScoreInput } from "./score.js";
 
 /**
@@ -31,18 +31,17 @@ export interface PendingView {
   trainedDesigns(fromStep: number): Set<string>;
 }
 
+/** Refs of the design attempts among `samples` (the designer's) of steps from `fromStep` on. */
+export function designerRefs(samples: readonly SampleRow[], fromStep: number): string[] {
+  return samples.filter((s) => s.role === "designer" && s.step >= fromStep).map((s) => s.ref);
+}
+
 /** The store as it is: nothing pending (every step before this one is committed). */
 export function committedView(store: RunStore): PendingView {
   return {
     withPendingStats: (rows) => [...rows],
     lpState: () => store.getState<Record<string, LpState>>("lp") ?? {},
-    trainedDesigns: (fromStep) =>
-      new Set(
-        store
-          .samples({ fromStep })
-          .filter((s) => s.role === "designer")
-          .map((s) => s.ref),
-      ),
+    trainedDesigns: (fromStep) => new Set(designerRefs(store.samples({ fromStep }), fromStep)),
   };
 }
 

@@ -1,10 +1,11 @@
 /**
- * The policy backend contract suites (test/policy-contract.ts) over every backend: the
- * OpenAI-compatible backend against the fake server, the local GGUF backend on a tiny random
- * model, and the Tinker sampler against the fake Tinker server. All three are test doubles or
- * noise models: the suites check behaviour and shapes, never answer quality.
+ * The policy backend contract suites (test/policy-contract.ts) over the backends that need no
+ * model engine: the OpenAI-compatible backend against the fake server and the Tinker sampler
+ * against the fake Tinker server (the local GGUF backend's run, on a tiny random llama, is in
+ * gguf-contract.test.ts, in the engine project). Both are test doubles: the suites check
+ * behaviour and shapes, never answer quality.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe } from "vitest";
@@ -17,11 +18,9 @@ import {
 } from "../../test/fakes/openai-server.js";
 import type { FakeSampleRequest, FakeSampleResult } from "../../test/fakes/tinker-server.js";
 import { TINY, writeTinyModel } from "../../test/fakes/tiny-model.js";
-import { ggufChatBackend, type GgufChatBackend } from "./gguf.js";
 import { Limiter } from "./limiter.js";
 import { openAIChatBackend } from "./openai.js";
 import { ChatRenderer } from "./render/index.js";
-import { writeTinyLlamaGguf } from "./testing/gguf-writer.js";
 import { INSTANT_CLOCK } from "./testing/clock.js";
 import { fakeTinkerSampler } from "./testing/fake-tinker.js";
 
@@ -76,45 +75,6 @@ describe("OpenAI-compatible backend against the fake server", () => {
         limiter: new Limiter(4),
       });
       return { backend, close: () => server.close() };
-    },
-  });
-});
-
-describe("local GGUF backend on a tiny random llama", () => {
-  const dir = mkdtempSync(join(tmpdir(), "spade-gguf-contract-"));
-  const modelPath = join(dir, "tiny.gguf");
-  let written: Promise<unknown> | undefined;
-  // One backend per tool mode, loaded once for the whole suite (loading is the slow part).
-  const backends = new Map<string, GgufChatBackend>();
-
-  describeChatBackendContract({
-    toolCalls: "constrained",
-    // Seed 7 makes the tiny model run past 4 tokens without an end-of-turn (max_tokens check).
-    sampling: { temperature: 0.8, seed: 7 },
-    skip: {
-      "cancel-during":
-        "a local model cannot be made to wait, so an abort during generation would race the end of a few-token answer",
-    },
-    knownFailures: {
-      "max_tokens-count":
-        "node-llama-cpp streams no token that ends an incomplete UTF-8 sequence and drops such tokens when max_tokens ends the answer, so tokenIds and usage count 2 of the 4 tokens generated here",
-    },
-    async open(scenario) {
-      written ??= writeTinyLlamaGguf(modelPath, { seed: 1 });
-      await written;
-      // Constrained (required) mode for the tool-call check: a random model never chooses the call syntax itself.
-      const toolChoice = scenario.kind === "tool-call" ? "required" : "auto";
-      let backend = backends.get(toolChoice);
-      if (!backend)
-        backends.set(
-          toolChoice,
-          (backend = ggufChatBackend({ model: modelPath, contextSize: 2048, toolChoice })),
-        );
-      return { backend };
-    },
-    async close() {
-      for (const backend of backends.values()) await backend.close();
-      rmSync(dir, { recursive: true, force: true });
     },
   });
 });

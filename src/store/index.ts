@@ -3,7 +3,7 @@
  * Public face of run persistence: one SQLite file per run.
  */
 export { RunStore, STORE_FILE } from "./run-store.js";
-export type { EnvironmentFilter, StepRange } from "./run-store.js";
+export type { EnvironmentFilter, StepRange } from "./query.js";
 export {
   designOutcomeFromRow,
   environmentSummaryFromRow,

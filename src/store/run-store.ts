@@ -1,16 +1,31 @@
 /**
  * @module store/run-store
- * One SQLite file per run (`run.sqlite` in the run folder, WAL): config, state, steps, design
- * attempts, environments, episodes, training samples, metrics. Each unit of work is written in
- * one transaction, so a process killed at any point leaves whole units or none.
+ * One SQLite file per run (`run.sqlite`, WAL): config, state, steps, designs, environments,
+ * episodes, samples, metrics; each unit of work one transaction, so a killed process leaves whole
+ * units or none. Records to rows and back: inserts.ts, rows.ts; which rows a read takes: query.ts.
  */
 import Database from "better-sqlite3";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { SpadeError } from "../errors.js";
+import {
+  DESIGN_INSERT,
+  ENVIRONMENT_INSERT,
+  EPISODE_INSERT,
+  jsonText,
+  type RowInsert,
+  SAMPLE_INSERT,
+} from "./inserts.js";
 import { guardIo } from "./io-errors.js";
 import { LOCK_FILE, RunLock, type LockHolder } from "./lock.js";
-import { storedLanguage } from "../env/language.js";
+import {
+  ENVIRONMENT_ORDER,
+  type EnvironmentFilter,
+  selectSql,
+  type StepRange,
+  type StepTable,
+  TABLE_ORDER,
+} from "./query.js";
 import { SCHEMA_SQL, SCHEMA_VERSION, upgradeSchema } from "./schema.js";
 import {
   DESIGN_OUTCOME_COLUMNS,
@@ -41,45 +56,6 @@ import type {
 
 /** File name of the database inside a run folder. */
 export const STORE_FILE = "run.sqlite";
-
-const json = (value: unknown): string => JSON.stringify(value);
-
-/** Which steps a query reads: one step, every step from `fromStep` on, and/or those before `beforeStep`. */
-export interface StepRange {
-  step?: number;
-  fromStep?: number;
-  beforeStep?: number;
-}
-
-/** A WHERE clause for `range` over `column` plus extra conditions. */
-function stepClause(
-  range: StepRange,
-  extra: Array<[string, unknown]> = [],
-  column = "step",
-): [string, unknown[]] {
-  const conditions: Array<[string, unknown]> = [...extra];
-  if (range.step !== undefined) conditions.push([`${column} = ?`, range.step]);
-  if (range.fromStep !== undefined) conditions.push([`${column} >= ?`, range.fromStep]);
-  if (range.beforeStep !== undefined) conditions.push([`${column} < ?`, range.beforeStep]);
-  return [
-    conditions.length ? `WHERE ${conditions.map((c) => c[0]).join(" AND ")}` : "",
-    conditions.map((c) => c[1]),
-  ];
-}
-
-/** Which environments a query reads: created in the steps of the range, of one source when given. */
-export type EnvironmentFilter = StepRange & { source?: "designer" | "library" };
-
-/** Environments in the store's order: by creation step, designed before library ones on a step, then slot and id. */
-const ENVIRONMENT_ORDER = "created_step, source, slot, id";
-
-/** The order each table's rows are read in: their key (environments: `ENVIRONMENT_ORDER`). */
-const TABLE_ORDER = {
-  designs: "step, slot, seq",
-  environments: ENVIRONMENT_ORDER,
-  episodes: "step, env_id, idx",
-  samples: "step, role, ref",
-} as const;
 
 /**
  * Creates `dir` (and missing parents). The folder itself is made first without `recursive`,
@@ -244,7 +220,7 @@ export class RunStore {
   setState(key: string, value: unknown): void {
     this.#prepare(
       "INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-    ).run(key, json(value));
+    ).run(key, jsonText(value));
   }
 
   /** Marks `step` as started (no-op when it already was). */
@@ -255,7 +231,7 @@ export class RunStore {
   /** Marks `step` done with its metrics. */
   completeStep(step: number, metrics: unknown): void {
     this.#prepare("UPDATE steps SET status = 'done', metrics = ? WHERE step = ?").run(
-      json(metrics),
+      jsonText(metrics),
       step,
     );
   }
@@ -278,29 +254,7 @@ export class RunStore {
   }
 
   insertDesign(d: DesignRow): void {
-    this.#prepare(
-      `INSERT INTO designs (step, slot, seq, attempt, repair_turn, skill, doc_id, prompt, completion, program, outcome, report, duplicate_of, memory_refs, trainable, tokens, env_id, weights_version)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      d.step,
-      d.slot,
-      d.seq,
-      d.attempt,
-      d.repairTurn,
-      d.skill,
-      d.docId,
-      json(d.prompt),
-      d.completion,
-      d.program,
-      d.outcome,
-      d.report === null ? null : json(d.report),
-      d.duplicateOf,
-      json(d.memoryRefs),
-      d.trainable ? 1 : 0,
-      d.tokens === null ? null : json(d.tokens),
-      d.envId,
-      d.weightsVersion ?? null,
-    );
+    this.#insert(DESIGN_INSERT, d);
   }
 
   /** Design attempts of the steps of `where` (one, from `fromStep` on, before `beforeStep`), in key order. */
@@ -314,28 +268,11 @@ export class RunStore {
   }
 
   insertEnvironment(e: EnvironmentRow): void {
-    this.#prepare(
-      `INSERT INTO environments (id, name, skill, description, code, meta, source, created_step, slot, doc_id, hint, stats, language)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      e.id,
-      e.name,
-      e.skill,
-      e.description,
-      e.code,
-      json(e.meta),
-      e.source,
-      e.createdStep,
-      e.slot,
-      e.docId,
-      e.hint,
-      json(e.stats),
-      e.language ?? storedLanguage(e.code),
-    );
+    this.#insert(ENVIRONMENT_INSERT, e);
   }
 
   updateStats(id: string, stats: EnvStats): void {
-    this.#prepare("UPDATE environments SET stats = ? WHERE id = ?").run(json(stats), id);
+    this.#prepare("UPDATE environments SET stats = ? WHERE id = ?").run(jsonText(stats), id);
   }
 
   environment(id: string): EnvironmentRow | undefined {
@@ -374,25 +311,7 @@ export class RunStore {
   }
 
   insertEpisode(e: EpisodeRow): void {
-    this.#prepare(
-      `INSERT INTO episodes (step, env_id, idx, seed, hinted, return, success, turns, failure, failure_code, rewards, transcript, trace, weights_version)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      e.step,
-      e.envId,
-      e.idx,
-      e.seed,
-      e.hinted ? 1 : 0,
-      e.return,
-      e.success ? 1 : 0,
-      e.turns,
-      e.failure,
-      e.failureCode,
-      json(e.rewards),
-      json(e.transcript),
-      e.trace === null ? null : json(e.trace),
-      e.weightsVersion ?? null,
-    );
+    this.#insert(EPISODE_INSERT, e);
   }
 
   /** Episodes, filtered by step (one, from `fromStep` on, before `beforeStep`) and/or environment, in key order. */
@@ -415,9 +334,7 @@ export class RunStore {
   }
 
   insertSample(s: SampleRow): void {
-    this.#prepare(
-      "INSERT INTO samples (step, role, ref, reward, advantage) VALUES (?, ?, ?, ?, ?)",
-    ).run(s.step, s.role, s.ref, s.reward, s.advantage);
+    this.#insert(SAMPLE_INSERT, s);
   }
 
   /** Training samples of one step, or of every step from `fromStep` on, in key order. */
@@ -425,26 +342,19 @@ export class RunStore {
     return this.#select("samples", "*", where).map(sampleFromRow);
   }
 
-  /**
-   * `columns` of the rows of `table` in the steps of `where` (over the table's step column) and
-   * of its environment or source when given, in the table's order.
-   */
+  /** Writes `record` as one row (inserts.ts). */
+  #insert<R>(insert: RowInsert<R>, record: R): void {
+    this.#prepare(insert.sql).run(...insert.values(record));
+  }
+
+  /** The rows `selectSql` selects (query.ts). */
   #select(
-    table: keyof typeof TABLE_ORDER,
+    table: StepTable,
     columns: string,
     where: StepRange & { envId?: string; source?: string },
   ): Row[] {
-    const extra: Array<[string, unknown]> = [];
-    if (where.envId !== undefined) extra.push(["env_id = ?", where.envId]);
-    if (where.source !== undefined) extra.push(["source = ?", where.source]);
-    const [clause, args] = stepClause(
-      where,
-      extra,
-      table === "environments" ? "created_step" : "step",
-    );
-    return this.#prepare(
-      `SELECT ${columns} FROM ${table} ${clause} ORDER BY ${TABLE_ORDER[table]}`,
-    ).all(...args) as Row[];
+    const [sql, args] = selectSql(table, columns, where);
+    return this.#prepare(sql).all(...args) as Row[];
   }
 
   /** Everything in the store as plain data in key order (for comparisons and export). */
@@ -455,10 +365,10 @@ export class RunStore {
       meta: all("meta", "key"),
       state: all("state", "key"),
       steps: all("steps", "step"),
-      designs: all("designs", "step, slot, seq"),
+      designs: all("designs", TABLE_ORDER.designs),
       environments: all("environments", "id"),
-      episodes: all("episodes", "step, env_id, idx"),
-      samples: all("samples", "step, role, ref"),
+      episodes: all("episodes", TABLE_ORDER.episodes),
+      samples: all("samples", TABLE_ORDER.samples),
     };
   }
 }

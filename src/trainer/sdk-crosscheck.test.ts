@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   startTinkerRecorder,
   type RecordedRequest,
@@ -78,12 +78,18 @@ const flowPath = join(workDir, "flow.json");
 writeFileSync(flowPath, JSON.stringify(FLOW));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
-/** Runs the official SDK's flow against `recorder`; resolves to its printed results. */
-async function runSdk(recorder: TinkerRecorder): Promise<any> {
-  const child = spawn(VENV_PYTHON, [SDK_FLOW, recorder.baseURL, flowPath], {
+/**
+ * Runs the official SDK's flow against each of `recorders` in turn, in one Python process
+ * (importing the SDK is most of a flow's time); resolves to the printed results, in order.
+ */
+async function runSdk(recorders: TinkerRecorder[]): Promise<any[]> {
+  const apiKey = recorders[0]!.apiKey;
+  if (recorders.some((r) => r.apiKey !== apiKey))
+    throw new Error("the SDK flow takes one API key for all its servers");
+  const child = spawn(VENV_PYTHON, [SDK_FLOW, flowPath, ...recorders.map((r) => r.baseURL)], {
     env: {
       PATH: process.env.PATH,
-      TINKER_API_KEY: recorder.apiKey,
+      TINKER_API_KEY: apiKey,
       TINKER_TELEMETRY: "0",
       HOME: workDir,
     },
@@ -191,31 +197,71 @@ function canonical(bodies: Uint8Array[]): Array<{ deterministic: string; zstd: s
   return JSON.parse(run.stdout);
 }
 
-/** Runs both clients against fresh recorders with the same flags. */
-async function both(flags: RecorderOptions, spadeFlags: RecorderOptions = flags) {
-  const sdkRecorder = await startTinkerRecorder(flags);
-  const spadeRecorder = await startTinkerRecorder(spadeFlags);
+/** Runs SPADE's flow against a fresh recorder with `flags`; the recorder is closed after it. */
+async function spadeAgainst(flags: RecorderOptions) {
+  const recorder = await startTinkerRecorder(flags);
   try {
-    const sdk = await runSdk(sdkRecorder);
-    const spade = await runSpade(spadeRecorder);
-    return { sdk, spade, sdkRecorder, spadeRecorder };
+    return { spade: await runSpade(recorder), spadeRecorder: recorder };
   } finally {
-    await sdkRecorder.close();
-    await spadeRecorder.close();
+    await recorder.close();
   }
+}
+
+/** The handshakes both clients are compared under (the server accepts protobuf). */
+const HANDSHAKES = [
+  { jwt: false, zstd: false },
+  { jwt: false, zstd: true },
+  { jwt: true, zstd: false },
+  { jwt: true, zstd: true },
+];
+
+/** The SDK's side of one handshake: its recorder (closed), its results, the canonical forms of its bodies. */
+interface SdkRun {
+  sdkRecorder: TinkerRecorder;
+  sdk: any;
+  expected: Array<{ deterministic: string; zstd: string }>;
 }
 
 describe.skipIf(skipWithout(SDK_MISSING))(
   "SPADE's Tinker client matches the official SDK 0.38.0 request for request",
   () => {
-    describe.each([
-      { jwt: false, zstd: false },
-      { jwt: false, zstd: true },
-      { jwt: true, zstd: false },
-      { jwt: true, zstd: true },
-    ])("handshake: protobuf accepted, JWT $jwt, zstd $zstd", (flags) => {
+    // The SDK's flows for every handshake, run once: one SDK process and one canonical.py call
+    // for all (starting Python with the SDK is most of their time). Each test runs SPADE's side.
+    const sdkRuns = new Map<string, SdkRun>();
+    const sdkRun = (flags: { jwt: boolean; zstd: boolean }): SdkRun => {
+      const run = sdkRuns.get(JSON.stringify(flags));
+      if (!run) throw new Error("the SDK's flows run in beforeAll");
+      return run;
+    };
+    beforeAll(async () => {
+      const recorders = await Promise.all(
+        HANDSHAKES.map((flags) => startTinkerRecorder({ ...flags, protobuf: true })),
+      );
+      let results: any[];
+      try {
+        results = await runSdk(recorders);
+      } finally {
+        for (const recorder of recorders) await recorder.close();
+      }
+      const bodies = recorders.map((r) =>
+        r.requests.filter((q) => q.path === "/api/v1/forward_backward").map(protoBytes),
+      );
+      const expected = canonical(bodies.flat());
+      let at = 0;
+      HANDSHAKES.forEach((flags, i) => {
+        const count = bodies[i]!.length;
+        sdkRuns.set(JSON.stringify(flags), {
+          sdkRecorder: recorders[i]!,
+          sdk: results[i],
+          expected: expected.slice(at, (at += count)),
+        });
+      });
+    }, 120_000);
+
+    describe.each(HANDSHAKES)("handshake: protobuf accepted, JWT $jwt, zstd $zstd", (flags) => {
       it("sends the same requests and reads the same results", { timeout: 120_000 }, async () => {
-        const { sdk, spade, sdkRecorder, spadeRecorder } = await both({ ...flags, protobuf: true });
+        const { sdk, sdkRecorder, expected } = sdkRun(flags);
+        const { spade, spadeRecorder } = await spadeAgainst({ ...flags, protobuf: true });
         expect(spade.wire).toBe("protobuf");
         const sdkRequests = compared(sdkRecorder);
         const spadeRequests = compared(spadeRecorder);
@@ -242,9 +288,7 @@ describe.skipIf(skipWithout(SDK_MISSING))(
 
         // Protobuf bodies: byte-equal to the SDK's own message serialized deterministically, and
         // compressed frames byte-equal to the SDK's compressor's.
-        const sdkFb = sdkRecorder.requests.filter((r) => r.path === "/api/v1/forward_backward");
         const spadeFb = spadeRecorder.requests.filter((r) => r.path === "/api/v1/forward_backward");
-        const expected = canonical(sdkFb.map(protoBytes));
         expect(spadeFb.map((r) => hex(protoBytes(r)))).toEqual(
           expected.map((e) => e.deterministic),
         );
@@ -258,10 +302,13 @@ describe.skipIf(skipWithout(SDK_MISSING))(
     it("falls back to JSON for the session when the server refuses protobuf (415), with the body the SDK encodes", {
       timeout: 120_000,
     }, async () => {
-      const { sdkRecorder, spade, spadeRecorder } = await both(
-        { jwt: false, zstd: false, protobuf: true },
-        { jwt: false, zstd: false, protobuf: false },
-      );
+      // The SDK's side is its flow against a server that accepts protobuf (the first handshake).
+      const { sdkRecorder } = sdkRun({ jwt: false, zstd: false });
+      const { spade, spadeRecorder } = await spadeAgainst({
+        jwt: false,
+        zstd: false,
+        protobuf: false,
+      });
       expect(spade.wire).toBe("json");
       const sdkFb = compared(sdkRecorder).filter((r) => r.path === "/api/v1/forward_backward");
       const spadeFb = compared(spadeRecorder).filter((r) => r.path === "/api/v1/forward_backward");
