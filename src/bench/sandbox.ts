@@ -38,8 +38,13 @@ import { oracleTurn } from "../env/oracle.js";
 import { libraryNames, resolveProgram } from "../envs/index.js";
 import { isSpadeError, SpadeError } from "../errors.js";
 import { VAULT_CRACKER_PY } from "../envs/testing/python-library.js";
-import { encodeFrame, FrameReader } from "../sandbox/frames.js";
-import { loadProgram, SANDBOX_BACKENDS, type SandboxBackendName } from "../sandbox/index.js";
+import {
+  encodeFrame,
+  FrameReader,
+  loadProgram,
+  SANDBOX_BACKENDS,
+  type SandboxBackendName,
+} from "../sandbox/index.js";
 
 const ENV_NAME = "vault-cracker";
 const PYTHON_SCRIPT = fileURLToPath(new URL("../../bench/python_inprocess.py", import.meta.url));
