@@ -15,20 +15,36 @@
  * filters 5,040 candidates per step) in jailed CPython against the same program exec'd
  * in-process, with their ratios (skipped, with the reason, where the jail cannot start).
  *
- * Usage: npm run bench:sandbox [-- SECONDS]   (default 3 seconds per measurement)
+ * With `--baseline DIR` (another checkout, built with `npm run build`), it then measures the light
+ * environment on both trees in the same run, alternately, `--rounds` times (default 3) per row, and
+ * prints each tree's median steps/s and CPU µs per step and `light_speedup_<backend>_<episodes>=`
+ * (this tree's median steps/s over the baseline's) and `light_cpu_ratio_<backend>_<episodes>=`
+ * (the baseline's median CPU per step over this tree's). `--baseline-only` skips the other rows.
+ * The machine's load average is printed at the start and the end.
+ *
+ * Usage: npm run bench:sandbox [-- SECONDS] [--baseline DIR [--rounds N] [--baseline-only]]
+ *   (default 3 seconds per measurement)
  */
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import type { Socket } from "node:net";
+import { loadavg, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { checkEnv } from "../env/check.js";
 import type { Env, OracleTurn } from "../env/index.js";
 import { oracleTurn } from "../env/oracle.js";
 import { libraryNames, resolveProgram } from "../envs/index.js";
-import { isSpadeError } from "../errors.js";
+import { isSpadeError, SpadeError } from "../errors.js";
 import { VAULT_CRACKER_PY } from "../envs/testing/python-library.js";
-import { loadProgram, SANDBOX_BACKENDS, type SandboxBackendName } from "../sandbox/index.js";
+import {
+  encodeFrame,
+  FrameReader,
+  loadProgram,
+  SANDBOX_BACKENDS,
+  type SandboxBackendName,
+} from "../sandbox/index.js";
 
 const ENV_NAME = "vault-cracker";
 const PYTHON_SCRIPT = fileURLToPath(new URL("../../bench/python_inprocess.py", import.meta.url));
@@ -174,6 +190,9 @@ async function concurrentStepsPerSecond(
   }
 }
 
+/** How a tree loads a JavaScript program (this tree's `loadProgram`, or a baseline's). */
+type ProgramLoader = (source: string, options: { backend: SandboxBackendName }) => Promise<Env>;
+
 /** Steps per second of `source` on `backend` with `episodes` environments playing at once. */
 async function programStepsPerSecond(
   source: string,
@@ -181,11 +200,168 @@ async function programStepsPerSecond(
   episodes: number,
   seconds: number,
   turn?: (env: Env) => Promise<OracleTurn>,
+  load: ProgramLoader = loadProgram,
 ): Promise<number> {
-  const envs = await Promise.all(
-    Array.from({ length: episodes }, () => loadProgram(source, { backend })),
-  );
+  const envs = await Promise.all(Array.from({ length: episodes }, () => load(source, { backend })));
   return concurrentStepsPerSecond(envs, seconds, turn);
+}
+
+/** The `loadProgram` of another built checkout (`DIR/dist/sandbox/index.js`). */
+async function baselineLoader(dir: string): Promise<ProgramLoader> {
+  const entry = join(resolve(dir), "dist", "sandbox", "index.js");
+  if (!existsSync(entry)) {
+    throw new SpadeError("E_CONFIG", `--baseline: ${entry} does not exist`, {
+      nextStep: "give a checkout of SPADE built with `npm run build`",
+    });
+  }
+  const module = (await import(pathToFileURL(entry).href)) as { loadProgram?: ProgramLoader };
+  if (typeof module.loadProgram !== "function") {
+    throw new SpadeError("E_CONFIG", `--baseline: ${entry} exports no loadProgram`, {
+      nextStep: "give a checkout of SPADE (its dist/sandbox/index.js)",
+    });
+  }
+  return module.loadProgram;
+}
+
+/**
+ * The light environment on this tree and on the baseline, alternately, `rounds` times per backend
+ * and episode count; prints every measurement, the medians and the two ratio lines.
+ */
+async function compareWithBaseline(
+  load: ProgramLoader,
+  dir: string,
+  seconds: number,
+  rounds: number,
+): Promise<void> {
+  process.stdout.write(
+    `light (echo) against the baseline ${dir}, alternately, ${rounds} rounds per row\n`,
+  );
+  for (const backend of SANDBOX_BACKENDS) {
+    for (const episodes of [1, CONCURRENT_EPISODES]) {
+      const rates = { baseline: [] as number[], this: [] as number[] };
+      const cpu = { baseline: [] as number[], this: [] as number[] };
+      for (let round = 0; round < rounds; round++) {
+        for (const tree of ["baseline", "this"] as const) {
+          const rate = await programStepsPerSecond(
+            LIGHT_JS,
+            backend,
+            episodes,
+            seconds,
+            oracleTurn,
+            tree === "baseline" ? load : loadProgram,
+          );
+          rates[tree].push(rate);
+          cpu[tree].push(lastCpuPerStepUs);
+          process.stdout.write(
+            `  ${backend}, ${episodes} concurrent, ${tree === "this" ? "this tree" : "baseline"}: ${rate.toFixed(0)} steps/s, ${lastCpuPerStepUs.toFixed(0)} µs CPU/step\n`,
+          );
+        }
+      }
+      const row = `${backend.replace("-", "")}_${episodes}`;
+      process.stdout.write(
+        `${backend}, light (echo), ${episodes} concurrent, medians: baseline ${median(rates.baseline).toFixed(0)} steps/s ${median(cpu.baseline).toFixed(0)} µs CPU/step, this tree ${median(rates.this).toFixed(0)} steps/s ${median(cpu.this).toFixed(0)} µs CPU/step\n` +
+          `light_speedup_${row}=${(median(rates.this) / median(rates.baseline)).toFixed(2)}\n` +
+          `light_cpu_ratio_${row}=${(median(cpu.baseline) / median(cpu.this)).toFixed(2)}\n`,
+      );
+    }
+  }
+}
+
+/**
+ * The floor under every row: a child process that echoes frames on the same wire (a socket pair
+ * at fd 3, blocking reads and writes; no isolate, no guest), driven like the light rows: `inFlight`
+ * callers, each sending its next frame when the last came back, posted together per turn.
+ */
+const ECHO_CHILD = `"use strict";
+const fs = require("fs");
+let buf = Buffer.allocUnsafe(1 << 16), have = 0;
+for (;;) {
+  const n = fs.readSync(3, buf, have, buf.length - have, null);
+  if (n === 0) process.exit(0);
+  have += n;
+  let off = 0;
+  while (have - off >= 4 && have - off >= 4 + buf.readUInt32LE(off)) {
+    const len = buf.readUInt32LE(off);
+    const batch = JSON.parse(buf.toString("utf8", off + 4, off + 4 + len));
+    off += 4 + len;
+    for (const m of batch) {
+      const out = Buffer.from("    " + JSON.stringify({ id: m.id, reply: 'R{"observation":"ok","reward":0,"terminated":false,"truncated":false,"info":{}}' }));
+      out.writeUInt32LE(out.length - 4, 0);
+      fs.writeSync(3, out);
+    }
+  }
+  buf.copy(buf, 0, off, have);
+  have -= off;
+}
+`;
+
+/** Round trips per second through the bare boundary (see `ECHO_CHILD`), and CPU µs per round trip. */
+async function bareRoundTrips(inFlight: number, seconds: number): Promise<number> {
+  const child = spawn(process.execPath, ["-e", ECHO_CHILD], {
+    stdio: ["ignore", "ignore", "inherit", "pipe"],
+    env: {},
+  });
+  const wire = child.stdio[3] as unknown as Socket;
+  const reader = new FrameReader("the echo process", () => 1 << 20);
+  const waiting = new Map<number, () => void>();
+  let queued: Array<{ t: string; id: number; op: string; arg: string }> = [];
+  let nextId = 1;
+  wire.on("data", (chunk: Buffer) => {
+    for (const text of reader.push(chunk)) {
+      const { id } = JSON.parse(text) as { id: number };
+      waiting.get(id)?.();
+      waiting.delete(id);
+    }
+  });
+  const trip = () =>
+    new Promise<void>((done) => {
+      const id = nextId++;
+      waiting.set(id, done);
+      if (queued.length === 0)
+        setImmediate(() => {
+          wire.write(encodeFrame(JSON.stringify(queued)));
+          queued = [];
+        });
+      queued.push({
+        t: "call",
+        id,
+        op: "step",
+        arg: '{"text":"\\\\boxed{12}","answer":"12","toolCalls":[]}',
+      });
+    });
+  await trip();
+  const start = performance.now();
+  const cpuBefore = cpuMicros();
+  let trips = 0;
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (performance.now() < start + seconds * 1000) {
+        await trip();
+        trips++;
+      }
+    }),
+  );
+  lastCpuPerStepUs = (cpuMicros() - cpuBefore) / trips;
+  const rate = trips / ((performance.now() - start) / 1000);
+  child.kill();
+  return rate;
+}
+
+/** Prints the bare boundary's rows, 1 and 64 round trips in flight. */
+async function printBareBoundary(seconds: number): Promise<void> {
+  for (const inFlight of [1, CONCURRENT_EPISODES]) {
+    const rate = await bareRoundTrips(inFlight, seconds);
+    process.stdout.write(
+      `bare boundary (frames echoed by a child process, no isolate), ${inFlight} in flight: ${rate.toFixed(0)} round trips/s, ${lastCpuPerStepUs.toFixed(0)} µs CPU/round trip\n`,
+    );
+  }
+}
+
+/** The machine's load averages (1, 5, 15 minutes). */
+function loadLine(): string {
+  return `load average: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(", ")}\n`;
 }
 
 /** The median of `values` (the mean of the middle two for an even count). */
@@ -254,7 +430,33 @@ function pythonStepsPerSecond(seconds: number): number {
 }
 
 async function main(): Promise<void> {
-  const seconds = Number(process.argv[2] ?? 3);
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      baseline: { type: "string" },
+      rounds: { type: "string", default: "3" },
+      "baseline-only": { type: "boolean", default: false },
+    },
+  });
+  const seconds = Number(positionals[0] ?? 3);
+  const rounds = Number(values.rounds);
+  if (!(seconds > 0) || !Number.isSafeInteger(rounds) || rounds < 1) {
+    throw new SpadeError(
+      "E_CONFIG",
+      "bench:sandbox: SECONDS must be positive, --rounds a positive integer",
+      {
+        nextStep: "npm run bench:sandbox -- 3 --baseline ../spade-main --rounds 3",
+      },
+    );
+  }
+  const load = values.baseline === undefined ? undefined : await baselineLoader(values.baseline);
+  process.stdout.write(loadLine());
+  if (load && values["baseline-only"]) {
+    await printBareBoundary(seconds);
+    await compareWithBaseline(load, values.baseline as string, seconds, rounds);
+    process.stdout.write(loadLine());
+    return;
+  }
   process.stdout.write(
     `environment: ${ENV_NAME} (oracle play: one solve + one step per turn), ${seconds} s per measurement\n`,
   );
@@ -284,6 +486,7 @@ async function main(): Promise<void> {
       }
     }
   }
+  await printBareBoundary(seconds);
   const twoTrips = await programStepsPerSecond(LIGHT_JS, "isolated-vm", 1, seconds, solveThenStep);
   process.stdout.write(
     `isolated-vm, light (echo), 1 concurrent, solve() then step() (two round trips): ${twoTrips.toFixed(0)} steps/s, ${lastCpuPerStepUs.toFixed(0)} µs CPU/step\n` +
@@ -320,6 +523,8 @@ async function main(): Promise<void> {
       `python sandbox, ${label}: ${jailed.toFixed(0)} steps/s; same program in-process: ${inProcess.toFixed(0)} steps/s; ratio ${(jailed / inProcess).toFixed(3)}\n`,
     );
   }
+  if (load) await compareWithBaseline(load, values.baseline as string, seconds, rounds);
+  process.stdout.write(loadLine());
 }
 
 await main();

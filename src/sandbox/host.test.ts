@@ -1,5 +1,95 @@
-import { describe, expect, it } from "vitest";
-import { Outbox } from "./host.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { SpadeError } from "../errors.js";
+import { Outbox, RequestQueue } from "./host.js";
+
+interface Numbered {
+  t: "call";
+  id: number;
+}
+
+/** A queue whose hooks record what it sent and how often it killed its runner. */
+function recordingQueue(graceMs: number) {
+  const sent: number[] = [];
+  let kills = 0;
+  const queue = new RequestQueue<Numbered, { id: number }>({
+    send: (request) => sent.push(request.id),
+    kill: () => {
+      kills++;
+    },
+    changed: () => {},
+    graceMs,
+  });
+  const died = () => new SpadeError("E_SANDBOX_MEMORY", "died");
+  const collateral = () => new SpadeError("E_SANDBOX_DISPOSED", "collateral");
+  return { queue, sent, kills: () => kills, failAll: () => queue.failAll(died, collateral) };
+}
+
+async function codeAndMessage(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    (v) => v,
+    (e: SpadeError) => [e.code, e.message],
+  );
+}
+
+describe("RequestQueue's watchdog", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("one timer watches every request; a reply touches it; the oldest due request is the one killed", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+    const { queue, sent, kills, failAll } = recordingQueue(50);
+    const a = queue.send({ t: "call" }, "step", 100);
+    // Queued behind a: it may start at 100 ms, so it is due at 100 + 100 + 50.
+    const b = queue.send({ t: "call" }, "hint", 100);
+    expect(sent).toEqual([1, 2]);
+    expect(vi.getTimerCount()).toBe(1);
+    vi.advanceTimersByTime(120);
+    queue.settle({ id: 1 });
+    expect(await a).toEqual({ id: 1 });
+    expect(vi.getTimerCount()).toBe(1);
+    // At 150 the timer finds b, not yet due, and waits for it.
+    vi.advanceTimersByTime(129);
+    expect(kills()).toBe(0);
+    expect(vi.getTimerCount()).toBe(1);
+    vi.advanceTimersByTime(1);
+    expect(kills()).toBe(1);
+    failAll();
+    expect(await codeAndMessage(b)).toEqual([
+      "E_SANDBOX_TIMEOUT",
+      "hint() ran past its 100 ms deadline (make the method cheaper or raise the limit)",
+    ]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("a request sent to an idle queue is watched from its own deadline, not a longer one's timer", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+    const { queue, kills, failAll } = recordingQueue(50);
+    const long = queue.send({ t: "call" }, "reset", 5000);
+    vi.advanceTimersByTime(10);
+    queue.settle({ id: 1 });
+    expect(await long).toEqual({ id: 1 });
+    const short = queue.send({ t: "call" }, "step", 100);
+    vi.advanceTimersByTime(149);
+    expect(kills()).toBe(0);
+    vi.advanceTimersByTime(1);
+    expect(kills()).toBe(1);
+    failAll();
+    expect(await codeAndMessage(short)).toEqual([
+      "E_SANDBOX_TIMEOUT",
+      "step() ran past its 100 ms deadline (make the method cheaper or raise the limit)",
+    ]);
+  });
+
+  it("a runner that dies with requests pending: the oldest caused it, the rest are collateral", async () => {
+    const { queue, failAll } = recordingQueue(50);
+    const first = queue.send({ t: "call" }, "step", 100);
+    const second = queue.send({ t: "call" }, "step", 100);
+    failAll();
+    expect(await codeAndMessage(first)).toEqual(["E_SANDBOX_MEMORY", "died"]);
+    expect(await codeAndMessage(second)).toEqual(["E_SANDBOX_DISPOSED", "collateral"]);
+  });
+});
 
 describe("Outbox", () => {
   it("posts what one event-loop turn queued as one batch, in order, and the next turn apart", async () => {

@@ -21,6 +21,7 @@ import type {
   GuestMethod,
   SandboxBackend,
   SandboxInstance,
+  OracleReplies,
   SandboxLimits,
   SandboxRuntimeName,
 } from "./types.js";
@@ -99,7 +100,8 @@ export type Unnumbered<R> = R extends { id: number } ? Omit<R, "id"> : never;
 interface Pending<Reply> {
   op: GlueOp;
   timeoutMs: number;
-  timer: NodeJS.Timeout;
+  /** When the watchdog ends the runner if this request is still unanswered (`performance.now()`). */
+  killAtMs: number;
   resolve: (reply: Reply) => void;
   reject: (err: unknown) => void;
 }
@@ -120,6 +122,12 @@ export interface QueueHooks<Request> {
  * The requests waiting on one runner, answered in order (a runner runs one at a time). A request
  * queued behind others may start late, so its watchdog counts from the bound by which the ones
  * before it must have finished, not from when it was sent.
+ *
+ * One timer watches them all. Each request's kill time (that bound plus its own deadline plus the
+ * grace) is later than the kill time of every request sent before it while the queue is busy, so
+ * only the oldest pending request can be due: the timer is armed for it and, when it fires, kills
+ * the runner if the oldest request still pending is due, else is armed again for that one. A reply
+ * touches no timer, and the timer fires about once per grace period while the queue stays busy.
  */
 export class RequestQueue<Request extends { id: number }, Reply extends { id: number }> {
   readonly #hooks: QueueHooks<Request>;
@@ -127,6 +135,9 @@ export class RequestQueue<Request extends { id: number }, Reply extends { id: nu
   #nextId = 1;
   #killedByWatchdog: number | undefined;
   #queueEndsAtMs = 0;
+  #timer: NodeJS.Timeout | undefined;
+  /** When `#timer` fires (`performance.now()`); meaningless while it is undefined. */
+  #timerAtMs = 0;
 
   constructor(hooks: QueueHooks<Request>) {
     this.#hooks = hooks;
@@ -140,20 +151,16 @@ export class RequestQueue<Request extends { id: number }, Reply extends { id: nu
   /** Sends `message` and waits for its answer; the runner is killed if none comes in time. */
   send(message: Unnumbered<Request>, op: GlueOp, timeoutMs: number): Promise<Reply> {
     const id = this.#nextId++;
-    const now = Date.now();
+    const now = performance.now();
     const startByMs = Math.max(now, this.#queueEndsAtMs);
     this.#queueEndsAtMs = startByMs + timeoutMs;
+    const killAtMs = this.#queueEndsAtMs + this.#hooks.graceMs;
     return new Promise<Reply>((resolve, reject) => {
-      const timer = setTimeout(
-        () => {
-          this.#killedByWatchdog = id;
-          this.#hooks.kill();
-        },
-        startByMs - now + timeoutMs + this.#hooks.graceMs,
-      );
-      this.#pending.set(id, { op, timeoutMs, timer, resolve, reject });
+      this.#pending.set(id, { op, timeoutMs, killAtMs, resolve, reject });
+      if (this.#timer === undefined || this.#timerAtMs > killAtMs) this.#arm(killAtMs, now);
       if (this.#pending.size === 1) this.#hooks.changed();
-      this.#hooks.send({ ...message, id } as unknown as Request);
+      (message as unknown as { id: number }).id = id;
+      this.#hooks.send(message as unknown as Request);
     });
   }
 
@@ -162,7 +169,6 @@ export class RequestQueue<Request extends { id: number }, Reply extends { id: nu
     const pending = this.#pending.get(reply.id);
     if (!pending) return;
     this.#pending.delete(reply.id);
-    clearTimeout(pending.timer);
     if (this.#pending.size === 0) {
       this.#queueEndsAtMs = 0;
       this.#hooks.changed();
@@ -175,9 +181,9 @@ export class RequestQueue<Request extends { id: number }, Reply extends { id: nu
    * killed the runner, else it caused the death (`death`); the others are `collateral`.
    */
   failAll(death: (op: GlueOp) => SpadeError, collateral: (op: GlueOp) => SpadeError): void {
+    this.#disarm();
     let first = true;
     for (const [id, pending] of this.#pending) {
-      clearTimeout(pending.timer);
       if (first && id === this.#killedByWatchdog)
         pending.reject(timeoutError(pending.op, pending.timeoutMs));
       else if (first) pending.reject(death(pending.op));
@@ -186,6 +192,34 @@ export class RequestQueue<Request extends { id: number }, Reply extends { id: nu
     }
     this.#pending.clear();
     this.#hooks.changed();
+  }
+
+  /** (Re)arms the one timer for `atMs`. It never holds the process open (the runner's ref does). */
+  #arm(atMs: number, now: number): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timerAtMs = atMs;
+    this.#timer = setTimeout(() => this.#watch(), Math.max(1, atMs - now));
+    this.#timer.unref();
+  }
+
+  #disarm(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /** The timer fired: end the runner if its oldest pending request is due, else wait for that one. */
+  #watch(): void {
+    this.#timer = undefined;
+    const oldest = this.#pending.entries().next();
+    if (oldest.done) return;
+    const [id, pending] = oldest.value;
+    const now = performance.now();
+    if (pending.killAtMs > now) {
+      this.#arm(pending.killAtMs, now);
+      return;
+    }
+    this.#killedByWatchdog = id;
+    this.#hooks.kill();
   }
 }
 
@@ -264,51 +298,53 @@ export class GuestInstance<Fail extends string> implements SandboxInstance {
   }
 
   call(method: GuestMethod, argJson: string | null, timeoutMs: number): Promise<string> {
-    return this.invoke(method, argJson, timeoutMs) as Promise<string>;
+    return this.invoke(method, argJson, timeoutMs);
   }
 
   /**
-   * `solve()` and, in the same round trip, `step()` with the oracle action the runner made of the
-   * solve's answer (`oracleStepArg`); the step's promise gives null when the runner did not run it
-   * (the answer was not the fast path's `{text}`, or the solve failed).
-   */
-  /**
    * `solve()` and, in the same request, `step()` with the oracle action the runner made of the
-   * solve's answer (`oracleStepArg`); the step's promise gives null when the runner did not run
-   * it. Each call runs under its own deadline in the runner; the watchdog allows their sum.
+   * solve's answer (`oracleStepArg`). Each call runs under its own deadline in the runner; the
+   * watchdog allows their sum. Rejects with the solve's error; `step` is null when the runner did
+   * not run the step, else the step's JSON answer or its error.
    */
-  oracleTurn(
-    solveTimeoutMs: number,
-    stepTimeoutMs: number,
-  ): [Promise<string>, Promise<string | null>] {
-    checkTimeoutMs(stepTimeoutMs);
-    const replied = this.#request("solve", null, solveTimeoutMs, stepTimeoutMs);
-    const solved = replied.then((reply) => this.settle(reply, "solve", solveTimeoutMs));
-    const stepped = solved.then(
-      async () => {
-        const reply = await replied;
-        if (!("reply" in reply) || reply.step === undefined) return null;
-        return this.settle({ ...reply.step, id: reply.id }, "step", stepTimeoutMs);
-      },
-      () => null,
-    );
-    return [solved, stepped];
+  oracleTurn(solveTimeoutMs: number, stepTimeoutMs: number): Promise<OracleReplies> {
+    try {
+      checkTimeoutMs(stepTimeoutMs);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return this.#request("solve", null, solveTimeoutMs, stepTimeoutMs).then((reply) => {
+      const solve = this.settle(reply, "solve", solveTimeoutMs);
+      if (!("reply" in reply) || reply.step === undefined) return { solve, step: null };
+      try {
+        return { solve, step: { json: this.settle(reply.step, "step", stepTimeoutMs) } };
+      } catch (error) {
+        return { solve, step: { error } };
+      }
+    });
   }
 
   /** One glue call; any fatal outcome disposes the guest before the promise rejects. */
-  async invoke(op: GlueOp, argJson: string | null, timeoutMs: number): Promise<string> {
-    return this.settle(await this.#request(op, argJson, timeoutMs), op, timeoutMs);
+  invoke(op: GlueOp, argJson: string | null, timeoutMs: number): Promise<string> {
+    return this.#request(op, argJson, timeoutMs).then((reply) => this.settle(reply, op, timeoutMs));
   }
 
-  /** Sends one call (with `thenStepMs`, a solve and its step) and waits for the runner's reply. */
-  async #request(
+  /**
+   * Sends one call (with `thenStepMs`, a solve and its step) and waits for the runner's reply; a
+   * runner that fails it (died, killed by the watchdog) leaves this guest disposed.
+   */
+  #request(
     op: GlueOp,
     argJson: string | null,
     timeoutMs: number,
     thenStepMs?: number,
   ): Promise<RunnerReply<Fail>> {
-    if (this.disposed) throw disposedError(op);
-    checkTimeoutMs(timeoutMs);
+    if (this.disposed) return Promise.reject(disposedError(op));
+    try {
+      checkTimeoutMs(timeoutMs);
+    } catch (err) {
+      return Promise.reject(err);
+    }
     const message: Unnumbered<CallRequest> = {
       t: "call",
       iid: this.#iid,
@@ -318,20 +354,16 @@ export class GuestInstance<Fail extends string> implements SandboxInstance {
       timeoutMs,
     };
     if (thenStepMs !== undefined) message.thenStepMs = thenStepMs;
-    try {
-      return await this.#runner.request(
-        message,
-        thenStepMs === undefined ? op : "solve+step",
-        timeoutMs + (thenStepMs ?? 0),
-      );
-    } catch (err) {
-      this.dispose();
-      throw err;
-    }
+    return this.#runner
+      .request(message, thenStepMs === undefined ? op : "solve+step", timeoutMs + (thenStepMs ?? 0))
+      .then(undefined, (err: unknown) => {
+        this.dispose();
+        throw err;
+      });
   }
 
   /** Turns a runner reply into JSON text or a coded error (disposing the guest when fatal). */
-  settle(reply: RunnerReply<Fail>, op: GlueOp, timeoutMs: number): string {
+  settle(reply: RunnerReply<Fail> | CallOutcome<Fail>, op: GlueOp, timeoutMs: number): string {
     if ("fail" in reply) {
       if (!this.#reader.keepsGuest?.(reply.fail)) this.dispose();
       throw sharedFailureError(reply, op, timeoutMs) ?? this.#reader.failureError(reply, op);

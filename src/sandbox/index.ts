@@ -39,6 +39,7 @@ export {
   type PythonBackendOptions,
   type PythonMetaDefaults,
 } from "./python/index.js";
+export { encodeFrame, FrameReader } from "./frames.js";
 export { FIXED_TIME_MS } from "./prelude.js";
 export { MAX_JSON_DEPTH } from "./shapes.js";
 

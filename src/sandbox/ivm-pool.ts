@@ -7,7 +7,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
-import { SpadeError } from "../errors.js";
+import type { Socket } from "node:net";
+import { isSpadeError, SpadeError } from "../errors.js";
+import { encodeFrame, FrameReader } from "./frames.js";
 import { IVM_CHILD_SOURCE, type ChildReply, type ChildRequest } from "./ivm-child.js";
 import { PRELUDE_SOURCE } from "./prelude.js";
 import type { DisposeRequest } from "./host.js";
@@ -64,33 +66,64 @@ function resolveIvmPath(): string {
   return ivmPath;
 }
 
-/** One sandbox process and the requests waiting on it (answered in order: it runs one at a time). */
+/**
+ * Longest reply frame a request with `maxChars` can bring back: a solve's and a step's answer
+ * (each at most `maxChars` UTF-16 units, at most 6 bytes each once JSON-escaped) and failure texts
+ * the child cuts to the host's message length, with room to spare.
+ */
+export function replyFrameBound(maxChars: number): number {
+  return 12 * maxChars + 64 * 1024;
+}
+
+/**
+ * One sandbox process and the requests waiting on it (answered in order: it runs one at a time).
+ * Messages travel as frames (frames.ts) on a socket pair at the child's fd 3, not on Node's IPC
+ * channel: the child serves them with blocking reads and writes (see `IVM_CHILD_SOURCE`). Its
+ * death is handled once its output has all been read (`close`, not `exit`), so a reply written
+ * just before a crash settles its own request and the crash is blamed on the next one.
+ */
 export class IvmProcess extends PooledRunner<Numbered, ChildReply> {
   readonly #child: ChildProcess;
+  readonly #wire: Socket | undefined;
+  readonly #frames: FrameReader;
+  #replyBound = replyFrameBound(0);
   #stderrTail = "";
+  /** Set when the process broke the wire (a frame over the bound, a frame not JSON). */
+  #wireError: SpadeError | undefined;
 
-  constructor(memoryBytes: number = DEFAULT_PROCESS_MEMORY_BYTES) {
+  /**
+   * Starts the process under a `memoryBytes` data ceiling, running `program` (the sandbox
+   * process's program, `IVM_CHILD_SOURCE`; tests pass a scripted one that speaks the same wire).
+   */
+  constructor(
+    memoryBytes: number = DEFAULT_PROCESS_MEMORY_BYTES,
+    program: string = IVM_CHILD_SOURCE,
+  ) {
     super({ name: "the sandbox process", graceMs: WATCHDOG_GRACE_MS });
     const path = resolveIvmPath();
     const kib = String(Math.ceil(memoryBytes / 1024));
-    this.#child = spawn("/bin/sh", ["-c", START_LINE, process.execPath, kib, IVM_CHILD_SOURCE], {
-      stdio: ["ignore", "ignore", "pipe", "ipc"],
+    this.#child = spawn("/bin/sh", ["-c", START_LINE, process.execPath, kib, program], {
+      stdio: ["ignore", "ignore", "pipe", "pipe"],
       env: { ...SANDBOX_PROCESS_ENV },
       cwd: "/",
-      serialization: "json",
     });
+    this.#frames = new FrameReader("the sandbox process", () => this.#replyBound);
+    this.#wire = (this.#child.stdio[3] ?? undefined) as Socket | undefined;
+    this.#wire?.on("data", (chunk: Buffer) => this.#read(chunk));
+    // Writing to a process that has died fails (EPIPE); its `close` reports the death.
+    this.#wire?.on("error", () => {});
     this.#child.stderr?.on("data", (chunk: Buffer) => {
       this.#stderrTail = (this.#stderrTail + chunk.toString("utf8")).slice(-400);
     });
-    this.#child.on("message", (reply: ChildReply) => this.settle(reply));
-    this.#child.on("exit", (code, signal) =>
+    this.#child.on("close", (code, signal) =>
       this.exited(`the sandbox process died (${signal ?? `exit code ${code}`})`),
     );
     this.#child.on("error", (err) => {
       this.#stderrTail += ` ${err.message}`;
-      this.kill();
+      if (this.#child.pid === undefined) this.exited(`the sandbox process did not start`);
+      else this.kill();
     });
-    this.#child.send({ t: "init", ivmPath: path, prelude: PRELUDE_SOURCE } satisfies ChildRequest);
+    this.#write({ t: "init", ivmPath: path, prelude: PRELUDE_SOURCE } satisfies ChildRequest);
     this.updateRef();
   }
 
@@ -105,15 +138,43 @@ export class IvmProcess extends PooledRunner<Numbered, ChildReply> {
   }
 
   protected post(message: Numbered | DisposeRequest | Array<Numbered | DisposeRequest>): void {
-    if (this.#child.connected) this.#child.send(message);
+    for (const m of Array.isArray(message) ? message : [message]) {
+      if ("maxChars" in m)
+        this.#replyBound = Math.max(this.#replyBound, replyFrameBound(m.maxChars));
+    }
+    this.#write(message);
+  }
+
+  #write(message: ChildRequest | Array<Numbered | DisposeRequest>): void {
+    if (this.#wire?.writable) this.#wire.write(encodeFrame(JSON.stringify(message)));
+  }
+
+  /** Settles the replies `chunk` completes; a broken wire ends the process. */
+  #read(chunk: Buffer): void {
+    if (this.#wireError) return;
+    let replies: ChildReply[];
+    try {
+      replies = this.#frames.push(chunk).map((text) => JSON.parse(text) as ChildReply);
+    } catch (err) {
+      this.#wireError = isSpadeError(err)
+        ? err
+        : new SpadeError("E_SANDBOX_THROW", "the sandbox process sent a frame that is not JSON");
+      this.kill();
+      return;
+    }
+    for (const reply of replies) this.settle(reply);
   }
 
   protected goneError(op: GlueOp): SpadeError {
     return this.deathError(op, "the sandbox process had already exited");
   }
 
-  /** V8 prints its out-of-memory report to stderr before aborting; that is the usual cause. */
+  /**
+   * A broken wire is the running request's error. Otherwise V8 printed its out-of-memory report
+   * to stderr before aborting; that is the usual cause.
+   */
   protected deathError(op: GlueOp, what: string): SpadeError {
+    if (this.#wireError) return this.#wireError;
     const tail = this.#stderrTail.trim().replace(/\s+/g, " ");
     if (/CALL_AND_RETRY|is_heap_oom|out of memory|OOM/i.test(tail))
       return memoryError(op, `${what}: V8 ran out of memory`);
@@ -121,7 +182,7 @@ export class IvmProcess extends PooledRunner<Numbered, ChildReply> {
   }
 
   protected setRef(busy: boolean): void {
-    const handles = [this.#child, this.#child.channel, this.#child.stderr] as Array<
+    const handles = [this.#child, this.#wire, this.#child.stderr] as Array<
       { ref(): void; unref(): void } | null | undefined
     >;
     for (const handle of handles) {

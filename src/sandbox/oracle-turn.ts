@@ -20,7 +20,7 @@ ${extractAnswer.toString()}
 function oracleStepArg(reply, maxChars) {
   if (typeof reply !== "string" || reply[0] !== ${JSON.stringify(REPLY_TAGS.ok)}) return null;
   const json = reply.slice(1);
-  if (Buffer.byteLength(json, "utf8") > maxChars) return null;
+  if (json.length * 3 > maxChars && Buffer.byteLength(json, "utf8") > maxChars) return null;
   let value;
   try { value = JSON.parse(json); } catch (e) { return null; }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return null;

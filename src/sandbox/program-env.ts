@@ -6,7 +6,6 @@
  */
 import type { Action, Env, EnvMeta, OracleTurn, ResetResult, StepResult } from "../env/types.js";
 import { SpadeError } from "../errors.js";
-import { Limiter } from "../policy/limiter.js";
 import {
   parseGuestJson,
   toEnvMeta,
@@ -43,8 +42,12 @@ export class ProgramEnv implements Env {
   #instance: SandboxInstance;
   #episodeLive = false;
   #closed = false;
-  /** Calls run one at a time, in order: a replacement must not race a call on the old guest. */
-  readonly #turns = new Limiter(1);
+  /**
+   * Calls run one at a time, in order: a replacement must not race a call on the old guest.
+   * `#running` is true from a call's start until the last waiting call has been started.
+   */
+  #running = false;
+  readonly #waiting: Array<() => void> = [];
 
   private constructor(
     backend: SandboxBackend,
@@ -95,14 +98,15 @@ export class ProgramEnv implements Env {
         new SpadeError("E_CONFIG", `reset(seed): seed must be a safe integer, got ${seed}`),
       );
     }
-    return this.#serial(async () => {
+    return this.#serial(() => {
       this.#episodeLive = false;
-      if (this.#instance.disposed) await this.#replace();
-      const result = toResetResult(
-        await this.#call("reset", JSON.stringify(seed), this.limits.resetTimeoutMs),
-      );
-      this.#episodeLive = true;
-      return result;
+      const reset = () =>
+        this.#call("reset", JSON.stringify(seed), this.limits.resetTimeoutMs).then((answer) => {
+          const result = toResetResult(answer);
+          this.#episodeLive = true;
+          return result;
+        });
+      return this.#instance.disposed ? this.#replace().then(reset) : reset();
     });
   }
 
@@ -110,23 +114,24 @@ export class ProgramEnv implements Env {
     return this.#serial(() => this.#stepResult(action));
   }
 
-  async #stepResult(action: Action): Promise<StepResult> {
-    return toStepResult(
-      await this.#episodeCall("step", JSON.stringify(action), this.limits.stepTimeoutMs),
-      action,
+  #stepResult(action: Action): Promise<StepResult> {
+    return this.#episodeCall("step", JSON.stringify(action), this.limits.stepTimeoutMs).then(
+      (answer) => toStepResult(answer, action),
     );
   }
 
   hint(): Promise<string> {
-    return this.#serial(async () =>
-      toHint(await this.#episodeCall("hint", null, this.limits.hintTimeoutMs)),
+    return this.#serial(() =>
+      this.#episodeCall("hint", null, this.limits.hintTimeoutMs).then(toHint),
     );
   }
 
   solve(): Promise<Action> {
-    return this.#serial(async () =>
-      toOracleAction(await this.#episodeCall("solve", null, this.limits.solveTimeoutMs)),
-    );
+    return this.#serial(() => this.#solve());
+  }
+
+  #solve(): Promise<Action> {
+    return this.#episodeCall("solve", null, this.limits.solveTimeoutMs).then(toOracleAction);
   }
 
   /**
@@ -135,38 +140,31 @@ export class ProgramEnv implements Env {
    * its own deadline and every answer gets the same checks as through `solve` and `step`.
    */
   solveAndStep(): Promise<OracleTurn> {
-    return this.#serial(async () => {
+    return this.#serial(() => {
       const turn = this.#episodeLive
         ? this.#instance.oracleTurn?.(this.limits.solveTimeoutMs, this.limits.stepTimeoutMs)
         : undefined;
-      if (!turn) {
-        const action = toOracleAction(
-          await this.#episodeCall("solve", null, this.limits.solveTimeoutMs),
-        );
-        return { action, result: await this.#stepResult(action) };
-      }
-      const [solved, stepped] = turn;
-      // Read after the solve's answer; a failure of the step then loses to the solve's.
-      const step = stepped.then(
-        (json) => ({ json }),
-        (error: unknown) => ({ error }),
+      if (!turn) return this.#solve().then((action) => this.#turnOf(action));
+      return turn.then(
+        (replies) => {
+          this.#afterCall();
+          const action = toOracleAction(parseGuestJson(replies.solve, "solve()"));
+          const step = replies.step;
+          if (step === null) return this.#turnOf(action);
+          if ("error" in step) throw step.error;
+          return { action, result: toStepResult(parseGuestJson(step.json, "step()"), action) };
+        },
+        (err: unknown) => {
+          this.#afterCall();
+          throw err;
+        },
       );
-      let action: Action;
-      try {
-        action = toOracleAction(await this.#guestAnswer(solved, "solve"));
-      } catch (err) {
-        await step;
-        throw err;
-      }
-      const outcome = await step;
-      if ("error" in outcome) {
-        this.#afterCall();
-        throw outcome.error;
-      }
-      if (outcome.json === null) return { action, result: await this.#stepResult(action) };
-      const answer = await this.#guestAnswer(Promise.resolve(outcome.json), "step");
-      return { action, result: toStepResult(answer, action) };
     });
+  }
+
+  /** The oracle's turn with `action` stepped in a request of its own. */
+  #turnOf(action: Action): Promise<OracleTurn> {
+    return this.#stepResult(action).then((result) => ({ action, result }));
   }
 
   /** Disposes the guest; every later call rejects with E_SANDBOX_DISPOSED. */
@@ -182,9 +180,32 @@ export class ProgramEnv implements Env {
     return this.#closed;
   }
 
+  /** Runs `task` after the calls before it have settled (at once when none is running). */
   #serial<T>(task: () => Promise<T>): Promise<T> {
-    return this.#turns.run(() => this.#whileOpen(task));
+    if (!this.#running) {
+      this.#running = true;
+      return this.#start(task);
+    }
+    return new Promise<void>((go) => this.#waiting.push(go)).then(() => this.#start(task));
   }
+
+  #start<T>(task: () => Promise<T>): Promise<T> {
+    let done: Promise<T>;
+    try {
+      done = this.#whileOpen(task);
+    } catch (err) {
+      done = Promise.reject(err);
+    }
+    done.then(this.#next, this.#next);
+    return done;
+  }
+
+  /** Hands the turn to the oldest waiting call, or ends the busy spell. */
+  readonly #next = (): void => {
+    const go = this.#waiting.shift();
+    if (go) go();
+    else this.#running = false;
+  };
 
   /** Runs `task` unless the environment was closed while it waited its turn. */
   #whileOpen<T>(task: () => Promise<T>): Promise<T> {
@@ -199,31 +220,29 @@ export class ProgramEnv implements Env {
     this.replacements++;
   }
 
-  async #episodeCall(
-    method: GuestMethod,
-    argJson: string | null,
-    timeoutMs: number,
-  ): Promise<unknown> {
+  #episodeCall(method: GuestMethod, argJson: string | null, timeoutMs: number): Promise<unknown> {
     if (!this.#episodeLive) {
-      throw new SpadeError("E_ENV_CONTRACT", `${method}() before reset(): call reset first`, {
-        nextStep: "no episode is running (never started, or its guest failed and was discarded)",
-      });
+      return Promise.reject(
+        new SpadeError("E_ENV_CONTRACT", `${method}() before reset(): call reset first`, {
+          nextStep: "no episode is running (never started, or its guest failed and was discarded)",
+        }),
+      );
     }
     return this.#call(method, argJson, timeoutMs);
   }
 
-  /** One guest call; a guest left broken by it ends the episode. */
+  /** One guest call, its answer parsed; a guest left broken by it ends the episode. */
   #call(method: GuestMethod, argJson: string | null, timeoutMs: number): Promise<unknown> {
-    return this.#guestAnswer(this.#instance.call(method, argJson, timeoutMs), method);
-  }
-
-  /** The parsed answer of a guest call in flight; a guest left broken by it ends the episode. */
-  async #guestAnswer(json: Promise<string>, method: GuestMethod): Promise<unknown> {
-    try {
-      return parseGuestJson(await json, `${method}()`);
-    } finally {
-      this.#afterCall();
-    }
+    return this.#instance.call(method, argJson, timeoutMs).then(
+      (json) => {
+        this.#afterCall();
+        return parseGuestJson(json, `${method}()`);
+      },
+      (err: unknown) => {
+        this.#afterCall();
+        throw err;
+      },
+    );
   }
 
   #afterCall(): void {

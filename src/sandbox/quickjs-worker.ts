@@ -142,23 +142,38 @@ function call(iid, op, arg, maxChars, timeoutMs) {
     return { fail: "crash", text: String(e) };
   }
 }
+function serveCall(m) {
+  const out = call(m.iid, m.op, m.arg, m.maxChars, m.timeoutMs);
+  const stepArg = m.thenStepMs === undefined || !("reply" in out) ? null : oracleStepArg(out.reply, m.maxChars);
+  if (stepArg !== null) out.step = call(m.iid, "step", stepArg, m.maxChars, m.thenStepMs);
+  return out;
+}
 async function handle(m) {
   if (m.t === "dispose") { drop(m.iid); return null; }
   if (m.t === "create") return create(m);
-  if (m.t === "call") {
-    const out = call(m.iid, m.op, m.arg, m.maxChars, m.timeoutMs);
-    const stepArg = m.thenStepMs === undefined || !("reply" in out) ? null : oracleStepArg(out.reply, m.maxChars);
-    if (stepArg !== null) out.step = call(m.iid, "step", stepArg, m.maxChars, m.thenStepMs);
-    return out;
-  }
+  if (m.t === "call") return serveCall(m);
   return { fail: "other", text: "unknown request" };
 }
-let queue = Promise.resolve();
+function answer(m, out) {
+  if (out) { out.id = m.id; parentPort.postMessage(out); }
+}
+// Calls and disposes are served at once; a create (asynchronous: it may load the library) and
+// everything sent after it wait in order on \`queue\` until the chain has drained.
+let queue = null, queued = 0;
 function enqueue(m) {
-  queue = queue.then(() => handle(m)).then(
-    (out) => { if (out) { out.id = m.id; parentPort.postMessage(out); } },
+  if (queue === null && m.t !== "create") {
+    try {
+      answer(m, m.t === "call" ? serveCall(m) : m.t === "dispose" ? (drop(m.iid), null) : { fail: "other", text: "unknown request" });
+    } catch (e) {
+      if (m.id !== undefined) parentPort.postMessage({ id: m.id, fail: "crash", text: String(e) });
+    }
+    return;
+  }
+  queued++;
+  queue = (queue || Promise.resolve()).then(() => handle(m)).then(
+    (out) => answer(m, out),
     (e) => { if (m.id !== undefined) parentPort.postMessage({ id: m.id, fail: "crash", text: String(e) }); },
-  );
+  ).then(() => { if (--queued === 0) queue = null; });
 }
 parentPort.on("message", (m) => {
   if (Array.isArray(m)) for (const one of m) enqueue(one);

@@ -66,17 +66,20 @@ export interface SandboxInstance {
   call(method: GuestMethod, argJson: string | null, timeoutMs: number): Promise<string>;
   /**
    * Optional: `solve()` and `step(the oracle's action)` in one round trip, each call under its
-   * own deadline, in the order `call("solve")` then `call("step", action)` would run them. The
-   * step's promise gives null when the step was not run (an answer off the runner's fast path,
-   * or a failed solve): the caller checks the solve's answer and sends the step itself.
+   * own deadline, in the order `call("solve")` then `call("step", action)` would run them. Rejects
+   * as `call("solve")` would; `step` is null when the step was not run (an answer off the
+   * runner's fast path): the caller checks the solve's answer and sends the step itself.
    */
-  oracleTurn?(
-    solveTimeoutMs: number,
-    stepTimeoutMs: number,
-  ): [Promise<string>, Promise<string | null>];
+  oracleTurn?(solveTimeoutMs: number, stepTimeoutMs: number): Promise<OracleReplies>;
   /** True once disposed (explicitly or after a fatal error). */
   readonly disposed: boolean;
   dispose(): void;
+}
+
+/** What `SandboxInstance.oracleTurn` answers: the solve's JSON, and the step's outcome if it ran. */
+export interface OracleReplies {
+  solve: string;
+  step: { json: string } | { error: unknown } | null;
 }
 
 /** A sandbox implementation. */
