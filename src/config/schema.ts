@@ -21,6 +21,12 @@ const seconds = (max: number) =>
     .positive()
     .max(max, `at most ${max.toLocaleString("en-US")} s`);
 const num = z.coerce.number().finite();
+/** Tokens of one completion. */
+const tokenCount = int(1, 1_048_576, "no model has a longer context");
+/** Steps between two events of a run. */
+const stepCount = int(1, 10_000, "longer than any run");
+/** A switch written as a word (`--memory off`). */
+const onOff = z.enum(["on", "off"]);
 const bool = z.preprocess((v) => (v === "true" ? true : v === "false" ? false : v), z.boolean());
 const list = z.preprocess(
   (v) =>
@@ -69,7 +75,7 @@ export const CONFIG_SCHEMA = z.object({
   ),
   // Designer
   designer: field(
-    z.enum(["on", "off"]),
+    onOff,
     "on",
     "on: the model designs environments (SPADE); off: the agent trains on the built-in library only (fixed-environment baseline)",
   ),
@@ -104,12 +110,12 @@ export const CONFIG_SCHEMA = z.object({
     "new environments designed at each regeneration",
   ),
   regenerateEvery: field(
-    int(1, 10_000, "longer than any run").nullable(),
+    stepCount.nullable(),
     null,
     "R: design new environments every R steps and replay them in between (default 4 for games, 8 for tool use)",
   ),
   rewardDelay: field(
-    int(1, 10_000, "longer than any run").nullable(),
+    stepCount.nullable(),
     null,
     "D: the designer's reward is computed D steps after its environment was created, over all its plays (default R)",
   ),
@@ -134,7 +140,7 @@ export const CONFIG_SCHEMA = z.object({
     "sampling temperature of the hint writer (--hints model; the reference's 0.3)",
   ),
   hintMaxTokens: field(
-    int(1, 1_048_576, "no model has a longer context").nullable(),
+    tokenCount.nullable(),
     null,
     "most tokens of the hint writer's answer (default 4,096 for games, 2,048 for tool use, the reference's)",
   ),
@@ -236,7 +242,7 @@ export const CONFIG_SCHEMA = z.object({
     "attempt: every design attempt draws its own memory references (the reference builds the prompt afresh per attempt); slot: one draw per slot, shared by its attempts",
   ),
   memory: field(
-    z.enum(["on", "off"]),
+    onOff,
     "on",
     "off: the designer sees no memory references, no environment to avoid and no library seeds (the ablation)",
   ),
@@ -264,16 +270,8 @@ export const CONFIG_SCHEMA = z.object({
     20,
     "top-k sampling of both roles (the reference's 20; 0: not sent). OpenAI-compatible servers get it as the body field top_k (vLLM, SGLang; set 0 for hosted APIs that refuse unknown fields), Tinker in its sampling parameters",
   ),
-  maxTokens: field(
-    int(1, 1_048_576, "no model has a longer context"),
-    8192,
-    "most tokens per agent turn",
-  ),
-  designerMaxTokens: field(
-    int(1, 1_048_576, "no model has a longer context"),
-    16384,
-    "most tokens per designer completion",
-  ),
+  maxTokens: field(tokenCount, 8192, "most tokens per agent turn"),
+  designerMaxTokens: field(tokenCount, 16384, "most tokens per designer completion"),
   // Model server requests (every command that talks to a model server: run, env run, eval)
   requestTimeout: field(
     seconds(86_400),
@@ -379,7 +377,7 @@ export const CONFIG_SCHEMA = z.object({
     "KL penalty against the base model, folded into the per-token advantages (Tinker's losses have no KL term): A_t - klCoef (log q_t - log p_base_t - mean); default 0 for games, 0.005 for tool use (the reference's)",
   ),
   trainDesigner: field(
-    z.enum(["on", "off"]),
+    onOff,
     "on",
     "off: designer samples are scored and stored but not trained (the ablation); the agent still trains",
   ),
