@@ -1,7 +1,7 @@
 /**
  * @module test/cleanup
  * What unit tests make and must remove: temporary folders (one for a whole test file, or one for
- * a callback) and servers closed after each test, so no test writes its own teardown.
+ * a callback) and servers closed after each test, so a test need not write its own teardown.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
