@@ -13,7 +13,10 @@ export interface CommandOutput {
   exitCode: number | undefined;
 }
 
-/** Runs `command` with `args`, capturing stdout, stderr and `process.exitCode` (reset first). */
+/**
+ * Runs `command` with `args`, capturing stdout, stderr and the `process.exitCode` it sets (reset
+ * first, and put back as it was afterwards, so a test's command does not end the test run).
+ */
 export async function runCaptured<T extends ArgsDef>(
   command: CommandDef<T>,
   args: string[],
@@ -28,11 +31,13 @@ export async function runCaptured<T extends ArgsDef>(
     stderr += String(chunk);
     return true;
   });
+  const exitCodeBefore = process.exitCode;
   try {
     process.exitCode = undefined;
     await runCommand(command, { rawArgs: args });
     return { stdout, stderr, exitCode: process.exitCode as number | undefined };
   } finally {
+    process.exitCode = exitCodeBefore;
     out.mockRestore();
     err.mockRestore();
   }

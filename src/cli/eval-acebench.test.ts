@@ -1,7 +1,8 @@
-import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { withTempDir } from "../../test/cleanup.js";
 import { type CommandOutput, runCaptured } from "../../test/run-command.js";
 import { acebenchDir, benchmarksDir } from "../eval/acebench/testing/bench-dir.js";
 import { acebenchReplayCommand } from "./eval-acebench.js";
@@ -10,10 +11,6 @@ import { acebenchReplayCommand } from "./eval-acebench.js";
 function replay(...args: string[]): Promise<CommandOutput> {
   return runCaptured(acebenchReplayCommand, args);
 }
-
-afterEach(() => {
-  process.exitCode = undefined;
-});
 
 describe("spade eval acebench-replay", () => {
   it("prints {entries, matched, mismatches} and exits 0 when every entry agrees", async () => {
@@ -29,8 +26,7 @@ describe("spade eval acebench-replay", () => {
   });
 
   it("exits 1 and names each entry that disagrees", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "spade-acebench-"));
-    try {
+    await withTempDir("spade-acebench-", async (dir) => {
       await cp(acebenchDir(), dir, { recursive: true });
       const summary = {
         results: {
@@ -88,9 +84,7 @@ describe("spade eval acebench-replay", () => {
         ],
       });
       expect(exitCode).toBe(1);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it("exits 2 on a bad flag or a missing data folder", async () => {

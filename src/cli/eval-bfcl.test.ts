@@ -1,7 +1,7 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { withTempDir } from "../../test/cleanup.js";
 import { type CommandOutput, runCaptured } from "../../test/run-command.js";
 import { bfclReplayCommand } from "./eval-bfcl.js";
 import { BFCL_DATA_DIR, BFCL_DATA_MISSING, BFCL_DATA_PRESENT } from "../eval/bfcl/testing/paths.js";
@@ -11,10 +11,8 @@ function replay(...args: string[]): Promise<CommandOutput> {
   return runCaptured(bfclReplayCommand, args);
 }
 
-const DATA_DIR = process.env.SPADE_DATA_DIR;
 afterEach(() => {
-  process.exitCode = undefined;
-  process.env.SPADE_DATA_DIR = DATA_DIR;
+  vi.unstubAllEnvs();
 });
 
 describe.skipIf(!BFCL_DATA_PRESENT)(
@@ -33,15 +31,14 @@ describe.skipIf(!BFCL_DATA_PRESENT)(
     });
 
     it("prints a summary without --json and finds the data through SPADE_DATA_DIR", async () => {
-      process.env.SPADE_DATA_DIR = join(BFCL_DATA_DIR, "..");
+      vi.stubEnv("SPADE_DATA_DIR", join(BFCL_DATA_DIR, ".."));
       const { stdout, exitCode } = await replay("--category", "miss_func");
       expect(stdout).toBe("miss_func: 200/200 entries match the golden file\n");
       expect(exitCode).toBe(0);
     });
 
     it("exits 1 and lists what differs when a golden file disagrees", async () => {
-      const dir = await mkdtemp(join(tmpdir(), "bfcl-golden-"));
-      try {
+      await withTempDir("bfcl-golden-", async (dir) => {
         const lines = (
           await readFile(
             join(BFCL_DATA_DIR, "golden", "BFCL_v4_multi_turn_base.replay.jsonl"),
@@ -78,9 +75,7 @@ describe.skipIf(!BFCL_DATA_PRESENT)(
         ).toBe(true);
         expect(report.mismatches).toHaveLength(199);
         expect(exitCode).toBe(1);
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
+      });
     });
 
     it("exits 2 on an unknown category or a missing data folder", async () => {

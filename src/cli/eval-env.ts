@@ -10,7 +10,7 @@ import { SpadeError } from "../errors.js";
 import type { EvalTask } from "../eval/run/index.js";
 import { parseOpenEnvRef, isOpenEnvRef } from "../envs/index.js";
 import { openableProgram, sandboxArg } from "./common.js";
-import { evalRunArgs, interruptSignal, runEvalCommand } from "./eval-run.js";
+import { evalRunArgs, withEvalInterrupt, runEvalCommand } from "./eval-run.js";
 import { policyFromFlags } from "./policy.js";
 
 /** `spade eval env` */
@@ -46,18 +46,15 @@ export const envEvalCommand = defineCommand({
       seen.add(id);
       return { id, group: id, open: program.open };
     });
-    const interrupt = interruptSignal();
-    try {
-      await runEvalCommand({
+    await withEvalInterrupt((signal) =>
+      runEvalCommand({
         benchmark: "env",
         flags: args,
         policy,
         tasks,
-        signal: interrupt.signal,
+        signal,
         settings: { envs: refs },
-      });
-    } finally {
-      interrupt.dispose();
-    }
+      }),
+    );
   },
 });

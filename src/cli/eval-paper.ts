@@ -50,7 +50,7 @@ import type { SamplingParams } from "../policy/index.js";
 import { intFlag } from "./common.js";
 import { acebenchFolder } from "./eval-acebench.js";
 import { bfclSingleRoot } from "./eval-run-bfcl.js";
-import { defaultOutDir, evalRunArgs, interruptSignal } from "./eval-run.js";
+import { defaultOutDir, evalRunArgs, withEvalInterrupt } from "./eval-run.js";
 import { datasetsFlag } from "./eval-rg.js";
 import { openAIBackendFrom, policyFromFlags, type Policy } from "./policy.js";
 
@@ -353,32 +353,33 @@ export const paperCommand = defineCommand({
     let sandbox: Promise<PythonSandbox> | null = null;
     const getSandbox = () =>
       (sandbox ??= PythonSandbox.create({ allowNoIsolation: args["allow-no-isolation"] === true }));
-    const interrupt = interruptSignal();
     let lastPrintMs = 0;
     try {
-      const run = await runPaper({
-        setting,
-        model: policy.model,
-        sources: sourcesFor(setting, policy, args, dataDir, getPool, getSandbox),
-        outDir,
-        context: {
-          dataDir,
+      const run = await withEvalInterrupt((signal) =>
+        runPaper({
+          setting,
           model: policy.model,
-          resume: args.resume === true,
-          concurrency: intFlag("concurrency", args.concurrency ?? "8", 1),
-          signal: interrupt.signal,
-          onProgress: (source, p) => {
-            const now = Date.now();
-            if (now - lastPrintMs < 1000 && p.itemsDone < p.itemsTotal) return;
-            lastPrintMs = now;
-            process.stderr.write(`${bar(source, p.itemsDone, p.itemsTotal, p.accuracy)}\n`);
+          sources: sourcesFor(setting, policy, args, dataDir, getPool, getSandbox),
+          outDir,
+          context: {
+            dataDir,
+            model: policy.model,
+            resume: args.resume === true,
+            concurrency: intFlag("concurrency", args.concurrency ?? "8", 1),
+            signal,
+            onProgress: (source, p) => {
+              const now = Date.now();
+              if (now - lastPrintMs < 1000 && p.itemsDone < p.itemsTotal) return;
+              lastPrintMs = now;
+              process.stderr.write(`${bar(source, p.itemsDone, p.itemsTotal, p.accuracy)}\n`);
+            },
           },
-        },
-        onSource: (source, phase) => {
-          if (phase === "start")
-            process.stderr.write(`[${source.name}] ${source.columns.join(", ")}\n`);
-        },
-      });
+          onSource: (source, phase) => {
+            if (phase === "start")
+              process.stderr.write(`[${source.name}] ${source.columns.join(", ")}\n`);
+          },
+        }),
+      );
       process.stdout.write(renderMarkdown([run.row]));
       for (const [column, cell] of Object.entries(run.row.cells)) {
         if (cell.status !== "ok")
@@ -394,7 +395,6 @@ export const paperCommand = defineCommand({
         process.exitCode = 130;
       }
     } finally {
-      interrupt.dispose();
       if (pool) await (pool as RgWorkerPool).close();
     }
   },

@@ -20,7 +20,7 @@ import {
 import { formatRate } from "../eval/run/index.js";
 import { dataRoot } from "../eval/index.js";
 import { intFlag, printJson } from "./common.js";
-import { evalRunArgs, interruptSignal, limitFlag, runEvalCommand } from "./eval-run.js";
+import { evalRunArgs, withEvalInterrupt, limitFlag, runEvalCommand } from "./eval-run.js";
 import { policyFromFlags } from "./policy.js";
 
 /** Flags of both RG commands beyond the shared ones. */
@@ -167,32 +167,32 @@ export const rgRunCommand = defineCommand({
       limit: limitFlag(args),
     });
     const pool = rgPool(args);
-    const interrupt = interruptSignal();
     try {
-      await pool.hello();
-      await runEvalCommand({
-        benchmark: "rg",
-        flags: { ...args, samples: args.samples ?? "8" },
-        policy,
-        tasks: rgTasks(datasets, pool),
-        signal: interrupt.signal,
-        groupOrder: RG_GROUP_ORDER,
-        makeAgent: ({ sample, signal }) =>
-          policy.makeAgent({ seed: sample, signal, systemPrompt: null, sampling: RG_SAMPLING }),
-        settings: rgSettingsRecord(),
-        extras: (items) => {
-          const { datasets: perDataset, columns } = rgResults(items, datasets);
-          return {
-            json: { columns, datasets: perDataset } as unknown as JsonObject,
-            lines: RG_CATEGORIES.map(
-              (c) =>
-                `RG:${c[0]?.toUpperCase()}${c.slice(1)}: ${columns[c] === null ? "-" : formatRate(columns[c])}`,
-            ),
-          };
-        },
+      await withEvalInterrupt(async (signal) => {
+        await pool.hello();
+        await runEvalCommand({
+          benchmark: "rg",
+          flags: { ...args, samples: args.samples ?? "8" },
+          policy,
+          tasks: rgTasks(datasets, pool),
+          signal,
+          groupOrder: RG_GROUP_ORDER,
+          makeAgent: ({ sample, signal }) =>
+            policy.makeAgent({ seed: sample, signal, systemPrompt: null, sampling: RG_SAMPLING }),
+          settings: rgSettingsRecord(),
+          extras: (items) => {
+            const { datasets: perDataset, columns } = rgResults(items, datasets);
+            return {
+              json: { columns, datasets: perDataset } as unknown as JsonObject,
+              lines: RG_CATEGORIES.map(
+                (c) =>
+                  `RG:${c[0]?.toUpperCase()}${c.slice(1)}: ${columns[c] === null ? "-" : formatRate(columns[c])}`,
+              ),
+            };
+          },
+        });
       });
     } finally {
-      interrupt.dispose();
       await pool.close();
     }
   },

@@ -30,7 +30,7 @@ import {
 import { acebenchFolder } from "./eval-acebench.js";
 import {
   evalRunArgs,
-  interruptSignal,
+  withEvalInterrupt,
   limitFlag,
   runEvalCommand,
   scoreExtras,
@@ -126,14 +126,13 @@ async function runNormalSpecial(
   const limit = limitFlag(args);
   const dir = acebenchFolder(dataRoot({ flag: args.data as string | undefined, env: process.env }));
   const entries = aceNsEntries(dir, categories, limit);
-  const interrupt = interruptSignal();
-  try {
-    await runEvalCommand({
+  await withEvalInterrupt((signal) =>
+    runEvalCommand({
       benchmark: "acebench",
       flags: args,
       policy,
       tasks: aceNsTasks(entries),
-      signal: interrupt.signal,
+      signal,
       groupOrder: categories,
       makeAgent: ({ task, sample, signal }) =>
         policy.makeAgent({ seed: sample, signal, systemPrompt: nsSystemPrompt(task.entry) }),
@@ -146,10 +145,8 @@ async function runNormalSpecial(
       },
       settings: { lang: "en", categories, limit: limit ?? null },
       extras: (items) => scoreExtras(aceNsScores(items, entries), nsScoreLines),
-    });
-  } finally {
-    interrupt.dispose();
-  }
+    }),
+  );
 }
 
 /** `spade eval acebench --policy ...`. */
@@ -183,8 +180,7 @@ export const acebenchRunCommand = defineCommand({
     const sets = langs.flatMap((lang) => categories.map((category) => ({ lang, category })));
     const limit = limitFlag(args);
     const dir = acebenchFolder(dataRoot({ flag: args.data, env: process.env }));
-    const interrupt = interruptSignal();
-    try {
+    await withEvalInterrupt(async (signal) => {
       let userFor: ((entry: AceTask["entry"]) => ReturnType<typeof chatUserSimulator>) | undefined;
       let userModel: string | null = null;
       if (categories.includes("multi_turn")) {
@@ -205,7 +201,7 @@ export const acebenchRunCommand = defineCommand({
           (args["user-base-url"] === undefined ? args["api-key-env"] : undefined);
         const backend = openAIBackendFrom({ baseURL, model, apiKeyEnv });
         userModel = model;
-        userFor = (entry) => chatUserSimulator(backend, entry, { signal: interrupt.signal });
+        userFor = (entry) => chatUserSimulator(backend, entry, { signal });
       }
       const setOrder = sets.map((s) => aceSetName(s.lang, s.category));
       await runEvalCommand({
@@ -213,7 +209,7 @@ export const acebenchRunCommand = defineCommand({
         flags: args,
         policy,
         tasks: aceTasks(dir, sets, { limit, userFor }),
-        signal: interrupt.signal,
+        signal,
         groupOrder: setOrder,
         // The rules and the task come in the first observation, as upstream's agent prompt holds them.
         makeAgent: ({ sample, signal }) =>
@@ -222,8 +218,6 @@ export const acebenchRunCommand = defineCommand({
         settings: { langs, categories, userModel, limit: limit ?? null },
         extras: (items) => scoreExtras(aceScores(items, setOrder), agentScoreLines),
       });
-    } finally {
-      interrupt.dispose();
-    }
+    });
   },
 });

@@ -26,7 +26,7 @@ import {
   formatRate,
   type EvalTask,
 } from "../eval/run/index.js";
-import { evalRunArgs, interruptSignal, limitFlag, runEvalCommand } from "./eval-run.js";
+import { evalRunArgs, withEvalInterrupt, limitFlag, runEvalCommand } from "./eval-run.js";
 import { policyFromFlags } from "./policy.js";
 import { dataArg } from "./common.js";
 
@@ -108,14 +108,13 @@ export const bfclRunCommand = defineCommand({
         : []),
       ...bfclTasks(dataDir, categories, { limit }),
     ];
-    const interrupt = interruptSignal();
-    try {
-      await runEvalCommand({
+    await withEvalInterrupt((signal) =>
+      runEvalCommand({
         benchmark: "bfcl",
         flags: args,
         policy,
         tasks,
-        signal: interrupt.signal,
+        signal,
         groupOrder: [...single, ...categories],
         // Upstream's FC mode sends no system prompt; holdout turns bring tools, not text.
         makeAgent: ({ sample, signal }) =>
@@ -143,9 +142,7 @@ export const bfclRunCommand = defineCommand({
           }
           return { json, lines };
         },
-      });
-    } finally {
-      interrupt.dispose();
-    }
+      }),
+    );
   },
 });

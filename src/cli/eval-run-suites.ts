@@ -14,7 +14,7 @@ import {
 } from "../eval/suites/index.js";
 import { suiteTasks } from "../eval/run/index.js";
 import { codeSuiteArgs } from "./common.js";
-import { evalRunArgs, interruptSignal, limitFlag, runEvalCommand } from "./eval-run.js";
+import { evalRunArgs, withEvalInterrupt, limitFlag, runEvalCommand } from "./eval-run.js";
 import { policyFromFlags } from "./policy.js";
 
 /** The `spade eval SUITE --policy ...` command of one suite. */
@@ -39,19 +39,16 @@ export function suiteRunCommand(suite: SuiteName) {
       // Code suites: make the sandbox first, so a machine without isolation fails before any request.
       const runner = isCodeSuite(suite) ? await PythonSandbox.create(sandboxOptions) : undefined;
       const items = await loadSuite(suite, { limit, dataDir, runner });
-      const interrupt = interruptSignal();
-      try {
-        await runEvalCommand({
+      await withEvalInterrupt((signal) =>
+        runEvalCommand({
           benchmark: suite,
           flags: args,
           policy,
           tasks: suiteTasks(items),
-          signal: interrupt.signal,
+          signal,
           settings: { limit: limit ?? null },
-        });
-      } finally {
-        interrupt.dispose();
-      }
+        }),
+      );
     },
   });
 }

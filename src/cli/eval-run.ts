@@ -6,7 +6,7 @@
  * 3 when every sample failed (nothing could be played: e.g. the model server never answered).
  */
 import { join } from "node:path";
-import { interruptSignal as interruptOn } from "./interrupt.js";
+import { withInterrupt } from "./interrupt.js";
 import { SpadeError } from "../errors.js";
 import type { JsonObject } from "../env/index.js";
 import type { Agent, Episode } from "../rollout/index.js";
@@ -76,10 +76,14 @@ export function limitFlag(flags: EvalRunFlags): number | undefined {
   return flags.limit === undefined ? undefined : intFlag("limit", flags.limit, 1);
 }
 
-/** The eval commands' Ctrl-C handler (cli/interrupt.ts): the first Ctrl-C stops, keeping finished items. */
-export function interruptSignal(): { signal: AbortSignal; dispose: () => void } {
-  return interruptOn(
+/**
+ * Runs an eval command's `body` under its Ctrl-C handler (cli/interrupt.ts): the first Ctrl-C
+ * aborts the signal, so running episodes stop and finished items are kept.
+ */
+export function withEvalInterrupt<T>(body: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  return withInterrupt(
     "spade: stopping: running episodes end at their next turn; finished items are kept (continue with --resume)",
+    body,
   );
 }
 
@@ -103,7 +107,7 @@ export interface EvalCommandSpec<T extends EvalTask> {
   flags: EvalRunFlags;
   policy: Policy;
   tasks: T[];
-  /** The run's cancellation signal (see `interruptSignal`). */
+  /** The run's cancellation signal (see `withEvalInterrupt`). */
   signal: AbortSignal;
   /** Summary rows in this order. */
   groupOrder?: readonly string[];

@@ -1,7 +1,7 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { withTempDir } from "../../test/cleanup.js";
 import { runCaptured } from "../../test/run-command.js";
 import { isSpadeError } from "../errors.js";
 import { goldCommand } from "./eval-suites.js";
@@ -12,10 +12,8 @@ async function gold(...args: string[]): Promise<{ stdout: string; exitCode: numb
   return { stdout, exitCode };
 }
 
-const DATA_DIR = process.env.SPADE_DATA_DIR;
 afterEach(() => {
-  process.exitCode = undefined;
-  process.env.SPADE_DATA_DIR = DATA_DIR;
+  vi.unstubAllEnvs();
 });
 
 describe("spade eval gold", () => {
@@ -47,8 +45,7 @@ describe("spade eval gold", () => {
   });
 
   it("exits 1 when a reference does not score 1", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "spade-gold-"));
-    try {
+    await withTempDir("spade-gold-", async (dir) => {
       await mkdir(join(dir, "gsm8k"));
       // A reference with unbalanced braces cannot survive \boxed{...}: the grader must say so.
       const rows = [
@@ -62,9 +59,7 @@ describe("spade eval gold", () => {
       const { stdout, exitCode } = await gold("gsm8k", "--json", "--data", dir);
       expect(JSON.parse(stdout)).toEqual({ suite: "gsm8k", items: 2, correct: 1 });
       expect(exitCode).toBe(1);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it("rejects an unknown suite and a bad --limit with E_CONFIG", async () => {
@@ -81,7 +76,7 @@ describe("spade eval gold", () => {
     expect(
       isSpadeError(await gold("gsm8k", "--data", "/nonexistent").catch((e: unknown) => e), "E_IO"),
     ).toBe(true);
-    process.env.SPADE_DATA_DIR = "/nonexistent/benchmarks";
+    vi.stubEnv("SPADE_DATA_DIR", "/nonexistent/benchmarks");
     const err = await gold("gsm8k").catch((e: unknown) => e);
     expect(isSpadeError(err, "E_IO")).toBe(true);
     expect((err as Error).message).toContain("/nonexistent/benchmarks/gsm8k/test.jsonl");

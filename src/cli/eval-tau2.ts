@@ -20,7 +20,7 @@ import {
   type Tau2Settings,
 } from "../eval/tau2/index.js";
 import { intFlag, jsonArg, printJson } from "./common.js";
-import { defaultOutDir, interruptSignal } from "./eval-run.js";
+import { defaultOutDir, withEvalInterrupt } from "./eval-run.js";
 import { policyArgs } from "./policy.js";
 
 const TAU2_POLICIES = ["openai", "tinker", "oracle", "idle"] as const;
@@ -278,10 +278,10 @@ export const tau2Command = defineCommand({
           ? agent.model
           : policy;
     const outDir = args.out ?? defaultOutDir("tau2", modelName);
-    const interrupt = interruptSignal();
     let done = 0;
-    try {
-      const run = await runTau2({
+    // The signal is the run's: the summary is written after the handler is gone.
+    const run = await withEvalInterrupt((signal) =>
+      runTau2({
         domains,
         agent,
         user,
@@ -290,7 +290,7 @@ export const tau2Command = defineCommand({
         limit,
         outDir,
         resume: args.resume === true,
-        signal: interrupt.signal,
+        signal,
         onProgress: (event) => {
           if (event.event === "tasks")
             process.stderr.write(
@@ -305,53 +305,51 @@ export const tau2Command = defineCommand({
             if (done % 10 === 0) process.stderr.write(`[tau2] ${done} simulation(s) scored\n`);
           }
         },
-      });
-      const scores = tau2ScoresOf(run.items);
-      const summary = {
-        benchmark: "tau2",
-        policy,
-        model: modelName,
-        models: run.models,
-        settings: run.settings,
-        items: run.items.length,
-        total: run.total,
-        resumed: run.resumed,
-        interrupted: run.interrupted,
-        passAt1: Object.fromEntries(Object.entries(scores).map(([d, s]) => [d, s.passAt1])),
-        domains: scores,
-        tau2Reports: run.reports,
-        out: outDir,
-      };
-      await writeJsonAtomic(join(outDir, "summary.json"), summary);
-      if (args.json) printJson(summary);
-      else {
+      }),
+    );
+    const scores = tau2ScoresOf(run.items);
+    const summary = {
+      benchmark: "tau2",
+      policy,
+      model: modelName,
+      models: run.models,
+      settings: run.settings,
+      items: run.items.length,
+      total: run.total,
+      resumed: run.resumed,
+      interrupted: run.interrupted,
+      passAt1: Object.fromEntries(Object.entries(scores).map(([d, s]) => [d, s.passAt1])),
+      domains: scores,
+      tau2Reports: run.reports,
+      out: outDir,
+    };
+    await writeJsonAtomic(join(outDir, "summary.json"), summary);
+    if (args.json) printJson(summary);
+    else {
+      process.stdout.write(
+        `tau2 (${run.settings.split} split, ${run.settings.trials} trial(s)): agent ${run.models.agent}\n`,
+      );
+      process.stdout.write(
+        `  user simulator ${run.models.user}; NL-assertion judge ${run.models.judge ?? "none (scripted players)"}\n`,
+      );
+      process.stdout.write(
+        `domain    tasks  pass^1  failed samples  tau2's own pass^1 (this invocation)\n`,
+      );
+      for (const domain of domains) {
+        const s = scores[domain];
+        const report = run.reports.find((r) => r.domain === domain);
+        const own = report?.passHatK["1"];
         process.stdout.write(
-          `tau2 (${run.settings.split} split, ${run.settings.trials} trial(s)): agent ${run.models.agent}\n`,
+          `${domain.padEnd(9)} ${String(s?.tasks ?? 0).padStart(5)}  ${s ? s.passAt1.toFixed(3) : "  -  "}  ${String(s?.failedSamples ?? 0).padStart(14)}  ${own === undefined ? "-" : own.toFixed(3)}\n`,
         );
-        process.stdout.write(
-          `  user simulator ${run.models.user}; NL-assertion judge ${run.models.judge ?? "none (scripted players)"}\n`,
-        );
-        process.stdout.write(
-          `domain    tasks  pass^1  failed samples  tau2's own pass^1 (this invocation)\n`,
-        );
-        for (const domain of domains) {
-          const s = scores[domain];
-          const report = run.reports.find((r) => r.domain === domain);
-          const own = report?.passHatK["1"];
-          process.stdout.write(
-            `${domain.padEnd(9)} ${String(s?.tasks ?? 0).padStart(5)}  ${s ? s.passAt1.toFixed(3) : "  -  "}  ${String(s?.failedSamples ?? 0).padStart(14)}  ${own === undefined ? "-" : own.toFixed(3)}\n`,
-          );
-        }
-        process.stdout.write(`results in ${outDir}\n`);
       }
-      if (run.interrupted) {
-        process.stderr.write(
-          `spade: interrupted after ${run.items.length}/${run.total} tasks; rerun with --resume --out ${outDir}\n`,
-        );
-        process.exitCode = 130;
-      }
-    } finally {
-      interrupt.dispose();
+      process.stdout.write(`results in ${outDir}\n`);
+    }
+    if (run.interrupted) {
+      process.stderr.write(
+        `spade: interrupted after ${run.items.length}/${run.total} tasks; rerun with --resume --out ${outDir}\n`,
+      );
+      process.exitCode = 130;
     }
   },
 });

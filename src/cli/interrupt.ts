@@ -26,3 +26,19 @@ export function interruptSignal(notice: string): { signal: AbortSignal; dispose:
   process.on("SIGTERM", onSignal);
   return { signal: controller.signal, dispose };
 }
+
+/**
+ * Runs `body` with the signal of `interruptSignal(notice)` and removes the handler when `body`
+ * ends, however it ends: the one try/finally of every long command.
+ */
+export async function withInterrupt<T>(
+  notice: string,
+  body: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const interrupt = interruptSignal(notice);
+  try {
+    return await body(interrupt.signal);
+  } finally {
+    interrupt.dispose();
+  }
+}

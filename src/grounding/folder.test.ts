@@ -1,13 +1,12 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { fileTempDir } from "../../test/cleanup.js";
 import { openCorpus } from "./open.js";
 
-let dir: string;
+const dir = fileTempDir("spade-grounding-folder-");
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "spade-grounding-folder-"));
   // A text folder: sorted relative paths, empty and hidden files left out, other files ignored.
   const text = join(dir, "text");
   await mkdir(join(text, "sub"), { recursive: true });
@@ -31,9 +30,6 @@ beforeAll(async () => {
   );
   await mkdir(join(dir, "nothing"));
   await writeFile(join(dir, "nothing", "data.csv"), "text\n");
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
 });
 
 describe("folder corpus", () => {

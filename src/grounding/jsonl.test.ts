@@ -1,8 +1,8 @@
-import { mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { fileTempDir } from "../../test/cleanup.js";
 import { openCorpus } from "./open.js";
 
 // Line 2 is blank (ignored), 4 is not JSON, 5 has no "text", 7 has blank text (3 skipped);
@@ -18,14 +18,10 @@ const FIXTURE = [
   '{"id":"e","text":"Last line\\nhas no newline"}',
 ].join("\n");
 
-let dir: string;
+const dir = fileTempDir("spade-grounding-jsonl-");
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "spade-grounding-jsonl-"));
   await writeFile(join(dir, "corpus.jsonl"), FIXTURE);
   await writeFile(join(dir, "corpus.jsonl.gz"), gzipSync(Buffer.from(FIXTURE)));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
 });
 
 describe("JSONL corpus", () => {

@@ -1,13 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { startFakeOpenAIServer, type FakeOpenAIServer } from "../../test/fakes/openai-server.js";
-import {
-  startFakeTinkerServer,
-  type FakeSampleRequest,
-  type FakeTinkerServer,
-} from "../../test/fakes/tinker-server.js";
+import { describe, expect, it } from "vitest";
+import { closedAfterEach, fileTempDir } from "../../test/cleanup.js";
+import { startFakeOpenAIServer } from "../../test/fakes/openai-server.js";
+import { startFakeTinkerServer, type FakeSampleRequest } from "../../test/fakes/tinker-server.js";
 import { asciiIds, TINY, writeTinyModel } from "../../test/fakes/tiny-model.js";
 import { buildConfig } from "../config/index.js";
 import { makeTestEnv } from "../env/testing/test-env.js";
@@ -16,16 +10,9 @@ import { runEpisode } from "../rollout/index.js";
 import { chatLoopPolicy, chatSampling, hintSampling, runSampling } from "./policy.js";
 import { tinkerLoopPolicy } from "./tinker-policy.js";
 
-let openai: FakeOpenAIServer | undefined;
-let tinker: FakeTinkerServer | undefined;
-const dir = mkdtempSync(join(tmpdir(), "spade-loop-sampling-"));
-afterEach(async () => {
-  await openai?.close();
-  await tinker?.close();
-  openai = undefined;
-  tinker = undefined;
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const startOpenAI = closedAfterEach(startFakeOpenAIServer);
+const startTinker = closedAfterEach(startFakeTinkerServer);
+const dir = fileTempDir("spade-loop-sampling-");
 
 describe("the run's sampling settings (reference: spade/core/types.py env_/actor_ top_p 0.95, top_k 20)", () => {
   it("are 0.6 / 0.95 / 20 for both roles by default; topK 0 is not sent", () => {
@@ -60,7 +47,7 @@ describe("the run's sampling settings (reference: spade/core/types.py env_/actor
   });
 
   it("reach an OpenAI-compatible server as temperature, top_p and the body field top_k (vLLM, SGLang), for designer and agent", async () => {
-    openai = await startFakeOpenAIServer(() => ({ kind: "text", content: "\\boxed{42}" }));
+    const openai = await startOpenAI(() => ({ kind: "text", content: "\\boxed{42}" }));
     const policy = chatLoopPolicy(openAIChatBackend({ baseURL: openai.baseURL, model: "m" }));
     const sampling = { ...runSampling(buildConfig([])), maxTokens: 64, seed: 5 };
     await policy.complete([{ role: "user", content: "design" }], sampling);
@@ -80,7 +67,7 @@ describe("the run's sampling settings (reference: spade/core/types.py env_/actor
   it("reach a Tinker-compatible sampler in its sampling parameters, for designer and agent", async () => {
     const requests: FakeSampleRequest[] = [];
     const answer = [...asciiIds("\\boxed{42}"), TINY.imEnd];
-    tinker = await startFakeTinkerServer({
+    const tinker = await startTinker({
       baseModel: "Org/Tiny-1B",
       sample: (request) => (
         requests.push(request),

@@ -1,12 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import {
-  startFakeTinkerServer,
-  type FakeSampleRequest,
-  type FakeTinkerServer,
-} from "../../test/fakes/tinker-server.js";
+import { readFileSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { closedAfterEach, fileTempDir } from "../../test/cleanup.js";
+import { startFakeTinkerServer, type FakeSampleRequest } from "../../test/fakes/tinker-server.js";
 import { asciiIds, TINY, writeTinyModel } from "../../test/fakes/tiny-model.js";
 import { loadProgram } from "../sandbox/index.js";
 import { ChatRenderer, TinkerHttp } from "../policy/index.js";
@@ -15,20 +10,15 @@ import { TinkerTrainingClient } from "../trainer/index.js";
 import { tinkerLoopPolicy } from "./tinker-policy.js";
 
 const BASE = "Org/Tiny-1B";
-const dir = mkdtempSync(join(tmpdir(), "spade-tiny-policy-"));
-const renderer = ChatRenderer.fromDir(writeTinyModel(dir));
+const renderer = ChatRenderer.fromDir(writeTinyModel(fileTempDir("spade-tiny-policy-")));
 const requests: FakeSampleRequest[] = [];
-let server: FakeTinkerServer | undefined;
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
+const startServer = closedAfterEach(startFakeTinkerServer);
+afterEach(() => {
   requests.length = 0;
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function setup(answer: number[]) {
-  server = await startFakeTinkerServer({
+  const server = await startServer({
     baseModel: BASE,
     training: true,
     sample: (request) => {

@@ -1,9 +1,6 @@
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  startFakeTinkerServer,
-  type FakeSampleResult,
-  type FakeTinkerServer,
-} from "../../test/fakes/tinker-server.js";
+import { describe, expect, it } from "vitest";
+import { closedAfterEach } from "../../test/cleanup.js";
+import { startFakeTinkerServer, type FakeSampleResult } from "../../test/fakes/tinker-server.js";
 import { TinkerHttp } from "../policy/index.js";
 import { parsePromptLogprobs, tinkerBaseLogprobs } from "./base-logprobs.js";
 import { TinkerTrainingClient } from "./tinker.js";
@@ -12,11 +9,7 @@ import { TinkerTrainer } from "./tinker-trainer.js";
 import { INSTANT_CLOCK } from "../policy/testing/clock.js";
 
 const BASE = "Org/Tiny-1B";
-let server: FakeTinkerServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = closedAfterEach(startFakeTinkerServer);
 
 /** The base model's prompt logprobs the fake engine answers, by prompt. */
 const BASE_LOGPROBS: Record<string, Array<number | null>> = {
@@ -25,7 +18,7 @@ const BASE_LOGPROBS: Record<string, Array<number | null>> = {
 };
 
 async function setup() {
-  server = await startFakeTinkerServer({
+  const server = await startServer({
     baseModel: BASE,
     training: true,
     sample: (request) =>

@@ -11,13 +11,12 @@ import { handMadeBatch } from "./testing/batch.js";
 import { TinkerTrainingClient, type TinkerTrainingOptions } from "./tinker.js";
 import { DEFAULT_ADAM, TinkerTrainer } from "./tinker-trainer.js";
 import { recordingClock } from "../policy/testing/clock.js";
+import { closedAfterEach } from "../../test/cleanup.js";
 
 const BASE = "Org/Tiny-1B";
 const sampled: FakeSampleRequest[] = [];
-let server: FakeTinkerServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
+const startServer = closedAfterEach(startFakeTinkerServer);
+afterEach(() => {
   sampled.length = 0;
 });
 
@@ -29,7 +28,7 @@ async function setup(
     sampled.push(request);
     return { sequences: [{ tokens: [5, 6], logprobs: [-0.5, -0.25], stop_reason: "stop" }] };
   };
-  server = await startFakeTinkerServer({ baseModel: BASE, sample, training: true, ...fake });
+  const server = await startServer({ baseModel: BASE, sample, training: true, ...fake });
   const clock = recordingClock();
   const http = new TinkerHttp({
     baseURL: server.baseURL,

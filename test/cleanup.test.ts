@@ -1,0 +1,69 @@
+// Test cleanup: a file's folder lasts for its tests, a callback's goes with it, and a server
+// started through closedAfterEach is closed after its test.
+import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { closedAfterEach, fileTempDir, withTempDir } from "./cleanup.js";
+
+const shared = fileTempDir("spade-temp-dir-test-");
+
+describe("fileTempDir", () => {
+  it("makes an empty folder named after the prefix that the file's tests share", () => {
+    expect([basename(shared).startsWith("spade-temp-dir-test-"), readdirSync(shared)]).toEqual([
+      true,
+      [],
+    ]);
+    writeFileSync(join(shared, "a.txt"), "a");
+  });
+
+  it("keeps what an earlier test wrote", () => {
+    expect(readdirSync(shared)).toEqual(["a.txt"]);
+  });
+});
+
+describe("withTempDir", () => {
+  it("hands the body a fresh folder, returns its value and removes the folder", async () => {
+    let seen = "";
+    const value = await withTempDir("spade-with-temp-", async (dir) => {
+      seen = dir;
+      writeFileSync(join(dir, "x"), "x");
+      return statSync(dir).isDirectory();
+    });
+    expect([value, basename(seen).startsWith("spade-with-temp-"), existsSync(seen)]).toEqual([
+      true,
+      true,
+      false,
+    ]);
+  });
+
+  it("removes the folder when the body throws, and the error goes on", async () => {
+    let seen = "";
+    const failing = withTempDir("spade-with-temp-", async (dir) => {
+      seen = dir;
+      throw new Error("body failed");
+    });
+    await expect(failing).rejects.toThrow("body failed");
+    expect(existsSync(seen)).toBe(false);
+  });
+});
+
+describe("closedAfterEach", () => {
+  const closed: string[] = [];
+  const start = closedAfterEach(async (name: string) => ({
+    name,
+    close: async () => {
+      closed.push(name);
+    },
+  }));
+
+  it("passes the arguments on and returns what was started, still open", async () => {
+    const [a, b] = [await start("a"), await start("b")];
+    expect([a.name, b.name, closed]).toEqual(["a", "b", []]);
+  });
+
+  it("closed what the previous test started, and only that", async () => {
+    expect(closed).toEqual(["a", "b"]);
+    await start("c");
+    expect(closed).toEqual(["a", "b"]);
+  });
+});

@@ -1,0 +1,51 @@
+/**
+ * @module test/cleanup
+ * What unit tests make and must remove: temporary folders (one for a whole test file, or one for
+ * a callback) and servers closed after each test, so a test need not write its own teardown.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach } from "vitest";
+
+/**
+ * A fresh folder under the system's temporary one, named `prefix` + random characters, removed
+ * after the tests of the file (or `describe`) it is created in. Call it where `afterAll` may be.
+ */
+export function fileTempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Runs `body` in a fresh temporary folder and removes the folder when `body` ends, however it ends. */
+export async function withTempDir<T>(
+  prefix: string,
+  body: (dir: string) => Promise<T>,
+): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  try {
+    return await body(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Wraps `start` (a fake server's start function) so that each thing it starts is closed after the
+ * test that started it. Call it where `afterEach` may be.
+ */
+export function closedAfterEach<A extends unknown[], T extends { close(): Promise<void> }>(
+  start: (...args: A) => Promise<T>,
+): (...args: A) => Promise<T> {
+  const open: T[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((started) => started.close()));
+  });
+  return async (...args) => {
+    const started = await start(...args);
+    open.push(started);
+    return started;
+  };
+}
