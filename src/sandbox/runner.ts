@@ -5,7 +5,8 @@
  * when it keeps the host alive; and the fixed-size pool that places guests on the least loaded.
  */
 import { SpadeError } from "../errors.js";
-import { Outbox, RequestQueue, type DisposeRequest, type Unnumbered } from "./host.js";
+import type { DisposeRequest } from "./host.js";
+import { Outbox, RequestQueue, type Unnumbered } from "./runner-queue.js";
 import { opLabel, type GlueOp } from "./protocol.js";
 
 /** How a runner is named in the errors of its guests, and how long its watchdog waits. */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SpadeError } from "../errors.js";
-import { Outbox, RequestQueue } from "./host.js";
+import { Outbox, RequestQueue } from "./runner-queue.js";
 
 interface Numbered {
   t: "call";
