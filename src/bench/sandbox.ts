@@ -16,8 +16,8 @@
  * in-process, with their ratios (skipped, with the reason, where the jail cannot start).
  *
  * With `--baseline DIR` (another checkout, built with `npm run build`), it then measures the light
- * environment on both trees in the same run, alternately, `--rounds` times (default 3) per row, and
- * prints each tree's median steps/s and CPU µs per step and `light_speedup_<backend>_<episodes>=`
+ * environment on both trees in the same run, alternately (which tree goes first alternates too),
+ * `--rounds` times (default 3) per row, and prints each tree's median steps/s and CPU µs per step and `light_speedup_<backend>_<episodes>=`
  * (this tree's median steps/s over the baseline's) and `light_cpu_ratio_<backend>_<episodes>=`
  * (the baseline's median CPU per step over this tree's). `--baseline-only` skips the other rows.
  * The machine's load average is printed at the start and the end.
@@ -25,10 +25,9 @@
  * Usage: npm run bench:sandbox [-- SECONDS] [--baseline DIR [--rounds N] [--baseline-only]]
  *   (default 3 seconds per measurement)
  */
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import type { Socket } from "node:net";
-import { loadavg, tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -38,13 +37,9 @@ import { oracleTurn } from "../env/oracle.js";
 import { libraryNames, resolveProgram } from "../envs/index.js";
 import { isSpadeError, SpadeError } from "../errors.js";
 import { VAULT_CRACKER_PY } from "../envs/testing/python-library.js";
-import {
-  encodeFrame,
-  FrameReader,
-  loadProgram,
-  SANDBOX_BACKENDS,
-  type SandboxBackendName,
-} from "../sandbox/index.js";
+import { loadProgram, SANDBOX_BACKENDS, type SandboxBackendName } from "../sandbox/index.js";
+import { printBareBoundary } from "./bare-boundary.js";
+import { cpuMicros, loadLine, median } from "./cpu.js";
 
 const ENV_NAME = "vault-cracker";
 const PYTHON_SCRIPT = fileURLToPath(new URL("../../bench/python_inprocess.py", import.meta.url));
@@ -87,38 +82,6 @@ const LIGHT_JS = `class Environment {
 
 /** Episodes in flight in the concurrent rows. */
 const CONCURRENT_EPISODES = 64;
-
-/**
- * CPU time used so far by this process (its QuickJS workers included) and by its child processes
- * that are still running (the isolated-vm sandbox processes, read from /proc on Linux), in µs.
- * Unlike steps per second it hardly moves with the machine's load.
- */
-function cpuMicros(): number {
-  const own = process.cpuUsage();
-  let children = 0;
-  let entries: string[] = [];
-  try {
-    entries = readdirSync("/proc").filter((e) => /^\d+$/.test(e));
-  } catch {
-    return own.user + own.system;
-  }
-  for (const pid of entries) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    } catch {
-      continue;
-    }
-    // Fields after the command (which may hold spaces): state ppid ... utime(14) stime(15).
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(fields[1]) !== process.pid) continue;
-    children += (Number(fields[11]) + Number(fields[12])) * (1e6 / CLOCK_TICKS_PER_SECOND);
-  }
-  return own.user + own.system + children;
-}
-
-/** Linux's USER_HZ: /proc reports CPU times in these ticks. */
-const CLOCK_TICKS_PER_SECOND = 100;
 
 /** CPU µs per step of the last measured row (see `cpuMicros`). */
 let lastCpuPerStepUs = 0;
@@ -241,7 +204,10 @@ async function compareWithBaseline(
       const rates = { baseline: [] as number[], this: [] as number[] };
       const cpu = { baseline: [] as number[], this: [] as number[] };
       for (let round = 0; round < rounds; round++) {
-        for (const tree of ["baseline", "this"] as const) {
+        // The tree measured first alternates, so neither gains from going second (warm caches).
+        const order =
+          round % 2 === 0 ? (["baseline", "this"] as const) : (["this", "baseline"] as const);
+        for (const tree of order) {
           const rate = await programStepsPerSecond(
             LIGHT_JS,
             backend,
@@ -265,112 +231,6 @@ async function compareWithBaseline(
       );
     }
   }
-}
-
-/**
- * The floor under every row: a child process that echoes frames on the same wire (a socket pair
- * at fd 3, blocking reads and writes; no isolate, no guest), driven like the light rows: `inFlight`
- * callers, each sending its next frame when the last came back, posted together per turn.
- */
-const ECHO_CHILD = `"use strict";
-const fs = require("fs");
-let buf = Buffer.allocUnsafe(1 << 16), have = 0;
-for (;;) {
-  const n = fs.readSync(3, buf, have, buf.length - have, null);
-  if (n === 0) process.exit(0);
-  have += n;
-  let off = 0;
-  while (have - off >= 4 && have - off >= 4 + buf.readUInt32LE(off)) {
-    const len = buf.readUInt32LE(off);
-    const batch = JSON.parse(buf.toString("utf8", off + 4, off + 4 + len));
-    off += 4 + len;
-    for (const m of batch) {
-      const out = Buffer.from("    " + JSON.stringify({ id: m.id, reply: 'R{"observation":"ok","reward":0,"terminated":false,"truncated":false,"info":{}}' }));
-      out.writeUInt32LE(out.length - 4, 0);
-      fs.writeSync(3, out);
-    }
-  }
-  buf.copy(buf, 0, off, have);
-  have -= off;
-}
-`;
-
-/** Round trips per second through the bare boundary (see `ECHO_CHILD`), and CPU µs per round trip. */
-async function bareRoundTrips(inFlight: number, seconds: number): Promise<number> {
-  const child = spawn(process.execPath, ["-e", ECHO_CHILD], {
-    stdio: ["ignore", "ignore", "inherit", "pipe"],
-    env: {},
-  });
-  const wire = child.stdio[3] as unknown as Socket;
-  const reader = new FrameReader("the echo process", () => 1 << 20);
-  const waiting = new Map<number, () => void>();
-  let queued: Array<{ t: string; id: number; op: string; arg: string }> = [];
-  let nextId = 1;
-  wire.on("data", (chunk: Buffer) => {
-    for (const text of reader.push(chunk)) {
-      const { id } = JSON.parse(text) as { id: number };
-      waiting.get(id)?.();
-      waiting.delete(id);
-    }
-  });
-  const trip = () =>
-    new Promise<void>((done) => {
-      const id = nextId++;
-      waiting.set(id, done);
-      if (queued.length === 0)
-        setImmediate(() => {
-          wire.write(encodeFrame(JSON.stringify(queued)));
-          queued = [];
-        });
-      queued.push({
-        t: "call",
-        id,
-        op: "step",
-        arg: '{"text":"\\\\boxed{12}","answer":"12","toolCalls":[]}',
-      });
-    });
-  await trip();
-  const start = performance.now();
-  const cpuBefore = cpuMicros();
-  let trips = 0;
-  await Promise.all(
-    Array.from({ length: inFlight }, async () => {
-      while (performance.now() < start + seconds * 1000) {
-        await trip();
-        trips++;
-      }
-    }),
-  );
-  lastCpuPerStepUs = (cpuMicros() - cpuBefore) / trips;
-  const rate = trips / ((performance.now() - start) / 1000);
-  child.kill();
-  return rate;
-}
-
-/** Prints the bare boundary's rows, 1 and 64 round trips in flight. */
-async function printBareBoundary(seconds: number): Promise<void> {
-  for (const inFlight of [1, CONCURRENT_EPISODES]) {
-    const rate = await bareRoundTrips(inFlight, seconds);
-    process.stdout.write(
-      `bare boundary (frames echoed by a child process, no isolate), ${inFlight} in flight: ${rate.toFixed(0)} round trips/s, ${lastCpuPerStepUs.toFixed(0)} µs CPU/round trip\n`,
-    );
-  }
-}
-
-/** The machine's load averages (1, 5, 15 minutes). */
-function loadLine(): string {
-  return `load average: ${loadavg()
-    .map((l) => l.toFixed(2))
-    .join(", ")}\n`;
-}
-
-/** The median of `values` (the mean of the middle two for an even count). */
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 /** `checkEnv` over every library program on `backend`: its median and largest time, in ms. */
@@ -452,7 +312,7 @@ async function main(): Promise<void> {
   const load = values.baseline === undefined ? undefined : await baselineLoader(values.baseline);
   process.stdout.write(loadLine());
   if (load && values["baseline-only"]) {
-    await printBareBoundary(seconds);
+    await printBareBoundary(seconds, CONCURRENT_EPISODES);
     await compareWithBaseline(load, values.baseline as string, seconds, rounds);
     process.stdout.write(loadLine());
     return;
@@ -486,7 +346,7 @@ async function main(): Promise<void> {
       }
     }
   }
-  await printBareBoundary(seconds);
+  await printBareBoundary(seconds, CONCURRENT_EPISODES);
   const twoTrips = await programStepsPerSecond(LIGHT_JS, "isolated-vm", 1, seconds, solveThenStep);
   process.stdout.write(
     `isolated-vm, light (echo), 1 concurrent, solve() then step() (two round trips): ${twoTrips.toFixed(0)} steps/s, ${lastCpuPerStepUs.toFixed(0)} µs CPU/step\n` +
