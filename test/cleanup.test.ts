@@ -1,9 +1,9 @@
-// Test cleanup: a file's folder lasts for its tests, a callback's goes with it, and a server
-// started through closedAfterEach is closed after its test.
+// Test cleanup: a file's folder lasts for its tests, a callback's goes with it, fresh folders go
+// after their test, and a server started through closedAfterEach is closed after its test.
 import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { closedAfterEach, fileTempDir, withTempDir } from "./cleanup.js";
+import { closedAfterEach, fileTempDir, tempDirsAfterEach, withTempDir } from "./cleanup.js";
 
 const shared = fileTempDir("spade-temp-dir-test-");
 
@@ -44,6 +44,25 @@ describe("withTempDir", () => {
     });
     await expect(failing).rejects.toThrow("body failed");
     expect(existsSync(seen)).toBe(false);
+  });
+});
+
+describe("tempDirsAfterEach", () => {
+  const fresh = tempDirsAfterEach("spade-fresh-temp-");
+  const seen: string[] = [];
+
+  it("makes a new empty folder named after the prefix on every call", () => {
+    seen.push(fresh(), fresh());
+    writeFileSync(join(seen[0]!, "x"), "x");
+    expect([
+      seen.map((dir) => basename(dir).startsWith("spade-fresh-temp-")),
+      seen[0] === seen[1],
+      readdirSync(seen[1]!),
+    ]).toEqual([[true, true], false, []]);
+  });
+
+  it("removed the folders the previous test made", () => {
+    expect(seen.map((dir) => existsSync(dir))).toEqual([false, false]);
   });
 });
 

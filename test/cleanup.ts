@@ -1,7 +1,8 @@
 /**
  * @module test/cleanup
- * What unit tests make and must remove: temporary folders (one for a whole test file, or one for
- * a callback) and servers closed after each test, so a test need not write its own teardown.
+ * What unit tests make and must remove: temporary folders (one for a whole test file, one for
+ * a callback, or fresh ones removed after each test) and servers closed after each test, so a
+ * test need not write its own teardown.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -17,6 +18,23 @@ export function fileTempDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
+}
+
+/**
+ * A maker of fresh folders under the system's temporary one, named `prefix` + random characters;
+ * each folder it makes is removed after the test that made it (one made outside a test, after the
+ * next test). Call it where `afterEach` may be.
+ */
+export function tempDirsAfterEach(prefix: string): () => string {
+  const made: string[] = [];
+  afterEach(() => {
+    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    const dir = mkdtempSync(join(tmpdir(), prefix));
+    made.push(dir);
+    return dir;
+  };
 }
 
 /** Runs `body` in a fresh temporary folder and removes the folder when `body` ends, however it ends. */

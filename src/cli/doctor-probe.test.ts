@@ -47,16 +47,18 @@ const vllmLike = fakeFetch((path, body) => {
   return [200, { choices: [{ message: { content: "hi" } }] }];
 });
 
+/** probeOpenAI's checks, in the order it reports them. */
+const OPENAI_CHECKS = ["server", "sampling parameters", "tool calls", "logprobs", "token ids"];
+
+/** Each check's [name, status]: probeOpenAI's checks in order, with `statuses` in that order. */
+const withStatuses = (statuses: string[]) => OPENAI_CHECKS.map((name, i) => [name, statuses[i]]);
+
 describe("probeOpenAI", () => {
   it("reports a server that does everything", async () => {
     const checks = await probeOpenAI("http://x/v1/", "m", { fetch: vllmLike });
-    expect(checks.map((c) => [c.name, c.status])).toEqual([
-      ["server", "ok"],
-      ["sampling parameters", "ok"],
-      ["tool calls", "ok"],
-      ["logprobs", "ok"],
-      ["token ids", "ok"],
-    ]);
+    expect(checks.map((c) => [c.name, c.status])).toEqual(
+      withStatuses(["ok", "ok", "ok", "ok", "ok"]),
+    );
     expect(checks[2]!.detail).toBe("accepted tools and returned a call of get_weather");
   });
 
@@ -68,13 +70,9 @@ describe("probeOpenAI", () => {
       return [200, { choices: [{ message: { content: "hi" } }] }];
     });
     const checks = await probeOpenAI("http://x/v1", "m", { fetch: picky });
-    expect(checks.map((c) => [c.name, c.status])).toEqual([
-      ["server", "warn"],
-      ["sampling parameters", "fail"],
-      ["tool calls", "warn"],
-      ["logprobs", "warn"],
-      ["token ids", "warn"],
-    ]);
+    expect(checks.map((c) => [c.name, c.status])).toEqual(
+      withStatuses(["warn", "fail", "warn", "warn", "warn"]),
+    );
     expect(checks[0]!.detail).toBe("answers, but lists other, not m");
     expect(checks[1]!.detail).toMatch(/^refused SPADE's sampling \(HTTP 400; refuses top_k\)/);
     expect(checks[1]!.fix).toBe("pass --top-k 0 (hosted APIs refuse top_k)");

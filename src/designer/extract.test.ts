@@ -4,6 +4,15 @@ import { extractProgram, stripThinking } from "./extract.js";
 const ENV = "class Environment {\n  static meta = {};\n}";
 const fence = (info: string, body: string) => `\`\`\`${info}\n${body}\n\`\`\``;
 
+/** The outcome of taking `program` from fenced block `blockIndex` of `blockCount`. */
+const fromBlock = (program: string, blockCount: number, blockIndex: number) => ({
+  ok: true,
+  program: `${program}\n`,
+  from: "fenced",
+  blockCount,
+  blockIndex,
+});
+
 describe("stripThinking", () => {
   it.each([
     ["<think>plan</think>answer", "answer"],
@@ -18,13 +27,9 @@ describe("stripThinking", () => {
 
 describe("extractProgram", () => {
   it("takes a single javascript block", () => {
-    expect(extractProgram(`Here it is:\n${fence("javascript", ENV)}\nEnjoy.`)).toEqual({
-      ok: true,
-      program: `${ENV}\n`,
-      from: "fenced",
-      blockCount: 1,
-      blockIndex: 0,
-    });
+    expect(extractProgram(`Here it is:\n${fence("javascript", ENV)}\nEnjoy.`)).toEqual(
+      fromBlock(ENV, 1, 0),
+    );
   });
 
   it("accepts js, JavaScript, mjs and bare fences, and longer fences", () => {
@@ -40,13 +45,7 @@ describe("extractProgram", () => {
     const draft = "class Environment { /* draft */ }";
     const final = "class Environment { /* final */ }";
     const text = `${fence("js", draft)}\nbetter:\n${fence("javascript", final)}\nusage:\n${fence("js", "new Environment().reset(0);")}`;
-    expect(extractProgram(text)).toEqual({
-      ok: true,
-      program: `${final}\n`,
-      from: "fenced",
-      blockCount: 3,
-      blockIndex: 1,
-    });
+    expect(extractProgram(text)).toEqual(fromBlock(final, 3, 1));
   });
 
   it("ignores blocks in other languages", () => {

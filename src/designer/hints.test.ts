@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { makeTestEnv } from "../env/testing/test-env.js";
 import { MAX_HINT_CHARS } from "../env/index.js";
-import { isSpadeError, SpadeError } from "../errors.js";
+import { SpadeError } from "../errors.js";
+import { codeOf } from "../../test/assert.js";
 import { buildHintPrompt, parseHintAnswer, withFixedHint, writeModelHint } from "./hints.js";
 import type { DesignerMessage } from "./types.js";
 
@@ -152,13 +153,10 @@ describe("withFixedHint", () => {
 
   it("rejects an empty or too long hint with E_CONFIG", () => {
     for (const bad of ["", "  ", "x".repeat(MAX_HINT_CHARS + 1)]) {
-      let err: unknown;
-      try {
-        withFixedHint(makeTestEnv(), bad);
-      } catch (e) {
-        err = e;
-      }
-      expect(isSpadeError(err, "E_CONFIG"), JSON.stringify(bad.slice(0, 5))).toBe(true);
+      expect(
+        codeOf(() => withFixedHint(makeTestEnv(), bad)),
+        JSON.stringify(bad.slice(0, 5)),
+      ).toBe("E_CONFIG");
     }
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CHECK_CODES, type CheckReport } from "../env/index.js";
-import { isSpadeError } from "../errors.js";
+import { codeOf } from "../../test/assert.js";
 import { buildDesignerPrompt, pickExamples, type DesignerPromptInput } from "./prompt.js";
 import { GAME_SYSTEM_PROMPT, TOOL_USE_SYSTEM_PROMPT } from "./prompt-text.js";
 import { CHECK_ADVICE, renderRepairMessage } from "./repair.js";
@@ -156,13 +156,9 @@ describe("buildDesignerPrompt", () => {
   });
 
   it("rejects a negative reference code size with E_CONFIG", () => {
-    let err: unknown;
-    try {
-      buildDesignerPrompt(input({ referenceCodeMaxChars: -1 }));
-    } catch (e) {
-      err = e;
-    }
-    expect(isSpadeError(err, "E_CONFIG")).toBe(true);
+    expect(codeOf(() => buildDesignerPrompt(input({ referenceCodeMaxChars: -1 })))).toBe(
+      "E_CONFIG",
+    );
   });
 });
 

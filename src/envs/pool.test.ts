@@ -1,20 +1,16 @@
 // Reading a pool folder in the reference's GPT-5.5 layout: checksums, the pool's validation, skills.
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { tempDirsAfterEach } from "../../test/cleanup.js";
 import { POOL_GAMES, writePoolFixture } from "../../test/fakes/pool-fixture.js";
 import { readPool, skillTitle } from "./pool.js";
 
-const dirs: string[] = [];
+const poolDir = tempDirsAfterEach("spade-pool-");
+const emptyDir = tempDirsAfterEach("spade-pool-empty-");
 function fixture(): string {
-  const dir = mkdtempSync(join(tmpdir(), "spade-pool-"));
-  dirs.push(dir);
-  return writePoolFixture(dir);
+  return writePoolFixture(poolDir());
 }
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 describe("readPool", () => {
   it("keeps the games the pool's validation passed, with the manifest's ids and skills, checksums verified", () => {
@@ -68,8 +64,7 @@ describe("readPool", () => {
       }),
     );
     expect(() => readPool(join(root, "games", ".."))).not.toThrow();
-    const empty = mkdtempSync(join(tmpdir(), "spade-pool-empty-"));
-    dirs.push(empty);
+    const empty = emptyDir();
     expect(() => readPool(empty)).toThrow(
       expect.objectContaining({
         code: "E_IO",

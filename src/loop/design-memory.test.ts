@@ -1,21 +1,12 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { tempDirsAfterEach } from "../../test/cleanup.js";
 import { memoryWindow } from "../memory/index.js";
 import { EMPTY_STATS, RunStore, type EnvironmentRow } from "../store/index.js";
 import { dedupeArchive, memoryRecords } from "./design-memory.js";
 import type { LibraryProgram } from "./library.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-const open = (): RunStore => {
-  const dir = mkdtempSync(join(tmpdir(), "spade-design-memory-"));
-  dirs.push(dir);
-  return RunStore.open(dir, "create");
-};
+const tmp = tempDirsAfterEach("spade-design-memory-");
+const open = (): RunStore => RunStore.open(tmp(), "create");
 
 const meta = { name: "m", skill: "Logic", description: "d", maxTurns: 3, tools: [] };
 const design = (step: number, slot: number, winRate: number | null): EnvironmentRow => ({

@@ -24,6 +24,12 @@ function recordingQueue(graceMs: number) {
   return { queue, sent, kills: () => kills, failAll: () => queue.failAll(died, collateral) };
 }
 
+/** What a request with a 100 ms deadline rejects with once the watchdog has killed its runner. */
+const timedOut = (method: string) => [
+  "E_SANDBOX_TIMEOUT",
+  `${method}() ran past its 100 ms deadline (make the method cheaper or raise the limit)`,
+];
+
 async function codeAndMessage(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(
     (v) => v,
@@ -55,10 +61,7 @@ describe("RequestQueue's watchdog", () => {
     vi.advanceTimersByTime(1);
     expect(kills()).toBe(1);
     failAll();
-    expect(await codeAndMessage(b)).toEqual([
-      "E_SANDBOX_TIMEOUT",
-      "hint() ran past its 100 ms deadline (make the method cheaper or raise the limit)",
-    ]);
+    expect(await codeAndMessage(b)).toEqual(timedOut("hint"));
     expect(vi.getTimerCount()).toBe(0);
   });
 
@@ -75,10 +78,7 @@ describe("RequestQueue's watchdog", () => {
     vi.advanceTimersByTime(1);
     expect(kills()).toBe(1);
     failAll();
-    expect(await codeAndMessage(short)).toEqual([
-      "E_SANDBOX_TIMEOUT",
-      "step() ran past its 100 ms deadline (make the method cheaper or raise the limit)",
-    ]);
+    expect(await codeAndMessage(short)).toEqual(timedOut("step"));
   });
 
   it("a runner that dies with requests pending: the oldest caused it, the rest are collateral", async () => {

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SpadeError } from "../errors.js";
 import { loadProgram } from "../sandbox/index.js";
+import { codeOf } from "../../test/assert.js";
 import { isOpenEnvRef, OpenEnvRemoteEnv, parseOpenEnvRef, resolveProgram } from "../envs/index.js";
 import { catalogSources, loadCatalog } from "./catalog.js";
 import { startServer, type ServeHandle } from "./server.js";
@@ -47,13 +48,7 @@ describe("parseOpenEnvRef", () => {
   });
 
   it("a malformed reference is E_CONFIG", () => {
-    let err: unknown;
-    try {
-      parseOpenEnvRef("openenv+ws://h/x?max_turns=0");
-    } catch (e) {
-      err = e;
-    }
-    expect((err as SpadeError).code).toBe("E_CONFIG");
+    expect(codeOf(() => parseOpenEnvRef("openenv+ws://h/x?max_turns=0"))).toBe("E_CONFIG");
   });
 });
 

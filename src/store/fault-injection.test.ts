@@ -1,20 +1,14 @@
 // The resume tests' fault injection: the n-th transaction's writes are rolled back by the kill.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { tempDirsAfterEach } from "../../test/cleanup.js";
 import { killInTransaction } from "./fault-injection.js";
 import { RunStore } from "./run-store.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tmp = tempDirsAfterEach("spade-kill-");
 
 describe("killInTransaction", () => {
   it("ends the n-th transaction after its writes and before its commit, and no other", () => {
-    const dir = mkdtempSync(join(tmpdir(), "spade-kill-"));
-    dirs.push(dir);
+    const dir = tmp();
     const ends: number[] = [];
     const store = killInTransaction(RunStore.open(dir, "create"), 2, () => {
       ends.push(ends.length + 1);

@@ -24,17 +24,14 @@ import { HOLDER_FILE, readHolder } from "./lock.js";
 import { RunStore, STORE_FILE } from "./run-store.js";
 import { EMPTY_STATS, type EnvironmentRow } from "./types.js";
 import { thrown } from "../../test/assert.js";
+import { tempDirsAfterEach } from "../../test/cleanup.js";
 
-const dirs: string[] = [];
+const tmp = tempDirsAfterEach("spade-store-faults-");
 const mounts: string[] = [];
-const tmp = () => {
-  const dir = mkdtempSync(join(tmpdir(), "spade-store-faults-"));
-  dirs.push(dir);
-  return dir;
-};
+// Registered after tmp's: vitest runs after-hooks last-registered first, so a tmpfs is unmounted
+// before its folder is removed.
 afterEach(() => {
   for (const m of mounts.splice(0)) execFileSync("umount", [m]);
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
 const caught = (fn: () => unknown): SpadeError => {

@@ -1,20 +1,11 @@
 import Database from "better-sqlite3";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { tempDirsAfterEach } from "../../test/cleanup.js";
 import { RunStore, STORE_FILE } from "./run-store.js";
 import { EMPTY_STATS, type EnvironmentRow, type EpisodeRow } from "./types.js";
 
-const dirs: string[] = [];
-const tmp = () => {
-  const dir = mkdtempSync(join(tmpdir(), "spade-store-"));
-  dirs.push(dir);
-  return dir;
-};
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const tmp = tempDirsAfterEach("spade-store-");
 
 const env: EnvironmentRow = {
   id: "d0-1",

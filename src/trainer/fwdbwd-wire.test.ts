@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { codeOfAsync } from "../../test/assert.js";
-import { startTinkerRecorder, type TinkerRecorder } from "../../test/fakes/tinker-recorder.js";
+import {
+  type RecorderOptions,
+  startTinkerRecorder,
+  type TinkerRecorder,
+} from "../../test/fakes/tinker-recorder.js";
 import { TinkerHttp } from "../policy/index.js";
 import { sequenceDatum } from "./datums.js";
 import { chunkDatums, combineOutputs, estimatedBytes } from "./fwdbwd-wire.js";
@@ -70,6 +74,14 @@ afterEach(async () => {
   recorder = undefined;
 });
 
+/** A recorder that speaks neither JWT, zstd nor protobuf, with `extra` on top. */
+const plainRecorder = (extra: Partial<RecorderOptions> = {}) =>
+  startTinkerRecorder({ jwt: false, zstd: false, protobuf: false, ...extra });
+
+/** The forward_backward requests the recorder has seen, in order. */
+const forwardBackwardPosts = (r: TinkerRecorder) =>
+  r.requests.filter((request) => request.path === "/api/v1/forward_backward");
+
 function client(r: TinkerRecorder, forwardBackwardEncoding?: "auto" | "protobuf" | "json") {
   const http = new TinkerHttp({
     baseURL: r.baseURL,
@@ -97,7 +109,7 @@ describe("forward_backward on the wire", () => {
       [datum(1), datum(2), datum(3)],
       "importance_sampling",
     );
-    const posts = recorder.requests.filter((r) => r.path === "/api/v1/forward_backward");
+    const posts = forwardBackwardPosts(recorder);
     expect(
       posts.map((p) => [
         p.proto?.seq_id,
@@ -118,14 +130,12 @@ describe("forward_backward on the wire", () => {
   });
 
   it("json never sends protobuf; protobuf forced on a server that refuses it fails with E_POLICY_HTTP", async () => {
-    recorder = await startTinkerRecorder({ jwt: false, zstd: false, protobuf: false });
+    recorder = await plainRecorder();
     const json = client(recorder, "json");
     await json.forwardBackward([datum(1)], "importance_sampling");
-    expect(
-      recorder.requests
-        .filter((r) => r.path === "/api/v1/forward_backward")
-        .map((r) => r.headers["content-type"]),
-    ).toEqual(["application/json"]);
+    expect(forwardBackwardPosts(recorder).map((r) => r.headers["content-type"])).toEqual([
+      "application/json",
+    ]);
     expect(json.forwardBackwardWire).toBe("json");
     const forced = client(recorder, "protobuf");
     expect(await codeOfAsync(forced.forwardBackward([datum(1)], "importance_sampling"))).toBe(
@@ -134,16 +144,11 @@ describe("forward_backward on the wire", () => {
   });
 
   it("a server whose handshake does not name the protobuf flags and fails on protobuf (500, as SkyRL tx 0.3.0) gets the same request as JSON, for the session", async () => {
-    recorder = await startTinkerRecorder({
-      jwt: false,
-      zstd: false,
-      protobuf: false,
-      refusal: 500,
-    });
+    recorder = await plainRecorder({ refusal: 500 });
     const c = client(recorder);
     await c.forwardBackward([datum(1)], "importance_sampling");
     await c.forwardBackward([datum(2)], "importance_sampling");
-    const posts = recorder.requests.filter((r) => r.path === "/api/v1/forward_backward");
+    const posts = forwardBackwardPosts(recorder);
     expect(posts.map((p) => p.headers["content-type"])).toEqual([
       "application/x-protobuf",
       "application/json",
@@ -157,22 +162,14 @@ describe("forward_backward on the wire", () => {
   });
 
   it("a server whose handshake names the protobuf flags is not sent JSON when protobuf fails: the failure is reported", async () => {
-    recorder = await startTinkerRecorder({
-      jwt: false,
-      zstd: false,
-      protobuf: false,
-      refusal: 500,
-      config: { proto_compress_fwdbwd: false },
-    });
+    recorder = await plainRecorder({ refusal: 500, config: { proto_compress_fwdbwd: false } });
     const c = client(recorder);
     expect(await codeOfAsync(c.forwardBackward([datum(1)], "importance_sampling"))).toBe(
       "E_POLICY_HTTP",
     );
-    expect(
-      recorder.requests
-        .filter((r) => r.path === "/api/v1/forward_backward")
-        .map((p) => p.headers["content-type"]),
-    ).toEqual(["application/x-protobuf"]);
+    expect(forwardBackwardPosts(recorder).map((p) => p.headers["content-type"])).toEqual([
+      "application/x-protobuf",
+    ]);
     expect(c.forwardBackwardWire).toBe(null);
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import transcripts from "./apis.transcripts.json";
 import { decodeCalls } from "./calls.js";
 import { AceWorld, MULTI_TURN_ERROR_TEXT, type ExecutionMode } from "./world.js";
 
@@ -17,6 +18,17 @@ function run(w: AceWorld, message: string, mode: ExecutionMode = "multi_step"): 
   const calls = decodeCalls(message);
   if (calls === null) throw new Error(`undecodable: ${message}`);
   return w.execute(calls, mode).results;
+}
+
+/** One message of a transcript and the results it gives (null: sent, its results not checked). */
+type Step = [message: string, results: string[] | null];
+
+/** Sends the messages of transcript `name` (apis.transcripts.json) to `w` in order, checking each. */
+function replay(w: AceWorld, name: keyof typeof transcripts): void {
+  for (const [message, results] of transcripts[name] as Step[]) {
+    const got = run(w, message);
+    if (results !== null) expect(got, message).toEqual(results);
+  }
 }
 
 describe("BaseApi and dispatch to every instance", () => {
@@ -51,30 +63,7 @@ describe("BaseApi and dispatch to every instance", () => {
 describe("MessageApi", () => {
   it("sends only when logged in, on Wi-Fi, with room, between known users", () => {
     const w = world("en", ["BaseApi", "MessageApi"], { wifi: false, logged_in: false });
-    const send = "[send_message(sender_name='Eve', receiver_name='Frank', message='hi')]";
-    expect(run(w, send)).toEqual([
-      '{"status": false, "message": "Device not logged in, unable to send message"}',
-    ]);
-    run(w, "[login_device()]");
-    expect(run(w, send)).toEqual([
-      '{"status": false, "message": "Wi-Fi is turned off, cannot send messages at this time"}',
-    ]);
-    run(w, "[turn_on_wifi()]");
-    expect(run(w, send)).toEqual([
-      '{"status": false, "message": "Inbox capacity is full. You need to ask the user which message to delete."}',
-    ]);
-    expect(run(w, "[delete_message(message_id=9)]")).toEqual([
-      '{"status": false, "message": "Message ID does not exist"}',
-    ]);
-    expect(run(w, "[delete_message(message_id=3)]")).toEqual([
-      '{"status": true, "message": "Message ID 3 has been successfully deleted."}',
-    ]);
-    expect(run(w, "[send_message(sender_name='Eve', receiver_name='Zoe', message='hi')]")).toEqual([
-      '{"status": false, "message": "Sender or receiver does not exist"}',
-    ]);
-    expect(run(w, send)).toEqual([
-      '{"status": true, "message": "Message successfully sent to Frank."}',
-    ]);
+    replay(w, "sendMessage");
     const inbox = w.savedState()[1]?.MessageApi?.inbox as Record<string, unknown>;
     expect(Object.keys(inbox)).toEqual(["1", "2", "4", "5", "6", "7"]);
     expect(inbox["7"]).toEqual({ sender_id: "USR100", receiver_id: "USR101", message: "hi" });
@@ -82,46 +71,17 @@ describe("MessageApi", () => {
 
   it("finds the earliest and latest message by date, and fails on a sent message (it has no time)", () => {
     const w = world("en", ["BaseApi", "MessageApi"], { wifi: true, logged_in: true });
-    expect(run(w, "[get_earliest_message_id(), get_latest_message_id()]")).toEqual([
-      '{"status": true, "message": "The earliest message ID is 3", "message_id": 3}',
-      '{"status": true, "message": "The latest message ID is 4", "message_id": 4}',
-    ]);
-    run(
-      w,
-      "[delete_message(message_id=3), send_message(sender_name='Eve', receiver_name='Frank', message='x')]",
-    );
-    expect(run(w, "[get_latest_message_id()]")).toEqual(["Error during execution: 'time'"]);
+    replay(w, "earliestAndLatest");
   });
 
   it("views and searches messages (search needs no login; the keyword must be a str)", () => {
     const w = world("en", ["BaseApi", "MessageApi"], { wifi: true, logged_in: false });
-    expect(
-      run(w, "[view_messages_between_users(sender_name='Eve', receiver_name='Frank')]"),
-    ).toEqual([
-      '{"status": false, "message": "Device not logged in, unable to view message information"}',
-    ]);
-    expect(run(w, "[search_messages(user_name='Isaac', keyword='CALL')]")).toEqual([
-      '{"status": true, "messages": [{"id": 5, "sender_id": "USR104", "receiver_id": "USR105", "message": "Isaac, are you available for a call?"}]}',
-    ]);
-    expect(run(w, "[search_messages(user_name='Isaac', keyword=5)]")).toEqual([
-      "Error during execution: 'int' object has no attribute 'lower'",
-    ]);
-    expect(run(w, "[get_all_message_times_with_ids()]")).toEqual([
-      '{"status": false, "message": "Device not logged in, unable to retrieve all message times and their corresponding message IDs."}',
-    ]);
+    replay(w, "viewAndSearch");
   });
 
   it("looks message ids up with Python's key equality and raises for unhashable ones", () => {
     const w = world("en", ["BaseApi", "MessageApi"], { wifi: true, logged_in: true });
-    expect(run(w, "[delete_message(message_id=2.0)]")).toEqual([
-      '{"status": true, "message": "Message ID 2.0 has been successfully deleted."}',
-    ]);
-    expect(run(w, "[delete_message(message_id='1')]")).toEqual([
-      '{"status": false, "message": "Message ID does not exist"}',
-    ]);
-    expect(run(w, "[delete_message(message_id=[1])]")).toEqual([
-      "Error during execution: unhashable type: 'list'",
-    ]);
+    replay(w, "messageIdEquality");
   });
 });
 
@@ -139,66 +99,22 @@ describe("ReminderApi", () => {
       time: "2024-07-15 09:30",
       notified: false,
     });
-    run(
-      w,
-      "[add_reminder(title='B', description='d', time='t'), add_reminder(title='C', description='d', time='t')]",
-    );
-    expect(run(w, "[add_reminder(title='D', description='d', time='t')]")).toEqual([
-      '{"status": false, "message": "Reminder capacity is full. Unable to add a new reminder."}',
-    ]);
-    expect(run(w, "[view_reminder_by_title(title='Nope')]")).toEqual([
-      '{"status": false, "message": "No reminder found with the title \'Nope\'."}',
-    ]);
+    replay(w, "remindersWhenFull");
   });
 
   it("has search_reminders only in Chinese, where every match raises (strftime on a str)", () => {
-    expect(run(world("en"), "[search_reminders(keyword='Team')]")).toEqual([
-      "Error during execution: cannot access local variable 'func_call_result' where it is not associated with a value",
-    ]);
-    expect(run(world("zh"), "[search_reminders(keyword='Team')]")).toEqual([
-      "Error during execution: 'str' object has no attribute 'strftime'",
-    ]);
-    expect(run(world("zh"), "[search_reminders(keyword='xyz')]")).toEqual([
-      '{"status": false, "message": "\\u6ca1\\u6709\\u627e\\u5230\\u5305\\u542b\\u8be5\\u5173\\u952e\\u8bcd\\u7684\\u63d0\\u9192"}',
-    ]);
+    // Each message goes to a fresh world in its language.
+    const rows = transcripts.searchRemindersByLanguage as Array<["en" | "zh", string, string[]]>;
+    for (const [lang, message, results] of rows) {
+      expect(run(world(lang), message), `${lang} ${message}`).toEqual(results);
+    }
   });
 });
 
 describe("FoodPlatform", () => {
   it("needs Wi-Fi to log in, a login to order, and prices in floats", () => {
     const w = world("en");
-    expect(run(w, "[login_food_platform(username='Eve', password='password123')]")).toEqual([
-      '{"status": false, "message": "Wi-Fi is not enabled, unable to login"}',
-    ]);
-    expect(
-      run(
-        w,
-        "[add_food_delivery_order(username='Eve', merchant_name=\"Domino's\", items=[{'product': 'Margherita Pizza', 'quantity': 1}])]",
-      ),
-    ).toEqual(['{"status": false, "message": "User Eve is not logged in to the food platform"}']);
-    run(w, "[turn_on_wifi()]");
-    expect(run(w, "[login_food_platform(username='Eve', password='bad')]")).toEqual([
-      '{"status": false, "message": "Incorrect password"}',
-    ]);
-    run(w, "[login_food_platform(username='Eve', password='password123')]");
-    expect(run(w, "[login_food_platform(username='Eve', password='password123')]")).toEqual([
-      '{"status": false, "message": "Eve is already logged in"}',
-    ]);
-    expect(run(w, '[get_products(merchant_name="Domino\'s")]')).toEqual([
-      "[{'product': 'Margherita Pizza', 'price': 68.0}, {'product': 'Super Supreme Pizza', 'price': 88.0}]",
-    ]);
-    expect(
-      run(
-        w,
-        "[add_food_delivery_order(username='Eve', merchant_name=\"Domino's\", items=[{'product': 'Margherita Pizza', 'quantity': 2}])]",
-      ),
-    ).toEqual([
-      '{"status": true, "message": "Food delivery order successfully placed with Domino\'s. Total amount: 136.0 yuan"}',
-    ]);
-    expect(run(w, "[check_balance(user_name='Eve'), check_balance(user_name='Nobody')]")).toEqual([
-      "364.0",
-      "0.0",
-    ]);
+    replay(w, "foodOrders");
   });
 
   it("rejects non-int quantities (a float, a string) but takes True as 1, as isinstance does", () => {
@@ -209,21 +125,9 @@ describe("FoodPlatform", () => {
         w,
         `[add_food_delivery_order(username='Jack', merchant_name='Heytea', items=[{'product': 'Cheese Milk Tea', 'quantity': ${q}}])]`,
       )[0];
-    expect(order("1.0")).toBe(
-      '{"status": false, "message": "Invalid quantity 1.0 for product Cheese Milk Tea"}',
-    );
-    expect(order("'2'")).toBe(
-      '{"status": false, "message": "Invalid quantity 2 for product Cheese Milk Tea"}',
-    );
-    expect(order("0")).toBe(
-      '{"status": false, "message": "Invalid quantity 0 for product Cheese Milk Tea"}',
-    );
-    expect(order("True")).toBe(
-      '{"status": true, "message": "Food delivery order successfully placed with Heytea. Total amount: 25.0 yuan"}',
-    );
-    expect(order("5")).toBe(
-      '{"status": false, "message": "Insufficient balance to place the order"}',
-    );
+    for (const [quantity, result] of transcripts.orderQuantities as Array<[string, string]>) {
+      expect(order(quantity), quantity).toBe(result);
+    }
   });
 
   it("refuses an order that spends the whole balance in Chinese only (>= against >)", () => {
@@ -277,14 +181,7 @@ describe("Travel", () => {
 
   it("books with baggage fees by membership, paying in int yuan from float balances", () => {
     const w = travel();
-    expect(
-      run(
-        w,
-        "[reserve_flight(user_id='user1', password='password123', flight_no='CA1234', cabin='Economy Class', payment_method='cash', baggage_count=3)]",
-      ),
-    ).toEqual([
-      "Booking successful. Reservation ID: res_5. Total cost: 1300 yuan (including baggage fees).",
-    ]);
+    replay(w, "reserveWithBaggage");
     const state = travelState(w);
     expect(state.users.user1?.cash_balance).toBe(700);
     expect(state.reservations[4]).toEqual({
@@ -301,46 +198,12 @@ describe("Travel", () => {
   });
 
   it("raises instead of answering on a wrong password or an unknown flight, as upstream", () => {
-    const w = travel();
-    expect(
-      run(
-        w,
-        "[reserve_flight(user_id='user1', password='x', flight_no='CA1234', cabin='Economy Class', payment_method='bank', baggage_count=1)]",
-      ),
-    ).toEqual(["Error during execution: 'membership_level'"]);
-    expect(
-      run(
-        w,
-        "[reserve_flight(user_id='user1', password='password123', flight_no='XX1', cabin='Economy Class', payment_method='bank', baggage_count=1)]",
-      ),
-    ).toEqual(["Error during execution: 'NoneType' object is not subscriptable"]);
-    expect(
-      run(
-        w,
-        "[reserve_flight(user_id='user3', password='password789', flight_no='CZ4321', cabin='Business Class', payment_method='card', baggage_count=1)]",
-      ),
-    ).toEqual(["Invalid payment method"]);
+    replay(travel(), "travelRaises");
   });
 
   it("modifies flight, cabin and baggage with the old flight's prices", () => {
     const w = travel();
-    expect(
-      run(
-        w,
-        "[modify_flight(user_id='user1', reservation_id='res_2', new_flight_no='CZ4321', add_baggage=2)]",
-      ),
-    ).toEqual([
-      "Flight number has been changed. Baggage has been added. Additional fee to be paid: 50.",
-    ]);
-    expect(
-      run(w, "[modify_flight(user_id='user1', reservation_id='res_2', new_cabin='Economy Class')]"),
-    ).toEqual(["Cabin change successful. Price difference refunded: 1500."]);
-    expect(
-      run(w, "[modify_flight(user_id='user2', reservation_id='res_4', new_cabin='Economy Class')]"),
-    ).toEqual(["Flight information not found."]);
-    expect(
-      run(w, "[modify_flight(user_id='user1', reservation_id='res_1', new_flight_no='MU5678')]"),
-    ).toEqual(["Flight change failed: Invalid new flight number or destination does not match."]);
+    replay(w, "modifyFlight");
     expect(travelState(w).reservations[1]).toMatchObject({
       flight_no: "CZ4321",
       cabin: "Economy Class",
@@ -350,14 +213,7 @@ describe("Travel", () => {
 
   it("cancels with a refund to cash but keeps the reservation", () => {
     const w = travel();
-    expect(
-      run(
-        w,
-        "[cancel_reservation(user_id='user1', reservation_id='res_1', reason='change of plans')]",
-      ),
-    ).toEqual([
-      "More than 24 hours before departure. Free cancellation successful, 1200 yuan has been refunded.",
-    ]);
+    replay(w, "cancelWithRefund");
     const state = travelState(w);
     expect(state.users.user1?.cash_balance).toBe(3200);
     expect(state.reservations).toHaveLength(4);
@@ -397,16 +253,6 @@ describe("upstream's executor quirks", () => {
   });
 
   it("an unknown function re-reports the previous result of the same message", () => {
-    const w = world("en");
-    expect(run(w, "[turn_on_wifi(), no_such_function(x=1)]")).toEqual([
-      '{"status": true, "message": "Wi-Fi has been turned on"}',
-      '{"status": true, "message": "Wi-Fi has been turned on"}',
-    ]);
-    expect(run(w, "[login_device(foo=1)]")).toEqual([
-      "Error during execution: BaseApi.login_device() got an unexpected keyword argument 'foo'",
-    ]);
-    expect(run(w, "[send_message(sender_name='Eve')]")).toEqual([
-      "Error during execution: MessageApi.send_message() missing 2 required positional arguments: 'receiver_name' and 'message'",
-    ]);
+    replay(world("en"), "unknownFunction");
   });
 });

@@ -6,7 +6,12 @@ import { VAULT_CRACKER_PY } from "../../envs/testing/python-library.js";
 import { loadProgram } from "../index.js";
 import { ProgramEnv } from "../program-env.js";
 import { DEFAULT_LIMITS } from "../types.js";
-import { createPythonBackend, detectProgramLanguage, programLanguageOfPath } from "./index.js";
+import {
+  createPythonBackend,
+  detectProgramLanguage,
+  type PythonBackendOptions,
+  programLanguageOfPath,
+} from "./index.js";
 import { buildSeccompFilter, DENIED_SYSCALLS } from "./seccomp.js";
 
 /** One `struct sock_filter` as [code, jt, jf, k]. */
@@ -60,23 +65,20 @@ describe("program languages", () => {
   });
 });
 
+/** Starts the Python vault-cracker on a backend built with `options`. */
+function startWith(options: PythonBackendOptions): Promise<ProgramEnv> {
+  return ProgramEnv.create(createPythonBackend(options), VAULT_CRACKER_PY, { ...DEFAULT_LIMITS });
+}
+
 describe("the Python backend", () => {
   it("says what to install when bubblewrap or python3 is missing", async () => {
-    await expect(
-      ProgramEnv.create(createPythonBackend({ bwrap: "/nonexistent/bwrap" }), VAULT_CRACKER_PY, {
-        ...DEFAULT_LIMITS,
-      }),
-    ).rejects.toMatchObject({
+    await expect(startWith({ bwrap: "/nonexistent/bwrap" })).rejects.toMatchObject({
       code: "E_SANDBOX_UNAVAILABLE",
       message: expect.stringMatching(
         /^the Python sandbox cannot start: bubblewrap \(bwrap\) is not on PATH \(install bubblewrap/,
       ),
     });
-    await expect(
-      ProgramEnv.create(createPythonBackend({ python: "/nonexistent/python3" }), VAULT_CRACKER_PY, {
-        ...DEFAULT_LIMITS,
-      }),
-    ).rejects.toMatchObject({
+    await expect(startWith({ python: "/nonexistent/python3" })).rejects.toMatchObject({
       code: "E_SANDBOX_UNAVAILABLE",
       message: expect.stringMatching(
         /^the Python sandbox cannot start: \/nonexistent\/python3 is not on PATH/,
