@@ -9,11 +9,31 @@ import {
   regretTerm,
 } from "./index.js";
 import { codeOf } from "../../test/assert.js";
-import cases from "./designer-reward.cases.json";
 
 describe("plateau (0 at 0.15 and 0.85, 1 on [0.4, 0.6])", () => {
-  // designer-reward.cases.json: [win rate, plateau], by hand, edge points (0.149, 0.151) included.
-  const table = cases.plateau as Array<[number, number]>;
+  const table: Array<[number, number]> = [
+    [0, 0],
+    [0.1, 0],
+    [0.149, 0],
+    [0.15, 0],
+    [0.151, 0.004],
+    [0.2, 0.2],
+    [0.25, 0.4],
+    [0.3, 0.6],
+    [0.399, 0.996],
+    [0.4, 1],
+    [0.5, 1],
+    [0.6, 1],
+    [0.601, 0.996],
+    [0.7, 0.6],
+    [0.75, 0.4],
+    [0.8, 0.2],
+    [0.849, 0.004],
+    [0.85, 0],
+    [0.851, 0],
+    [0.9, 0],
+    [1, 0],
+  ];
   it.each(table)("plateau(%d) = %d", (winRate, expected) => {
     expect(plateau(winRate)).toBeCloseTo(expected, 12);
   });
