@@ -1,6 +1,7 @@
-// The missing-data rule: fail under CI, skip with a printed reason elsewhere.
+// The missing-data rule: fail under CI, skip with a printed reason elsewhere; optional
+// cross-checks skip with the reason printed everywhere.
 import { describe, expect, it } from "vitest";
-import { isCI, skipWithout } from "./missing.js";
+import { isCI, skipOptional, skipWithout } from "./missing.js";
 
 describe("skipWithout", () => {
   it("runs a suite whose needs are there, in CI or not", () => {
@@ -36,5 +37,14 @@ describe("skipWithout", () => {
         {},
       ].map((e) => isCI(e)),
     ).toEqual([true, true, true, false, false, false, false]);
+  });
+});
+
+describe("skipOptional", () => {
+  it("runs a check whose source is there and skips, printing why, one whose source is not", () => {
+    const printed: string[] = [];
+    expect(skipOptional(null, (l) => printed.push(l))).toBe(false);
+    expect(skipOptional("SPADE_X_SRC is not set", (l) => printed.push(l))).toBe(true);
+    expect(printed).toEqual(["skipped (optional): SPADE_X_SRC is not set"]);
   });
 });

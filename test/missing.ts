@@ -26,3 +26,18 @@ export function skipWithout(
   print(`skipped: ${missing}`);
   return true;
 }
+
+/**
+ * Whether to skip an optional cross-check: one against a source that no install step can bring
+ * (an upstream checkout the user names in an environment variable). Skipped with the reason
+ * printed wherever it is missing, under CI too; use `skipWithout` for anything `npm test`
+ * installs or the benchmark data holds.
+ */
+export function skipOptional(
+  missing: string | null,
+  print: (line: string) => void = (line) => console.warn(line),
+): boolean {
+  if (missing === null) return false;
+  print(`skipped (optional): ${missing}`);
+  return true;
+}

@@ -2,7 +2,7 @@
 // the overall summary, and (with SPADE_ACEBENCH_SRC: an ACEBench checkout or git directory) a
 // verdict-by-verdict cross-check against upstream's own eval_main.py run by .venv's Python.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -19,6 +19,8 @@ import {
 } from "./categories.js";
 import { decodeNormalOutput, standardizeString } from "./normal.js";
 import { acebenchDir } from "./testing/bench-dir.js";
+import { skipOptional } from "../../../test/missing.js";
+import { upstreamMissing, upstreamTree, VENV_PYTHON } from "./testing/upstream.js";
 
 const ALL: NsCategory[] = [...NORMAL_CATEGORIES, ...SPECIAL_CATEGORIES];
 const dir = acebenchDir();
@@ -184,31 +186,17 @@ describe("ACEBench category scores and the overall summary", () => {
   });
 });
 
-/** ACEBench/ACEBench at the data's commit. */
-const UPSTREAM_COMMIT = "e6db74b735ead22c24f27367606a9408573b848f";
+const upstream = upstreamTree([
+  "eval_main.py",
+  "category.py",
+  "model_eval",
+  "model_inference/utils.py",
+  "model_inference/prompt_en.py",
+  "model_inference/prompt_zh.py",
+]);
+const python = VENV_PYTHON;
 
-/**
- * Upstream's source tree from SPADE_ACEBENCH_SRC: a checkout (holding eval_main.py) or a git
- * directory, whose pinned commit is then extracted to a temporary folder. Undefined when unset.
- */
-function upstreamTree(): string | undefined {
-  const src = process.env.SPADE_ACEBENCH_SRC;
-  if (!src) return undefined;
-  if (existsSync(join(src, "eval_main.py"))) return src;
-  const out = mkdtempSync(join(tmpdir(), "acebench-upstream-"));
-  execFileSync("bash", [
-    "-c",
-    `git --git-dir="$0" archive ${UPSTREAM_COMMIT} eval_main.py category.py model_eval model_inference/utils.py model_inference/prompt_en.py model_inference/prompt_zh.py | tar -x -C "$1"`,
-    src,
-    out,
-  ]);
-  return out;
-}
-
-const upstream = upstreamTree();
-const python = resolve(".venv/bin/python");
-
-describe.skipIf(!upstream || !existsSync(python))(
+describe.skipIf(skipOptional(upstreamMissing(upstream)))(
   "cross-check with upstream's eval_main.py (SPADE_ACEBENCH_SRC)",
   () => {
     for (const kind of Object.keys(PERTURB)) {

@@ -1,14 +1,14 @@
 // The single-turn ACEBench normal/special Env: upstream's prompts (compared with upstream's own
 // prompt_en.py `str.format` when SPADE_ACEBENCH_SRC is set), scoring of the one reply, contract.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeAction } from "../../env/index.js";
 import { NORMAL_CATEGORIES, SPECIAL_CATEGORIES, goldOutput, loadNsEntries } from "./categories.js";
 import { AceNsEnv, nsSystemPrompt, nsUserPrompt } from "./ns-env.js";
 import { acebenchDir } from "./testing/bench-dir.js";
+import { skipOptional } from "../../../test/missing.js";
+import { upstreamMissing, upstreamTree, VENV_PYTHON } from "./testing/upstream.js";
 
 const dir = acebenchDir();
 const first = (c: (typeof NORMAL_CATEGORIES)[number] | (typeof SPECIAL_CATEGORIES)[number]) =>
@@ -56,23 +56,13 @@ describe("AceNsEnv", () => {
   });
 });
 
-const src = process.env.SPADE_ACEBENCH_SRC;
-const python = resolve(".venv/bin/python");
+const tree = upstreamTree(["model_inference/prompt_en.py"]);
+const python = VENV_PYTHON;
 
-describe.skipIf(!src || !existsSync(python))(
+describe.skipIf(skipOptional(upstreamMissing(tree)))(
   "prompts equal upstream's prompt_en.py format (SPADE_ACEBENCH_SRC)",
   () => {
     it("for every normal and special entry", () => {
-      let tree = src!;
-      if (!existsSync(join(tree, "model_inference", "prompt_en.py"))) {
-        tree = mkdtempSync(join(tmpdir(), "acebench-prompts-"));
-        execFileSync("bash", [
-          "-c",
-          'git --git-dir="$0" archive e6db74b735ead22c24f27367606a9408573b848f model_inference/prompt_en.py | tar -x -C "$1"',
-          src!,
-          tree,
-        ]);
-      }
       // Our own few lines of Python: upstream's single_turn_inference choice of prompt and format.
       const script = [
         "import json, sys",
@@ -91,7 +81,7 @@ describe.skipIf(!src || !existsSync(python))(
       ].join("\n");
       const cats = [...NORMAL_CATEGORIES, ...SPECIAL_CATEGORIES];
       const theirs = JSON.parse(
-        execFileSync(python, ["-c", script, tree, join(dir, "data_all", "data_en"), ...cats], {
+        execFileSync(python, ["-c", script, tree!, join(dir, "data_all", "data_en"), ...cats], {
           encoding: "utf8",
           maxBuffer: 256 << 20,
         }),

@@ -14,7 +14,13 @@ import { loadLongContextData } from "./data.js";
 import { BfclInstances } from "./executor.js";
 import { BfclSession } from "./session.js";
 import { instancesGoldenValue, instancesState, jsonEqual } from "./state.js";
-import { BFCL_DATA_DIR, BFCL_DATA_PRESENT, TEST_TODAY } from "./testing/paths.js";
+import { skipWithout } from "../../../test/missing.js";
+import {
+  BFCL_DATA_DIR,
+  BFCL_DATA_MISSING,
+  BFCL_DATA_PRESENT,
+  TEST_TODAY,
+} from "./testing/paths.js";
 import type { JsonObject } from "../../env/types.js";
 
 /** Upstream's answers to hand-written call sequences (see testing/gen_api_fixture.py). */
@@ -50,7 +56,7 @@ function sortedDumps(v: PyValue): string {
 
 describe("API classes against upstream's own answers to edge cases", () => {
   fixture.cases.forEach((c, index) => {
-    it.skipIf(c.long_context && !BFCL_DATA_PRESENT)(
+    it.skipIf(c.long_context && skipWithout(BFCL_DATA_PRESENT ? null : BFCL_DATA_MISSING))(
       `${c.name}: ${c.calls.length} calls, results and state after each`,
       () => {
         const session = new BfclSession({

@@ -1,10 +1,11 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { expect, it } from "vitest";
 import { checkEntry, type ModelCallsByTurn } from "./checker.js";
 import { BFCL_CATEGORIES, loadEntries, loadLongContextData, type BfclCategory } from "./data.js";
 import { BFCL_DATA_DIR, describeWithBfclData, TEST_TODAY } from "./testing/paths.js";
 import { perturbationsFor } from "./testing/perturb.js";
-import { upstreamVerdicts, VENV_PYTHON } from "./testing/upstream.js";
+import { skipWithout } from "../../../test/missing.js";
+import { upstreamVerdicts, VENV_MISSING } from "./testing/upstream.js";
 
 const FIXTURE = new URL("./testing/crosscheck_fixture.json", import.meta.url);
 
@@ -93,25 +94,22 @@ describeWithBfclData("verdicts against upstream's checker", () => {
     ]);
   });
 
-  it.skipIf(!existsSync(VENV_PYTHON))(
-    `equal upstream's checker run live (${existsSync(VENV_PYTHON) ? ".venv" : "skipped: no .venv; see requirements-test.txt"})`,
-    () => {
-      const cases = buildCases();
-      const upstream = upstreamVerdicts("crosscheck.py", JSON.stringify(cases), BFCL_DATA_DIR, {
-        maxBufferBytes: 64 * 1024 * 1024,
-        timeoutMs: 120_000,
-      });
-      const verdicts = Object.fromEntries(
-        Object.entries(upstream).map(([k, [valid, type]]) => [k, short(valid, type)]),
-      );
-      // BFCL_CROSSCHECK_WRITE=1 records upstream's verdicts as the fixture the first test reads.
-      if (process.env.BFCL_CROSSCHECK_WRITE === "1") writeFixture(cases, verdicts);
-      const mine = portVerdicts(cases);
-      expect(
-        cases
-          .filter((c) => mine[c.key] !== verdicts[c.key])
-          .map((c) => `${c.key}: port ${mine[c.key]} upstream ${verdicts[c.key]}`),
-      ).toEqual([]);
-    },
-  );
+  it.skipIf(skipWithout(VENV_MISSING))("equal upstream's checker run live (.venv)", () => {
+    const cases = buildCases();
+    const upstream = upstreamVerdicts("crosscheck.py", JSON.stringify(cases), BFCL_DATA_DIR, {
+      maxBufferBytes: 64 * 1024 * 1024,
+      timeoutMs: 120_000,
+    });
+    const verdicts = Object.fromEntries(
+      Object.entries(upstream).map(([k, [valid, type]]) => [k, short(valid, type)]),
+    );
+    // BFCL_CROSSCHECK_WRITE=1 records upstream's verdicts as the fixture the first test reads.
+    if (process.env.BFCL_CROSSCHECK_WRITE === "1") writeFixture(cases, verdicts);
+    const mine = portVerdicts(cases);
+    expect(
+      cases
+        .filter((c) => mine[c.key] !== verdicts[c.key])
+        .map((c) => `${c.key}: port ${mine[c.key]} upstream ${verdicts[c.key]}`),
+    ).toEqual([]);
+  });
 });

@@ -5,6 +5,7 @@ import { loadHardSplit } from "./split.js";
 import { fakeRgService } from "./testing/fake-service.js";
 import { BENCHMARKS_DIR, RG_MISSING, RG_DATA_PRESENT, RG_VENV_READY } from "./testing/paths.js";
 import { RgWorkerPool } from "./worker.js";
+import { skipWithout } from "../../../test/missing.js";
 
 describe("changeOneCharacter", () => {
   it.each(cases.changeOneCharacter)("%j -> %j", (answer, changed) => {
@@ -38,8 +39,8 @@ describe("rgGoldCheck (with a scripted worker)", () => {
   });
 });
 
-describe.skipIf(!RG_VENV_READY || !RG_DATA_PRESENT)(
-  `rgGoldCheck on the real package (${RG_VENV_READY && RG_DATA_PRESENT ? "real" : `skipped: ${RG_MISSING}`})`,
+describe.skipIf(skipWithout(RG_VENV_READY && RG_DATA_PRESENT ? null : RG_MISSING))(
+  "rgGoldCheck on the real package",
   () => {
     const pool = new RgWorkerPool(2);
     afterAll(() => pool.close());

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { isSpadeError } from "../../errors.js";
 import { loadHardSplit, parseHardSplit, rgPrompt, rollup } from "./split.js";
-import { BENCHMARKS_DIR, RG_DATA_PRESENT } from "./testing/paths.js";
+import { BENCHMARKS_DIR, RG_DATA_PRESENT, RG_MISSING } from "./testing/paths.js";
+import { skipWithout } from "../../../test/missing.js";
 
 describe("the hard split", () => {
-  it.skipIf(!RG_DATA_PRESENT)(
+  it.skipIf(skipWithout(RG_DATA_PRESENT ? null : RG_MISSING))(
     "has 100 datasets rolled up 31 / 36 / 24 / 9, with their hard configurations",
     async () => {
       const datasets = await loadHardSplit(BENCHMARKS_DIR);
@@ -18,7 +19,7 @@ describe("the hard split", () => {
     },
   );
 
-  it.skipIf(!RG_DATA_PRESENT)(
+  it.skipIf(skipWithout(RG_DATA_PRESENT ? null : RG_MISSING))(
     "selects datasets by name and refuses unknown ones with E_CONFIG",
     async () => {
       expect(

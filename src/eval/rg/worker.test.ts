@@ -5,11 +5,12 @@ import { afterAll, describe, expect, it } from "vitest";
 import { isSpadeError } from "../../errors.js";
 import { RG_MISSING, RG_VENV_READY } from "./testing/paths.js";
 import { PROJECT_VENV_PYTHON, RgWorker, RgWorkerPool } from "./worker.js";
+import { skipWithout } from "../../../test/missing.js";
 
 const AB = { length: 25 };
 
-describe.skipIf(!RG_VENV_READY)(
-  `the reasoning-gym worker (${RG_VENV_READY ? "real package in .venv" : `skipped: ${RG_MISSING}`})`,
+describe.skipIf(skipWithout(RG_VENV_READY ? null : RG_MISSING))(
+  "the reasoning-gym worker (real package in .venv)",
   () => {
     const worker = new RgWorker();
     afterAll(() => worker.close());

@@ -1,8 +1,7 @@
 // The leaderboard's overall accuracy, and the single-turn entries played by their oracle.
-import { existsSync, readdirSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { skipWithout } from "../../../test/missing.js";
+import { bfclWheelRoot, WHEEL_MISSING } from "../bfcl/testing/upstream.js";
 import { BFCL_LIVE, BFCL_NON_LIVE } from "../bfcl/index.js";
 import { BFCL_CATEGORY_SIZES, bfclOverall, bfclSingleTasks } from "./bfcl-overall.js";
 import type { GroupSummary } from "./summary.js";
@@ -58,15 +57,10 @@ describe("bfclOverall", () => {
   });
 });
 
-const VENV_LIB = fileURLToPath(new URL("../../../.venv/lib/", import.meta.url));
-const ROOT = existsSync(VENV_LIB)
-  ? readdirSync(VENV_LIB)
-      .map((py) => join(VENV_LIB, py, "site-packages"))
-      .find((r) => existsSync(join(r, "bfcl_eval/data")))
-  : undefined;
+const ROOT = bfclWheelRoot();
 
-describe.skipIf(ROOT === undefined)(
-  "single-turn tasks on the wheel's data (skipped without .venv)",
+describe.skipIf(skipWithout(ROOT === null ? WHEEL_MISSING : null))(
+  "single-turn tasks on the wheel's data",
   () => {
     it("have upstream's sizes, and the oracle passes all but the unmeetable entries", async () => {
       const tasks = bfclSingleTasks(ROOT!, [...BFCL_NON_LIVE, ...BFCL_LIVE]);

@@ -5,14 +5,13 @@ import { isSpadeError } from "../../errors.js";
 import { oracleAgent, runEpisode, type Agent } from "../../rollout/index.js";
 import { loadSuite } from "./load.js";
 import { PythonSandbox } from "./code/python-sandbox.js";
+import { sandboxMissing } from "./code/testing/sandbox-probe.js";
+import { skipWithout } from "../../../test/missing.js";
 import { SingleTurnEnv } from "./single-turn-env.js";
 import type { ItemSpec } from "./types.js";
 
 const dataDir = dataRoot({ env: process.env });
-const sandboxAvailable = await PythonSandbox.create().then(
-  () => true,
-  () => false,
-);
+const sandboxProbe = await PythonSandbox.create().catch((err: unknown) => err);
 
 /** TEST DOUBLE: an item whose correct answer is `\boxed{4}`. */
 const fakeItem: ItemSpec = {
@@ -76,14 +75,17 @@ describe("SingleTurnEnv", () => {
   );
 
   // Skip reason: this machine cannot build the Python sandbox's namespaces.
-  it.skipIf(!sandboxAvailable)("a humaneval item passes the environment validator", async () => {
-    const item = (
-      await loadSuite("humaneval", { dataDir, limit: 1, sandbox: { maxConcurrency: 2 } })
-    )[0]!;
-    const report = await checkEnv(async () => item.createEnv());
-    expect(report.failures).toEqual([]);
-    expect(report.ok).toBe(true);
-  });
+  it.skipIf(skipWithout(sandboxMissing(sandboxProbe)))(
+    "a humaneval item passes the environment validator",
+    async () => {
+      const item = (
+        await loadSuite("humaneval", { dataDir, limit: 1, sandbox: { maxConcurrency: 2 } })
+      )[0]!;
+      const report = await checkEnv(async () => item.createEnv());
+      expect(report.failures).toEqual([]);
+      expect(report.ok).toBe(true);
+    },
+  );
 
   it("runs through the rollout code: the oracle succeeds, a wrong answer does not", async () => {
     const item = (await loadSuite("math500", { dataDir, limit: 1 }))[0]!;

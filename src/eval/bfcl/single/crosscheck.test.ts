@@ -1,26 +1,13 @@
-import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { PyException, pyJsonDumps } from "../../python/index.js";
 import { astCheck, relevanceCheck } from "./ast-checker.js";
 import { BFCL_LIVE, BFCL_NON_LIVE, loadSingleEntries, type BfclSingleEntry } from "./data.js";
-import { upstreamVerdicts, VENV_PYTHON } from "../testing/upstream.js";
+import { skipWithout } from "../../../../test/missing.js";
+import { bfclWheelRoot, upstreamVerdicts, WHEEL_MISSING } from "../testing/upstream.js";
 import { singleCases } from "./testing-perturb.js";
 
-const VENV = fileURLToPath(new URL("../../../../.venv/", import.meta.url));
-
-function wheelDataDir(): string | null {
-  const lib = join(VENV, "lib");
-  if (!existsSync(lib)) return null;
-  for (const py of readdirSync(lib)) {
-    const root = join(lib, py, "site-packages");
-    if (existsSync(join(root, "bfcl_eval/data"))) return root;
-  }
-  return null;
-}
-
-const DATA = wheelDataDir();
+const DATA = bfclWheelRoot();
 
 /** Entries of bfcl-eval 2026.3.23 whose ground truth upstream's own checker rejects. */
 const UNMEETABLE = [
@@ -57,8 +44,8 @@ function verdictOrThrow(
   return v.valid ? "valid" : v.errorType!;
 }
 
-describe.skipIf(DATA === null || !existsSync(VENV_PYTHON))(
-  "single-turn verdicts against upstream's ast_checker (skipped without .venv: bash scripts/setup-python.sh)",
+describe.skipIf(skipWithout(DATA === null ? WHEEL_MISSING : null))(
+  "single-turn verdicts against upstream's ast_checker",
   () => {
     it("equal upstream's on every non_live and live entry, right and wrong outputs", () => {
       const lines: string[] = [];

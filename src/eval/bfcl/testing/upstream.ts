@@ -4,13 +4,36 @@
  * the cross-check scripts here, on cases written to a scratch file; returns its verdicts.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The project virtualenv's Python. */
 export const VENV_PYTHON = fileURLToPath(new URL("../../../../.venv/bin/python", import.meta.url));
+
+/** Why upstream's checker cannot run here, or null when the venv's Python is there. */
+export const VENV_MISSING = existsSync(VENV_PYTHON)
+  ? null
+  : `no .venv Python at ${VENV_PYTHON} (bash scripts/setup-python.sh installs requirements-test.txt)`;
+
+/**
+ * The site-packages folder of the venv's `bfcl_eval` wheel (the one holding `bfcl_eval/data`),
+ * or null when the venv or the wheel is not installed.
+ */
+export function bfclWheelRoot(): string | null {
+  const lib = fileURLToPath(new URL("../../../../.venv/lib/", import.meta.url));
+  if (!existsSync(lib)) return null;
+  for (const py of readdirSync(lib)) {
+    const root = join(lib, py, "site-packages");
+    if (existsSync(join(root, "bfcl_eval/data"))) return root;
+  }
+  return null;
+}
+
+/** The skip reason when `bfclWheelRoot()` finds nothing. */
+export const WHEEL_MISSING =
+  "no bfcl_eval wheel in .venv (bash scripts/setup-python.sh installs requirements-test.txt)";
 
 /** Upstream's verdict per case key: valid, and the error type when not. */
 export type UpstreamVerdicts = Record<string, [boolean, string | null]>;

@@ -19,6 +19,8 @@ import {
 } from "./livecodebench.js";
 import { PythonSandbox } from "./python-sandbox.js";
 import { LCB_ANSWERS, SUM_ROW, TWICE_ROW, writeLcbFixtures } from "./testing/lcb-fixtures.js";
+import { sandboxMissing } from "./testing/sandbox-probe.js";
+import { skipWithout } from "../../../../test/missing.js";
 import type { PythonLimits } from "./python-sandbox.js";
 
 const scratch = await mkdtemp(join(tmpdir(), "spade-lcb-test-"));
@@ -184,8 +186,7 @@ const probe = await PythonSandbox.create({ maxConcurrency: 2, tmpDir: scratch })
 );
 const sandbox = probe as PythonSandbox;
 
-// Skip reason: this machine cannot build the sandbox's namespaces (not root, no user namespaces).
-describe.skipIf(!(probe instanceof PythonSandbox))(
+describe.skipIf(skipWithout(sandboxMissing(probe)))(
   "gradeLcb in the Python sandbox (LCB's rules)",
   () => {
     let sum: LcbProblem;

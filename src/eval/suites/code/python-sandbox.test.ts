@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { isSpadeError } from "../../../errors.js";
 import { PythonSandbox } from "./python-sandbox.js";
+import { sandboxMissing } from "./testing/sandbox-probe.js";
+import { skipWithout } from "../../../../test/missing.js";
 
 const scratchRoot = await mkdtemp(join(tmpdir(), "spade-sandbox-test-"));
 await chmod(scratchRoot, 0o711); // the sandbox user must be able to enter it, as it can /tmp
@@ -13,7 +15,6 @@ const limits = { timeoutMs: 3000, cpuSeconds: 1, processes: 16 };
 const probe = await PythonSandbox.create({ limits, maxConcurrency: 2, tmpDir: scratchRoot }).catch(
   (err: unknown) => err,
 );
-const available = probe instanceof PythonSandbox;
 const sandbox = probe as PythonSandbox;
 
 /** Processes whose working directory is under the test's scratch root (leftovers of a run). */
@@ -27,8 +28,7 @@ async function processesInScratch(): Promise<number> {
   return n;
 }
 
-// Skip reason: this machine cannot build the namespaces (not root, no unprivileged user namespaces).
-describe.skipIf(!available)("PythonSandbox (isolated runs)", () => {
+describe.skipIf(skipWithout(sandboxMissing(probe)))("PythonSandbox (isolated runs)", () => {
   it("is isolated by namespaces", () => {
     expect(["root", "user"]).toContain(sandbox.isolation.mode);
   });
