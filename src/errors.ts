@@ -109,3 +109,20 @@ export function describeError(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);
 }
+
+/**
+ * `io()`'s result; whatever it throws (or, for a promise, rejects with) becomes E_IO with
+ * `message` and `nextStep`, the failure kept as the cause. For reads whose every failure is the
+ * file's: the path, its permissions, a file that went away.
+ */
+export function orIoError<T>(io: () => T, message: string, nextStep: string): T {
+  const fail = (cause: unknown): never => {
+    throw new SpadeError("E_IO", message, { cause, nextStep });
+  };
+  try {
+    const result = io();
+    return (result instanceof Promise ? result.catch(fail) : result) as T;
+  } catch (cause) {
+    return fail(cause);
+  }
+}

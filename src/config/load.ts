@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import type { z } from "zod";
 import { TOOL_USE_SKILLS } from "../designer/skills.js";
-import { SpadeError } from "../errors.js";
+import { orIoError, SpadeError } from "../errors.js";
 import { CONFIG_SCHEMA, type ConfigKey, type RawConfig, type RunConfig } from "./schema.js";
 
 /**
@@ -146,15 +146,11 @@ export function flagName(key: string): string {
 
 /** Reads a JSON config file (an object of config keys). */
 export function readConfigFile(path: string): Record<string, unknown> {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (cause) {
-    throw new SpadeError("E_IO", `cannot read config file ${path}`, {
-      cause,
-      nextStep: "check the path given to --config",
-    });
-  }
+  const text = orIoError(
+    () => readFileSync(path, "utf8"),
+    `cannot read config file ${path}`,
+    "check the path given to --config",
+  );
   let value: unknown;
   try {
     value = JSON.parse(text);

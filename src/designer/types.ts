@@ -5,10 +5,7 @@
  */
 
 /** One chat message of a designer or hint conversation (a subset of the OpenAI wire shape). */
-export type DesignerMessage =
-  | { role: "system"; content: string }
-  | { role: "user"; content: string }
-  | { role: "assistant"; content: string };
+export type DesignerMessage = { role: "system" | "user" | "assistant"; content: string };
 
 /** A grounding document: one per design attempt. */
 export interface GroundingDocument {

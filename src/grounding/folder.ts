@@ -5,7 +5,7 @@
  */
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { SpadeError } from "../errors.js";
+import { orIoError, SpadeError } from "../errors.js";
 import { indexJsonlGz } from "./gzip.js";
 import { indexJsonl } from "./jsonl.js";
 import { indexParquet } from "./parquet.js";
@@ -101,15 +101,11 @@ function textFilesIndex(dir: string, paths: string[]): DocumentIndex {
     async read(index: number): Promise<CorpusDocument | null> {
       checkIndex(index, paths.length, dir);
       const rel = paths[index]!;
-      let text: string;
-      try {
-        text = await readFile(join(dir, rel), "utf8");
-      } catch (cause) {
-        throw new SpadeError("E_IO", `cannot read ${rel} in ${dir}`, {
-          cause,
-          nextStep: "check the file is still there",
-        });
-      }
+      const text = await orIoError(
+        () => readFile(join(dir, rel), "utf8"),
+        `cannot read ${rel} in ${dir}`,
+        "check the file is still there",
+      );
       return /\S/.test(text) ? { docId: rel, text, index } : null;
     },
   };
@@ -124,12 +120,11 @@ export async function indexFolder(
   dir: string,
   options: ResolvedCorpusOptions,
 ): Promise<DocumentIndex> {
-  const files = await listFiles(dir).catch((cause: unknown) => {
-    throw new SpadeError("E_IO", `cannot list the corpus folder ${dir}`, {
-      cause,
-      nextStep: "check the folder's permissions",
-    });
-  });
+  const files = await orIoError(
+    () => listFiles(dir),
+    `cannot list the corpus folder ${dir}`,
+    "check the folder's permissions",
+  );
   const dataFiles = files.filter((rel) => dataKind(rel) !== null);
   if (dataFiles.length > 0) {
     const parts: DocumentIndex[] = [];

@@ -11,7 +11,7 @@ import {
 } from "hyparquet";
 import type { AsyncBuffer, FileMetaData } from "hyparquet";
 import { compressors } from "hyparquet-compressors";
-import { SpadeError } from "../errors.js";
+import { orIoError, SpadeError } from "../errors.js";
 import { DEFAULT_ID_FIELDS, checkIndex, documentFromRecord } from "./record.js";
 import type { CorpusDocument, ResolvedCorpusOptions } from "./types.js";
 
@@ -32,15 +32,11 @@ export async function indexParquet(
   options: ResolvedCorpusOptions,
   label: string,
 ): Promise<ParquetIndex> {
-  let file: AsyncBuffer;
-  try {
-    file = await asyncBufferFromFile(filePath);
-  } catch (cause) {
-    throw new SpadeError("E_IO", `cannot read corpus file ${label}`, {
-      cause,
-      nextStep: "check the path and its permissions",
-    });
-  }
+  const file: AsyncBuffer = await orIoError(
+    () => asyncBufferFromFile(filePath),
+    `cannot read corpus file ${label}`,
+    "check the path and its permissions",
+  );
   let metadata: FileMetaData;
   try {
     metadata = await parquetMetadataAsync(file);

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { FakeTinkerOptions, FakeTinkerServer } from "../../test/fakes/tinker-server.js";
 import { Limiter } from "./limiter.js";
@@ -31,6 +32,13 @@ async function setup(
 }
 
 const REQUEST = { promptTokenIds: [1, 2, 3], maxTokens: 16, stopTokenIds: [0, 9] };
+/**
+ * The whole `asample` body of REQUEST, first in a sampling session (trainer/sdk-crosscheck.test.ts
+ * compares SPADE's bodies with the official SDK's).
+ */
+const ASAMPLE_BODY: unknown = JSON.parse(
+  readFileSync(new URL("./testing/asample-body.json", import.meta.url), "utf8"),
+);
 
 describe("tinkerSampler", () => {
   it("samples through a sampling session: asample, then retrieve_future through try_again and a long-poll 408", async () => {
@@ -58,19 +66,7 @@ describe("tinkerSampler", () => {
       type: "create_sampling_session",
     });
     const [first, second] = server.requestsTo("/api/v1/asample");
-    expect(first!.body).toEqual({
-      sampling_session_id: "sampling_1",
-      seq_id: 0,
-      num_samples: 1,
-      prompt: { chunks: [{ type: "encoded_text", tokens: [1, 2, 3] }] },
-      sampling_params: { max_tokens: 16, stop: [0, 9], temperature: 1, top_k: -1, top_p: 1 },
-      prompt_logprobs: false,
-      topk_prompt_logprobs: 0,
-      topk_sample_logprobs: 0,
-      prompt_alt_tokens_k: 0,
-      record_stability_info: false,
-      type: "sample",
-    });
+    expect(first!.body).toEqual(ASAMPLE_BODY);
     expect(second!.body).toMatchObject({
       seq_id: 1,
       sampling_params: {

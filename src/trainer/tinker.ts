@@ -226,35 +226,28 @@ export class TinkerTrainingClient {
 
   /** Submits `save_weights_for_sampler` under `name` (letters, digits, `_`, `-`). Resolves to the sampler path. */
   submitSaveWeightsForSampler(name: string, signal?: AbortSignal): Promise<Submitted<string>> {
-    return this.submit(
-      "/api/v1/save_weights_for_sampler",
-      (model) => ({
-        model_id: model.id,
-        path: name,
-        kind: "snapshot",
-        seq_id: model.seq,
-        type: "save_weights_for_sampler",
-      }),
-      signal,
-      undefined,
-      (r) => text(r.path, "save_weights_for_sampler's path", r),
-    );
+    return this.submitSave("save_weights_for_sampler", name, { kind: "snapshot" }, signal);
   }
 
   /** Submits `save_weights` (weights and optimiser state, for resuming) under `name`. Resolves to the state path. */
   submitSaveState(name: string, signal?: AbortSignal): Promise<Submitted<string>> {
+    return this.submitSave("save_weights", name, { overwrite: false }, signal);
+  }
+
+  /** Submits the save `type` of this model under `name`, with the request's own `fields`; resolves to the saved path. */
+  private submitSave(
+    type: "save_weights" | "save_weights_for_sampler",
+    name: string,
+    fields: Record<string, unknown>,
+    signal: AbortSignal | undefined,
+  ): Promise<Submitted<string>> {
     return this.submit(
-      "/api/v1/save_weights",
-      (model) => ({
-        model_id: model.id,
-        path: name,
-        seq_id: model.seq,
-        overwrite: false,
-        type: "save_weights",
-      }),
+      `/api/v1/${type}`,
+      (model) => ({ model_id: model.id, path: name, seq_id: model.seq, ...fields, type }),
       signal,
       undefined,
-      (r) => text(r.path, "save_weights' path", r),
+      // "save_weights' path", "save_weights_for_sampler's path"
+      (r) => text(r.path, `${type}${type.endsWith("s") ? "'" : "'s"} path`, r),
     );
   }
 

@@ -39,9 +39,7 @@ export const PAPER_COLUMNS: Readonly<Record<PaperSetting, readonly string[]>> = 
 /** One cell: a score in [0, 1], or why there is none. */
 export type Cell =
   | { status: "ok"; value: number }
-  | { status: "not available"; reason: string }
-  | { status: "not supported yet"; reason: string }
-  | { status: "failed"; reason: string };
+  | { status: "not available" | "not supported yet" | "failed"; reason: string };
 
 /** One model's row: a cell per column of its setting. */
 export interface PaperRow {

@@ -4,7 +4,7 @@
  * separators and `ensure_ascii=True`. Benchmark results are compared as these exact strings.
  */
 import { floatRepr } from "./float.js";
-import { PyObject, PyTuple, type PyKey, type PyValue } from "./value.js";
+import { isPyKey, PyObject, PyTuple, type PyKey, type PyValue } from "./value.js";
 
 /** Thrown by `pyJsonDumps` where Python's `json.dumps` raises `TypeError`. */
 export class PyJsonTypeError extends Error {
@@ -40,19 +40,41 @@ export function strRepr(s: string): string {
   return out + quote;
 }
 
+/** How one of Python's text forms spells the primitives (an int is its digits in every form). */
+interface Spelling {
+  readonly none: string;
+  readonly true: string;
+  readonly false: string;
+  float(x: number): string;
+  str(s: string): string;
+}
+
+/** A primitive (the values that can be dict keys) as `spelling` writes it. */
+function primitiveText(k: PyKey, spelling: Spelling): string {
+  if (k === null) return spelling.none;
+  switch (typeof k) {
+    case "boolean":
+      return k ? spelling.true : spelling.false;
+    case "bigint":
+      return k.toString();
+    case "number":
+      return spelling.float(k);
+    case "string":
+      return spelling.str(k);
+  }
+}
+
+const REPR: Spelling = {
+  none: "None",
+  true: "True",
+  false: "False",
+  float: floatRepr,
+  str: strRepr,
+};
+
 /** Python's `repr()` of any value. Sets print in insertion order (CPython's hash order is not modelled). */
 export function pyRepr(v: PyValue): string {
-  if (v === null) return "None";
-  switch (typeof v) {
-    case "boolean":
-      return v ? "True" : "False";
-    case "bigint":
-      return v.toString();
-    case "number":
-      return floatRepr(v);
-    case "string":
-      return strRepr(v);
-  }
+  if (isPyKey(v)) return primitiveText(v, REPR);
   if (Array.isArray(v)) return `[${v.map(pyRepr).join(", ")}]`;
   if (v instanceof PyTuple) {
     if (v.items.length === 1) return `(${pyRepr(v.items[0]!)},)`;
@@ -99,12 +121,17 @@ function jsonFloat(x: number): string {
   return floatRepr(x);
 }
 
+const JSON_SPELLING: Spelling = {
+  none: "null",
+  true: "true",
+  false: "false",
+  float: jsonFloat,
+  str: jsonString,
+};
+
+/** A dict key as `json.dumps` turns it into a str before quoting it. */
 function jsonKeyText(k: PyKey): string {
-  if (typeof k === "string") return k;
-  if (k === null) return "null";
-  if (typeof k === "boolean") return k ? "true" : "false";
-  if (typeof k === "bigint") return k.toString();
-  return jsonFloat(k);
+  return typeof k === "string" ? k : primitiveText(k, JSON_SPELLING);
 }
 
 /**
@@ -112,17 +139,7 @@ function jsonKeyText(k: PyKey): string {
  * for values JSON cannot hold: sets, objects, non-primitive dict keys.
  */
 export function pyJsonDumps(v: PyValue): string {
-  if (v === null) return "null";
-  switch (typeof v) {
-    case "boolean":
-      return v ? "true" : "false";
-    case "bigint":
-      return v.toString();
-    case "number":
-      return jsonFloat(v);
-    case "string":
-      return jsonString(v);
-  }
+  if (isPyKey(v)) return primitiveText(v, JSON_SPELLING);
   if (Array.isArray(v)) return `[${v.map(pyJsonDumps).join(", ")}]`;
   if (v instanceof PyTuple) return `[${v.items.map(pyJsonDumps).join(", ")}]`;
   if (v instanceof Map) {

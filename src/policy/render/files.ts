@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { SpadeError } from "../../errors.js";
+import { orIoError, SpadeError } from "../../errors.js";
 
 /** What a renderer is built from; tests may build it in memory. */
 export interface ModelFiles {
@@ -21,15 +21,11 @@ export interface ModelFiles {
 }
 
 function readJson(path: string, what: string): Record<string, unknown> {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (cause) {
-    throw new SpadeError("E_IO", `cannot read ${what} at ${path}`, {
-      cause,
-      nextStep: "point --model-path at the folder that holds the model's tokenizer files",
-    });
-  }
+  const text = orIoError(
+    () => readFileSync(path, "utf8"),
+    `cannot read ${what} at ${path}`,
+    "point --model-path at the folder that holds the model's tokenizer files",
+  );
   try {
     const value: unknown = JSON.parse(text);
     if (typeof value !== "object" || value === null || Array.isArray(value))

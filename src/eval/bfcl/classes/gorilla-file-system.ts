@@ -109,6 +109,20 @@ export class GorillaFileSystem implements BfclApi {
     return [...INVALID_NAME_CHARS].some((c) => name.includes(c));
   }
 
+  /**
+   * mkdir's and touch's body: `add` the entry named by `arg` to the current directory, unless the
+   * name has an invalid character or is taken (upstream's errors, after `cannot`).
+   */
+  private addEntry(arg: PyValue, cannot: string, add: (name: string) => void): PyValue {
+    const name = nameArg(arg);
+    if (this.isInvalidName(name))
+      return py.pyDict({ error: `${cannot} '${name}': Invalid character` });
+    if (this.currentDir.contents.has(name))
+      return py.pyDict({ error: `${cannot} '${name}': File exists` });
+    add(name);
+    return null;
+  }
+
   private localFile(fileName: PyValue): FsFile | undefined {
     if (typeof fileName !== "string") {
       if (fileName !== null && typeof fileName === "object")
@@ -168,30 +182,16 @@ export class GorillaFileSystem implements BfclApi {
     [
       "mkdir",
       [req("dir_name")],
-      ({ dir_name }) => {
-        const name = nameArg(dir_name!);
-        if (this.isInvalidName(name))
-          return py.pyDict({
-            error: `mkdir: cannot create directory '${name}': Invalid character`,
-          });
-        if (this.currentDir.contents.has(name))
-          return py.pyDict({ error: `mkdir: cannot create directory '${name}': File exists` });
-        this.currentDir.addDirectory(name);
-        return null;
-      },
+      ({ dir_name }) =>
+        this.addEntry(dir_name!, "mkdir: cannot create directory", (name) =>
+          this.currentDir.addDirectory(name),
+        ),
     ],
     [
       "touch",
       [req("file_name")],
-      ({ file_name }) => {
-        const name = nameArg(file_name!);
-        if (this.isInvalidName(name))
-          return py.pyDict({ error: `touch: cannot touch '${name}': Invalid character` });
-        if (this.currentDir.contents.has(name))
-          return py.pyDict({ error: `touch: cannot touch '${name}': File exists` });
-        this.currentDir.addFile(name);
-        return null;
-      },
+      ({ file_name }) =>
+        this.addEntry(file_name!, "touch: cannot touch", (name) => this.currentDir.addFile(name)),
     ],
     [
       "echo",

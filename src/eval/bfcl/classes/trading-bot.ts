@@ -5,7 +5,7 @@
  */
 import * as py from "../../python/index.js";
 import type { PyDict, PyValue } from "../../python/index.js";
-import { type BfclApi, methodTable, opt, req, stateFields, tableGet } from "../api.js";
+import { type Args, type BfclApi, methodTable, opt, req, stateFields, tableGet } from "../api.js";
 import type { BfclSession } from "../session.js";
 import { defaultOrders, defaultStocks } from "./trading-defaults.js";
 import { parseDateTime } from "./datetime.js";
@@ -94,10 +94,12 @@ export class TradingBot implements BfclApi {
     );
   }
 
-  private denied(what: string): PyDict | null {
-    return py.truthy(this.authenticated)
-      ? null
-      : py.pyDict({ error: `User not authenticated. Please log in to ${what}.` });
+  /** `body` for a logged-in user; otherwise upstream's error asking to log in to `what`. */
+  private loggedIn(what: string, body: (a: Args) => PyValue): (a: Args) => PyValue {
+    return (a) =>
+      py.truthy(this.authenticated)
+        ? body(a)
+        : py.pyDict({ error: `User not authenticated. Please log in to ${what}.` });
   }
 
   private balanceChange(kind: "withdrawal" | "deposit", amount: PyValue, sign: 1 | -1): void {
@@ -174,9 +176,7 @@ export class TradingBot implements BfclApi {
     [
       "place_order",
       [req("order_type"), req("symbol"), req("price"), req("amount")],
-      ({ order_type, symbol, price, amount }) => {
-        const denied = this.denied("place an order");
-        if (denied) return denied;
+      this.loggedIn("place an order", ({ order_type, symbol, price, amount }) => {
         if (!py.contains(py.asDict(this.stocks), symbol!))
           return py.pyDict({ error: `Invalid stock symbol: ${py.pyStr(symbol!)}` });
         if (py.pyLe(price!, 0n) || py.pyLe(amount!, 0n))
@@ -212,14 +212,12 @@ export class TradingBot implements BfclApi {
           price: floatPrice,
           amount: amount!,
         });
-      },
+      }),
     ],
     [
       "withdraw_funds",
       [req("amount")],
-      ({ amount }) => {
-        const denied = this.denied("make a transaction");
-        if (denied) return denied;
+      this.loggedIn("make a transaction", ({ amount }) => {
         if (!py.pyEquals(this.marketStatus, "Open"))
           return py.pyDict({ error: "Market is closed. Transactions are not allowed." });
         if (py.pyLe(amount!, 0n))
@@ -231,9 +229,9 @@ export class TradingBot implements BfclApi {
           status: "Withdrawal successful",
           new_balance: py.getItem(this.accountInfo, "balance"),
         });
-      },
+      }),
     ],
-    ["get_account_info", [], () => this.denied("view account information") ?? this.accountInfo],
+    ["get_account_info", [], this.loggedIn("view account information", () => this.accountInfo)],
     [
       "trading_login",
       [req("username"), req("password")],
@@ -257,30 +255,26 @@ export class TradingBot implements BfclApi {
     [
       "fund_account",
       [req("amount")],
-      ({ amount }) => {
-        const denied = this.denied("fund the account");
-        if (denied) return denied;
+      this.loggedIn("fund the account", ({ amount }) => {
         if (py.pyLe(amount!, 0n)) return py.pyDict({ error: "Funding amount must be positive." });
         this.balanceChange("deposit", amount!, 1);
         return py.pyDict({
           status: "Account funded successfully",
           new_balance: py.getItem(this.accountInfo, "balance"),
         });
-      },
+      }),
     ],
     [
       "remove_stock_from_watchlist",
       [req("symbol")],
-      ({ symbol }) => {
-        const denied = this.denied("modify the watchlist");
-        if (denied) return denied;
+      this.loggedIn("modify the watchlist", ({ symbol }) => {
         if (!py.contains(this.watchList, symbol!))
           return py.pyDict({ error: `Stock ${py.pyStr(symbol!)} not found in watchlist.` });
         py.removeFirst(this.watchList, symbol!);
         return py.pyDict({
           status: `Stock ${py.pyStr(symbol!)} removed from watchlist successfully.`,
         });
-      },
+      }),
     ],
     [
       "get_watchlist",

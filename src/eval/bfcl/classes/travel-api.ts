@@ -118,6 +118,11 @@ export class TravelAPI implements BfclApi {
     return null;
   }
 
+  /** `body` behind upstream's token check, which answers first (under `flag` where given). */
+  private tokenChecked(body: (a: Args) => PyValue, flag?: string): (a: Args) => PyValue {
+    return (a) => this.checkToken(a.access_token!, flag) ?? body(a);
+  }
+
   readonly methods = methodTable([
     [
       "authenticate_travel",
@@ -190,30 +195,26 @@ export class TravelAPI implements BfclApi {
     [
       "get_credit_card_balance",
       [req("access_token"), req("card_id")],
-      ({ access_token, card_id }) => {
-        const bad = this.checkToken(access_token!);
-        if (bad) return bad;
+      this.tokenChecked(({ card_id }) => {
         if (!py.contains(this.creditCardList, card_id!)) {
           return py.pyDict({
             error: `Card not registered. Here are a list of card_id's: ${py.pyRepr([...py.asDict(this.creditCardList).keys()])}`,
           });
         }
         return py.pyDict({ card_balance: py.getItem(this.card(card_id!), "balance") });
-      },
+      }),
     ],
     [
       "book_flight",
       ["access_token", "card_id", "travel_date", "travel_from", "travel_to", "travel_class"].map(
         req,
       ),
-      (a) => this.bookFlight(a),
+      this.tokenChecked((a) => this.bookFlight(a), "booking_status"),
     ],
     [
       "retrieve_invoice",
       [req("access_token"), opt("booking_id", null), opt("insurance_id", null)],
-      ({ access_token, booking_id }) => {
-        const bad = this.checkToken(access_token!);
-        if (bad) return bad;
+      this.tokenChecked(({ booking_id }) => {
         if (!py.contains(this.bookingRecord, booking_id!))
           return py.pyDict({ error: "Booking not found" });
         const record = py.getItem(this.bookingRecord, booking_id!);
@@ -229,25 +230,18 @@ export class TravelAPI implements BfclApi {
           invoice.set(field, py.getItem(record, field));
         }
         return py.pyDict({ invoice });
-      },
+      }),
     ],
     [
       "get_booking_history",
       [req("access_token")],
-      ({ access_token }) => {
-        return (
-          this.checkToken(access_token!) ??
-          py.pyDict({ booking_history: py.deepCopy(this.bookingRecord) })
-        );
-      },
+      this.tokenChecked(() => py.pyDict({ booking_history: py.deepCopy(this.bookingRecord) })),
     ],
     ["list_all_airports", [], () => [...ALL_AIRPORTS]],
     [
       "cancel_booking",
       [req("access_token"), req("booking_id")],
-      ({ access_token, booking_id }) => {
-        const bad = this.checkToken(access_token!, "cancel_status");
-        if (bad) return bad;
+      this.tokenChecked(({ booking_id }) => {
         if (!py.contains(this.bookingRecord, booking_id!))
           return py.pyDict({ cancel_status: false, error: "Booking not found" });
         const record = py.getItem(this.bookingRecord, booking_id!);
@@ -258,7 +252,7 @@ export class TravelAPI implements BfclApi {
         );
         py.dictDelete(py.asDict(this.bookingRecord), py.hashKey(booking_id!));
         return py.pyDict({ cancel_status: true });
-      },
+      }, "cancel_status"),
     ],
     [
       "compute_exchange_rate",
@@ -283,12 +277,10 @@ export class TravelAPI implements BfclApi {
     [
       "set_budget_limit",
       [req("access_token"), req("budget_limit")],
-      ({ access_token, budget_limit }) => {
-        const bad = this.checkToken(access_token!);
-        if (bad) return bad;
+      this.tokenChecked(({ budget_limit }) => {
         this.budgetLimit = py.pyFloat(budget_limit!);
         return py.pyDict({ budget_limit: this.budgetLimit });
-      },
+      }),
     ],
     [
       "get_nearest_airport_by_city",
@@ -299,9 +291,7 @@ export class TravelAPI implements BfclApi {
     [
       "purchase_insurance",
       ["access_token", "insurance_type", "booking_id", "insurance_cost", "card_id"].map(req),
-      ({ access_token, booking_id, insurance_cost, card_id }) => {
-        const bad = this.checkToken(access_token!, "insurance_status");
-        if (bad) return bad;
+      this.tokenChecked(({ booking_id, insurance_cost, card_id }) => {
         if (this.budgetLimit !== null && py.pyLt(this.budgetLimit, insurance_cost!)) {
           return py.pyDict({ insurance_status: false, error: "Exceeded budget limit" });
         }
@@ -312,7 +302,7 @@ export class TravelAPI implements BfclApi {
         const card = this.card(card_id!);
         card.set("balance", py.pySub(py.getItem(card, "balance"), insurance_cost!));
         return py.pyDict({ insurance_id: this.draw(100000000, 999999999), insurance_status: true });
-      },
+      }, "insurance_status"),
     ],
     [
       "contact_customer_support",
@@ -331,8 +321,6 @@ export class TravelAPI implements BfclApi {
 
   private bookFlight(a: Args): PyValue {
     const fail = (error: string) => py.pyDict({ booking_status: false, error });
-    if (this.tokenExpired()) return fail("Token expired");
-    if (!py.pyEquals(a.access_token!, this.accessToken)) return fail("Invalid access token");
     if (!py.contains(this.creditCardList, a.card_id!)) return fail("Card not registered");
     const card = this.card(a.card_id!);
     if (!card.has("balance")) return fail("Balance not found");

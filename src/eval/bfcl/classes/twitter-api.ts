@@ -5,7 +5,7 @@
  */
 import * as py from "../../python/index.js";
 import type { PyDict, PyValue } from "../../python/index.js";
-import { type BfclApi, methodTable, req, stateFields } from "../api.js";
+import { type Args, type BfclApi, methodTable, req, stateFields } from "../api.js";
 
 /** TwitterAPI's public attributes, in `vars()` order, around `tweets` (whose keys become ints). */
 const FIELDS_BEFORE_TWEETS = stateFields<TwitterAPI>([
@@ -47,10 +47,12 @@ export class TwitterAPI implements BfclApi {
     ];
   }
 
-  private notAuthenticated(action: string): PyDict | null {
-    return py.truthy(this.authenticated)
-      ? null
-      : py.pyDict({ error: `User not authenticated. Please authenticate before ${action}.` });
+  /** `body` for an authenticated user; otherwise upstream's error naming the `action`. */
+  private authenticatedFor(action: string, body: (a: Args) => PyValue): (a: Args) => PyValue {
+    return (a) =>
+      py.truthy(this.authenticated)
+        ? body(a)
+        : py.pyDict({ error: `User not authenticated. Please authenticate before ${action}.` });
   }
 
   private tweetMissing(tweetId: PyValue): PyDict | null {
@@ -87,9 +89,7 @@ export class TwitterAPI implements BfclApi {
         { name: "tags", default: () => [], sharedDefault: true },
         { name: "mentions", default: () => [], sharedDefault: true },
       ],
-      ({ content, tags, mentions }) => {
-        const denied = this.notAuthenticated("posting");
-        if (denied) return denied;
+      this.authenticatedFor("posting", ({ content, tags, mentions }) => {
         const tweet = py.pyDict({
           id: this.tweetCounter,
           username: this.username,
@@ -100,14 +100,14 @@ export class TwitterAPI implements BfclApi {
         py.dictSet(this.tweets, py.hashKey(this.tweetCounter), tweet);
         this.tweetCounter = py.pyAdd(this.tweetCounter, 1n);
         return tweet;
-      },
+      }),
     ],
     [
       "retweet",
       [req("tweet_id")],
-      ({ tweet_id }) => {
-        const denied = this.notAuthenticated("retweeting") ?? this.tweetMissing(tweet_id!);
-        if (denied) return denied;
+      this.authenticatedFor("retweeting", ({ tweet_id }) => {
+        const missing = this.tweetMissing(tweet_id!);
+        if (missing) return missing;
         const retweets = py.asDict(this.retweets);
         if (!py.contains(retweets, this.username))
           py.dictSet(retweets, py.hashKey(this.username), []);
@@ -115,14 +115,14 @@ export class TwitterAPI implements BfclApi {
         if (py.contains(mine, tweet_id!)) return py.pyDict({ retweet_status: "Already retweeted" });
         py.append(mine, tweet_id!);
         return py.pyDict({ retweet_status: "Successfully retweeted" });
-      },
+      }),
     ],
     [
       "comment",
       [req("tweet_id"), req("comment_content")],
-      ({ tweet_id, comment_content }) => {
-        const denied = this.notAuthenticated("commenting") ?? this.tweetMissing(tweet_id!);
-        if (denied) return denied;
+      this.authenticatedFor("commenting", ({ tweet_id, comment_content }) => {
+        const missing = this.tweetMissing(tweet_id!);
+        if (missing) return missing;
         const comments = py.asDict(this.comments);
         if (!py.contains(comments, tweet_id!)) py.dictSet(comments, py.hashKey(tweet_id!), []);
         py.append(
@@ -130,7 +130,7 @@ export class TwitterAPI implements BfclApi {
           py.pyDict({ username: this.username, content: comment_content! }),
         );
         return py.pyDict({ comment_status: "Comment added successfully" });
-      },
+      }),
     ],
     [
       "mention",
@@ -145,36 +145,29 @@ export class TwitterAPI implements BfclApi {
     [
       "follow_user",
       [req("username_to_follow")],
-      ({ username_to_follow }) => {
-        const denied = this.notAuthenticated("following");
-        if (denied) return denied;
+      this.authenticatedFor("following", ({ username_to_follow }) => {
         if (py.contains(this.followingList, username_to_follow!))
           return py.pyDict({ follow_status: false });
         py.append(this.followingList, username_to_follow!);
         return py.pyDict({ follow_status: true });
-      },
+      }),
     ],
     [
       "list_all_following",
       [],
-      () => {
-        return (
-          this.notAuthenticated("listing following") ??
-          py.pyDict({ following_list: this.followingList })
-        );
-      },
+      this.authenticatedFor("listing following", () =>
+        py.pyDict({ following_list: this.followingList }),
+      ),
     ],
     [
       "unfollow_user",
       [req("username_to_unfollow")],
-      ({ username_to_unfollow }) => {
-        const denied = this.notAuthenticated("unfollowing");
-        if (denied) return denied;
+      this.authenticatedFor("unfollowing", ({ username_to_unfollow }) => {
         if (!py.contains(this.followingList, username_to_unfollow!))
           return py.pyDict({ unfollow_status: false });
         py.removeFirst(this.followingList, username_to_unfollow!);
         return py.pyDict({ unfollow_status: true });
-      },
+      }),
     ],
     [
       "get_tweet",

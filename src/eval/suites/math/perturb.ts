@@ -111,17 +111,13 @@ function letter(answer: string): string | null {
   return null;
 }
 
+/** Each kind's perturbation (`isText`: a word answer, as `cleanAnswer` tells). */
+const PERTURB_BY_KIND: Record<
+  PerturbationKind,
+  (answer: string, isText: boolean) => string | null
+> = { increment, negate, drop, letter };
+
 /** The perturbed answer of the given kind, or null when that kind does not apply to `answer`. */
 export function perturb(answer: string, kind: PerturbationKind): string | null {
-  const isText = cleanAnswer(answer).isText;
-  switch (kind) {
-    case "increment":
-      return increment(answer);
-    case "negate":
-      return negate(answer, isText);
-    case "drop":
-      return drop(answer, isText);
-    case "letter":
-      return letter(answer);
-  }
+  return PERTURB_BY_KIND[kind](answer, cleanAnswer(answer).isText);
 }

@@ -5,7 +5,7 @@
  * answers and answers that fail in each of LCB's ways. Used by unit and e2e tests only.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LcbTest } from "../livecodebench.js";
 
@@ -46,45 +46,21 @@ export function lcbRow(options: {
   };
 }
 
-const stdin = (input: string, output: string): LcbTest => ({ input, output, testtype: "stdin" });
-const functional = (input: string, output: string): LcbTest => ({
-  input,
-  output,
-  testtype: "functional",
-});
+/** One fixture problem, as `lcbRow` takes it; the problems are data (lcb-problems.json). */
+type LcbProblem = Parameters<typeof lcbRow>[0];
+const PROBLEMS = JSON.parse(
+  readFileSync(new URL("./lcb-problems.json", import.meta.url), "utf8"),
+) as LcbProblem[];
+const problem = (id: string): LcbProblem => PROBLEMS.find((p) => p.id === id)!;
 
 /** Problem 1 (stdin/stdout): print the sum of two integers on one line. */
-export const SUM_ROW = () =>
-  lcbRow({
-    id: "fx-sum",
-    content: "Read two integers A and B from one line and print A+B.",
-    publicTests: [stdin("1 2\n", "3\n")],
-    privateTests: [stdin("10 -4\n", "6\n"), stdin("1000000000 1000000000\n", "2000000000\n")],
-    pickle: true,
-  });
+export const SUM_ROW = () => lcbRow(problem("fx-sum"));
 
 /** Problem 2 (functional, LeetCode style): `Solution().twice(nums)` doubles every element. */
-export const TWICE_ROW = () =>
-  lcbRow({
-    id: "fx-twice",
-    content: "Return a list with every element of nums doubled.",
-    starter: "class Solution:\n    def twice(self, nums: List[int]) -> List[int]:\n        ",
-    fnName: "twice",
-    publicTests: [functional("[1, 2, 3]", "[2, 4, 6]")],
-    privateTests: [functional("[]", "[]"), functional("[-5]", "[-10]")],
-    pickle: false,
-  });
+export const TWICE_ROW = () => lcbRow(problem("fx-twice"));
 
 /** Problem 3 (stdin/stdout): print the average of N numbers (compared as decimals, as LCB does). */
-export const MEAN_ROW = () =>
-  lcbRow({
-    id: "fx-mean",
-    content: "Read N, then N integers; print their mean.",
-    publicTests: [stdin("2\n1 2\n", "1.5\n")],
-    privateTests: [stdin("4\n1 1 1 1\n", "1.0\n")],
-    pickle: true,
-    difficulty: "medium",
-  });
+export const MEAN_ROW = () => lcbRow(problem("fx-mean"));
 
 /** Answers to the fixtures, by problem and kind. */
 export const LCB_ANSWERS = {
