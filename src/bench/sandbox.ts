@@ -169,29 +169,51 @@ async function programStepsPerSecond(
   return concurrentStepsPerSecond(envs, seconds, turn);
 }
 
-/** The `loadProgram` of another built checkout (`DIR/dist/sandbox/index.js`). */
-async function baselineLoader(dir: string): Promise<ProgramLoader> {
-  const entry = join(resolve(dir), "dist", "sandbox", "index.js");
+/** How a tree validates an environment (this tree's `checkEnv`, or a baseline's). */
+type Checker = typeof checkEnv;
+
+/** What the baseline comparison runs of a tree: its `loadProgram` and its `checkEnv`. */
+interface Tree {
+  load: ProgramLoader;
+  check: Checker;
+}
+
+/** This tree's `loadProgram` and `checkEnv`. */
+const THIS_TREE: Tree = { load: loadProgram, check: checkEnv };
+
+/** The export `name` of `DIR/dist/<path>` in another built checkout. */
+async function baselineExport<T>(dir: string, path: string, name: string): Promise<T> {
+  const entry = join(resolve(dir), "dist", path);
   if (!existsSync(entry)) {
     throw new SpadeError("E_CONFIG", `--baseline: ${entry} does not exist`, {
       nextStep: "give a checkout of SPADE built with `npm run build`",
     });
   }
-  const module = (await import(pathToFileURL(entry).href)) as { loadProgram?: ProgramLoader };
-  if (typeof module.loadProgram !== "function") {
-    throw new SpadeError("E_CONFIG", `--baseline: ${entry} exports no loadProgram`, {
-      nextStep: "give a checkout of SPADE (its dist/sandbox/index.js)",
+  const value = ((await import(pathToFileURL(entry).href)) as Record<string, unknown>)[name];
+  if (typeof value !== "function") {
+    throw new SpadeError("E_CONFIG", `--baseline: ${entry} exports no ${name}`, {
+      nextStep: `give a checkout of SPADE (its dist/${path})`,
     });
   }
-  return module.loadProgram;
+  return value as T;
+}
+
+/** The `loadProgram` and `checkEnv` of another built checkout. */
+async function baselineTree(dir: string): Promise<Tree> {
+  return {
+    load: await baselineExport<ProgramLoader>(dir, "sandbox/index.js", "loadProgram"),
+    check: await baselineExport<Checker>(dir, "env/check.js", "checkEnv"),
+  };
 }
 
 /**
  * The light environment on this tree and on the baseline, alternately, `rounds` times per backend
- * and episode count; prints every measurement, the medians and the two ratio lines.
+ * and episode count; prints every measurement, the medians and the two ratio lines. Then
+ * `checkEnv` over the library per backend, the trees alternately, `rounds` times, and
+ * `checkenv_speedup_<backend>=` (the baseline's median time over this tree's).
  */
 async function compareWithBaseline(
-  load: ProgramLoader,
+  baseline: Tree,
   dir: string,
   seconds: number,
   rounds: number,
@@ -214,7 +236,7 @@ async function compareWithBaseline(
             episodes,
             seconds,
             oracleTurn,
-            tree === "baseline" ? load : loadProgram,
+            tree === "baseline" ? baseline.load : loadProgram,
           );
           rates[tree].push(rate);
           cpu[tree].push(lastCpuPerStepUs);
@@ -231,18 +253,40 @@ async function compareWithBaseline(
       );
     }
   }
+  for (const backend of SANDBOX_BACKENDS) {
+    const medians = { baseline: [] as number[], this: [] as number[] };
+    for (let round = 0; round < rounds; round++) {
+      const order =
+        round % 2 === 0 ? (["baseline", "this"] as const) : (["this", "baseline"] as const);
+      for (const tree of order) {
+        const t = await checkEnvTimes(backend, tree === "this" ? THIS_TREE : baseline);
+        medians[tree].push(t.medianMs);
+        process.stdout.write(
+          `  ${backend}, checkEnv over the library, ${tree === "this" ? "this tree" : "baseline"}: median ${t.medianMs.toFixed(1)} ms, max ${t.maxMs.toFixed(0)} ms${t.failed.length ? `; failed: ${t.failed.join("; ")}` : ""}\n`,
+        );
+      }
+    }
+    process.stdout.write(
+      `${backend}, checkEnv over the library, medians of the rounds' medians: baseline ${median(medians.baseline).toFixed(1)} ms, this tree ${median(medians.this).toFixed(1)} ms\n` +
+        `checkenv_speedup_${backend.replace("-", "")}=${(median(medians.baseline) / median(medians.this)).toFixed(2)}\n`,
+    );
+  }
 }
 
-/** `checkEnv` over every library program on `backend`: its median and largest time, in ms. */
+/**
+ * `checkEnv` over every library program on `backend` with `tree`'s validator and loader: its
+ * median and largest time, in ms.
+ */
 async function checkEnvTimes(
   backend: SandboxBackendName,
+  tree: Tree = THIS_TREE,
 ): Promise<{ medianMs: number; maxMs: number; count: number; failed: string[] }> {
   const times: number[] = [];
   const failed: string[] = [];
   for (const name of libraryNames()) {
     const { source } = resolveProgram(name);
     const start = performance.now();
-    const report = await checkEnv(() => loadProgram(source, { backend }));
+    const report = await tree.check(() => tree.load(source, { backend }));
     times.push(performance.now() - start);
     if (!report.ok) failed.push(`${name} (${report.failures.join(", ")})`);
   }
@@ -309,11 +353,11 @@ async function main(): Promise<void> {
       },
     );
   }
-  const load = values.baseline === undefined ? undefined : await baselineLoader(values.baseline);
+  const baseline = values.baseline === undefined ? undefined : await baselineTree(values.baseline);
   process.stdout.write(loadLine());
-  if (load && values["baseline-only"]) {
+  if (baseline && values["baseline-only"]) {
     await printBareBoundary(seconds, CONCURRENT_EPISODES);
-    await compareWithBaseline(load, values.baseline as string, seconds, rounds);
+    await compareWithBaseline(baseline, values.baseline as string, seconds, rounds);
     process.stdout.write(loadLine());
     return;
   }
@@ -383,7 +427,7 @@ async function main(): Promise<void> {
       `python sandbox, ${label}: ${jailed.toFixed(0)} steps/s; same program in-process: ${inProcess.toFixed(0)} steps/s; ratio ${(jailed / inProcess).toFixed(3)}\n`,
     );
   }
-  if (load) await compareWithBaseline(load, values.baseline as string, seconds, rounds);
+  if (baseline) await compareWithBaseline(baseline, values.baseline as string, seconds, rounds);
   process.stdout.write(loadLine());
 }
 
