@@ -255,42 +255,56 @@ async function compareWithBaseline(
   }
   for (const backend of SANDBOX_BACKENDS) {
     const medians = { baseline: [] as number[], this: [] as number[] };
+    const cpu = { baseline: [] as number[], this: [] as number[] };
     for (let round = 0; round < rounds; round++) {
       const order =
         round % 2 === 0 ? (["baseline", "this"] as const) : (["this", "baseline"] as const);
       for (const tree of order) {
         const t = await checkEnvTimes(backend, tree === "this" ? THIS_TREE : baseline);
         medians[tree].push(t.medianMs);
+        cpu[tree].push(t.cpuMs);
         process.stdout.write(
-          `  ${backend}, checkEnv over the library, ${tree === "this" ? "this tree" : "baseline"}: median ${t.medianMs.toFixed(1)} ms, max ${t.maxMs.toFixed(0)} ms${t.failed.length ? `; failed: ${t.failed.join("; ")}` : ""}\n`,
+          `  ${backend}, checkEnv over the library, ${tree === "this" ? "this tree" : "baseline"}: median ${t.medianMs.toFixed(1)} ms (CPU ${t.cpuMs.toFixed(1)} ms), max ${t.maxMs.toFixed(0)} ms${t.failed.length ? `; failed: ${t.failed.join("; ")}` : ""}\n`,
         );
       }
     }
+    const row = backend.replace("-", "");
     process.stdout.write(
-      `${backend}, checkEnv over the library, medians of the rounds' medians: baseline ${median(medians.baseline).toFixed(1)} ms, this tree ${median(medians.this).toFixed(1)} ms\n` +
-        `checkenv_speedup_${backend.replace("-", "")}=${(median(medians.baseline) / median(medians.this)).toFixed(2)}\n`,
+      `${backend}, checkEnv over the library, medians of the rounds' medians: baseline ${median(medians.baseline).toFixed(1)} ms (CPU ${median(cpu.baseline).toFixed(1)} ms), this tree ${median(medians.this).toFixed(1)} ms (CPU ${median(cpu.this).toFixed(1)} ms)\n` +
+        `checkenv_speedup_${row}=${(median(medians.baseline) / median(medians.this)).toFixed(2)}\n` +
+        `checkenv_cpu_ratio_${row}=${(median(cpu.baseline) / median(cpu.this)).toFixed(2)}\n`,
     );
   }
 }
 
 /**
  * `checkEnv` over every library program on `backend` with `tree`'s validator and loader: its
- * median and largest time, in ms.
+ * median and largest time, in ms, and the median CPU time of one validation (this process and its
+ * sandbox processes), in ms.
  */
 async function checkEnvTimes(
   backend: SandboxBackendName,
   tree: Tree = THIS_TREE,
-): Promise<{ medianMs: number; maxMs: number; count: number; failed: string[] }> {
+): Promise<{ medianMs: number; maxMs: number; cpuMs: number; count: number; failed: string[] }> {
   const times: number[] = [];
+  const cpu: number[] = [];
   const failed: string[] = [];
   for (const name of libraryNames()) {
     const { source } = resolveProgram(name);
     const start = performance.now();
+    const cpuBefore = cpuMicros();
     const report = await tree.check(() => tree.load(source, { backend }));
+    cpu.push((cpuMicros() - cpuBefore) / 1000);
     times.push(performance.now() - start);
     if (!report.ok) failed.push(`${name} (${report.failures.join(", ")})`);
   }
-  return { medianMs: median(times), maxMs: Math.max(...times), count: times.length, failed };
+  return {
+    medianMs: median(times),
+    maxMs: Math.max(...times),
+    cpuMs: median(cpu),
+    count: times.length,
+    failed,
+  };
 }
 
 /** Oracle play of a Python program in the Python sandbox for \`seconds\`. */
