@@ -207,10 +207,26 @@ async function baselineTree(dir: string): Promise<Tree> {
 }
 
 /**
+ * Runs `measure` on both trees, `rounds` times; the tree measured first alternates, so neither
+ * gains from going second (warm caches).
+ */
+async function alternately(
+  rounds: number,
+  measure: (tree: "baseline" | "this") => Promise<void>,
+): Promise<void> {
+  for (let round = 0; round < rounds; round++) {
+    const order =
+      round % 2 === 0 ? (["baseline", "this"] as const) : (["this", "baseline"] as const);
+    for (const tree of order) await measure(tree);
+  }
+}
+
+/**
  * The light environment on this tree and on the baseline, alternately, `rounds` times per backend
  * and episode count; prints every measurement, the medians and the two ratio lines. Then
  * `checkEnv` over the library per backend, the trees alternately, `rounds` times, and
- * `checkenv_speedup_<backend>=` (the baseline's median time over this tree's).
+ * `checkenv_speedup_<backend>=` (the baseline's median time over this tree's) and
+ * `checkenv_cpu_ratio_<backend>=` (the same for the median CPU time of one validation).
  */
 async function compareWithBaseline(
   baseline: Tree,
@@ -225,26 +241,21 @@ async function compareWithBaseline(
     for (const episodes of [1, CONCURRENT_EPISODES]) {
       const rates = { baseline: [] as number[], this: [] as number[] };
       const cpu = { baseline: [] as number[], this: [] as number[] };
-      for (let round = 0; round < rounds; round++) {
-        // The tree measured first alternates, so neither gains from going second (warm caches).
-        const order =
-          round % 2 === 0 ? (["baseline", "this"] as const) : (["this", "baseline"] as const);
-        for (const tree of order) {
-          const rate = await programStepsPerSecond(
-            LIGHT_JS,
-            backend,
-            episodes,
-            seconds,
-            oracleTurn,
-            tree === "baseline" ? baseline.load : loadProgram,
-          );
-          rates[tree].push(rate);
-          cpu[tree].push(lastCpuPerStepUs);
-          process.stdout.write(
-            `  ${backend}, ${episodes} concurrent, ${tree === "this" ? "this tree" : "baseline"}: ${rate.toFixed(0)} steps/s, ${lastCpuPerStepUs.toFixed(0)} µs CPU/step\n`,
-          );
-        }
-      }
+      await alternately(rounds, async (tree) => {
+        const rate = await programStepsPerSecond(
+          LIGHT_JS,
+          backend,
+          episodes,
+          seconds,
+          oracleTurn,
+          tree === "baseline" ? baseline.load : loadProgram,
+        );
+        rates[tree].push(rate);
+        cpu[tree].push(lastCpuPerStepUs);
+        process.stdout.write(
+          `  ${backend}, ${episodes} concurrent, ${tree === "this" ? "this tree" : "baseline"}: ${rate.toFixed(0)} steps/s, ${lastCpuPerStepUs.toFixed(0)} µs CPU/step\n`,
+        );
+      });
       const row = `${backend.replace("-", "")}_${episodes}`;
       process.stdout.write(
         `${backend}, light (echo), ${episodes} concurrent, medians: baseline ${median(rates.baseline).toFixed(0)} steps/s ${median(cpu.baseline).toFixed(0)} µs CPU/step, this tree ${median(rates.this).toFixed(0)} steps/s ${median(cpu.this).toFixed(0)} µs CPU/step\n` +
@@ -256,18 +267,14 @@ async function compareWithBaseline(
   for (const backend of SANDBOX_BACKENDS) {
     const medians = { baseline: [] as number[], this: [] as number[] };
     const cpu = { baseline: [] as number[], this: [] as number[] };
-    for (let round = 0; round < rounds; round++) {
-      const order =
-        round % 2 === 0 ? (["baseline", "this"] as const) : (["this", "baseline"] as const);
-      for (const tree of order) {
-        const t = await checkEnvTimes(backend, tree === "this" ? THIS_TREE : baseline);
-        medians[tree].push(t.medianMs);
-        cpu[tree].push(t.cpuMs);
-        process.stdout.write(
-          `  ${backend}, checkEnv over the library, ${tree === "this" ? "this tree" : "baseline"}: median ${t.medianMs.toFixed(1)} ms (CPU ${t.cpuMs.toFixed(1)} ms), max ${t.maxMs.toFixed(0)} ms${t.failed.length ? `; failed: ${t.failed.join("; ")}` : ""}\n`,
-        );
-      }
-    }
+    await alternately(rounds, async (tree) => {
+      const t = await checkEnvTimes(backend, tree === "this" ? THIS_TREE : baseline);
+      medians[tree].push(t.medianMs);
+      cpu[tree].push(t.cpuMs);
+      process.stdout.write(
+        `  ${backend}, checkEnv over the library, ${tree === "this" ? "this tree" : "baseline"}: median ${t.medianMs.toFixed(1)} ms (CPU ${t.cpuMs.toFixed(1)} ms), max ${t.maxMs.toFixed(0)} ms${t.failed.length ? `; failed: ${t.failed.join("; ")}` : ""}\n`,
+      );
+    });
     const row = backend.replace("-", "");
     process.stdout.write(
       `${backend}, checkEnv over the library, medians of the rounds' medians: baseline ${median(medians.baseline).toFixed(1)} ms (CPU ${median(cpu.baseline).toFixed(1)} ms), this tree ${median(medians.this).toFixed(1)} ms (CPU ${median(cpu.this).toFixed(1)} ms)\n` +

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { SpadeError } from "../errors.js";
 import { makeAction } from "./action.js";
 import { checkEnv, type CheckOptions } from "./check.js";
-import { CHECK_CODES } from "./check-recorder.js";
+import { CHECK_CODES, type CheckCode } from "./check-recorder.js";
 import { makeTestEnv, type TestEnvOverrides } from "./testing/test-env.js";
 import type { Env } from "./types.js";
 
@@ -34,6 +34,12 @@ function withSolveAndStep(env: Env, counts: CallCounts): Env {
       );
     },
   };
+}
+
+/** A step override: `onOracle` answers the oracle's action (the secret), other actions go on. */
+function onOracleAction(onOracle: () => unknown): TestEnvOverrides["step"] {
+  return (a, s) =>
+    a.answer === String(s.secret) ? onOracle() : { ...win, reward: 0, terminated: false };
 }
 
 /** The report of `overrides` validated twice: as is, and with `solveAndStep`; and the counts. */
@@ -251,42 +257,36 @@ describe("checkEnv on native environments", () => {
     [
       "a step that throws on the oracle's action",
       {
-        step: (a: { answer: string | null }, s: { secret: number }) => {
-          if (a.answer === String(s.secret))
-            throw new SpadeError("E_SANDBOX_THROW", "step() threw: oops");
-          return { ...win, reward: 0, terminated: false };
-        },
+        step: onOracleAction(() => {
+          throw new SpadeError("E_SANDBOX_THROW", "step() threw: oops");
+        }),
       },
       ["E_STEP", "E_ORACLE"],
     ],
     [
       "a step past its deadline on the oracle's action",
       {
-        step: (a: { answer: string | null }, s: { secret: number }) => {
-          if (a.answer === String(s.secret))
-            throw new SpadeError("E_SANDBOX_TIMEOUT", "step() ran past");
-          return { ...win, reward: 0, terminated: false };
-        },
+        step: onOracleAction(() => {
+          throw new SpadeError("E_SANDBOX_TIMEOUT", "step() ran past");
+        }),
       },
       ["E_STEP", "E_ORACLE", "E_TIMEOUT"],
     ],
     [
       "a step that breaks the contract on the oracle's action",
-      {
-        step: (a: { answer: string | null }, s: { secret: number }) =>
-          a.answer === String(s.secret)
-            ? { ...win, reward: Number.NaN }
-            : { ...win, reward: 0, terminated: false },
-      },
+      { step: onOracleAction(() => ({ ...win, reward: Number.NaN })) },
       ["E_STEP", "E_ORACLE"],
     ],
-  ] as const)("solveAndStep gives the same report for %s", async (_name, overrides, failures) => {
-    const { plain, oneTrip, counts } = await bothWays(overrides as TestEnvOverrides);
-    expect(oneTrip).toEqual(plain);
-    expect(oneTrip.failures).toEqual(failures);
-    expect(counts.solve).toBe(0);
-    expect(counts.turns).toBeGreaterThan(0);
-  });
+  ] as Array<[string, TestEnvOverrides, CheckCode[]]>)(
+    "solveAndStep gives the same report for %s",
+    async (_name, overrides, failures) => {
+      const { plain, oneTrip, counts } = await bothWays(overrides);
+      expect(oneTrip).toEqual(plain);
+      expect(oneTrip.failures).toEqual(failures);
+      expect(counts.solve).toBe(0);
+      expect(counts.turns).toBeGreaterThan(0);
+    },
+  );
 
   it.each([150, 333, 400])(
     "solveAndStep: the same report when steps of %i ms spend the budget",

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Action } from "../env/types.js";
+import type { Action, OracleTurnOutcome } from "../env/types.js";
 import type { ErrorCode } from "../errors.js";
 import {
   getBackend,
@@ -22,6 +22,12 @@ async function rejection(promise: Promise<unknown>, code: ErrorCode): Promise<st
   expect(err, "expected a rejection").toBeDefined();
   expect(err?.code).toBe(code);
   return err?.message ?? "";
+}
+
+/** The message of a `solveAndStep` turn's step error, which must be a SpadeError of `code`. */
+function stepFailure(turn: OracleTurnOutcome, code: ErrorCode): Promise<string> {
+  expect(turn, "expected a failed step").toHaveProperty("stepError");
+  return rejection(Promise.reject("stepError" in turn ? turn.stepError : undefined), code);
 }
 
 const NESTED_ACTION: Action = {
@@ -161,33 +167,22 @@ describe.each(SANDBOX_BACKENDS)("sandbox contract: %s", (backend) => {
     await env.reset(1);
     const turn = await env.solveAndStep();
     expect(turn.action).toEqual({ text: "\\boxed{win}", answer: "win", toolCalls: [] });
-    const stepError = "stepError" in turn ? turn.stepError : undefined;
-    expect(await rejection(Promise.reject(stepError), "E_SANDBOX_THROW")).toBe(
-      "step() threw: Error: bad move",
-    );
+    expect(await stepFailure(turn, "E_SANDBOX_THROW")).toBe("step() threw: Error: bad move");
     const broken = await load({
       step: 'return { observation: "o", reward: 2, terminated: false, truncated: false, info: {} };',
     });
     await broken.reset(1);
-    const contract = await broken.solveAndStep();
-    expect(
-      await rejection(
-        Promise.reject("stepError" in contract ? contract.stepError : undefined),
-        "E_ENV_CONTRACT",
-      ),
-    ).toBe(`step().reward must be in [-1, 1] (got 2) (step(): see ${CONTRACT_DOC})`);
+    expect(await stepFailure(await broken.solveAndStep(), "E_ENV_CONTRACT")).toBe(
+      `step().reward must be in [-1, 1] (got 2) (step(): see ${CONTRACT_DOC})`,
+    );
     const offPath = await load({
       solve: 'return { toolCalls: [{ name: "f" }] };',
       step: 'throw new Error("no tools");',
     });
     await offPath.reset(1);
-    const two = await offPath.solveAndStep();
-    expect(
-      await rejection(
-        Promise.reject("stepError" in two ? two.stepError : undefined),
-        "E_SANDBOX_THROW",
-      ),
-    ).toBe("step() threw: Error: no tools");
+    expect(await stepFailure(await offPath.solveAndStep(), "E_SANDBOX_THROW")).toBe(
+      "step() threw: Error: no tools",
+    );
   });
 
   it("solveAndStep: a failing solve fails the turn with its own code and the step never runs", async () => {
@@ -209,13 +204,9 @@ describe.each(SANDBOX_BACKENDS)("sandbox contract: %s", (backend) => {
   it("solveAndStep: each call keeps its own deadline", async () => {
     const env = await load({ step: "for (;;) {}" }, { stepTimeoutMs: 60, solveTimeoutMs: 90 });
     await env.reset(1);
-    const timedOut = await env.solveAndStep();
-    expect(
-      await rejection(
-        Promise.reject("stepError" in timedOut ? timedOut.stepError : undefined),
-        "E_SANDBOX_TIMEOUT",
-      ),
-    ).toBe("step() ran past its 60 ms deadline (make the method cheaper or raise the limit)");
+    expect(await stepFailure(await env.solveAndStep(), "E_SANDBOX_TIMEOUT")).toBe(
+      "step() ran past its 60 ms deadline (make the method cheaper or raise the limit)",
+    );
     expect(await rejection(env.solveAndStep(), "E_ENV_CONTRACT")).toMatch(
       /^solve\(\) before reset\(\)/,
     );
