@@ -424,7 +424,7 @@ async function main(): Promise<void> {
   for (const backend of SANDBOX_BACKENDS) {
     const t = await checkEnvTimes(backend);
     process.stdout.write(
-      `${backend}: checkEnv over the library (${t.count} programs): median ${t.medianMs.toFixed(0)} ms, max ${t.maxMs.toFixed(0)} ms` +
+      `${backend}: checkEnv over the library (${t.count} programs): median ${t.medianMs.toFixed(0)} ms (CPU ${t.cpuMs.toFixed(0)} ms), max ${t.maxMs.toFixed(0)} ms` +
         (t.failed.length ? `; failed: ${t.failed.join("; ")}` : "") +
         "\n",
     );
