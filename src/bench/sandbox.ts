@@ -10,7 +10,7 @@
  * (`solve()` then `step()`) for comparison in the same run, each row with its CPU time per step
  * (this process and its sandbox processes: a figure the machine's load hardly moves), and
  * `sandbox_light_vs_python_inprocess_ratio=<isolated-vm light, one episode / the light Python
- * game exec'd in-process>`; `checkEnv`'s median time over the library per backend. Then the
+ * game exec'd in-process>`; `checkEnv`'s median time (and CPU) over the library per backend. Then the
  * Python sandbox: a light and a heavy Python game (an echo game; vault-cracker in Python, which
  * filters 5,040 candidates per step) in jailed CPython against the same program exec'd
  * in-process, with their ratios (skipped, with the reason, where the jail cannot start).
@@ -19,7 +19,9 @@
  * environment on both trees in the same run, alternately (which tree goes first alternates too),
  * `--rounds` times (default 3) per row, and prints each tree's median steps/s and CPU µs per step and `light_speedup_<backend>_<episodes>=`
  * (this tree's median steps/s over the baseline's) and `light_cpu_ratio_<backend>_<episodes>=`
- * (the baseline's median CPU per step over this tree's). `--baseline-only` skips the other rows.
+ * (the baseline's median CPU per step over this tree's), then `checkEnv` over the library on both
+ * trees alternately, with `checkenv_speedup_<backend>=` and `checkenv_cpu_ratio_<backend>=`.
+ * `--baseline-only` skips the other rows.
  * The machine's load average is printed at the start and the end.
  *
  * Usage: npm run bench:sandbox [-- SECONDS] [--baseline DIR [--rounds N] [--baseline-only]]
