@@ -10,7 +10,7 @@
  * (`solve()` then `step()`) for comparison in the same run, each row with its CPU time per step
  * (this process and its sandbox processes: a figure the machine's load hardly moves), and
  * `sandbox_light_vs_python_inprocess_ratio=<isolated-vm light, one episode / the light Python
- * game exec'd in-process>`; `checkEnv`'s median time over the library per backend. Then the
+ * game exec'd in-process>`; `checkEnv`'s median time (and CPU) over the library per backend. Then the
  * Python sandbox: a light and a heavy Python game (an echo game; vault-cracker in Python, which
  * filters 5,040 candidates per step) in jailed CPython against the same program exec'd
  * in-process, with their ratios (skipped, with the reason, where the jail cannot start).
@@ -19,7 +19,9 @@
  * environment on both trees in the same run, alternately (which tree goes first alternates too),
  * `--rounds` times (default 3) per row, and prints each tree's median steps/s and CPU µs per step and `light_speedup_<backend>_<episodes>=`
  * (this tree's median steps/s over the baseline's) and `light_cpu_ratio_<backend>_<episodes>=`
- * (the baseline's median CPU per step over this tree's). `--baseline-only` skips the other rows.
+ * (the baseline's median CPU per step over this tree's), then `checkEnv` over the library on both
+ * trees alternately, with `checkenv_speedup_<backend>=` and `checkenv_cpu_ratio_<backend>=`.
+ * `--baseline-only` skips the other rows.
  * The machine's load average is printed at the start and the end.
  *
  * Usage: npm run bench:sandbox [-- SECONDS] [--baseline DIR [--rounds N] [--baseline-only]]
@@ -169,29 +171,67 @@ async function programStepsPerSecond(
   return concurrentStepsPerSecond(envs, seconds, turn);
 }
 
-/** The `loadProgram` of another built checkout (`DIR/dist/sandbox/index.js`). */
-async function baselineLoader(dir: string): Promise<ProgramLoader> {
-  const entry = join(resolve(dir), "dist", "sandbox", "index.js");
+/** How a tree validates an environment (this tree's `checkEnv`, or a baseline's). */
+type Checker = typeof checkEnv;
+
+/** What the baseline comparison runs of a tree: its `loadProgram` and its `checkEnv`. */
+interface Tree {
+  load: ProgramLoader;
+  check: Checker;
+}
+
+/** This tree's `loadProgram` and `checkEnv`. */
+const THIS_TREE: Tree = { load: loadProgram, check: checkEnv };
+
+/** The export `name` of `DIR/dist/<path>` in another built checkout. */
+async function baselineExport<T>(dir: string, path: string, name: string): Promise<T> {
+  const entry = join(resolve(dir), "dist", path);
   if (!existsSync(entry)) {
     throw new SpadeError("E_CONFIG", `--baseline: ${entry} does not exist`, {
       nextStep: "give a checkout of SPADE built with `npm run build`",
     });
   }
-  const module = (await import(pathToFileURL(entry).href)) as { loadProgram?: ProgramLoader };
-  if (typeof module.loadProgram !== "function") {
-    throw new SpadeError("E_CONFIG", `--baseline: ${entry} exports no loadProgram`, {
-      nextStep: "give a checkout of SPADE (its dist/sandbox/index.js)",
+  const value = ((await import(pathToFileURL(entry).href)) as Record<string, unknown>)[name];
+  if (typeof value !== "function") {
+    throw new SpadeError("E_CONFIG", `--baseline: ${entry} exports no ${name}`, {
+      nextStep: `give a checkout of SPADE (its dist/${path})`,
     });
   }
-  return module.loadProgram;
+  return value as T;
+}
+
+/** The `loadProgram` and `checkEnv` of another built checkout. */
+async function baselineTree(dir: string): Promise<Tree> {
+  return {
+    load: await baselineExport<ProgramLoader>(dir, "sandbox/index.js", "loadProgram"),
+    check: await baselineExport<Checker>(dir, "env/check.js", "checkEnv"),
+  };
+}
+
+/**
+ * Runs `measure` on both trees, `rounds` times; the tree measured first alternates, so neither
+ * gains from going second (warm caches).
+ */
+async function alternately(
+  rounds: number,
+  measure: (tree: "baseline" | "this") => Promise<void>,
+): Promise<void> {
+  for (let round = 0; round < rounds; round++) {
+    const order =
+      round % 2 === 0 ? (["baseline", "this"] as const) : (["this", "baseline"] as const);
+    for (const tree of order) await measure(tree);
+  }
 }
 
 /**
  * The light environment on this tree and on the baseline, alternately, `rounds` times per backend
- * and episode count; prints every measurement, the medians and the two ratio lines.
+ * and episode count; prints every measurement, the medians and the two ratio lines. Then
+ * `checkEnv` over the library per backend, the trees alternately, `rounds` times, and
+ * `checkenv_speedup_<backend>=` (the baseline's median time over this tree's) and
+ * `checkenv_cpu_ratio_<backend>=` (the same for the median CPU time of one validation).
  */
 async function compareWithBaseline(
-  load: ProgramLoader,
+  baseline: Tree,
   dir: string,
   seconds: number,
   rounds: number,
@@ -203,26 +243,21 @@ async function compareWithBaseline(
     for (const episodes of [1, CONCURRENT_EPISODES]) {
       const rates = { baseline: [] as number[], this: [] as number[] };
       const cpu = { baseline: [] as number[], this: [] as number[] };
-      for (let round = 0; round < rounds; round++) {
-        // The tree measured first alternates, so neither gains from going second (warm caches).
-        const order =
-          round % 2 === 0 ? (["baseline", "this"] as const) : (["this", "baseline"] as const);
-        for (const tree of order) {
-          const rate = await programStepsPerSecond(
-            LIGHT_JS,
-            backend,
-            episodes,
-            seconds,
-            oracleTurn,
-            tree === "baseline" ? load : loadProgram,
-          );
-          rates[tree].push(rate);
-          cpu[tree].push(lastCpuPerStepUs);
-          process.stdout.write(
-            `  ${backend}, ${episodes} concurrent, ${tree === "this" ? "this tree" : "baseline"}: ${rate.toFixed(0)} steps/s, ${lastCpuPerStepUs.toFixed(0)} µs CPU/step\n`,
-          );
-        }
-      }
+      await alternately(rounds, async (tree) => {
+        const rate = await programStepsPerSecond(
+          LIGHT_JS,
+          backend,
+          episodes,
+          seconds,
+          oracleTurn,
+          tree === "baseline" ? baseline.load : loadProgram,
+        );
+        rates[tree].push(rate);
+        cpu[tree].push(lastCpuPerStepUs);
+        process.stdout.write(
+          `  ${backend}, ${episodes} concurrent, ${tree === "this" ? "this tree" : "baseline"}: ${rate.toFixed(0)} steps/s, ${lastCpuPerStepUs.toFixed(0)} µs CPU/step\n`,
+        );
+      });
       const row = `${backend.replace("-", "")}_${episodes}`;
       process.stdout.write(
         `${backend}, light (echo), ${episodes} concurrent, medians: baseline ${median(rates.baseline).toFixed(0)} steps/s ${median(cpu.baseline).toFixed(0)} µs CPU/step, this tree ${median(rates.this).toFixed(0)} steps/s ${median(cpu.this).toFixed(0)} µs CPU/step\n` +
@@ -231,22 +266,54 @@ async function compareWithBaseline(
       );
     }
   }
+  for (const backend of SANDBOX_BACKENDS) {
+    const medians = { baseline: [] as number[], this: [] as number[] };
+    const cpu = { baseline: [] as number[], this: [] as number[] };
+    await alternately(rounds, async (tree) => {
+      const t = await checkEnvTimes(backend, tree === "this" ? THIS_TREE : baseline);
+      medians[tree].push(t.medianMs);
+      cpu[tree].push(t.cpuMs);
+      process.stdout.write(
+        `  ${backend}, checkEnv over the library, ${tree === "this" ? "this tree" : "baseline"}: median ${t.medianMs.toFixed(1)} ms (CPU ${t.cpuMs.toFixed(1)} ms), max ${t.maxMs.toFixed(0)} ms${t.failed.length ? `; failed: ${t.failed.join("; ")}` : ""}\n`,
+      );
+    });
+    const row = backend.replace("-", "");
+    process.stdout.write(
+      `${backend}, checkEnv over the library, medians of the rounds' medians: baseline ${median(medians.baseline).toFixed(1)} ms (CPU ${median(cpu.baseline).toFixed(1)} ms), this tree ${median(medians.this).toFixed(1)} ms (CPU ${median(cpu.this).toFixed(1)} ms)\n` +
+        `checkenv_speedup_${row}=${(median(medians.baseline) / median(medians.this)).toFixed(2)}\n` +
+        `checkenv_cpu_ratio_${row}=${(median(cpu.baseline) / median(cpu.this)).toFixed(2)}\n`,
+    );
+  }
 }
 
-/** `checkEnv` over every library program on `backend`: its median and largest time, in ms. */
+/**
+ * `checkEnv` over every library program on `backend` with `tree`'s validator and loader: its
+ * median and largest time, in ms, and the median CPU time of one validation (this process and its
+ * sandbox processes), in ms.
+ */
 async function checkEnvTimes(
   backend: SandboxBackendName,
-): Promise<{ medianMs: number; maxMs: number; count: number; failed: string[] }> {
+  tree: Tree = THIS_TREE,
+): Promise<{ medianMs: number; maxMs: number; cpuMs: number; count: number; failed: string[] }> {
   const times: number[] = [];
+  const cpu: number[] = [];
   const failed: string[] = [];
   for (const name of libraryNames()) {
     const { source } = resolveProgram(name);
     const start = performance.now();
-    const report = await checkEnv(() => loadProgram(source, { backend }));
+    const cpuBefore = cpuMicros();
+    const report = await tree.check(() => tree.load(source, { backend }));
+    cpu.push((cpuMicros() - cpuBefore) / 1000);
     times.push(performance.now() - start);
     if (!report.ok) failed.push(`${name} (${report.failures.join(", ")})`);
   }
-  return { medianMs: median(times), maxMs: Math.max(...times), count: times.length, failed };
+  return {
+    medianMs: median(times),
+    maxMs: Math.max(...times),
+    cpuMs: median(cpu),
+    count: times.length,
+    failed,
+  };
 }
 
 /** Oracle play of a Python program in the Python sandbox for \`seconds\`. */
@@ -309,11 +376,11 @@ async function main(): Promise<void> {
       },
     );
   }
-  const load = values.baseline === undefined ? undefined : await baselineLoader(values.baseline);
+  const baseline = values.baseline === undefined ? undefined : await baselineTree(values.baseline);
   process.stdout.write(loadLine());
-  if (load && values["baseline-only"]) {
+  if (baseline && values["baseline-only"]) {
     await printBareBoundary(seconds, CONCURRENT_EPISODES);
-    await compareWithBaseline(load, values.baseline as string, seconds, rounds);
+    await compareWithBaseline(baseline, values.baseline as string, seconds, rounds);
     process.stdout.write(loadLine());
     return;
   }
@@ -359,7 +426,7 @@ async function main(): Promise<void> {
   for (const backend of SANDBOX_BACKENDS) {
     const t = await checkEnvTimes(backend);
     process.stdout.write(
-      `${backend}: checkEnv over the library (${t.count} programs): median ${t.medianMs.toFixed(0)} ms, max ${t.maxMs.toFixed(0)} ms` +
+      `${backend}: checkEnv over the library (${t.count} programs): median ${t.medianMs.toFixed(0)} ms (CPU ${t.cpuMs.toFixed(0)} ms), max ${t.maxMs.toFixed(0)} ms` +
         (t.failed.length ? `; failed: ${t.failed.join("; ")}` : "") +
         "\n",
     );
@@ -383,7 +450,7 @@ async function main(): Promise<void> {
       `python sandbox, ${label}: ${jailed.toFixed(0)} steps/s; same program in-process: ${inProcess.toFixed(0)} steps/s; ratio ${(jailed / inProcess).toFixed(3)}\n`,
     );
   }
-  if (load) await compareWithBaseline(load, values.baseline as string, seconds, rounds);
+  if (baseline) await compareWithBaseline(baseline, values.baseline as string, seconds, rounds);
   process.stdout.write(loadLine());
 }
 

@@ -2,11 +2,56 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { SpadeError } from "../errors.js";
 import { makeAction } from "./action.js";
-import { checkEnv } from "./check.js";
-import { CHECK_CODES } from "./check-recorder.js";
+import { checkEnv, type CheckOptions } from "./check.js";
+import { CHECK_CODES, type CheckCode } from "./check-recorder.js";
 import { makeTestEnv, type TestEnvOverrides } from "./testing/test-env.js";
+import type { Env } from "./types.js";
 
 const check = (overrides: TestEnvOverrides = {}) => checkEnv(async () => makeTestEnv(overrides));
+
+/** Calls the validator made, by kind: `solve` alone, `step` alone, and `solveAndStep` turns. */
+interface CallCounts {
+  solve: number;
+  step: number;
+  turns: number;
+}
+
+/**
+ * TEST DOUBLE: the test environment with a `solveAndStep` (as a sandboxed program has: solve,
+ * then step with its action, a failed step resolved as `stepError`), counting each kind of call.
+ */
+function withSolveAndStep(env: Env, counts: CallCounts): Env {
+  return {
+    ...env,
+    solve: () => (counts.solve++, env.solve()),
+    step: (action) => (counts.step++, env.step(action)),
+    async solveAndStep() {
+      counts.turns++;
+      const action = await env.solve();
+      return env.step(action).then(
+        (result) => ({ action, result }),
+        (stepError: unknown) => ({ action, stepError }),
+      );
+    },
+  };
+}
+
+/** A step override: `onOracle` answers the oracle's action (the secret), other actions go on. */
+function onOracleAction(onOracle: () => unknown): TestEnvOverrides["step"] {
+  return (a, s) =>
+    a.answer === String(s.secret) ? onOracle() : { ...win, reward: 0, terminated: false };
+}
+
+/** The report of `overrides` validated twice: as is, and with `solveAndStep`; and the counts. */
+async function bothWays(overrides: TestEnvOverrides, options: CheckOptions = {}) {
+  const counts: CallCounts = { solve: 0, step: 0, turns: 0 };
+  const plain = await checkEnv(async () => makeTestEnv(overrides), options);
+  const oneTrip = await checkEnv(
+    async () => withSolveAndStep(makeTestEnv(overrides), counts),
+    options,
+  );
+  return { plain, oneTrip, counts };
+}
 const win = { observation: "won", reward: 1, terminated: true, truncated: false, info: {} };
 
 describe("checkEnv on native environments", () => {
@@ -187,6 +232,100 @@ describe("checkEnv on native environments", () => {
       "the validation used its 1000 ms budget (1050 ms) before solve() on seed 0; the checks after it did not run",
     );
     expect(report.checks.map((c) => c.code)).not.toContain("E_ORACLE");
+  });
+
+  // Issue 15 item 5: the oracle's turns cross a sandbox's boundary once each, not twice.
+  it("plays the oracle through solveAndStep where the env has one, with the same report", async () => {
+    const { plain, oneTrip, counts } = await bothWays({});
+    expect(oneTrip).toEqual(plain);
+    expect(oneTrip.ok).toBe(true);
+    // 4 seeds: each oracle episode is one guess (the secret); solve() is never called alone.
+    expect(counts).toMatchObject({ solve: 0, turns: 4 });
+  });
+
+  it.each([
+    [
+      "a solve that throws",
+      { solve: () => Promise.reject(new SpadeError("E_SANDBOX_THROW", "solve() threw: no")) },
+      ["E_ORACLE"],
+    ],
+    [
+      "a solve past its deadline",
+      { solve: () => Promise.reject(new SpadeError("E_SANDBOX_TIMEOUT", "solve() ran past")) },
+      ["E_ORACLE", "E_TIMEOUT"],
+    ],
+    [
+      "a step that throws on the oracle's action",
+      {
+        step: onOracleAction(() => {
+          throw new SpadeError("E_SANDBOX_THROW", "step() threw: oops");
+        }),
+      },
+      ["E_STEP", "E_ORACLE"],
+    ],
+    [
+      "a step past its deadline on the oracle's action",
+      {
+        step: onOracleAction(() => {
+          throw new SpadeError("E_SANDBOX_TIMEOUT", "step() ran past");
+        }),
+      },
+      ["E_STEP", "E_ORACLE", "E_TIMEOUT"],
+    ],
+    [
+      "a step that breaks the contract on the oracle's action",
+      { step: onOracleAction(() => ({ ...win, reward: Number.NaN })) },
+      ["E_STEP", "E_ORACLE"],
+    ],
+  ] as Array<[string, TestEnvOverrides, CheckCode[]]>)(
+    "solveAndStep gives the same report for %s",
+    async (_name, overrides, failures) => {
+      const { plain, oneTrip, counts } = await bothWays(overrides);
+      expect(oneTrip).toEqual(plain);
+      expect(oneTrip.failures).toEqual(failures);
+      expect(counts.solve).toBe(0);
+      expect(counts.turns).toBeGreaterThan(0);
+    },
+  );
+
+  it.each([150, 333, 400])(
+    "solveAndStep: the same report when steps of %i ms spend the budget",
+    async (tickMs) => {
+      let clockMs = 0;
+      const { plain, oneTrip } = await bothWays(
+        {
+          step: (a, s) => {
+            clockMs += tickMs;
+            return a.answer === String(s.secret) ? win : { ...win, reward: 0, terminated: false };
+          },
+        },
+        { budgetMs: 3000, now: () => clockMs },
+      );
+      expect(oneTrip).toEqual(plain);
+      expect(oneTrip.failures).toEqual(["E_TIME_BUDGET"]);
+    },
+  );
+
+  it("solveAndStep: the budget is checked before the turn, not between its solve and step", async () => {
+    let clockMs = 0;
+    const { plain, oneTrip } = await bothWays(
+      {
+        solve: (s) => {
+          clockMs += 400;
+          return makeAction(`\\boxed{${s.secret}}`);
+        },
+      },
+      { budgetMs: 1000, now: () => clockMs },
+    );
+    const budget = (r: typeof plain) => r.checks.find((c) => c.code === "E_TIME_BUDGET")?.message;
+    expect(budget(plain)).toBe(
+      "the validation used its 1000 ms budget (1200 ms) before oracle, seed 2, turn 1; the checks after it did not run",
+    );
+    // The solve that spent the budget is followed by its step; the next call's check stops.
+    expect(budget(oneTrip)).toBe(
+      "the validation used its 1000 ms budget (1200 ms) before reset(2) again; the checks after it did not run",
+    );
+    expect(oneTrip.failures).toEqual(plain.failures);
   });
 
   it("refuses a budget that is not positive", async () => {

@@ -7,7 +7,7 @@ import { SpadeError } from "../errors.js";
 import { episodeReturn, isSuccess } from "./returns.js";
 import { probeActions, trivialPolicies } from "./probes.js";
 import { hintProblems, metaProblems, resetProblems, stepProblems } from "./shape.js";
-import type { Action, Env, EnvMeta, StepResult } from "./types.js";
+import type { Action, Env, EnvMeta, OracleTurn, StepResult } from "./types.js";
 import { type CheckReport, guarded, Recorder, StopChecking } from "./check-recorder.js";
 
 /** Default of `CheckOptions.budgetMs`: the wall time one validation may take in all. */
@@ -42,7 +42,48 @@ interface Trace {
 }
 
 /**
- * Plays one episode from `reset(seed)` with `nextAction`, checking every result's shape.
+ * One turn of an episode: the action taken and the step's result, or undefined when a call
+ * failed (recorded). `stepContext` names the step in the report.
+ */
+type Turn = (observation: string, stepContext: string) => Promise<OracleTurn | undefined>;
+
+/** The turn that asks `nextAction` for the action, then steps it: each call guarded. */
+function actThenStep(
+  env: Env,
+  rec: Recorder,
+  nextAction: (observation: string) => Promise<Action | undefined>,
+): Turn {
+  return async (observation, stepContext) => {
+    const action = await nextAction(observation);
+    if (!action) return undefined;
+    const result = await guarded(rec, "step", stepContext, () => env.step(action));
+    return result && { action, result };
+  };
+}
+
+/**
+ * The oracle's turn on seed `seed`: `solve()`, then `step()` with its action. Where the env has
+ * `solveAndStep` (a sandboxed program: one round trip), it is recorded as the two guarded calls
+ * are (a failed solve under `solve`, a failed step under `step` with the step's context), except
+ * that the wall-time budget is checked once, before the turn: the clock cannot be read between
+ * the two calls. The next call's check comes after the turn, as it came after the step.
+ */
+function oracleTurnOn(env: Env, rec: Recorder, seed: number): Turn {
+  const solveContext = `solve() on seed ${seed}`;
+  const solveAndStep = env.solveAndStep?.bind(env);
+  if (!solveAndStep)
+    return actThenStep(env, rec, () => guarded(rec, "solve", solveContext, () => env.solve()));
+  return async (_observation, stepContext) => {
+    const turn = await guarded(rec, "solve", solveContext, solveAndStep);
+    if (!turn) return undefined;
+    if (!("stepError" in turn)) return turn;
+    rec.error(turn.stepError, "step", stepContext);
+    return undefined;
+  };
+}
+
+/**
+ * Plays one episode from `reset(seed)`, one `takeTurn` a turn, checking every result's shape.
  * Returns the trace, or undefined when a call failed or broke the contract (already recorded).
  */
 async function playEpisode(
@@ -50,7 +91,7 @@ async function playEpisode(
   rec: Recorder,
   seed: number,
   context: string,
-  nextAction: (observation: string) => Promise<Action | undefined>,
+  takeTurn: Turn,
   maxSteps = env.meta.maxTurns,
 ): Promise<Trace | undefined> {
   const reset = await guarded(rec, "reset", `${context}, reset(${seed})`, () => env.reset(seed));
@@ -61,12 +102,9 @@ async function playEpisode(
   const trace: Trace = { firstObservation: reset.observation, actions: [], steps: [] };
   let observation = reset.observation;
   for (let turn = 0; turn < maxSteps; turn++) {
-    const action = await nextAction(observation);
-    if (!action) return undefined;
-    const result = await guarded(rec, "step", `${context}, seed ${seed}, turn ${turn + 1}`, () =>
-      env.step(action),
-    );
-    if (!result) return undefined;
+    const played = await takeTurn(observation, `${context}, seed ${seed}, turn ${turn + 1}`);
+    if (!played) return undefined;
+    const { action, result } = played;
     const stepIssues = stepProblems(result, action);
     if (stepIssues.length)
       return void rec.fail(
@@ -115,7 +153,7 @@ async function replay(
     rec,
     seed,
     context,
-    async () => actions.shift(),
+    actThenStep(env, rec, async () => actions.shift()),
     trace.actions.length,
   );
   if (!again) return;
@@ -206,9 +244,7 @@ async function runChecks(
   // The oracle reaches success on every seed; its episode replays identically on the same instance.
   const oracleTraces = new Map<number, Trace>();
   for (const seed of seeds) {
-    const trace = await playEpisode(env, rec, seed, "oracle", () =>
-      guarded(rec, "solve", `solve() on seed ${seed}`, () => env.solve()),
-    );
+    const trace = await playEpisode(env, rec, seed, "oracle", oracleTurnOn(env, rec, seed));
     if (!trace) {
       rec.fail("E_ORACLE", `seed ${seed}: the oracle episode did not complete`);
       continue;
@@ -264,7 +300,7 @@ async function runChecks(
         rec,
         seed,
         `trivial policy "${policy.name}"`,
-        async (obs) => act(obs),
+        actThenStep(env, rec, async (obs) => act(obs)),
       );
       if (trace && isSuccess(traceReturn(trace))) wins++;
     }

@@ -5,9 +5,16 @@
  */
 import type { Env, OracleTurn } from "./types.js";
 
-/** Plays the oracle's next action on `env` and returns it with the step's result. */
+/**
+ * Plays the oracle's next action on `env` and returns it with the step's result. Rejects with
+ * the error of the first of the two calls that failed.
+ */
 export async function oracleTurn(env: Env): Promise<OracleTurn> {
-  if (env.solveAndStep) return env.solveAndStep();
-  const action = await env.solve();
-  return { action, result: await env.step(action) };
+  if (!env.solveAndStep) {
+    const action = await env.solve();
+    return { action, result: await env.step(action) };
+  }
+  const turn = await env.solveAndStep();
+  if ("stepError" in turn) throw turn.stepError;
+  return turn;
 }

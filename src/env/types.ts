@@ -107,6 +107,12 @@ export interface OracleTurn {
 }
 
 /**
+ * What `Env.solveAndStep` answers once `solve()` has: the turn, or the action with the error the
+ * step failed with (so a caller tells a failed step from a failed solve).
+ */
+export type OracleTurnOutcome = OracleTurn | { action: Action; stepError: unknown };
+
+/**
  * A stateful multi-turn environment. Methods may reject with a coded `SpadeError`
  * (sandbox timeouts, contract violations); callers record such failures as data.
  */
@@ -124,9 +130,9 @@ export interface Env {
   /**
    * Optional: `solve()` then `step()` with its action, as one call: the same two calls in the same
    * order, where the environment can do them with fewer round trips (a sandboxed program: one).
-   * Rejects as the first of the two that failed would.
+   * Rejects as `solve()` would; a step that failed resolves with its error (`stepError`).
    */
-  solveAndStep?(): Promise<OracleTurn>;
+  solveAndStep?(): Promise<OracleTurnOutcome>;
   /** Releases resources; the environment is unusable afterwards. */
   close(): Promise<void>;
 }

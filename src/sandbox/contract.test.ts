@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Action } from "../env/types.js";
+import type { Action, OracleTurnOutcome } from "../env/types.js";
 import type { ErrorCode } from "../errors.js";
 import {
   getBackend,
@@ -22,6 +22,12 @@ async function rejection(promise: Promise<unknown>, code: ErrorCode): Promise<st
   expect(err, "expected a rejection").toBeDefined();
   expect(err?.code).toBe(code);
   return err?.message ?? "";
+}
+
+/** The message of a `solveAndStep` turn's step error, which must be a SpadeError of `code`. */
+function stepFailure(turn: OracleTurnOutcome, code: ErrorCode): Promise<string> {
+  expect(turn, "expected a failed step").toHaveProperty("stepError");
+  return rejection(Promise.reject("stepError" in turn ? turn.stepError : undefined), code);
 }
 
 const NESTED_ACTION: Action = {
@@ -139,15 +145,44 @@ describe.each(SANDBOX_BACKENDS)("sandbox contract: %s", (backend) => {
       solve: 'return { toolCalls: [{ name: "f", arguments: { x: 1 } }] };',
     });
     await env.reset(1);
-    const turn = await env.solveAndStep();
     const action = {
       text: "",
       answer: null,
       toolCalls: [{ id: "oracle_0", name: "f", arguments: { x: 1 } }],
     };
-    expect(turn.action).toEqual(action);
-    expect(turn.result.observation).toBe(JSON.stringify(action));
-    expect(turn.result.info).toEqual({ turns: 1 });
+    expect(await env.solveAndStep()).toEqual({
+      action,
+      result: {
+        observation: JSON.stringify(action),
+        reward: 0,
+        terminated: false,
+        truncated: false,
+        info: { turns: 1 },
+      },
+    });
+  });
+
+  it("solveAndStep: a failed step resolves with the action and the step's own error", async () => {
+    const env = await load({ step: 'throw new Error("bad move");' });
+    await env.reset(1);
+    const turn = await env.solveAndStep();
+    expect(turn.action).toEqual({ text: "\\boxed{win}", answer: "win", toolCalls: [] });
+    expect(await stepFailure(turn, "E_SANDBOX_THROW")).toBe("step() threw: Error: bad move");
+    const broken = await load({
+      step: 'return { observation: "o", reward: 2, terminated: false, truncated: false, info: {} };',
+    });
+    await broken.reset(1);
+    expect(await stepFailure(await broken.solveAndStep(), "E_ENV_CONTRACT")).toBe(
+      `step().reward must be in [-1, 1] (got 2) (step(): see ${CONTRACT_DOC})`,
+    );
+    const offPath = await load({
+      solve: 'return { toolCalls: [{ name: "f" }] };',
+      step: 'throw new Error("no tools");',
+    });
+    await offPath.reset(1);
+    expect(await stepFailure(await offPath.solveAndStep(), "E_SANDBOX_THROW")).toBe(
+      "step() threw: Error: no tools",
+    );
   });
 
   it("solveAndStep: a failing solve fails the turn with its own code and the step never runs", async () => {
@@ -169,7 +204,7 @@ describe.each(SANDBOX_BACKENDS)("sandbox contract: %s", (backend) => {
   it("solveAndStep: each call keeps its own deadline", async () => {
     const env = await load({ step: "for (;;) {}" }, { stepTimeoutMs: 60, solveTimeoutMs: 90 });
     await env.reset(1);
-    expect(await rejection(env.solveAndStep(), "E_SANDBOX_TIMEOUT")).toBe(
+    expect(await stepFailure(await env.solveAndStep(), "E_SANDBOX_TIMEOUT")).toBe(
       "step() ran past its 60 ms deadline (make the method cheaper or raise the limit)",
     );
     expect(await rejection(env.solveAndStep(), "E_ENV_CONTRACT")).toMatch(

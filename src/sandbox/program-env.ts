@@ -4,7 +4,14 @@
  * (E_ENV_CONTRACT), gives each method its own deadline, and survives a broken guest: after a
  * timeout or memory error the program is recompiled in a fresh guest at the next `reset`.
  */
-import type { Action, Env, EnvMeta, OracleTurn, ResetResult, StepResult } from "../env/types.js";
+import type {
+  Action,
+  Env,
+  EnvMeta,
+  OracleTurnOutcome,
+  ResetResult,
+  StepResult,
+} from "../env/types.js";
 import { SpadeError } from "../errors.js";
 import {
   parseGuestJson,
@@ -138,8 +145,9 @@ export class ProgramEnv implements Env {
    * `solve()` then `step()` with its action: one round trip where the backend can send both at
    * once (the JavaScript backends, for an oracle answering `{text}`), else two. Each call keeps
    * its own deadline and every answer gets the same checks as through `solve` and `step`.
+   * Rejects with the solve's error; a failed step resolves with its error (`stepError`).
    */
-  solveAndStep(): Promise<OracleTurn> {
+  solveAndStep(): Promise<OracleTurnOutcome> {
     return this.#serial(() => {
       const turn = this.#episodeLive
         ? this.#instance.oracleTurn?.(this.limits.solveTimeoutMs, this.limits.stepTimeoutMs)
@@ -151,8 +159,12 @@ export class ProgramEnv implements Env {
           const action = toOracleAction(parseGuestJson(replies.solve, "solve()"));
           const step = replies.step;
           if (step === null) return this.#turnOf(action);
-          if ("error" in step) throw step.error;
-          return { action, result: toStepResult(parseGuestJson(step.json, "step()"), action) };
+          if ("error" in step) return { action, stepError: step.error };
+          try {
+            return { action, result: toStepResult(parseGuestJson(step.json, "step()"), action) };
+          } catch (stepError) {
+            return { action, stepError };
+          }
         },
         (err: unknown) => {
           this.#afterCall();
@@ -163,8 +175,11 @@ export class ProgramEnv implements Env {
   }
 
   /** The oracle's turn with `action` stepped in a request of its own. */
-  #turnOf(action: Action): Promise<OracleTurn> {
-    return this.#stepResult(action).then((result) => ({ action, result }));
+  #turnOf(action: Action): Promise<OracleTurnOutcome> {
+    return this.#stepResult(action).then(
+      (result) => ({ action, result }),
+      (stepError: unknown) => ({ action, stepError }),
+    );
   }
 
   /** Disposes the guest; every later call rejects with E_SANDBOX_DISPOSED. */

@@ -21,6 +21,8 @@ const LIMITS: Partial<SandboxLimits> = {
 class DeadlineLedger {
   totalMs = 0;
   calls = 0;
+  /** The oracle's turns made through `solveAndStep` (one request each). */
+  oracleTurns = 0;
 
   /** An opener whose environments charge each call's deadline here. */
   opener(source: string, backend: (typeof SANDBOX_BACKENDS)[number]): () => Promise<Env> {
@@ -60,6 +62,12 @@ class DeadlineLedger {
         this.charge(l.solveTimeoutMs);
         return env.solve();
       },
+      // The oracle's turn in one request: two calls, each under its own deadline.
+      solveAndStep: () => {
+        this.charge(l.solveTimeoutMs + l.stepTimeoutMs);
+        this.oracleTurns++;
+        return env.solveAndStep();
+      },
       close: () => env.close(),
     };
   }
@@ -69,6 +77,8 @@ interface Hostile {
   name: string;
   parts: ProgramParts;
   failures: CheckCode[];
+  /** The oracle's turns the validation made (each one `solveAndStep` request). */
+  oracleTurns: number;
 }
 
 /** Programs that spend their deadlines on purpose (issue 15 item 5). */
@@ -77,11 +87,13 @@ const HOSTILE: Hostile[] = [
     name: "every method spins forever",
     parts: { reset: "for (;;) {}", step: "for (;;) {}", hint: "for (;;) {}", solve: "for (;;) {}" },
     failures: ["E_RESET", "E_TIMEOUT"],
+    oracleTurns: 0,
   },
   {
     name: "the oracle spins forever, maxTurns 200",
     parts: { meta: JSON.stringify({ ...TEST_META, maxTurns: 200 }), solve: "for (;;) {}" },
     failures: ["E_ORACLE", "E_TIMEOUT"],
+    oracleTurns: 3,
   },
   {
     name: "steps spin on every action but the oracle's",
@@ -89,11 +101,21 @@ const HOSTILE: Hostile[] = [
       step: 'if (action.answer !== "win") for (;;) {} return { observation: "o", reward: 1, terminated: true, truncated: false, info: {} };',
     },
     failures: ["E_STEP", "E_TIMEOUT"],
+    oracleTurns: 0,
+  },
+  {
+    name: "the step spins on the oracle's action only",
+    parts: {
+      step: 'if (action.answer === "win") for (;;) {} return { observation: "o", reward: 0, terminated: false, truncated: false, info: {} };',
+    },
+    failures: ["E_STEP", "E_ORACLE", "E_TIMEOUT"],
+    oracleTurns: 3,
   },
   {
     name: "hint spins after the first seed",
     parts: { members: "calls = 0;", hint: 'if (this.calls++ > 0) for (;;) {} return "h";' },
     failures: ["E_HINT", "E_TIMEOUT"],
+    oracleTurns: 3,
   },
 ];
 
@@ -112,6 +134,7 @@ describe.each(SANDBOX_BACKENDS)("checkEnv's time on hostile programs: %s", (back
       const elapsedMs = performance.now() - started;
       expect(report.failures).toEqual(hostile.failures);
       expect(ledger.calls).toBeGreaterThan(3);
+      expect(ledger.oracleTurns).toBe(hostile.oracleTurns);
       expect(elapsedMs).toBeLessThanOrEqual(ledger.totalMs);
     },
   );

@@ -5,6 +5,7 @@
  * perturbed answers (empty, another problem's answer, one character changed) must not.
  */
 import { describeError } from "../../errors.js";
+import { oracleTurn } from "../../env/oracle.js";
 import { mapLimit } from "../../policy/index.js";
 import { RgEnv, RG_WIN_SCORE, rgOracleText } from "./env.js";
 import { RG_SETTINGS, type RgDataset } from "./split.js";
@@ -118,7 +119,7 @@ async function checkDataset(
     const env = new RgEnv(dataset, service);
     try {
       await env.reset(episode);
-      const step = await env.step(await env.solve());
+      const step = (await oracleTurn(env)).result;
       if (step.reward === 1) result.correct++;
       else
         result.failures.push({

@@ -4,6 +4,7 @@
  * (the environment's `solve()`), is played through the item's own environment and must score 1.
  */
 import type { JsonObject } from "../../env/index.js";
+import { oracleTurn } from "../../env/oracle.js";
 import { PythonSandbox } from "./code/python-sandbox.js";
 import { mapLimit } from "../../policy/index.js";
 import { isCodeSuite, isSuiteName, loadSuite, type LoadSuiteOptions } from "./load.js";
@@ -27,7 +28,7 @@ async function playOracle(item: EvalItem): Promise<{ correct: boolean; info: Jso
   const env = item.createEnv();
   try {
     await env.reset(0);
-    const step = await env.step(await env.solve());
+    const step = (await oracleTurn(env)).result;
     return { correct: step.reward === 1, info: step.info };
   } finally {
     await env.close();
