@@ -10,9 +10,26 @@
  * similarity is the Jaccard index of their sets of lowercase content words (stopwords removed).
  * The score is `CODE_WEIGHT * code + (1 - CODE_WEIGHT) * description`; a candidate is a
  * near-duplicate of the archived program with the highest score when that score is at least
- * the threshold (`DEFAULT_DUPLICATE_THRESHOLD`). Exact Jaccard (not MinHash): the archive is at
- * most a few thousand programs (2,400 in a 400-step run) of a few thousand shingles each, held as
- * sorted arrays, so exact sets are cheap and need no seed.
+ * the threshold (`DEFAULT_DUPLICATE_THRESHOLD`); ties go to the earlier archive entry.
+ *
+ * The search (designer/dedupe-index.ts) gives exactly that answer without scoring every archived
+ * program, using the classic exact filters of set-similarity joins. Exact Jaccard, not MinHash:
+ * no seed, no false negative. A program scores at least the threshold `th` only if its code
+ * Jaccard reaches `(th - (1 - CODE_WEIGHT) * d) / CODE_WEIGHT` for its description similarity
+ * `d`; with `d` at most 1 that is 0.375 at the default, a weak filter, so the search splits at
+ * `DESCRIPTION_SPLIT` (0.25). A program with `d` below the split needs code Jaccard 0.5625; one
+ * at or above it is found by its words. Both are found by the prefix filter: Jaccard `t` needs an
+ * overlap of `ceil(t * |A|)`, so `B` must share an element with the `|A| - ceil(t * |A|) + 1`
+ * rarest elements of the candidate `A` (rarest in the archive so far; any order is exact, the
+ * rarest touches the fewest programs). An inverted index from shingle (and from word) to the
+ * archived programs holding it finds them. Each found program's score is then bounded (shared
+ * shingles: those in that prefix plus the rest of `A`, at most the smaller size, which is the
+ * size filter `t|A| <= |B| <= |A|/t`; its exact description similarity) and scored exactly only
+ * if the bound reaches the threshold. At a threshold of 0.05 or less the code needs no share at
+ * all, and every program is scored. The index holds every shingle of every
+ * archived program in typed arrays (a 2,400-design run: about 4 million postings), grows one
+ * program at a time, and is rebuilt from the store on resume (loop/design-memory.ts: one
+ * fingerprint per stored design, then one append per shingle).
  * Tokens come from js-tokens (a maintained tokenizer that never throws), so programs that do not
  * parse are measured too.
  */
@@ -121,9 +138,17 @@ export function fingerprint(source: string, description: string): Fingerprint {
     detectProgramLanguage(source) === "python" ? pythonAsLexable(source) : source,
   );
   const shingles = new Set<number>();
-  if (tokens.length > 0 && tokens.length < SHINGLE_TOKENS) shingles.add(fnv1a32(tokens.join(" ")));
-  for (let i = 0; i + SHINGLE_TOKENS <= tokens.length; i++)
-    shingles.add(fnv1a32(tokens.slice(i, i + SHINGLE_TOKENS).join(" ")));
+  // Each shingle is its tokens joined by spaces: a slice of the whole text joined once (no array per shingle).
+  const text = tokens.join(" ");
+  if (tokens.length > 0 && tokens.length < SHINGLE_TOKENS) shingles.add(fnv1a32(text));
+  const starts: number[] = [];
+  for (let i = 0, at = 0; i < tokens.length; at += (tokens[i++] as string).length + 1)
+    starts.push(at);
+  for (let i = 0; i + SHINGLE_TOKENS <= tokens.length; i++) {
+    const last = i + SHINGLE_TOKENS - 1;
+    const end = (starts[last] as number) + (tokens[last] as string).length;
+    shingles.add(fnv1a32(text.slice(starts[i] as number, end)));
+  }
   return { shingles: Uint32Array.from(shingles).sort(), words: descriptionWords(description) };
 }
 
@@ -191,21 +216,4 @@ export function archivedProgram(
 export interface DuplicateMatch extends Similarity {
   id: string;
   name: string;
-}
-
-/**
- * The archived program most similar to `candidate` when its score reaches `threshold`, else
- * null. Ties go to the earlier archive entry.
- */
-export function findDuplicate(
-  candidate: Fingerprint,
-  archive: readonly ArchivedProgram[],
-  threshold = DEFAULT_DUPLICATE_THRESHOLD,
-): DuplicateMatch | null {
-  let best: DuplicateMatch | null = null;
-  for (const entry of archive) {
-    const sim = similarity(candidate, entry.fingerprint);
-    if (!best || sim.score > best.score) best = { id: entry.id, name: entry.name, ...sim };
-  }
-  return best && best.score >= threshold ? best : null;
 }
