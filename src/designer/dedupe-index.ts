@@ -7,52 +7,45 @@
 import {
   CODE_WEIGHT,
   DEFAULT_DUPLICATE_THRESHOLD,
-  jaccard,
   similarity,
   type ArchivedProgram,
   type DuplicateMatch,
   type Fingerprint,
 } from "./dedupe.js";
 
-/**
- * The description similarity that splits the search: a program whose description is at least this
- * alike is found through the word index, any other must share code enough to be found through the
- * shingle index (`(threshold - (1 - CODE_WEIGHT) * DESCRIPTION_SPLIT) / CODE_WEIGHT`, 0.5625 at the
- * default threshold). Any value in (0, 1] gives the same answers; 0.25 scored fewest library
- * programs of 0.1, 0.25, 0.5 and 0.75 (10 of 24 against 11.5, 12 and 17 each).
- */
-export const DESCRIPTION_SPLIT = 0.25;
-
 /** Slack on every bound, far above float rounding: a looser bound only scores one more program. */
 const SLACK = 1e-9;
 
 /**
- * Shingle hash -> the archived programs holding it, newest first, in typed arrays (open addressing;
- * postings as linked lists in one pool): millions of postings, and no object per shingle for the
- * garbage collector to walk.
+ * Shingle hash -> the archived programs holding it, in typed arrays: millions of postings, and no
+ * object per shingle for the garbage collector to walk. Open addressing (load at most 0.7); a
+ * shingle held once keeps its program in its slot, one held more often keeps its programs in
+ * chunks of 2, 4, 8... in one pool, each chunk contiguous, so reading a shingle's programs costs
+ * a few cache misses, not one per program.
  */
 class ShingleTable {
   private keys = new Uint32Array(1 << 12);
-  /** Newest posting of the slot's shingle; -1: the slot is empty. */
-  private heads = new Int32Array(1 << 12).fill(-1);
+  /** Programs holding the slot's shingle; 0: the slot is empty. */
   private counts = new Uint32Array(1 << 12);
+  /** Count 1: the program; more: the pool offset of the newest chunk. */
+  private refs = new Int32Array(1 << 12);
   private used = 0;
-  private nextByPosting = new Int32Array(1 << 14);
-  private programByPosting = new Int32Array(1 << 14);
-  private postings = 0;
+  /** Chunks: [older chunk's offset or -1, capacity, ...programs]. */
+  private pool = new Int32Array(1 << 16);
+  private poolUsed = 0;
 
   /** The slot of `key`: where it is, or the empty slot where it would go. */
   private probe(key: number): number {
     const mask = this.keys.length - 1;
     let slot = Math.imul(key ^ (key >>> 16), 0x45d9f3b) & mask;
-    while (this.heads[slot] !== -1 && this.keys[slot] !== key) slot = (slot + 1) & mask;
+    while (this.counts[slot] !== 0 && this.keys[slot] !== key) slot = (slot + 1) & mask;
     return slot;
   }
 
   /** The slot holding `key`, or -1. */
   find(key: number): number {
     const slot = this.probe(key);
-    return this.heads[slot] === -1 ? -1 : slot;
+    return this.counts[slot] === 0 ? -1 : slot;
   }
 
   /** How many programs hold the shingle in `slot` (0 for -1). */
@@ -60,54 +53,77 @@ class ShingleTable {
     return slot < 0 ? 0 : (this.counts[slot] as number);
   }
 
-  /** The newest posting of `slot`; follow with `next`, -1 ends. */
-  head(slot: number): number {
-    return this.heads[slot] as number;
+  /** Calls `visit` with every program holding the shingle in `slot` (a found slot), in no set order. */
+  forEach(slot: number, visit: (program: number) => void): void {
+    const count = this.counts[slot] as number;
+    if (count === 1) {
+      visit(this.refs[slot] as number);
+      return;
+    }
+    const { pool } = this;
+    let chunk = this.refs[slot] as number;
+    // The newest chunk holds what the older ones (2 + 4 + ... = its capacity - 2) do not.
+    let filled = count - (pool[chunk + 1] as number) + 2;
+    while (chunk !== -1) {
+      for (let i = 0; i < filled; i++) visit(pool[chunk + 2 + i] as number);
+      chunk = pool[chunk] as number;
+      if (chunk !== -1) filled = pool[chunk + 1] as number;
+    }
   }
 
-  next(posting: number): number {
-    return this.nextByPosting[posting] as number;
+  /** A new chunk of `capacity` after `older`; its offset. */
+  private chunk(older: number, capacity: number): number {
+    if (this.poolUsed + 2 + capacity > this.pool.length) {
+      const pool = new Int32Array(Math.max(this.pool.length * 2, this.poolUsed + 2 + capacity));
+      pool.set(this.pool);
+      this.pool = pool;
+    }
+    const at = this.poolUsed;
+    this.pool[at] = older;
+    this.pool[at + 1] = capacity;
+    this.poolUsed += 2 + capacity;
+    return at;
   }
 
-  program(posting: number): number {
-    return this.programByPosting[posting] as number;
-  }
-
-  /** Records that `program` (newer than every program recorded so far) holds `key`. */
+  /** Records that `program` holds `key` (once per program and key). */
   add(key: number, program: number): void {
-    if ((this.used + 1) * 2 > this.keys.length) this.rehash();
-    if (this.postings === this.programByPosting.length) {
-      const grow = (a: Int32Array) => {
-        const b = new Int32Array(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      this.nextByPosting = grow(this.nextByPosting);
-      this.programByPosting = grow(this.programByPosting);
-    }
+    if ((this.used + 1) * 10 > this.keys.length * 7) this.rehash();
     const slot = this.probe(key);
-    if (this.heads[slot] === -1) {
+    const count = this.counts[slot] as number;
+    if (count === 0) {
       this.keys[slot] = key;
+      this.refs[slot] = program;
       this.used++;
+    } else if (count === 1) {
+      const chunk = this.chunk(-1, 2);
+      this.pool[chunk + 2] = this.refs[slot] as number;
+      this.pool[chunk + 3] = program;
+      this.refs[slot] = chunk;
+    } else {
+      let chunk = this.refs[slot] as number;
+      const capacity = this.pool[chunk + 1] as number;
+      let filled = count - capacity + 2;
+      if (filled === capacity) {
+        chunk = this.chunk(chunk, capacity * 2);
+        this.refs[slot] = chunk;
+        filled = 0;
+      }
+      this.pool[chunk + 2 + filled] = program;
     }
-    const posting = this.postings++;
-    this.nextByPosting[posting] = this.heads[slot] as number;
-    this.programByPosting[posting] = program;
-    this.heads[slot] = posting;
-    this.counts[slot] = (this.counts[slot] as number) + 1;
+    this.counts[slot] = count + 1;
   }
 
   private rehash(): void {
-    const { keys, heads, counts } = this;
+    const { keys, counts, refs } = this;
     this.keys = new Uint32Array(keys.length * 2);
-    this.heads = new Int32Array(keys.length * 2).fill(-1);
     this.counts = new Uint32Array(keys.length * 2);
+    this.refs = new Int32Array(keys.length * 2);
     for (let old = 0; old < keys.length; old++) {
-      if (heads[old] === -1) continue;
+      if (counts[old] === 0) continue;
       const slot = this.probe(keys[old] as number);
       this.keys[slot] = keys[old] as number;
-      this.heads[slot] = heads[old] as number;
       this.counts[slot] = counts[old] as number;
+      this.refs[slot] = refs[old] as number;
     }
   }
 }
@@ -152,15 +168,25 @@ function leastOverlap(atLeast: number, size: number): number {
   return Math.max(1, Math.ceil(atLeast * size - SLACK * size));
 }
 
+/** A typed array twice as long, its start copied from `a`. */
+function doubled<T extends Uint32Array | Uint8Array>(a: T): T {
+  const b = new (a.constructor as new (length: number) => T)(a.length * 2);
+  b.set(a);
+  return b;
+}
+
 /** The dedupe archive, indexed (see the module comment); append-only. */
 export class DedupeIndex implements DedupeArchive {
   private readonly entries: ArchivedProgram[] = [];
   private readonly shingles = new ShingleTable();
   private readonly programsByWord = new Map<string, number[]>();
-  /** Per program, shared shingles counted by the current search; zero between searches. */
-  private hits = new Uint32Array(64);
-  /** Per program, whether the current search has it as a candidate. */
-  private seen = new Uint8Array(64);
+  /** Per program: its shingles and its words, counted. */
+  private shingleCounts = new Uint32Array(64);
+  private wordCounts = new Uint32Array(64);
+  /** Per program, for the search under way (zero between searches): shingles shared in the prefix, words shared, whether touched. */
+  private sharedShingles = new Uint32Array(64);
+  private sharedWords = new Uint32Array(64);
+  private touched = new Uint8Array(64);
 
   /** An index of `programs`, in order. */
   constructor(programs: Iterable<ArchivedProgram> = []) {
@@ -178,17 +204,22 @@ export class DedupeIndex implements DedupeArchive {
   /** Appends `program` to the archive. */
   add(program: ArchivedProgram): void {
     const id = this.entries.length;
+    if (id === this.touched.length) {
+      this.shingleCounts = doubled(this.shingleCounts);
+      this.wordCounts = doubled(this.wordCounts);
+      this.sharedShingles = doubled(this.sharedShingles);
+      this.sharedWords = doubled(this.sharedWords);
+      this.touched = doubled(this.touched);
+    }
     this.entries.push(program);
-    for (const shingle of program.fingerprint.shingles) this.shingles.add(shingle, id);
-    for (const word of program.fingerprint.words) {
+    const { shingles, words } = program.fingerprint;
+    this.shingleCounts[id] = shingles.length;
+    this.wordCounts[id] = words.size;
+    for (const shingle of shingles) this.shingles.add(shingle, id);
+    for (const word of words) {
       const ids = this.programsByWord.get(word);
       if (ids) ids.push(id);
       else this.programsByWord.set(word, [id]);
-    }
-    if (id >= this.hits.length) {
-      const hits = new Uint32Array(this.hits.length * 2);
-      this.hits = hits;
-      this.seen = new Uint8Array(hits.length);
     }
   }
 
@@ -219,28 +250,36 @@ export class DedupeIndex implements DedupeArchive {
     count = this.size,
   ): DuplicateMatch | null {
     let best: DuplicateMatch | null = null;
-    // The code a program with a description less alike than the split must share.
-    const codeFloor = (threshold - (1 - CODE_WEIGHT) * DESCRIPTION_SPLIT) / CODE_WEIGHT - SLACK;
+    // The code a program sharing no word with the candidate (description similarity 0) must share.
+    const codeFloor = threshold / CODE_WEIGHT - SLACK;
     if (!(codeFloor > 0)) {
-      // The description alone can reach the threshold (or it is NaN): no bound on the code.
+      // Any program reaches the threshold (or it is NaN): nothing to filter by.
       for (let id = 0; id < count; id++)
         best = better(best, candidate, this.entries[id] as ArchivedProgram, threshold);
     } else {
-      const candidates = this.candidates(candidate, codeFloor, count);
-      const { shingles, words } = candidate;
-      // Unsearched after the prefix: its least overlap less one.
-      const unsearched = leastOverlap(codeFloor, shingles.length) - 1;
-      for (const id of candidates) {
-        const program = this.entries[id] as ArchivedProgram;
-        const size = program.fingerprint.shingles.length;
-        const shared = Math.min((this.hits[id] as number) + unsearched, shingles.length, size);
-        this.hits[id] = 0;
-        this.seen[id] = 0;
-        const union = shingles.length + size - shared;
+      const size = candidate.shingles.length;
+      const words = candidate.words.size;
+      // After the prefix, the candidate's shingles left unsearched: its least overlap less one.
+      const unsearched = leastOverlap(codeFloor, size) - 1;
+      this.touch(candidate, unsearched, count);
+      // Ascending, so the first of equal best scores is kept.
+      for (let id = 0; id < count; id++) {
+        if (this.touched[id] === 0) continue;
+        const shared = Math.min(
+          (this.sharedShingles[id] as number) + unsearched,
+          size,
+          this.shingleCounts[id] as number,
+        );
+        const union = size + (this.shingleCounts[id] as number) - shared;
+        const sharedWords = this.sharedWords[id] as number;
+        const wordUnion = words + (this.wordCounts[id] as number) - sharedWords;
+        const description = wordUnion === 0 ? 0 : sharedWords / wordUnion;
         const codeAtMost = union === 0 ? 0 : shared / union;
-        const description = jaccard(words, program.fingerprint.words);
-        const scoreAtMost = CODE_WEIGHT * codeAtMost + (1 - CODE_WEIGHT) * description;
-        if (scoreAtMost >= threshold - SLACK) best = better(best, candidate, program, threshold);
+        this.sharedShingles[id] = 0;
+        this.sharedWords[id] = 0;
+        this.touched[id] = 0;
+        if (CODE_WEIGHT * codeAtMost + (1 - CODE_WEIGHT) * description >= threshold - SLACK)
+          best = better(best, candidate, this.entries[id] as ArchivedProgram, threshold);
       }
     }
     for (const program of after) best = better(best, candidate, program, threshold);
@@ -248,19 +287,11 @@ export class DedupeIndex implements DedupeArchive {
   }
 
   /**
-   * The programs among the first `count` that may be near-duplicates of `candidate`, ascending:
-   * those sharing a word among its rarest words beyond its least overlap at `DESCRIPTION_SPLIT`,
-   * and those sharing a shingle among its rarest beyond its least overlap at `codeFloor`; each
-   * one's shingles shared within that prefix counted in `hits`.
+   * Marks in `touched` the programs among the first `count` that share a word with `candidate`
+   * (all its words counted in `sharedWords`) or a shingle among its rarest, all but the last
+   * `unsearched` (counted in `sharedShingles`).
    */
-  private candidates(candidate: Fingerprint, codeFloor: number, count: number): number[] {
-    const found: number[] = [];
-    const note = (id: number) => {
-      if (this.seen[id] === 0) {
-        this.seen[id] = 1;
-        found.push(id);
-      }
-    };
+  private touch(candidate: Fingerprint, unsearched: number, count: number): void {
     const { shingles } = candidate;
     // Rarest first: count * 2^32 + position sorts by count, then by hash (shingles ascend).
     const slots = new Int32Array(shingles.length);
@@ -271,28 +302,22 @@ export class DedupeIndex implements DedupeArchive {
       order[i] = this.shingles.count(slot) * 2 ** 32 + i;
     }
     order.sort();
-    const prefix = shingles.length - leastOverlap(codeFloor, shingles.length) + 1;
-    for (let k = 0; k < prefix && k < shingles.length; k++) {
+    for (let k = 0; k < shingles.length - unsearched; k++) {
       const slot = slots[(order[k] as number) % 2 ** 32] as number;
       if (slot < 0) continue;
-      for (let p = this.shingles.head(slot); p !== -1; p = this.shingles.next(p)) {
-        const id = this.shingles.program(p);
-        if (id >= count) continue;
-        this.hits[id] = (this.hits[id] as number) + 1;
-        note(id);
-      }
+      this.shingles.forEach(slot, (id) => {
+        if (id >= count) return;
+        this.sharedShingles[id] = (this.sharedShingles[id] as number) + 1;
+        this.touched[id] = 1;
+      });
     }
-    const words = [...candidate.words]
-      .map((word) => ({ word, ids: this.programsByWord.get(word) ?? [] }))
-      .sort((a, b) => a.ids.length - b.ids.length || (a.word < b.word ? -1 : 1));
-    const wordPrefix = words.length - leastOverlap(DESCRIPTION_SPLIT, words.length) + 1;
-    for (let k = 0; k < wordPrefix && k < words.length; k++) {
-      for (const id of (words[k] as { ids: number[] }).ids) {
+    for (const word of candidate.words) {
+      for (const id of this.programsByWord.get(word) ?? []) {
         if (id >= count) break;
-        note(id);
+        this.sharedWords[id] = (this.sharedWords[id] as number) + 1;
+        this.touched[id] = 1;
       }
     }
-    return found.sort((a, b) => a - b);
   }
 }
 

@@ -34,7 +34,7 @@ export {
   SHINGLE_TOKENS,
 } from "./dedupe.js";
 export type { ArchivedProgram, DuplicateMatch, Fingerprint, Similarity } from "./dedupe.js";
-export { DedupeIndex, DESCRIPTION_SPLIT, findDuplicate } from "./dedupe-index.js";
+export { DedupeIndex, findDuplicate } from "./dedupe-index.js";
 export type { DedupeArchive } from "./dedupe-index.js";
 export {
   buildHintPrompt,
