@@ -13,23 +13,24 @@
  * the threshold (`DEFAULT_DUPLICATE_THRESHOLD`); ties go to the earlier archive entry.
  *
  * The search (designer/dedupe-index.ts) gives exactly that answer without scoring every archived
- * program, using the classic exact filters of set-similarity joins. Exact Jaccard, not MinHash:
- * no seed, no false negative. A program scores at least the threshold `th` only if its code
- * Jaccard reaches `(th - (1 - CODE_WEIGHT) * d) / CODE_WEIGHT` for its description similarity
- * `d`; with `d` at most 1 that is 0.375 at the default, a weak filter, so the search splits at
- * `DESCRIPTION_SPLIT` (0.25). A program with `d` below the split needs code Jaccard 0.5625; one
- * at or above it is found by its words. Both are found by the prefix filter: Jaccard `t` needs an
- * overlap of `ceil(t * |A|)`, so `B` must share an element with the `|A| - ceil(t * |A|) + 1`
- * rarest elements of the candidate `A` (rarest in the archive so far; any order is exact, the
- * rarest touches the fewest programs). An inverted index from shingle (and from word) to the
- * archived programs holding it finds them. Each found program's score is then bounded (shared
- * shingles: those in that prefix plus the rest of `A`, at most the smaller size, which is the
- * size filter `t|A| <= |B| <= |A|/t`; its exact description similarity) and scored exactly only
- * if the bound reaches the threshold. At a threshold of 0.05 or less the code needs no share at
- * all, and every program is scored. The index holds every shingle of every
- * archived program in typed arrays (a 2,400-design run: about 4 million postings), grows one
- * program at a time, and is rebuilt from the store on resume (loop/design-memory.ts: one
- * fingerprint per stored design, then one append per shingle).
+ * program, with the classic exact filters of set-similarity joins. Exact Jaccard, not MinHash:
+ * no seed, no false negative, the same match and score as the exhaustive search. The bound: a
+ * program scores at least the threshold `th` only if its code Jaccard reaches
+ * `(th - (1 - CODE_WEIGHT) * d) / CODE_WEIGHT` for its description similarity `d` (0.375 for
+ * `d` = 1 at the default, 0.625 for `d` = 0). Every archived program sharing a word with the
+ * candidate is found through an inverted index from word to programs, which also counts the
+ * shared words, so its `d` is exact. One sharing no word has `d` = 0 and needs code Jaccard
+ * `t` = `th / CODE_WEIGHT`; the prefix filter finds it: Jaccard `t` needs an overlap of
+ * `ceil(t * |A|)`, so it must share one of the `|A| - ceil(t * |A|) + 1` rarest shingles of the
+ * candidate `A` (rarest in the archive so far: any order is exact, the rarest touches the fewest
+ * programs), looked up in an inverted index from shingle to programs. Each program found is then
+ * bounded (shared shingles at most those found in the prefix plus the rest of `A`, and at most
+ * the smaller size: the size filter `t|A| <= |B| <= |A|/t`) and scored exactly only if that
+ * bound reaches the threshold. At a threshold of 0 or less nothing can be filtered, and every
+ * program is scored. The index holds every shingle of every archived program in typed arrays (a
+ * 2,400-design run: about 4 million postings), grows one program at a time, and is rebuilt from
+ * the store on resume (loop/design-memory.ts: one fingerprint per stored design, then one append
+ * per shingle; measured 1.65 ms a design, mostly the fingerprint).
  * Tokens come from js-tokens (a maintained tokenizer that never throws), so programs that do not
  * parse are measured too.
  */
