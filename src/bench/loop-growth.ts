@@ -123,6 +123,8 @@ const FIRST_ANSWER = { seq: 0, attempt: 0, repairTurn: 0, outcome: "valid", trai
 
 /** Designs the dedupe comparison flagged as near-duplicates (`--dedupe`). */
 let flagged = 0;
+/** Of each step's dedupe comparison, the time of the archive search (the rest: the new design's fingerprint). */
+let searchMsByStep: number[] = [];
 
 /** Every word of the library's descriptions, in order of first use: what a variant's description draws from. */
 const vocabulary = (() => {
@@ -161,7 +163,10 @@ function design(store: RunStore, library: readonly LibraryProgram[], step: numbe
         : base.meta.description;
       if (dedupe) {
         const compared = performance.now();
-        if (findDuplicate(fingerprint(program, description), archive)) flagged++;
+        const print = fingerprint(program, description);
+        const searched = performance.now();
+        if (findDuplicate(print, archive)) flagged++;
+        searchMsByStep[step] = (searchMsByStep[step] ?? 0) + performance.now() - searched;
         compareMs += performance.now() - compared;
       }
       const references = memory.references.map((r) => r.code).join("\n\n");
@@ -329,6 +334,7 @@ async function main(): Promise<void> {
     // A short run first, so that step 10 of the measured run is not timed before the JIT warmed up.
     simulate(join(root, "warm-up"), library, 12);
     flagged = 0;
+    searchMsByStep = [];
     const { msByStep, cpuMsByStep, compareMsByStep, memoryByStep, storeMiB } = simulate(
       join(root, "run"),
       library,
@@ -351,8 +357,9 @@ async function main(): Promise<void> {
       const compareMs = mean(at.map((s) => compareMsByStep[s] ?? 0));
       // One step of each cycle designs, `designsPerStep` compares.
       const perDesignMs = (compareMs * R) / config.designsPerStep;
+      const searchMs = (mean(at.map((s) => searchMsByStep[s] ?? 0)) * R) / config.designsPerStep;
       const compare = dedupe
-        ? `; dedupe compare ${compareMs.toFixed(1)} ms/step (${perDesignMs.toFixed(3)} ms per design)`
+        ? `; dedupe compare ${compareMs.toFixed(1)} ms/step (${perDesignMs.toFixed(3)} ms per design, ${searchMs.toFixed(3)} of it the archive search)`
         : "";
       const cpuMs = mean(at.map((s) => cpuMsByStep[s] ?? 0));
       console.log(

@@ -30,7 +30,7 @@
  * program is scored. The index holds every shingle of every archived program in typed arrays (a
  * 2,400-design run: about 4 million postings), grows one program at a time, and is rebuilt from
  * the store on resume (loop/design-memory.ts: one fingerprint per stored design, then one append
- * per shingle; measured 1.65 ms a design, mostly the fingerprint).
+ * per shingle; measured 1.7-2 ms a design, mostly the fingerprint).
  * Tokens come from js-tokens (a maintained tokenizer that never throws), so programs that do not
  * parse are measured too.
  */
