@@ -23,12 +23,12 @@ import {
 import {
   archivedProgram,
   DEFAULT_DUPLICATE_THRESHOLD,
-  findDuplicate,
   fingerprint,
   type ArchivedProgram,
   type DuplicateMatch,
   type Fingerprint,
 } from "./dedupe.js";
+import { DedupeIndex, type DedupeArchive } from "./dedupe-index.js";
 import { extractProgram, stripThinking, type ExtractOutcome } from "./extract.js";
 import { buildDesignerPrompt } from "./prompt.js";
 import { renderRepairMessage, type DesignProblem } from "./repair.js";
@@ -66,8 +66,8 @@ export interface DesignSlotOptions<C extends DesignerCompletion> {
   };
   /** Library examples shown in the prompt; they join the dedupe archive as `lib-<name>` (`libraryEnvId`). Default none. */
   examples?: readonly ExampleProgram[];
-  /** Archived programs a new design must not nearly duplicate. Default none. */
-  archive?: readonly ArchivedProgram[];
+  /** Archived programs a new design must not nearly duplicate (an array is indexed for the slot). Default none. */
+  archive?: DedupeArchive | readonly ArchivedProgram[];
   /** The next grounding document; called once per attempt; null: no document (`--corpus none`). Its errors propagate. */
   nextDocument: () => Promise<GroundingDocument | null>;
   /** The designer model. A rejection with a SpadeError (other than E_CANCELLED) is recorded; others propagate. */
@@ -199,12 +199,13 @@ export async function designSlot<C extends DesignerCompletion>(
   const threshold = options.duplicateThreshold ?? DEFAULT_DUPLICATE_THRESHOLD;
   const { signal } = options;
   const promptLimits = resolveLimits(options.limits);
-  const archive: ArchivedProgram[] = [
-    ...(options.archive ?? []),
-    ...(options.examples ?? []).map((ex) =>
+  const given = options.archive ?? [];
+  const archive: Archive = {
+    programs: "findDuplicate" in given ? given : new DedupeIndex(given),
+    examples: (options.examples ?? []).map((ex) =>
       archivedProgram(libraryEnvId(ex.name), ex.name, ex.source, ex.description ?? ""),
     ),
-  ];
+  };
   const records: AttemptRecord<C>[] = [];
   let sampleIndex: number | null = null;
 
@@ -302,6 +303,12 @@ export function offTaskReason(meta: EnvMeta, skill: SkillInfo): string | null {
   return null;
 }
 
+/** What a design must not nearly duplicate: the archive, then the slot's library examples. */
+interface Archive {
+  programs: DedupeArchive;
+  examples: readonly ArchivedProgram[];
+}
+
 /** Sets `record`'s outcome. */
 function settle<C extends DesignerCompletion>(
   record: AttemptRecord<C>,
@@ -322,7 +329,7 @@ function settle<C extends DesignerCompletion>(
  */
 async function judge<C extends DesignerCompletion>(
   record: AttemptRecord<C>,
-  archive: readonly ArchivedProgram[],
+  archive: Archive,
   threshold: number,
   opts: DesignSlotOptions<C>,
 ): Promise<DesignProblem | null> {
@@ -341,7 +348,11 @@ async function judge<C extends DesignerCompletion>(
     return { kind: "off-task", reason: offTask };
   }
   const match = meta
-    ? findDuplicate(fingerprint(program, meta.description), archive, threshold)
+    ? archive.programs.findDuplicate(
+        fingerprint(program, meta.description),
+        threshold,
+        archive.examples,
+      )
     : null;
   if (match) {
     record.duplicateOf = match;

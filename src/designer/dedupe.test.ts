@@ -1,47 +1,30 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { libraryNames, resolveProgram } from "../envs/index.js";
-import { loadProgram } from "../sandbox/index.js";
 import {
   archivedProgram,
   descriptionWords,
   DEFAULT_DUPLICATE_THRESHOLD,
-  findDuplicate,
   fingerprint,
   jaccard,
   sortedJaccard,
   normaliseCode,
   similarity,
+  SHINGLE_TOKENS,
 } from "./dedupe.js";
+import { fnv1a32 } from "../random/index.js";
+import { findDuplicate } from "./dedupe-index.js";
+import {
+  disguise,
+  loadDedupeLibrary,
+  type DedupeLibraryProgram,
+} from "./testing/dedupe-library.js";
 
-interface LibraryProgram {
-  name: string;
-  source: string;
-  description: string;
-}
+type LibraryProgram = DedupeLibraryProgram;
 
 let library: LibraryProgram[] = [];
 
 beforeAll(async () => {
-  library = [];
-  for (const name of libraryNames()) {
-    const { source } = resolveProgram(name);
-    const env = await loadProgram(source);
-    library.push({ name, source, description: env.meta.description });
-    await env.close();
-  }
+  library = await loadDedupeLibrary();
 });
-
-/** Renames every identifier-like word that is not a keyword, and shifts every integer: a disguised copy. */
-function disguise(source: string): string {
-  const keep = new Set(
-    "break case catch class const continue default delete do else extends false finally for function if in instanceof let new null of return static super switch this throw true try typeof undefined var void while get set".split(
-      " ",
-    ),
-  );
-  return source
-    .replace(/\b[A-Za-z_][A-Za-z0-9_]*\b/g, (w) => (keep.has(w) ? w : `${w}Q`))
-    .replace(/\b\d+\b/g, (n) => String(Number(n) + 3));
-}
 
 describe("normaliseCode", () => {
   it.each([
@@ -137,6 +120,18 @@ describe("similarity measures", () => {
       "open",
       "vault",
     ]);
+  });
+
+  it("a fingerprint's shingles are the FNV-1a hashes of its token windows joined by spaces", () => {
+    for (const p of library) {
+      const tokens = normaliseCode(p.source);
+      const expected = new Set<number>();
+      for (let i = 0; i + SHINGLE_TOKENS <= tokens.length; i++)
+        expected.add(fnv1a32(tokens.slice(i, i + SHINGLE_TOKENS).join(" ")));
+      expect(fingerprint(p.source, "").shingles, p.name).toEqual(Uint32Array.from(expected).sort());
+    }
+    expect(fingerprint("a + b;", "").shingles).toEqual(Uint32Array.of(fnv1a32("I + I ;")));
+    expect(fingerprint("", "").shingles).toEqual(new Uint32Array());
   });
 
   it("the score is 0.8 code + 0.2 description", () => {

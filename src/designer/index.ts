@@ -25,7 +25,6 @@ export type { ExtractCode, ExtractOutcome } from "./extract.js";
 export {
   archivedProgram,
   descriptionWords,
-  findDuplicate,
   fingerprint,
   jaccard,
   normaliseCode,
@@ -35,6 +34,8 @@ export {
   SHINGLE_TOKENS,
 } from "./dedupe.js";
 export type { ArchivedProgram, DuplicateMatch, Fingerprint, Similarity } from "./dedupe.js";
+export { DedupeIndex, findDuplicate } from "./dedupe-index.js";
+export type { DedupeArchive } from "./dedupe-index.js";
 export {
   buildHintPrompt,
   parseHintAnswer,

@@ -6,7 +6,8 @@ import {
   VAULT_CRACKER_PY,
 } from "../envs/testing/python-library.js";
 import { designSlot } from "./attempt.js";
-import { findDuplicate, archivedProgram, fingerprint, similarity } from "./dedupe.js";
+import { archivedProgram, fingerprint, similarity } from "./dedupe.js";
+import { findDuplicate } from "./dedupe-index.js";
 import { extractProgram } from "./extract.js";
 import { buildHintPrompt } from "./hints.js";
 import { buildDesignerPrompt } from "./prompt.js";

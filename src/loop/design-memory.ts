@@ -5,7 +5,7 @@
  * dedupe archive (every earlier design, fingerprinted once per run). Neither read grows with the
  * run: the memory reads its window from the newest back, the archive only what is new.
  */
-import { archivedProgram, type ArchivedProgram } from "../designer/index.js";
+import { archivedProgram, DedupeIndex, type DedupeArchive } from "../designer/index.js";
 import { librarySeedRecords, withLibrarySeeds, type EnvRecord } from "../memory/index.js";
 import type { EnvironmentRow, EnvStats, RunStore } from "../store/index.js";
 import type { LibraryProgram } from "./library.js";
@@ -67,23 +67,28 @@ function storeOrder(a: EnvironmentRow, b: EnvironmentRow): number {
   );
 }
 
-/** The dedupe archive of a store so far: the designs created before `before`, fingerprinted. */
+/** The dedupe archive of a store so far: the designs created before `before`, fingerprinted and indexed. */
 interface ArchiveSoFar {
   before: number;
-  programs: ArchivedProgram[];
+  index: DedupeIndex;
 }
 
-/** Per open store: a design's program never changes once stored, so its fingerprint is made once. */
+/**
+ * Per open store: a design's program never changes once stored, so its fingerprint is made and
+ * indexed once. A resumed run opens a new store, so its first call rebuilds the index from every
+ * earlier design (one fingerprint each, then one append per shingle).
+ */
 const archives = new WeakMap<RunStore, ArchiveSoFar>();
 
 /**
  * Programs a new design must not nearly duplicate: designs of earlier steps, in the store's
- * order. Reads (and fingerprints) only the designs created since the last call for `store`.
+ * order, as an index that later calls do not change. Reads (and fingerprints) only the designs
+ * created since the last call for `store`.
  */
-export function dedupeArchive(store: RunStore, step: number): ArchivedProgram[] {
+export function dedupeArchive(store: RunStore, step: number): DedupeArchive {
   let archive = archives.get(store);
   if (!archive || archive.before > step) {
-    archive = { before: 0, programs: [] };
+    archive = { before: 0, index: new DedupeIndex() };
     archives.set(store, archive);
   }
   if (step > archive.before) {
@@ -92,8 +97,8 @@ export function dedupeArchive(store: RunStore, step: number): ArchivedProgram[] 
       fromStep: archive.before,
       beforeStep: step,
     }))
-      archive.programs.push(archivedProgram(e.id, e.name, e.code, e.description));
+      archive.index.add(archivedProgram(e.id, e.name, e.code, e.description));
     archive.before = step;
   }
-  return [...archive.programs];
+  return archive.index.view();
 }

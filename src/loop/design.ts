@@ -13,7 +13,7 @@ import {
   pickExamples,
   taskTypeForSlot,
   writeModelHint,
-  type ArchivedProgram,
+  type DedupeArchive,
   type DesignerMessage,
   type GroundingDocument,
   type MemoryReference,
@@ -121,7 +121,7 @@ async function runSlot(
   slot: number,
   docs: Array<GroundingDocument | null>,
   records: EnvRecord[],
-  archive: ArchivedProgram[],
+  archive: DedupeArchive,
   examples: Array<{ name: string; skill: string; source: string; description: string }>,
   counts: AttemptCounts,
 ): Promise<void> {
