@@ -17,8 +17,9 @@
  * A progress line goes to stderr every 50 steps.
  * Run with `--expose-gc` (the npm script does) for the heap kept at the reported steps.
  * Last lines: `loop_growth_wall_ratio=` (wall time per step around the last step over around step
- * 10) and `loop_growth_ratio=`, the same ratio of the CPU time the steps took: on a shared
- * machine other processes stretch wall time by a factor that changes within a run, CPU time not.
+ * 10: each the median of five regeneration cycles' means, steps 0-19 and 380-399) and
+ * `loop_growth_ratio=`, the same ratio of the CPU time the steps took: on a shared machine other
+ * processes stretch wall time by a factor that changes within a run, CPU time less.
  *
  * Usage: npm run build && npm run bench:growth [-- STEPS] [--dedupe] (default 400 steps)
  */
@@ -46,6 +47,8 @@ const dedupe = args.includes("--dedupe");
 const [steps = 400] = args.filter((a) => a !== "--dedupe").map(Number);
 const config = buildConfig([{ steps, corpus: "none", seed: 7 }]);
 const PHASES = ["design", "pool", "play", "score", "train", "commit"] as const;
+/** Regeneration cycles whose median a reported step's figures are (step 10: steps 0-19). */
+const CYCLES = 5;
 type Phase = (typeof PHASES)[number];
 
 /** A fake agent episode's transcript: `turns` steps of short text (at most 6 kept, as a short game). */
@@ -341,35 +344,47 @@ async function main(): Promise<void> {
       steps,
     );
     const R = config.regenerateEvery;
-    // A step's cost depends on its place in the regeneration cycle, so compare whole cycles.
-    const cycle = (step: number) => {
-      const start = Math.min(step - (step % R), steps - R);
-      return Array.from({ length: R }, (_, i) => start + i);
+    // A step's cost depends on its place in the regeneration cycle, so compare whole cycles: the
+    // median, over the CYCLES cycles around a step, of each cycle's mean. One cycle alone moved
+    // the ratio between 0.73 and 1.35 from run to run on the shared machine (a slow moment of a
+    // few steps); the growth over CYCLES * R steps is nothing beside that of 400.
+    const cyclesAround = (step: number): number[][] => {
+      const last = steps - (steps % R) - R;
+      const first = Math.max(0, Math.min(step - (step % R) - 2 * R, last - (CYCLES - 1) * R));
+      return Array.from({ length: CYCLES }, (_, c) =>
+        Array.from({ length: R }, (_, i) => first + c * R + i),
+      ).filter((cycle) => cycle[R - 1]! < steps);
     };
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const median = (xs: number[]) => {
+      const sorted = [...xs].sort((a, b) => a - b);
+      const mid = sorted.length >> 1;
+      return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+    };
+    /** The median over the cycles of `of(step)`'s mean over each cycle. */
+    const typical = (cycles: number[][], of: (step: number) => number) =>
+      median(cycles.map((cycle) => mean(cycle.map(of))));
     const total = (s: number) => PHASES.reduce((sum, p) => sum + (msByStep[s]?.[p] ?? 0), 0);
     const report = (label: number) => {
-      const at = cycle(label - 1);
+      const cycles = cyclesAround(label - 1);
       const phases = PHASES.map(
-        (p) => `${p} ${mean(at.map((s) => msByStep[s]?.[p] ?? 0)).toFixed(1)}`,
+        (p) => `${p} ${typical(cycles, (s) => msByStep[s]?.[p] ?? 0).toFixed(1)}`,
       ).join(", ");
       const memory = memoryByStep[label - 1] ?? { rss: 0, heapUsed: 0 };
-      const compareMs = mean(at.map((s) => compareMsByStep[s] ?? 0));
+      const compareMs = typical(cycles, (s) => compareMsByStep[s] ?? 0);
       // One step of each cycle designs, `designsPerStep` compares.
       const perDesignMs = (compareMs * R) / config.designsPerStep;
-      const searchMs = (mean(at.map((s) => searchMsByStep[s] ?? 0)) * R) / config.designsPerStep;
+      const searchMs = (typical(cycles, (s) => searchMsByStep[s] ?? 0) * R) / config.designsPerStep;
       const compare = dedupe
         ? `; dedupe compare ${compareMs.toFixed(1)} ms/step (${perDesignMs.toFixed(3)} ms per design, ${searchMs.toFixed(3)} of it the archive search)`
         : "";
-      const cpuMs = mean(at.map((s) => cpuMsByStep[s] ?? 0));
+      const cpuMs = typical(cycles, (s) => cpuMsByStep[s] ?? 0);
+      const ms = typical(cycles, total);
+      const span = `${cycles[0]![0]}-${cycles.at(-1)![R - 1]}`;
       console.log(
-        `step ${label} (mean of steps ${at[0]}-${at[at.length - 1]}): ${mean(at.map(total)).toFixed(1)} ms/step wall (${phases}), ${cpuMs.toFixed(1)} ms/step CPU${compare}; rss ${(memory.rss / 2 ** 20).toFixed(0)} MiB, heap used ${(memory.heapUsed / 2 ** 20).toFixed(0)} MiB`,
+        `step ${label} (median of the ${cycles.length} cycles' means, steps ${span}): ${ms.toFixed(1)} ms/step wall (${phases}), ${cpuMs.toFixed(1)} ms/step CPU${compare}; rss ${(memory.rss / 2 ** 20).toFixed(0)} MiB, heap used ${(memory.heapUsed / 2 ** 20).toFixed(0)} MiB`,
       );
-      return {
-        ms: mean(at.map(total)),
-        cpuMs,
-        compare: mean(at.map((s) => compareMsByStep[s] ?? 0)),
-      };
+      return { ms, cpuMs, compare: compareMs };
     };
     console.log(
       `loop growth: ${steps} steps, ${config.designsPerStep} designs every ${R} steps, ${playsPerEnv(config, config.designsPerStep)} unhinted plays per environment, ${config.hintedPlays} hinted on creation; store ${storeMiB.toFixed(0)} MiB`,
