@@ -4,8 +4,7 @@
  * for `forward_backward`, see tinker-wire.ts), and how an answer is read back (capped, JSON or
  * protobuf bytes, a non-2xx status thrown unless the caller takes it).
  */
-import { SpadeError } from "../errors.js";
-import { readBodyCapped } from "./http-body.js";
+import { answerNotJson, readBodyCapped } from "./http-body.js";
 import { StatusError } from "./tinker-http-errors.js";
 import { PROTOBUF_CONTENT_TYPE } from "./tinker-wire.js";
 
@@ -55,14 +54,7 @@ export async function readAnswer(
     try {
       parsed = JSON.parse(text);
     } catch (cause) {
-      throw new SpadeError(
-        "E_POLICY_OUTPUT",
-        `${url} answered HTTP ${response.status} with a body that is not JSON: ${JSON.stringify(text.slice(0, 200))}`,
-        {
-          nextStep: "check the server's log; a proxy or a crashed worker may be cutting answers",
-          cause,
-        },
-      );
+      throw answerNotJson(url, response.status, text, cause);
     }
   }
   return { status: response.status, body: parsed };
