@@ -43,6 +43,7 @@ export interface RunDir {
 export class RunCatalog {
   readonly #ids = new Map<string, string>(); // dir -> id
 
+  /** The runs under `roots`, as `discoverRuns` finds them. */
   constructor(private readonly roots: readonly string[]) {}
 
   /** The runs found now, each with its id (a new folder gets the next one). */
