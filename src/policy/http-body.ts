@@ -24,6 +24,23 @@ export function answerTooLarge(url: string, bytes: number | string, maxBytes: nu
   );
 }
 
+/** The error of an answer whose body should be JSON and is not (`text`, the body; `cause`, the parse error). */
+export function answerNotJson(
+  url: string,
+  status: number,
+  text: string,
+  cause: unknown,
+): SpadeError {
+  return new SpadeError(
+    "E_POLICY_OUTPUT",
+    `${url} answered HTTP ${status} with a body that is not JSON: ${JSON.stringify(text.slice(0, 200))}`,
+    {
+      nextStep: "check the server's log; a proxy or a crashed worker may be cutting answers",
+      cause,
+    },
+  );
+}
+
 /** A body read to its end that broke off (connection closed, reset) before it was complete. */
 export class BodyInterruptedError extends Error {
   constructor(

@@ -17,6 +17,7 @@ import { parseOpenAIToolCalls, parseToolCallText } from "../env/index.js";
 import type { Json, JsonObject, OpenAIToolCall } from "../env/index.js";
 import { SpadeError } from "../errors.js";
 import {
+  answerNotJson,
   BodyInterruptedError,
   DEFAULT_MAX_ANSWER_BYTES,
   isJsonType,
@@ -193,14 +194,7 @@ function readAnswer(base: typeof fetch, maxBytes: number): typeof fetch {
       try {
         JSON.parse(text);
       } catch (cause) {
-        throw new SpadeError(
-          "E_POLICY_OUTPUT",
-          `${url} answered HTTP ${response.status} with a body that is not JSON: ${JSON.stringify(text.slice(0, 200))}`,
-          {
-            nextStep: "check the server's log; a proxy or a crashed worker may be cutting answers",
-            cause,
-          },
-        );
+        throw answerNotJson(url, response.status, text, cause);
       }
     }
     const noBody = response.status === 204 || response.status === 205 || response.status === 304;

@@ -2,25 +2,13 @@
  * @module policy/tinker-http
  * The HTTP layer shared by SPADE's Tinker-compatible clients (Tinker, SkyRL tx, verl's gateway,
  * TuFT): `/api/v1/...` POSTs with the key (or the JWT the service exchanged for it) in
- * `X-API-Key`, retries by `retry.ts`, a replaceable body encoding (JSON by default; protobuf and
- * zstd for `forward_backward`, see tinker-wire.ts), the start-up handshake of the official SDK
- * (tinker-handshake.ts), the session (`create_session`, heartbeats), sequence ids, and futures
- * polling (`retrieve_future` with `try_again`, long-poll 408s and protobuf results).
+ * `X-API-Key`, retries by `retry.ts`, the start-up handshake of the official SDK
+ * (tinker-handshake.ts), the session (`create_session`, heartbeats) and sequence ids. Bodies,
+ * failures and futures polling have their own modules (tinker-http-body/-errors/-futures.ts).
  */
 import { randomUUID } from "node:crypto";
-import { SpadeError } from "../errors.js";
 import { resolveApiKey } from "./openai.js";
-import { BodyInterruptedError, readBodyCapped } from "./http-body.js";
-import {
-  failureOf,
-  isRetryableStatus,
-  REAL_CLOCK,
-  retryAfterMs,
-  withRetries,
-  type AttemptFailure,
-  type RetryClock,
-  type RetrySettings,
-} from "./retry.js";
+import { REAL_CLOCK, type RetryClock, type RetrySettings, withRetries } from "./retry.js";
 import {
   DEFAULT_CLIENT_CONFIG,
   JwtAuth,
@@ -28,21 +16,13 @@ import {
   TINKER_SDK_VERSION,
   type TinkerClientConfig,
 } from "./tinker-handshake.js";
-import { PROTOBUF_CONTENT_TYPE } from "./tinker-wire.js";
+import { type BodyEncoding, type HttpAnswer, JSON_BODY, readAnswer } from "./tinker-http-body.js";
+import { classifyAttempt } from "./tinker-http-errors.js";
+import { answeredId, pollFuture } from "./tinker-http-futures.js";
 
-/** How a request body is put on the wire. */
-export interface BodyEncoding {
-  contentType: string;
-  /** `Content-Encoding` of the encoded bytes (e.g. `zstd`), if any. */
-  contentEncoding?: string;
-  encode(body: unknown): string | Uint8Array;
-}
-
-/** JSON bodies (every endpoint of SkyRL tx; Tinker's JSON endpoints). */
-export const JSON_BODY: BodyEncoding = {
-  contentType: "application/json",
-  encode: (body) => JSON.stringify(body),
-};
+export { type BodyEncoding, type HttpAnswer, JSON_BODY } from "./tinker-http-body.js";
+export { FutureExpiredError } from "./tinker-http-errors.js";
+export { answeredId, submitSample } from "./tinker-http-futures.js";
 
 /** Settings of the Tinker HTTP layer. */
 export interface TinkerHttpOptions extends RetrySettings {
@@ -74,15 +54,6 @@ export interface TinkerHttpOptions extends RetrySettings {
 /** Default of `TinkerHttpOptions.maxAnswerBytes`. */
 export const DEFAULT_TINKER_MAX_ANSWER_BYTES = 256 * 1024 * 1024;
 
-/** An HTTP answer with a status the caller handles itself (e.g. a long-poll 408). */
-export interface HttpAnswer {
-  status: number;
-  /** The JSON answer, or null (empty, or protobuf: see `bytes`). */
-  body: unknown;
-  /** The raw answer when the server answered protobuf. */
-  bytes?: Uint8Array;
-}
-
 /** Options of one POST. */
 export interface RequestOptions {
   signal?: AbortSignal;
@@ -95,57 +66,6 @@ export interface RequestOptions {
   idempotencyKey?: string;
   /** Most retries of this request, instead of the client's `retry.maxRetries`. */
   maxRetries?: number;
-}
-
-/** Attempts of `retrieve_future` answered a bare HTTP 400 before the SDK gives up (it may come from a proxy). */
-const MAX_BAD_REQUEST_POLLS = 3;
-
-/** A non-2xx answer, as thrown inside one attempt. */
-class StatusError extends Error {
-  constructor(
-    readonly status: number,
-    readonly text: string,
-    readonly headers: Headers,
-  ) {
-    super(`HTTP ${status}: ${text.slice(0, 300)}`);
-  }
-}
-
-/** A future the server no longer holds (HTTP 410): the request must be submitted again. */
-export class FutureExpiredError extends SpadeError {
-  constructor(requestId: string) {
-    super("E_POLICY_HTTP", `the server dropped the result of request ${requestId} (HTTP 410)`, {
-      nextStep: "submit the request again",
-    });
-  }
-}
-
-/**
- * The id a Tinker call answered under `field`: a string (or, with `numeric`, a number, as
- * asample's request_id may be). Anything else is E_POLICY_OUTPUT naming the call.
- */
-export function answeredId(answer: unknown, call: string, field: string, numeric = false): string {
-  const id = (answer as Record<string, unknown> | null)?.[field];
-  if (typeof id === "string" || (numeric && typeof id === "number")) return String(id);
-  throw new SpadeError(
-    "E_POLICY_OUTPUT",
-    `${call} answered without a ${field}: ${JSON.stringify(answer).slice(0, 200)}`,
-    { nextStep: "check that the server speaks the Tinker API" },
-  );
-}
-
-/**
- * Submits one `asample` body and returns its future's request id; an answer without one fails
- * with E_POLICY_OUTPUT. Shared by the sampler (tinker.ts) and the base-model logprobs
- * (trainer/base-logprobs.ts).
- */
-export async function submitSample(
-  http: Pick<TinkerHttp, "post">,
-  body: object,
-  signal?: AbortSignal,
-): Promise<string> {
-  const answer = await http.post("/api/v1/asample", body, { signal });
-  return answeredId(answer, "asample", "request_id", true);
 }
 
 /** The HTTP client of one Tinker-compatible server: one session, shared by its sampling and training clients. */
@@ -215,37 +135,12 @@ export class TinkerHttp {
           response = await this.fetchImpl(url, { method: "POST", headers, body: payload, signal });
         }
         // Read whole inside the attempt (a connection closed mid-answer is retried) and capped.
-        const bytes = await readBodyCapped(
+        return readAnswer(
           response,
           url,
           this.options.maxAnswerBytes ?? DEFAULT_TINKER_MAX_ANSWER_BYTES,
+          opts.passStatuses,
         );
-        if (
-          (response.headers.get("content-type") ?? "").includes(PROTOBUF_CONTENT_TYPE) &&
-          response.ok
-        ) {
-          return { status: response.status, body: null, bytes };
-        }
-        const text = new TextDecoder().decode(bytes);
-        if (!response.ok && !opts.passStatuses?.includes(response.status))
-          throw new StatusError(response.status, text, response.headers);
-        let parsed: unknown = null;
-        if (text.trim() !== "") {
-          try {
-            parsed = JSON.parse(text);
-          } catch (cause) {
-            throw new SpadeError(
-              "E_POLICY_OUTPUT",
-              `${url} answered HTTP ${response.status} with a body that is not JSON: ${JSON.stringify(text.slice(0, 200))}`,
-              {
-                nextStep:
-                  "check the server's log; a proxy or a crashed worker may be cutting answers",
-                cause,
-              },
-            );
-          }
-        }
-        return { status: response.status, body: parsed };
       },
       {
         options:
@@ -257,7 +152,8 @@ export class TinkerHttp {
         onRetry: this.options.onRetry,
         onSlow: this.options.onSlow,
         label: url,
-        classify: (err, timedOut, nowMs) => this.classify(url, err, timedOut, nowMs, timeoutMs),
+        classify: (err, timedOut, nowMs) =>
+          classifyAttempt(url, this.baseURL, err, timedOut, nowMs, timeoutMs),
       },
     );
   }
@@ -326,71 +222,13 @@ export class TinkerHttp {
     signal?: AbortSignal,
     decodeProtobuf?: (bytes: Uint8Array) => Record<string, unknown>,
   ): Promise<Record<string, unknown>> {
-    const deadline = this.clock.now() + (this.options.futureTimeoutMs ?? 1_800_000);
-    // The first poll may be answered with the result's size only (large results); later ones ask for the result.
-    let allowMetadataOnly = true;
-    let badRequests = 0;
-    const accept = decodeProtobuf ? PROTOBUF_CONTENT_TYPE : "application/json";
-    for (;;) {
-      if (this.clock.now() > deadline) {
-        throw new SpadeError(
-          "E_POLICY_TIMEOUT",
-          `request ${requestId} was not done within ${this.options.futureTimeoutMs ?? 1_800_000} ms`,
-          { nextStep: "raise futureTimeoutMs, or check the server's queue" },
-        );
-      }
-      const poll = { request_id: requestId, allow_metadata_only: allowMetadataOnly };
-      const answer = await this.request("/api/v1/retrieve_future", poll, {
-        signal,
-        accept,
-        passStatuses: [400, 408, 410],
-      });
-      if (answer.status === 408) continue;
-      if (answer.status === 410) throw new FutureExpiredError(requestId);
-      if (answer.status === 400) {
-        const detail = JSON.stringify(answer.body).slice(0, 500);
-        if (++badRequests > MAX_BAD_REQUEST_POLLS) {
-          throw new SpadeError(
-            "E_POLICY_HTTP",
-            `request ${requestId} failed: retrieve_future answered HTTP 400 ${MAX_BAD_REQUEST_POLLS + 1} times: ${detail}`,
-            { nextStep: "the server rejected the request: read its message" },
-          );
-        }
-        continue;
-      }
-      if (answer.bytes) {
-        if (!decodeProtobuf)
-          throw new SpadeError(
-            "E_POLICY_OUTPUT",
-            `request ${requestId}'s result came as protobuf, which SPADE does not decode for this call`,
-            { nextStep: "report this server: it answered protobuf without being asked" },
-          );
-        return decodeProtobuf(answer.bytes);
-      }
-      const body = (answer.body ?? {}) as Record<string, unknown>;
-      if (body.status === "complete_metadata" && allowMetadataOnly) {
-        allowMetadataOnly = false;
-        continue;
-      }
-      if (body.type === "try_again") {
-        await this.clock.sleep(this.options.pollIntervalMs ?? 100, signal);
-        continue;
-      }
-      if (body.error !== undefined) {
-        const category = typeof body.category === "string" ? body.category : "unknown";
-        throw new SpadeError(
-          "E_POLICY_HTTP",
-          `request ${requestId} failed on the server (${category}): ${String(body.error).slice(0, 500)}`,
-          {
-            nextStep:
-              category === "user"
-                ? "the server rejected the request: read its message"
-                : "check the server's log",
-          },
-        );
-      }
-      return body;
-    }
+    const via = {
+      request: this.request.bind(this),
+      clock: this.clock,
+      pollIntervalMs: this.options.pollIntervalMs,
+      futureTimeoutMs: this.options.futureTimeoutMs,
+    };
+    return pollFuture(via, requestId, signal, decodeProtobuf);
   }
 
   /** Stops the heartbeat. The session ends on the server when its heartbeats stop. */
@@ -420,70 +258,5 @@ export class TinkerHttp {
     }, periodMs);
     // The heartbeat alone must not keep the process alive.
     this.heartbeat.unref?.();
-  }
-
-  /** Judges one failed attempt for the retry loop. */
-  private classify(
-    url: string,
-    err: unknown,
-    timedOut: boolean,
-    nowMs: number,
-    timeoutMs: number | undefined,
-  ): AttemptFailure {
-    if (timedOut) {
-      return {
-        retryable: true,
-        retryAfterMs: null,
-        code: "E_POLICY_TIMEOUT",
-        message: `${url} gave no answer within ${timeoutMs ?? 600_000} ms`,
-        nextStep:
-          "raise the request timeout (--request-timeout), or check that the server is not stuck",
-        cause: err,
-      };
-    }
-    if (err instanceof StatusError) {
-      const advice =
-        err.status === 401 || err.status === 403
-          ? "check the API key variable (--api-key-env)"
-          : err.status === 404 || err.status === 405
-            ? `check --base-url (${this.baseURL}: the server root; /api/v1/... is added), the model name, and whether the server supports this endpoint`
-            : isRetryableStatus(err.status)
-              ? "the server is overloaded or failing: lower the concurrency, or check its log"
-              : "the server rejected the request: read its message";
-      // The server may say itself whether to retry (`x-should-retry`), which the SDK obeys over the status.
-      const says = err.headers.get("x-should-retry");
-      const retryable =
-        says === "true" ? true : says === "false" ? false : isRetryableStatus(err.status);
-      return {
-        retryable,
-        retryAfterMs: retryAfterMs(err.headers, nowMs),
-        code: "E_POLICY_HTTP",
-        message: `${url} answered ${err.message}`,
-        nextStep: advice,
-        cause: err,
-      };
-    }
-    if (err instanceof SpadeError) return failureOf(err, false);
-    if (err instanceof BodyInterruptedError)
-      return {
-        retryable: true,
-        retryAfterMs: null,
-        code: "E_POLICY_HTTP",
-        message: err.message,
-        nextStep: "check the server's log",
-        cause: err,
-      };
-    const detail =
-      err instanceof Error
-        ? ((err.cause as Error | undefined)?.message ?? err.message)
-        : String(err);
-    return {
-      retryable: true,
-      retryAfterMs: null,
-      code: "E_POLICY_HTTP",
-      message: `could not reach ${url}: ${detail}`,
-      nextStep: "check that the server is running and --base-url is right",
-      cause: err,
-    };
   }
 }

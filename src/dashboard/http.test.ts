@@ -1,0 +1,52 @@
+import type { IncomingMessage } from "node:http";
+import { Readable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { HttpError, readJsonBody, statusOf } from "./http.js";
+
+/** TEST DOUBLE: a request whose body is `chunks`, sent with `contentType`. */
+function request(chunks: string[], contentType = "application/json"): IncomingMessage {
+  return Object.assign(Readable.from(chunks), {
+    headers: { "content-type": contentType },
+  }) as unknown as IncomingMessage;
+}
+
+/** The status and message `readJsonBody` fails with. */
+async function refusal(req: IncomingMessage): Promise<[number, string]> {
+  const err = await readJsonBody(req).then(
+    () => null,
+    (e: unknown) => e,
+  );
+  if (!(err instanceof HttpError)) throw new Error(`expected an HttpError, got ${String(err)}`);
+  return [err.status, err.message];
+}
+
+describe("statusOf", () => {
+  it("answers E_NOT_FOUND 404, E_CONFIG 400, E_RUN_LOCKED 503 and any other code 500", () => {
+    const codes = ["E_NOT_FOUND", "E_CONFIG", "E_RUN_LOCKED", "E_STORE", "E_INTERNAL"];
+    expect(codes.map(statusOf)).toEqual([404, 400, 503, 500, 500]);
+  });
+});
+
+describe("readJsonBody", () => {
+  it("reads a JSON object sent in chunks, with a charset on its type", async () => {
+    const req = request(
+      ['{"seed": 3, ', '"source": "lib:maze"}'],
+      "application/json; charset=utf-8",
+    );
+    expect(await readJsonBody(req)).toEqual({ seed: 3, source: "lib:maze" });
+  });
+
+  it("refuses other types with 415, bodies past 64 KiB with 413, and anything but an object with 400", async () => {
+    expect(await refusal(request(["{}"], "text/plain"))).toEqual([
+      415,
+      "send JSON (Content-Type: application/json)",
+    ]);
+    expect(await refusal(request(["{}"], ""))).toEqual([
+      415,
+      "send JSON (Content-Type: application/json)",
+    ]);
+    expect(await refusal(request(["x".repeat(65_536), "y"]))).toEqual([413, "request too large"]);
+    for (const text of ["[1]", "null", "3", "{bad", ""])
+      expect(await refusal(request([text]))).toEqual([400, "the body must be a JSON object"]);
+  });
+});

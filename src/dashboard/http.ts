@@ -1,0 +1,82 @@
+/**
+ * @module dashboard/http
+ * The dashboard's HTTP plumbing: the headers every answer carries, plain-text HTTP errors, the
+ * status a coded error is answered with, and the capped JSON body of a Play API call.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import * as pages from "./pages.js";
+
+/** An answer of `status` with `message` as plain text (405, 413, 415, 404 of a path). */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The HTTP status of a coded error: E_NOT_FOUND 404, E_CONFIG 400, E_RUN_LOCKED 503, else 500. */
+export function statusOf(code: string): number {
+  return code === "E_NOT_FOUND"
+    ? 404
+    : code === "E_CONFIG"
+      ? 400
+      : code === "E_RUN_LOCKED"
+        ? 503
+        : 500;
+}
+
+/** Answers `text` as `type`, never cached, never sniffed, scripts and styles from this server only. */
+export function send(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  text: string | Buffer,
+): void {
+  res.writeHead(status, {
+    "content-type": type,
+    "cache-control": "no-store",
+    "x-content-type-options": "nosniff",
+    "content-security-policy": "default-src 'self'; style-src 'self' 'unsafe-inline'",
+  });
+  res.end(text);
+}
+
+/** Answers a failed request: an HttpError as its text, a coded error as JSON under `/api/`, else as an error page. */
+export function sendError(req: IncomingMessage, res: ServerResponse, err: unknown): void {
+  if (res.headersSent) res.end();
+  else if (err instanceof HttpError)
+    send(res, err.status, "text/plain; charset=utf-8", `${err.message}\n`);
+  else {
+    const e = pages.pageError(err);
+    if ((req.url ?? "").startsWith("/api/"))
+      send(res, statusOf(e.code), "application/json", JSON.stringify({ error: e }));
+    else
+      send(
+        res,
+        statusOf(e.code),
+        "text/html; charset=utf-8",
+        pages.layout("Error", pages.errorBox(e)),
+      );
+  }
+}
+
+/** The request's body as a JSON object: 415 unless sent as JSON, 413 past 64 KiB, 400 unless an object. */
+export async function readJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  if (!String(req.headers["content-type"] ?? "").startsWith("application/json"))
+    throw new HttpError(415, "send JSON (Content-Type: application/json)");
+  let text = "";
+  for await (const chunk of req) {
+    text += String(chunk);
+    if (text.length > 65_536) throw new HttpError(413, "request too large");
+  }
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (typeof value === "object" && value !== null && !Array.isArray(value))
+      return value as Record<string, unknown>;
+  } catch {
+    // falls through
+  }
+  throw new HttpError(400, "the body must be a JSON object");
+}
