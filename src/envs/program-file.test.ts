@@ -1,15 +1,14 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { fileTempDir } from "../../test/cleanup.js";
 import { isSpadeError } from "../errors.js";
 import { makeProgram } from "../sandbox/testing/programs.js";
 import { resolveProgram } from "./index.js";
 import { MAX_PROGRAM_FILE_BYTES, readProgramFile } from "./program-file.js";
 
-const dir = mkdtempSync(join(tmpdir(), "spade-program-file-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = fileTempDir("spade-program-file-");
 const SOURCE = makeProgram();
 
 function at(name: string, content?: Buffer | string): string {

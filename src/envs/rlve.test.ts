@@ -3,10 +3,9 @@
  * network): reading its registries, bundling an environment at a difficulty, and playing it in
  * the Python sandbox without torch.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { fileTempDir } from "../../test/cleanup.js";
 import { writeRlveFixture } from "../../test/fakes/rlve-fixture.js";
 import { makeAction } from "../env/index.js";
 import { loadProgram } from "../sandbox/index.js";
@@ -18,9 +17,8 @@ import {
   RLVE_OFFICIAL16,
 } from "./rlve.js";
 
-const dir = mkdtempSync(join(tmpdir(), "spade-rlve-"));
+const dir = fileTempDir("spade-rlve-");
 const checkout = writeRlveFixture(join(dir, "RLVE"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("parseRlvePool", () => {
   it("reads the checkout and the selection: official16 by default, #* for all, #A,B for some", () => {

@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { fileTempDir } from "../../test/cleanup.js";
 import { isSpadeError } from "../errors.js";
 import {
   dataRoot,
@@ -16,7 +16,7 @@ import {
   takeLimit,
 } from "./data.js";
 
-const dir = mkdtempSync(join(tmpdir(), "spade-data-"));
+const dir = fileTempDir("spade-data-");
 const write = (name: string, text: string | Buffer) => {
   const path = join(dir, name);
   writeFileSync(path, text);

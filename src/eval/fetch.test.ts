@@ -1,19 +1,12 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parquetWriteBuffer } from "hyparquet-writer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempDirsAfterEach } from "../../test/cleanup.js";
 import { isSpadeError } from "../errors.js";
 import { readPool } from "../envs/pool.js";
 import {
@@ -102,7 +95,7 @@ const dataset = (files: Dataset["files"], extra: Partial<Dataset> = {}): Dataset
   source: "test server",
   ...extra,
 });
-const fresh = () => mkdtempSync(join(tmpdir(), "spade-fetch-"));
+const fresh = tempDirsAfterEach("spade-fetch-");
 async function failure(p: Promise<unknown>): Promise<string> {
   const err = await p.then(
     () => null,

@@ -1,9 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { withTempDir } from "../../test/cleanup.js";
 import { skipWithout } from "../../test/missing.js";
 import { createSampler, DEFAULT_CORPUS_PATH, openCorpus } from "./index.js";
 import { countWords } from "./truncate.js";
@@ -106,8 +104,7 @@ describe.skipIf(
   ),
 )("the shared OpenStax sample", () => {
   it("opens as a data folder of .jsonl.gz files and samples reproducibly", async () => {
-    const cacheDir = await mkdtemp(join(tmpdir(), "spade-openstax-cache-"));
-    try {
+    await withTempDir("spade-openstax-cache-", async (cacheDir) => {
       const corpus = await openCorpus(OPENSTAX, { cacheDir });
       expect(corpus).toMatchObject({ format: "folder", size: 2725, skipped: 0 });
       const first = await corpus.read(0);
@@ -119,9 +116,7 @@ describe.skipIf(
       // The third draw is a long section, cut at 6,000 words plus the marker's 5 words.
       expect(countWords(drawn[2]!.text)).toBe(6000 + 5);
       expect(drawn[2]!.text.endsWith("\n[Document truncated at ~6000 words]")).toBe(true);
-    } finally {
-      await rm(cacheDir, { recursive: true, force: true });
-    }
+    });
   });
 });
 

@@ -1,10 +1,10 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { brotliCompressSync, gzipSync } from "node:zlib";
 import { parquetWriteBuffer } from "hyparquet-writer";
 import { parquetMetadata, type CompressionCodec } from "hyparquet";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { fileTempDir } from "../../test/cleanup.js";
 import { openCorpus } from "./open.js";
 
 // Five rows in row groups of two; row 3 has a null text and row 4 a blank one.
@@ -61,17 +61,13 @@ function fixture(
   });
 }
 
-let dir: string;
+const dir = fileTempDir("spade-grounding-parquet-");
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "spade-grounding-parquet-"));
   for (const codec of ["UNCOMPRESSED", "SNAPPY", "GZIP", "BROTLI", "ZSTD"] as const) {
     await writeFile(join(dir, `${codec.toLowerCase()}.parquet`), Buffer.from(fixture(codec)));
   }
   await writeFile(join(dir, "noid.parquet"), Buffer.from(fixture("SNAPPY", { id: false })));
   await writeFile(join(dir, "body.parquet"), Buffer.from(fixture("SNAPPY", { textName: "body" })));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
 });
 
 describe("Parquet corpus", () => {

@@ -1,7 +1,7 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { fileTempDir } from "../../test/cleanup.js";
 import { isSpadeError } from "../errors.js";
 import { openCorpus } from "./open.js";
 import { indexAt, mix64, uniformAt } from "../random/index.js";
@@ -38,18 +38,14 @@ function thrown(fn: () => unknown): unknown {
   return undefined;
 }
 
-let dir: string;
+const dir = fileTempDir("spade-grounding-sampler-");
 let corpus: Corpus;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "spade-grounding-sampler-"));
   const lines = Array.from({ length: 100 }, (_, i) =>
     JSON.stringify({ id: `d${i}`, text: `Document number ${i}.` }),
   );
   await writeFile(join(dir, "hundred.jsonl"), lines.join("\n") + "\n");
   corpus = await openCorpus(join(dir, "hundred.jsonl"));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
 });
 
 describe("counter-based PRNG", () => {

@@ -1,8 +1,7 @@
 /** `--hints model` when the hint writer never answers with a hint: 3 calls, then no hint and no hinted plays (the reference's hint phase returns None). */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { fileTempDir } from "../../test/cleanup.js";
 import {
   DESIGNS,
   RUN_SEED,
@@ -16,11 +15,10 @@ import { RunStore } from "../store/index.js";
 import { seedOf } from "./keys.js";
 import { runSelfPlay } from "./run.js";
 
-const dir = mkdtempSync(join(tmpdir(), "spade-model-hints-"));
+const dir = fileTempDir("spade-model-hints-");
 let server: FakeOpenAIServer | undefined;
 afterAll(async () => {
   await server?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe("--hints model with a hint writer that answers nothing", () => {

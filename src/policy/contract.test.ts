@@ -5,10 +5,8 @@
  * gguf-contract.test.ts, in the engine project). Both are test doubles: the suites check
  * behaviour and shapes, never answer quality.
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe } from "vitest";
+import { fileTempDir } from "../../test/cleanup.js";
 import { describeChatBackendContract, type ChatScenario } from "../../test/policy-contract.js";
 import { describeTokenSamplerContract } from "../../test/token-sampler-contract.js";
 import {
@@ -80,11 +78,9 @@ describe("OpenAI-compatible backend against the fake server", () => {
 });
 
 describe("Tinker sampler against the fake Tinker server", () => {
+  const modelDir = fileTempDir("spade-tiny-contract-");
   let renderer: ChatRenderer | undefined;
-  const tinyRenderer = () =>
-    (renderer ??= ChatRenderer.fromDir(
-      writeTinyModel(mkdtempSync(join(tmpdir(), "spade-tiny-contract-"))),
-    ));
+  const tinyRenderer = () => (renderer ??= ChatRenderer.fromDir(writeTinyModel(modelDir)));
 
   /** TEST DOUBLE: an engine that always writes `\boxed{0123}` then end-of-turn, stopping at the request's stop ids or max tokens. */
   const engine = (request: FakeSampleRequest): FakeSampleResult => {

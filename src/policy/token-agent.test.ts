@@ -1,7 +1,5 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { tempDirsAfterEach } from "../../test/cleanup.js";
 import type { Action, Env, Json } from "../env/index.js";
 import { resolveProgram } from "../envs/index.js";
 import { oracleAgent, runEpisode } from "../rollout/index.js";
@@ -41,6 +39,7 @@ function assistantText(action: Action): string {
 /** The fake logprob of sampled token i of turn t. */
 const logprobOf = (t: number, i: number) => -(t * 1000 + i + 1) / 1024;
 
+const tinyModelDir = tempDirsAfterEach("spade-tiny-");
 let server: FakeTinkerServer | undefined;
 let env: Env | undefined;
 afterEach(async () => {
@@ -64,7 +63,7 @@ async function setup(
   faults: FakeFault[] = [],
   agent: Partial<TokenAgentOptions> = {},
 ) {
-  const renderer = ChatRenderer.fromDir(writeTinyModel(mkdtempSync(join(tmpdir(), "spade-tiny-"))));
+  const renderer = ChatRenderer.fromDir(writeTinyModel(tinyModelDir()));
   const byTurn = replies(renderer);
   let turn = 0;
   const sample = (): FakeSampleResult => {

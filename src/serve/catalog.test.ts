@@ -1,8 +1,6 @@
 // Naming served environments and resolving what `spade serve` was given.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { withTempDir } from "../../test/cleanup.js";
 import { resolveProgram } from "../envs/index.js";
 import { EMPTY_STATS, RunStore } from "../store/index.js";
 import { catalogSources, loadCatalog, slug, uniqueNames } from "./catalog.js";
@@ -41,8 +39,7 @@ describe("catalogSources", () => {
 
 describe("run folders", () => {
   it("serve the run's designed environments that pass --min-regret and --skills, best regret first", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "spade-catalog-"));
-    try {
+    await withTempDir("spade-catalog-", async (dir) => {
       const store = RunStore.open(dir, "create");
       const source = resolveProgram("vault-cracker").source;
       const meta = {
@@ -87,8 +84,6 @@ describe("run folders", () => {
       ]);
       expect(catalogSources([dir]).length).toBe(4);
       expect(codeOf(() => catalogSources([dir], { minRegret: 2 }))).toBe("E_CONFIG");
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });

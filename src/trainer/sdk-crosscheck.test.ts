@@ -6,11 +6,11 @@
  * server that refuses protobuf.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { fileTempDir } from "../../test/cleanup.js";
 import {
   startTinkerRecorder,
   type RecordedRequest,
@@ -73,10 +73,9 @@ const SDK_ONLY = (r: RecordedRequest) =>
 const TIMED = (r: RecordedRequest) =>
   r.path === "/api/v1/session_heartbeat" || r.path === "/api/v1/telemetry";
 
-const workDir = mkdtempSync(join(tmpdir(), "spade-sdk-"));
+const workDir = fileTempDir("spade-sdk-");
 const flowPath = join(workDir, "flow.json");
 writeFileSync(flowPath, JSON.stringify(FLOW));
-afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
 /**
  * Runs the official SDK's flow against each of `recorders` in turn, in one Python process

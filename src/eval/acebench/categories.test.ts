@@ -2,10 +2,10 @@
 // the overall summary, and (with SPADE_ACEBENCH_SRC: an ACEBench checkout or git directory) a
 // verdict-by-verdict cross-check against upstream's own eval_main.py run by .venv's Python.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDirsAfterEach } from "../../../test/cleanup.js";
 import {
   NORMAL_CATEGORIES,
   SPECIAL_CATEGORIES,
@@ -199,11 +199,11 @@ const python = VENV_PYTHON;
 describe.skipIf(skipOptional(upstreamMissing(upstream)))(
   "cross-check with upstream's eval_main.py (SPADE_ACEBENCH_SRC)",
   () => {
+    const tempDir = tempDirsAfterEach("spade-acebench-");
     for (const kind of Object.keys(PERTURB)) {
       it(`agrees on every entry's verdict and every category's accuracy: ${kind}`, () => {
         const outputs = outputsFor(kind);
-        const tmp = mkdtempSync(join(tmpdir(), "spade-acebench-"));
-        const file = join(tmp, "outputs.json");
+        const file = join(tempDir(), "outputs.json");
         writeFileSync(file, JSON.stringify(Object.fromEntries(outputs)));
         const report = JSON.parse(
           execFileSync(

@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { fileTempDir } from "../../../test/cleanup.js";
 import { makeAction } from "../../env/index.js";
 import { isSpadeError } from "../../errors.js";
 import {
@@ -15,7 +15,7 @@ import {
   qaPaths,
 } from "./qa.js";
 
-const dir = mkdtempSync(join(tmpdir(), "qa-"));
+const dir = fileTempDir("qa-");
 const file = (name: string, rows: unknown[]) => {
   const path = join(dir, name);
   writeFileSync(path, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");

@@ -1,10 +1,12 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDirsAfterEach } from "../../../test/cleanup.js";
 import { isSpadeError, SpadeError } from "../../errors.js";
 import { readPaperRow, runPaper } from "./run.js";
 import { unavailableSource, unsupportedSource, type ColumnSource } from "./sources.js";
+
+const tempDir = tempDirsAfterEach("paper-");
 
 const context = (signal = new AbortController().signal) => ({
   dataDir: "/nowhere",
@@ -30,7 +32,7 @@ const fixed = (name: string, values: Record<string, number>): ColumnSource => ({
 
 describe("runPaper", () => {
   it("fills every column from its source and writes results.json, table.md, table.csv", async () => {
-    const out = mkdtempSync(join(tmpdir(), "paper-"));
+    const out = tempDir();
     const failing: ColumnSource = {
       name: "boom",
       columns: ["RG:Logic"],
@@ -90,7 +92,7 @@ describe("runPaper", () => {
   });
 
   it("stops at a cancelled source and marks the columns not run", async () => {
-    const out = mkdtempSync(join(tmpdir(), "paper-"));
+    const out = tempDir();
     const controller = new AbortController();
     const cancelled: ColumnSource = {
       name: "rg",
@@ -136,7 +138,7 @@ describe("runPaper", () => {
   });
 
   it("readPaperRow says E_IO for a folder without results", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "paper-"));
+    const dir = tempDir();
     expect(isSpadeError(await readPaperRow(dir).catch((e: unknown) => e), "E_IO")).toBe(true);
     writeFileSync(
       join(dir, "results.json"),

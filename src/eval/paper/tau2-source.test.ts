@@ -1,8 +1,8 @@
 // The Tau2 columns of the paper's table from a finished `spade eval tau2` folder.
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { fileTempDir } from "../../../test/cleanup.js";
 import { writeItemResult, type ItemResult, type SampleRecord } from "../run/index.js";
 import { runSource, tau2ResultsSource, type SourceContext } from "./index.js";
 
@@ -25,8 +25,7 @@ const item = (id: string, successes: boolean[]): ItemResult => ({
   accuracy: successes.filter(Boolean).length / successes.length,
 });
 
-const dir = mkdtempSync(join(tmpdir(), "spade-paper-tau2-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = fileTempDir("spade-paper-tau2-");
 const context: SourceContext = {
   dataDir: dir,
   outDir: join(dir, "unused"),

@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { fileTempDir } from "../../../test/cleanup.js";
 import { isSpadeError } from "../../errors.js";
 import { RG_MISSING, RG_VENV_READY } from "./testing/paths.js";
 import { PROJECT_VENV_PYTHON, RgWorker, RgWorkerPool } from "./worker.js";
@@ -101,7 +101,7 @@ describe.skipIf(skipWithout(RG_VENV_READY ? null : RG_MISSING))(
 );
 
 describe("worker failures", () => {
-  const dir = mkdtempSync(join(tmpdir(), "rg-worker-"));
+  const dir = fileTempDir("rg-worker-");
   const script = (name: string, body: string) => {
     const path = join(dir, name);
     writeFileSync(path, body);

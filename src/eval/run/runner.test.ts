@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { tempDirsAfterEach } from "../../../test/cleanup.js";
 import { SpadeError } from "../../errors.js";
 import { makeAction } from "../../env/index.js";
 import { makeTestEnv } from "../../env/testing/test-env.js";
@@ -10,11 +10,7 @@ import type { Agent } from "../../rollout/index.js";
 import { runEval, type EvalTask } from "./index.js";
 import { summarize } from "./summary.js";
 
-let dir = "";
-afterEach(async () => {
-  if (dir) await rm(dir, { recursive: true, force: true });
-  dir = "";
-});
+const tempDir = tempDirsAfterEach("spade-eval-");
 
 /** TEST DOUBLE: a one-question task; the answer `right` scores 1. */
 function task(id: string, group: string, opens: { failWith?: Error } = {}): EvalTask {
@@ -53,7 +49,7 @@ const INFO = { benchmark: "unit", model: "m", samples: 2 };
 
 describe("runEval", () => {
   it("scores pass@1 averaged over K samples per item, per group and overall; a failed sample counts as wrong and is reported", async () => {
-    dir = await mkdtemp(join(tmpdir(), "spade-eval-"));
+    const dir = tempDir();
     const tasks = [task("a/1", "g1"), task("b", "g1"), task("c", "g2")];
     const run = await runEval({
       tasks,
@@ -103,7 +99,7 @@ describe("runEval", () => {
   });
 
   it("--resume skips items whose results file exists; a fresh run refuses a folder with results; settings must match", async () => {
-    dir = await mkdtemp(join(tmpdir(), "spade-eval-"));
+    const dir = tempDir();
     const first: string[] = [];
     await runEval({
       tasks: [task("a", "g"), task("b", "g")],
@@ -153,7 +149,7 @@ describe("runEval", () => {
   });
 
   it("stops on cancellation: finished items are written, the cut-short and unstarted ones are not", async () => {
-    dir = await mkdtemp(join(tmpdir(), "spade-eval-"));
+    const dir = tempDir();
     const controller = new AbortController();
     const makeAgent =
       ({ task: t }: { task: EvalTask }): Agent =>
@@ -178,7 +174,7 @@ describe("runEval", () => {
   });
 
   it("records an environment that cannot be opened as a failed sample (stage open)", async () => {
-    dir = await mkdtemp(join(tmpdir(), "spade-eval-"));
+    const dir = tempDir();
     const broken = task("x", "g", {
       failWith: new SpadeError("E_SANDBOX_UNAVAILABLE", "no namespace"),
     });
@@ -199,7 +195,7 @@ describe("runEval", () => {
   });
 
   it("rejects duplicate ids and bad K / concurrency with E_CONFIG", async () => {
-    dir = await mkdtemp(join(tmpdir(), "spade-eval-"));
+    const dir = tempDir();
     const base = { info: INFO, concurrency: 1, outDir: dir, makeAgent: scripted({}) };
     await expect(
       runEval({ ...base, tasks: [task("a", "g"), task("a", "h")] }),

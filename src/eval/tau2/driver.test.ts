@@ -1,14 +1,13 @@
 // The driver protocol and failure codes, against TEST DOUBLE drivers: shell scripts standing in
 // for the tau2 environment's Python, writing scripted events to descriptor 3.
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { fileTempDir } from "../../../test/cleanup.js";
 import { isSpadeError } from "../../errors.js";
 import { type RunTau2Options, runDriver, runTau2, type Tau2Event } from "./index.js";
 
-const dir = mkdtempSync(join(tmpdir(), "spade-tau2-driver-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = fileTempDir("spade-tau2-driver-");
 let n = 0;
 
 /** TEST DOUBLE: a "python" that ignores its script and runs `body` (sh), stdin = the request. */

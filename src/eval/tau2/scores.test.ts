@@ -1,8 +1,8 @@
 // pass^k per task and per domain, as tau2's metrics compute it.
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { fileTempDir } from "../../../test/cleanup.js";
 import { writeItemResult, type ItemResult, type SampleRecord } from "../run/index.js";
 import { passHatK, tau2PassAt1, tau2ScoresOf } from "./index.js";
 
@@ -40,8 +40,7 @@ describe("tau2ScoresOf / tau2PassAt1", () => {
     item("retail/1", [true, true, true, true]),
     item("airline/3", [false, false, false, false], [2]),
   ];
-  const dir = mkdtempSync(join(tmpdir(), "spade-tau2-scores-"));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = fileTempDir("spade-tau2-scores-");
 
   it("averages per-task pass^1 within each domain and counts failed samples", () => {
     expect(tau2ScoresOf(items)).toEqual({

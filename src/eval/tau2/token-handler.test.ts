@@ -1,16 +1,14 @@
 // The token-sampler shim handler (the Tinker path): render, sample, parse back into a chat answer.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { withTempDir } from "../../../test/cleanup.js";
 import { ChatRenderer, type TokenSampleRequest, type TokenSampler } from "../../policy/index.js";
 import { writeTinyModel } from "../../../test/fakes/tiny-model.js";
 import { tokenSamplerHandler } from "./token-handler.js";
 
 describe("tokenSamplerHandler", () => {
   it("passes the request's sampling parameters on and returns the sampled tool call as tool_calls", async () => {
-    const renderer = ChatRenderer.fromDir(
-      writeTinyModel(mkdtempSync(join(tmpdir(), "spade-tiny-"))),
+    const renderer = await withTempDir("spade-tiny-", async (dir) =>
+      ChatRenderer.fromDir(writeTinyModel(dir)),
     );
     const seen: TokenSampleRequest[] = [];
     /** TEST DOUBLE: a sampler that writes one Hermes tool call and ends its turn. */

@@ -1,7 +1,5 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDirsAfterEach } from "../../../test/cleanup.js";
 import {
   asciiIds,
   THINK_DROPPING_TEMPLATE,
@@ -12,8 +10,10 @@ import { ChatRenderer } from "./renderer.js";
 import { TokenConversation } from "./conversation.js";
 import { LOOKUP_TOOL } from "../testing/tools.js";
 
+const tempDir = tempDirsAfterEach("spade-tiny-");
+
 function renderer(template?: string): ChatRenderer {
-  return ChatRenderer.fromDir(writeTinyModel(mkdtempSync(join(tmpdir(), "spade-tiny-")), template));
+  return ChatRenderer.fromDir(writeTinyModel(tempDir(), template));
 }
 
 /** What the fake model "samples": the canonical ids of `text`, then the end-of-turn token. */

@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDirsAfterEach } from "../../../test/cleanup.js";
 import type { ToolSpec } from "../../env/index.js";
 import {
   asciiIds,
@@ -19,9 +19,7 @@ const LOOKUP: ToolSpec = {
   function: { name: "lookup", description: "look a key up", parameters: { type: "object" } },
 };
 
-function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), "spade-tiny-"));
-}
+const tempDir = tempDirsAfterEach("spade-tiny-");
 
 describe("ChatRenderer", () => {
   it("renders with the model's template, tools and generation prompt, and tokenizes special tokens", () => {
