@@ -4,9 +4,9 @@
  * checkout or its git directory (no install step can bring it, so these checks are optional).
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { fileTempDir } from "../../../../test/cleanup.js";
 
 /** ACEBench/ACEBench at the data's commit. */
 export const UPSTREAM_COMMIT = "e6db74b735ead22c24f27367606a9408573b848f";
@@ -17,13 +17,14 @@ export const VENV_PYTHON = resolve(".venv/bin/python");
 /**
  * Upstream's source tree holding `files` (paths in the repository): SPADE_ACEBENCH_SRC itself when
  * it is a checkout that has the first of them, else the pinned commit's `files` extracted from
- * the git directory it names into a temporary folder. Undefined when the variable is unset.
+ * the git directory it names into a temporary folder (removed after the test file: call it where
+ * `afterAll` may be). Undefined when the variable is unset.
  */
 export function upstreamTree(files: readonly string[]): string | undefined {
   const src = process.env.SPADE_ACEBENCH_SRC;
   if (!src) return undefined;
   if (existsSync(join(src, files[0]!))) return src;
-  const out = mkdtempSync(join(tmpdir(), "acebench-upstream-"));
+  const out = fileTempDir("acebench-upstream-");
   execFileSync("bash", [
     "-c",
     `git --git-dir="$0" archive ${UPSTREAM_COMMIT} ${files.join(" ")} | tar -x -C "$1"`,
