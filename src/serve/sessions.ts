@@ -20,7 +20,7 @@ class FactoryError extends Error {
 export class ServerSessions {
   constructor(
     readonly registry: SessionRegistry,
-    readonly deps: SessionDeps,
+    private readonly deps: SessionDeps,
     /** `--session-timeout` in seconds; null never. */
     readonly timeoutS: number | null,
   ) {}
