@@ -1,10 +1,8 @@
 /**
  * @module serve/server
- * `spade serve`'s server: node:http for OpenEnv's HTTP routes and `ws` for its WebSocket session
- * protocol, every environment under its own path prefix (`/<name>/ws`, `/<name>/reset`, ...), an
- * index at `/`. Each WebSocket or MCP session opens its own sandboxed instance; a program that
- * throws or hangs fails only the call that ran it. This file composes the pieces: http.ts (routes),
- * ws.ts (connections), sessions.ts (opening and reaping), paths.ts (which environment a path names).
+ * `spade serve`'s server, composed here: node:http for OpenEnv's HTTP routes (http.ts) and `ws` for
+ * its WebSocket session protocol (ws.ts), every environment under its own path prefix (paths.ts),
+ * each WebSocket or MCP session its own sandboxed instance (sessions.ts).
  */
 import { randomInt, randomUUID } from "node:crypto";
 import { createServer } from "node:http";
