@@ -1,6 +1,7 @@
 // The MCP side through the official MCP TypeScript SDK's client (Streamable HTTP and WebSocket
 // transports): it lists a tool-use environment's tools and plays an episode to success with the
-// oracle's calls, one sandboxed session per MCP session.
+// oracle's calls, one sandboxed session per MCP session. Also the seeds of MCP URLs and the
+// capacity answer.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { WebSocketClientTransport } from "@modelcontextprotocol/sdk/client/websocket.js";
@@ -9,7 +10,8 @@ import WebSocket from "ws";
 import { resolveProgram } from "../envs/index.js";
 import { loadProgram } from "../sandbox/index.js";
 import { catalogSources, loadCatalog } from "./catalog.js";
-import { FINAL_ANSWER_TOOL } from "./mcp.js";
+import { capacityError, FINAL_ANSWER_TOOL, urlSeed } from "./mcp.js";
+import { CapacityError } from "./registry.js";
 import { startServer, type ServeHandle } from "./server.js";
 
 // Node 20 has no global WebSocket; the SDK's WebSocket transport uses the global one.
@@ -131,5 +133,28 @@ describe("the MCP SDK's client", () => {
     });
     await transport.terminateSession();
     await client.close();
+  });
+});
+
+describe("urlSeed", () => {
+  it("reads ?seed=N as a safe integer >= 0, else null", () => {
+    const seeds = ["?seed=42", "?seed=0", "?seed=", "?seed=-1", "?seed=1.5", "?seed=x", ""].map(
+      (q) => urlSeed(new URL(`http://h/maze/mcp${q}`)),
+    );
+    expect(seeds).toEqual([42, 0, 0, null, null, null, null]);
+  });
+});
+
+describe("capacityError", () => {
+  it("is SERVER_ERROR -32000 with the session counts", () => {
+    expect(capacityError(7, new CapacityError(4, 4))).toEqual({
+      jsonrpc: "2.0",
+      id: 7,
+      error: {
+        code: -32000,
+        message: "Server at capacity: 4/4 sessions active. Close a session or retry later.",
+        data: { active_sessions: 4, max_sessions: 4 },
+      },
+    });
   });
 });

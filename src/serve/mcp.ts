@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { makeAction } from "../env/index.js";
 import { isSpadeError } from "../errors.js";
-import type { McpTool, ObservationPayload } from "./protocol.js";
+import { errorText, type McpTool, type ObservationPayload } from "./protocol.js";
 import { CapacityError } from "./registry.js";
 import type { EnvSession } from "./session.js";
 
@@ -61,6 +61,17 @@ export function rpcError(
     id: id ?? null,
     error: data === undefined ? { code, message } : { code, message, data },
   };
+}
+
+/** The SERVER_ERROR answer of a session refused at capacity, with the session counts. */
+export function capacityError(
+  id: string | number | null | undefined,
+  err: CapacityError,
+): RpcResponse {
+  return rpcError(id, RPC.SERVER_ERROR, err.message, {
+    active_sessions: err.activeSessions,
+    max_sessions: err.maxSessions,
+  });
 }
 
 /** Parses a JSON-RPC request value; a malformed one becomes the INVALID_REQUEST response. */
@@ -124,9 +135,16 @@ function toolResult(payload: ObservationPayload, text: string): unknown {
   };
 }
 
+/** The `seed` of a request's params: a safe integer >= 0, else null (a random seed). */
 function seedParam(params: Record<string, unknown>): number | null {
   const seed = params.seed;
   return typeof seed === "number" && Number.isSafeInteger(seed) && seed >= 0 ? seed : null;
+}
+
+/** The `?seed=N` of an MCP URL: the seed of the episode its session starts; null when absent or invalid. */
+export function urlSeed(url: URL): number | null {
+  const seed = url.searchParams.get("seed");
+  return seedParam({ seed: seed === null ? undefined : Number(seed) });
 }
 
 /** Answers one request; null for a notification (no id), which gets no answer. */
@@ -154,11 +172,7 @@ export async function handleRpc(req: RpcRequest, ctx: McpContext): Promise<RpcRe
         const session = await ctx.create(seedParam(req.params));
         return ok({ session_id: session.id });
       } catch (err) {
-        if (err instanceof CapacityError)
-          return rpcError(id, RPC.SERVER_ERROR, err.message, {
-            active_sessions: err.activeSessions,
-            max_sessions: err.maxSessions,
-          });
+        if (err instanceof CapacityError) return capacityError(id, err);
         return rpcError(id, RPC.SERVER_ERROR, err instanceof Error ? err.message : String(err), {
           code: isSpadeError(err) ? err.code : undefined,
         });
@@ -234,17 +248,13 @@ async function callTool(req: RpcRequest, ctx: McpContext): Promise<RpcResponse> 
       result: toolResult(payload, payload.observation.result ?? payload.observation.text),
     };
   } catch (err) {
-    if (err instanceof CapacityError)
-      return rpcError(id, RPC.SERVER_ERROR, err.message, {
-        active_sessions: err.activeSessions,
-        max_sessions: err.maxSessions,
-      });
-    const code = isSpadeError(err) ? err.code : undefined;
+    if (err instanceof CapacityError) return capacityError(id, err);
+    const e = errorText(err);
     return rpcError(
       id,
       RPC.INTERNAL_ERROR,
-      `${code ? `${code}: ` : ""}${err instanceof Error ? err.message : String(err)}`,
-      code ? { code } : undefined,
+      e.message,
+      e.spadeCode ? { code: e.spadeCode } : undefined,
     );
   } finally {
     if (temporary && session) await ctx.close(session.id);

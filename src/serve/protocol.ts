@@ -7,6 +7,7 @@
 import { z } from "zod";
 import type { Action, JsonObject, ToolSpec } from "../env/index.js";
 import { makeAction } from "../env/index.js";
+import { isSpadeError } from "../errors.js";
 
 /** OpenEnv's `WSErrorCode`, the `code` of every WebSocket error message. */
 export const WS_ERROR_CODES = [
@@ -39,6 +40,12 @@ export class ProtocolError extends Error {
     super(message);
     this.name = "ProtocolError";
   }
+}
+
+/** A failure as answers state it: SPADE's code before its message, and the code alone. */
+export function errorText(err: unknown): { message: string; spadeCode?: string } {
+  if (isSpadeError(err)) return { message: `${err.code}: ${err.message}`, spadeCode: err.code };
+  return { message: err instanceof Error ? err.message : String(err) };
 }
 
 /** zod issues in pydantic's shape, locations prefixed by `prefix`. */

@@ -1,0 +1,39 @@
+/**
+ * @module serve/http-json
+ * node:http plumbing of the server's HTTP routes: answering in JSON, and reading a request body
+ * under a size cap without buffering what is over it.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+/** Answers `status` with `body` as JSON (content-length set), plus `headers`. */
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+/** Reads a request body up to `limit` bytes; null when it is larger. */
+export function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        resolve(null);
+        req.destroy();
+      } else chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
