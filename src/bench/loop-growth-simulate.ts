@@ -29,7 +29,7 @@ export interface Measured extends DedupeTally {
   storeMiB: number;
 }
 
-/** Simulates `count` steps into a new store in `dir` (see the module comment). */
+/** Simulates `count` steps of `run` into a new store in `dir` (see bench/loop-growth's module comment). */
 export function simulate(
   run: GrowthRun,
   dir: string,
