@@ -24,16 +24,6 @@ import {
   type Tau2Settings,
 } from "./settings.js";
 
-export { driverRequest } from "./request.js";
-export {
-  TAU2_DEFAULTS,
-  TAU2_DOMAINS,
-  type Tau2Agent,
-  type Tau2Domain,
-  type Tau2Endpoint,
-  type Tau2Settings,
-} from "./settings.js";
-
 /** Options of `runTau2`. */
 export interface RunTau2Options {
   domains: readonly Tau2Domain[];
