@@ -8,78 +8,24 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { defineCommand } from "citty";
 import { SpadeError } from "../errors.js";
-import { chatUserSimulator } from "../eval/run/index.js";
 import {
-  aceAgentSource,
-  bfclSource,
   isPaperSetting,
-  lcbItems,
-  LCB_SETTINGS,
-  loadAime,
-  loadGpqa,
-  qaPaths,
-  qaSource,
   PAPER_SETTINGS,
   readPaperRow,
   renderCsv,
   renderMarkdown,
-  rgSource,
   runPaper,
-  tau2ResultsSource,
-  unavailableSource,
   type ColumnSource,
   type PaperSetting,
 } from "../eval/paper/index.js";
-import {
-  aceNormalSpecialSource,
-  aceOverallSource,
-  recordingSource,
-  type CellStore,
-} from "../eval/paper/acebench-source.js";
-import { resolveBfclDataDir } from "../eval/bfcl/index.js";
-import { RG_SAMPLING, RgWorkerPool } from "../eval/rg/index.js";
+import { RgWorkerPool } from "../eval/rg/index.js";
 import { dataRoot } from "../eval/index.js";
-import {
-  LCB_DEFAULT_RELEASE,
-  LCB_RELEASES,
-  LCB_TIMEOUT_SECONDS,
-  loadLiveCodeBench,
-  PythonSandbox,
-} from "../eval/suites/code/index.js";
-import type { SamplingParams } from "../policy/index.js";
+import { LCB_DEFAULT_RELEASE, LCB_RELEASES, PythonSandbox } from "../eval/suites/code/index.js";
 import { intFlag } from "./common.js";
-import { acebenchFolder } from "./eval-acebench.js";
-import { bfclSingleRoot } from "./eval-run-bfcl.js";
+import { gamesSources } from "./eval-paper-games.js";
+import { toolUseSources } from "./eval-paper-tool-use.js";
 import { defaultOutDir, evalRunArgs, withEvalInterrupt } from "./eval-run.js";
-import { datasetsFlag } from "./eval-rg.js";
-import { openAIBackendFrom, policyFromFlags, type Policy } from "./policy.js";
-
-/**
- * ACEBench settings of the reference (eval_offline/configs/tool_use.yaml): temperature 0.7,
- * top_p 1.0, 16,384 tokens, at most 40 dialogue turns, the user played by a second model.
- */
-const ACEBENCH_SAMPLING: SamplingParams = { temperature: 0.7, top_p: 1, max_tokens: 16384 };
-
-/** AIME (eval_offline/configs/games.yaml): 64 samples, temperature 1.0, top_p 0.95, top_k 20, 32,768 tokens. */
-const AIME_SAMPLING: SamplingParams = {
-  temperature: 1,
-  top_p: 0.95,
-  max_tokens: 32768,
-  ...({ top_k: 20 } as object),
-};
-
-/** GPQA-Diamond (games.yaml): 8 samples, temperature 0.7, top_p 0.95, 32,768 tokens. */
-const GPQA_SAMPLING: SamplingParams = { temperature: 0.7, top_p: 0.95, max_tokens: 32768 };
-
-/** LiveCodeBench (games.yaml): 1 sample, temperature 0.2, top_p 0.95, 16,384 tokens. */
-const LCB_SAMPLING: SamplingParams = {
-  temperature: LCB_SETTINGS.temperature,
-  top_p: LCB_SETTINGS.top_p,
-  max_tokens: LCB_SETTINGS.max_tokens,
-};
-
-/** BFCL (tool_use.yaml bfcl_full): temperature 0.0, one sample per entry. */
-const BFCL_SAMPLING: SamplingParams = { temperature: 0 };
+import { policyFromFlags, type Policy } from "./policy.js";
 
 /** A one-line progress bar on stderr. */
 function bar(source: string, done: number, total: number, accuracy: number): string {
@@ -97,157 +43,10 @@ function sourcesFor(
   pool: () => RgWorkerPool,
   sandbox: () => Promise<PythonSandbox>,
 ): ColumnSource[] {
-  const lcbRelease = (flags["lcb-release"] as string | undefined) ?? LCB_DEFAULT_RELEASE;
-  const agent = (sampling: SamplingParams) => (sample: number, signal: AbortSignal) =>
-    policy.makeAgent({ seed: sample, signal, systemPrompt: null, sampling });
-  const qaAgent =
-    (sampling: SamplingParams) => (sample: number, signal: AbortSignal, system: string | null) =>
-      policy.makeAgent({ seed: sample, signal, systemPrompt: system, sampling });
   const limit = flags.limit === undefined ? undefined : intFlag("limit", String(flags.limit), 1);
-  if (setting === "games") {
-    return [
-      ...[2025, 2026].map((year) =>
-        qaSource({
-          name: `aime-${year}`,
-          column: `AIME-${year - 2000}`,
-          load: (dir) => loadAime(qaPaths(dir).aime(year), year),
-          samples: 64,
-          settings: {
-            source: "spade-rl/spade eval_offline/configs/games.yaml (aime)",
-            samples: 64,
-            temperature: 1,
-            top_p: 0.95,
-            top_k: 20,
-            max_tokens: 32768,
-            grading: "last \\boxed{} (no nested braces), math equivalence with the label",
-            column: "pass@1 over all samples",
-          },
-          limit,
-          makeAgent: qaAgent(AIME_SAMPLING),
-        }),
-      ),
-      qaSource({
-        name: "gpqa-diamond",
-        column: "GPQA-Diamond",
-        load: (dir) => loadGpqa(qaPaths(dir).gpqa),
-        samples: 8,
-        settings: {
-          source: "spade-rl/spade eval_offline/configs/games.yaml (gpqa_diamond)",
-          samples: 8,
-          temperature: 0.7,
-          top_p: 0.95,
-          max_tokens: 32768,
-          grading: "last \\boxed{A-D}, else the first 'answer is X' / 'Answer: X'",
-          column: "avg@8",
-        },
-        limit,
-        makeAgent: qaAgent(GPQA_SAMPLING),
-      }),
-      qaSource({
-        name: "livecodebench",
-        column: "LiveCodeBench",
-        load: async (dir) =>
-          lcbItems(
-            await loadLiveCodeBench(qaPaths(dir).livecodebench, lcbRelease),
-            await sandbox(),
-          ),
-        samples: LCB_SETTINGS.samples,
-        settings: {
-          source: "spade-rl/spade eval_offline/configs/games.yaml (livecodebench)",
-          release: lcbRelease,
-          ...LCB_SETTINGS,
-          timeoutSecondsPerTest: LCB_TIMEOUT_SECONDS,
-          grading:
-            "last ```python block (else the whole answer), every public and private test passes under lcb_runner's rules",
-          column: "pass@1 averaged over samples",
-        },
-        limit,
-        makeAgent: qaAgent(LCB_SAMPLING),
-      }),
-      rgSource({
-        service: pool(),
-        makeAgent: agent(RG_SAMPLING),
-        datasets: datasetsFlag(flags as { datasets?: string }),
-        limit: flags.limit === undefined ? undefined : intFlag("limit", String(flags.limit), 1),
-      }),
-    ];
-  }
-  const userModel =
-    (flags["user-model"] as string | undefined) ??
-    (policy.name === "openai" ? (flags.model as string | undefined) : undefined);
-  const userBaseURL =
-    (flags["user-base-url"] as string | undefined) ??
-    (policy.name === "openai" ? (flags["base-url"] as string | undefined) : undefined);
-  const userApiKeyEnv =
-    (flags["user-api-key-env"] as string | undefined) ??
-    (flags["user-base-url"] === undefined
-      ? (flags["api-key-env"] as string | undefined)
-      : undefined);
-  const aceCells: CellStore = new Map();
-  const ace: ColumnSource =
-    userModel && userBaseURL
-      ? (() => {
-          const userBackend = openAIBackendFrom({
-            baseURL: userBaseURL,
-            model: userModel,
-            apiKeyEnv: userApiKeyEnv,
-          });
-          return aceAgentSource({
-            acebenchDir: acebenchFolder(dataDir),
-            limit: flags.limit === undefined ? undefined : intFlag("limit", String(flags.limit), 1),
-            makeAgent: agent(ACEBENCH_SAMPLING),
-            userFor: (entry) => chatUserSimulator(userBackend, entry),
-            settings: {
-              source: "spade-rl/spade eval_offline/configs/tool_use.yaml",
-              language: "en",
-              limit: (flags.limit as string | undefined) ?? null,
-              temperature: 0.7,
-              top_p: 1,
-              max_tokens: 16384,
-              userModel,
-              referenceUserModel: "gpt-4o",
-            },
-          });
-        })()
-      : unavailableSource(
-          "acebench-agent",
-          ["ACEBench-A"],
-          "multi-turn entries need a simulated user: pass --user-model and --user-base-url (or use --policy openai)",
-        );
-  return [
-    bfclSource({
-      multiTurnDir: resolveBfclDataDir({ flag: dataDir, env: {}, cwd: process.cwd() }),
-      singleTurnRoot: bfclSingleRoot(flags["bfcl-single-data"] as string | undefined, dataDir),
-      makeAgent: agent(BFCL_SAMPLING),
-      limit,
-      settings: {
-        source: "spade-rl/spade eval_offline/configs/tool_use.yaml",
-        categories: ["non_live", "live", "multi_turn"],
-        samples: 1,
-        temperature: 0,
-        limit: limit ?? null,
-      },
-    }),
-    tau2ResultsSource(flags["tau2-results"] as string | undefined),
-    aceNormalSpecialSource({
-      acebenchDir: acebenchFolder(dataDir),
-      limit,
-      makeAgent: qaAgent(ACEBENCH_SAMPLING),
-      store: aceCells,
-      settings: {
-        source: "spade-rl/spade eval_offline/configs/tool_use.yaml",
-        language: "en",
-        categories: "12 normal + 3 special, one sample each",
-        limit: limit ?? null,
-        temperature: 0.7,
-        top_p: 1,
-        max_tokens: 16384,
-        column: "mean of the categories' accuracies (upstream's eval_main.py per category)",
-      },
-    }),
-    recordingSource(ace, aceCells),
-    aceOverallSource(aceCells),
-  ];
+  return setting === "games"
+    ? gamesSources(policy, flags, limit, pool, sandbox)
+    : toolUseSources(policy, flags, dataDir, limit);
 }
 
 /** `spade eval paper ...` */

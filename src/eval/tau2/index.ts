@@ -11,20 +11,22 @@ export {
   type Tau2Event,
   type Tau2Model,
 } from "./driver.js";
+export { driverRequest } from "./request.js";
 export {
-  driverRequest,
   runTau2,
   tau2ItemId,
+  type RunTau2Options,
+  type Tau2DomainReport,
+  type Tau2Run,
+} from "./run.js";
+export {
   TAU2_DEFAULTS,
   TAU2_DOMAINS,
-  type RunTau2Options,
   type Tau2Agent,
   type Tau2Domain,
-  type Tau2DomainReport,
   type Tau2Endpoint,
-  type Tau2Run,
   type Tau2Settings,
-} from "./run.js";
+} from "./settings.js";
 export { passHatK, tau2PassAt1, tau2ScoresOf, type Tau2DomainScore } from "./scores.js";
 export {
   deviceRequest,

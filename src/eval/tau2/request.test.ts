@@ -1,6 +1,7 @@
 // The harness request runTau2 sends: each role's litellm model and sampling, the protocol settings.
 import { describe, expect, it } from "vitest";
-import { driverRequest, TAU2_DEFAULTS, type Tau2Settings } from "./run.js";
+import { driverRequest } from "./request.js";
+import { TAU2_DEFAULTS, type Tau2Settings } from "./settings.js";
 
 const settings: Tau2Settings = {
   ...TAU2_DEFAULTS,
