@@ -19,14 +19,7 @@ export {
   type Tau2DomainReport,
   type Tau2Run,
 } from "./run.js";
-export {
-  TAU2_DEFAULTS,
-  TAU2_DOMAINS,
-  type Tau2Agent,
-  type Tau2Domain,
-  type Tau2Endpoint,
-  type Tau2Settings,
-} from "./settings.js";
+export * from "./settings.js";
 export { passHatK, tau2PassAt1, tau2ScoresOf, type Tau2DomainScore } from "./scores.js";
 export {
   deviceRequest,
