@@ -7,8 +7,6 @@ import { storedLanguage } from "../env/language.js";
 import { type Column, columnName, DESIGN, ENVIRONMENT, EPISODE, SAMPLE } from "./rows.js";
 import type { DesignRow, EnvironmentRow, EpisodeRow, SampleRow } from "./types.js";
 
-export { jsonText } from "./rows.js";
-
 /** The INSERT of one row of a table and the values a record gives its placeholders, in order. */
 export interface RowInsert<R> {
   readonly sql: string;

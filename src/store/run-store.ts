@@ -12,11 +12,11 @@ import {
   DESIGN_INSERT,
   ENVIRONMENT_INSERT,
   EPISODE_INSERT,
-  jsonText,
   type RowInsert,
   SAMPLE_INSERT,
 } from "./inserts.js";
 import { guardIo } from "./io-errors.js";
+import { jsonText } from "./rows.js";
 import { LOCK_FILE, RunLock, type LockHolder } from "./lock.js";
 import {
   ENVIRONMENT_ORDER,
