@@ -9,24 +9,12 @@ import { dataRoot } from "../eval/index.js";
 import { DATASETS, findDataset, type Dataset, type DatasetFile } from "../eval/datasets.js";
 import { datasetStatus, fetchDataset, readManifest } from "../eval/fetch.js";
 import { dataArg } from "./common.js";
+import { formatBytes, progressBar } from "./progress.js";
 
 const dataArgs = { data: dataArg() } as const;
 
 function root(flag: string | undefined): string {
   return dataRoot({ flag, env: process.env });
-}
-
-/** Human-readable bytes. */
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ["KiB", "MiB", "GiB"];
-  let v = n / 1024;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return `${v.toFixed(1)} ${units[u]}`;
 }
 
 /** Replaces the origin of a URL (a mirror); the path stays. */
@@ -96,12 +84,8 @@ function progress(tty: boolean) {
       return;
     }
     current = file.path;
-    const width = 24;
-    const filled = total ? Math.min(width, Math.round((width * received) / total)) : 0;
     const amount = total ? `${formatBytes(received)}/${formatBytes(total)}` : formatBytes(received);
-    process.stderr.write(
-      `\r[${file.path}] ${"#".repeat(filled)}${"-".repeat(width - filled)} ${amount}`,
-    );
+    process.stderr.write(`\r[${file.path}] ${progressBar(received, total || null)} ${amount}`);
   };
 }
 

@@ -26,12 +26,11 @@ import { gamesSources } from "./eval-paper-games.js";
 import { toolUseSources } from "./eval-paper-tool-use.js";
 import { defaultOutDir, evalRunArgs, withEvalInterrupt } from "./eval-run.js";
 import { policyFromFlags, type Policy } from "./policy.js";
+import { progressBar } from "./progress.js";
 
-/** A one-line progress bar on stderr. */
-function bar(source: string, done: number, total: number, accuracy: number): string {
-  const width = 24;
-  const filled = total === 0 ? width : Math.round((width * done) / total);
-  return `[${source}] ${"#".repeat(filled)}${"-".repeat(width - filled)} ${done}/${total} items, accuracy ${(100 * accuracy).toFixed(1)}%`;
+/** A source's progress: its bar, items done and the accuracy so far. */
+function sourceProgress(source: string, done: number, total: number, accuracy: number): string {
+  return `[${source}] ${progressBar(done, total)} ${done}/${total} items, accuracy ${(100 * accuracy).toFixed(1)}%`;
 }
 
 /** The sources of a setting, in column order. */
@@ -170,7 +169,9 @@ export const paperCommand = defineCommand({
               const now = Date.now();
               if (now - lastPrintMs < 1000 && p.itemsDone < p.itemsTotal) return;
               lastPrintMs = now;
-              process.stderr.write(`${bar(source, p.itemsDone, p.itemsTotal, p.accuracy)}\n`);
+              process.stderr.write(
+                `${sourceProgress(source, p.itemsDone, p.itemsTotal, p.accuracy)}\n`,
+              );
             },
           },
           onSource: (source, phase) => {

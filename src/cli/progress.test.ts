@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { megabytes, progressLine } from "./progress.js";
+import { formatBytes, progressBar, progressLine } from "./progress.js";
 
 function sink(isTTY: boolean) {
   const written: string[] = [];
@@ -27,7 +27,6 @@ describe("progressLine", () => {
     p.update("x 1000");
     p.done("x done");
     expect(written).toEqual(["x 0\n", "x 1000\n", "x done\n"]);
-    expect(megabytes(398_000_000)).toBe("398.0 MB");
   });
 
   it("clear erases a live line on a TTY and writes nothing in logs", () => {
@@ -52,5 +51,27 @@ describe("progressLine", () => {
       "step 1/2 designing: attempts 0/6, 0 valid, - designs/min\n",
       "step 1/2 | pool 2\n",
     ]);
+  });
+});
+
+describe("formatBytes", () => {
+  it("writes bytes below 1 KiB as they are and larger sizes in binary units, one decimal", () => {
+    expect(
+      [0, 1023, 1024, 1536, 398_000_000, 5 * 1024 ** 3, 3 * 1024 ** 4].map(formatBytes),
+    ).toEqual(["0 B", "1023 B", "1.0 KiB", "1.5 KiB", "379.6 MiB", "5.0 GiB", "3072.0 GiB"]);
+  });
+});
+
+describe("progressBar", () => {
+  it("fills the share done, rounded, within the width", () => {
+    expect(progressBar(0, 8)).toBe("-".repeat(24));
+    expect(progressBar(3, 8)).toBe(`${"#".repeat(9)}${"-".repeat(15)}`);
+    expect(progressBar(8, 8)).toBe("#".repeat(24));
+    expect(progressBar(9, 8, 4)).toBe("####");
+  });
+
+  it("is full when there is nothing to do and empty when the total is unknown", () => {
+    expect(progressBar(0, 0, 4)).toBe("####");
+    expect(progressBar(5, null, 4)).toBe("----");
   });
 });

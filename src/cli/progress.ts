@@ -51,7 +51,25 @@ export function progressLine(
   };
 }
 
-/** Bytes as MB with one decimal. */
-export function megabytes(bytes: number): string {
-  return `${(bytes / 1e6).toFixed(1)} MB`;
+/** Bytes in binary units with one decimal (`512 B`, `1.5 KiB`, `398.0 MiB`, `2.0 GiB`). */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ["KiB", "MiB", "GiB"];
+  let v = n / 1024;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return `${v.toFixed(1)} ${units[u]}`;
+}
+
+/**
+ * A bar of `width` cells, `#` for what is done and `-` for the rest: full when `total` is 0
+ * (nothing to do), empty when it is unknown (null).
+ */
+export function progressBar(done: number, total: number | null, width = 24): string {
+  const filled =
+    total === null ? 0 : total === 0 ? width : Math.min(width, Math.round((width * done) / total));
+  return `${"#".repeat(filled)}${"-".repeat(width - filled)}`;
 }

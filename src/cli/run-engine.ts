@@ -22,7 +22,7 @@ import {
 } from "../trainer/index.js";
 import { stderrNotices } from "./notices.js";
 import { openAIBackendFrom, retryOptions } from "./policy.js";
-import { megabytes, progressLine, type ProgressStream } from "./progress.js";
+import { formatBytes, progressLine, type ProgressStream } from "./progress.js";
 
 /** The model a run samples from and the engine that trains it. */
 export interface RunBackends {
@@ -243,7 +243,7 @@ async function ggufBackends(
     hfEndpoint: places.hfEndpoint,
     fileName: isRemoteModel(model) ? basename(model) : undefined,
     onDownloadProgress: ({ downloadedBytes, totalBytes }) => {
-      const text = `spade run: downloading ${basename(model)}: ${megabytes(downloadedBytes)} of ${megabytes(totalBytes)} (${totalBytes > 0 ? Math.floor((100 * downloadedBytes) / totalBytes) : 0}%)`;
+      const text = `spade run: downloading ${basename(model)}: ${formatBytes(downloadedBytes)} of ${formatBytes(totalBytes)} (${totalBytes > 0 ? Math.floor((100 * downloadedBytes) / totalBytes) : 0}%)`;
       if (downloadedBytes >= totalBytes && totalBytes > 0)
         download.done(`${text}, saved in ${places.modelsDir}`);
       else download.update(text);
