@@ -1,15 +1,13 @@
 // The archive's language column: read from the store, or told from the code in a store made before it.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { EMPTY_STATS, RunStore, STORE_FILE, type EnvironmentRow } from "../store/index.js";
 import { archivePage } from "./pages.js";
 import { archive, environmentDetail } from "./queries.js";
+import { fileTempDir } from "../../test/cleanup.js";
 
-const dir = mkdtempSync(join(tmpdir(), "spade-dash-language-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = fileTempDir("spade-dash-language-");
 
 const row = (id: string, code: string): EnvironmentRow => ({
   id,

@@ -1,13 +1,12 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { codeOf } from "../../test/assert.js";
 import { STORE_FILE } from "../store/index.js";
 import { discoverRuns, RunCatalog } from "./runs.js";
+import { fileTempDir } from "../../test/cleanup.js";
 
-const root = mkdtempSync(join(tmpdir(), "spade-dash-runs-"));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const root = fileTempDir("spade-dash-runs-");
 
 /** A folder under the test root, holding an (empty) store file when `store`. */
 function folder(path: string, store: boolean): string {

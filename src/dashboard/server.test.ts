@@ -5,14 +5,14 @@
  */
 import Database from "better-sqlite3";
 import { request } from "node:http";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { libraryNames, libraryPath, readProgramFile } from "../envs/index.js";
 import { loadProgram } from "../sandbox/index.js";
 import { EMPTY_STATS, RunStore } from "../store/index.js";
 import { startDashboard, type Dashboard, type DashboardOptions } from "./server.js";
+import { fileTempDir } from "../../test/cleanup.js";
 
 const EVIL = `<img src=x onerror='alert(1)'>`;
 const PROGRAM = `class Environment {
@@ -151,7 +151,7 @@ function makeRun(dir: string): void {
   store.close();
 }
 
-const root = mkdtempSync(join(tmpdir(), "spade-dash-"));
+const root = fileTempDir("spade-dash-");
 const good = join(root, "good");
 let dashboard: Dashboard;
 let base: string;
@@ -198,7 +198,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await dashboard.close();
-  rmSync(root, { recursive: true, force: true });
 });
 
 describe("pages", () => {

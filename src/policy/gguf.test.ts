@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ToolSpec } from "../env/index.js";
@@ -14,6 +13,7 @@ import { writeTinyLlamaGguf } from "./testing/gguf-writer.js";
 import { assistantCalls } from "./testing/tools.js";
 import type { ChatMessage } from "./types.js";
 import { codeOfAsync as codeOf } from "../../test/assert.js";
+import { fileTempDir } from "../../test/cleanup.js";
 
 // Everything here runs a tiny random-weight model: outputs are noise by construction. The tests
 // check structure, token counts, determinism and constraints, never quality.
@@ -51,7 +51,7 @@ const waitTool: ToolSpec = {
   },
 };
 
-const dir = mkdtempSync(join(tmpdir(), "spade-gguf-"));
+const dir = fileTempDir("spade-gguf-");
 const modelPath = join(dir, "tiny.gguf");
 let backend: GgufChatBackend;
 let requiredBackend: GgufChatBackend;
@@ -69,7 +69,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await backend.close();
   await requiredBackend.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe("ggufChatBackend on a tiny random llama", () => {

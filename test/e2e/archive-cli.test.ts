@@ -3,19 +3,18 @@
  * OpenEnv package (whose programs `spade serve` loads) and as JSON Lines. The run is a store
  * written directly (a test double of a finished run: library programs stored as designs).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { resolveProgram } from "../../src/envs/index.js";
 import { loadCatalog } from "../../src/serve/index.js";
 import { loadProgram } from "../../src/sandbox/index.js";
 import { EMPTY_STATS, RunStore } from "../../src/store/index.js";
 import { spadeAsync } from "./cli.js";
+import { fileTempDir } from "../cleanup.js";
 
-const dir = mkdtempSync(join(tmpdir(), "spade-archive-"));
+const dir = fileTempDir("spade-archive-");
 const run = join(dir, "run");
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 beforeAll(async () => {
   const store = RunStore.open(run, "create");

@@ -4,21 +4,14 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import {
-  appendFileSync,
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { fileTempDir } from "../cleanup.js";
 
 const REPO = new URL("../..", import.meta.url).pathname;
 const HELPER = join(REPO, "scripts/lib/cached-venv.sh");
-const work = mkdtempSync(join(tmpdir(), "spade-cached-venv-"));
+const work = fileTempDir("spade-cached-venv-");
 const venv = join(work, "venv");
 const script = join(work, "setup-demo.sh");
 const req = join(work, "requirements-demo.txt");
@@ -55,8 +48,6 @@ function expectedStamp(): string {
 
 const INSTALLING = `demo: installing requirements-demo.txt into ${venv} (tiny; cached afterwards)\n`;
 const INSTALLED = /^demo: installed in \d+ s, \d+ MB\n$/;
-
-afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe("cached_venv (scripts/lib/cached-venv.sh)", () => {
   it("installs once, stamps the list, the caller and the helper, then reuses the venv", () => {

@@ -7,8 +7,7 @@
  */
 import Database from "better-sqlite3";
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type Page } from "playwright-core";
@@ -19,10 +18,11 @@ import { startSelfPlayServer, type SelfPlayServerOptions } from "../fakes/selfpl
 import type { FakeOpenAIServer } from "../fakes/openai-server.js";
 import type { SpadeProcess } from "./cli.js";
 import { DESIGNS, RUN_SEED, runFlags, spade, spadeAsync } from "./selfplay-scenario.js";
+import { fileTempDir } from "../cleanup.js";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const SHOTS = join(REPO, "test-artifacts", "dashboard");
-const root = mkdtempSync(join(tmpdir(), "spade-dash-e2e-"));
+const root = fileTempDir("spade-dash-e2e-");
 const runs = join(root, "runs");
 let server: FakeOpenAIServer;
 /** The double's options; read at each request, so a test can slow the agent down. */
@@ -81,7 +81,6 @@ afterAll(async () => {
   dashboard?.child.kill("SIGINT");
   await dashboard?.done;
   await server?.close();
-  rmSync(root, { recursive: true, force: true });
 });
 
 describe("spade dashboard in a browser", () => {

@@ -2,16 +2,15 @@
  * `spade env` through the real, built command (`bin/spade.js` -> `dist/`): exit codes, JSON
  * shapes and exact values. `npm test` builds first.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CHECK_CODES } from "../../src/env/index.js";
 import { makeProgram } from "../../src/sandbox/testing/programs.js";
 import { spade } from "./cli.js";
+import { fileTempDir } from "../cleanup.js";
 
-const dir = mkdtempSync(join(tmpdir(), "spade-e2e-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = fileTempDir("spade-e2e-");
 
 function file(name: string, source: string): string {
   const path = join(dir, name);

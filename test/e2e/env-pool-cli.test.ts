@@ -6,8 +6,7 @@
  * sliding-window controller raises the difficulty of the environment the agent wins and leaves
  * the one it loses at 0, as the reference's SlidingWindowController does.
  */
-import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DifficultyState } from "../../src/loop/rlve-pool.js";
@@ -17,9 +16,10 @@ import { writePoolFixture } from "../fakes/pool-fixture.js";
 import { writeRlveFixture } from "../fakes/rlve-fixture.js";
 import { startSelfPlayServer } from "../fakes/selfplay-server.js";
 import { spade, type SpadeResult } from "./cli.js";
+import { fileTempDir } from "../cleanup.js";
 
 let server: FakeOpenAIServer;
-const dir = mkdtempSync(join(tmpdir(), "spade-env-pool-"));
+const dir = fileTempDir("spade-env-pool-");
 const pool = writePoolFixture(join(dir, "pool"));
 const checkout = writeRlveFixture(join(dir, "RLVE"));
 const out = join(dir, "run");
@@ -76,7 +76,6 @@ beforeAll(async () => {
 }, 360_000);
 afterAll(async () => {
   await server.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe("spade run --designer off --env-pool DIR", () => {

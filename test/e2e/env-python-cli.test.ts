@@ -2,15 +2,14 @@
  * `spade env check` and `spade env run` on Python program files (`.py`), through the built command:
  * a library game rewritten in Python passes the strict validator and its oracle wins.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { VAULT_CRACKER_PY } from "../../src/envs/testing/python-library.js";
 import { spade } from "./cli.js";
+import { fileTempDir } from "../cleanup.js";
 
-const dir = mkdtempSync(join(tmpdir(), "spade-env-py-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = fileTempDir("spade-env-py-");
 
 function file(name: string, text: string): string {
   const path = join(dir, name);

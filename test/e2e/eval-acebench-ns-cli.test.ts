@@ -2,13 +2,13 @@
  * `spade eval acebench --category normal+special` through the built command: the oracle policy
  * replies with each entry's ground truth, and the scores are upstream's scores of it.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { benchmarksDir } from "../../src/eval/acebench/testing/bench-dir.js";
 import { skipWithout } from "../missing.js";
 import { spade } from "./cli.js";
+import { fileTempDir } from "../cleanup.js";
 
 const DATA = benchmarksDir();
 const NORMAL_ATOM_BOOL = join(
@@ -21,8 +21,7 @@ const NORMAL_ATOM_BOOL = join(
 const HAVE_DATA = !skipWithout(
   existsSync(NORMAL_ATOM_BOOL) ? null : `ACEBench data not found (${NORMAL_ATOM_BOOL})`,
 );
-const dir = mkdtempSync(join(tmpdir(), "spade-acebench-ns-e2e-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = fileTempDir("spade-acebench-ns-e2e-");
 
 describe.skipIf(!HAVE_DATA)("spade eval acebench --category normal+special", () => {
   it("scores the ground truth of all 973 entries as upstream's eval_main.py does", {

@@ -3,11 +3,10 @@
  * the built command against the fake OpenAI-compatible server (a test double) answering with
  * each entry's ground-truth calls, one entry wrong. Needs .venv's bfcl-eval wheel (its data).
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { benchmarksDir } from "../../src/eval/acebench/testing/bench-dir.js";
 import {
   BFCL_LIVE,
@@ -23,6 +22,7 @@ import {
 } from "../fakes/openai-server.js";
 import { skipWithout } from "../missing.js";
 import { spade } from "./cli.js";
+import { fileTempDir } from "../cleanup.js";
 
 const DATA = benchmarksDir();
 const VENV_LIB = fileURLToPath(new URL("../../.venv/lib/", import.meta.url));
@@ -31,8 +31,7 @@ const ROOT = existsSync(VENV_LIB)
       .map((py) => join(VENV_LIB, py, "site-packages"))
       .find((r) => existsSync(join(r, "bfcl_eval/data")))
   : undefined;
-const dir = mkdtempSync(join(tmpdir(), "spade-bfcl-single-e2e-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = fileTempDir("spade-bfcl-single-e2e-");
 
 let server: FakeOpenAIServer | undefined;
 afterEach(async () => {

@@ -3,10 +3,9 @@
  * fake OpenAI-compatible server (a test double) scripted to answer some items right and others
  * wrong: exact accuracies, results files, `--resume`, failed samples. `npm test` builds first.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { benchmarksDir } from "../../src/eval/acebench/testing/bench-dir.js";
 import { loadAceEntries } from "../../src/eval/acebench/index.js";
 import { ADDED_FUNCTIONS_PROMPT, BFCL_CATEGORIES, loadEntries } from "../../src/eval/bfcl/index.js";
@@ -20,6 +19,7 @@ import {
 } from "../fakes/openai-server.js";
 import { skipWithout } from "../missing.js";
 import { spade, spadeAsync } from "./cli.js";
+import { fileTempDir } from "../cleanup.js";
 
 const DATA = benchmarksDir();
 const HAVE_DATA = !skipWithout(
@@ -29,8 +29,7 @@ const HAVE_DATA = !skipWithout(
     ? null
     : `gsm8k, bfcl and acebench not found in ${DATA}`,
 );
-const dir = mkdtempSync(join(tmpdir(), "spade-eval-e2e-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = fileTempDir("spade-eval-e2e-");
 
 let server: FakeOpenAIServer | undefined;
 afterEach(async () => {

@@ -7,16 +7,13 @@
 import {
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
-  rmSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import {
   NORMAL_CATEGORIES,
   SPECIAL_CATEGORIES,
@@ -36,6 +33,7 @@ import {
 import { spade } from "./cli.js";
 import { PythonSandbox } from "../../src/eval/suites/code/index.js";
 import { LCB_ANSWERS, writeLcbFixtures } from "../../src/eval/suites/code/testing/lcb-fixtures.js";
+import { fileTempDir } from "../cleanup.js";
 
 /** Whether the Python sandbox can be built here (else the LiveCodeBench column fails with its reason). */
 const SANDBOX_OK = await PythonSandbox.create().then(
@@ -46,8 +44,7 @@ const SANDBOX_OK = await PythonSandbox.create().then(
 const DATA = benchmarksDir();
 const HAVE_DATA =
   existsSync(join(DATA, "reasoning-gym", "hard.json")) && existsSync(join(DATA, "acebench"));
-const dir = mkdtempSync(join(tmpdir(), "spade-paper-e2e-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = fileTempDir("spade-paper-e2e-");
 
 let server: FakeOpenAIServer | undefined;
 afterEach(async () => {

@@ -6,10 +6,9 @@
  * metrics report for the same simulations. Also: the settings reach the servers, a user simulator
  * that fails is a coded failed sample, --resume keeps finished tasks, a missing install is coded.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isSpadeError } from "../../src/errors.js";
 import {
   idleAgentTurn,
@@ -21,9 +20,9 @@ import {
   tau2ScoresOf,
 } from "../../src/eval/tau2/index.js";
 import { spadeAsync } from "./cli.js";
+import { fileTempDir } from "../cleanup.js";
 
-const dir = mkdtempSync(join(tmpdir(), "spade-tau2-e2e-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = fileTempDir("spade-tau2-e2e-");
 const MINUTES = 60_000;
 
 describe("tau2-bench harness", () => {

@@ -4,10 +4,9 @@
  * every fault: the exit code, the failure codes recorded, the number of requests, a wall-time
  * bound (short timeouts and budgets keep it small), and the retry notice on stderr.
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { benchmarksDir } from "../../src/eval/acebench/testing/bench-dir.js";
 import {
   startFakeOpenAIServer,
@@ -16,6 +15,7 @@ import {
 } from "../fakes/openai-server.js";
 import { skipWithout } from "../missing.js";
 import { spade } from "./cli.js";
+import { fileTempDir } from "../cleanup.js";
 
 let server: FakeOpenAIServer | undefined;
 afterEach(async () => {
@@ -256,8 +256,7 @@ const DATA = benchmarksDir();
 const HAVE_GSM8K = !skipWithout(
   existsSync(join(DATA, "gsm8k")) ? null : `gsm8k not found in ${DATA}`,
 );
-const dir = mkdtempSync(join(tmpdir(), "spade-faults-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = fileTempDir("spade-faults-");
 
 describe.skipIf(!HAVE_GSM8K)(
   `fault matrix: spade eval ${HAVE_GSM8K ? "" : `(benchmarks not found at ${DATA})`}`,

@@ -8,13 +8,14 @@
  * not installed and CI is not set (`npm test` installs it).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { createServer } from "node:net";
-import { homedir, tmpdir } from "node:os";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeTinyLlamaGguf } from "../../src/policy/testing/gguf-writer.js";
 import { spade } from "./cli.js";
+import { fileTempDir } from "../cleanup.js";
 
 const SERVER_PYTHON = join(
   process.env.SPADE_LLAMA_SERVER_DIR ?? join(homedir(), ".cache", "spade", "llama-server"),
@@ -27,7 +28,7 @@ const REASON = SKIP
   ? `(skipped: no llama.cpp server at ${SERVER_PYTHON}; run scripts/setup-llama-server.sh)`
   : "";
 
-const dir = mkdtempSync(join(tmpdir(), "spade-llama-server-"));
+const dir = fileTempDir("spade-llama-server-");
 let server: ChildProcess | undefined;
 let baseURL = "";
 let log = "";
@@ -94,7 +95,6 @@ afterAll(async () => {
     server.kill("SIGTERM");
     await new Promise((r) => server!.once("exit", r));
   }
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe.skipIf(SKIP)(`a real OpenAI-compatible server: llama.cpp's ${REASON}`, () => {

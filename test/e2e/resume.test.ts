@@ -4,8 +4,7 @@
  * the synchronous order and pipelined (`--max-off-policy 1`: step t+1's designs and plays are
  * stored before step t is committed).
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RunStore, STORE_FILE } from "../../src/store/index.js";
@@ -13,8 +12,9 @@ import type { FakeOpenAIServer } from "../fakes/openai-server.js";
 import { startSelfPlayServer, type SelfPlayServerOptions } from "../fakes/selfplay-server.js";
 import { DESIGNS, RUN_SEED, runFlags, spade, spadeAsync } from "./selfplay-scenario.js";
 import { storeDump } from "./cli.js";
+import { fileTempDir } from "../cleanup.js";
 
-const dir = mkdtempSync(join(tmpdir(), "spade-resume-"));
+const dir = fileTempDir("spade-resume-");
 const options: SelfPlayServerOptions = { runSeed: RUN_SEED, designs: DESIGNS };
 let server: FakeOpenAIServer;
 /** The uninterrupted run's store per --max-off-policy. */
@@ -55,7 +55,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe.each([0, 1])("resume after SIGKILL, --max-off-policy %i", (k) => {

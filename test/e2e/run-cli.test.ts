@@ -2,17 +2,17 @@
  * `spade run` end to end through the built command, against the scripted self-play double: the
  * stored win rates, regrets and designer rewards equal the values computed by hand.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RunStore } from "../../src/store/index.js";
 import type { FakeOpenAIServer } from "../fakes/openai-server.js";
 import { startSelfPlayServer } from "../fakes/selfplay-server.js";
 import { DESIGNS, RUN_SEED, runFlags, spade, type SpadeResult } from "./selfplay-scenario.js";
+import { fileTempDir } from "../cleanup.js";
 
 let server: FakeOpenAIServer;
-const dir = mkdtempSync(join(tmpdir(), "spade-run-"));
+const dir = fileTempDir("spade-run-");
 const out = join(dir, "run");
 let result: SpadeResult;
 
@@ -22,7 +22,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe("spade run with a scripted designer and agent", () => {

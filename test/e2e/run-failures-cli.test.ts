@@ -15,8 +15,6 @@
  *   3 hidden   -> the answer is only in the hint: loss over 3 turns (hinted: win)
  *   4 BREAK    -> the double answers HTTP 400: dropped, never scored (hinted: same)
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { playSeeds } from "../../src/loop/keys.js";
@@ -26,6 +24,7 @@ import type { FakeOpenAIServer, FakeReply } from "../fakes/openai-server.js";
 import * as P from "../fakes/selfplay-programs.js";
 import { startSelfPlayServer } from "../fakes/selfplay-server.js";
 import { spade, type SpadeResult } from "./cli.js";
+import { fileTempDir } from "../cleanup.js";
 
 const LD = "Logical Deduction";
 const LAB = "d0-0";
@@ -104,7 +103,7 @@ function grpo(returns: number[]): number[] {
 }
 
 let server: FakeOpenAIServer;
-const dir = mkdtempSync(join(tmpdir(), "spade-run-failures-"));
+const dir = fileTempDir("spade-run-failures-");
 const out = join(dir, "run");
 let result: SpadeResult;
 
@@ -153,7 +152,6 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await server.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe("spade run with overflowing, malformed and failing episodes (reference defaults)", () => {

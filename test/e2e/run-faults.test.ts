@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { readHolder, RunStore } from "../../src/store/index.js";
 import {
   startFakeOpenAIServer,
@@ -15,8 +15,9 @@ import {
   type FakeReply,
 } from "../fakes/openai-server.js";
 import { spade, spadeAsync } from "./cli.js";
+import { fileTempDir } from "../cleanup.js";
 
-const root = mkdtempSync(join(tmpdir(), "spade-run-faults-"));
+const root = fileTempDir("spade-run-faults-");
 const mounts: string[] = [];
 let server: FakeOpenAIServer | undefined;
 afterEach(async () => {
@@ -27,7 +28,6 @@ afterEach(async () => {
     rmSync(m, { recursive: true, force: true });
   }
 });
-afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** A one-step inference-only run with one design slot and one play, against `baseURL`. */
 const runArgs = (baseURL: string, out: string, extra: string[] = []) => [

@@ -5,16 +5,16 @@
  * that a run killed (SIGKILL inside a store write, and while playing) and resumed ends with exactly
  * the store of an uninterrupted run. Also `--preset local` on the tiny model, and the bad inputs.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { writeTinyLlamaGguf } from "../../src/policy/testing/gguf-writer.js";
 import { RunStore, STORE_FILE } from "../../src/store/index.js";
 import { spade, spadeAsync } from "./cli.js";
 import { storeDump } from "./cli.js";
+import { fileTempDir } from "../cleanup.js";
 
-const dir = mkdtempSync(join(tmpdir(), "spade-run-gguf-"));
+const dir = fileTempDir("spade-run-gguf-");
 const modelPath = join(dir, "tiny.gguf");
 let baseline: Record<string, unknown>;
 
@@ -91,7 +91,6 @@ async function resumeToEnd(out: string) {
 beforeAll(async () => {
   await writeTinyLlamaGguf(modelPath, { seed: 1 });
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("spade run --policy gguf", () => {
   it("runs both roles on the local model (--no-train implied) and stores every attempt and episode", async () => {

@@ -4,8 +4,6 @@
  * and scored like JavaScript ones; games, and tool use (`--mode tool-use`: a Python program whose
  * meta declares tools answers the agent's tool calls).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PYTHON_TOOL_USE_SYSTEM_PROMPT } from "../../src/designer/prompt-text.js";
@@ -14,6 +12,7 @@ import { RunStore } from "../../src/store/index.js";
 import type { FakeOpenAIServer } from "../fakes/openai-server.js";
 import { startSelfPlayServer, type ScriptedDesign } from "../fakes/selfplay-server.js";
 import { spade, type SpadeResult } from "./cli.js";
+import { fileTempDir } from "../cleanup.js";
 
 const LD = "Logical Deduction";
 const SEED = 5;
@@ -49,8 +48,7 @@ const DESIGNS: ScriptedDesign[] = [
   { step: 0, slot: 0, attempt: 1, completion: py(HINT_ONLY) },
 ];
 
-const dir = mkdtempSync(join(tmpdir(), "spade-run-py-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = fileTempDir("spade-run-py-");
 
 /** `spade run --no-train --env-language python` of one step and one design against `server`, plus `extra` flags. */
 const pythonRun = (server: FakeOpenAIServer, out: string, extra: readonly string[]) =>

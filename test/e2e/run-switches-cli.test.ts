@@ -3,8 +3,7 @@
  * command against the scripted self-play double: `--print-config` and the presets, model-written
  * hints (a separate, untrained call at temperature 0.3), `--corpus none` and `--memory off`.
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GAME_SYSTEM_PROMPT } from "../../src/designer/prompt-text.js";
@@ -13,9 +12,9 @@ import { RunStore } from "../../src/store/index.js";
 import type { FakeOpenAIServer } from "../fakes/openai-server.js";
 import { agentAnswer, startSelfPlayServer } from "../fakes/selfplay-server.js";
 import { DESIGNS, RUN_SEED, runFlags, spade } from "./selfplay-scenario.js";
+import { fileTempDir } from "../cleanup.js";
 
-const dir = mkdtempSync(join(tmpdir(), "spade-switches-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = fileTempDir("spade-switches-");
 
 describe("spade run --print-config", () => {
   it("prints the reference's defaults, and the presets' settings, without starting a run", async () => {

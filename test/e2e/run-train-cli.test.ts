@@ -5,10 +5,8 @@
  * step, a resume after SIGKILL that restores the last committed weights, and the fixed-environment
  * baseline (`--designer off`) training too. `npm test` builds first.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { RunStore } from "../../src/store/index.js";
 import { designSequence, sequenceDatum } from "../../src/trainer/index.js";
 import {
@@ -18,9 +16,10 @@ import {
 } from "../fakes/tinker-server.js";
 import { asciiIds, TINY, writeTinyModel } from "../fakes/tiny-model.js";
 import { spade } from "./cli.js";
+import { fileTempDir } from "../cleanup.js";
 
 const BASE = "Org/Tiny-1B";
-const dir = mkdtempSync(join(tmpdir(), "spade-train-"));
+const dir = fileTempDir("spade-train-");
 const modelPath = writeTinyModel(join(dir, "tiny"));
 /** Every completion, designer or agent: a boxed answer and the end-of-turn token. No program, so every design is invalid. */
 const ANSWER = [...asciiIds("\\boxed{1}"), TINY.imEnd];
@@ -33,7 +32,6 @@ afterEach(async () => {
   server = undefined;
   sampled.length = 0;
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function startEngine(): Promise<FakeTinkerServer> {
   server = await startFakeTinkerServer({

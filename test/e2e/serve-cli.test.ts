@@ -4,8 +4,6 @@
  * openenv+ws://...` trains the fixed-environment baseline on remote environments. Also the coded
  * failures of both commands' bad input.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RunStore } from "../../src/store/index.js";
@@ -13,8 +11,9 @@ import type { FakeOpenAIServer } from "../fakes/openai-server.js";
 import { startSelfPlayServer } from "../fakes/selfplay-server.js";
 import { spadeAsync, type SpadeProcess } from "./cli.js";
 import { DESIGNS, RUN_SEED } from "./selfplay-scenario.js";
+import { fileTempDir } from "../cleanup.js";
 
-const dir = mkdtempSync(join(tmpdir(), "spade-serve-cli-"));
+const dir = fileTempDir("spade-serve-cli-");
 let server: SpadeProcess;
 let url: string;
 let model: FakeOpenAIServer;
@@ -45,7 +44,6 @@ afterAll(async () => {
   server.child.kill("SIGTERM");
   await server.done;
   await model.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const remote = (name: string) => `${url.replace("http://", "openenv+ws://")}/${name}`;

@@ -5,8 +5,6 @@
  * float32, TensorBoard's scalar type) and the sample transcripts are there as text.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,9 +13,10 @@ import { RunStore } from "../../src/store/index.js";
 import type { FakeOpenAIServer } from "../fakes/openai-server.js";
 import { startSelfPlayServer } from "../fakes/selfplay-server.js";
 import { DESIGNS, RUN_SEED, runFlags, spade } from "./selfplay-scenario.js";
+import { fileTempDir } from "../cleanup.js";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), "spade-tb-"));
+const dir = fileTempDir("spade-tb-");
 const out = join(dir, "run");
 let python: string;
 let server: FakeOpenAIServer;
@@ -66,7 +65,6 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(async () => {
   await server?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe("TensorBoard reads SPADE's event files", () => {

@@ -5,9 +5,8 @@
  * forward pass), the learning check, and `spade run` training both roles. Skips only when the
  * engine is not installed and CI is not set (`npm test` installs it: scripts/setup-engine.sh).
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ChatRenderer, TinkerHttp, tinkerSampler } from "../../src/policy/index.js";
@@ -32,9 +31,9 @@ import {
   type RunningEngine,
 } from "./engine-server.js";
 import { learnCheck } from "./learn-check.js";
+import { fileTempDir } from "../cleanup.js";
 
-const dir = mkdtempSync(join(tmpdir(), "spade-engine-test-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = fileTempDir("spade-engine-test-");
 
 const maxAbsDiff = (a: readonly number[], b: readonly number[]) =>
   Math.max(...a.map((x, i) => Math.abs(x - (b[i] as number))));

@@ -1,8 +1,7 @@
 import { execFileSync } from "node:child_process";
-import { chmod, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { chmod } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isSpadeError } from "../../../errors.js";
 import {
   gradeLcb,
@@ -22,10 +21,10 @@ import { LCB_ANSWERS, SUM_ROW, TWICE_ROW, writeLcbFixtures } from "./testing/lcb
 import { sandboxMissing } from "./testing/sandbox-probe.js";
 import { skipWithout } from "../../../../test/missing.js";
 import type { PythonLimits } from "./python-sandbox.js";
+import { fileTempDir } from "../../../../test/cleanup.js";
 
-const scratch = await mkdtemp(join(tmpdir(), "spade-lcb-test-"));
+const scratch = fileTempDir("spade-lcb-test-");
 await chmod(scratch, 0o711);
-afterAll(() => rm(scratch, { recursive: true, force: true }));
 
 const pickle = (text: string, protocol: number) =>
   Buffer.from(

@@ -1,15 +1,14 @@
-import { chmod, mkdtemp, readdir, readlink, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { chmod, readdir, readlink } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isSpadeError } from "../../../errors.js";
 import { PythonSandbox } from "./python-sandbox.js";
 import { sandboxMissing } from "./testing/sandbox-probe.js";
 import { skipWithout } from "../../../../test/missing.js";
+import { fileTempDir } from "../../../../test/cleanup.js";
 
-const scratchRoot = await mkdtemp(join(tmpdir(), "spade-sandbox-test-"));
+const scratchRoot = fileTempDir("spade-sandbox-test-");
 await chmod(scratchRoot, 0o711); // the sandbox user must be able to enter it, as it can /tmp
-afterAll(() => rm(scratchRoot, { recursive: true, force: true }));
 
 const limits = { timeoutMs: 3000, cpuSeconds: 1, processes: 16 };
 const probe = await PythonSandbox.create({ limits, maxConcurrency: 2, tmpDir: scratchRoot }).catch(
