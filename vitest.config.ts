@@ -31,6 +31,8 @@ export default defineConfig({
     pool: "forks",
     poolOptions: { forks: { execArgv: ["--no-node-snapshot"] } },
     env: { SPADE_DATA_DIR: new URL("../shared/benchmarks", import.meta.url).pathname },
+    // What a test sets with vi.stubEnv is undone before the next one, in every file.
+    unstubEnvs: true,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [

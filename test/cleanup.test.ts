@@ -1,8 +1,9 @@
 // Test cleanup: a file's folder lasts for its tests, a callback's goes with it, fresh folders go
-// after their test, and a server started through closedAfterEach is closed after its test.
+// after their test, a server started through closedAfterEach is closed after its test, and an
+// environment variable stubbed with vi.stubEnv is back after its test (vitest.config.ts: unstubEnvs).
 import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { closedAfterEach, fileTempDir, tempDirsAfterEach, withTempDir } from "./cleanup.js";
 
 const shared = fileTempDir("spade-temp-dir-test-");
@@ -84,5 +85,22 @@ describe("closedAfterEach", () => {
     expect(closed).toEqual(["a", "b"]);
     await start("c");
     expect(closed).toEqual(["a", "b"]);
+  });
+});
+
+describe("vi.stubEnv", () => {
+  const before = process.env.SPADE_DATA_DIR;
+
+  it("sets the variable for the test that stubs it", () => {
+    vi.stubEnv("SPADE_DATA_DIR", "/stubbed/benchmarks");
+    vi.stubEnv("SPADE_STUB_ONLY", "1");
+    expect([process.env.SPADE_DATA_DIR, process.env.SPADE_STUB_ONLY]).toEqual([
+      "/stubbed/benchmarks",
+      "1",
+    ]);
+  });
+
+  it("finds the previous test's stubs undone without an afterEach", () => {
+    expect([process.env.SPADE_DATA_DIR, process.env.SPADE_STUB_ONLY]).toEqual([before, undefined]);
   });
 });

@@ -1,6 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, expect, it, vi } from "vitest";
+import { expect, it, vi } from "vitest";
 import { withTempDir } from "../../test/cleanup.js";
 import { type CommandOutput, runCaptured } from "../../test/run-command.js";
 import { bfclReplayCommand } from "./eval-bfcl.js";
@@ -10,10 +10,6 @@ import { BFCL_DATA_DIR, describeWithBfclData } from "../eval/bfcl/testing/paths.
 function replay(...args: string[]): Promise<CommandOutput> {
   return runCaptured(bfclReplayCommand, args);
 }
-
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
 
 describeWithBfclData("spade eval bfcl-replay", () => {
   it("prints {entries, matched, mismatches} and exits 0 when every entry matches", async () => {

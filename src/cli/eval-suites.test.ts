@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { withTempDir } from "../../test/cleanup.js";
 import { runCaptured } from "../../test/run-command.js";
 import { isSpadeError } from "../errors.js";
@@ -11,10 +11,6 @@ async function gold(...args: string[]): Promise<{ stdout: string; exitCode: numb
   const { stdout, exitCode } = await runCaptured(goldCommand, args);
   return { stdout, exitCode };
 }
-
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
 
 describe("spade eval gold", () => {
   it("prints {suite, items, correct} as JSON and exits 0 when all are correct", async () => {

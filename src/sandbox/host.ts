@@ -263,6 +263,9 @@ export interface CreateFields {
   maxChars: number;
 }
 
+/** A backend that owns a pool: `close` stops it (a later `create` starts a new one). */
+export type PooledBackend = SandboxBackend & { close(): void };
+
 /** What differs between the two pooled JavaScript backends (see `pooledBackend`). */
 export interface PooledBackendSpec<
   Fail extends string,
@@ -287,7 +290,7 @@ export interface PooledBackendSpec<
  */
 export function pooledBackend<Fail extends string, Runner extends GuestRunner<RunnerReply<Fail>>>(
   spec: PooledBackendSpec<Fail, Runner>,
-): SandboxBackend & { close(): void } {
+): PooledBackend {
   let pool: ReturnType<PooledBackendSpec<Fail, Runner>["openPool"]> | undefined;
   return {
     name: spec.name,

@@ -22,6 +22,7 @@ import {
 export { DEFAULT_LIMITS, ProgramEnv };
 export { createIsolatedVmBackend, type IsolatedVmOptions } from "./isolated-vm.js";
 export { createQuickJsBackend, type QuickJsOptions } from "./quickjs.js";
+export type { PooledBackend } from "./host.js";
 export type {
   GuestMethod,
   ProgramLanguage,

@@ -19,11 +19,10 @@
  * beyond safety: a spinning guest never blocks the host's event loop.
  */
 import { SpadeError } from "../errors.js";
-import { pooledBackend, type ReplyReader } from "./host.js";
+import { type PooledBackend, pooledBackend, type ReplyReader } from "./host.js";
 import type { IvmFail } from "./ivm-child.js";
 import { IvmPool, type IvmProcess } from "./ivm-pool.js";
 import { clipGuestMessage, opLabel, type GlueOp } from "./protocol.js";
-import type { SandboxBackend } from "./types.js";
 
 const MIB = 1024 * 1024;
 /** isolated-vm refuses limits under 8 MB. */
@@ -57,9 +56,7 @@ export interface IsolatedVmOptions {
 }
 
 /** An isolated-vm backend with its own pool of sandbox processes (started on first use). */
-export function createIsolatedVmBackend(
-  options: IsolatedVmOptions = {},
-): SandboxBackend & { close(): void } {
+export function createIsolatedVmBackend(options: IsolatedVmOptions = {}): PooledBackend {
   return pooledBackend({
     name: "isolated-vm",
     openPool: () => new IvmPool(options.processes, options.processMemoryBytes),

@@ -20,10 +20,9 @@
 import { SpadeError } from "../errors.js";
 import { REPLY_TAGS } from "./prelude.js";
 import { clipGuestMessage, memoryError, opLabel, type GlueOp } from "./protocol.js";
-import { pooledBackend, type ReplyReader } from "./host.js";
+import { type PooledBackend, pooledBackend, type ReplyReader } from "./host.js";
 import { QuickJsPool, type QuickJsWorker } from "./quickjs-pool.js";
 import type { QuickJsFail } from "./quickjs-worker.js";
-import type { SandboxBackend } from "./types.js";
 
 /** The glue's reply for a thrown `null` (tag "E" + the description "null"). */
 const THROWN_NULL = `${REPLY_TAGS.threw}null`;
@@ -61,9 +60,7 @@ export interface QuickJsOptions {
 }
 
 /** A QuickJS backend with its own pool of worker threads (started on first use). */
-export function createQuickJsBackend(
-  options: QuickJsOptions = {},
-): SandboxBackend & { close(): void } {
+export function createQuickJsBackend(options: QuickJsOptions = {}): PooledBackend {
   return pooledBackend({
     name: "quickjs",
     openPool: () => new QuickJsPool(options.workers),

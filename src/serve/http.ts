@@ -24,6 +24,14 @@ export interface HttpContext {
   maxBytes: number;
 }
 
+/** What a route of one environment gets: the server's context, the entry and the request. */
+interface EntryRequest {
+  ctx: HttpContext;
+  entry: CatalogEntry;
+  req: IncomingMessage;
+  res: ServerResponse;
+}
+
 /**
  * The server's request listener: routes each request; a route that throws is answered 500 with
  * the error's text (or its connection dropped, once the headers are out).
@@ -64,9 +72,9 @@ async function onHttp(ctx: HttpContext, req: IncomingMessage, res: ServerRespons
     case "GET /openapi.json":
       return sendJson(res, 200, openApiDocument(entry.name, entry.meta.description));
     case "POST /reset":
-      return httpReset(ctx, entry, req, res);
+      return httpReset({ ctx, entry, req, res });
     case "POST /step":
-      return httpStep(ctx, req, res);
+      return httpStep({ ctx, entry, req, res });
     case "POST /mcp":
       return postMcp(ctx.sessions, entry, req, res, urlSeed(url), ctx.maxBytes);
     case "DELETE /mcp":
@@ -129,12 +137,7 @@ async function jsonBody(
 }
 
 /** `POST /reset`: a fresh instance, reset and closed; its first observation. */
-async function httpReset(
-  ctx: HttpContext,
-  entry: CatalogEntry,
-  req: IncomingMessage,
-  res: ServerResponse,
-): Promise<void> {
+async function httpReset({ ctx, entry, req, res }: EntryRequest): Promise<void> {
   const body = await jsonBody(req, res, ctx.maxBytes, true);
   if (!body) return;
   const parsed = ResetData.safeParse(body.value);
@@ -152,11 +155,7 @@ async function httpReset(
 }
 
 /** `POST /step`: validates the action, then 409, since a fresh instance has no episode. */
-async function httpStep(
-  ctx: HttpContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-): Promise<void> {
+async function httpStep({ ctx, req, res }: EntryRequest): Promise<void> {
   const body = await jsonBody(req, res, ctx.maxBytes, false);
   if (!body) return;
   const value = body.value as { action?: unknown } | null;

@@ -25,6 +25,7 @@ export {
   humanEvalProgram,
   mbppProgram,
   MBPP_TEST_IDS,
+  type CodeSuiteLoader,
   type PythonRunner,
   type RunnerProvider,
 } from "./suites.js";

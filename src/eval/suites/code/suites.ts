@@ -21,6 +21,13 @@ export interface PythonRunner {
 /** Gives the runner, created on first use (creating the sandbox probes the machine). */
 export type RunnerProvider = () => Promise<PythonRunner>;
 
+/** Reads a code suite from the data folder `root` (the first `limit` items if given). */
+export type CodeSuiteLoader = (
+  root: string,
+  runner: RunnerProvider,
+  limit?: number,
+) => Promise<ItemSpec[]>;
+
 /** Runs `program` and turns the outcome into a grade. */
 async function gradeProgram(runner: RunnerProvider, code: string, program: string): Promise<Grade> {
   const result = await (await runner()).run(program);
@@ -46,11 +53,7 @@ export function humanEvalProgram(
 }
 
 /** HumanEval items from `<root>/humaneval/HumanEval.jsonl.gz`, ids `HumanEval/<n>`. */
-export async function loadHumanEval(
-  root: string,
-  runner: RunnerProvider,
-  limit?: number,
-): Promise<ItemSpec[]> {
+export const loadHumanEval: CodeSuiteLoader = async (root, runner, limit) => {
   const path = join(root, "humaneval", "HumanEval.jsonl.gz");
   const rows = takeLimit(await readJsonl(path), limit);
   return rows.map((row) => {
@@ -72,7 +75,7 @@ export async function loadHumanEval(
       },
     } satisfies ItemSpec;
   });
-}
+};
 
 /** The MBPP test split: task ids 11 to 510 (the paper's split; 257 problems in the sanitized set). */
 export const MBPP_TEST_IDS = { first: 11, last: 510 } as const;
@@ -98,11 +101,7 @@ function stringList(row: unknown, name: string, path: string): string[] {
 }
 
 /** MBPP sanitized test items from `<root>/mbpp/sanitized-mbpp.json`, ids `mbpp/<task_id>`. */
-export async function loadMbpp(
-  root: string,
-  runner: RunnerProvider,
-  limit?: number,
-): Promise<ItemSpec[]> {
+export const loadMbpp: CodeSuiteLoader = async (root, runner, limit) => {
   const path = join(root, "mbpp", "sanitized-mbpp.json");
   const data = await readJson(path);
   if (!Array.isArray(data))
@@ -129,4 +128,4 @@ export async function loadMbpp(
       },
     } satisfies ItemSpec;
   });
-}
+};
