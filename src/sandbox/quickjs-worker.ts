@@ -7,10 +7,18 @@
  * runs on for minutes, and only terminating the thread stops it.
  */
 
+import type { MessagePort } from "node:worker_threads";
 import type { CallRequest, CreateFields, DisposeRequest, RunnerReply } from "./host.js";
 import { ORACLE_STEP_ARG_SOURCE } from "./oracle-turn.js";
+import {
+  CHANNEL_HEADER_BYTES,
+  LANE_RING_BYTES,
+  SharedLane,
+  TO_HOST,
+  TO_WORKER,
+} from "./shared-lane.js";
 
-/** Host -> worker messages (an array of them may come as one message). */
+/** Host -> worker messages, one record each on the shared lane. */
 export type QuickJsRequest =
   | (CreateFields & { id: number; memoryBytes: number })
   | CallRequest
@@ -37,13 +45,31 @@ export interface QuickJsWorkerData {
   stackBytes: number;
 }
 
+/** What one worker gets besides `QuickJsWorkerData`: its end of the channel (shared-lane.ts). */
+export interface QuickJsChannelData {
+  /** The channel's two lanes (`newChannelBuffer`). */
+  channel: SharedArrayBuffer;
+  /** The port for records a ring has no room for (transferred). */
+  port: MessagePort;
+  /** How long a worker that served one request spins on its lane before `Atomics.wait` (µs). */
+  spinMicros: number;
+}
+
 /**
- * The worker program (CommonJS, evaluated). Kept in one string so builds need no copy step. Each
- * reply is posted as soon as its call returns, also within a batch of requests.
+ * The worker program (CommonJS, evaluated). Kept in one string so builds need no copy step. It
+ * takes requests from its shared lane, blocking in \`Atomics.wait\` while there are none, and
+ * writes each reply to the other lane as soon as its call returns, also within a batch of requests.
  */
 export const QUICKJS_WORKER_SOURCE = `"use strict";
 ${ORACLE_STEP_ARG_SOURCE}
-const { parentPort, workerData } = require("node:worker_threads");
+${SharedLane.toString()}
+const { workerData, receiveMessageOnPort } = require("node:worker_threads");
+const port = workerData.port;
+const inbox = new SharedLane(workerData.channel, ${TO_WORKER}, ${CHANNEL_HEADER_BYTES}, ${LANE_RING_BYTES}, () => {}, () => {
+  const m = receiveMessageOnPort(port);
+  return m === undefined ? undefined : m.message;
+});
+const outbox = new SharedLane(workerData.channel, ${TO_HOST}, ${CHANNEL_HEADER_BYTES}, ${LANE_RING_BYTES}, (text) => port.postMessage(text), () => undefined);
 const PAGE = 65536, BASE_PAGES = 256, MAX_PAGES = 65536;
 let loaded = null;
 function load() {
@@ -133,7 +159,8 @@ function call(iid, op, arg, maxChars, timeoutMs) {
       drop(iid);
       return { fail: kindOf(text), text };
     }
-    const reply = vm.typeof(result.value) === "string" ? vm.getString(result.value) : undefined;
+    // null, not undefined: replies cross as JSON, which drops an undefined property.
+    const reply = vm.typeof(result.value) === "string" ? vm.getString(result.value) : null;
     result.value.dispose();
     runtime.removeInterruptHandler();
     return { reply };
@@ -148,35 +175,36 @@ function serveCall(m) {
   if (stepArg !== null) out.step = call(m.iid, "step", stepArg, m.maxChars, m.thenStepMs);
   return out;
 }
-async function handle(m) {
-  if (m.t === "dispose") { drop(m.iid); return null; }
-  if (m.t === "create") return create(m);
-  if (m.t === "call") return serveCall(m);
-  return { fail: "other", text: "unknown request" };
-}
 function answer(m, out) {
-  if (out) { out.id = m.id; parentPort.postMessage(out); }
+  if (!out) return;
+  out.id = m.id;
+  outbox.send(JSON.stringify(out));
+  outbox.wake();
 }
-// Calls and disposes are served at once; a create (asynchronous: it may load the library) and
-// everything sent after it wait in order on \`queue\` until the chain has drained.
-let queue = null, queued = 0;
-function enqueue(m) {
-  if (queue === null && m.t !== "create") {
+function crashed(m, e) {
+  if (m.id !== undefined) answer(m, { fail: "crash", text: String(e) });
+}
+// Calls and disposes are served at once. A create is asynchronous (it may load the library): the
+// loop returns to the event loop until it has answered, and requests sent after it wait in the lane.
+function serve() {
+  let served = 0;
+  for (;;) {
+    if (!inbox.ready) {
+      inbox.wait(served === 1 ? workerData.spinMicros : 0);
+      served = 0;
+    }
+    served++;
+    const m = JSON.parse(inbox.receive());
+    if (m.t === "create") {
+      create(m).then((out) => answer(m, out), (e) => crashed(m, e)).then(() => setImmediate(serve));
+      return;
+    }
     try {
       answer(m, m.t === "call" ? serveCall(m) : m.t === "dispose" ? (drop(m.iid), null) : { fail: "other", text: "unknown request" });
     } catch (e) {
-      if (m.id !== undefined) parentPort.postMessage({ id: m.id, fail: "crash", text: String(e) });
+      crashed(m, e);
     }
-    return;
   }
-  queued++;
-  queue = (queue || Promise.resolve()).then(() => handle(m)).then(
-    (out) => answer(m, out),
-    (e) => { if (m.id !== undefined) parentPort.postMessage({ id: m.id, fail: "crash", text: String(e) }); },
-  ).then(() => { if (--queued === 0) queue = null; });
 }
-parentPort.on("message", (m) => {
-  if (Array.isArray(m)) for (const one of m) enqueue(one);
-  else enqueue(m);
-});
+serve();
 `;

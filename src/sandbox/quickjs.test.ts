@@ -3,7 +3,8 @@ import { codeOfAsync } from "../../test/assert.js";
 import { ProgramEnv, resolveLimits } from "./index.js";
 import { decodeReply } from "./protocol.js";
 import { createQuickJsBackend } from "./quickjs.js";
-import { QUICKJS_WATCHDOG_GRACE_MS } from "./quickjs-pool.js";
+import { QUICKJS_WATCHDOG_GRACE_MS, QuickJsPool } from "./quickjs-pool.js";
+import { LANE_RING_BYTES } from "./shared-lane.js";
 import { closedAfterEach, victimAndSibling } from "./testing/backends.js";
 import { makeProgram, stepReturning } from "./testing/programs.js";
 
@@ -38,6 +39,41 @@ describe("QuickJS worker threads", () => {
     expect(sibling.replacements).toBe(1);
     await victim.close();
     await sibling.close();
+  });
+
+  it("sends requests and answers larger than the shared ring on the port, in order", async () => {
+    const backend = track(createQuickJsBackend({ workers: 1 }));
+    // Every quote is two bytes of the create's JSON: the request does not fit in the ring.
+    const padding = `// ${'"'.repeat(LANE_RING_BYTES / 2 + 1000)}\n`;
+    const big =
+      'if (action.answer === "big") return { observation: "o".repeat(300000) + (++this.turns), reward: 0, terminated: false, truncated: false, info: {} }; ';
+    const source =
+      padding + makeProgram({ step: big + stepReturning('"alive " + (++this.turns)') });
+    const limits = resolveLimits({});
+    const { victim: first, sibling: second } = await victimAndSibling(backend, source, limits);
+    const observations = await Promise.all([
+      first.step({ ...ACT, answer: "big" }),
+      second.step(ACT),
+      first.step(ACT),
+      second.step({ ...ACT, answer: "big" }),
+    ]).then((results) => results.map((r) => r.observation));
+    expect(observations.map((o) => o.length)).toEqual([300001, 7, 7, 300001]);
+    expect(observations[0]?.endsWith("o1")).toBe(true);
+    expect(observations.slice(1, 3)).toEqual(["alive 1", "alive 2"]);
+    expect(observations[3]?.endsWith("o2")).toBe(true);
+    await first.close();
+    await second.close();
+  });
+
+  it("terminates a worker that sleeps on its lane", async () => {
+    const pool = new QuickJsPool(1);
+    const worker = await pool.acquire();
+    await new Promise((resolve) => setTimeout(resolve, 100)); // started, waiting in Atomics.wait
+    const started = performance.now();
+    pool.close();
+    while (!worker.dead && performance.now() - started < 2000)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(worker.dead).toBe(true);
   });
 
   it("refuses a bad worker count", async () => {

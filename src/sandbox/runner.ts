@@ -57,6 +57,11 @@ export abstract class PooledRunner<Request extends { id: number }, Reply extends
   /** The error of a request sent after the runner had died. */
   protected abstract goneError(op: GlueOp): SpadeError;
 
+  /** Requests sent and not yet answered. */
+  protected get pending(): number {
+    return this.#queue.size;
+  }
+
   /** True once the runner has exited (guests it held are gone). */
   get dead(): boolean {
     return this.#dead;
