@@ -85,7 +85,7 @@ function progress(tty: boolean) {
     }
     current = file.path;
     const amount = total ? `${formatBytes(received)}/${formatBytes(total)}` : formatBytes(received);
-    process.stderr.write(`\r[${file.path}] ${progressBar(received, total || null)} ${amount}`);
+    process.stderr.write(`\r[${file.path}] ${progressBar(received, total)} ${amount}`);
   };
 }
 
