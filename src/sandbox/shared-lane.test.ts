@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { SharedLane } from "./shared-lane.js";
 
 /** A lane's writer and reader over one small ring, with the port as an array (a test double). */
@@ -131,11 +131,18 @@ describe("SharedLane", () => {
 
   it("spins only while spins pay: after an empty one it skips the next, then 2, then 4", () => {
     const { reader } = lanePair(64);
+    // A clock that moves 1 ms a reading: a spin reads it, a skipped spin does not, whatever the load.
+    let clock = 0;
+    const now = vi.spyOn(performance, "now").mockImplementation(() => ++clock);
     const spins: boolean[] = [];
-    for (let i = 0; i < 10; i++) {
-      const started = performance.now();
-      expect(reader.spin(2000)).toBe(false);
-      spins.push(performance.now() - started >= 1.9);
+    try {
+      for (let i = 0; i < 10; i++) {
+        const readings = clock;
+        expect(reader.spin(2000)).toBe(false);
+        spins.push(clock > readings);
+      }
+    } finally {
+      now.mockRestore();
     }
     // spin, skip 1, spin, skip 2, spin, skip 4, spin
     expect(spins).toEqual([true, false, true, false, false, true, false, false, false, false]);
