@@ -1,5 +1,6 @@
 /**
- * Small assertion helpers shared by the unit tests: the error a call throws or its code, and
+ * Small assertion helpers shared by the unit tests: the error a call throws or a promise rejects
+ * with, or its code, and
  * element-wise closeness of number lists (nulls must match exactly).
  */
 import { expect } from "vitest";
@@ -23,6 +24,16 @@ export function thrown(fn: () => unknown): unknown {
     return err;
   }
   throw new Error("expected the call to throw; it returned");
+}
+
+/** What `promise` rejects with (to inspect its fields); fails the test when it resolves. */
+export async function rejected(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (err) {
+    return err;
+  }
+  throw new Error("expected the promise to reject; it resolved");
 }
 
 /** The SpadeError code `promise` rejects with; "resolved" when it resolves, `uncoded: ...` for other rejections. */

@@ -26,7 +26,7 @@ import { gamesSources } from "./eval-paper-games.js";
 import { toolUseSources } from "./eval-paper-tool-use.js";
 import { defaultOutDir, evalRunArgs, withEvalInterrupt } from "./eval-run.js";
 import { policyFromFlags, type Policy } from "./policy.js";
-import { progressBar } from "./progress.js";
+import { itemProgress, progressBar } from "./progress.js";
 
 /** A source's progress: its bar, items done and the accuracy so far. */
 function sourceProgress(source: string, done: number, total: number, accuracy: number): string {
@@ -151,7 +151,7 @@ export const paperCommand = defineCommand({
     let sandbox: Promise<PythonSandbox> | null = null;
     const getSandbox = () =>
       (sandbox ??= PythonSandbox.create({ allowNoIsolation: args["allow-no-isolation"] === true }));
-    let lastPrintMs = 0;
+    let progress = itemProgress(process.stderr);
     try {
       const run = await withEvalInterrupt((signal) =>
         runPaper({
@@ -165,18 +165,18 @@ export const paperCommand = defineCommand({
             resume: args.resume === true,
             concurrency: intFlag("concurrency", args.concurrency ?? "8", 1),
             signal,
-            onProgress: (source, p) => {
-              const now = Date.now();
-              if (now - lastPrintMs < 1000 && p.itemsDone < p.itemsTotal) return;
-              lastPrintMs = now;
-              process.stderr.write(
-                `${sourceProgress(source, p.itemsDone, p.itemsTotal, p.accuracy)}\n`,
-              );
-            },
+            onProgress: (source, p) =>
+              progress.item(
+                sourceProgress(source, p.itemsDone, p.itemsTotal, p.accuracy),
+                p.itemsDone,
+                p.itemsTotal,
+              ),
           },
           onSource: (source, phase) => {
-            if (phase === "start")
-              process.stderr.write(`[${source.name}] ${source.columns.join(", ")}\n`);
+            progress.clear(); // a source cut short leaves no live line behind
+            if (phase === "end") return;
+            progress = itemProgress(process.stderr);
+            process.stderr.write(`[${source.name}] ${source.columns.join(", ")}\n`);
           },
         }),
       );
@@ -195,6 +195,7 @@ export const paperCommand = defineCommand({
         process.exitCode = 130;
       }
     } finally {
+      progress.clear();
       if (pool) await (pool as RgWorkerPool).close();
     }
   },

@@ -31,6 +31,7 @@ import {
   dataArg,
 } from "./common.js";
 import { POLICY_NAMES, policyArgs, type Policy, type PolicyFlags } from "./policy.js";
+import { itemProgress } from "./progress.js";
 
 /** Flags of every model evaluation command. */
 export const evalRunArgs = {
@@ -132,7 +133,7 @@ export async function runEvalCommand<T extends EvalTask>(spec: EvalCommandSpec<T
   const concurrency = intFlag("concurrency", flags.concurrency ?? "8", 1, 1_024);
   const outDir = flags.out ?? defaultOutDir(benchmark, policy.model);
   if (spec.tasks.length === 0) throw new SpadeError("E_CONFIG", `no ${benchmark} items selected`);
-  let lastPrintMs = 0;
+  const progress = itemProgress(process.stderr);
   const run = await runEval({
     tasks: spec.tasks,
     info: {
@@ -148,15 +149,13 @@ export async function runEvalCommand<T extends EvalTask>(spec: EvalCommandSpec<T
     metrics: spec.metrics,
     makeAgent:
       spec.makeAgent ?? (({ sample, signal }) => policy.makeAgent({ seed: sample, signal })),
-    onItem: (_item, p) => {
-      const now = Date.now();
-      if (now - lastPrintMs < 1000 && p.itemsDone < p.itemsTotal) return;
-      lastPrintMs = now;
-      process.stderr.write(
-        `[${benchmark}] ${p.itemsDone}/${p.itemsTotal} items, accuracy ${formatRate(p.accuracy)}, failed samples ${p.failedSamples}\n`,
-      );
-    },
-  });
+    onItem: (_item, p) =>
+      progress.item(
+        `[${benchmark}] ${p.itemsDone}/${p.itemsTotal} items, accuracy ${formatRate(p.accuracy)}, failed samples ${p.failedSamples}`,
+        p.itemsDone,
+        p.itemsTotal,
+      ),
+  }).finally(() => progress.clear()); // a run cut short leaves no live line behind
   const { groups, overall } = summarize(run.items, spec.groupOrder);
   const extras = spec.extras?.(run.items, groups) ?? { json: {}, lines: [] };
   const nothingPlayed = overall.samples > 0 && overall.failedSamples === overall.samples;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatBytes, progressBar, progressLine } from "./progress.js";
+import { formatBytes, itemProgress, progressBar, progressLine } from "./progress.js";
 
 function sink(isTTY: boolean) {
   const written: string[] = [];
@@ -51,6 +51,48 @@ describe("progressLine", () => {
       "step 1/2 designing: attempts 0/6, 0 valid, - designs/min\n",
       "step 1/2 | pool 2\n",
     ]);
+  });
+});
+
+describe("itemProgress", () => {
+  it("in logs writes an item's line at most once a second, and the last item's always", () => {
+    const { stream, written } = sink(false);
+    let t = 5_000;
+    const p = itemProgress(stream, { now: () => t });
+    p.item("[gsm8k] 1/4 items", 1, 4); // the first, whatever the clock says
+    t = 5_999;
+    p.item("[gsm8k] 2/4 items", 2, 4);
+    t = 6_000;
+    p.item("[gsm8k] 3/4 items", 3, 4);
+    t = 6_001;
+    p.item("[gsm8k] 4/4 items", 4, 4); // the last, 1 ms after the one before
+    p.clear();
+    expect(written).toEqual(["[gsm8k] 1/4 items\n", "[gsm8k] 3/4 items\n", "[gsm8k] 4/4 items\n"]);
+  });
+
+  it("takes another interval, and on a TTY shows every item live and ends with the last", () => {
+    const log = sink(false);
+    let t = 0;
+    const p = itemProgress(log.stream, { now: () => t, logEveryMs: 10 });
+    p.item("a 1/3", 1, 3);
+    t = 10;
+    p.item("a 2/3", 2, 3);
+    p.item("a 3/3", 3, 3);
+    expect(log.written).toEqual(["a 1/3\n", "a 2/3\n", "a 3/3\n"]);
+    const tty = sink(true);
+    const q = itemProgress(tty.stream, { now: () => 0 });
+    q.item("b 1/2", 1, 2);
+    q.item("b 2/2", 2, 2);
+    q.clear(); // nothing left to erase
+    expect(tty.written).toEqual(["\r\x1b[Kb 1/2", "\r\x1b[Kb 2/2\n"]);
+  });
+
+  it("clear erases the live line of work cut short", () => {
+    const { stream, written } = sink(true);
+    const p = itemProgress(stream);
+    p.item("c 1/5", 1, 5);
+    p.clear();
+    expect(written).toEqual(["\r\x1b[Kc 1/5", "\r\x1b[K"]);
   });
 });
 

@@ -51,6 +51,29 @@ export function progressLine(
   };
 }
 
+/** A line per finished item of counted work (an evaluation's items). */
+export interface ItemProgress {
+  /** The line after `done` of `total` items; the last item's is always written and ends the line. */
+  item(text: string, done: number, total: number): void;
+  /** Erases the live line, if one is shown (work cut short before its last item). */
+  clear(): void;
+}
+
+/** Item lines on `stream`, paced as `progressLine` paces them; in logs one a second by default. */
+export function itemProgress(
+  stream: ProgressStream,
+  options: { now?: () => number; logEveryMs?: number } = {},
+): ItemProgress {
+  const line = progressLine(stream, { now: options.now, logEveryMs: options.logEveryMs ?? 1000 });
+  return {
+    item(text, done, total) {
+      if (done < total) line.update(text);
+      else line.done(text);
+    },
+    clear: () => line.clear(),
+  };
+}
+
 /** Bytes in binary units with one decimal (`512 B`, `1.5 KiB`, `398.0 MiB`, `2.0 GiB`). */
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;

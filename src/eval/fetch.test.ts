@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { parquetWriteBuffer } from "hyparquet-writer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rejected } from "../../test/assert.js";
 import { tempDirsAfterEach } from "../../test/cleanup.js";
 import { isSpadeError } from "../errors.js";
 import { readPool } from "../envs/pool.js";
@@ -97,10 +98,7 @@ const dataset = (files: Dataset["files"], extra: Partial<Dataset> = {}): Dataset
 });
 const fresh = tempDirsAfterEach("spade-fetch-");
 async function failure(p: Promise<unknown>): Promise<string> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
+  const err = await rejected(p);
   expect(isSpadeError(err, "E_DATA_FETCH")).toBe(true);
   return (err as Error).message;
 }

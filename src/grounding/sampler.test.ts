@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { thrown } from "../../test/assert.js";
 import { fileTempDir } from "../../test/cleanup.js";
 import { isSpadeError } from "../errors.js";
 import { openCorpus } from "./open.js";
@@ -27,15 +28,6 @@ function memoryCorpus(
         : { docId: `m${index}`, text: `memory document ${index}`, index };
     },
   };
-}
-
-function thrown(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (err) {
-    return err;
-  }
-  return undefined;
 }
 
 const dir = fileTempDir("spade-grounding-sampler-");

@@ -4,16 +4,15 @@
  * (vitest.config.ts); the other backends' runs of the suite are in contract.test.ts. A noise
  * model: the suite checks behaviour and shapes, never answer quality.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe } from "vitest";
+import { fileTempDir } from "../../test/cleanup.js";
 import { describeChatBackendContract } from "../../test/policy-contract.js";
 import { ggufChatBackend, type GgufChatBackend } from "./gguf.js";
 import { writeTinyLlamaGguf } from "./testing/gguf-writer.js";
 
 describe("local GGUF backend on a tiny random llama", () => {
-  const dir = mkdtempSync(join(tmpdir(), "spade-gguf-contract-"));
+  const dir = fileTempDir("spade-gguf-contract-");
   const modelPath = join(dir, "tiny.gguf");
   let written: Promise<unknown> | undefined;
   // One backend per tool mode, loaded once for the whole suite (loading is the slow part).
@@ -46,7 +45,6 @@ describe("local GGUF backend on a tiny random llama", () => {
     },
     async close() {
       for (const backend of backends.values()) await backend.close();
-      rmSync(dir, { recursive: true, force: true });
     },
   });
 });

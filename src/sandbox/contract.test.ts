@@ -12,14 +12,11 @@ import {
 } from "./index.js";
 import { CONTRACT_DOC, toStepResult } from "./shapes.js";
 import { makeProgram, stepReturning, TEST_META, type ProgramParts } from "./testing/programs.js";
+import { rejected } from "../../test/assert.js";
 
 /** Rejects unless `promise` rejects with a SpadeError of `code`; returns its message. */
 async function rejection(promise: Promise<unknown>, code: ErrorCode): Promise<string> {
-  const err = (await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )) as { code?: string; message?: string } | undefined;
-  expect(err, "expected a rejection").toBeDefined();
+  const err = (await rejected(promise)) as { code?: string; message?: string } | undefined;
   expect(err?.code).toBe(code);
   return err?.message ?? "";
 }

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SpadeError } from "../errors.js";
 import { loadProgram } from "../sandbox/index.js";
-import { codeOf } from "../../test/assert.js";
+import { codeOf, rejected } from "../../test/assert.js";
 import { isOpenEnvRef, OpenEnvRemoteEnv, parseOpenEnvRef, resolveProgram } from "../envs/index.js";
 import { catalogSources, loadCatalog } from "./catalog.js";
 import { startServer, type ServeHandle } from "./server.js";
@@ -19,15 +19,6 @@ beforeAll(async () => {
   ref = (name) => `openenv+ws://127.0.0.1:${server.port}/${name}`;
 });
 afterAll(() => server.close());
-
-async function caught(p: Promise<unknown>): Promise<SpadeError> {
-  try {
-    await p;
-  } catch (err) {
-    return err as SpadeError;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe("parseOpenEnvRef", () => {
   it("maps the reference to the socket and HTTP routes", () => {
@@ -69,8 +60,8 @@ describe("OpenEnvRemoteEnv against spade serve", () => {
           break;
         }
       }
-      expect((await caught(remote.hint())).code).toBe("E_ENV_CONTRACT");
-      expect((await caught(remote.solve())).code).toBe("E_ENV_CONTRACT");
+      expect(((await rejected(remote.hint())) as SpadeError).code).toBe("E_ENV_CONTRACT");
+      expect(((await rejected(remote.solve())) as SpadeError).code).toBe("E_ENV_CONTRACT");
     } finally {
       await local.close();
       await remote.close();
@@ -103,7 +94,9 @@ describe("OpenEnvRemoteEnv against spade serve", () => {
   it("a step before reset is E_REMOTE_ENV carrying the server's code; the session goes on", async () => {
     const remote = await OpenEnvRemoteEnv.open(ref("vault-cracker"));
     try {
-      const err = await caught(remote.step({ text: "x", answer: null, toolCalls: [] }));
+      const err = (await rejected(
+        remote.step({ text: "x", answer: null, toolCalls: [] }),
+      )) as SpadeError;
       expect(err.code).toBe("E_REMOTE_ENV");
       expect(err.message).toContain("EXECUTION_ERROR: E_ENV_CONTRACT: step before reset");
       expect((await remote.reset(1)).observation).toContain("secret 4-digit code");
@@ -118,14 +111,14 @@ describe("OpenEnvRemoteEnv against spade serve", () => {
       await OpenEnvRemoteEnv.open(ref("vault-cracker")),
     ];
     const extra = await OpenEnvRemoteEnv.open(ref("vault-cracker"));
-    const err = await caught(extra.reset(1));
+    const err = (await rejected(extra.reset(1))) as SpadeError;
     expect([
       err.code,
       err.message.includes("CAPACITY_REACHED: Server at capacity: 2/2 sessions active"),
     ]).toEqual(["E_REMOTE_ENV", true]);
     for (const e of [...held, extra]) await e.close();
-    expect((await caught(OpenEnvRemoteEnv.open("openenv+ws://127.0.0.1:1/none"))).code).toBe(
-      "E_REMOTE_ENV",
-    );
+    expect(
+      ((await rejected(OpenEnvRemoteEnv.open("openenv+ws://127.0.0.1:1/none"))) as SpadeError).code,
+    ).toBe("E_REMOTE_ENV");
   });
 });

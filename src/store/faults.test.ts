@@ -8,14 +8,12 @@ import { execFileSync } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
-  rmSync,
   truncateSync,
   writeFileSync,
 } from "node:fs";
-import { hostname, tmpdir } from "node:os";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { SpadeError } from "../errors.js";
@@ -24,7 +22,7 @@ import { HOLDER_FILE, readHolder } from "./lock.js";
 import { RunStore, STORE_FILE } from "./run-store.js";
 import { EMPTY_STATS, type EnvironmentRow } from "./types.js";
 import { thrown } from "../../test/assert.js";
-import { tempDirsAfterEach } from "../../test/cleanup.js";
+import { fileTempDir, tempDirsAfterEach } from "../../test/cleanup.js";
 
 const tmp = tempDirsAfterEach("spade-store-faults-");
 const mounts: string[] = [];
@@ -76,15 +74,13 @@ function mountTmpfs(size: string, readOnly = false): string | null {
 }
 const CAN_MOUNT = (() => {
   if (process.getuid?.() !== 0) return false;
-  const probe = mkdtempSync(join(tmpdir(), "spade-mount-probe-"));
+  const probe = fileTempDir("spade-mount-probe-");
   try {
     execFileSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe], { stdio: "ignore" });
     execFileSync("umount", [probe]);
     return true;
   } catch {
     return false;
-  } finally {
-    rmSync(probe, { recursive: true, force: true });
   }
 })();
 

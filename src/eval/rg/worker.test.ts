@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { rejected } from "../../../test/assert.js";
 import { fileTempDir } from "../../../test/cleanup.js";
 import { isSpadeError } from "../../errors.js";
 import { RG_MISSING, RG_VENV_READY } from "./testing/paths.js";
@@ -119,7 +120,7 @@ describe("worker failures", () => {
   /** What `hello()` of a worker running the fake script `body` rejects with; the worker too. */
   const failedHello = async (name: string, body: string, timeoutMs?: number) => {
     const w = new RgWorker({ python, script: script(name, body), ...(timeoutMs && { timeoutMs }) });
-    return { w, err: await w.hello().catch((e: unknown) => e) };
+    return { w, err: await rejected(w.hello()) };
   };
 
   it.each([

@@ -1,0 +1,37 @@
+// The shared assertion helpers: what a call throws and what a promise rejects with come back as
+// they are, and a call that returns or a promise that resolves fails the test.
+import { describe, expect, it } from "vitest";
+import { SpadeError } from "../src/errors.js";
+import { codeOfAsync, rejected, thrown } from "./assert.js";
+
+describe("thrown and rejected", () => {
+  it("give back the very error, coded or not", async () => {
+    const coded = new SpadeError("E_CONFIG", "bad flag");
+    expect(
+      thrown(() => {
+        throw coded;
+      }),
+    ).toBe(coded);
+    expect(await rejected(Promise.reject(coded))).toBe(coded);
+    expect(await rejected(Promise.reject("a plain string"))).toBe("a plain string");
+  });
+
+  it("fail when the call returns or the promise resolves", async () => {
+    expect(() => thrown(() => 1)).toThrow("expected the call to throw; it returned");
+    await expect(rejected(Promise.resolve(1))).rejects.toThrow(
+      "expected the promise to reject; it resolved",
+    );
+  });
+});
+
+describe("codeOfAsync", () => {
+  it("names the code, a resolution, or an uncoded rejection", async () => {
+    expect(
+      await Promise.all([
+        codeOfAsync(Promise.reject(new SpadeError("E_IO", "no such file"))),
+        codeOfAsync(Promise.resolve(1)),
+        codeOfAsync(Promise.reject(new Error("boom"))),
+      ]),
+    ).toEqual(["E_IO", "resolved", "uncoded: Error: boom"]);
+  });
+});
