@@ -1,7 +1,6 @@
 /**
  * Small assertion helpers shared by the unit tests: the error a call throws or a promise rejects
- * with, or its code, and
- * element-wise closeness of number lists (nulls must match exactly).
+ * with, or its code, and element-wise closeness of number lists (nulls must match exactly).
  */
 import { expect } from "vitest";
 import { isSpadeError } from "../src/errors.js";
