@@ -2,7 +2,13 @@
 // they are, and a call that returns or a promise that resolves fails the test.
 import { describe, expect, it } from "vitest";
 import { SpadeError } from "../src/errors.js";
-import { codeOfAsync, rejected, thrown } from "./assert.js";
+import {
+  codeAndMessageOf,
+  codeAndMessageOfAsync,
+  codeOfAsync,
+  rejected,
+  thrown,
+} from "./assert.js";
 
 describe("thrown and rejected", () => {
   it("give back the very error, coded or not", async () => {
@@ -33,5 +39,33 @@ describe("codeOfAsync", () => {
         codeOfAsync(Promise.reject(new Error("boom"))),
       ]),
     ).toEqual(["E_IO", "resolved", "uncoded: Error: boom"]);
+  });
+});
+
+describe("codeAndMessageOf and codeAndMessageOfAsync", () => {
+  it("give a SpadeError's code and message, and name a return, a resolution or an uncoded failure", async () => {
+    const coded = new SpadeError("E_IO", "no such file");
+    expect(
+      codeAndMessageOf(() => {
+        throw coded;
+      }),
+    ).toEqual({ code: "E_IO", message: "no such file" });
+    expect(codeAndMessageOf(() => 1)).toEqual({ code: "returned", message: "" });
+    expect(
+      codeAndMessageOf(() => {
+        throw new Error("boom");
+      }),
+    ).toEqual({ code: "not a SpadeError", message: "Error: boom" });
+    expect(
+      await Promise.all([
+        codeAndMessageOfAsync(Promise.reject(coded)),
+        codeAndMessageOfAsync(Promise.resolve(1)),
+        codeAndMessageOfAsync(Promise.reject("a plain string")),
+      ]),
+    ).toEqual([
+      { code: "E_IO", message: "no such file" },
+      { code: "resolved", message: "" },
+      { code: "not a SpadeError", message: "a plain string" },
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Small assertion helpers shared by the unit tests: the error a call throws or a promise rejects
- * with, or its code, and element-wise closeness of number lists (nulls must match exactly).
+ * with, its code, or its code and message, and element-wise closeness of number lists (nulls must
+ * match exactly).
  */
 import { expect } from "vitest";
 import { isSpadeError } from "../src/errors.js";
@@ -43,6 +44,44 @@ export async function codeOfAsync(promise: Promise<unknown>): Promise<string> {
   } catch (err) {
     return isSpadeError(err) ? err.code : `uncoded: ${String(err)}`;
   }
+}
+
+/** A failure's code and message, asserted together in one `toEqual`. */
+export interface CodeAndMessage {
+  code: string;
+  message: string;
+}
+
+function codeAndMessage(err: unknown): CodeAndMessage {
+  return isSpadeError(err)
+    ? { code: err.code, message: err.message }
+    : { code: "not a SpadeError", message: String(err) };
+}
+
+/**
+ * The code and message of the SpadeError `fn` throws; code "returned" (message "") when it
+ * returns, "not a SpadeError" (message: the thrown value as a string) for other throws.
+ */
+export function codeAndMessageOf(fn: () => unknown): CodeAndMessage {
+  try {
+    fn();
+  } catch (err) {
+    return codeAndMessage(err);
+  }
+  return { code: "returned", message: "" };
+}
+
+/**
+ * The code and message of the SpadeError `promise` rejects with; code "resolved" (message "")
+ * when it resolves, "not a SpadeError" (message: the rejection as a string) for other rejections.
+ */
+export async function codeAndMessageOfAsync(promise: Promise<unknown>): Promise<CodeAndMessage> {
+  try {
+    await promise;
+  } catch (err) {
+    return codeAndMessage(err);
+  }
+  return { code: "resolved", message: "" };
 }
 
 /** Asserts `actual` equals `expected` element-wise to 10 decimals; nulls must be null. */

@@ -116,10 +116,6 @@ const MESSAGES: ChatMessage[] = [
   { role: "user", content: "Hi there" },
 ];
 
-/** Rejection code of a promise, or "resolved" (shared by the policy contract suites). */
-/** The code a promise rejects with (see test/assert.ts). */
-export const codeOf = codeOfAsync;
-
 /** Problems with the shape of one choice. */
 function choiceProblems(choice: ChatChoice): string[] {
   const problems: string[] = [];
@@ -275,7 +271,7 @@ export function describeChatBackendContract(harness: ChatBackendHarness): void {
   check("cancel-before", "rejects with E_CANCELLED when the signal is already aborted", () =>
     using({ kind: "text" }, async (backend) => {
       expect(
-        await codeOf(
+        await codeOfAsync(
           backend.complete({
             messages: MESSAGES,
             sampling: sampling({ max_tokens: 4 }),
@@ -291,7 +287,7 @@ export function describeChatBackendContract(harness: ChatBackendHarness): void {
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 50);
       expect(
-        await codeOf(
+        await codeOfAsync(
           backend.complete({
             messages: MESSAGES,
             sampling: sampling({ max_tokens: 4 }),

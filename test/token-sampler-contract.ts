@@ -8,7 +8,8 @@ import { resolveProgram } from "../src/envs/index.js";
 import { tokenAgent, type ChatRenderer, type TokenSampler } from "../src/policy/index.js";
 import { runEpisode } from "../src/rollout/index.js";
 import { loadProgram } from "../src/sandbox/index.js";
-import { codeOf, CONTRACT_ENV, expectPlayed } from "./policy-contract.js";
+import { codeOfAsync } from "./assert.js";
+import { CONTRACT_ENV, expectPlayed } from "./policy-contract.js";
 
 /**
  * How one token sampler plugs into its suite. The served model (real or fake) must answer any
@@ -67,7 +68,7 @@ export function describeTokenSamplerContract(harness: TokenSamplerHarness): void
   it("rejects with E_CANCELLED when the signal is aborted", () =>
     using(async (sampler, stopTokenIds) => {
       expect(
-        await codeOf(
+        await codeOfAsync(
           sampler.sample({
             promptTokenIds: prompt(),
             maxTokens: 4,

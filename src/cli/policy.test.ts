@@ -1,16 +1,7 @@
 // The shared policy flags: one vocabulary with spade run, schema-checked sampling, old names refused.
 import { describe, expect, it } from "vitest";
-import { isSpadeError } from "../errors.js";
+import { codeAndMessageOf, codeAndMessageOfAsync } from "../../test/assert.js";
 import { policyArgs, policyFromFlags, samplingFlags } from "./policy.js";
-
-const failure = (fn: () => unknown) => {
-  try {
-    fn();
-    return null;
-  } catch (err) {
-    return isSpadeError(err) ? `${err.code}: ${err.message}` : String(err);
-  }
-};
 
 describe("policy flags", () => {
   it("name the engine and its model as spade run does", () => {
@@ -32,17 +23,21 @@ describe("policy flags", () => {
     expect(samplingFlags({})).toBeUndefined();
     expect(samplingFlags({ temperature: "0.2" })).toEqual({ temperature: 0.2 });
     expect(samplingFlags({ "max-tokens": "64" })).toEqual({ max_tokens: 64 });
-    expect(failure(() => samplingFlags({ temperature: "-1" }))).toBe(
-      'E_CONFIG: setting temperature (--temperature): Too small: expected number to be >=0 (got "-1")',
-    );
-    expect(failure(() => samplingFlags({ "max-tokens": "1.5" }))).toBe(
-      'E_CONFIG: setting maxTokens (--max-tokens): Invalid input: expected int, received number (got "1.5")',
-    );
+    expect(codeAndMessageOf(() => samplingFlags({ temperature: "-1" }))).toEqual({
+      code: "E_CONFIG",
+      message:
+        'setting temperature (--temperature): Too small: expected number to be >=0 (got "-1")',
+    });
+    expect(codeAndMessageOf(() => samplingFlags({ "max-tokens": "1.5" }))).toEqual({
+      code: "E_CONFIG",
+      message:
+        'setting maxTokens (--max-tokens): Invalid input: expected int, received number (got "1.5")',
+    });
   });
 
   it("--policy tinker refuses the old --base-url / --model with the new names", () => {
     expect(
-      failure(() =>
+      codeAndMessageOf(() =>
         policyFromFlags({
           policy: "tinker",
           "base-url": "http://127.0.0.1:1",
@@ -50,17 +45,27 @@ describe("policy flags", () => {
           "model-path": "/x",
         }),
       ),
-    ).toBe(
-      "E_CONFIG: --policy tinker takes the engine as --engine URL and its model as --base-model NAME, not --base-url / --model (write --engine URL --base-model NAME (the names spade run uses))",
-    );
+    ).toEqual({
+      code: "E_CONFIG",
+      message:
+        "--policy tinker takes the engine as --engine URL and its model as --base-model NAME, not --base-url / --model (write --engine URL --base-model NAME (the names spade run uses))",
+    });
     expect(
-      failure(() => policyFromFlags({ policy: "tinker", "base-model": "m", "model-path": "/x" })),
-    ).toBe("E_CONFIG: --policy tinker needs --engine (add --engine http://127.0.0.1:8000)");
+      codeAndMessageOf(() =>
+        policyFromFlags({ policy: "tinker", "base-model": "m", "model-path": "/x" }),
+      ),
+    ).toEqual({
+      code: "E_CONFIG",
+      message: "--policy tinker needs --engine (add --engine http://127.0.0.1:8000)",
+    });
     expect(
-      failure(() =>
+      codeAndMessageOf(() =>
         policyFromFlags({ policy: "tinker", engine: "http://127.0.0.1:1", "model-path": "/x" }),
       ),
-    ).toBe("E_CONFIG: --policy tinker needs --base-model (add --base-model BASE_MODEL)");
+    ).toEqual({
+      code: "E_CONFIG",
+      message: "--policy tinker needs --base-model (add --base-model BASE_MODEL)",
+    });
   });
 });
 
@@ -71,16 +76,10 @@ describe("spade run's backends", () => {
     const config = buildConfig([
       { policy: "tinker", baseUrl: "http://127.0.0.1:1/v1", model: "m", train: false },
     ]);
-    const refused: unknown = await runBackends(config, {}, { dir: "." }).then(
-      () => null,
-      (err: unknown) => err,
-    );
-    expect(
-      failure(() => {
-        throw refused;
-      }),
-    ).toBe(
-      "E_CONFIG: --policy tinker samples from a Tinker-compatible engine, named --engine URL (its model --base-model NAME), not --base-url / --model (write --engine URL --base-model NAME --model-path DIR, or --policy openai for an OpenAI-compatible server)",
-    );
+    expect(await codeAndMessageOfAsync(runBackends(config, {}, { dir: "." }))).toEqual({
+      code: "E_CONFIG",
+      message:
+        "--policy tinker samples from a Tinker-compatible engine, named --engine URL (its model --base-model NAME), not --base-url / --model (write --engine URL --base-model NAME --model-path DIR, or --policy openai for an OpenAI-compatible server)",
+    });
   });
 });

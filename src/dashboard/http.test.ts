@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { rejected } from "../../test/assert.js";
 import { HttpError, readJsonBody, statusOf } from "./http.js";
 
 /** TEST DOUBLE: a request whose body is `chunks`, sent with `contentType`. */
@@ -12,10 +13,7 @@ function request(chunks: string[], contentType = "application/json"): IncomingMe
 
 /** The status and message `readJsonBody` fails with. */
 async function refusal(req: IncomingMessage): Promise<[number, string]> {
-  const err = await readJsonBody(req).then(
-    () => null,
-    (e: unknown) => e,
-  );
+  const err = await rejected(readJsonBody(req));
   if (!(err instanceof HttpError)) throw new Error(`expected an HttpError, got ${String(err)}`);
   return [err.status, err.message];
 }

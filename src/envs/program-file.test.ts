@@ -2,8 +2,8 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { type CodeAndMessage, codeAndMessageOf } from "../../test/assert.js";
 import { fileTempDir } from "../../test/cleanup.js";
-import { isSpadeError } from "../errors.js";
 import { makeProgram } from "../sandbox/testing/programs.js";
 import { resolveProgram } from "./index.js";
 import { MAX_PROGRAM_FILE_BYTES, readProgramFile } from "./program-file.js";
@@ -18,14 +18,8 @@ function at(name: string, content?: Buffer | string): string {
 }
 
 /** The code and message `resolveProgram(path)` fails with. */
-function failure(path: string): { code: string; message: string } {
-  try {
-    resolveProgram(path);
-  } catch (err) {
-    if (isSpadeError(err)) return { code: err.code, message: err.message };
-    return { code: "not a SpadeError", message: String(err) };
-  }
-  return { code: "resolved", message: "" };
+function failure(path: string): CodeAndMessage {
+  return codeAndMessageOf(() => resolveProgram(path));
 }
 
 // Issue 16 item 14: a 1.5 GB file was read whole and called a permission problem; a directory or a

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { codeAndMessageOf, codeAndMessageOfAsync } from "../../test/assert.js";
 import { fileTempDir } from "../../test/cleanup.js";
-import { isSpadeError } from "../errors.js";
 import {
   dataRoot,
   datasetDir,
@@ -21,14 +21,6 @@ const write = (name: string, text: string | Buffer) => {
   const path = join(dir, name);
   writeFileSync(path, text);
   return path;
-};
-const codeOf = async (p: Promise<unknown> | (() => unknown)) => {
-  try {
-    await (typeof p === "function" ? p() : p);
-  } catch (err) {
-    return [isSpadeError(err, "E_IO"), (err as Error).message] as const;
-  }
-  return null;
 };
 
 describe("dataRoot", () => {
@@ -72,28 +64,30 @@ describe("the one reader", () => {
 
   it("every failure is E_IO naming the file (and line), with the next step", async () => {
     const missing = join(dir, "nope.jsonl");
-    expect(await codeOf(readJsonl(missing))).toEqual([
-      true,
-      expect.stringContaining(`cannot read benchmark file ${missing} (run \`spade data list\``),
-    ]);
-    expect(await codeOf(() => readJsonlSync(missing))).toEqual([
-      true,
-      expect.stringContaining(`cannot read benchmark file ${missing}`),
-    ]);
+    expect(await codeAndMessageOfAsync(readJsonl(missing))).toEqual({
+      code: "E_IO",
+      message: expect.stringContaining(
+        `cannot read benchmark file ${missing} (run \`spade data list\``,
+      ),
+    });
+    expect(codeAndMessageOf(() => readJsonlSync(missing))).toEqual({
+      code: "E_IO",
+      message: expect.stringContaining(`cannot read benchmark file ${missing}`),
+    });
     const broken = write("broken.jsonl", '{"x":1}\n{"x":\n');
-    expect(await codeOf(readJsonl(broken))).toEqual([
-      true,
-      expect.stringContaining(`benchmark file ${broken} line 2 is not valid JSON`),
-    ]);
+    expect(await codeAndMessageOfAsync(readJsonl(broken))).toEqual({
+      code: "E_IO",
+      message: expect.stringContaining(`benchmark file ${broken} line 2 is not valid JSON`),
+    });
     const badGz = write("bad.jsonl.gz", "not gzip");
-    expect(await codeOf(() => readJsonlSync(badGz))).toEqual([
-      true,
-      expect.stringContaining("is not valid gzip"),
-    ]);
-    expect(await codeOf(() => field({ a: 1 }, "a", "f.jsonl"))).toEqual([
-      true,
-      expect.stringContaining('f.jsonl: a record lacks the string field "a"'),
-    ]);
+    expect(codeAndMessageOf(() => readJsonlSync(badGz))).toEqual({
+      code: "E_IO",
+      message: expect.stringContaining("is not valid gzip"),
+    });
+    expect(codeAndMessageOf(() => field({ a: 1 }, "a", "f.jsonl"))).toEqual({
+      code: "E_IO",
+      message: expect.stringContaining('f.jsonl: a record lacks the string field "a"'),
+    });
     expect(takeLimit([1, 2, 3], 2)).toEqual([1, 2]);
     expect(takeLimit([1, 2, 3], undefined)).toEqual([1, 2, 3]);
   });

@@ -13,6 +13,7 @@ import {
   type SandboxLimits,
 } from "./index.js";
 import { makeProgram, stepReturning, TEST_META, type ProgramParts } from "./testing/programs.js";
+import { codeOfAsync } from "../../test/assert.js";
 
 /** A file every escape attempt tries to create; it must never exist. */
 const MARKER = join(tmpdir(), `spade-sandbox-attack-${process.pid}`);
@@ -485,11 +486,7 @@ async function runAttack(
     limits: { ...LIMITS, ...attack.limits },
   });
   if (attack.at === "load") {
-    const err = (await loading.then(
-      () => undefined,
-      (e: unknown) => e,
-    )) as { code?: string; message: string };
-    expect(err?.code).toBe(want);
+    expect(await codeOfAsync(loading)).toBe(want);
     return;
   }
   const env = await loading;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SpadeError } from "../errors.js";
+import { codeAndMessageOf } from "../../test/assert.js";
 import { encodeFrame, FRAME_HEADER_BYTES, FrameReader } from "./frames.js";
 
 const BOUND = 1000;
@@ -56,18 +56,12 @@ describe("frames", () => {
     header.writeUInt32LE(0xffff_fff0, 0);
     // The length alone is enough: nothing of the 4 GB body has come, nothing is buffered for it.
     expect(r.push(header.subarray(0, 2))).toEqual([]);
-    let error: unknown;
-    try {
-      r.push(header.subarray(2));
-    } catch (err) {
-      error = err;
-    }
-    expect(error).toBeInstanceOf(SpadeError);
-    expect((error as SpadeError).code).toBe("E_SANDBOX_OUTPUT_SIZE");
-    expect((error as SpadeError).message).toBe(
-      "the test sender sent a 4294967280-byte frame, over the 1000-byte bound of its replies " +
+    expect(codeAndMessageOf(() => r.push(header.subarray(2)))).toEqual({
+      code: "E_SANDBOX_OUTPUT_SIZE",
+      message:
+        "the test sender sent a 4294967280-byte frame, over the 1000-byte bound of its replies " +
         "(return smaller answers (outputBytes); a sandbox process that oversteps is ended)",
-    );
+    });
   });
 
   it("accepts a frame of exactly the bound and refuses one byte more; the bound is read per frame", () => {

@@ -1,24 +1,17 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { ErrorCode } from "../errors.js";
 import { createIsolatedVmBackend } from "./isolated-vm.js";
 import { IvmPool, type IvmProcess } from "./ivm-pool.js";
 import { ProgramEnv, resolveLimits } from "./index.js";
 import { closedAfterEach, victimAndSibling } from "./testing/backends.js";
 import { makeProgram, stepReturning } from "./testing/programs.js";
+import { codeAndMessageOfAsync, codeOfAsync } from "../../test/assert.js";
 
 /** Aborts V8 inside the sandbox process (measured: one object's properties growing). */
 const ABORT_V8 =
   'if (action.answer === "crash") { const o = {}; for (let i = 0; ; i++) o["k" + i] = i; } ';
 const SOURCE = makeProgram({ step: ABORT_V8 + stepReturning('"alive " + (++this.turns)') });
 const LIMITS = resolveLimits({ memoryBytes: 16 * 1024 * 1024, stepTimeoutMs: 5000 });
-
-async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
-  return promise.then(
-    () => "resolved",
-    (e: { code?: ErrorCode }) => e.code,
-  );
-}
 
 /** Sends guest 1's create request (16 MiB, 1 s) straight to a sandbox process. */
 function createGuest(host: IvmProcess, source: string): Promise<unknown> {
@@ -42,18 +35,15 @@ describe("isolated-vm sandbox processes", () => {
     // The sibling's call is queued behind the crashing one in the same process.
     const crash = victim.step({ text: "", answer: "crash", toolCalls: [] });
     const queued = sibling.step({ text: "", answer: null, toolCalls: [] });
-    const crashError = (await crash.then(
-      () => undefined,
-      (e: Error & { code: string }) => e,
-    )) as Error & { code: string };
+    const crashError = await codeAndMessageOfAsync(crash);
     expect(crashError.code).toBe("E_SANDBOX_MEMORY");
     expect(crashError.message).toContain(
       "the sandbox process died (SIGABRT): V8 ran out of memory",
     );
-    expect(await codeOf(queued)).toBe("E_SANDBOX_DISPOSED");
+    expect(await codeOfAsync(queued)).toBe("E_SANDBOX_DISPOSED");
 
     // Both environments recover with a fresh guest in a fresh process.
-    expect(await codeOf(sibling.step({ text: "", answer: null, toolCalls: [] }))).toBe(
+    expect(await codeOfAsync(sibling.step({ text: "", answer: null, toolCalls: [] }))).toBe(
       "E_ENV_CONTRACT",
     );
     expect((await sibling.reset(2)).observation).toMatch(/^seed 2 random /);
@@ -80,7 +70,7 @@ describe("isolated-vm sandbox processes", () => {
     );
     await Promise.all(envs.map((env, i) => env.reset(i)));
     const codes = await Promise.all(
-      envs.map((env) => codeOf(env.step({ text: "", answer: null, toolCalls: [] }))),
+      envs.map((env) => codeOfAsync(env.step({ text: "", answer: null, toolCalls: [] }))),
     );
     expect(codes).toEqual(Array(20).fill("resolved"));
     await Promise.all(envs.map((env) => env.close()));
@@ -96,7 +86,7 @@ describe("isolated-vm sandbox processes", () => {
     await env.reset(1);
     let ticks = 0;
     const timer = setInterval(() => ticks++, 10);
-    expect(await codeOf(env.step({ text: "", answer: null, toolCalls: [] }))).toBe(
+    expect(await codeOfAsync(env.step({ text: "", answer: null, toolCalls: [] }))).toBe(
       "E_SANDBOX_TIMEOUT",
     );
     clearInterval(timer);
@@ -118,7 +108,7 @@ describe("isolated-vm sandbox processes", () => {
       "hint",
       100,
     );
-    expect(await codeOf(call)).toBe("E_SANDBOX_TIMEOUT");
+    expect(await codeOfAsync(call)).toBe("E_SANDBOX_TIMEOUT");
     expect(performance.now() - started).toBeLessThan(6000);
     expect(host.dead).toBe(true);
     expect(pool.acquire()).not.toBe(host);
@@ -184,9 +174,9 @@ describe("isolated-vm sandbox processes", () => {
       Array.from({ length: 10 }, () => ProgramEnv.create(backend, hold, limits)),
     );
     await Promise.all(envs.map((env, i) => env.reset(i)));
-    const codes: Array<string | undefined> = [];
+    const codes: string[] = [];
     for (const env of envs)
-      codes.push(await codeOf(env.step({ text: "", answer: null, toolCalls: [] })));
+      codes.push(await codeOfAsync(env.step({ text: "", answer: null, toolCalls: [] })));
     expect(codes.slice(0, 5)).toEqual(Array(5).fill("resolved"));
     expect(codes).toContain("E_SANDBOX_MEMORY");
     const fresh = await ProgramEnv.create(backend, SOURCE, LIMITS);

@@ -2,7 +2,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { IvmProcess, replyFrameBound } from "./ivm-pool.js";
 import { SCRIPTED_CHILD_SOURCE } from "./testing/scripted-child.js";
 
-/** What a request came to: its reply, or its error's code and message. */
+/**
+ * What a request came to: its reply, or its error's code and message. Not codeAndMessageOfAsync:
+ * calls sent in one batch both resolve and reject, and a reply is asserted as it is.
+ */
 async function outcome(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(
     (reply) => reply,

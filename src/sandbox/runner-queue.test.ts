@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SpadeError } from "../errors.js";
 import { Outbox, RequestQueue } from "./runner-queue.js";
+import { codeAndMessageOfAsync } from "../../test/assert.js";
 
 interface Numbered {
   t: "call";
@@ -25,17 +26,10 @@ function recordingQueue(graceMs: number) {
 }
 
 /** What a request with a 100 ms deadline rejects with once the watchdog has killed its runner. */
-const timedOut = (method: string) => [
-  "E_SANDBOX_TIMEOUT",
-  `${method}() ran past its 100 ms deadline (make the method cheaper or raise the limit)`,
-];
-
-async function codeAndMessage(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    (v) => v,
-    (e: SpadeError) => [e.code, e.message],
-  );
-}
+const timedOut = (method: string) => ({
+  code: "E_SANDBOX_TIMEOUT",
+  message: `${method}() ran past its 100 ms deadline (make the method cheaper or raise the limit)`,
+});
 
 describe("RequestQueue's watchdog", () => {
   afterEach(() => {
@@ -61,7 +55,7 @@ describe("RequestQueue's watchdog", () => {
     vi.advanceTimersByTime(1);
     expect(kills()).toBe(1);
     failAll();
-    expect(await codeAndMessage(b)).toEqual(timedOut("hint"));
+    expect(await codeAndMessageOfAsync(b)).toEqual(timedOut("hint"));
     expect(vi.getTimerCount()).toBe(0);
   });
 
@@ -78,7 +72,7 @@ describe("RequestQueue's watchdog", () => {
     vi.advanceTimersByTime(1);
     expect(kills()).toBe(1);
     failAll();
-    expect(await codeAndMessage(short)).toEqual(timedOut("step"));
+    expect(await codeAndMessageOfAsync(short)).toEqual(timedOut("step"));
   });
 
   it("a runner that dies with requests pending: the oldest caused it, the rest are collateral", async () => {
@@ -86,8 +80,14 @@ describe("RequestQueue's watchdog", () => {
     const first = queue.send({ t: "call" }, "step", 100);
     const second = queue.send({ t: "call" }, "step", 100);
     failAll();
-    expect(await codeAndMessage(first)).toEqual(["E_SANDBOX_MEMORY", "died"]);
-    expect(await codeAndMessage(second)).toEqual(["E_SANDBOX_DISPOSED", "collateral"]);
+    expect(await codeAndMessageOfAsync(first)).toEqual({
+      code: "E_SANDBOX_MEMORY",
+      message: "died",
+    });
+    expect(await codeAndMessageOfAsync(second)).toEqual({
+      code: "E_SANDBOX_DISPOSED",
+      message: "collateral",
+    });
   });
 });
 

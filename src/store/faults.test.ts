@@ -16,12 +16,11 @@ import {
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { SpadeError } from "../errors.js";
 import { storeIoError } from "./io-errors.js";
 import { HOLDER_FILE, readHolder } from "./lock.js";
 import { RunStore, STORE_FILE } from "./run-store.js";
 import { EMPTY_STATS, type EnvironmentRow } from "./types.js";
-import { thrown } from "../../test/assert.js";
+import { codeAndMessageOf, codeOf, thrown } from "../../test/assert.js";
 import { fileTempDir, tempDirsAfterEach } from "../../test/cleanup.js";
 
 const tmp = tempDirsAfterEach("spade-store-faults-");
@@ -31,16 +30,6 @@ const mounts: string[] = [];
 afterEach(() => {
   for (const m of mounts.splice(0)) execFileSync("umount", [m]);
 });
-
-const caught = (fn: () => unknown): SpadeError => {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof SpadeError) return err;
-    throw err;
-  }
-  throw new Error("expected a SpadeError");
-};
 
 const env = (id: string, code: string): EnvironmentRow => ({
   id,
@@ -94,12 +83,12 @@ describe("the run folder lock", () => {
       host: hostname(),
       startedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
-    const err = caught(() => RunStore.open(dir, "resume"));
+    const err = codeAndMessageOf(() => RunStore.open(dir, "resume"));
     expect(err.code).toBe("E_RUN_LOCKED");
     expect(err.message).toBe(
       `${dir} is in use by process ${process.pid} on ${hostname()} (since ${holder!.startedAt}) (wait for process ${process.pid} to finish or stop it, or give another folder)`,
     );
-    expect(caught(() => RunStore.open(dir, "create")).code).toBe("E_RUN_LOCKED");
+    expect(codeOf(() => RunStore.open(dir, "create"))).toBe("E_RUN_LOCKED");
     const reader = RunStore.open(dir, "read");
     expect(reader.getMeta("schema_version")).toBe("1");
     reader.close();
@@ -125,9 +114,9 @@ describe("the run folder lock", () => {
   it("a store that fails to open releases the lock", () => {
     const dir = tmp();
     writeFileSync(join(dir, STORE_FILE), "not a database, just text ".repeat(200));
-    expect(caught(() => RunStore.open(dir, "resume")).code).toBe("E_STORE_CORRUPT");
+    expect(codeOf(() => RunStore.open(dir, "resume"))).toBe("E_STORE_CORRUPT");
     expect(existsSync(join(dir, HOLDER_FILE))).toBe(false);
-    expect(caught(() => RunStore.open(dir, "resume")).code).toBe("E_STORE_CORRUPT"); // not E_RUN_LOCKED
+    expect(codeOf(() => RunStore.open(dir, "resume"))).toBe("E_STORE_CORRUPT"); // not E_RUN_LOCKED
   });
 });
 
@@ -146,7 +135,7 @@ describe("a damaged run.sqlite", () => {
     const dir = written();
     writeFileSync(join(dir, STORE_FILE), Buffer.alloc(8192, 0xa5));
     for (const mode of ["resume", "read"] as const) {
-      const err = caught(() => RunStore.open(dir, mode));
+      const err = codeAndMessageOf(() => RunStore.open(dir, mode));
       expect(err.code).toBe("E_STORE_CORRUPT");
       expect(err.message).toMatch(
         /run\.sqlite is damaged or is not a run store \(SQLITE_NOTADB: file is not a database\) \(restore it from a backup, or start a new run in another folder \(--out\)/,
@@ -154,7 +143,7 @@ describe("a damaged run.sqlite", () => {
     }
     const cut = written();
     truncateSync(join(cut, STORE_FILE), 100);
-    expect(caught(() => RunStore.open(cut, "resume")).code).toBe("E_STORE_CORRUPT");
+    expect(codeOf(() => RunStore.open(cut, "resume"))).toBe("E_STORE_CORRUPT");
   });
 
   it("truncated mid-file (at a page boundary): E_STORE_CORRUPT", () => {
@@ -162,7 +151,7 @@ describe("a damaged run.sqlite", () => {
     const size = readFileSync(join(dir, STORE_FILE)).length;
     truncateSync(join(dir, STORE_FILE), Math.floor(size / 2 / 4096) * 4096);
     for (const mode of ["resume", "read"] as const) {
-      const err = caught(() => RunStore.open(dir, mode));
+      const err = codeAndMessageOf(() => RunStore.open(dir, mode));
       expect(err.code).toBe("E_STORE_CORRUPT");
       expect(err.message).toContain("(SQLITE_CORRUPT: database disk image is malformed)");
     }
@@ -205,7 +194,7 @@ describe("disk and permission failures", () => {
       const dir = join(disk, "run");
       const store = RunStore.open(dir, "create");
       let committed = 0;
-      const err = caught(() => {
+      const err = codeAndMessageOf(() => {
         for (let i = 0; i < 1_000; i++) {
           store.transaction(() => store.insertEnvironment(env(`e${i}`, "y".repeat(20_000))));
           committed++;
@@ -232,7 +221,7 @@ describe("disk and permission failures", () => {
     "a read-only folder: E_IO naming the folder, for a new run and for a resume",
     () => {
       const ro = mountTmpfs("64k", true)!;
-      const create = caught(() => RunStore.open(join(ro, "run"), "create"));
+      const create = codeAndMessageOf(() => RunStore.open(join(ro, "run"), "create"));
       expect(create.code).toBe("E_IO");
       expect(create.message).toMatch(
         /^cannot write .*run\.sqlite: the folder or file is read-only or not ours \(EROFS: /,
@@ -241,7 +230,7 @@ describe("disk and permission failures", () => {
       const disk = mountTmpfs("1m")!;
       RunStore.open(join(disk, "run"), "create").close();
       execFileSync("mount", ["-o", "remount,ro", disk]);
-      const resume = caught(() => RunStore.open(join(disk, "run"), "resume"));
+      const resume = codeAndMessageOf(() => RunStore.open(join(disk, "run"), "resume"));
       expect(resume.code).toBe("E_IO");
       expect(resume.message).toContain("read-only or not ours");
     },

@@ -5,13 +5,13 @@
  * checksum mismatch, an unreachable source naming the file to put where.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LCB_FILES as LCB } from "../../src/eval/suites/code/livecodebench.js";
+import { tempDirsAfterEach } from "../cleanup.js";
 import { spade } from "./cli.js";
 
 const body = (f: string) => `{"question_id": "${f}"}\n`;
@@ -19,6 +19,7 @@ const sha = (s: string) => createHash("sha256").update(s).digest("hex");
 
 let server: Server;
 let base = "";
+const dataDir = tempDirsAfterEach("spade-data-e2e-");
 beforeAll(async () => {
   // TEST DOUBLE: serves Hugging Face's and GitHub's paths for the files the test asks for.
   server = createServer((req, res) => {
@@ -49,7 +50,7 @@ describe("spade data", () => {
   });
 
   it("fetch livecodebench: downloads the six files, records them, verifies them next time; list shows it present then changed", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "spade-data-e2e-"));
+    const dir = dataDir();
     const res = await spade(["data", "fetch", "livecodebench", "--data", dir, "--endpoint", base]);
     expect(res.code).toBe(0);
     expect(res.stdout.trim().split("\n")).toEqual(
@@ -98,7 +99,7 @@ describe("spade data", () => {
   });
 
   it("fetch gsm8k refuses a file whose sha256 is not the pinned one; an unreachable source names the file to put where", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "spade-data-e2e-"));
+    const dir = dataDir();
     const bad = await spade(["data", "fetch", "gsm8k", "--data", dir, "--endpoint", base]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain(

@@ -3,14 +3,13 @@
  * GGUF that the test writes itself (a test double: its answers are noise, never a measure of
  * quality). `npm test` builds first.
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { writeTinyLlamaGguf } from "../../src/policy/testing/gguf-writer.js";
+import { fileTempDir } from "../cleanup.js";
 import { spade } from "./cli.js";
 
-const dir = mkdtempSync(join(tmpdir(), "spade-gguf-cli-"));
+const dir = fileTempDir("spade-gguf-cli-");
 const modelPath = join(dir, "tiny.gguf");
 
 beforeAll(async () => {

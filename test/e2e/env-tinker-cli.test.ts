@@ -3,15 +3,14 @@
  * Tinker-compatible server (a test double), with a tokenizer the test writes itself.
  * `npm test` builds first.
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ChatRenderer } from "../../src/policy/index.js";
 import { startFakeTinkerServer, type FakeTinkerServer } from "../fakes/tinker-server.js";
 import { TINY, writeTinyModel } from "../fakes/tiny-model.js";
+import { tempDirsAfterEach } from "../cleanup.js";
 import { spade } from "./cli.js";
 
+const freshDir = tempDirsAfterEach("spade-env-tinker-");
 let server: FakeTinkerServer | undefined;
 afterEach(async () => {
   await server?.close();
@@ -20,7 +19,7 @@ afterEach(async () => {
 
 describe("spade env run --policy tinker", () => {
   it("plays a library environment through a Tinker-compatible server with the model's own template", async () => {
-    const modelPath = writeTinyModel(mkdtempSync(join(tmpdir(), "spade-tiny-")));
+    const modelPath = writeTinyModel(freshDir());
     const answer = [...ChatRenderer.fromDir(modelPath).encode("\\boxed{0123}"), TINY.imEnd];
     server = await startFakeTinkerServer({
       baseModel: "Org/Tiny-1B",
@@ -101,7 +100,7 @@ describe("spade env run --policy tinker", () => {
       "--base-model",
       "m",
       "--model-path",
-      mkdtempSync(join(tmpdir(), "spade-empty-")),
+      freshDir(),
     ]);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toMatch(/^spade: E_IO: cannot read tokenizer.json at /);

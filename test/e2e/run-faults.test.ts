@@ -4,8 +4,8 @@
  * coded message on stderr. The full-disk case mounts a tmpfs (root only; skipped otherwise).
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { hostname, tmpdir } from "node:os";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { readHolder, RunStore } from "../../src/store/index.js";
@@ -23,10 +23,8 @@ let server: FakeOpenAIServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
-  for (const m of mounts.splice(0)) {
-    execFileSync("umount", ["-l", m]);
-    rmSync(m, { recursive: true, force: true });
-  }
+  // The mount points are folders of root, removed with it after the file.
+  for (const m of mounts.splice(0)) execFileSync("umount", ["-l", m]);
 });
 
 /** A one-step inference-only run with one design slot and one play, against `baseURL`. */
@@ -184,15 +182,14 @@ describe("spade run: a damaged store", () => {
 
 const CAN_MOUNT = (() => {
   if (process.getuid?.() !== 0) return false;
-  const probe = mkdtempSync(join(tmpdir(), "spade-mount-probe-"));
+  const probe = join(root, "mount-probe");
+  mkdirSync(probe);
   try {
     execFileSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe], { stdio: "ignore" });
     execFileSync("umount", [probe]);
     return true;
   } catch {
     return false;
-  } finally {
-    rmSync(probe, { recursive: true, force: true });
   }
 })();
 
@@ -203,7 +200,7 @@ describe.skipIf(!CAN_MOUNT)("spade run: a full disk (tmpfs of 320 KiB)", () => {
       kind: "text",
       content: `no program here ${"z".repeat(60_000)}`,
     }));
-    const disk = mkdtempSync(join(tmpdir(), "spade-full-"));
+    const disk = mkdtempSync(join(root, "full-"));
     execFileSync("mount", ["-t", "tmpfs", "-o", "size=320k", "tmpfs", disk]);
     mounts.push(disk);
     const out = join(disk, "run");

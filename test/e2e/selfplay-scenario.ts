@@ -3,9 +3,6 @@
  * the designer double writes at each (step, slot, attempt), the run's flags, and a run seed for
  * which the flicker environment's plays are known (one even seed per step).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { buildConfig, type RunConfig } from "../../src/config/index.js";
 import { playSeeds } from "../../src/loop/keys.js";
@@ -14,6 +11,7 @@ import { openAIChatBackend } from "../../src/policy/index.js";
 import type { FakeOpenAIServer } from "../fakes/openai-server.js";
 import { startSelfPlayServer, type ScriptedDesign } from "../fakes/selfplay-server.js";
 import * as P from "../fakes/selfplay-programs.js";
+import { fileTempDir } from "../cleanup.js";
 
 // The command runner lives in cli.ts; re-exported here for the tests that import it from the scenario.
 export { BIN, spade, spadeAsync, type SpadeResult } from "./cli.js";
@@ -123,13 +121,12 @@ export function scenarioPolicy(baseURL: string): LoopPolicy {
  */
 export function useScenarioServer(prefix: string): { dir: string; policy: () => LoopPolicy } {
   let server: FakeOpenAIServer | undefined;
-  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const dir = fileTempDir(prefix);
   beforeAll(async () => {
     server = await startSelfPlayServer({ runSeed: RUN_SEED, designs: DESIGNS });
   });
   afterAll(async () => {
     await server?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
   return {
     dir,

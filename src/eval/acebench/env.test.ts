@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkEnv, makeAction, type Action, type Env } from "../../env/index.js";
-import { isSpadeError } from "../../errors.js";
+import { codeOf } from "../../../test/assert.js";
 import { AceBenchEnv, NOT_A_CALL_REPLY } from "./env.js";
 import { loadAceEntries } from "./data.js";
 import { acebenchDir } from "./testing/bench-dir.js";
@@ -161,12 +161,7 @@ describe("multi-step entries", () => {
 
 describe("multi-turn entries with a simulated user", () => {
   it("need a user", () => {
-    try {
-      new AceBenchEnv(enTurn[0]!);
-      expect.unreachable();
-    } catch (err) {
-      expect(isSpadeError(err, "E_CONFIG")).toBe(true);
-    }
+    expect(codeOf(() => new AceBenchEnv(enTurn[0]!))).toBe("E_CONFIG");
   });
 
   it("open with the user's answer to the greeting, route text to the user and calls to execution", async () => {

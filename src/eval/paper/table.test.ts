@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isSpadeError } from "../../errors.js";
+import { codeAndMessageOf } from "../../../test/assert.js";
 import {
   difference,
   PAPER_COLUMNS,
@@ -72,15 +72,10 @@ describe("paper tables", () => {
     expect(difference({ status: "ok", value: 0.5 }, { status: "ok", value: 0.5 })).toBe("+0.0");
     const g: PaperRow = { setting: "games", model: "a", cells: {} };
     const t: PaperRow = { setting: "tool-use", model: "b", cells: {} };
-    let err: unknown;
-    try {
-      tableCells([g, t]);
-    } catch (e) {
-      err = e;
-    }
-    expect(isSpadeError(err, "E_CONFIG") && err.message).toMatch(
-      /cannot compare a games table with a tool-use table/,
-    );
+    expect(codeAndMessageOf(() => tableCells([g, t]))).toEqual({
+      code: "E_CONFIG",
+      message: expect.stringMatching(/cannot compare a games table with a tool-use table/),
+    });
   });
 
   it("quote CSV fields that need it", () => {

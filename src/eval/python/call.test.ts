@@ -4,16 +4,8 @@ import { describe, expect, it } from "vitest";
 import { parseJsonPy, parsePythonCall, parsePythonCalls, parsePythonLiteral } from "./call.js";
 import { pyRepr } from "./format.js";
 import { skipWithout } from "../../../test/missing.js";
+import { codeOf } from "../../../test/assert.js";
 import { PyTuple, pyDict, toJson } from "./value.js";
-
-const code = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (err) {
-    return (err as { code?: string }).code;
-  }
-  return "no error";
-};
 
 describe("parsePythonCalls", () => {
   it("reads keyword calls as ground truth writes them", () => {
@@ -86,7 +78,7 @@ describe("parsePythonCalls", () => {
       "f(x=1j)",
       "",
     ]) {
-      expect([bad, code(() => parsePythonCalls(bad))]).toEqual([bad, "E_PARSE"]);
+      expect([bad, codeOf(() => parsePythonCalls(bad))]).toEqual([bad, "E_PARSE"]);
     }
   });
 
@@ -125,9 +117,9 @@ describe("parseJsonPy", () => {
   });
 
   it("rejects Python-only syntax in JSON", () => {
-    expect(code(() => parseJsonPy("{'a': 1}"))).toBe("E_PARSE");
-    expect(code(() => parseJsonPy("(1, 2)"))).toBe("E_PARSE");
-    expect(code(() => parseJsonPy('{"a": True}'))).toBe("E_PARSE");
+    expect(codeOf(() => parseJsonPy("{'a': 1}"))).toBe("E_PARSE");
+    expect(codeOf(() => parseJsonPy("(1, 2)"))).toBe("E_PARSE");
+    expect(codeOf(() => parseJsonPy('{"a": True}'))).toBe("E_PARSE");
   });
 
   it("converts back to plain JSON and refuses to lose digits", () => {
@@ -135,6 +127,6 @@ describe("parseJsonPy", () => {
       a: [1, 2.5],
       "3": [null],
     });
-    expect(code(() => toJson(18446744073709551616n))).toBe("E_PARSE");
+    expect(codeOf(() => toJson(18446744073709551616n))).toBe("E_PARSE");
   });
 });

@@ -4,6 +4,7 @@ import { contains, getItem, getOr, getOrMake, hashKey, iterate } from "./idioms.
 import { PyException } from "./ops.js";
 import { PyTuple, pyDict } from "./value.js";
 
+// The Python type and message raised; not test/assert's codeOf, as a PyException has no code.
 const raised = (fn: () => unknown) => {
   try {
     fn();

@@ -25,6 +25,7 @@ import {
 } from "./str.js";
 import { PyTuple, dictGet, pyDict, pyEquals } from "./value.js";
 
+// The Python type and message raised; not test/assert's codeOf, as a PyException has no code.
 const pyError = (fn: () => unknown) => {
   try {
     fn();

@@ -20,6 +20,7 @@ import { PythonSandbox } from "./python-sandbox.js";
 import { LCB_ANSWERS, SUM_ROW, TWICE_ROW, writeLcbFixtures } from "./testing/lcb-fixtures.js";
 import { sandboxMissing } from "./testing/sandbox-probe.js";
 import { skipWithout } from "../../../../test/missing.js";
+import { codeAndMessageOf } from "../../../../test/assert.js";
 import type { PythonLimits } from "./python-sandbox.js";
 import { fileTempDir } from "../../../../test/cleanup.js";
 
@@ -55,13 +56,12 @@ describe("unpickleString", () => {
       ]),
     );
     expect(() => unpickleString(list)).toThrow(/opcode 0x5d/);
-    try {
-      unpickleString(Buffer.from([0x80, 0x04, 0x8c, 0x05, 0x61]));
-    } catch (err) {
-      expect(isSpadeError(err, "E_IO")).toBe(true);
-      expect((err as Error).message).toContain("truncated pickle");
-    }
-    expect.assertions(3);
+    expect(
+      codeAndMessageOf(() => unpickleString(Buffer.from([0x80, 0x04, 0x8c, 0x05, 0x61]))),
+    ).toEqual({
+      code: "E_IO",
+      message: expect.stringContaining("truncated pickle"),
+    });
   });
 });
 
