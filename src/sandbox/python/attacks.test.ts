@@ -181,6 +181,15 @@ const ATTACKS: Attack[] = [
     expect: /Read-only file system/,
   },
   {
+    // A tmpfs's files are kernel memory outside RLIMIT_AS: 200k such links held 800 MB.
+    name: "filling /dev with 4 KB symlinks",
+    at: "step",
+    code: `for i in range(200000):\n    os_globals()["symlink"]("a" * 4000, "/dev/shm/l%d" % i)`,
+    outcome: "E_SANDBOX_THROW",
+    expect: /^step\(\): OSError: \[Errno 30\] Read-only file system: 'a{300}/,
+    limits: BOMB,
+  },
+  {
     name: "reading the host's environment",
     at: "step",
     code: `e = os_globals()["environ"]\nreturn ",".join(sorted(k + "=" + v for k, v in e.items())), 0.0, False, False, {}`,
