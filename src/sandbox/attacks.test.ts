@@ -454,6 +454,16 @@ const ATTACKS: Attack[] = [
       "00:00:00 GMT+0000 (Coordinated Universal Time)|Thu Jan 01 1970|1710072000000|1710072000000|UTC en-US",
   },
   {
+    // QuickJS's Annex B getYear/setYear used the host's zone: setYear(99) differed by 5 h in New York.
+    name: "getYear and setYear read UTC",
+    at: "step",
+    code: stepReturning(
+      '[new Date(Date.UTC(1999, 11, 31, 23)).getYear(), new Date(0).setYear(99), new Date(Date.UTC(1905, 6, 20, 3)).setYear(5.5), new Date(NaN).setYear(70), new Date(0).setYear("x")].join("|")',
+    ),
+    outcome: "ok",
+    expect: "99|915148800000|-2033931600000|0|NaN",
+  },
+  {
     name: "deeply nested info",
     at: "step",
     code: 'let info = {}; for (let i = 0; i < 200; i++) info = { a: info }; return { observation: "o", reward: 0, terminated: false, truncated: false, info };',
