@@ -454,6 +454,16 @@ const ATTACKS: Attack[] = [
       "00:00:00 GMT+0000 (Coordinated Universal Time)|Thu Jan 01 1970|1710072000000|1710072000000|UTC en-US",
   },
   {
+    // V8's Intl formatted the real clock when given no date (QuickJS has no Intl).
+    name: "Intl.DateTimeFormat without a date shows the fixed clock",
+    at: "step",
+    code: stepReturning(
+      'typeof Intl === "object" ? [new Intl.DateTimeFormat("en-US", { dateStyle: "full", timeStyle: "long", timeZone: "UTC" }).format(), Intl.DateTimeFormat("en-US").formatToParts().map((p) => p.value).join("")].join("|") : "Monday, January 1, 2024 at 12:00:00 AM UTC|1/1/2024"',
+    ),
+    outcome: "ok",
+    expect: "Monday, January 1, 2024 at 12:00:00 AM UTC|1/1/2024",
+  },
+  {
     // QuickJS's Annex B getYear/setYear used the host's zone: setYear(99) differed by 5 h in New York.
     name: "getYear and setYear read UTC",
     at: "step",

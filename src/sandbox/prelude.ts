@@ -85,8 +85,9 @@ export const REPLY_TAGS = {
  * The clock is fixed at FIXED_TIME_MS. Local-time Date methods (Annex B's getYear/setYear too)
  * are mapped to their UTC twins, `new Date(y, m, ...)` and date strings without a zone are read
  * as UTC, and `toDateString` / `toTimeString` (and QuickJS's `toLocale*String`) format UTC, so no
- * answer depends on the host's time zone. V8's `Intl` sees UTC and `en-US` because sandbox processes get only `TZ=UTC` and
- * `LC_ALL=C` as their environment (ivm-pool.ts).
+ * answer depends on the host's time zone. V8's `Intl` sees UTC and `en-US` because sandbox
+ * processes get only `TZ=UTC` and `LC_ALL=C` as their environment (ivm-pool.ts); its
+ * `DateTimeFormat` formats FIXED_TIME_MS, not the real clock, when given no date.
  *
  * Resizable `ArrayBuffer`s are refused (`maxByteLength`) and `resize`/`transfer` deleted: V8
  * commits their memory outside the heap accounting isolated-vm's cap relies on (measured: a
@@ -259,6 +260,20 @@ if (typeof G.Intl === "undefined") {
   hide(DP, "toLocaleString", function toLocaleString() { return invalid(this) ? "Invalid Date" : localeDate(this) + ", " + localeTime(this); });
 }
 hide(G, "Date", SpadeDate);
+if (typeof G.Intl === "object" && G.Intl !== null && typeof G.Intl.DateTimeFormat === "function") {
+  // V8's Intl formats the real clock when no date is given (format(), formatToParts()).
+  var DTFP = G.Intl.DateTimeFormat.prototype, formatGetter = getOwn(DTFP, "format").get, realToParts = DTFP.formatToParts;
+  var fixedFormats = new WeakMap(), mapGet = WeakMap.prototype.get, mapSet = WeakMap.prototype.set;
+  defineProperty(DTFP, "format", { enumerable: false, configurable: true, get: function () {
+    var real = apply(formatGetter, this, []), fixed = apply(mapGet, fixedFormats, [real]);
+    if (fixed === undefined) {
+      fixed = function (date) { return real(date === undefined ? FIXED : date); };
+      apply(mapSet, fixedFormats, [real, fixed]);
+    }
+    return fixed;
+  } });
+  hide(DTFP, "formatToParts", function formatToParts(date) { return apply(realToParts, this, [date === undefined ? FIXED : date]); });
+}
 
 // --- the glue the host calls ---
 var instance = null, EnvClass = null;
