@@ -159,6 +159,23 @@ const ATTACKS: Attack[] = [
     outcome: "E_SANDBOX_THROW",
     expect: /socket\(\) returned -1/,
   },
+  // Memory RLIMIT_AS does not count (seccomp refuses System V IPC): 24 detached 32 MiB segments held 768 MB.
+  {
+    name: "System V shared memory kept after detaching",
+    at: "step",
+    code: `ct = host_import("ctypes")\nlibc = ct.CDLL(None, use_errno=True)\nlibc.shmat.restype = ct.c_void_p\nfor i in range(24):\n    sid = libc.shmget(0, 32 << 20, 0o1600)\n    assert sid >= 0, "shmget() errno %d" % ct.get_errno()\n    addr = ct.c_void_p(libc.shmat(sid, None, 0))\n    ct.memset(addr, 1, 32 << 20)\n    libc.shmdt(addr)`,
+    outcome: "E_SANDBOX_THROW",
+    expect: /AssertionError: shmget\(\) errno 1 /,
+    limits: BOMB,
+  },
+  {
+    name: "System V message queues filled",
+    at: "step",
+    code: `ct = host_import("ctypes")\nlibc = ct.CDLL(None, use_errno=True)\nbuf = ct.create_string_buffer(b"\\x01" + b"m" * 8199)\nfor q in range(4000):\n    qid = libc.msgget(0, 0o1600)\n    assert qid >= 0, "msgget() errno %d" % ct.get_errno()\n    while libc.msgsnd(qid, buf, 8192, 0o4000) == 0:\n        pass`,
+    outcome: "E_SANDBOX_THROW",
+    expect: /AssertionError: msgget\(\) errno 1 /,
+    limits: BOMB,
+  },
   {
     name: "a thread",
     at: "step",
