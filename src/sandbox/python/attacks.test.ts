@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import type { ErrorCode } from "../../errors.js";
 import { loadProgram, type SandboxLimits } from "../index.js";
+import { IDLE_STOP_MS } from "./backend.js";
 import { escapeMarker, hostRss, MIB } from "../testing/host.js";
 
 /** The host file escapes try to create; its Python literal. */
@@ -389,6 +390,40 @@ describe("Python attack suite", () => {
     );
     expect(after.rss - before.rss).toBeLessThan(RSS_BOUND_BYTES);
     expect(after.peak - before.peak).toBeLessThan(RSS_BOUND_BYTES);
+  });
+
+  it("a guest that spins between calls is stopped there", async () => {
+    // step("patch") makes the runner spin after each answer until the next request is readable;
+    // step("report") answers the CPU time that spin took. Unstopped, it burned the whole wait
+    // (555 ms of a 600 ms wait); stopped, at most the two idle checks before it is stopped.
+    const patch = [
+      `if action == "report":`,
+      `    return "%d" % round(AttackEnv.spun * 1000), 0.0, False, False, {}`,
+      `g = runner_globals()`,
+      `answer, clock, select = g["_answer"], host_import("time").process_time, host_import("select").select`,
+      `AttackEnv.spun = 0.0`,
+      `def spin(line):`,
+      `    answer(line)`,
+      `    start = clock()`,
+      `    while not select([g["_in"]], [], [], 0)[0]:`,
+      `        pass`,
+      `    AttackEnv.spun = clock() - start`,
+      `g["_answer"] = spin`,
+    ].join("\n");
+    const env = await loadProgram(program(patch), { language: "python", limits: LIMITS });
+    try {
+      await env.reset(1);
+      expect((await env.step({ text: "patch", answer: null, toolCalls: [] })).observation).toBe(
+        "done",
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const spunMs = Number(
+        (await env.step({ text: "report", answer: null, toolCalls: [] })).observation,
+      );
+      expect(spunMs).toBeLessThan(2 * IDLE_STOP_MS + 100);
+    } finally {
+      await env.close();
+    }
   });
 
   it("a broken guest is replaced at the next reset", async () => {

@@ -142,6 +142,9 @@ export function jailArgs(tools: JailTools): string[] {
     "65534",
     "--die-with-parent",
     "--new-session",
+    // The interpreter itself is the jail's pid 1 (no reaper: it cannot fork), so the pid that
+    // --info-fd reports is the one the host stops between calls.
+    "--as-pid-1",
     "--cap-drop",
     "ALL",
     "--clearenv",
@@ -178,8 +181,9 @@ export function jailArgs(tools: JailTools): string[] {
 export const PYTHON_BASE_ADDRESS_BYTES = 64 * 1024 * 1024;
 
 /**
- * The full command (`sh` first) that starts one jailed runner with the seccomp filter on fd 3 and
- * `RLIMIT_AS` = `memoryBytes` + the interpreter's own, no core files, no file writes, 64 fds.
+ * The full command (`sh` first) that starts one jailed runner with the seccomp filter on fd 3,
+ * bwrap's JSON status (the interpreter's `child-pid`) written to fd 4, and `RLIMIT_AS` =
+ * `memoryBytes` + the interpreter's own, no core files, no file writes, 64 fds.
  */
 export function jailCommand(
   tools: JailTools,
@@ -197,6 +201,8 @@ export function jailCommand(
       ...jailArgs(tools),
       "--seccomp",
       "3",
+      "--info-fd",
+      "4",
       tools.python,
       "-S",
       "-s",
