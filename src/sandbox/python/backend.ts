@@ -6,7 +6,7 @@
  * left without a call is stopped (SIGSTOP), so guest code outside every deadline runs briefly.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { SpadeError, type ErrorCode } from "../../errors.js";
+import { SpadeError, WatchdogKill, type ErrorCode } from "../../errors.js";
 import type { GuestMethod, SandboxBackend, SandboxInstance, SandboxLimits } from "../types.js";
 import { findJailTools, jailCommand, type JailToolOptions, type JailTools } from "./jail.js";
 import { buildSeccompFilter } from "./seccomp.js";
@@ -285,7 +285,16 @@ class PythonInstance implements SandboxInstance {
     this.#disposed = true;
     const method = this.#pending?.method ?? "call";
     let error: SpadeError;
-    if (this.#killedFor === "E_SANDBOX_TIMEOUT" || code === DEADLINE_EXIT) {
+    if (this.#killedFor === "E_SANDBOX_TIMEOUT") {
+      error = new SpadeError(
+        "E_SANDBOX_TIMEOUT",
+        `${method}(): the Python program ran past its deadline`,
+        {
+          nextStep: NEXT_STEPS.E_SANDBOX_TIMEOUT,
+          cause: new WatchdogKill(WATCHDOG_GRACE_MS),
+        },
+      );
+    } else if (code === DEADLINE_EXIT) {
       error = coded("E_SANDBOX_TIMEOUT", `${method}(): the Python program ran past its deadline`);
     } else if (this.#killedFor === "E_SANDBOX_OUTPUT_SIZE") {
       error = coded(
