@@ -6,7 +6,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, lstatSync, readlinkSync } from "node:fs";
-import { homedir } from "node:os";
+import { homedir, machine } from "node:os";
 import { join } from "node:path";
 import { SpadeError } from "../../errors.js";
 import { PYTHON_ALLOWED_MODULES, PYTHON_RUNNER } from "./runner.js";
@@ -23,6 +23,11 @@ export interface JailTools {
   version: string;
   /** Folder of the packages offered to programs (numpy), bound read-only at `/spade-site`; null when absent. */
   site: string | null;
+  /**
+   * Absolute path of util-linux's `setarch` when it can turn address-space randomisation off
+   * here (a container's seccomp profile may refuse that); null otherwise.
+   */
+  setarch: string | null;
 }
 
 /** Where `scripts/setup-sandbox.sh` installs the packages offered to programs (requirements-sandbox.txt). */
@@ -103,7 +108,16 @@ export function findJailTools(options: JailToolOptions = {}): JailTools {
         ? DEFAULT_SANDBOX_SITE
         : null
       : options.site;
-  const tools = { bwrap, python, prefix, version, site };
+  const setarchPath = which("setarch");
+  const setarch =
+    setarchPath &&
+    spawnSync(setarchPath, [machine(), "-R", python, "-S", "-c", "print('ok')"], {
+      encoding: "utf8",
+      timeout: 20_000,
+    }).stdout?.trim() === "ok"
+      ? setarchPath
+      : null;
+  const tools = { bwrap, python, prefix, version, site, setarch };
   const smoke = spawnSync(bwrap, [...jailArgs(tools), python, "-S", "-c", "print('ok')"], {
     encoding: "utf8",
     timeout: 20_000,
@@ -183,7 +197,9 @@ export const PYTHON_BASE_ADDRESS_BYTES = 64 * 1024 * 1024;
 /**
  * The full command (`sh` first) that starts one jailed runner with the seccomp filter on fd 3,
  * bwrap's JSON status (the interpreter's `child-pid`) written to fd 4, and `RLIMIT_AS` =
- * `memoryBytes` + the interpreter's own, no core files, no file writes, 64 fds.
+ * `memoryBytes` + the interpreter's own, no core files, no file writes, 64 fds. Under `setarch -R`
+ * where it works: without address-space randomisation, the order of a set of objects hashed by
+ * identity (and `id()`) is the same in every process that made the same calls.
  */
 export function jailCommand(
   tools: JailTools,
@@ -197,6 +213,7 @@ export function jailCommand(
       "-c",
       shell,
       "sh",
+      ...(tools.setarch ? [tools.setarch, machine(), "-R"] : []),
       tools.bwrap,
       ...jailArgs(tools),
       "--seccomp",
