@@ -5,7 +5,16 @@
  * and its libraries, read-only), no capabilities, an empty environment, rlimits set by `sh`.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, lstatSync, readlinkSync } from "node:fs";
+import { createHash } from "node:crypto";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readlinkSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir, machine } from "node:os";
 import { join } from "node:path";
 import { SpadeError } from "../../errors.js";
@@ -28,10 +37,39 @@ export interface JailTools {
    * here (a container's seccomp profile may refuse that); null otherwise.
    */
   setarch: string | null;
+  /** The fixed bytes the jail shows as `/dev/urandom` and `/dev/random` (`ensureEntropyFile`). */
+  entropy: string;
 }
 
 /** Where `scripts/setup-sandbox.sh` installs the packages offered to programs (requirements-sandbox.txt). */
 export const DEFAULT_SANDBOX_SITE = join(homedir(), ".cache", "spade", "sandbox-site");
+
+/** Where the fixed bytes the jail reads as `/dev/urandom` are kept (see `ensureEntropyFile`). */
+export const ENTROPY_FILE = join(homedir(), ".cache", "spade", "sandbox-entropy-v1");
+/** Their size: 4 MiB, far more than seeding takes (32 bytes a `random.Random()`). */
+export const ENTROPY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Writes `path` (ENTROPY_BYTES of SHA-256 over a counter, the same on every host) unless it is
+ * there at its size. A jailed program's randomness from the system (`random.Random()` unseeded,
+ * `SystemRandom`, numpy's `default_rng()`) reads it: with the kernel's entropy, two processes
+ * of the same program and seeds played different episodes.
+ */
+export function ensureEntropyFile(path: string = ENTROPY_FILE): string {
+  if (existsSync(path) && statSync(path).size === ENTROPY_BYTES) return path;
+  const bytes = Buffer.alloc(ENTROPY_BYTES);
+  for (let block = 0; block * 32 < ENTROPY_BYTES; block++) {
+    createHash("sha256")
+      .update(`spade sandbox entropy ${block}`)
+      .digest()
+      .copy(bytes, block * 32);
+  }
+  mkdirSync(join(path, ".."), { recursive: true });
+  const partial = `${path}.${process.pid}.tmp`;
+  writeFileSync(partial, bytes);
+  renameSync(partial, path);
+  return path;
+}
 
 /** Where the jail shows that folder. */
 const SITE_IN_JAIL = "/spade-site";
@@ -117,7 +155,7 @@ export function findJailTools(options: JailToolOptions = {}): JailTools {
     }).stdout?.trim() === "ok"
       ? setarchPath
       : null;
-  const tools = { bwrap, python, prefix, version, site, setarch };
+  const tools = { bwrap, python, prefix, version, site, setarch, entropy: ensureEntropyFile() };
   const smoke = spawnSync(bwrap, [...jailArgs(tools), python, "-S", "-c", "print('ok')"], {
     encoding: "utf8",
     timeout: 20_000,
@@ -180,6 +218,12 @@ export function jailArgs(tools: JailTools): string[] {
     ...(tools.prefix === "/usr" ? ["--ro-bind", "/usr", "/usr"] : prefixBind),
     "--dev",
     "/dev",
+    "--ro-bind",
+    tools.entropy,
+    "/dev/urandom",
+    "--ro-bind",
+    tools.entropy,
+    "/dev/random",
     // bwrap's /dev is a tmpfs the guest's uid owns: files there are kernel memory that
     // RLIMIT_AS never counts (200k symlinks held 800 MB for a 32 MiB guest). Device nodes stay usable.
     "--remount-ro",

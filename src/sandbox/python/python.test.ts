@@ -119,6 +119,24 @@ describe("the Python backend", () => {
     }
   });
 
+  it("reads the same system randomness in a fresh process: unseeded Random, SystemRandom", async () => {
+    // With the kernel's entropy the two processes answered 0.0343... and 0.2441... here.
+    const source = `class DrawEnv:
+    def reset(self, seed=None):
+        return "%r %r" % (random.Random().random(), random.SystemRandom().random()), {}
+    def step(self, action):
+        return "x", 0.0, True, False, {}
+`;
+    const first = await loadProgram(source, { language: "python" });
+    const second = await loadProgram(source, { language: "python" });
+    try {
+      expect(await second.reset(1)).toEqual(await first.reset(1));
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+
   // With address-space randomisation, the first process below gave [15, 16, 17, 18, 19, 0, 3, ...]
   // and the next [3, 9, 5, 6, 7, 8, 10, ...] for the same reset.
   it.skipIf(!setarchWorks())(

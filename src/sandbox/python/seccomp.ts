@@ -47,6 +47,8 @@ const ARCHES = {
       io_uring_enter: 426,
       io_uring_register: 427,
       execveat: 322,
+      // ENOSYS: Python then reads /dev/urandom, which the jail binds to a fixed file (jail.ts).
+      getrandom: 318,
       // System V IPC and POSIX message queues: their memory outlives any mapping, so RLIMIT_AS
       // never counts it (24 detached 32 MiB segments held 768 MB for a 32 MiB guest).
       shmget: 29,
@@ -105,6 +107,7 @@ const ARCHES = {
       io_uring_enter: 426,
       io_uring_register: 427,
       execveat: 281,
+      getrandom: 278,
       shmget: 194,
       shmat: 196,
       shmctl: 195,
@@ -127,7 +130,10 @@ const ARCHES = {
   },
 } as const;
 
-/** Names of the syscalls the filter refuses (EPERM; `clone3` gets ENOSYS so libc falls back to `clone`). */
+/**
+ * Names of the syscalls the filter refuses (EPERM; `clone3` and `getrandom` get ENOSYS, so libc
+ * falls back to `clone` and Python to reading `/dev/urandom`).
+ */
 export const DENIED_SYSCALLS: readonly string[] = Object.freeze(Object.keys(ARCHES.x64.syscalls));
 
 /** The classic-BPF instructions the filter uses (`linux/filter.h`). */
@@ -136,6 +142,8 @@ const BPF = { LD_W_ABS: 0x20, JEQ_K: 0x15, JGE_K: 0x35, RET_K: 0x06 } as const;
 const RET = { ALLOW: 0x7fff0000, KILL_PROCESS: 0x80000000, ERRNO: 0x00050000 } as const;
 /** The errnos refused calls get. */
 const ERRNO = { EPERM: 1, ENOSYS: 38 } as const;
+/** Refused as if absent, so that callers fall back. */
+const ABSENT: ReadonlySet<string> = new Set(["clone3", "getrandom"]);
 /** x32 system calls on x86-64 carry this bit; they are refused wholesale. */
 const X32_SYSCALL_BIT = 0x40000000;
 
@@ -166,7 +174,7 @@ export function buildSeccompFilter(arch: string = process.arch): Buffer {
   }
   for (const [name, nr] of Object.entries(table.syscalls)) {
     insns.push([BPF.JEQ_K, 0, 1, nr]);
-    insns.push([BPF.RET_K, 0, 0, RET.ERRNO | (name === "clone3" ? ERRNO.ENOSYS : ERRNO.EPERM)]);
+    insns.push([BPF.RET_K, 0, 0, RET.ERRNO | (ABSENT.has(name) ? ERRNO.ENOSYS : ERRNO.EPERM)]);
   }
   insns.push([BPF.RET_K, 0, 0, RET.ALLOW]);
   const bytes = Buffer.alloc(insns.length * 8);
