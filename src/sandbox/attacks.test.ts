@@ -6,9 +6,12 @@ import { checkEnv, type CheckCode } from "../env/index.js";
 import type { Action } from "../env/types.js";
 import type { ErrorCode } from "../errors.js";
 import {
+  createIsolatedVmBackend,
+  createQuickJsBackend,
   loadProgram,
+  ProgramEnv,
+  resolveLimits,
   SANDBOX_BACKENDS,
-  type ProgramEnv,
   type SandboxBackendName,
   type SandboxLimits,
 } from "./index.js";
@@ -557,6 +560,35 @@ describe.each(SANDBOX_BACKENDS)("sandbox attacks: %s", (backend) => {
       recordPeak(`${backend}: ${name}`, peakBefore);
     }
   });
+  it("a program loaded behind a hostile one on the same runner still loads", async () => {
+    // The hostile top level runs on until the watchdog ends the runner; the good program's create
+    // was queued there and failed E_SANDBOX_DISPOSED (its validation E_COMPILE) before.
+    const oneRunner =
+      backend === "quickjs"
+        ? createQuickJsBackend({ workers: 1 })
+        : createIsolatedVmBackend({ processes: 1 });
+    try {
+      const limits = resolveLimits(LIMITS);
+      const hostile = ProgramEnv.create(
+        oneRunner,
+        makeProgram({ topLevel: "Array.prototype.indexOf.call({ length: 2 ** 40 }, 1);" }),
+        limits,
+      );
+      const good = ProgramEnv.create(oneRunner, makeProgram(), limits);
+      expect(
+        await hostile.then(
+          () => "loaded",
+          (e: { code?: string }) => e.code,
+        ),
+      ).toBe("E_SANDBOX_TIMEOUT");
+      const env = await good;
+      opened.push(env);
+      expect((await env.reset(3)).observation).toMatch(/^seed 3 random 0\.\d+$/);
+    } finally {
+      oneRunner.close();
+    }
+  });
+
   it("dynamic import() never loads a module", async () => {
     const env = await loadProgram(
       makeProgram({

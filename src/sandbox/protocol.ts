@@ -161,6 +161,17 @@ export function compileError(detail: string): SpadeError {
   );
 }
 
+/**
+ * The `cause` of an E_SANDBOX_DISPOSED for a request that waited on a runner (a sandbox process,
+ * a QuickJS worker) while another guest's call killed it there: the request itself never ran.
+ */
+export class LostToAnotherGuest extends Error {
+  constructor(runnerName: string) {
+    super(`${runnerName} died while running another guest`);
+    this.name = "LostToAnotherGuest";
+  }
+}
+
 /** E_SANDBOX_DISPOSED for a call on a disposed instance. */
 export function disposedError(op: GlueOp): SpadeError {
   return new SpadeError("E_SANDBOX_DISPOSED", `${opLabel(op)}: the sandbox instance was disposed`, {
