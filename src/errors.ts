@@ -98,6 +98,18 @@ export class SpadeError extends Error {
   }
 }
 
+/**
+ * The `cause` of an E_SANDBOX_TIMEOUT whose call the host's watchdog had to end: the guest ran on
+ * in native code its deadline does not interrupt (`indexOf` over `{length: 2 ** 40}`), so the call
+ * cost its deadline plus the watchdog's grace. The validator stops at the first one.
+ */
+export class WatchdogKill extends Error {
+  constructor(readonly graceMs: number) {
+    super(`the host's watchdog ended the call ${graceMs} ms past its deadline`);
+    this.name = "WatchdogKill";
+  }
+}
+
 /** True when `err` is a SpadeError, optionally with the given code. */
 export function isSpadeError(err: unknown, code?: ErrorCode): err is SpadeError {
   return err instanceof SpadeError && (code === undefined || err.code === code);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SpadeError } from "../errors.js";
+import { SpadeError, WatchdogKill } from "../errors.js";
 import { guarded, Recorder, StopChecking } from "./check-recorder.js";
 
 /** A recorder whose clock reads `clock.ms`, with a 100 ms budget started at 0. */
@@ -40,6 +40,16 @@ describe("Recorder", () => {
       { code: "E_ORACLE", ok: false, message: "solve() on seed 1: reset ran past 50 ms" },
       { code: "E_TIMEOUT", ok: false, message: "reset(0): reset ran past 50 ms (and 1 more)" },
     ]);
+  });
+
+  it("stops at the first call the sandbox's watchdog had to end", () => {
+    const { rec } = recorder(3);
+    const killed = new SpadeError("E_SANDBOX_TIMEOUT", "step() ran past its 40 ms deadline", {
+      cause: new WatchdogKill(2000),
+    });
+    expect(() => rec.error(killed, "step", "probe 1")).toThrow(StopChecking);
+    expect(rec.report(null).failures).toEqual(["E_STEP", "E_TIMEOUT"]);
+    expect(rec.limitErrors).toBe(1);
   });
 
   it("reads a contract error while opening as bad meta, an unknown method's as E_STEP", () => {

@@ -3,6 +3,7 @@
  * The validator's report: its check codes, and the recorder that collects each check's outcome,
  * codes the errors environments throw and stops the validation when its limits are reached.
  */
+import { WatchdogKill } from "../errors.js";
 import type { EnvMeta } from "./types.js";
 
 /** The validator's check codes, in the order the checks run. Stable: documented in docs/validation.md. */
@@ -93,7 +94,11 @@ export class Recorder {
     if (!this.passed.has(code)) this.passed.set(code, message);
   }
 
-  /** Records a thrown error of `method` under its codes; stops checking after too many limit errors. */
+  /**
+   * Records a thrown error of `method` under its codes; stops checking after too many limit
+   * errors, or at once after a call the sandbox's watchdog had to end: each such call costs its
+   * deadline plus the watchdog's grace (2 s), and a validation is bounded by its deadlines.
+   */
   error(err: unknown, method: string, context: string): void {
     const code =
       typeof err === "object" && err !== null && "code" in err
@@ -105,6 +110,8 @@ export class Recorder {
     if (method === "open" && code === "E_ENV_CONTRACT") this.fail("E_META", message);
     else this.fail(METHOD_CODES[method] ?? "E_STEP", message);
     if (limit && ++this.limitErrors >= this.maxLimitErrors) throw new StopChecking();
+    if (typeof err === "object" && err !== null && (err as Error).cause instanceof WatchdogKill)
+      throw new StopChecking();
   }
 
   report(meta: EnvMeta | null): CheckReport {

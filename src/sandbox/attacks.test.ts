@@ -6,9 +6,12 @@ import { checkEnv, type CheckCode } from "../env/index.js";
 import type { Action } from "../env/types.js";
 import type { ErrorCode } from "../errors.js";
 import {
+  createIsolatedVmBackend,
+  createQuickJsBackend,
   loadProgram,
+  ProgramEnv,
+  resolveLimits,
   SANDBOX_BACKENDS,
-  type ProgramEnv,
   type SandboxBackendName,
   type SandboxLimits,
 } from "./index.js";
@@ -455,6 +458,26 @@ const ATTACKS: Attack[] = [
       "00:00:00 GMT+0000 (Coordinated Universal Time)|Thu Jan 01 1970|1710072000000|1710072000000|UTC en-US",
   },
   {
+    // V8's Intl formatted the real clock when given no date (QuickJS has no Intl).
+    name: "Intl.DateTimeFormat without a date shows the fixed clock",
+    at: "step",
+    code: stepReturning(
+      'typeof Intl === "object" ? [new Intl.DateTimeFormat("en-US", { dateStyle: "full", timeStyle: "long", timeZone: "UTC" }).format(), Intl.DateTimeFormat("en-US").formatToParts().map((p) => p.value).join("")].join("|") : "Monday, January 1, 2024 at 12:00:00 AM UTC|1/1/2024"',
+    ),
+    outcome: "ok",
+    expect: "Monday, January 1, 2024 at 12:00:00 AM UTC|1/1/2024",
+  },
+  {
+    // QuickJS's Annex B getYear/setYear used the host's zone: setYear(99) differed by 5 h in New York.
+    name: "getYear and setYear read UTC",
+    at: "step",
+    code: stepReturning(
+      '[new Date(Date.UTC(1999, 11, 31, 23)).getYear(), new Date(0).setYear(99), new Date(Date.UTC(1905, 6, 20, 3)).setYear(5.5), new Date(NaN).setYear(70), new Date(0).setYear("x")].join("|")',
+    ),
+    outcome: "ok",
+    expect: "99|915148800000|-2033931600000|0|NaN",
+  },
+  {
     name: "deeply nested info",
     at: "step",
     code: 'let info = {}; for (let i = 0; i < 200; i++) info = { a: info }; return { observation: "o", reward: 0, terminated: false, truncated: false, info };',
@@ -534,6 +557,35 @@ describe.each(SANDBOX_BACKENDS)("sandbox attacks: %s", (backend) => {
       recordPeak(`${backend}: ${name}`, peakBefore);
     }
   });
+  it("a program loaded behind a hostile one on the same runner still loads", async () => {
+    // The hostile top level runs on until the watchdog ends the runner; the good program's create
+    // was queued there and failed E_SANDBOX_DISPOSED (its validation E_COMPILE) before.
+    const oneRunner =
+      backend === "quickjs"
+        ? createQuickJsBackend({ workers: 1 })
+        : createIsolatedVmBackend({ processes: 1 });
+    try {
+      const limits = resolveLimits(LIMITS);
+      const hostile = ProgramEnv.create(
+        oneRunner,
+        makeProgram({ topLevel: "Array.prototype.indexOf.call({ length: 2 ** 40 }, 1);" }),
+        limits,
+      );
+      const good = ProgramEnv.create(oneRunner, makeProgram(), limits);
+      expect(
+        await hostile.then(
+          () => "loaded",
+          (e: { code?: string }) => e.code,
+        ),
+      ).toBe("E_SANDBOX_TIMEOUT");
+      const env = await good;
+      opened.push(env);
+      expect((await env.reset(3)).observation).toMatch(/^seed 3 random 0\.\d+$/);
+    } finally {
+      oneRunner.close();
+    }
+  });
+
   it("dynamic import() never loads a module", async () => {
     const env = await loadProgram(
       makeProgram({

@@ -82,11 +82,12 @@ export const REPLY_TAGS = {
  * each `Math.random()` uses two outputs, (x >>> 5) * 2^26 + (y >>> 6), divided by 2^53.
  * It is seeded with 0 before the constructor runs and with the seed before every `reset(seed)`.
  *
- * The clock is fixed at FIXED_TIME_MS. Local-time Date methods are mapped to their UTC twins,
- * `new Date(y, m, ...)` and date strings without a zone are read as UTC, and `toDateString` /
- * `toTimeString` (and QuickJS's `toLocale*String`) format UTC, so no answer depends on the host's
- * time zone. V8's `Intl` sees UTC and `en-US` because sandbox processes get only `TZ=UTC` and
- * `LC_ALL=C` as their environment (ivm-pool.ts).
+ * The clock is fixed at FIXED_TIME_MS. Local-time Date methods (Annex B's getYear/setYear too)
+ * are mapped to their UTC twins, `new Date(y, m, ...)` and date strings without a zone are read
+ * as UTC, and `toDateString` / `toTimeString` (and QuickJS's `toLocale*String`) format UTC, so no
+ * answer depends on the host's time zone. V8's `Intl` sees UTC and `en-US` because sandbox
+ * processes get only `TZ=UTC` and `LC_ALL=C` as their environment (ivm-pool.ts); its
+ * `DateTimeFormat` formats FIXED_TIME_MS, not the real clock, when given no date.
  *
  * Resizable `ArrayBuffer`s are refused (`maxByteLength`) and `resize`/`transfer` deleted: V8
  * commits their memory outside the heap accounting isolated-vm's cap relies on (measured: a
@@ -223,6 +224,15 @@ for (var j = 0; j < UTC_TWINS.length; j++) {
   hide(DP, "get" + UTC_TWINS[j], DP["getUTC" + UTC_TWINS[j]]);
   if (UTC_TWINS[j] !== "Day") hide(DP, "set" + UTC_TWINS[j], DP["setUTC" + UTC_TWINS[j]]);
 }
+// Annex B's getYear/setYear read local time too (QuickJS has them; V8 runs them in UTC anyway).
+var setUTCFullYear = DP.setUTCFullYear, setTime = DP.setTime;
+hide(DP, "getYear", function getYear() { return apply(U.FullYear, this, []) - 1900; });
+hide(DP, "setYear", function setYear(year) {
+  var y = +year;
+  if (y !== y) return apply(setTime, this, [NaN]);
+  var whole = y < 0 ? -floor(-y) : floor(y);
+  return apply(setUTCFullYear, this, [whole >= 0 && whole <= 99 ? 1900 + whole : y]);
+});
 hide(DP, "getTimezoneOffset", function getTimezoneOffset() { return 0; });
 hide(DP, "toString", toUTCString);
 var DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
@@ -250,6 +260,20 @@ if (typeof G.Intl === "undefined") {
   hide(DP, "toLocaleString", function toLocaleString() { return invalid(this) ? "Invalid Date" : localeDate(this) + ", " + localeTime(this); });
 }
 hide(G, "Date", SpadeDate);
+if (typeof G.Intl === "object" && G.Intl !== null && typeof G.Intl.DateTimeFormat === "function") {
+  // V8's Intl formats the real clock when no date is given (format(), formatToParts()).
+  var DTFP = G.Intl.DateTimeFormat.prototype, formatGetter = getOwn(DTFP, "format").get, realToParts = DTFP.formatToParts;
+  var fixedFormats = new WeakMap(), mapGet = WeakMap.prototype.get, mapSet = WeakMap.prototype.set;
+  defineProperty(DTFP, "format", { enumerable: false, configurable: true, get: function () {
+    var real = apply(formatGetter, this, []), fixed = apply(mapGet, fixedFormats, [real]);
+    if (fixed === undefined) {
+      fixed = function (date) { return real(date === undefined ? FIXED : date); };
+      apply(mapSet, fixedFormats, [real, fixed]);
+    }
+    return fixed;
+  } });
+  hide(DTFP, "formatToParts", function formatToParts(date) { return apply(realToParts, this, [date === undefined ? FIXED : date]); });
+}
 
 // --- the glue the host calls ---
 var instance = null, EnvClass = null;

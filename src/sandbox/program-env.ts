@@ -12,7 +12,8 @@ import type {
   ResetResult,
   StepResult,
 } from "../env/types.js";
-import { SpadeError } from "../errors.js";
+import { isSpadeError, SpadeError } from "../errors.js";
+import { LostToAnotherGuest } from "./protocol.js";
 import {
   parseGuestJson,
   toEnvMeta,
@@ -71,8 +72,25 @@ export class ProgramEnv implements Env {
     this.backend = backend.name;
   }
 
-  /** Compiles `source` in a fresh guest and reads `meta`; the guest is disposed if that fails. */
+  /**
+   * Compiles `source` in a fresh guest and reads `meta`; the guest is disposed if that fails.
+   * Once more when another guest's crash ended the runner before this one's request ran: a good
+   * program loaded beside a hostile one failed E_SANDBOX_DISPOSED (its validation E_COMPILE).
+   */
   static async create(
+    backend: SandboxBackend,
+    source: string,
+    limits: SandboxLimits,
+  ): Promise<ProgramEnv> {
+    try {
+      return await ProgramEnv.#createOnce(backend, source, limits);
+    } catch (err) {
+      if (!lostToAnotherGuest(err)) throw err;
+      return ProgramEnv.#createOnce(backend, source, limits);
+    }
+  }
+
+  static async #createOnce(
     backend: SandboxBackend,
     source: string,
     limits: SandboxLimits,
@@ -231,7 +249,10 @@ export class ProgramEnv implements Env {
   }
 
   async #replace(): Promise<void> {
-    this.#instance = await this.#backend.create(this.#source, this.limits);
+    this.#instance = await this.#backend.create(this.#source, this.limits).catch((err: unknown) => {
+      if (!lostToAnotherGuest(err)) throw err;
+      return this.#backend.create(this.#source, this.limits);
+    });
     this.replacements++;
   }
 
@@ -263,4 +284,9 @@ export class ProgramEnv implements Env {
   #afterCall(): void {
     if (this.#instance.disposed) this.#episodeLive = false;
   }
+}
+
+/** True for the E_SANDBOX_DISPOSED of a request that never ran: another guest killed its runner. */
+function lostToAnotherGuest(err: unknown): boolean {
+  return isSpadeError(err, "E_SANDBOX_DISPOSED") && err.cause instanceof LostToAnotherGuest;
 }

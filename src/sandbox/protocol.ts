@@ -3,7 +3,7 @@
  * Host side of the glue protocol shared by the backends: turns the tagged string the guest glue
  * returns into JSON text or a coded `SpadeError`, and builds the errors both backends raise.
  */
-import { isSpadeError, SpadeError } from "../errors.js";
+import { isSpadeError, SpadeError, WatchdogKill } from "../errors.js";
 import { GUEST_MESSAGE_CHARS, REPLY_TAGS } from "./prelude.js";
 import type { GuestMethod } from "./types.js";
 
@@ -124,13 +124,17 @@ export function outputSizeError(op: GlueOp, size: number, outputBytes: number): 
   );
 }
 
-/** E_SANDBOX_TIMEOUT for a call that ran past its deadline. */
-export function timeoutError(op: GlueOp, timeoutMs: number): SpadeError {
+/**
+ * E_SANDBOX_TIMEOUT for a call that ran past its deadline; `watchdogGraceMs` when the host's
+ * watchdog had to end it that long past the deadline (its cause is then a `WatchdogKill`).
+ */
+export function timeoutError(op: GlueOp, timeoutMs: number, watchdogGraceMs?: number): SpadeError {
   return new SpadeError(
     "E_SANDBOX_TIMEOUT",
     `${opLabel(op)} ran past its ${timeoutMs} ms deadline`,
     {
       nextStep: "make the method cheaper or raise the limit",
+      cause: watchdogGraceMs === undefined ? undefined : new WatchdogKill(watchdogGraceMs),
     },
   );
 }
@@ -155,6 +159,17 @@ export function compileError(detail: string): SpadeError {
       nextStep: "fix the program so it parses and its top level runs without throwing",
     },
   );
+}
+
+/**
+ * The `cause` of an E_SANDBOX_DISPOSED for a request that waited on a runner (a sandbox process,
+ * a QuickJS worker) while another guest's call killed it there: the request itself never ran.
+ */
+export class LostToAnotherGuest extends Error {
+  constructor(runnerName: string) {
+    super(`${runnerName} died while running another guest`);
+    this.name = "LostToAnotherGuest";
+  }
 }
 
 /** E_SANDBOX_DISPOSED for a call on a disposed instance. */

@@ -131,7 +131,7 @@ export class RequestQueue<Request extends { id: number }, Reply extends { id: nu
     let first = true;
     for (const [id, pending] of this.#pending) {
       if (first && id === this.#killedByWatchdog)
-        pending.reject(timeoutError(pending.op, pending.timeoutMs));
+        pending.reject(timeoutError(pending.op, pending.timeoutMs, this.#hooks.graceMs));
       else if (first) pending.reject(death(pending.op));
       else pending.reject(collateral(pending.op));
       first = false;

@@ -7,7 +7,7 @@
 import { SpadeError } from "../errors.js";
 import type { DisposeRequest } from "./host.js";
 import { Outbox, RequestQueue, type Unnumbered } from "./runner-queue.js";
-import { opLabel, type GlueOp } from "./protocol.js";
+import { LostToAnotherGuest, opLabel, type GlueOp } from "./protocol.js";
 
 /** How a runner is named in the errors of its guests, and how long its watchdog waits. */
 export interface RunnerTraits {
@@ -93,6 +93,7 @@ export abstract class PooledRunner<Request extends { id: number }, Reply extends
         new SpadeError(
           "E_SANDBOX_DISPOSED",
           `${opLabel(op)}: ${this.#traits.name} died while running another guest`,
+          { cause: new LostToAnotherGuest(this.#traits.name) },
         ),
     );
   }

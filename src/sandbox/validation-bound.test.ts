@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { checkEnv, type CheckCode } from "../env/index.js";
 import type { Action, Env } from "../env/types.js";
 import { loadProgram, SANDBOX_BACKENDS, type ProgramEnv, type SandboxLimits } from "./index.js";
+import { WATCHDOG_GRACE_MS } from "./ivm-pool.js";
+import { QUICKJS_WATCHDOG_GRACE_MS } from "./quickjs-pool.js";
 import { makeProgram, TEST_META, type ProgramParts } from "./testing/programs.js";
 
 /** Small deadlines, so that a validation spending all of them stays short. */
@@ -138,4 +140,20 @@ describe.each(SANDBOX_BACKENDS)("checkEnv's time on hostile programs: %s", (back
       expect(elapsedMs).toBeLessThanOrEqual(ledger.totalMs);
     },
   );
+
+  // A native loop runs on until the watchdog ends its runner, its grace past the deadline: it took
+  // 6.4 s against 2.3 s of deadlines (three such calls before the limit-error stop).
+  it("a native loop the deadline does not cut ends the validation at once", async () => {
+    const graceMs = backend === "quickjs" ? QUICKJS_WATCHDOG_GRACE_MS : WATCHDOG_GRACE_MS;
+    const ledger = new DeadlineLedger();
+    const started = performance.now();
+    const source = makeProgram({ step: "Array.prototype.indexOf.call({ length: 2 ** 40 }, 1);" });
+    const report = await checkEnv(ledger.opener(source, backend));
+    const elapsedMs = performance.now() - started;
+    expect(report.failures).toEqual(["E_STEP", "E_TIMEOUT"]);
+    expect(report.checks.find((c) => c.code === "E_TIMEOUT")?.message).toBe(
+      'probe "empty text": step() ran past its 40 ms deadline (make the method cheaper or raise the limit)',
+    );
+    expect(elapsedMs).toBeLessThanOrEqual(ledger.totalMs + graceMs);
+  });
 });

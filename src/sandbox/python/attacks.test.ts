@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import type { ErrorCode } from "../../errors.js";
 import { loadProgram, type SandboxLimits } from "../index.js";
+import { IDLE_STOP_MS } from "./backend.js";
 import { escapeMarker, hostRss, MIB } from "../testing/host.js";
 
 /** The host file escapes try to create; its Python literal. */
@@ -159,6 +160,23 @@ const ATTACKS: Attack[] = [
     outcome: "E_SANDBOX_THROW",
     expect: /socket\(\) returned -1/,
   },
+  // Memory RLIMIT_AS does not count (seccomp refuses System V IPC): 24 detached 32 MiB segments held 768 MB.
+  {
+    name: "System V shared memory kept after detaching",
+    at: "step",
+    code: `ct = host_import("ctypes")\nlibc = ct.CDLL(None, use_errno=True)\nlibc.shmat.restype = ct.c_void_p\nfor i in range(24):\n    sid = libc.shmget(0, 32 << 20, 0o1600)\n    assert sid >= 0, "shmget() errno %d" % ct.get_errno()\n    addr = ct.c_void_p(libc.shmat(sid, None, 0))\n    ct.memset(addr, 1, 32 << 20)\n    libc.shmdt(addr)`,
+    outcome: "E_SANDBOX_THROW",
+    expect: /AssertionError: shmget\(\) errno 1 /,
+    limits: BOMB,
+  },
+  {
+    name: "System V message queues filled",
+    at: "step",
+    code: `ct = host_import("ctypes")\nlibc = ct.CDLL(None, use_errno=True)\nbuf = ct.create_string_buffer(b"\\x01" + b"m" * 8199)\nfor q in range(4000):\n    qid = libc.msgget(0, 0o1600)\n    assert qid >= 0, "msgget() errno %d" % ct.get_errno()\n    while libc.msgsnd(qid, buf, 8192, 0o4000) == 0:\n        pass`,
+    outcome: "E_SANDBOX_THROW",
+    expect: /AssertionError: msgget\(\) errno 1 /,
+    limits: BOMB,
+  },
   {
     name: "a thread",
     at: "step",
@@ -179,6 +197,15 @@ const ATTACKS: Attack[] = [
     code: `os_globals()["mkdir"]("/escape")`,
     outcome: "E_SANDBOX_THROW",
     expect: /Read-only file system/,
+  },
+  {
+    // A tmpfs's files are kernel memory outside RLIMIT_AS: 200k such links held 800 MB.
+    name: "filling /dev with 4 KB symlinks",
+    at: "step",
+    code: `for i in range(200000):\n    os_globals()["symlink"]("a" * 4000, "/dev/shm/l%d" % i)`,
+    outcome: "E_SANDBOX_THROW",
+    expect: /^step\(\): OSError: \[Errno 30\] Read-only file system: 'a{300}/,
+    limits: BOMB,
   },
   {
     name: "reading the host's environment",
@@ -363,6 +390,40 @@ describe("Python attack suite", () => {
     );
     expect(after.rss - before.rss).toBeLessThan(RSS_BOUND_BYTES);
     expect(after.peak - before.peak).toBeLessThan(RSS_BOUND_BYTES);
+  });
+
+  it("a guest that spins between calls is stopped there", async () => {
+    // step("patch") makes the runner spin after each answer until the next request is readable;
+    // step("report") answers the CPU time that spin took. Unstopped, it burned the whole wait
+    // (555 ms of a 600 ms wait); stopped, at most the two idle checks before it is stopped.
+    const patch = [
+      `if action == "report":`,
+      `    return "%d" % round(AttackEnv.spun * 1000), 0.0, False, False, {}`,
+      `g = runner_globals()`,
+      `answer, clock, select = g["_answer"], host_import("time").process_time, host_import("select").select`,
+      `AttackEnv.spun = 0.0`,
+      `def spin(line):`,
+      `    answer(line)`,
+      `    start = clock()`,
+      `    while not select([g["_in"]], [], [], 0)[0]:`,
+      `        pass`,
+      `    AttackEnv.spun = clock() - start`,
+      `g["_answer"] = spin`,
+    ].join("\n");
+    const env = await loadProgram(program(patch), { language: "python", limits: LIMITS });
+    try {
+      await env.reset(1);
+      expect((await env.step({ text: "patch", answer: null, toolCalls: [] })).observation).toBe(
+        "done",
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const spunMs = Number(
+        (await env.step({ text: "report", answer: null, toolCalls: [] })).observation,
+      );
+      expect(spunMs).toBeLessThan(2 * IDLE_STOP_MS + 100);
+    } finally {
+      await env.close();
+    }
   });
 
   it("a broken guest is replaced at the next reset", async () => {

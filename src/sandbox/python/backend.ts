@@ -2,10 +2,11 @@
  * @module sandbox/python/backend
  * The Python sandbox backend: one jailed CPython process per environment (bubblewrap namespaces,
  * seccomp, rlimits), spoken to over pipes one JSON line per call, killed when a call runs 2 s past
- * its CPU deadline, answers larger than `outputBytes`, or the guest runs out of memory.
+ * its CPU deadline, answers larger than `outputBytes`, or the guest runs out of memory. A process
+ * left without a call is stopped (SIGSTOP), so guest code outside every deadline runs briefly.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { SpadeError, type ErrorCode } from "../../errors.js";
+import { SpadeError, WatchdogKill, type ErrorCode } from "../../errors.js";
 import type { GuestMethod, SandboxBackend, SandboxInstance, SandboxLimits } from "../types.js";
 import { findJailTools, jailCommand, type JailToolOptions, type JailTools } from "./jail.js";
 import { buildSeccompFilter } from "./seccomp.js";
@@ -14,6 +15,11 @@ import { buildSeccompFilter } from "./seccomp.js";
 export const WATCHDOG_GRACE_MS = 2000;
 /** Wall-clock allowance for starting the jail and the interpreter, on top of `compileTimeoutMs`. */
 export const STARTUP_ALLOWANCE_MS = 10_000;
+/**
+ * How long an interpreter may sit without a call before it is stopped (SIGSTOP), at most twice
+ * this. Not at once after every answer: a signal pair per call cost ~4x a light step.
+ */
+export const IDLE_STOP_MS = 100;
 /** The runner's exit status when its CPU deadline fired. */
 const DEADLINE_EXIT = 3;
 
@@ -69,12 +75,20 @@ class PythonInstance implements SandboxInstance {
   #killedFor: ErrorCode | null = null;
   #stderr = "";
   #limits: SandboxLimits;
+  /** The interpreter's pid (bwrap's `--info-fd`), once known; null before. */
+  #pid: number | null = null;
+  #info = "";
+  /** True while the interpreter is held with SIGSTOP (idle between calls). */
+  #stopped = false;
+  /** Checks every IDLE_STOP_MS whether a call came since the last check; stops the idle. */
+  #idleTimer: NodeJS.Timeout | null = null;
+  #calledSinceCheck = false;
 
   constructor(tools: JailTools, limits: SandboxLimits) {
     this.#limits = limits;
     const { command, args } = jailCommand(tools, limits.memoryBytes);
     this.#child = spawn(command, args, {
-      stdio: ["pipe", "pipe", "pipe", "pipe"],
+      stdio: ["pipe", "pipe", "pipe", "pipe", "pipe"],
       env: {},
       cwd: "/",
     });
@@ -86,6 +100,10 @@ class PythonInstance implements SandboxInstance {
     this.#child.stderr?.on("data", (chunk: string) => {
       if (this.#stderr.length < 2000) this.#stderr += chunk.slice(0, 2000 - this.#stderr.length);
     });
+    const info = this.#child.stdio[4] as NodeJS.ReadableStream | null;
+    info?.setEncoding("utf8");
+    info?.on("data", (chunk: string) => this.#onInfo(chunk));
+    info?.on("error", () => undefined);
     this.#child.stdin?.on("error", () => undefined);
     (this.#child.stdio[3] as NodeJS.WritableStream | null)?.on("error", () => undefined);
     this.#child.on("error", (err) =>
@@ -136,6 +154,8 @@ class PythonInstance implements SandboxInstance {
       return Promise.reject(
         coded("E_SANDBOX_DISPOSED", "a call is already running on this Python environment"),
       );
+    this.#calledSinceCheck = true;
+    if (this.#stopped) this.#hold(false);
     return new Promise<string>((resolve, reject) => {
       const timer = setTimeout(
         () => this.#kill("E_SANDBOX_TIMEOUT"),
@@ -144,6 +164,46 @@ class PythonInstance implements SandboxInstance {
       this.#pending = { method, resolve, reject, timer };
       this.#child.stdin?.write(`${JSON.stringify(request)}\n`);
     });
+  }
+
+  /** bwrap's status JSON; its `child-pid` is the interpreter (pid 1 of the jail, `--as-pid-1`). */
+  #onInfo(chunk: string): void {
+    if (this.#pid !== null || this.#info.length > 4096) return;
+    this.#info += chunk;
+    const match = /"child-pid"\s*:\s*(\d+)/.exec(this.#info);
+    if (!match) return;
+    this.#pid = Number(match[1]);
+    this.#watchIdle();
+  }
+
+  /** Arms the idle check unless it is armed; it re-arms itself while calls keep coming. */
+  #watchIdle(): void {
+    if (this.#idleTimer !== null || this.#pid === null || this.#disposed) return;
+    this.#idleTimer = setTimeout(() => {
+      this.#idleTimer = null;
+      if (this.#pending) return; // the reply arms it again
+      if (this.#calledSinceCheck) {
+        this.#calledSinceCheck = false;
+        this.#watchIdle();
+      } else this.#hold(true);
+    }, IDLE_STOP_MS);
+    this.#idleTimer.unref();
+  }
+
+  /**
+   * Stops (SIGSTOP) or continues (SIGCONT) the interpreter. Between calls no deadline runs, so a
+   * guest that patched the runner to spin after answering burned a core until it was closed; a
+   * stopped process cannot, and no signal handler or `setsid` of its own undoes SIGSTOP.
+   */
+  #hold(stop: boolean): void {
+    if (this.#pid === null || this.#stopped === stop || this.#disposed) return;
+    if (this.#child.exitCode !== null || this.#child.signalCode !== null) return;
+    try {
+      process.kill(this.#pid, stop ? "SIGSTOP" : "SIGCONT");
+      this.#stopped = stop;
+    } catch {
+      // The interpreter has already exited; its close event settles the call.
+    }
   }
 
   #onData(chunk: string): void {
@@ -167,6 +227,7 @@ class PythonInstance implements SandboxInstance {
     }
     this.#pending = null;
     clearTimeout(pending.timer);
+    this.#watchIdle();
     if (line.startsWith("O")) {
       const json = line.slice(1);
       if (Buffer.byteLength(json, "utf8") > this.#limits.outputBytes) {
@@ -224,7 +285,16 @@ class PythonInstance implements SandboxInstance {
     this.#disposed = true;
     const method = this.#pending?.method ?? "call";
     let error: SpadeError;
-    if (this.#killedFor === "E_SANDBOX_TIMEOUT" || code === DEADLINE_EXIT) {
+    if (this.#killedFor === "E_SANDBOX_TIMEOUT") {
+      error = new SpadeError(
+        "E_SANDBOX_TIMEOUT",
+        `${method}(): the Python program ran past its deadline`,
+        {
+          nextStep: NEXT_STEPS.E_SANDBOX_TIMEOUT,
+          cause: new WatchdogKill(WATCHDOG_GRACE_MS),
+        },
+      );
+    } else if (code === DEADLINE_EXIT) {
       error = coded("E_SANDBOX_TIMEOUT", `${method}(): the Python program ran past its deadline`);
     } else if (this.#killedFor === "E_SANDBOX_OUTPUT_SIZE") {
       error = coded(

@@ -5,8 +5,17 @@
  * and its libraries, read-only), no capabilities, an empty environment, rlimits set by `sh`.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, lstatSync, readlinkSync } from "node:fs";
-import { homedir } from "node:os";
+import { createHash } from "node:crypto";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readlinkSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { homedir, machine } from "node:os";
 import { join } from "node:path";
 import { SpadeError } from "../../errors.js";
 import { PYTHON_ALLOWED_MODULES, PYTHON_RUNNER } from "./runner.js";
@@ -23,10 +32,44 @@ export interface JailTools {
   version: string;
   /** Folder of the packages offered to programs (numpy), bound read-only at `/spade-site`; null when absent. */
   site: string | null;
+  /**
+   * Absolute path of util-linux's `setarch` when it can turn address-space randomisation off
+   * here (a container's seccomp profile may refuse that); null otherwise.
+   */
+  setarch: string | null;
+  /** The fixed bytes the jail shows as `/dev/urandom` and `/dev/random` (`ensureEntropyFile`). */
+  entropy: string;
 }
 
 /** Where `scripts/setup-sandbox.sh` installs the packages offered to programs (requirements-sandbox.txt). */
 export const DEFAULT_SANDBOX_SITE = join(homedir(), ".cache", "spade", "sandbox-site");
+
+/** Where the fixed bytes the jail reads as `/dev/urandom` are kept (see `ensureEntropyFile`). */
+export const ENTROPY_FILE = join(homedir(), ".cache", "spade", "sandbox-entropy-v1");
+/** Their size: 4 MiB, far more than seeding takes (32 bytes a `random.Random()`). */
+export const ENTROPY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Writes `path` (ENTROPY_BYTES of SHA-256 over a counter, the same on every host) unless it is
+ * there at its size. A jailed program's randomness from the system (`random.Random()` unseeded,
+ * `SystemRandom`, numpy's `default_rng()`) reads it: with the kernel's entropy, two processes
+ * of the same program and seeds played different episodes.
+ */
+export function ensureEntropyFile(path: string = ENTROPY_FILE): string {
+  if (existsSync(path) && statSync(path).size === ENTROPY_BYTES) return path;
+  const bytes = Buffer.alloc(ENTROPY_BYTES);
+  for (let block = 0; block * 32 < ENTROPY_BYTES; block++) {
+    createHash("sha256")
+      .update(`spade sandbox entropy ${block}`)
+      .digest()
+      .copy(bytes, block * 32);
+  }
+  mkdirSync(join(path, ".."), { recursive: true });
+  const partial = `${path}.${process.pid}.tmp`;
+  writeFileSync(partial, bytes);
+  renameSync(partial, path);
+  return path;
+}
 
 /** Where the jail shows that folder. */
 const SITE_IN_JAIL = "/spade-site";
@@ -103,7 +146,16 @@ export function findJailTools(options: JailToolOptions = {}): JailTools {
         ? DEFAULT_SANDBOX_SITE
         : null
       : options.site;
-  const tools = { bwrap, python, prefix, version, site };
+  const setarchPath = which("setarch");
+  const setarch =
+    setarchPath &&
+    spawnSync(setarchPath, [machine(), "-R", python, "-S", "-c", "print('ok')"], {
+      encoding: "utf8",
+      timeout: 20_000,
+    }).stdout?.trim() === "ok"
+      ? setarchPath
+      : null;
+  const tools = { bwrap, python, prefix, version, site, setarch, entropy: ensureEntropyFile() };
   const smoke = spawnSync(bwrap, [...jailArgs(tools), python, "-S", "-c", "print('ok')"], {
     encoding: "utf8",
     timeout: 20_000,
@@ -142,6 +194,9 @@ export function jailArgs(tools: JailTools): string[] {
     "65534",
     "--die-with-parent",
     "--new-session",
+    // The interpreter itself is the jail's pid 1 (no reaper: it cannot fork), so the pid that
+    // --info-fd reports is the one the host stops between calls.
+    "--as-pid-1",
     "--cap-drop",
     "ALL",
     "--clearenv",
@@ -163,6 +218,16 @@ export function jailArgs(tools: JailTools): string[] {
     ...(tools.prefix === "/usr" ? ["--ro-bind", "/usr", "/usr"] : prefixBind),
     "--dev",
     "/dev",
+    "--ro-bind",
+    tools.entropy,
+    "/dev/urandom",
+    "--ro-bind",
+    tools.entropy,
+    "/dev/random",
+    // bwrap's /dev is a tmpfs the guest's uid owns: files there are kernel memory that
+    // RLIMIT_AS never counts (200k symlinks held 800 MB for a 32 MiB guest). Device nodes stay usable.
+    "--remount-ro",
+    "/dev",
     "--remount-ro",
     "/",
     "--chdir",
@@ -174,8 +239,11 @@ export function jailArgs(tools: JailTools): string[] {
 export const PYTHON_BASE_ADDRESS_BYTES = 64 * 1024 * 1024;
 
 /**
- * The full command (`sh` first) that starts one jailed runner with the seccomp filter on fd 3 and
- * `RLIMIT_AS` = `memoryBytes` + the interpreter's own, no core files, no file writes, 64 fds.
+ * The full command (`sh` first) that starts one jailed runner with the seccomp filter on fd 3,
+ * bwrap's JSON status (the interpreter's `child-pid`) written to fd 4, and `RLIMIT_AS` =
+ * `memoryBytes` + the interpreter's own, no core files, no file writes, 64 fds. Under `setarch -R`
+ * where it works: without address-space randomisation, the order of a set of objects hashed by
+ * identity (and `id()`) is the same in every process that made the same calls.
  */
 export function jailCommand(
   tools: JailTools,
@@ -189,10 +257,13 @@ export function jailCommand(
       "-c",
       shell,
       "sh",
+      ...(tools.setarch ? [tools.setarch, machine(), "-R"] : []),
       tools.bwrap,
       ...jailArgs(tools),
       "--seccomp",
       "3",
+      "--info-fd",
+      "4",
       tools.python,
       "-S",
       "-s",

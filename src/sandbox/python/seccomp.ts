@@ -2,7 +2,8 @@
  * @module sandbox/python/seccomp
  * The seccomp filter the Python jail runs under, built as a classic BPF program (the form
  * bubblewrap's `--seccomp FD` reads): no sockets, no new processes or threads, no tracing, no
- * mounts or namespaces, no kernel keyrings, BPF, io_uring or user-fault handling.
+ * mounts or namespaces, no kernel keyrings, BPF, io_uring or user-fault handling, no System V
+ * IPC or POSIX message queues.
  */
 import { SpadeError } from "../../errors.js";
 
@@ -46,6 +47,28 @@ const ARCHES = {
       io_uring_enter: 426,
       io_uring_register: 427,
       execveat: 322,
+      // ENOSYS: Python then reads /dev/urandom, which the jail binds to a fixed file (jail.ts).
+      getrandom: 318,
+      // System V IPC and POSIX message queues: their memory outlives any mapping, so RLIMIT_AS
+      // never counts it (24 detached 32 MiB segments held 768 MB for a 32 MiB guest).
+      shmget: 29,
+      shmat: 30,
+      shmctl: 31,
+      shmdt: 67,
+      semget: 64,
+      semop: 65,
+      semctl: 66,
+      semtimedop: 220,
+      msgget: 68,
+      msgsnd: 69,
+      msgrcv: 70,
+      msgctl: 71,
+      mq_open: 240,
+      mq_unlink: 241,
+      mq_timedsend: 242,
+      mq_timedreceive: 243,
+      mq_notify: 244,
+      mq_getsetattr: 245,
     },
   },
   arm64: {
@@ -84,11 +107,33 @@ const ARCHES = {
       io_uring_enter: 426,
       io_uring_register: 427,
       execveat: 281,
+      getrandom: 278,
+      shmget: 194,
+      shmat: 196,
+      shmctl: 195,
+      shmdt: 197,
+      semget: 190,
+      semop: 193,
+      semctl: 191,
+      semtimedop: 192,
+      msgget: 186,
+      msgsnd: 189,
+      msgrcv: 188,
+      msgctl: 187,
+      mq_open: 180,
+      mq_unlink: 181,
+      mq_timedsend: 182,
+      mq_timedreceive: 183,
+      mq_notify: 184,
+      mq_getsetattr: 185,
     },
   },
 } as const;
 
-/** Names of the syscalls the filter refuses (EPERM; `clone3` gets ENOSYS so libc falls back to `clone`). */
+/**
+ * Names of the syscalls the filter refuses (EPERM; `clone3` and `getrandom` get ENOSYS, so libc
+ * falls back to `clone` and Python to reading `/dev/urandom`).
+ */
 export const DENIED_SYSCALLS: readonly string[] = Object.freeze(Object.keys(ARCHES.x64.syscalls));
 
 /** The classic-BPF instructions the filter uses (`linux/filter.h`). */
@@ -97,6 +142,8 @@ const BPF = { LD_W_ABS: 0x20, JEQ_K: 0x15, JGE_K: 0x35, RET_K: 0x06 } as const;
 const RET = { ALLOW: 0x7fff0000, KILL_PROCESS: 0x80000000, ERRNO: 0x00050000 } as const;
 /** The errnos refused calls get. */
 const ERRNO = { EPERM: 1, ENOSYS: 38 } as const;
+/** Refused as if absent, so that callers fall back. */
+const ABSENT: ReadonlySet<string> = new Set(["clone3", "getrandom"]);
 /** x32 system calls on x86-64 carry this bit; they are refused wholesale. */
 const X32_SYSCALL_BIT = 0x40000000;
 
@@ -127,7 +174,7 @@ export function buildSeccompFilter(arch: string = process.arch): Buffer {
   }
   for (const [name, nr] of Object.entries(table.syscalls)) {
     insns.push([BPF.JEQ_K, 0, 1, nr]);
-    insns.push([BPF.RET_K, 0, 0, RET.ERRNO | (name === "clone3" ? ERRNO.ENOSYS : ERRNO.EPERM)]);
+    insns.push([BPF.RET_K, 0, 0, RET.ERRNO | (ABSENT.has(name) ? ERRNO.ENOSYS : ERRNO.EPERM)]);
   }
   insns.push([BPF.RET_K, 0, 0, RET.ALLOW]);
   const bytes = Buffer.alloc(insns.length * 8);
