@@ -10,14 +10,15 @@ import {
   thrown,
 } from "./assert.js";
 
+/** A call that throws `err`. */
+const throwing = (err: unknown) => (): never => {
+  throw err;
+};
+
 describe("thrown and rejected", () => {
   it("give back the very error, coded or not", async () => {
     const coded = new SpadeError("E_CONFIG", "bad flag");
-    expect(
-      thrown(() => {
-        throw coded;
-      }),
-    ).toBe(coded);
+    expect(thrown(throwing(coded))).toBe(coded);
     expect(await rejected(Promise.reject(coded))).toBe(coded);
     expect(await rejected(Promise.reject("a plain string"))).toBe("a plain string");
   });
@@ -45,17 +46,12 @@ describe("codeOfAsync", () => {
 describe("codeAndMessageOf and codeAndMessageOfAsync", () => {
   it("give a SpadeError's code and message, and name a return, a resolution or an uncoded failure", async () => {
     const coded = new SpadeError("E_IO", "no such file");
-    expect(
-      codeAndMessageOf(() => {
-        throw coded;
-      }),
-    ).toEqual({ code: "E_IO", message: "no such file" });
+    expect(codeAndMessageOf(throwing(coded))).toEqual({ code: "E_IO", message: "no such file" });
     expect(codeAndMessageOf(() => 1)).toEqual({ code: "returned", message: "" });
-    expect(
-      codeAndMessageOf(() => {
-        throw new Error("boom");
-      }),
-    ).toEqual({ code: "not a SpadeError", message: "Error: boom" });
+    expect(codeAndMessageOf(throwing(new Error("boom")))).toEqual({
+      code: "not a SpadeError",
+      message: "Error: boom",
+    });
     expect(
       await Promise.all([
         codeAndMessageOfAsync(Promise.reject(coded)),
