@@ -68,6 +68,23 @@ describe.skipIf(skipWithout(sandboxMissing(probe)))("PythonSandbox (isolated run
     expect(dns.outcome).toBe("network");
   });
 
+  it("refuses System V IPC and POSIX message queues (memory RLIMIT_AS does not count)", async () => {
+    const ipc = await sandbox.run(
+      [
+        "import ctypes, os",
+        "libc = ctypes.CDLL(None, use_errno=True)",
+        "libc.mq_open.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.c_int, ctypes.c_void_p]",
+        "def call(name, *args):",
+        "    r = getattr(libc, name)(*args)",
+        "    return r if r >= 0 else -ctypes.get_errno()",
+        "print(call('shmget', 0, 4096, 0o1600), call('msgget', 0, 0o1600),",
+        "      call('semget', 0, 1, 0o1600), call('mq_open', b'/q', os.O_CREAT | os.O_RDWR, 0o600, None))",
+      ].join("\n"),
+    );
+    // ENOSPC for segments, message queues and POSIX queues; EINVAL for a set above 0 semaphores.
+    expect(ipc.stdout).toBe("-28 -28 -22 -28\n");
+  });
+
   it("caps processes, and nothing forked survives the run", async () => {
     const bomb = await sandbox.run(
       "import os, time\nwhile True:\n    if os.fork() == 0:\n        time.sleep(60)\n        os._exit(0)\n",

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { SpadeError } from "../../../errors.js";
 import { Limiter } from "../../../policy/index.js";
 import {
+  confinePrefix,
   DEFAULT_ISOLATION_COMMANDS,
   planIsolation,
   runQuiet,
@@ -194,8 +195,10 @@ export class PythonSandbox {
     // SIGXCPU) and its status comes back as 128 + signal; when it exits, the kernel kills
     // everything left in the namespace (forked children included).
     const init = ["/bin/sh", "-c", '"$@"; exit $?', "spade-init"];
+    const confine = this.isolation.mode === "none" ? [] : confinePrefix();
     return [
       ...this.isolation.namespacePrefix,
+      ...confine,
       ...limits,
       ...this.isolation.dropPrefix,
       ...init,
