@@ -104,14 +104,44 @@ describe.skipIf(skipWithout(sandboxMissing(probe)))("PythonSandbox (isolated run
     expect([big.outcome, big.detail]).toEqual(["error", "OSError: [Errno 27] File too large"]);
   });
 
+  it("writes nowhere but its scratch directory and a private /dev/shm of fileBytes", async () => {
+    const name = `spade-test-${process.pid}`;
+    const files = await sandbox.run(
+      [
+        "import errno, multiprocessing",
+        "def write(path, size):",
+        "    try:",
+        "        with open(path, 'wb') as f:",
+        "            f.write(b'0' * size)",
+        "        return 'ok'",
+        "    except OSError as e:",
+        "        return errno.errorcode[e.errno]",
+        `for d in ['/tmp', '/var/tmp', '/run/lock', '/dev/shm']:`,
+        `    print(d, write(d + '/${name}', 1))`,
+        "multiprocessing.Lock()",
+        "print(write('/dev/shm/a', 12 << 20), write('/dev/shm/b', 12 << 20), write('here', 12 << 20))",
+      ].join("\n"),
+    );
+    expect(files.stdout).toBe(
+      "/tmp EROFS\n/var/tmp EROFS\n/run/lock EROFS\n/dev/shm ok\nok ENOSPC ok\n",
+    );
+    expect(files.outcome).toBe("passed");
+    const left = await Promise.all(
+      ["/tmp", "/var/tmp", "/run/lock", "/dev/shm"].map((d) => readdir(d).catch(() => [])),
+    );
+    expect(left.flat().filter((f) => f === name)).toEqual([]);
+  });
+
   it.skipIf(sandbox?.isolation?.runAs == null)(
     "runs as an unprivileged user who cannot write outside its scratch directory",
     async () => {
       const write = await sandbox.run(
         `open(${JSON.stringify(join(scratchRoot, "escape"))}, 'w')\n`,
       );
-      expect(write.outcome).toBe("error");
-      expect(write.detail.startsWith("PermissionError: [Errno 13] Permission denied")).toBe(true);
+      expect([write.outcome, write.detail]).toEqual([
+        "error",
+        `OSError: [Errno 30] Read-only file system: '${join(scratchRoot, "escape")}'`,
+      ]);
     },
   );
 

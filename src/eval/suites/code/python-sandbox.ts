@@ -195,7 +195,7 @@ export class PythonSandbox {
     // SIGXCPU) and its status comes back as 128 + signal; when it exits, the kernel kills
     // everything left in the namespace (forked children included).
     const init = ["/bin/sh", "-c", '"$@"; exit $?', "spade-init"];
-    const confine = this.isolation.mode === "none" ? [] : confinePrefix();
+    const confine = this.isolation.mode === "none" ? [] : confinePrefix(l.fileBytes);
     return [
       ...this.isolation.namespacePrefix,
       ...confine,
