@@ -63,7 +63,8 @@ export function runQuiet(
   });
 }
 
-const NAMESPACES = ["--net", "--pid", "--fork", "--kill-child", "--ipc", "--uts", "--mount"];
+/** `--mount-proc`: a mount namespace whose /proc is the new PID namespace's (no host processes). */
+const NAMESPACES = ["--net", "--pid", "--fork", "--kill-child", "--ipc", "--uts", "--mount-proc"];
 
 /**
  * Run by the namespaces' root before the drop. The IPC namespace is fresh but its defaults

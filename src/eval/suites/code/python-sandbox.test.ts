@@ -132,6 +132,18 @@ describe.skipIf(skipWithout(sandboxMissing(probe)))("PythonSandbox (isolated run
     expect(left.flat().filter((f) => f === name)).toEqual([]);
   });
 
+  it("sees only its own processes in /proc, not the host's", async () => {
+    const procs = await sandbox.run(
+      [
+        "import os",
+        "pids = [int(p) for p in os.listdir('/proc') if p.isdigit()]",
+        "print(len(pids), 1 in pids, os.getpid() in pids)",
+      ].join("\n"),
+    );
+    // The namespace's init shell and the program itself.
+    expect(procs.stdout).toBe("2 True True\n");
+  });
+
   it.skipIf(sandbox?.isolation?.runAs == null)(
     "runs as an unprivileged user who cannot write outside its scratch directory",
     async () => {
