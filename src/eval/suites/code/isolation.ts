@@ -73,10 +73,13 @@ const NAMESPACES = ["--net", "--pid", "--fork", "--kill-child", "--ipc", "--uts"
  * the host's memory. Python's standard library needs none of them, nor POSIX message queues.
  *
  * The mount namespace is a private copy of the host's: every writable mount but the scratch
- * directory (the working directory, bound onto itself) turns read-only, and /dev/shm becomes a
- * tmpfs of its own of `$1` bytes. Before, a run left files in /tmp, /var/tmp, /run/lock and the
+ * directory turns read-only, and /dev/shm becomes a tmpfs of its own of `$1` bytes. Before, a run left files in /tmp, /var/tmp, /run/lock and the
  * host's /dev/shm, and put 2000 MiB of the host's memory there in 3 s, kept after it ended.
  * Kernel file systems nobody can write (proc, sysfs, cgroup, devpts) are left as they are.
+ *
+ * The scratch directory (the working directory) becomes a tmpfs of `$2` bytes and 4096 inodes,
+ * owned as the directory was, with main.py copied in from the directory it covers: on disk a
+ * run wrote 960 MiB there in 3 s, and 68k symlinks in 2 s. The tmpfs goes with the namespace.
  */
 const CONFINE_SCRIPT = [
   "set -e",
@@ -84,7 +87,9 @@ const CONFINE_SCRIPT = [
   "echo 0 > /proc/sys/kernel/msgmni",
   'echo "0 0 0 0" > /proc/sys/kernel/sem',
   "echo 0 > /proc/sys/fs/mqueue/queues_max",
-  'mount --bind "$PWD" "$PWD"',
+  'mount -t tmpfs -o size="$2",nr_inodes=4096,mode=0700,uid="$(stat -c %u .)",gid="$(stat -c %g .)" spade-scratch "$PWD"',
+  "# main.py resolves in the covered directory, still the shell's working directory.",
+  'cp -p main.py "$PWD/main.py"',
   "for m in $(findmnt -rno TARGET -O rw -t nosysfs,nocgroup,nocgroup2,noproc,nodevpts); do",
   '  [ "$m" = "$PWD" ] || mount -o remount,bind,ro "$m"',
   "done",
@@ -93,16 +98,17 @@ const CONFINE_SCRIPT = [
   "fi",
   'cd "$PWD"',
   "unset OLDPWD",
-  "shift",
+  "shift 2",
   'exec "$@"',
 ].join("\n");
 
 /**
  * argv prefix run inside the namespaces, before the limits and the drop, that closes what the
- * namespaces leave open (see CONFINE_SCRIPT), with a /dev/shm of `shmBytes`; not for mode `none`.
+ * namespaces leave open (see CONFINE_SCRIPT), with a /dev/shm of `shmBytes` and a scratch
+ * directory of `scratchBytes`; not for mode `none`.
  */
-export function confinePrefix(shmBytes: number): string[] {
-  return ["/bin/sh", "-c", CONFINE_SCRIPT, "spade-confine", String(shmBytes)];
+export function confinePrefix(shmBytes: number, scratchBytes: number): string[] {
+  return ["/bin/sh", "-c", CONFINE_SCRIPT, "spade-confine", String(shmBytes), String(scratchBytes)];
 }
 
 /**

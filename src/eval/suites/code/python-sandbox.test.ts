@@ -132,6 +132,38 @@ describe.skipIf(skipWithout(sandboxMissing(probe)))("PythonSandbox (isolated run
     expect(left.flat().filter((f) => f === name)).toEqual([]);
   });
 
+  it("holds at most scratchBytes and 4096 inodes in its scratch directory", async () => {
+    const fill = await sandbox.run(
+      [
+        "import errno, os",
+        "def write(path, size):",
+        "    try:",
+        "        with open(path, 'wb') as f:",
+        "            f.write(b'0' * size)",
+        "        return 'ok'",
+        "    except OSError as e:",
+        "        return errno.errorcode[e.errno]",
+        "print([write('f%d' % i, 12 << 20) for i in range(6)])",
+        "for i in range(6):",
+        "    os.remove('f%d' % i)",
+        "n = 0",
+        "try:",
+        "    while True:",
+        "        os.symlink('t', 'l%d' % n)",
+        "        n += 1",
+        "except OSError as e:",
+        "    print(n, errno.errorcode[e.errno])",
+      ].join("\n"),
+    );
+    // 5 x 12 MiB fit in 64 MiB; the tmpfs's root and main.py take 2 of the 4096 inodes.
+    expect(fill.stdout).toBe("['ok', 'ok', 'ok', 'ok', 'ok', 'ENOSPC']\n4094 ENOSPC\n");
+    const killed = await sandbox.run(
+      "import time\nopen('x', 'wb').write(b'0' * (12 << 20))\ntime.sleep(60)\n",
+    );
+    expect(killed.outcome).toBe("timeout");
+    expect(await readdir(scratchRoot)).toEqual([]);
+  });
+
   it("sees only its own processes in /proc, not the host's", async () => {
     const procs = await sandbox.run(
       [
