@@ -68,6 +68,23 @@ describe.skipIf(skipWithout(sandboxMissing(probe)))("PythonSandbox (isolated run
     expect(dns.outcome).toBe("network");
   });
 
+  it("refuses System V IPC and POSIX message queues (memory RLIMIT_AS does not count)", async () => {
+    const ipc = await sandbox.run(
+      [
+        "import ctypes, os",
+        "libc = ctypes.CDLL(None, use_errno=True)",
+        "libc.mq_open.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.c_int, ctypes.c_void_p]",
+        "def call(name, *args):",
+        "    r = getattr(libc, name)(*args)",
+        "    return r if r >= 0 else -ctypes.get_errno()",
+        "print(call('shmget', 0, 4096, 0o1600), call('msgget', 0, 0o1600),",
+        "      call('semget', 0, 1, 0o1600), call('mq_open', b'/q', os.O_CREAT | os.O_RDWR, 0o600, None))",
+      ].join("\n"),
+    );
+    // ENOSPC for segments, message queues and POSIX queues; EINVAL for a set above 0 semaphores.
+    expect(ipc.stdout).toBe("-28 -28 -22 -28\n");
+  });
+
   it("caps processes, and nothing forked survives the run", async () => {
     const bomb = await sandbox.run(
       "import os, time\nwhile True:\n    if os.fork() == 0:\n        time.sleep(60)\n        os._exit(0)\n",
@@ -87,14 +104,88 @@ describe.skipIf(skipWithout(sandboxMissing(probe)))("PythonSandbox (isolated run
     expect([big.outcome, big.detail]).toEqual(["error", "OSError: [Errno 27] File too large"]);
   });
 
+  it("writes nowhere but its scratch directory and a private /dev/shm of fileBytes", async () => {
+    const name = `spade-test-${process.pid}`;
+    const files = await sandbox.run(
+      [
+        "import errno, multiprocessing",
+        "def write(path, size):",
+        "    try:",
+        "        with open(path, 'wb') as f:",
+        "            f.write(b'0' * size)",
+        "        return 'ok'",
+        "    except OSError as e:",
+        "        return errno.errorcode[e.errno]",
+        `for d in ['/tmp', '/var/tmp', '/run/lock', '/dev/shm']:`,
+        `    print(d, write(d + '/${name}', 1))`,
+        "multiprocessing.Lock()",
+        "print(write('/dev/shm/a', 12 << 20), write('/dev/shm/b', 12 << 20), write('here', 12 << 20))",
+      ].join("\n"),
+    );
+    expect(files.stdout).toBe(
+      "/tmp EROFS\n/var/tmp EROFS\n/run/lock EROFS\n/dev/shm ok\nok ENOSPC ok\n",
+    );
+    expect(files.outcome).toBe("passed");
+    const left = await Promise.all(
+      ["/tmp", "/var/tmp", "/run/lock", "/dev/shm"].map((d) => readdir(d).catch(() => [])),
+    );
+    expect(left.flat().filter((f) => f === name)).toEqual([]);
+  });
+
+  it("holds at most scratchBytes and 4096 inodes in its scratch directory", async () => {
+    const fill = await sandbox.run(
+      [
+        "import errno, os",
+        "def write(path, size):",
+        "    try:",
+        "        with open(path, 'wb') as f:",
+        "            f.write(b'0' * size)",
+        "        return 'ok'",
+        "    except OSError as e:",
+        "        return errno.errorcode[e.errno]",
+        "print([write('f%d' % i, 12 << 20) for i in range(6)])",
+        "for i in range(6):",
+        "    os.remove('f%d' % i)",
+        "n = 0",
+        "try:",
+        "    while True:",
+        "        os.symlink('t', 'l%d' % n)",
+        "        n += 1",
+        "except OSError as e:",
+        "    print(n, errno.errorcode[e.errno])",
+      ].join("\n"),
+    );
+    // 5 x 12 MiB fit in 64 MiB; the tmpfs's root and main.py take 2 of the 4096 inodes.
+    expect(fill.stdout).toBe("['ok', 'ok', 'ok', 'ok', 'ok', 'ENOSPC']\n4094 ENOSPC\n");
+    const killed = await sandbox.run(
+      "import time\nopen('x', 'wb').write(b'0' * (12 << 20))\ntime.sleep(60)\n",
+    );
+    expect(killed.outcome).toBe("timeout");
+    expect(await readdir(scratchRoot)).toEqual([]);
+  });
+
+  it("sees only its own processes in /proc, not the host's", async () => {
+    const procs = await sandbox.run(
+      [
+        "import os",
+        "pids = [int(p) for p in os.listdir('/proc') if p.isdigit()]",
+        "print(len(pids), 1 in pids, os.getpid() in pids)",
+      ].join("\n"),
+    );
+    // The namespace's init shell and the program itself.
+    expect(procs.stdout).toBe("2 True True\n");
+  });
+
   it.skipIf(sandbox?.isolation?.runAs == null)(
     "runs as an unprivileged user who cannot write outside its scratch directory",
     async () => {
       const write = await sandbox.run(
         `open(${JSON.stringify(join(scratchRoot, "escape"))}, 'w')\n`,
       );
-      expect(write.outcome).toBe("error");
-      expect(write.detail.startsWith("PermissionError: [Errno 13] Permission denied")).toBe(true);
+      expect([write.outcome, write.detail]).toEqual([
+        "error",
+        `OSError: [Errno 30] Read-only file system: '${join(scratchRoot, "escape")}'`,
+      ]);
     },
   );
 

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { SpadeError } from "../../../errors.js";
 import { Limiter } from "../../../policy/index.js";
 import {
+  confinePrefix,
   DEFAULT_ISOLATION_COMMANDS,
   planIsolation,
   runQuiet,
@@ -31,6 +32,11 @@ export interface PythonLimits {
   memoryBytes: number;
   /** Largest file the program may write (RLIMIT_FSIZE). Default 16 MiB. */
   fileBytes: number;
+  /**
+   * Bytes all files of the scratch directory hold together (a tmpfs of this size and 4096
+   * inodes; host memory, not counted in `memoryBytes`). Default 64 MiB.
+   */
+  scratchBytes: number;
   /** Processes of the sandbox user (RLIMIT_NPROC; a fork bomb stops here). Default 64. */
   processes: number;
   /** Open file descriptors (RLIMIT_NOFILE). Default 64. */
@@ -45,6 +51,7 @@ export const DEFAULT_PYTHON_LIMITS: Readonly<PythonLimits> = Object.freeze({
   cpuSeconds: 10,
   memoryBytes: 1024 * 1024 * 1024,
   fileBytes: 16 * 1024 * 1024,
+  scratchBytes: 64 * 1024 * 1024,
   processes: 64,
   openFiles: 64,
   outputBytes: 64 * 1024,
@@ -194,8 +201,11 @@ export class PythonSandbox {
     // SIGXCPU) and its status comes back as 128 + signal; when it exits, the kernel kills
     // everything left in the namespace (forked children included).
     const init = ["/bin/sh", "-c", '"$@"; exit $?', "spade-init"];
+    const confine =
+      this.isolation.mode === "none" ? [] : confinePrefix(l.fileBytes, l.scratchBytes);
     return [
       ...this.isolation.namespacePrefix,
+      ...confine,
       ...limits,
       ...this.isolation.dropPrefix,
       ...init,
