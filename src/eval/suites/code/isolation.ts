@@ -1,8 +1,8 @@
 /**
  * @module eval/suites/code/isolation
- * Finding how this machine can isolate a Python child: fresh network, PID, IPC, UTS and mount namespaces
- * via `unshare` (as root, or unprivileged through a user namespace), a drop to the `nobody` user
- * via `setpriv` when root, and resource limits via `prlimit`. Refuses, with a coded error, when
+ * Finding how this machine can isolate a Python child: fresh network, PID, IPC, UTS and mount
+ * namespaces via `unshare` (as root, or unprivileged through a user namespace), a drop to the
+ * `nobody` user via `setpriv` when root, and resource limits via `prlimit`. Refuses, with a coded error, when
  * the network cannot be cut, unless the caller explicitly allows running without isolation.
  */
 import { spawn } from "node:child_process";
@@ -63,8 +63,21 @@ export function runQuiet(
   });
 }
 
-/** `--mount-proc`: a mount namespace whose /proc is the new PID namespace's (no host processes). */
-const NAMESPACES = ["--net", "--pid", "--fork", "--kill-child", "--ipc", "--uts", "--mount-proc"];
+/**
+ * `--mount-proc`: a mount namespace whose /proc is the new PID namespace's (no host processes);
+ * its propagation private (unshare's default, said here), so no mount made in it reaches the host.
+ */
+const NAMESPACES = [
+  "--net",
+  "--pid",
+  "--fork",
+  "--kill-child",
+  "--ipc",
+  "--uts",
+  "--mount-proc",
+  "--propagation",
+  "private",
+];
 
 /**
  * Run by the namespaces' root before the drop. The IPC namespace is fresh but its defaults
@@ -72,10 +85,11 @@ const NAMESPACES = ["--net", "--pid", "--fork", "--kill-child", "--ipc", "--uts"
  * segment keeps its pages and RLIMIT_AS counts only what is mapped, so a 1 GiB run held 3 GiB of
  * the host's memory. Python's standard library needs none of them, nor POSIX message queues.
  *
- * The mount namespace is a private copy of the host's: every writable mount but the scratch
- * directory turns read-only, and /dev/shm becomes a tmpfs of its own of `$1` bytes. Before, a run left files in /tmp, /var/tmp, /run/lock and the
- * host's /dev/shm, and put 2000 MiB of the host's memory there in 3 s, kept after it ended.
- * Kernel file systems nobody can write (proc, sysfs, cgroup, devpts) are left as they are.
+ * The mount namespace is a private copy of the host's (nothing done here reaches the host):
+ * every writable mount but the scratch directory turns read-only, and /dev/shm becomes a tmpfs
+ * of its own of `$1` bytes. Before, a run left files in /tmp, /var/tmp, /run/lock and the host's
+ * /dev/shm, and put 2000 MiB of the host's memory there in 3 s, kept after it ended. Kernel file
+ * systems nobody can write (proc, sysfs, cgroup, devpts) are left as they are.
  *
  * The scratch directory (the working directory) becomes a tmpfs of `$2` bytes and 4096 inodes,
  * owned as the directory was, with main.py copied in from the directory it covers: on disk a
