@@ -155,7 +155,16 @@ export function findJailTools(options: JailToolOptions = {}): JailTools {
     }).stdout?.trim() === "ok"
       ? setarchPath
       : null;
-  const tools = { bwrap, python, prefix, version, site, setarch, entropy: ensureEntropyFile() };
+  let entropy: string;
+  try {
+    entropy = ensureEntropyFile();
+  } catch (cause) {
+    throw unavailable(
+      `it could not write its fixed entropy file ${ENTROPY_FILE} (${(cause as Error).message}); make ~/.cache/spade writable`,
+      cause,
+    );
+  }
+  const tools = { bwrap, python, prefix, version, site, setarch, entropy };
   const smoke = spawnSync(bwrap, [...jailArgs(tools), python, "-S", "-c", "print('ok')"], {
     encoding: "utf8",
     timeout: 20_000,
