@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LCB_FILES as LCB } from "../../src/eval/suites/code/livecodebench.js";
 import { tempDirsAfterEach } from "../cleanup.js";
+import { skipWithout } from "../missing.js";
 import { spade } from "./cli.js";
 
 const body = (f: string) => `{"question_id": "${f}"}\n`;
@@ -126,7 +127,13 @@ describe("spade data", () => {
     ]);
   });
 
-  it("finds the shared benchmarks' datasets where tests put SPADE_DATA_DIR", async () => {
+  it.skipIf(
+    skipWithout(
+      existsSync(process.env.SPADE_DATA_DIR ?? "")
+        ? null
+        : `no benchmark data at ${process.env.SPADE_DATA_DIR} (SPADE_DATA_DIR, vitest.config.ts)`,
+    ),
+  )("finds the shared benchmarks' datasets where tests put SPADE_DATA_DIR", async () => {
     const list = JSON.parse((await spade(["data", "list", "--json"])).stdout);
     const present = list.datasets.filter((d: any) => d.present).map((d: any) => d.name);
     expect(present).toEqual([
