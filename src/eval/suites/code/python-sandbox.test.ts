@@ -11,6 +11,8 @@ const scratchRoot = fileTempDir("spade-sandbox-test-");
 await chmod(scratchRoot, 0o711); // the sandbox user must be able to enter it, as it can /tmp
 
 const limits = { timeoutMs: 3000, cpuSeconds: 1, processes: 16 };
+/** A Python program from its lines. */
+const python = (...lines: string[]) => lines.join("\n");
 const probe = await PythonSandbox.create({ limits, maxConcurrency: 2, tmpDir: scratchRoot }).catch(
   (err: unknown) => err,
 );
@@ -70,7 +72,7 @@ describe.skipIf(skipWithout(sandboxMissing(probe)))("PythonSandbox (isolated run
 
   it("refuses System V IPC and POSIX message queues (memory RLIMIT_AS does not count)", async () => {
     const ipc = await sandbox.run(
-      [
+      python(
         "import ctypes, os",
         "libc = ctypes.CDLL(None, use_errno=True)",
         "libc.mq_open.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.c_int, ctypes.c_void_p]",
@@ -79,7 +81,7 @@ describe.skipIf(skipWithout(sandboxMissing(probe)))("PythonSandbox (isolated run
         "    return r if r >= 0 else -ctypes.get_errno()",
         "print(call('shmget', 0, 4096, 0o1600), call('msgget', 0, 0o1600),",
         "      call('semget', 0, 1, 0o1600), call('mq_open', b'/q', os.O_CREAT | os.O_RDWR, 0o600, None))",
-      ].join("\n"),
+      ),
     );
     // ENOSPC for segments, message queues and POSIX queues; EINVAL for a set above 0 semaphores.
     expect(ipc.stdout).toBe("-28 -28 -22 -28\n");
@@ -107,7 +109,7 @@ describe.skipIf(skipWithout(sandboxMissing(probe)))("PythonSandbox (isolated run
   it("writes nowhere but its scratch directory and a private /dev/shm of fileBytes", async () => {
     const name = `spade-test-${process.pid}`;
     const files = await sandbox.run(
-      [
+      python(
         "import errno, multiprocessing",
         "def write(path, size):",
         "    try:",
@@ -120,7 +122,7 @@ describe.skipIf(skipWithout(sandboxMissing(probe)))("PythonSandbox (isolated run
         `    print(d, write(d + '/${name}', 1))`,
         "multiprocessing.Lock()",
         "print(write('/dev/shm/a', 12 << 20), write('/dev/shm/b', 12 << 20), write('here', 12 << 20))",
-      ].join("\n"),
+      ),
     );
     expect(files.stdout).toBe(
       "/tmp EROFS\n/var/tmp EROFS\n/run/lock EROFS\n/dev/shm ok\nok ENOSPC ok\n",
@@ -134,7 +136,7 @@ describe.skipIf(skipWithout(sandboxMissing(probe)))("PythonSandbox (isolated run
 
   it("holds at most scratchBytes and 4096 inodes in its scratch directory", async () => {
     const fill = await sandbox.run(
-      [
+      python(
         "import errno, os",
         "def write(path, size):",
         "    try:",
@@ -153,7 +155,7 @@ describe.skipIf(skipWithout(sandboxMissing(probe)))("PythonSandbox (isolated run
         "        n += 1",
         "except OSError as e:",
         "    print(n, errno.errorcode[e.errno])",
-      ].join("\n"),
+      ),
     );
     // 5 x 12 MiB fit in 64 MiB; the tmpfs's root and main.py take 2 of the 4096 inodes.
     expect(fill.stdout).toBe("['ok', 'ok', 'ok', 'ok', 'ok', 'ENOSPC']\n4094 ENOSPC\n");
@@ -166,11 +168,11 @@ describe.skipIf(skipWithout(sandboxMissing(probe)))("PythonSandbox (isolated run
 
   it("sees only its own processes in /proc, not the host's", async () => {
     const procs = await sandbox.run(
-      [
+      python(
         "import os",
         "pids = [int(p) for p in os.listdir('/proc') if p.isdigit()]",
         "print(len(pids), 1 in pids, os.getpid() in pids)",
-      ].join("\n"),
+      ),
     );
     // The namespace's init shell and the program itself.
     expect(procs.stdout).toBe("2 True True\n");
