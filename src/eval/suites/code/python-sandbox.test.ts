@@ -13,6 +13,17 @@ await chmod(scratchRoot, 0o711); // the sandbox user must be able to enter it, a
 const limits = { timeoutMs: 3000, cpuSeconds: 1, processes: 16 };
 /** A Python program from its lines. */
 const python = (...lines: string[]) => lines.join("\n");
+/** Python: `write(path, size)` writes `size` bytes and says "ok" or the errno's name. */
+const WRITE_PY = python(
+  "import errno",
+  "def write(path, size):",
+  "    try:",
+  "        with open(path, 'wb') as f:",
+  "            f.write(b'0' * size)",
+  "        return 'ok'",
+  "    except OSError as e:",
+  "        return errno.errorcode[e.errno]",
+);
 const probe = await PythonSandbox.create({ limits, maxConcurrency: 2, tmpDir: scratchRoot }).catch(
   (err: unknown) => err,
 );
@@ -111,13 +122,7 @@ describe.skipIf(skipWithout(sandboxMissing(probe)))("PythonSandbox (isolated run
     const files = await sandbox.run(
       python(
         "import errno, multiprocessing",
-        "def write(path, size):",
-        "    try:",
-        "        with open(path, 'wb') as f:",
-        "            f.write(b'0' * size)",
-        "        return 'ok'",
-        "    except OSError as e:",
-        "        return errno.errorcode[e.errno]",
+        WRITE_PY,
         `for d in ['/tmp', '/var/tmp', '/run/lock', '/dev/shm']:`,
         `    print(d, write(d + '/${name}', 1))`,
         "multiprocessing.Lock()",
@@ -138,13 +143,7 @@ describe.skipIf(skipWithout(sandboxMissing(probe)))("PythonSandbox (isolated run
     const fill = await sandbox.run(
       python(
         "import errno, os",
-        "def write(path, size):",
-        "    try:",
-        "        with open(path, 'wb') as f:",
-        "            f.write(b'0' * size)",
-        "        return 'ok'",
-        "    except OSError as e:",
-        "        return errno.errorcode[e.errno]",
+        WRITE_PY,
         "print([write('f%d' % i, 12 << 20) for i in range(6)])",
         "for i in range(6):",
         "    os.remove('f%d' % i)",
