@@ -1,4 +1,4 @@
-import { chmod, readdir, readlink } from "node:fs/promises";
+import { chmod, readdir, readlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isSpadeError } from "../../../errors.js";
@@ -28,6 +28,15 @@ const probe = await PythonSandbox.create({ limits, maxConcurrency: 2, tmpDir: sc
   (err: unknown) => err,
 );
 const sandbox = probe as PythonSandbox;
+
+/** The names in `/` of a run: the layout's, dev, proc, and the way to the scratch directory. */
+function rootNames(of: PythonSandbox): string[] {
+  const names = of.layout.map((entry) => entry.path.split("/")[1] ?? "");
+  return [...new Set([...names, "dev", "proc", scratchRoot.split("/")[1] ?? ""])].sort();
+}
+
+/** How Python prints a list of strings. */
+const pythonList = (items: string[]) => `[${items.map((item) => `'${item}'`).join(", ")}]`;
 
 /** Processes whose working directory is under the test's scratch root (leftovers of a run). */
 async function processesInScratch(): Promise<number> {
@@ -130,7 +139,8 @@ describe.skipIf(skipWithout(sandboxMissing(probe)))("PythonSandbox (isolated run
       ),
     );
     expect(files.stdout).toBe(
-      "/tmp EROFS\n/var/tmp EROFS\n/run/lock EROFS\n/dev/shm ok\nok ENOSPC ok\n",
+      // /tmp is in the read-only root only as the way to the scratch directory.
+      "/tmp EROFS\n/var/tmp ENOENT\n/run/lock ENOENT\n/dev/shm ok\nok ENOSPC ok\n",
     );
     expect(files.outcome).toBe("passed");
     const left = await Promise.all(
@@ -163,6 +173,43 @@ describe.skipIf(skipWithout(sandboxMissing(probe)))("PythonSandbox (isolated run
     );
     expect(killed.outcome).toBe("timeout");
     expect(await readdir(scratchRoot)).toEqual([]);
+  });
+
+  it("sees the system's directories and its own, not the host's files or home", async () => {
+    const seen = await sandbox.run(
+      python(
+        "import os",
+        "print(sorted(os.listdir('/')))",
+        `print([p for p in ['/root', '/home', '/etc', ${JSON.stringify(process.cwd())}] if os.path.exists(p)])`,
+      ),
+    );
+    expect(seen.stdout).toBe(`${pythonList(rootNames(sandbox))}\n[]\n`);
+  });
+
+  it("has no capabilities and cannot make a user namespace, mount, or raise the IPC limits", async () => {
+    const tries = await sandbox.run(
+      python(
+        "import ctypes, errno",
+        "libc = ctypes.CDLL(None, use_errno=True)",
+        "def call(name, *args):",
+        "    r = getattr(libc, name)(*args)",
+        "    return 'ok' if r >= 0 else errno.errorcode[ctypes.get_errno()]",
+        "status = dict(l.split(':', 1) for l in open('/proc/self/status'))",
+        "print([status[k].strip() for k in ['CapEff', 'CapBnd', 'NoNewPrivs']])",
+        "print(call('unshare', 0x10000000), call('unshare', 0x08000000))",
+        "print(call('mount', b'x', b'/tmp', b'tmpfs', 0, None))",
+        "try:",
+        "    open('/proc/sys/kernel/shmmni', 'w').write('4096')",
+        "except OSError as e:",
+        "    print(errno.errorcode[e.errno])",
+      ),
+    );
+    // A nested user namespace would hold every capability again (a tmpfs of any size, a fresh
+    // IPC namespace): ENOSPC, the run's own namespace allows none.
+    const nested = sandbox.isolation.mode === "user" ? "ENOSPC" : "EPERM";
+    expect(tries.stdout).toBe(
+      `['0000000000000000', '0000000000000000', '1']\n${nested} EPERM\nEPERM\nEROFS\n`,
+    );
   });
 
   it("sees only its own processes in /proc, not the host's", async () => {
@@ -199,6 +246,35 @@ describe.skipIf(skipWithout(sandboxMissing(probe)))("PythonSandbox (isolated run
     expect(Math.max(...spans.map(([s]) => overlapAt(s)))).toBeLessThanOrEqual(2);
   });
 });
+
+describe.skipIf(skipWithout(sandboxMissing(probe)))(
+  "PythonSandbox as root without user namespaces",
+  () => {
+    it("falls back to namespaces made as root and a drop to nobody", async () => {
+      // A stand-in for util-linux's unshare that cannot make user namespaces (as on a host that
+      // refuses them to unprivileged users).
+      const fake = join(scratchRoot, "unshare-no-user");
+      await writeFile(
+        fake,
+        '#!/bin/sh\ncase " $* " in *" --user "*) exit 1;; esac\nexec unshare "$@"\n',
+      );
+      await chmod(fake, 0o755);
+      const asRoot = await PythonSandbox.create({
+        commands: { unshare: fake },
+        tmpDir: scratchRoot,
+      });
+      expect(asRoot.isolation.mode).toBe("root");
+      const run = await asRoot.run(
+        python(
+          "import os",
+          WRITE_PY,
+          "print(os.getuid(), write('/tmp/x', 1), write('here', 1), sorted(os.listdir('/')))",
+        ),
+      );
+      expect(run.stdout).toBe(`65534 EROFS ok ${pythonList(rootNames(asRoot))}\n`);
+    });
+  },
+);
 
 describe("PythonSandbox.create refusals", () => {
   it("refuses with E_SANDBOX_UNAVAILABLE when no network namespace can be made", async () => {

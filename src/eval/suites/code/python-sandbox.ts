@@ -16,9 +16,11 @@ import {
   confinePrefix,
   DEFAULT_ISOLATION_COMMANDS,
   planIsolation,
+  rootLayout,
   runQuiet,
   type IsolationCommands,
   type IsolationPlan,
+  type RootEntry,
 } from "./isolation.js";
 import { classifyRun, type PythonOutcome } from "./outcome.js";
 
@@ -121,6 +123,26 @@ function cleanEnv(dir: string): NodeJS.ProcessEnv {
   };
 }
 
+/** Python: the executable, then the real directories the interpreter needs (its prefixes, its binary's). */
+const INTERPRETER_DIRS_PY = [
+  "import json, os, sys",
+  "real = os.path.realpath",
+  "dirs = [real(sys.base_prefix), real(sys.prefix), os.path.dirname(real(sys.executable))]",
+  "print(json.dumps([sys.executable, *dirs]))",
+].join("\n");
+
+/** The interpreter `command` names (absolute) and the directories a jail must show it, or null. */
+async function findInterpreter(command: string): Promise<{ path: string; dirs: string[] } | null> {
+  const resolved = await runQuiet([command, "-I", "-c", INTERPRETER_DIRS_PY]);
+  if (resolved.code !== 0) return null;
+  try {
+    const [path, ...dirs] = JSON.parse(resolved.stdout) as string[];
+    return path ? { path, dirs } : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Runs Python programs in isolation. Create with `PythonSandbox.create`. */
 export class PythonSandbox {
   private readonly limit: Limiter;
@@ -132,6 +154,8 @@ export class PythonSandbox {
     readonly python: string,
     /** Limits of each run. */
     readonly limits: Readonly<PythonLimits>,
+    /** The root file system runs see: the system's directories and the interpreter's prefix. */
+    readonly layout: readonly RootEntry[],
     maxConcurrency: number,
     private readonly prlimit: string,
     private readonly tmpDir: string,
@@ -154,13 +178,22 @@ export class PythonSandbox {
       options.python !== undefined ? [options.python] : ["python3", "/usr/bin/python3"];
     const problems: string[] = [];
     for (const candidate of candidates) {
-      const resolved = await runQuiet([candidate, "-c", "import sys; print(sys.executable)"]);
-      const path = resolved.stdout.trim();
-      if (resolved.code !== 0 || path === "") {
+      const found = await findInterpreter(candidate);
+      if (!found) {
         problems.push(`${candidate}: not runnable`);
         continue;
       }
-      const sandbox = new PythonSandbox(plan, path, limits, concurrency, commands.prlimit, tmpDir);
+      const { path, dirs } = found;
+      const layout = rootLayout(dirs);
+      const sandbox = new PythonSandbox(
+        plan,
+        path,
+        limits,
+        layout,
+        concurrency,
+        commands.prlimit,
+        tmpDir,
+      );
       const smoke = await sandbox.run("import sys\nassert sys.version_info[0] == 3\n");
       if (smoke.outcome === "passed") return sandbox;
       problems.push(
@@ -202,7 +235,9 @@ export class PythonSandbox {
     // everything left in the namespace (forked children included).
     const init = ["/bin/sh", "-c", '"$@"; exit $?', "spade-init"];
     const confine =
-      this.isolation.mode === "none" ? [] : confinePrefix(l.fileBytes, l.scratchBytes);
+      this.isolation.mode === "none"
+        ? []
+        : confinePrefix(this.isolation.mode === "user", l.fileBytes, l.scratchBytes, this.layout);
     return [
       ...this.isolation.namespacePrefix,
       ...confine,
