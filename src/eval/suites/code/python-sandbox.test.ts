@@ -24,6 +24,14 @@ const WRITE_PY = python(
   "    except OSError as e:",
   "        return errno.errorcode[e.errno]",
 );
+/** Python: `call(name, *args)` calls libc and says "ok" or the errno's name. */
+const LIBC_PY = python(
+  "import ctypes, errno",
+  "libc = ctypes.CDLL(None, use_errno=True)",
+  "def call(name, *args):",
+  "    r = getattr(libc, name)(*args)",
+  "    return 'ok' if r >= 0 else errno.errorcode[ctypes.get_errno()]",
+);
 const probe = await PythonSandbox.create({ limits, maxConcurrency: 2, tmpDir: scratchRoot }).catch(
   (err: unknown) => err,
 );
@@ -93,18 +101,15 @@ describe.skipIf(skipWithout(sandboxMissing(probe)))("PythonSandbox (isolated run
   it("refuses System V IPC and POSIX message queues (memory RLIMIT_AS does not count)", async () => {
     const ipc = await sandbox.run(
       python(
-        "import ctypes, os",
-        "libc = ctypes.CDLL(None, use_errno=True)",
+        "import os",
+        LIBC_PY,
         "libc.mq_open.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.c_int, ctypes.c_void_p]",
-        "def call(name, *args):",
-        "    r = getattr(libc, name)(*args)",
-        "    return r if r >= 0 else -ctypes.get_errno()",
         "print(call('shmget', 0, 4096, 0o1600), call('msgget', 0, 0o1600),",
         "      call('semget', 0, 1, 0o1600), call('mq_open', b'/q', os.O_CREAT | os.O_RDWR, 0o600, None))",
       ),
     );
     // ENOSPC for segments, message queues and POSIX queues; EINVAL for a set above 0 semaphores.
-    expect(ipc.stdout).toBe("-28 -28 -22 -28\n");
+    expect(ipc.stdout).toBe("ENOSPC ENOSPC EINVAL ENOSPC\n");
   });
 
   it("caps processes, and nothing forked survives the run", async () => {
@@ -189,11 +194,7 @@ describe.skipIf(skipWithout(sandboxMissing(probe)))("PythonSandbox (isolated run
   it("has no capabilities and cannot make a user namespace, mount, or raise the IPC limits", async () => {
     const tries = await sandbox.run(
       python(
-        "import ctypes, errno",
-        "libc = ctypes.CDLL(None, use_errno=True)",
-        "def call(name, *args):",
-        "    r = getattr(libc, name)(*args)",
-        "    return 'ok' if r >= 0 else errno.errorcode[ctypes.get_errno()]",
+        LIBC_PY,
         "status = dict(l.split(':', 1) for l in open('/proc/self/status'))",
         "print([status[k].strip() for k in ['CapEff', 'CapBnd', 'NoNewPrivs']])",
         "print(call('unshare', 0x10000000), call('unshare', 0x08000000))",
