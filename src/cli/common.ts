@@ -14,6 +14,7 @@ import {
   type SandboxBackendName,
 } from "../sandbox/index.js";
 import type { Env } from "../env/index.js";
+import type { PythonSandboxOptions } from "../eval/suites/code/python-sandbox.js";
 
 /**
  * Exit code of `spade env run` and `spade eval ...` when no episode could be played: every one
@@ -37,7 +38,15 @@ export const sandboxArg = {
   default: "isolated-vm",
 } as const;
 
-/** The code suites' `--python` and `--allow-no-isolation` flags (`spade eval suites`, `spade eval run`). */
+/** The `--memory-cgroup` flag of the commands that run model-written Python. */
+export const memoryCgroupArg = {
+  type: "string",
+  description:
+    "code suites: a memory cgroup per run, capping all its processes together: auto (where this machine allows one), off, or a delegated cgroup directory",
+  default: "auto",
+} as const;
+
+/** The code suites' `--python`, `--allow-no-isolation` and `--memory-cgroup` flags (`spade eval suites`, `spade eval run`). */
 export const codeSuiteArgs = {
   python: {
     type: "string",
@@ -48,7 +57,22 @@ export const codeSuiteArgs = {
     description: "code suites: run code WITHOUT a network namespace when none can be made (unsafe)",
     default: false,
   },
+  "memory-cgroup": memoryCgroupArg,
 } as const;
+
+/** The Python sandbox's options from the code suites' flags (`python` only where it names one). */
+export function codeSandboxOptions(args: {
+  python?: string | undefined;
+  "allow-no-isolation"?: boolean | undefined;
+  "memory-cgroup"?: string | undefined;
+}): PythonSandboxOptions {
+  const options: PythonSandboxOptions = {
+    allowNoIsolation: args["allow-no-isolation"] === true,
+    memoryCgroup: args["memory-cgroup"] ?? "auto",
+  };
+  if (args.python !== undefined) options.python = String(args.python);
+  return options;
+}
 
 /** The `--json` flag. */
 export const jsonArg = {

@@ -21,7 +21,7 @@ import {
 import { RgWorkerPool } from "../eval/rg/index.js";
 import { dataRoot } from "../eval/index.js";
 import { LCB_DEFAULT_RELEASE, LCB_RELEASES, PythonSandbox } from "../eval/suites/code/index.js";
-import { intFlag } from "./common.js";
+import { codeSandboxOptions, intFlag, memoryCgroupArg } from "./common.js";
 import { gamesSources } from "./eval-paper-games.js";
 import { toolUseSources } from "./eval-paper-tool-use.js";
 import { defaultOutDir, evalRunArgs, withEvalInterrupt } from "./eval-run.js";
@@ -89,6 +89,7 @@ export const paperCommand = defineCommand({
       description:
         "games: run LiveCodeBench checks without namespaces (no network cut) when they are unavailable",
     },
+    "memory-cgroup": memoryCgroupArg,
     "bfcl-single-data": {
       type: "string",
       description:
@@ -150,7 +151,10 @@ export const paperCommand = defineCommand({
       ));
     let sandbox: Promise<PythonSandbox> | null = null;
     const getSandbox = () =>
-      (sandbox ??= PythonSandbox.create({ allowNoIsolation: args["allow-no-isolation"] === true }));
+      (sandbox ??= PythonSandbox.create(
+        // --python here names reasoning-gym's interpreter, not the sandbox's.
+        codeSandboxOptions({ ...args, python: undefined }),
+      ));
     let progress = itemProgress(process.stderr);
     try {
       const run = await withEvalInterrupt((signal) =>

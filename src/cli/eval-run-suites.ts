@@ -5,15 +5,9 @@
  */
 import { defineCommand } from "citty";
 import { dataRoot } from "../eval/index.js";
-import {
-  isCodeSuite,
-  loadSuite,
-  PythonSandbox,
-  type PythonSandboxOptions,
-  type SuiteName,
-} from "../eval/suites/index.js";
+import { isCodeSuite, loadSuite, PythonSandbox, type SuiteName } from "../eval/suites/index.js";
 import { suiteTasks } from "../eval/run/index.js";
-import { codeSuiteArgs } from "./common.js";
+import { codeSandboxOptions, codeSuiteArgs } from "./common.js";
 import { evalRunArgs, withEvalInterrupt, limitFlag, runEvalCommand } from "./eval-run.js";
 import { policyFromFlags } from "./policy.js";
 
@@ -32,10 +26,7 @@ export function suiteRunCommand(suite: SuiteName) {
       const policy = policyFromFlags(args);
       const limit = limitFlag(args);
       const dataDir = dataRoot({ flag: args.data, env: process.env });
-      const sandboxOptions: PythonSandboxOptions = {
-        allowNoIsolation: args["allow-no-isolation"] === true,
-      };
-      if (args.python !== undefined) sandboxOptions.python = String(args.python);
+      const sandboxOptions = codeSandboxOptions(args);
       // Code suites: make the sandbox first, so a machine without isolation fails before any request.
       const runner = isCodeSuite(suite) ? await PythonSandbox.create(sandboxOptions) : undefined;
       const items = await loadSuite(suite, { limit, dataDir, runner });

@@ -13,9 +13,15 @@ import {
   loadSuite,
   perturbationCheck,
   SUITE_NAMES,
-  type PythonSandboxOptions,
 } from "../eval/suites/index.js";
-import { codeSuiteArgs, intFlag, jsonArg, printJson, dataArg } from "./common.js";
+import {
+  codeSandboxOptions,
+  codeSuiteArgs,
+  intFlag,
+  jsonArg,
+  printJson,
+  dataArg,
+} from "./common.js";
 
 /** Failures listed on stderr at most. */
 const SHOWN_FAILURES = 10;
@@ -58,10 +64,9 @@ export const goldCommand = defineCommand({
     }
     const limit = args.limit === undefined ? undefined : intFlag("limit", args.limit, 1);
     const dataDir = dataRoot({ flag: args.data, env: process.env });
-    const sandbox: PythonSandboxOptions = { allowNoIsolation: args["allow-no-isolation"] === true };
+    const sandbox = codeSandboxOptions(args);
     if (args.concurrency !== undefined)
       sandbox.maxConcurrency = intFlag("concurrency", args.concurrency, 1);
-    if (args.python !== undefined) sandbox.python = String(args.python);
     if (args.perturb && (isCodeSuite(suite) || suite === "bbh")) {
       throw new SpadeError(
         "E_CONFIG",

@@ -59,6 +59,19 @@ describe("classifyRun", () => {
       { exitCode: 2, signal: null, timedOut: false, stderr: "" },
       { outcome: "error", detail: "exit status 2" },
     ],
+    [
+      { exitCode: 137, signal: null, timedOut: false, stderr: "", memoryKills: 1 },
+      { outcome: "memory", detail: "memory cgroup limit (1 process killed)" },
+    ],
+    [
+      { exitCode: 1, signal: null, timedOut: true, stderr: traceback("OSError"), memoryKills: 3 },
+      { outcome: "memory", detail: "memory cgroup limit (3 processes killed)" },
+    ],
+    [
+      // A child killed at the cap, and the program carried on and passed.
+      { exitCode: 0, signal: null, timedOut: false, stderr: "", memoryKills: 2 },
+      { outcome: "passed", detail: "" },
+    ],
   ] as const)("classifies %j", (facts, expected) => {
     expect(classifyRun(facts)).toEqual(expected);
   });

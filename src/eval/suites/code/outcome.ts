@@ -63,6 +63,8 @@ export interface RunFacts {
   timedOut: boolean;
   /** Captured standard error (possibly truncated at its start). */
   stderr: string;
+  /** Processes the run's memory cgroup killed at its cap (none without a cgroup). Default 0. */
+  memoryKills?: number;
 }
 
 /** Classifies a finished run; `detail` is the exception line or signal behind the outcome. */
@@ -71,6 +73,11 @@ export function classifyRun(facts: RunFacts): { outcome: PythonOutcome; detail: 
   // A MemoryError counts even when freeing the memory then ran past a limit.
   if (facts.exitCode !== 0 && /^MemoryError\b/.test(line))
     return { outcome: "memory", detail: line };
+  const kills = facts.memoryKills ?? 0;
+  if (facts.exitCode !== 0 && kills > 0) {
+    const processes = kills === 1 ? "1 process" : `${kills} processes`;
+    return { outcome: "memory", detail: `memory cgroup limit (${processes} killed)` };
+  }
   if (facts.timedOut) return { outcome: "timeout", detail: "wall-clock limit" };
   const signal = facts.signal ?? signalOfStatus(facts.exitCode);
   if (signal === "SIGXCPU") return { outcome: "timeout", detail: "CPU limit (SIGXCPU)" };

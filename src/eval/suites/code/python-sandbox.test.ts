@@ -122,6 +122,69 @@ describe.skipIf(skipWithout(sandboxMissing(probe)))("PythonSandbox (isolated run
     expect(await readdir(scratchRoot)).toEqual([]);
   });
 
+  /** Python: fork four children that each hold 200 MiB, one after another; say how many still do. */
+  const HOLD_PY = python(
+    "import os, signal, time",
+    "pids = []",
+    "for i in range(4):",
+    "    r, w = os.pipe()",
+    "    pid = os.fork()",
+    "    if pid == 0:",
+    "        held = b'x' * (200 << 20)",
+    "        os.write(w, b'k')",
+    "        time.sleep(30)",
+    "        os._exit(0)",
+    "    os.close(w)",
+    "    os.read(r, 1)",
+    "    pids.append(pid)",
+    "time.sleep(0.5)",
+    "states = [os.waitpid(pid, os.WNOHANG) for pid in pids]",
+    "killed = [os.WIFSIGNALED(s) and os.WTERMSIG(s) == signal.SIGKILL for p, s in states if p]",
+    "print('held=%d killed=%d' % (states.count((0, 0)), killed.count(True)))",
+  );
+  const cgroupMissing = sandbox.cgroup
+    ? null
+    : "no memory cgroup this user may make children in (v1, or v2 with memory for children)";
+
+  it.skipIf(skipWithout(cgroupMissing))(
+    "caps what all its processes hold together (a memory cgroup per run; RLIMIT_AS is each one's)",
+    async () => {
+      const small = { memoryBytes: 256 * 1024 * 1024 };
+      const uncapped = await PythonSandbox.create({
+        limits,
+        tmpDir: scratchRoot,
+        memoryCgroup: "off",
+      });
+      expect(uncapped.cgroup).toBeNull();
+      const before = await uncapped.run(HOLD_PY, small);
+      expect([before.outcome, before.stdout]).toEqual(["passed", "held=4 killed=0\n"]);
+      // The cap is 256 + 64 (scratch) + 16 (/dev/shm) MiB: each child's 200 MiB evicts the last.
+      const after = await sandbox.run(HOLD_PY, small);
+      expect([after.outcome, after.stdout]).toEqual(["passed", "held=1 killed=3\n"]);
+    },
+  );
+
+  it.skipIf(skipWithout(cgroupMissing))(
+    "counts memfd pages, and a run killed at its cap ends as memory",
+    async () => {
+      const memfds = await sandbox.run(
+        python(
+          "import os",
+          "fds = [os.memfd_create('m%d' % i) for i in range(40)]",
+          "for fd in fds:",
+          "    os.write(fd, b'x' * (16 << 20))",
+          "print('held all')",
+        ),
+        { memoryBytes: 256 * 1024 * 1024 },
+      );
+      expect([memfds.outcome, memfds.detail, memfds.stdout]).toEqual([
+        "memory",
+        "memory cgroup limit (1 process killed)",
+        "",
+      ]);
+    },
+  );
+
   it("gives a clean environment and a scratch working directory, and caps file size", async () => {
     const env = await sandbox.run(
       "import os\nprint(sorted(os.environ))\nprint(os.getcwd() == os.environ['HOME'] == os.environ['TMPDIR'])\n",

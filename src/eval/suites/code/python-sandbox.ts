@@ -2,8 +2,9 @@
  * @module eval/suites/code/python-sandbox
  * Running untrusted Python 3 (model-written solutions plus their tests): one child process per
  * program, in fresh namespaces with no network, as an unprivileged user, under CPU, memory, file
- * size, process and open-file limits, in a scratch directory removed afterwards, with a clean
- * environment and a wall-clock limit; at most `maxConcurrency` at once.
+ * size, process and open-file limits, in a memory cgroup of its own where the machine offers
+ * one, in a scratch directory removed afterwards, with a clean environment and a wall-clock
+ * limit; at most `maxConcurrency` at once.
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -23,6 +24,12 @@ import {
   type RootEntry,
 } from "./isolation.js";
 import { classifyRun, type PythonOutcome } from "./outcome.js";
+import {
+  resolveMemoryCgroup,
+  RunCgroup,
+  type CgroupParent,
+  type MemoryCgroupSetting,
+} from "./cgroup.js";
 
 /** Limits of one run. */
 export interface PythonLimits {
@@ -30,7 +37,11 @@ export interface PythonLimits {
   timeoutMs: number;
   /** CPU seconds (RLIMIT_CPU soft limit; SIGXCPU). Default 10. */
   cpuSeconds: number;
-  /** Address space (RLIMIT_AS). Default 1 GiB. */
+  /**
+   * Address space of each process (RLIMIT_AS); with a memory cgroup (see `memoryCgroup`), also
+   * what all of the run's processes hold together, its scratch and /dev/shm files aside.
+   * Default 1 GiB.
+   */
   memoryBytes: number;
   /** Largest file the program may write (RLIMIT_FSIZE). Default 16 MiB. */
   fileBytes: number;
@@ -76,6 +87,13 @@ export interface PythonSandboxOptions {
   commands?: Partial<IsolationCommands>;
   /** Where scratch directories are made; the sandbox user must be able to enter it. Default the OS temp dir. */
   tmpDir?: string;
+  /**
+   * A memory cgroup per run, capping what all its processes hold together (RLIMIT_AS caps each
+   * alone, and a run may fork): `auto` (default) where this process's cgroup allows one (the v1
+   * memory hierarchy, or v2 with the memory controller for its children), `off`, or a
+   * delegated cgroup directory to make them in (refused with E_SANDBOX_UNAVAILABLE if unusable).
+   */
+  memoryCgroup?: MemoryCgroupSetting;
 }
 
 /** What one run produced. */
@@ -156,6 +174,8 @@ export class PythonSandbox {
     readonly limits: Readonly<PythonLimits>,
     /** The root file system runs see: the system's directories and the interpreter's prefix. */
     readonly layout: readonly RootEntry[],
+    /** Where each run's memory cgroup is made; null when runs have none (per-process caps only). */
+    readonly cgroup: CgroupParent | null,
     maxConcurrency: number,
     private readonly prlimit: string,
     private readonly tmpDir: string,
@@ -171,6 +191,7 @@ export class PythonSandbox {
   static async create(options: PythonSandboxOptions = {}): Promise<PythonSandbox> {
     const commands = { ...DEFAULT_ISOLATION_COMMANDS, ...options.commands };
     const plan = await planIsolation(commands, options.allowNoIsolation ?? false);
+    const cgroup = await resolveMemoryCgroup(options.memoryCgroup ?? "auto");
     const limits = { ...DEFAULT_PYTHON_LIMITS, ...options.limits };
     const concurrency = options.maxConcurrency ?? Math.min(4, availableParallelism());
     const tmpDir = options.tmpDir ?? tmpdir();
@@ -190,6 +211,7 @@ export class PythonSandbox {
         path,
         limits,
         layout,
+        cgroup,
         concurrency,
         commands.prlimit,
         tmpDir,
@@ -219,7 +241,7 @@ export class PythonSandbox {
     return this.limit.run(() => this.runNow(source, merged));
   }
 
-  private argv(l: Readonly<PythonLimits>): string[] {
+  private argv(l: Readonly<PythonLimits>, group: RunCgroup | null): string[] {
     const limits = [
       this.prlimit,
       `--as=${l.memoryBytes}`,
@@ -239,6 +261,7 @@ export class PythonSandbox {
         ? []
         : confinePrefix(this.isolation.mode === "user", l.fileBytes, l.scratchBytes, this.layout);
     return [
+      ...(group ? group.joinPrefix() : []),
       ...this.isolation.namespacePrefix,
       ...confine,
       ...limits,
@@ -257,6 +280,7 @@ export class PythonSandbox {
     const outer = await mkdtemp(join(this.tmpDir, "spade-py-"));
     const dir = join(outer, randomBytes(16).toString("hex"));
     const started = Date.now();
+    let group: RunCgroup | null = null;
     try {
       await chmod(outer, 0o711);
       await mkdir(dir, { mode: 0o700 });
@@ -265,7 +289,12 @@ export class PythonSandbox {
         await chown(dir, this.isolation.runAs.uid, this.isolation.runAs.gid);
         await chown(join(dir, "main.py"), this.isolation.runAs.uid, this.isolation.runAs.gid);
       }
-      const argv = this.argv(limits);
+      if (this.cgroup) {
+        // Its files are host memory too: the scratch tmpfs and /dev/shm are charged to the run.
+        const cap = limits.memoryBytes + limits.scratchBytes + limits.fileBytes;
+        group = await RunCgroup.create(this.cgroup, cap);
+      }
+      const argv = this.argv(limits, group);
       const child = spawn(argv[0] ?? "", argv.slice(1), {
         cwd: dir,
         env: cleanEnv(dir),
@@ -302,7 +331,14 @@ export class PythonSandbox {
       // With one, they are already dead, and a reaped group id must not be signalled again.
       if (this.isolation.mode === "none") killTree();
       const err = stderr.text();
-      const { outcome, detail } = classifyRun({ exitCode: code, signal, timedOut, stderr: err });
+      const memoryKills = group ? await group.memoryKills() : 0;
+      const { outcome, detail } = classifyRun({
+        exitCode: code,
+        signal,
+        timedOut,
+        stderr: err,
+        memoryKills,
+      });
       return {
         outcome,
         detail,
@@ -312,7 +348,11 @@ export class PythonSandbox {
         durationMs: Date.now() - started,
       };
     } finally {
-      await rm(outer, { recursive: true, force: true });
+      try {
+        await group?.remove();
+      } finally {
+        await rm(outer, { recursive: true, force: true });
+      }
     }
   }
 }
