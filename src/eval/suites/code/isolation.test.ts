@@ -34,14 +34,13 @@ describe("rootLayout", () => {
 });
 
 describe("confinePrefix", () => {
-  it("passes the limits, whose user namespace it is, and the layout as triplets", () => {
-    const argv = confinePrefix(true, 16, 64, [
+  it("runs the interpreter on the limits, whose user namespace it is, and the layout as triplets", () => {
+    const argv = confinePrefix("/usr/bin/python3", true, 16, 64, [
       { kind: "bind", path: "/usr" },
       { kind: "link", path: "/bin", target: "usr/bin" },
     ]);
-    expect(argv.slice(0, 2)).toEqual(["/bin/sh", "-c"]);
-    expect(argv.slice(3)).toEqual([
-      "spade-confine",
+    expect(argv.slice(0, 5)).toEqual(["/usr/bin/python3", "-I", "-S", "-B", "-c"]);
+    expect(argv.slice(6)).toEqual([
       "16",
       "64",
       "own",
@@ -53,12 +52,6 @@ describe("confinePrefix", () => {
       "/bin",
       "usr/bin",
     ]);
-    expect(confinePrefix(false, 1, 2, []).slice(3)).toEqual([
-      "spade-confine",
-      "1",
-      "2",
-      "host",
-      "0",
-    ]);
+    expect(confinePrefix("python3", false, 1, 2, []).slice(6)).toEqual(["1", "2", "host", "0"]);
   });
 });

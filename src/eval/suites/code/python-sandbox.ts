@@ -259,7 +259,13 @@ export class PythonSandbox {
     const confine =
       this.isolation.mode === "none"
         ? []
-        : confinePrefix(this.isolation.mode === "user", l.fileBytes, l.scratchBytes, this.layout);
+        : confinePrefix(
+            this.python,
+            this.isolation.mode === "user",
+            l.fileBytes,
+            l.scratchBytes,
+            this.layout,
+          );
     return [
       ...(group ? group.joinPrefix() : []),
       ...this.isolation.namespacePrefix,
