@@ -20,7 +20,7 @@ import {
 import { LIGHT_JS } from "./sandbox-programs.js";
 
 /** The export `name` of `DIR/dist/<path>` in another built checkout. */
-async function baselineExport<T>(dir: string, path: string, name: string): Promise<T> {
+export async function baselineExport<T>(dir: string, path: string, name: string): Promise<T> {
   const entry = join(resolve(dir), "dist", path);
   if (!existsSync(entry)) {
     throw new SpadeError("E_CONFIG", `--baseline: ${entry} does not exist`, {

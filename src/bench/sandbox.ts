@@ -13,14 +13,17 @@
  * game exec'd in-process>`; `checkEnv`'s median time (and CPU) over the library per backend. Then the
  * Python sandbox: a light and a heavy Python game (an echo game; vault-cracker in Python, which
  * filters 5,040 candidates per step) in jailed CPython against the same program exec'd
- * in-process, with their ratios (skipped, with the reason, where the jail cannot start).
+ * in-process, with their ratios (skipped, with the reason, where the jail cannot start). Then the
+ * code suites' sandbox (bench/sandbox-code.ts): one short program's run time without and with a
+ * memory cgroup per run, `code_sandbox_run_ms=` and `code_sandbox_cgroup_cost_ratio=`.
  *
  * With `--baseline DIR` (another checkout, built with `npm run build`), it then measures the light
  * environment on both trees in the same run, alternately (which tree goes first alternates too),
  * `--rounds` times (default 3) per row, and prints each tree's median steps/s and CPU µs per step and `light_speedup_<backend>_<episodes>=`
  * (this tree's median steps/s over the baseline's) and `light_cpu_ratio_<backend>_<episodes>=`
  * (the baseline's median CPU per step over this tree's), then `checkEnv` over the library on both
- * trees alternately, with `checkenv_speedup_<backend>=` and `checkenv_cpu_ratio_<backend>=`.
+ * trees alternately, with `checkenv_speedup_<backend>=` and `checkenv_cpu_ratio_<backend>=`,
+ * and the code sandbox's run time on both, `code_sandbox_speedup=`.
  * `--baseline-only` skips the other rows.
  * The machine's load average is printed at the start and the end.
  *
@@ -35,6 +38,7 @@ import { SANDBOX_BACKENDS, type SandboxBackendName } from "../sandbox/index.js";
 import { printBareBoundary } from "./bare-boundary.js";
 import { loadLine } from "./cpu.js";
 import { baselineTree, compareWithBaseline } from "./sandbox-baseline.js";
+import { baselineCodeSandbox, printCodeSandboxRows } from "./sandbox-code.js";
 import { checkEnvTimes } from "./sandbox-checkenv.js";
 import {
   CONCURRENT_EPISODES,
@@ -170,6 +174,9 @@ async function printPythonSandboxRows(seconds: number, lightInProcess: number): 
   }
 }
 
+/** Runs per row of the code sandbox's rows. */
+const CODE_SANDBOX_RUNS = 30;
+
 async function main(): Promise<void> {
   const { seconds, rounds, baselineDir, baselineOnly } = parseOptions();
   const baseline = baselineDir === undefined ? undefined : await baselineTree(baselineDir);
@@ -177,6 +184,7 @@ async function main(): Promise<void> {
   if (baseline && baselineOnly) {
     await printBareBoundary(seconds, CONCURRENT_EPISODES);
     await compareWithBaseline(baseline, baselineDir as string, seconds, rounds);
+    await printCodeSandboxRows(CODE_SANDBOX_RUNS, await baselineCodeSandbox(baselineDir as string));
     process.stdout.write(loadLine());
     return;
   }
@@ -185,6 +193,9 @@ async function main(): Promise<void> {
   await printLightHeavyRows(seconds, lightInProcess);
   await printCheckEnvRows();
   await printPythonSandboxRows(seconds, lightInProcess);
+  const codeBaseline =
+    baselineDir === undefined ? undefined : await baselineCodeSandbox(baselineDir);
+  await printCodeSandboxRows(CODE_SANDBOX_RUNS, codeBaseline);
   if (baseline) await compareWithBaseline(baseline, baselineDir as string, seconds, rounds);
   process.stdout.write(loadLine());
 }
