@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { probeEngine, probeOpenAI } from "./doctor-probe.js";
-import { checkNode, formatCheck } from "./doctor.js";
+import { SpadeError } from "../errors.js";
+import { checkCodeSandbox, checkNode, formatCheck } from "./doctor.js";
 
 /** A FAKE server as a fetch function: answers by path and request body. */
 function fakeFetch(
@@ -118,5 +119,31 @@ describe("probeEngine and the report lines", () => {
     expect(formatCheck({ name: "tool calls", status: "warn", detail: "d", fix: "f" })).toBe(
       "warn tool calls           d -> fix: f",
     );
+  });
+
+  it("reports the code sandbox's isolation and memory cgroup (FAKE sandboxes)", async () => {
+    const isolation = { mode: "user" } as const;
+    const made = { isolation, python: "/usr/bin/python3" };
+    expect(
+      await checkCodeSandbox(async () => ({ ...made, cgroup: { version: 1, dir: "/cg/a" } })),
+    ).toEqual({
+      name: "code sandbox",
+      status: "ok",
+      detail: "/usr/bin/python3, namespaces as user, a memory cgroup per run (v1, /cg/a)",
+    });
+    expect(await checkCodeSandbox(async () => ({ ...made, cgroup: null }))).toEqual({
+      name: "code sandbox",
+      status: "warn",
+      detail:
+        "/usr/bin/python3, namespaces as user; no memory cgroup: each process's memory is capped, not a run's",
+      fix: "run as root on a host with the v1 memory hierarchy, or name a delegated cgroup with --memory-cgroup DIR",
+    });
+    const refused = await checkCodeSandbox(async () => {
+      throw new SpadeError("E_SANDBOX_UNAVAILABLE", "no network namespace");
+    });
+    expect([refused.status, refused.detail]).toEqual([
+      "warn",
+      "model-written code cannot run isolated (E_SANDBOX_UNAVAILABLE: no network namespace)",
+    ]);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * @module cli/doctor
  * `spade doctor`: checks a user's setup and prints one line per check with a fix: Node, Python,
- * the sandbox, the optional GGUF runtime, the local training engine, and, given `--base-url` or
+ * the sandbox, the code suites' Python sandbox (its isolation and memory cgroup), the optional
+ * GGUF runtime, the local training engine, and, given `--base-url` or
  * `--engine`, what that server supports (cli/doctor-probe.ts). Exit 1 when a check fails.
  */
 import { spawnSync } from "node:child_process";
@@ -10,6 +11,7 @@ import { defineCommand } from "citty";
 import { envVar } from "../config/index.js";
 import { describeError } from "../errors.js";
 import { NODE_LLAMA_CPP_VERSION } from "../policy/index.js";
+import { PythonSandbox } from "../eval/suites/code/python-sandbox.js";
 import { loadProgram } from "../sandbox/index.js";
 import { probeEngine, probeOpenAI, type Check } from "./doctor-probe.js";
 import { runPlaces } from "./run-engine.js";
@@ -77,6 +79,47 @@ export async function checkSandbox(): Promise<Check> {
       fix: "rebuild it with `npm rebuild isolated-vm` (needs g++ and make), and start node with --no-node-snapshot (bin/spade.js does)",
     };
   }
+}
+
+/** What `checkCodeSandbox` needs of a made code sandbox. */
+type CodeSandboxFacts = Pick<PythonSandbox, "cgroup" | "python"> & {
+  isolation: Pick<PythonSandbox["isolation"], "mode">;
+};
+
+/**
+ * The code suites' Python sandbox (`spade eval humaneval|mbpp|paper`): it starts and runs a smoke
+ * program; a warning where it cannot (the other commands need it not) or where runs have no
+ * memory cgroup, so that only each process's memory is capped.
+ */
+export async function checkCodeSandbox(
+  create: () => Promise<CodeSandboxFacts> = () => PythonSandbox.create(),
+): Promise<Check> {
+  const name = "code sandbox";
+  let sandbox: CodeSandboxFacts;
+  try {
+    sandbox = await create();
+  } catch (err) {
+    return {
+      name,
+      status: "warn",
+      detail: `model-written code cannot run isolated (${describeError(err)})`,
+      fix: "needed only by the code suites: see docs/eval-suites.md, The Python sandbox",
+    };
+  }
+  const where = `${sandbox.python}, namespaces as ${sandbox.isolation.mode}`;
+  if (!sandbox.cgroup) {
+    return {
+      name,
+      status: "warn",
+      detail: `${where}; no memory cgroup: each process's memory is capped, not a run's`,
+      fix: "run as root on a host with the v1 memory hierarchy, or name a delegated cgroup with --memory-cgroup DIR",
+    };
+  }
+  return {
+    name,
+    status: "ok",
+    detail: `${where}, a memory cgroup per run (v${sandbox.cgroup.version}, ${sandbox.cgroup.dir})`,
+  };
 }
 
 /** The optional GGUF runtime: node-llama-cpp imports and has a CPU build of llama.cpp. */
@@ -165,6 +208,7 @@ export const doctorCommand = defineCommand({
       checkNode(),
       checkPython(),
       await checkSandbox(),
+      await checkCodeSandbox(),
       await checkGguf(),
       checkEngineInstall(places.enginePython),
     ];
