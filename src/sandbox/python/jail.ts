@@ -6,18 +6,11 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import {
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  readlinkSync,
-  renameSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { homedir, machine } from "node:os";
 import { join } from "node:path";
 import { SpadeError } from "../../errors.js";
+import { hostDirEntries } from "../host-dirs.js";
 import { PYTHON_ALLOWED_MODULES, PYTHON_RUNNER } from "./runner.js";
 
 /** The host programs the jail needs, resolved to absolute paths. */
@@ -179,14 +172,12 @@ export function findJailTools(options: JailToolOptions = {}): JailTools {
 
 /** Binds for the system's shared libraries: a symlinked /lib stays a symlink. */
 function libraryBinds(): string[] {
-  const args: string[] = [];
-  for (const dir of ["/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/lib32"]) {
-    if (!existsSync(dir)) continue;
-    const stats = lstatSync(dir);
-    if (stats.isSymbolicLink()) args.push("--symlink", readlinkSync(dir), dir);
-    else args.push("--ro-bind", dir, dir);
-  }
-  return args;
+  return hostDirEntries(["/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/lib32"]).flatMap(
+    (entry) =>
+      entry.kind === "link"
+        ? ["--symlink", entry.target, entry.path]
+        : ["--ro-bind", entry.path, entry.path],
+  );
 }
 
 /** bubblewrap's options for one jail (without the command), `--seccomp 3` excepted. */

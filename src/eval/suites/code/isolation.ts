@@ -6,9 +6,11 @@
  * resource limits via `prlimit`. Refuses, with a coded error, when the network cannot be cut,
  * unless the caller explicitly allows running without isolation.
  */
-import { lstatSync, readlinkSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { SpadeError } from "../../../errors.js";
+import { hostDirEntries, type RootEntry } from "../../../sandbox/host-dirs.js";
+
+export type { RootEntry };
 
 /** How runs are isolated. */
 export interface IsolationPlan {
@@ -87,11 +89,6 @@ const NAMESPACES = [
   "private",
 ];
 
-/** One entry of the program's root file system: a read-only bind of a host directory, or a symlink. */
-export type RootEntry =
-  | { kind: "bind"; path: string }
-  | { kind: "link"; path: string; target: string };
-
 /** The host's system directories offered to programs (those that exist; symlinks stay symlinks). */
 export const SYSTEM_DIRS: readonly string[] = Object.freeze([
   "/usr",
@@ -118,17 +115,7 @@ export function rootLayout(
   extraDirs: readonly string[],
   system: readonly string[] = SYSTEM_DIRS,
 ): RootEntry[] {
-  const layout: RootEntry[] = [];
-  for (const path of system) {
-    let stats: ReturnType<typeof lstatSync>;
-    try {
-      stats = lstatSync(path);
-    } catch {
-      continue;
-    }
-    if (stats.isSymbolicLink()) layout.push({ kind: "link", path, target: readlinkSync(path) });
-    else if (stats.isDirectory()) layout.push({ kind: "bind", path });
-  }
+  const layout = hostDirEntries(system);
   const shortestFirst = [...new Set(extraDirs)].sort((a, b) => a.length - b.length);
   for (const path of shortestFirst) {
     if (!layout.some((entry) => entry.kind === "bind" && within(path, entry.path))) {
