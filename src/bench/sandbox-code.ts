@@ -1,7 +1,7 @@
 /**
  * @module bench/sandbox-code
  * The sandbox benchmark's code-evaluation rows: a short program (`print('hi')`) run after run in
- * the code suites' Python sandbox (`eval/suites/code`), without a memory cgroup and with one per
+ * the code suites' Python sandbox (`eval/suites/code`), without cgroups and with them per
  * run, and in a baseline tree's sandbox where one is given, taking turns; prints each median,
  * `code_sandbox_run_ms=`, `code_sandbox_cgroup_cost_ratio=` (with over without) and
  * `code_sandbox_speedup=` (the baseline's median over this tree's, both without a cgroup).
@@ -37,8 +37,8 @@ export async function printCodeSandboxRows(runs: number, baseline?: SandboxClass
   const tmpDir = mkdtempSync(join(tmpdir(), "spade-bench-code-"));
   chmodSync(tmpDir, 0o711); // the sandbox user must be able to enter it
   try {
-    const make = (cls: SandboxClass, memoryCgroup: "off" | "auto") =>
-      cls.create({ tmpDir, memoryCgroup, maxConcurrency: 1 });
+    const make = (cls: SandboxClass, cgroups: "off" | "auto") =>
+      cls.create({ tmpDir, cgroups, maxConcurrency: 1 });
     let plain: PythonSandbox;
     try {
       plain = await make(PythonSandbox, "off");
@@ -49,7 +49,7 @@ export async function printCodeSandboxRows(runs: number, baseline?: SandboxClass
     }
     const capped = await make(PythonSandbox, "auto");
     const rows: Array<[string, PythonSandbox]> = [["this tree", plain]];
-    if (capped.cgroup) rows.push(["this tree, memory cgroup per run", capped]);
+    if (capped.cgroup) rows.push(["this tree, cgroups per run", capped]);
     if (baseline) rows.push(["baseline", await make(baseline, "off")]);
     const times = rows.map(() => [] as number[]);
     for (let run = 0; run < runs; run++) {
@@ -71,7 +71,7 @@ export async function printCodeSandboxRows(runs: number, baseline?: SandboxClass
         `code_sandbox_cgroup_cost_ratio=${((rest[0] ?? 0) / plainMs).toFixed(3)}\n`,
       );
     } else {
-      process.stdout.write("code sandbox: no memory cgroup on this machine (auto found none)\n");
+      process.stdout.write("code sandbox: no cgroups on this machine (auto found none)\n");
     }
     if (baseline) {
       process.stdout.write(

@@ -38,15 +38,15 @@ export const sandboxArg = {
   default: "isolated-vm",
 } as const;
 
-/** The `--memory-cgroup` flag of the commands that run model-written Python. */
-export const memoryCgroupArg = {
+/** The `--cgroups` flag of the commands that run model-written Python. */
+export const cgroupsArg = {
   type: "string",
   description:
-    "code suites: a memory cgroup per run, capping all its processes together: auto (where this machine allows one), off, or a delegated cgroup directory",
+    "code suites: cgroups per run (memory for all its processes together; cpu, an equal share per run; pids): auto (where this machine allows), off, or a delegated cgroup directory",
   default: "auto",
 } as const;
 
-/** The code suites' `--python`, `--allow-no-isolation` and `--memory-cgroup` flags (`spade eval suites`, `spade eval run`). */
+/** The code suites' `--python`, `--allow-no-isolation` and `--cgroups` flags (`spade eval suites`, `spade eval run`). */
 export const codeSuiteArgs = {
   python: {
     type: "string",
@@ -57,18 +57,18 @@ export const codeSuiteArgs = {
     description: "code suites: run code WITHOUT a network namespace when none can be made (unsafe)",
     default: false,
   },
-  "memory-cgroup": memoryCgroupArg,
+  cgroups: cgroupsArg,
 } as const;
 
 /** The Python sandbox's options from the code suites' flags (`python` only where it names one). */
 export function codeSandboxOptions(args: {
   python?: string | undefined;
   "allow-no-isolation"?: boolean | undefined;
-  "memory-cgroup"?: string | undefined;
+  cgroups?: string | undefined;
 }): PythonSandboxOptions {
   const options: PythonSandboxOptions = {
     allowNoIsolation: args["allow-no-isolation"] === true,
-    memoryCgroup: args["memory-cgroup"] ?? "auto",
+    cgroups: args.cgroups ?? "auto",
   };
   if (args.python !== undefined) options.python = String(args.python);
   return options;

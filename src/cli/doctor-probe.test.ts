@@ -125,18 +125,21 @@ describe("probeEngine and the report lines", () => {
     const isolation = { mode: "user" } as const;
     const made = { isolation, python: "/usr/bin/python3" };
     expect(
-      await checkCodeSandbox(async () => ({ ...made, cgroup: { version: 1, dir: "/cg/a" } })),
+      await checkCodeSandbox(async () => ({
+        ...made,
+        cgroup: { version: 1, dirs: { memory: "/cg/m/a", cpu: null, pids: "/cg/p" } },
+      })),
     ).toEqual({
       name: "code sandbox",
       status: "ok",
-      detail: "/usr/bin/python3, namespaces as user, a memory cgroup per run (v1, /cg/a)",
+      detail: "/usr/bin/python3, namespaces as user, cgroups per run (v1: memory, pids; /cg/m/a)",
     });
     expect(await checkCodeSandbox(async () => ({ ...made, cgroup: null }))).toEqual({
       name: "code sandbox",
       status: "warn",
       detail:
         "/usr/bin/python3, namespaces as user; no memory cgroup: each process's memory is capped, not a run's",
-      fix: "run as root on a host with the v1 memory hierarchy, or name a delegated cgroup with --memory-cgroup DIR",
+      fix: "run as root on a host with the v1 memory hierarchy, or name a delegated cgroup with --cgroups DIR",
     });
     const refused = await checkCodeSandbox(async () => {
       throw new SpadeError("E_SANDBOX_UNAVAILABLE", "no network namespace");

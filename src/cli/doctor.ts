@@ -112,13 +112,15 @@ export async function checkCodeSandbox(
       name,
       status: "warn",
       detail: `${where}; no memory cgroup: each process's memory is capped, not a run's`,
-      fix: "run as root on a host with the v1 memory hierarchy, or name a delegated cgroup with --memory-cgroup DIR",
+      fix: "run as root on a host with the v1 memory hierarchy, or name a delegated cgroup with --cgroups DIR",
     };
   }
+  const { version, dirs } = sandbox.cgroup;
+  const controllers = (["memory", "cpu", "pids"] as const).filter((c) => dirs[c] !== null);
   return {
     name,
     status: "ok",
-    detail: `${where}, a memory cgroup per run (v${sandbox.cgroup.version}, ${sandbox.cgroup.dir})`,
+    detail: `${where}, cgroups per run (v${version}: ${controllers.join(", ")}; ${dirs.memory})`,
   };
 }
 

@@ -21,7 +21,7 @@ import {
 import { RgWorkerPool } from "../eval/rg/index.js";
 import { dataRoot } from "../eval/index.js";
 import { LCB_DEFAULT_RELEASE, LCB_RELEASES, PythonSandbox } from "../eval/suites/code/index.js";
-import { codeSandboxOptions, intFlag, memoryCgroupArg } from "./common.js";
+import { codeSandboxOptions, intFlag, cgroupsArg } from "./common.js";
 import { gamesSources } from "./eval-paper-games.js";
 import { toolUseSources } from "./eval-paper-tool-use.js";
 import { defaultOutDir, evalRunArgs, withEvalInterrupt } from "./eval-run.js";
@@ -89,7 +89,7 @@ export const paperCommand = defineCommand({
       description:
         "games: run LiveCodeBench checks without namespaces (no network cut) when they are unavailable",
     },
-    "memory-cgroup": memoryCgroupArg,
+    cgroups: cgroupsArg,
     "bfcl-single-data": {
       type: "string",
       description:

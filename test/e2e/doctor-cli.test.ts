@@ -30,7 +30,7 @@ describe("spade doctor", () => {
     // This machine (CI's too) is root on a host with the v1 memory hierarchy.
     expect(checks[3]?.status).toBe("ok");
     expect(checks[3]?.detail).toMatch(
-      /^\/\S+python3[.\d]*, namespaces as (user|root), a memory cgroup per run \(v[12], \/sys\/fs\/cgroup\/\S+\)$/,
+      /^\/\S+python3[.\d]*, namespaces as (user|root), cgroups per run \(v[12]: memory, cpu, pids; \/sys\/fs\/cgroup\/\S+\)$/,
     );
     expect(checks[4]).toEqual({
       name: "gguf runtime",

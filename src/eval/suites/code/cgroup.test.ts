@@ -6,57 +6,73 @@ import { describe, expect, it } from "vitest";
 import { SpadeError } from "../../../errors.js";
 import { fileTempDir } from "../../../../test/cleanup.js";
 import { skipWithout } from "../../../../test/missing.js";
-import { ownMemoryCgroups, resolveMemoryCgroup, RunCgroup } from "./cgroup.js";
+import { ownCgroups, resolveCgroups, RunCgroup } from "./cgroup.js";
 import { runQuiet } from "./isolation.js";
 
 /** A mountinfo line: `root` of the file system mounted at `point`. */
 const mount = (point: string, root: string, type: string, options: string) =>
   `35 31 0:32 ${root} ${point} rw,relatime - ${type} ${type} rw,${options}`;
 
-describe("ownMemoryCgroups", () => {
-  it("reads a hybrid machine: v2 without controllers first, then the v1 memory hierarchy", () => {
+/** v2 candidates: `dir` for every controller. */
+const v2 = (dir: string) => ({ version: 2, dirs: { memory: dir, cpu: dir, pids: dir } });
+
+describe("ownCgroups", () => {
+  it("reads a hybrid machine: v2 without controllers first, then the v1 hierarchies", () => {
     const mountinfo = [
-      mount("/sys/fs/cgroup/cpu", "/", "cgroup", "cpu"),
+      mount("/sys/fs/cgroup/cpu,cpuacct", "/", "cgroup", "cpu,cpuacct"),
       mount("/sys/fs/cgroup/memory", "/", "cgroup", "memory"),
       mount("/sys/fs/cgroup/unified", "/", "cgroup2", "nsdelegate"),
     ].join("\n");
-    const cgroups = "4:memory:/process_api/a1\n1:cpu:/\n0::/\n";
-    expect(ownMemoryCgroups(mountinfo, cgroups)).toEqual([
-      { version: 2, dir: "/sys/fs/cgroup/unified" },
-      { version: 1, dir: "/sys/fs/cgroup/memory/process_api/a1" },
+    const cgroups = "4:memory:/process_api/a1\n1:cpu,cpuacct:/\n0::/\n";
+    expect(ownCgroups(mountinfo, cgroups)).toEqual([
+      v2("/sys/fs/cgroup/unified"),
+      {
+        version: 1,
+        dirs: {
+          memory: "/sys/fs/cgroup/memory/process_api/a1",
+          cpu: "/sys/fs/cgroup/cpu,cpuacct",
+          pids: null,
+        },
+      },
     ]);
   });
 
   it("offers v2's own cgroup, then the hierarchy's root", () => {
     const mountinfo = mount("/sys/fs/cgroup", "/", "cgroup2", "nsdelegate");
-    expect(ownMemoryCgroups(mountinfo, "0::/user.slice/session-2.scope\n")).toEqual([
-      { version: 2, dir: "/sys/fs/cgroup/user.slice/session-2.scope" },
-      { version: 2, dir: "/sys/fs/cgroup" },
+    expect(ownCgroups(mountinfo, "0::/user.slice/session-2.scope\n")).toEqual([
+      v2("/sys/fs/cgroup/user.slice/session-2.scope"),
+      v2("/sys/fs/cgroup"),
     ]);
   });
 
   it("places a path below a mounted subtree, and skips one outside it", () => {
     const mountinfo = mount("/sys/fs/cgroup/memory", "/docker/c1", "cgroup", "memory");
-    expect(ownMemoryCgroups(mountinfo, "9:memory:/docker/c1/job\n")).toEqual([
-      { version: 1, dir: "/sys/fs/cgroup/memory/job" },
-    ]);
-    expect(ownMemoryCgroups(mountinfo, "9:memory:/docker/c1\n")).toEqual([
-      { version: 1, dir: "/sys/fs/cgroup/memory" },
-    ]);
-    expect(ownMemoryCgroups(mountinfo, "9:memory:/docker/c10\n")).toEqual([]);
+    const memoryAt = (dir: string) => [
+      { version: 1, dirs: { memory: dir, cpu: null, pids: null } },
+    ];
+    expect(ownCgroups(mountinfo, "9:memory:/docker/c1/job\n")).toEqual(
+      memoryAt("/sys/fs/cgroup/memory/job"),
+    );
+    expect(ownCgroups(mountinfo, "9:memory:/docker/c1\n")).toEqual(
+      memoryAt("/sys/fs/cgroup/memory"),
+    );
+    expect(ownCgroups(mountinfo, "9:memory:/docker/c10\n")).toEqual([]);
   });
 
   it("finds nothing without a memory hierarchy", () => {
-    const mountinfo = mount("/sys/fs/cgroup/cpu", "/", "cgroup", "cpu,cpuacct");
-    expect(ownMemoryCgroups(mountinfo, "3:cpu,cpuacct:/\n")).toEqual([]);
+    const mountinfo = [
+      mount("/sys/fs/cgroup/cpu", "/", "cgroup", "cpu,cpuacct"),
+      mount("/sys/fs/cgroup/pids", "/", "cgroup", "pids"),
+    ].join("\n");
+    expect(ownCgroups(mountinfo, "3:cpu,cpuacct:/\n2:pids:/\n")).toEqual([]);
   });
 });
 
-describe("resolveMemoryCgroup", () => {
+describe("resolveCgroups", () => {
   it("gives none when off, and refuses a named directory that is no cgroup", async () => {
-    expect(await resolveMemoryCgroup("off")).toBeNull();
+    expect(await resolveCgroups("off")).toBeNull();
     const plain = fileTempDir("spade-cgroup-test-");
-    const refused = await resolveMemoryCgroup(plain).catch((err: unknown) => err);
+    const refused = await resolveCgroups(plain).catch((err: unknown) => err);
     expect(refused).toBeInstanceOf(SpadeError);
     expect((refused as SpadeError).code).toBe("E_SANDBOX_UNAVAILABLE");
     expect(existsSync(join(plain, "cgroup.procs"))).toBe(false);
@@ -65,11 +81,11 @@ describe("resolveMemoryCgroup", () => {
   it("gives none on a machine whose proc files show no memory hierarchy", async () => {
     const dir = fileTempDir("spade-cgroup-proc-");
     const files = { mountinfo: join(dir, "mountinfo"), cgroup: join(dir, "cgroup") };
-    expect(await resolveMemoryCgroup("auto", files)).toBeNull();
+    expect(await resolveCgroups("auto", files)).toBeNull();
   });
 });
 
-const parent = await resolveMemoryCgroup("auto");
+const parent = await resolveCgroups("auto");
 
 describe.skipIf(
   skipWithout(
@@ -78,16 +94,25 @@ describe.skipIf(
       : "no memory cgroup this user may make children in (v1, or v2 with memory for children)",
   ),
 )("RunCgroup (on this machine)", () => {
-  const found = parent ?? { version: 1 as const, dir: "" };
+  const found = parent ?? { version: 1 as const, dirs: { memory: "", cpu: null, pids: null } };
   const limitFile = found.version === 2 ? "memory.max" : "memory.limit_in_bytes";
 
+  it("finds memory, cpu and pids here (v1: their own hierarchies)", () => {
+    expect(Object.values(found.dirs).every((dir) => dir?.startsWith("/sys/fs/cgroup/"))).toBe(true);
+  });
+
   it("caps, is joined by the first process, and is removed with what is left in it", async () => {
-    const group = await RunCgroup.create(found, 48 * 1024 * 1024);
+    const group = await RunCgroup.create(found, { memoryBytes: 48 * 1024 * 1024, processes: 10 });
     expect((await readFile(join(group.dir, limitFile), "utf8")).trim()).toBe(String(48 << 20));
+    const pidsDir = group.dirs.find((dir) => dir.startsWith(found.dirs.pids ?? "-")) ?? "";
+    // The program's 10, and the jail's own processes.
+    expect((await readFile(join(pidsDir, "pids.max"), "utf8")).trim()).toBe("14");
     const ran = await runQuiet([...group.joinPrefix(), "/bin/sh", "-c", "cat /proc/self/cgroup"]);
-    const name = group.dir.slice(found.dir.length);
+    const name = group.dir.slice(found.dirs.memory.length);
     expect(ran.code).toBe(0);
-    expect(ran.stdout.split("\n").some((line) => line.endsWith(name))).toBe(true);
+    // In a cgroup of the run's own in each hierarchy (v1: memory, cpu and pids; v2: the one).
+    const lines = ran.stdout.split("\n").filter((line) => line.endsWith(name));
+    expect(lines).toHaveLength(found.version === 2 ? 1 : 3);
     const sleeper = spawnSync("/bin/sh", [
       "-c",
       `echo $$ > ${join(group.dir, "cgroup.procs")}; sleep 30 > /dev/null 2>&1 & echo started`,
@@ -100,7 +125,7 @@ describe.skipIf(
   });
 
   it("counts the processes it killed at the cap", async () => {
-    const group = await RunCgroup.create(found, 32 * 1024 * 1024);
+    const group = await RunCgroup.create(found, { memoryBytes: 32 * 1024 * 1024, processes: 4 });
     const hog = await runQuiet([
       ...group.joinPrefix(),
       "/usr/bin/python3",
@@ -115,16 +140,15 @@ describe.skipIf(
 
   it("removes a dead host's leftover cgroups when it is found again", async () => {
     const dead = spawnSync("/bin/true").pid;
-    const leftover = join(found.dir, `spade-py-${dead}-0123456789ab`);
-    const mine = join(found.dir, `spade-py-${process.pid}-0123456789ab`);
+    const leftover = join(found.dirs.memory, `spade-py-${dead}-0123456789ab`);
+    const mine = join(found.dirs.memory, `spade-py-${process.pid}-0123456789ab`);
     await mkdir(leftover);
     await mkdir(mine);
     try {
-      expect(await resolveMemoryCgroup("auto")).toEqual(found);
+      expect(await resolveCgroups("auto")).toEqual(found);
       expect(existsSync(leftover)).toBe(false);
       expect(existsSync(mine)).toBe(true);
     } finally {
-      await RunCgroup.create(found, 1).then((g) => g.remove());
       spawnSync("rmdir", [mine, leftover]);
     }
   });

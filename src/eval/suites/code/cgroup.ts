@@ -1,16 +1,29 @@
 /**
  * @module eval/suites/code/cgroup
- * A memory cgroup per run, where the machine lets SPADE make one: the cap on what all of a run's
- * processes hold together. RLIMIT_AS is per process and a run may fork up to `processes`
- * children, each with an address space of its own and its own memfd files (pages no rlimit
- * counts): four children of a 256 MiB run held 800 MiB, and at the defaults (64 processes of
- * 1 GiB) a run could take more than the host has. The kernel charges a cgroup's anonymous
- * memory, its tmpfs and memfd pages and its kernel objects, and kills inside it at the cap.
+ * Cgroups per run, where the machine lets SPADE make them: the cap on what all of a run's
+ * processes hold together, a fair share of the CPU between runs, and a process cap of the run's
+ * own.
  *
- * Found from this process's own cgroup: cgroup v2 where `memory` is in its `subtree_control`
+ * Memory: RLIMIT_AS is per process and a run may fork up to `processes` children, each with an
+ * address space of its own and its own memfd files (pages no rlimit counts): four children of a
+ * 256 MiB run held 800 MiB, and at the defaults (64 processes of 1 GiB) a run could take more
+ * than the host has. The kernel charges a cgroup's anonymous memory, its tmpfs and memfd pages
+ * and its kernel objects, and kills inside it at the cap.
+ *
+ * CPU: the scheduler shares the CPU between sessions (autogroups) of the root cgroup, so a run
+ * whose children each called `setsid()` took a share per child: beside 40 of them a concurrent
+ * run's 0.94 s of work took 5.74 s, enough to fail a correct solution on its time limit. In a
+ * cgroup of its own each run weighs the same, however many processes or sessions it makes.
+ *
+ * Processes: RLIMIT_NPROC counts per user, and where runs share one (`nobody`, in mode `root`)
+ * one run's fork bomb took the others' processes; `pids.max` is the run's own.
+ *
+ * Found from this process's own cgroups: cgroup v2 where `memory` is in its `subtree_control`
  * (or can be put there: only where it holds no process, so in practice the hierarchy's root,
- * tried next, for root), else the v1 `memory` hierarchy; a directory given by the user (a
- * delegated subtree, e.g. one `systemd-run --user -p Delegate=yes` made) is used as it is.
+ * tried next, for root), else the v1 `memory` hierarchy (with the `cpu` and `pids` ones where
+ * they are mounted); a directory given by the user (a delegated subtree, e.g. one `systemd-run
+ * --user -p Delegate=yes` made) is used as it is. Memory is required; cpu and pids are taken
+ * where they can be had.
  */
 import { randomBytes } from "node:crypto";
 import {
@@ -27,60 +40,81 @@ import { join } from "node:path";
 import { SpadeError } from "../../../errors.js";
 import { runQuiet } from "./isolation.js";
 
-/** A cgroup directory in which runs' cgroups are made. */
+/** The controllers a run's cgroups use. */
+export type Controller = "memory" | "cpu" | "pids";
+
+/** The controllers, memory (required) first. */
+const CONTROLLERS: readonly Controller[] = ["memory", "cpu", "pids"];
+
+/** Where runs' cgroups are made. */
 export interface CgroupParent {
-  /** 1: the v1 `memory` hierarchy; 2: the unified hierarchy. */
+  /** 1: the v1 hierarchies (one per controller); 2: the unified hierarchy. */
   version: 1 | 2;
-  /** The directory. */
-  dir: string;
+  /**
+   * The directory per controller (v2: the same one for all); null where the controller cannot
+   * be had. Memory is always there.
+   */
+  dirs: { memory: string; cpu: string | null; pids: string | null };
 }
 
-/** Where runs' memory cgroups go: found (`auto`), none (`off`), or a directory of the user's. */
-export type MemoryCgroupSetting = "auto" | "off" | (string & {});
+/** Where runs' cgroups go: found (`auto`), none (`off`), or a directory of the user's. */
+export type CgroupSetting = "auto" | "off" | (string & {});
 
 /** Name prefix of a run's cgroup; the host's pid follows, so a dead host's leftovers are known. */
 const RUN_PREFIX = "spade-py-";
 
+/** Processes a run's jail holds besides the program's (the namespaces' parent, the init shell). */
+const JAIL_PROCESSES = 4;
+
 /**
  * Where runs' cgroups may go, best first: this process's own cgroup and the hierarchy's root in
- * v2, then its own in the v1 memory hierarchy; read from `/proc/self/mountinfo` and
- * `/proc/self/cgroup` text. Pure.
+ * v2, then its own in each v1 hierarchy (memory, cpu, pids; null where one is not mounted);
+ * read from `/proc/self/mountinfo` and `/proc/self/cgroup` text. Only candidates with a memory
+ * directory are given. Pure.
  */
-export function ownMemoryCgroups(mountinfo: string, cgroups: string): CgroupParent[] {
+export function ownCgroups(mountinfo: string, cgroups: string): CgroupParent[] {
   const paths = new Map<string, string>();
   for (const line of cgroups.split("\n")) {
     const match = /^\d+:([^:]*):(.*)$/.exec(line.trim());
     if (!match) continue;
     const [, controllers = "", path = ""] = match;
     if (controllers === "") paths.set("v2", path);
-    else if (controllers.split(",").includes("memory")) paths.set("v1", path);
+    for (const c of controllers.split(",")) paths.set(c, path);
   }
-  const found: CgroupParent[] = [];
+  const v1: Record<Controller, string | null> = { memory: null, cpu: null, pids: null };
+  const v2: string[] = [];
   for (const line of mountinfo.split("\n")) {
     const [mount = "", fs = ""] = line.split(" - ");
     const fields = mount.split(" ");
     const [type = "", , superOptions = ""] = fs.split(" ");
     const root = fields[3] ?? "";
     const point = fields[4] ?? "";
-    const key =
+    const keys =
       type === "cgroup2"
-        ? "v2"
-        : type === "cgroup" && superOptions.split(",").includes("memory")
-          ? "v1"
-          : null;
-    const path = key ? paths.get(key) : undefined;
-    if (!key || path === undefined) continue;
-    // A cgroup namespace or a bind of a subtree: the mount shows `root`, the path lies below it.
-    let inside: string;
-    if (root === "/") inside = path;
-    else if (path === root) inside = "/";
-    else if (path.startsWith(`${root}/`)) inside = path.slice(root.length);
-    else continue;
-    const version = key === "v2" ? 2 : 1;
-    found.push({ version, dir: inside === "/" ? point : join(point, inside) });
-    if (version === 2 && inside !== "/") found.push({ version, dir: point });
+        ? ["v2"]
+        : type === "cgroup"
+          ? CONTROLLERS.filter((c) => superOptions.split(",").includes(c))
+          : [];
+    for (const key of keys) {
+      const path = paths.get(key);
+      if (path === undefined) continue;
+      // A cgroup namespace or a bind of a subtree: the mount shows `root`, the path lies below it.
+      let inside: string;
+      if (root === "/") inside = path;
+      else if (path === root) inside = "/";
+      else if (path.startsWith(`${root}/`)) inside = path.slice(root.length);
+      else continue;
+      const dir = inside === "/" ? point : join(point, inside);
+      if (key === "v2") v2.push(dir, ...(inside === "/" ? [] : [point]));
+      else v1[key as Controller] = dir;
+    }
   }
-  return found.sort((a, b) => b.version - a.version);
+  const found: CgroupParent[] = v2.map((dir) => ({
+    version: 2,
+    dirs: { memory: dir, cpu: dir, pids: dir },
+  }));
+  if (v1.memory) found.push({ version: 1, dirs: { ...v1, memory: v1.memory } });
+  return found;
 }
 
 /** Whether `file` can be read (the cgroup file exists). */
@@ -101,45 +135,69 @@ function alive(pid: number): boolean {
   }
 }
 
-/** v2: children of `dir` get a memory controller (enabled here if it is not yet). */
-async function memoryForChildren(dir: string): Promise<boolean> {
-  const enabled = async () =>
-    (await readFile(join(dir, "cgroup.subtree_control"), "utf8")).split(/\s+/).includes("memory");
+/** v2: whether children of `dir` get `controller` (enabled here if it is not yet). */
+async function forChildren(dir: string, controller: Controller): Promise<boolean> {
+  const file = join(dir, "cgroup.subtree_control");
+  const enabled = async () => (await readFile(file, "utf8")).split(/\s+/).includes(controller);
   try {
     if (await enabled()) return true;
-    await writeFile(join(dir, "cgroup.subtree_control"), "+memory");
+    await writeFile(file, `+${controller}`);
     return await enabled();
   } catch {
     return false;
   }
 }
 
-/** A cgroup of one run: made with its cap, joined by the run's first process, removed after. */
+/** Limits a run's cgroups hold it to. */
+export interface RunCgroupLimits {
+  /** What all its processes hold together (memory, no swap). */
+  memoryBytes: number;
+  /** Its processes and threads (pids; the jail's own come on top). */
+  processes: number;
+}
+
+/** The cgroups of one run: made with its caps, joined by the run's first process, removed after. */
 export class RunCgroup {
   private constructor(
-    /** The run's cgroup directory. */
-    readonly dir: string,
+    /** The run's cgroup directories, the memory one first (v2: that one alone). */
+    readonly dirs: readonly string[],
     private readonly version: 1 | 2,
   ) {}
 
-  /** Makes a cgroup under `parent` whose processes hold at most `bytes` (no swap). */
-  static async create(parent: CgroupParent, bytes: number): Promise<RunCgroup> {
-    const dir = join(parent.dir, `${RUN_PREFIX}${process.pid}-${randomBytes(6).toString("hex")}`);
-    await mkdir(dir);
-    const group = new RunCgroup(dir, parent.version);
+  /** The run's memory cgroup directory. */
+  get dir(): string {
+    return this.dirs[0] as string;
+  }
+
+  /** Makes the run's cgroups under `parent`, with `limits`. */
+  static async create(parent: CgroupParent, limits: RunCgroupLimits): Promise<RunCgroup> {
+    const name = `${RUN_PREFIX}${process.pid}-${randomBytes(6).toString("hex")}`;
+    const parents = CONTROLLERS.map((c) => parent.dirs[c]).filter((d): d is string => d !== null);
+    const made: string[] = [];
+    const group = new RunCgroup(made, parent.version);
     try {
+      for (const dir of new Set(parents)) {
+        await mkdir(join(dir, name));
+        made.push(join(dir, name));
+      }
+      const at = (c: Controller, file: string) => join(parent.dirs[c] as string, name, file);
+      const bytes = String(limits.memoryBytes);
       if (parent.version === 2) {
-        await writeFile(join(dir, "memory.max"), String(bytes));
-        if (await exists(join(dir, "memory.swap.max"))) {
-          await writeFile(join(dir, "memory.swap.max"), "0");
+        await writeFile(at("memory", "memory.max"), bytes);
+        if (await exists(at("memory", "memory.swap.max"))) {
+          await writeFile(at("memory", "memory.swap.max"), "0");
         }
       } else {
-        await writeFile(join(dir, "memory.limit_in_bytes"), String(bytes));
+        await writeFile(at("memory", "memory.limit_in_bytes"), bytes);
         // With swap accounting, memory plus swap: the same cap, so nothing goes to swap.
-        if (await exists(join(dir, "memory.memsw.limit_in_bytes"))) {
-          await writeFile(join(dir, "memory.memsw.limit_in_bytes"), String(bytes));
+        if (await exists(at("memory", "memory.memsw.limit_in_bytes"))) {
+          await writeFile(at("memory", "memory.memsw.limit_in_bytes"), bytes);
         }
       }
+      if (parent.dirs.pids) {
+        await writeFile(at("pids", "pids.max"), String(limits.processes + JAIL_PROCESSES));
+      }
+      // cpu: nothing to set; a cgroup of its own weighs as much as any other.
     } catch (err) {
       await group.remove();
       throw err;
@@ -148,16 +206,22 @@ export class RunCgroup {
   }
 
   /**
-   * argv prefix whose process joins this cgroup, then execs the rest: all it starts, and all
-   * that forks, is born in the cgroup. It runs first, before any namespace is made, with the
-   * host's pid and rights.
+   * argv prefix whose process joins these cgroups, then execs the rest: all it starts, and all
+   * that forks, is born in them. It runs first, before any namespace is made, with the host's
+   * pid and rights.
    */
   joinPrefix(): string[] {
-    const procs = join(this.dir, "cgroup.procs");
-    return ["/bin/sh", "-c", 'echo $$ > "$1" && shift && exec "$@"', "spade-cgroup", procs];
+    const script = [
+      "n=$1",
+      "shift",
+      'while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 126; shift; n=$((n - 1)); done',
+      'exec "$@"',
+    ].join("\n");
+    const procs = this.dirs.map((dir) => join(dir, "cgroup.procs"));
+    return ["/bin/sh", "-c", script, "spade-cgroup", String(procs.length), ...procs];
   }
 
-  /** Processes the kernel killed in this cgroup for reaching the cap. */
+  /** Processes the kernel killed in the memory cgroup for reaching the cap. */
   async memoryKills(): Promise<number> {
     const file = this.version === 2 ? "memory.events" : "memory.oom_control";
     const text = await readFile(join(this.dir, file), "utf8").catch(() => "");
@@ -171,19 +235,24 @@ export class RunCgroup {
     return text.trim() === "" ? null : Number(text.trim());
   }
 
-  /** Kills what is left in it, then removes it (waiting up to a second for the dying to go). */
+  /** Kills what is left in them, then removes them (waiting up to a second for the dying to go). */
   async remove(): Promise<void> {
-    await killAll(this.dir, this.version);
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await rmdir(this.dir);
-        return;
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code === "ENOENT") return;
-        if (code !== "EBUSY" || attempt >= 50) throw err;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+    for (const dir of this.dirs) await killAll(dir, this.version);
+    for (const dir of this.dirs) await removeDir(dir);
+  }
+}
+
+/** rmdir, retried while the cgroup's last processes exit; gone already is fine. */
+async function removeDir(dir: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await rmdir(dir);
+      return;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") return;
+      if (code !== "EBUSY" || attempt >= 50) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
 }
@@ -217,16 +286,21 @@ async function cgroupVersion(dir: string): Promise<1 | 2 | null> {
   return type === CGROUP2_MAGIC ? 2 : type === CGROUP1_MAGIC ? 1 : null;
 }
 
-/** Whether runs' cgroups can be made in `parent`: one is made, capped, joined and removed. */
-async function usable(parent: CgroupParent): Promise<boolean> {
-  if ((await cgroupVersion(parent.dir)) !== parent.version) return false;
-  if (parent.version === 1 && !(await exists(join(parent.dir, "memory.limit_in_bytes")))) {
-    return false;
-  }
-  if (parent.version === 2 && !(await memoryForChildren(parent.dir))) return false;
+/**
+ * Whether a child of `dir` can have `controller`: v2, enabled for its children; v1, a directory of
+ * that controller's hierarchy (memory: with its limit file; the others are found by their mount).
+ */
+async function offers(version: 1 | 2, dir: string, controller: Controller): Promise<boolean> {
+  if ((await cgroupVersion(dir)) !== version) return false;
+  if (version === 2) return forChildren(dir, controller);
+  return controller !== "memory" || exists(join(dir, "memory.limit_in_bytes"));
+}
+
+/** Whether a run's cgroups can be made, joined and removed in `parent`. */
+async function trial(parent: CgroupParent): Promise<boolean> {
   let group: RunCgroup;
   try {
-    group = await RunCgroup.create(parent, 64 * 1024 * 1024);
+    group = await RunCgroup.create(parent, { memoryBytes: 64 * 1024 * 1024, processes: 8 });
   } catch {
     return false;
   }
@@ -237,23 +311,43 @@ async function usable(parent: CgroupParent): Promise<boolean> {
   }
 }
 
+/**
+ * `candidate` with the controllers that work there (null otherwise), or null when memory does
+ * not: each is offered, and a run's cgroups are made, joined and removed.
+ */
+async function usable(candidate: CgroupParent): Promise<CgroupParent | null> {
+  const { version, dirs } = candidate;
+  if (!(await offers(version, dirs.memory, "memory"))) return null;
+  let parent: CgroupParent = { version, dirs: { memory: dirs.memory, cpu: null, pids: null } };
+  if (!(await trial(parent))) return null;
+  for (const c of ["cpu", "pids"] as const) {
+    const dir = dirs[c];
+    if (dir === null || !(await offers(version, dir, c))) continue;
+    const withIt: CgroupParent = { version, dirs: { ...parent.dirs, [c]: dir } };
+    if (await trial(withIt)) parent = withIt;
+  }
+  return parent;
+}
+
 /** Removes the cgroups of runs whose host process died before it could (a crash, a kill -9). */
 async function sweepLeftovers(parent: CgroupParent): Promise<void> {
-  const names = await readdir(parent.dir).catch(() => [] as string[]);
-  for (const name of names) {
-    const pid = Number(new RegExp(`^${RUN_PREFIX}(\\d+)-`).exec(name)?.[1] ?? Number.NaN);
-    if (Number.isNaN(pid) || alive(pid)) continue;
-    await killAll(join(parent.dir, name), parent.version);
-    await rmdir(join(parent.dir, name)).catch(() => undefined);
+  const dirs = new Set(CONTROLLERS.map((c) => parent.dirs[c]).filter((d) => d !== null));
+  for (const dir of dirs) {
+    for (const name of await readdir(dir).catch(() => [] as string[])) {
+      const pid = Number(new RegExp(`^${RUN_PREFIX}(\\d+)-`).exec(name)?.[1] ?? Number.NaN);
+      if (Number.isNaN(pid) || alive(pid)) continue;
+      await killAll(join(dir, name), parent.version);
+      await rmdir(join(dir, name)).catch(() => undefined);
+    }
   }
 }
 
 /**
- * The cgroup directory runs' cgroups are made in, or null for none (`off`, or `auto` on a
- * machine that offers none). A directory the user names must be usable: E_SANDBOX_UNAVAILABLE.
+ * Where runs' cgroups are made, or null for none (`off`, or `auto` on a machine that offers no
+ * memory cgroup). A directory the user names must be usable: E_SANDBOX_UNAVAILABLE.
  */
-export async function resolveMemoryCgroup(
-  setting: MemoryCgroupSetting,
+export async function resolveCgroups(
+  setting: CgroupSetting,
   proc: { mountinfo: string; cgroup: string } = {
     mountinfo: "/proc/self/mountinfo",
     cgroup: "/proc/self/cgroup",
@@ -263,15 +357,19 @@ export async function resolveMemoryCgroup(
   let candidates: CgroupParent[];
   if (setting === "auto") {
     const read = (file: string) => readFile(file, "utf8").catch(() => "");
-    candidates = ownMemoryCgroups(await read(proc.mountinfo), await read(proc.cgroup));
+    candidates = ownCgroups(await read(proc.mountinfo), await read(proc.cgroup));
   } else {
     const version = await cgroupVersion(setting);
-    candidates = version ? [{ version, dir: setting }] : [];
+    const cpuAndPids = version === 2 ? setting : null;
+    candidates = version
+      ? [{ version, dirs: { memory: setting, cpu: cpuAndPids, pids: cpuAndPids } }]
+      : [];
   }
   for (const candidate of candidates) {
-    if (await usable(candidate)) {
-      await sweepLeftovers(candidate);
-      return candidate;
+    const parent = await usable(candidate);
+    if (parent) {
+      await sweepLeftovers(parent);
+      return parent;
     }
   }
   if (setting !== "auto") {
@@ -280,7 +378,7 @@ export async function resolveMemoryCgroup(
       `cannot make memory cgroups in ${setting} (it must be a cgroup directory this user may write, with the memory controller for its children)`,
       {
         nextStep:
-          "name a delegated cgroup (e.g. made by `systemd-run --user -p Delegate=yes --scope`), or use --memory-cgroup auto or off",
+          "name a delegated cgroup (e.g. made by `systemd-run --user -p Delegate=yes --scope`), or use --cgroups auto or off",
       },
     );
   }

@@ -153,7 +153,7 @@ describe.skipIf(skipWithout(sandboxMissing(probe)))("PythonSandbox (isolated run
       const uncapped = await PythonSandbox.create({
         limits,
         tmpDir: scratchRoot,
-        memoryCgroup: "off",
+        cgroups: "off",
       });
       expect(uncapped.cgroup).toBeNull();
       const before = await uncapped.run(HOLD_PY, small);
@@ -182,6 +182,31 @@ describe.skipIf(skipWithout(sandboxMissing(probe)))("PythonSandbox (isolated run
         "memory cgroup limit (1 process killed)",
         "",
       ]);
+    },
+  );
+
+  it.skipIf(skipWithout(cgroupMissing))(
+    "puts each run, its new sessions too, in a cpu cgroup of its own (a fair share per run)",
+    async () => {
+      const cpuLine = python(
+        "import os",
+        "def cpu():",
+        "    lines = open('/proc/self/cgroup').read().splitlines()",
+        "    return [l.split(':')[2] for l in lines if 'cpu' in l.split(':')[1].split(',') or l.startswith('0::')][0]",
+        "r, w = os.pipe()",
+        "if os.fork() == 0:",
+        "    os.setsid()",
+        "    os.write(w, cpu().encode())",
+        "    os._exit(0)",
+        "os.wait()",
+        "print(cpu(), os.read(r, 4096).decode())",
+      );
+      const [a, b] = await Promise.all([sandbox.run(cpuLine), sandbox.run(cpuLine)]);
+      const [mine, child] = a.stdout.trim().split(" ");
+      expect(mine).toMatch(/\/spade-py-\d+-[0-9a-f]{12}$/);
+      expect(child).toBe(mine);
+      expect(b.stdout.trim().split(" ")[0]).toMatch(/\/spade-py-\d+-[0-9a-f]{12}$/);
+      expect(b.stdout.trim().split(" ")[0]).not.toBe(mine);
     },
   );
 

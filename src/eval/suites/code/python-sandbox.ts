@@ -2,9 +2,9 @@
  * @module eval/suites/code/python-sandbox
  * Running untrusted Python 3 (model-written solutions plus their tests): one child process per
  * program, in fresh namespaces with no network, as an unprivileged user, under CPU, memory, file
- * size, process and open-file limits, in a memory cgroup of its own where the machine offers
- * one, in a scratch directory removed afterwards, with a clean environment and a wall-clock
- * limit; at most `maxConcurrency` at once.
+ * size, process and open-file limits, in cgroups of its own (memory, cpu, pids) where the
+ * machine offers them, in a scratch directory removed afterwards, with a clean environment and a
+ * wall-clock limit; at most `maxConcurrency` at once.
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -24,12 +24,7 @@ import {
   type RootEntry,
 } from "./isolation.js";
 import { classifyRun, type PythonOutcome } from "./outcome.js";
-import {
-  resolveMemoryCgroup,
-  RunCgroup,
-  type CgroupParent,
-  type MemoryCgroupSetting,
-} from "./cgroup.js";
+import { resolveCgroups, RunCgroup, type CgroupParent, type CgroupSetting } from "./cgroup.js";
 
 /** Limits of one run. */
 export interface PythonLimits {
@@ -38,7 +33,7 @@ export interface PythonLimits {
   /** CPU seconds (RLIMIT_CPU soft limit; SIGXCPU). Default 10. */
   cpuSeconds: number;
   /**
-   * Address space of each process (RLIMIT_AS); with a memory cgroup (see `memoryCgroup`), also
+   * Address space of each process (RLIMIT_AS); with a memory cgroup (see `cgroups`), also
    * what all of the run's processes hold together, its scratch and /dev/shm files aside.
    * Default 1 GiB.
    */
@@ -88,12 +83,14 @@ export interface PythonSandboxOptions {
   /** Where scratch directories are made; the sandbox user must be able to enter it. Default the OS temp dir. */
   tmpDir?: string;
   /**
-   * A memory cgroup per run, capping what all its processes hold together (RLIMIT_AS caps each
-   * alone, and a run may fork): `auto` (default) where this process's cgroup allows one (the v1
-   * memory hierarchy, or v2 with the memory controller for its children), `off`, or a
-   * delegated cgroup directory to make them in (refused with E_SANDBOX_UNAVAILABLE if unusable).
+   * Cgroups per run: memory, capping what all its processes hold together (RLIMIT_AS caps each
+   * alone, and a run may fork), and where they can be had cpu (an equal share per run, however
+   * many sessions it makes) and pids (`processes` of its own). `auto` (default) where this
+   * process's cgroups allow (the v1 hierarchies, or v2 with the controllers for its children),
+   * `off`, or a delegated cgroup directory to make them in (refused with E_SANDBOX_UNAVAILABLE if
+   * unusable).
    */
-  memoryCgroup?: MemoryCgroupSetting;
+  cgroups?: CgroupSetting;
 }
 
 /** What one run produced. */
@@ -174,7 +171,7 @@ export class PythonSandbox {
     readonly limits: Readonly<PythonLimits>,
     /** The root file system runs see: the system's directories and the interpreter's prefix. */
     readonly layout: readonly RootEntry[],
-    /** Where each run's memory cgroup is made; null when runs have none (per-process caps only). */
+    /** Where each run's cgroups are made (memory; cpu and pids where they can be had); null when runs have none (per-process caps only). */
     readonly cgroup: CgroupParent | null,
     maxConcurrency: number,
     private readonly prlimit: string,
@@ -191,7 +188,7 @@ export class PythonSandbox {
   static async create(options: PythonSandboxOptions = {}): Promise<PythonSandbox> {
     const commands = { ...DEFAULT_ISOLATION_COMMANDS, ...options.commands };
     const plan = await planIsolation(commands, options.allowNoIsolation ?? false);
-    const cgroup = await resolveMemoryCgroup(options.memoryCgroup ?? "auto");
+    const cgroup = await resolveCgroups(options.cgroups ?? "auto");
     const limits = { ...DEFAULT_PYTHON_LIMITS, ...options.limits };
     const concurrency = options.maxConcurrency ?? Math.min(4, availableParallelism());
     const tmpDir = options.tmpDir ?? tmpdir();
@@ -298,7 +295,10 @@ export class PythonSandbox {
       if (this.cgroup) {
         // Its files are host memory too: the scratch tmpfs and /dev/shm are charged to the run.
         const cap = limits.memoryBytes + limits.scratchBytes + limits.fileBytes;
-        group = await RunCgroup.create(this.cgroup, cap);
+        group = await RunCgroup.create(this.cgroup, {
+          memoryBytes: cap,
+          processes: limits.processes,
+        });
       }
       const argv = this.argv(limits, group);
       const child = spawn(argv[0] ?? "", argv.slice(1), {
