@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { SpadeError } from "../../../errors.js";
 import { fileTempDir } from "../../../../test/cleanup.js";
 import { skipWithout } from "../../../../test/missing.js";
-import { ownCgroups, resolveCgroups, RunCgroup } from "./cgroup.js";
+import { ownCgroups, resolveCgroups, RunCgroup, runCgroupPrefix } from "./cgroup.js";
 import { runQuiet } from "./isolation.js";
 
 /** A mountinfo line: `root` of the file system mounted at `point`. */
@@ -140,16 +140,20 @@ describe.skipIf(
 
   it("removes a dead host's leftover cgroups when it is found again", async () => {
     const dead = spawnSync("/bin/true").pid;
-    const leftover = join(found.dirs.memory, `spade-py-${dead}-0123456789ab`);
-    const mine = join(found.dirs.memory, `spade-py-${process.pid}-0123456789ab`);
+    const leftover = join(found.dirs.memory, `${runCgroupPrefix(dead)}0123456789ab`);
+    const mine = join(found.dirs.memory, `${runCgroupPrefix()}0123456789ab`);
+    // Of a host in another PID namespace, whose pids say nothing here.
+    const elsewhere = join(found.dirs.memory, `spade-py-1-${dead}-0123456789ab`);
     await mkdir(leftover);
     await mkdir(mine);
+    await mkdir(elsewhere);
     try {
       expect(await resolveCgroups("auto")).toEqual(found);
       expect(existsSync(leftover)).toBe(false);
       expect(existsSync(mine)).toBe(true);
+      expect(existsSync(elsewhere)).toBe(true);
     } finally {
-      spawnSync("rmdir", [mine, leftover]);
+      spawnSync("rmdir", [mine, leftover, elsewhere]);
     }
   });
 });

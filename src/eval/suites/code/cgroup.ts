@@ -26,6 +26,7 @@
  * where they can be had.
  */
 import { randomBytes } from "node:crypto";
+import { readlinkSync } from "node:fs";
 import {
   access,
   appendFile,
@@ -60,8 +61,23 @@ export interface CgroupParent {
 /** Where runs' cgroups go: found (`auto`), none (`off`), or a directory of the user's. */
 export type CgroupSetting = "auto" | "off" | (string & {});
 
-/** Name prefix of a run's cgroup; the host's pid follows, so a dead host's leftovers are known. */
-const RUN_PREFIX = "spade-py-";
+/** The inode of this process's PID namespace ("0" where there is no /proc): pids compare within one. */
+function pidNamespace(): string {
+  try {
+    return /\[(\d+)\]/.exec(readlinkSync("/proc/self/ns/pid"))?.[1] ?? "0";
+  } catch {
+    return "0";
+  }
+}
+
+/**
+ * The name prefix of the cgroups of runs that the host `pid` (of this PID namespace) made: a
+ * leftover is known as a dead host's by it, and hosts of other PID namespaces (containers that
+ * share a hierarchy) are never taken for dead.
+ */
+export function runCgroupPrefix(pid: number = process.pid): string {
+  return `spade-py-${pidNamespace()}-${pid}-`;
+}
 
 /** Processes a run's jail holds besides the program's (the namespaces' parent, the init shell). */
 const JAIL_PROCESSES = 4;
@@ -171,7 +187,7 @@ export class RunCgroup {
 
   /** Makes the run's cgroups under `parent`, with `limits`. */
   static async create(parent: CgroupParent, limits: RunCgroupLimits): Promise<RunCgroup> {
-    const name = `${RUN_PREFIX}${process.pid}-${randomBytes(6).toString("hex")}`;
+    const name = `${runCgroupPrefix()}${randomBytes(6).toString("hex")}`;
     const parents = CONTROLLERS.map((c) => parent.dirs[c]).filter((d): d is string => d !== null);
     const made: string[] = [];
     const group = new RunCgroup(made, parent.version);
@@ -334,7 +350,8 @@ async function sweepLeftovers(parent: CgroupParent): Promise<void> {
   const dirs = new Set(CONTROLLERS.map((c) => parent.dirs[c]).filter((d) => d !== null));
   for (const dir of dirs) {
     for (const name of await readdir(dir).catch(() => [] as string[])) {
-      const pid = Number(new RegExp(`^${RUN_PREFIX}(\\d+)-`).exec(name)?.[1] ?? Number.NaN);
+      const mine = new RegExp(`^spade-py-${pidNamespace()}-(\\d+)-`).exec(name);
+      const pid = Number(mine?.[1] ?? Number.NaN);
       if (Number.isNaN(pid) || alive(pid)) continue;
       await killAll(join(dir, name), parent.version);
       await rmdir(join(dir, name)).catch(() => undefined);

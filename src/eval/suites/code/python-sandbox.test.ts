@@ -203,9 +203,9 @@ describe.skipIf(skipWithout(sandboxMissing(probe)))("PythonSandbox (isolated run
       );
       const [a, b] = await Promise.all([sandbox.run(cpuLine), sandbox.run(cpuLine)]);
       const [mine, child] = a.stdout.trim().split(" ");
-      expect(mine).toMatch(/\/spade-py-\d+-[0-9a-f]{12}$/);
+      expect(mine).toMatch(/\/spade-py-\d+-\d+-[0-9a-f]{12}$/);
       expect(child).toBe(mine);
-      expect(b.stdout.trim().split(" ")[0]).toMatch(/\/spade-py-\d+-[0-9a-f]{12}$/);
+      expect(b.stdout.trim().split(" ")[0]).toMatch(/\/spade-py-\d+-\d+-[0-9a-f]{12}$/);
       expect(b.stdout.trim().split(" ")[0]).not.toBe(mine);
     },
   );
