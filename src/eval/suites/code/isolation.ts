@@ -301,17 +301,23 @@ export async function planIsolation(
   const powerless = ["--no-new-privs", "--bounding-set=-all", "--inh-caps=-all", "--"];
   const nobody = { uid: SANDBOX_UID, gid: SANDBOX_UID };
   const ownUser = [commands.unshare, "--user", "--map-root-user", ...NAMESPACES, "--"];
+  // `unshare` dies with the host (its parent) where setpriv can say so, and takes the namespace
+  // with it (`--kill-child`): a host killed with SIGKILL left its runs sleeping on, as orphans.
+  const withHost =
+    (await runQuiet([commands.setpriv, "--pdeathsig=KILL", "--", "true"])).code === 0;
+  const dies = withHost ? ["--pdeathsig=KILL"] : [];
+  const diesWithHost = withHost ? [commands.setpriv, ...dies, "--"] : [];
   const candidates: IsolationPlan[] = isRoot
     ? [
         {
           mode: "user",
-          namespacePrefix: [...toNobody, "--", ...ownUser],
+          namespacePrefix: [...toNobody, ...dies, "--", ...ownUser],
           dropPrefix: [commands.setpriv, ...powerless],
           runAs: nobody,
         },
         {
           mode: "root",
-          namespacePrefix: [commands.unshare, ...NAMESPACES, "--"],
+          namespacePrefix: [...diesWithHost, commands.unshare, ...NAMESPACES, "--"],
           dropPrefix: [...toNobody, ...powerless],
           runAs: nobody,
         },
@@ -319,7 +325,7 @@ export async function planIsolation(
     : [
         {
           mode: "user",
-          namespacePrefix: ownUser,
+          namespacePrefix: [...diesWithHost, ...ownUser],
           dropPrefix: [commands.setpriv, ...powerless],
           runAs: null,
         },

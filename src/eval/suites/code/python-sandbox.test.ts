@@ -1,4 +1,5 @@
-import { chmod, readdir, readlink, writeFile } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { chmod, readdir, readFile, readlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isSpadeError } from "../../../errors.js";
@@ -55,6 +56,26 @@ async function processesInScratch(): Promise<number> {
     if (cwd.startsWith(scratchRoot)) n++;
   }
   return n;
+}
+
+/** Processes running `/bin/sleep ARG` (their whole command line: not those that will exec it). */
+async function sleepers(arg: string): Promise<number> {
+  let n = 0;
+  for (const pid of await readdir("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
+    if (cmdline === `/bin/sleep\0${arg}\0`) n++;
+  }
+  return n;
+}
+
+/** Waits until `done()` holds, up to `ms`; says whether it did. */
+async function until(done: () => Promise<boolean>, ms = 5000): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end; ) {
+    if (await done()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return done();
 }
 
 describe.skipIf(skipWithout(sandboxMissing(probe)))("PythonSandbox (isolated runs)", () => {
@@ -209,6 +230,19 @@ describe.skipIf(skipWithout(sandboxMissing(probe)))("PythonSandbox (isolated run
       expect(b.stdout.trim().split(" ")[0]).not.toBe(mine);
     },
   );
+
+  it("dies with its host: a host killed with SIGKILL leaves no process of its runs", async () => {
+    const arg = `59.${process.pid}`;
+    // A shell stands for the host: the namespaces' first process is its child, as a run's is Node's.
+    const host = spawn(
+      "/bin/sh",
+      ["-c", '"$@" & wait', "spade-host", ...sandbox.isolation.namespacePrefix, "/bin/sleep", arg],
+      { stdio: "ignore" },
+    );
+    expect(await until(async () => (await sleepers(arg)) === 1)).toBe(true);
+    host.kill("SIGKILL");
+    expect(await until(async () => (await sleepers(arg)) === 0)).toBe(true);
+  });
 
   it("gives a clean environment and a scratch working directory, and caps file size", async () => {
     const env = await sandbox.run(
