@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { SpadeError } from "../../../errors.js";
 import { fileTempDir } from "../../../../test/cleanup.js";
 import { skipWithout } from "../../../../test/missing.js";
-import { ownCgroups, resolveCgroups, RunCgroup, runCgroupPrefix } from "./cgroup.js";
+import { RunCgroup, runCgroupPrefix } from "./cgroup.js";
+import { ownCgroups, resolveCgroups } from "./cgroup-find.js";
 import { runQuiet } from "./isolation.js";
 
 /** A mountinfo line: `root` of the file system mounted at `point`. */

@@ -1,7 +1,7 @@
 /**
  * @module eval/suites/code
- * Public face of the code suites (HumanEval, MBPP, LiveCodeBench): the isolated Python sandbox,
- * code extraction from answers, and the item loaders and graders.
+ * Public face of the code suites (HumanEval, MBPP, LiveCodeBench): the isolated Python sandbox
+ * (with its cgroups per run), code extraction from answers, and the item loaders and graders.
  */
 export {
   PythonSandbox,
@@ -17,6 +17,8 @@ export {
   type IsolationPlan,
   type IsolationCommands,
 } from "./isolation.js";
+export type { CgroupParent, Controller } from "./cgroup.js";
+export type { CgroupSetting } from "./cgroup-find.js";
 export { classifyRun, lastExceptionLine, type PythonOutcome, type RunFacts } from "./outcome.js";
 export { extractCode, fenceCode, CODE_INSTRUCTION } from "./extract.js";
 export {

@@ -24,7 +24,8 @@ import {
   type RootEntry,
 } from "./isolation.js";
 import { classifyRun, type PythonOutcome } from "./outcome.js";
-import { resolveCgroups, RunCgroup, type CgroupParent, type CgroupSetting } from "./cgroup.js";
+import { RunCgroup, type CgroupParent } from "./cgroup.js";
+import { resolveCgroups, type CgroupSetting } from "./cgroup-find.js";
 
 /** Limits of one run. */
 export interface PythonLimits {
