@@ -42,7 +42,7 @@ export interface CgroupParent {
   dirs: { memory: string; cpu: string | null; pids: string | null };
 }
 
-/** The inode of this process's PID namespace ("0" where there is no /proc): pids compare within one. */
+/** This process's PID namespace's inode ("0" without /proc): pids compare within one only. */
 function pidNamespace(): string {
   try {
     return /\[(\d+)\]/.exec(readlinkSync("/proc/self/ns/pid"))?.[1] ?? "0";

@@ -143,7 +143,7 @@ describe.skipIf(skipWithout(sandboxMissing(probe)))("PythonSandbox (isolated run
     expect(await readdir(scratchRoot)).toEqual([]);
   });
 
-  /** Python: fork four children that each hold 200 MiB, one after another; say how many still do. */
+  /** Python: fork four children holding 200 MiB each, one after another; say how many still do. */
   const HOLD_PY = python(
     "import os, signal, time",
     "pids = []",

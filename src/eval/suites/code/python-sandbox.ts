@@ -172,7 +172,10 @@ export class PythonSandbox {
     readonly limits: Readonly<PythonLimits>,
     /** The root file system runs see: the system's directories and the interpreter's prefix. */
     readonly layout: readonly RootEntry[],
-    /** Where each run's cgroups are made (memory; cpu and pids where they can be had); null when runs have none (per-process caps only). */
+    /**
+     * Where each run's cgroups are made (memory; cpu and pids where they can be had); null when
+     * runs have none (per-process caps only).
+     */
     readonly cgroup: CgroupParent | null,
     maxConcurrency: number,
     private readonly prlimit: string,
