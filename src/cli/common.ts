@@ -42,7 +42,7 @@ export const sandboxArg = {
 export const cgroupsArg = {
   type: "string",
   description:
-    "code suites: cgroups per run (memory for all its processes together; cpu, an equal share per run; pids): auto (where this machine allows), off, or a delegated cgroup directory",
+    "code suites: cgroups per run (memory for all its processes together; cpu, an equal share per run; pids): auto (where this machine allows), off, self (this process's own v2 cgroup, delegated to it), or a cgroup directory",
   default: "auto",
 } as const;
 

@@ -139,7 +139,7 @@ describe("probeEngine and the report lines", () => {
       status: "warn",
       detail:
         "/usr/bin/python3, namespaces as user; no memory cgroup: each process's memory is capped, not a run's",
-      fix: "run as root on a host with the v1 memory hierarchy, or name a delegated cgroup with --cgroups DIR",
+      fix: "run as root, or as a user inside `systemd-run --user --scope -p Delegate=yes` with --cgroups self",
     });
     const refused = await checkCodeSandbox(async () => {
       throw new SpadeError("E_SANDBOX_UNAVAILABLE", "no network namespace");

@@ -112,7 +112,7 @@ export async function checkCodeSandbox(
       name,
       status: "warn",
       detail: `${where}; no memory cgroup: each process's memory is capped, not a run's`,
-      fix: "run as root on a host with the v1 memory hierarchy, or name a delegated cgroup with --cgroups DIR",
+      fix: "run as root, or as a user inside `systemd-run --user --scope -p Delegate=yes` with --cgroups self",
     };
   }
   const { version, dirs } = sandbox.cgroup;

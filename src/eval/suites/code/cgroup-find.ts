@@ -4,12 +4,15 @@
  * where `memory` is in its `subtree_control` (or can be put there: only where it holds no
  * process, so in practice the hierarchy's root, tried next, for root), else the v1 `memory`
  * hierarchy (with the `cpu` and `pids` ones where they are mounted); a directory given by the
- * user (a delegated subtree, e.g. one `systemd-run --user -p Delegate=yes` made) is used as it
- * is. Memory is required; cpu and pids are taken where a run's cgroups can be made, joined and
- * removed with them. Leftovers of dead hosts are removed when the place is found.
+ * user (a delegated subtree) is used as it is; `self` is this process's own v2 cgroup, delegated
+ * to it (`systemd-run --user --scope -p Delegate=yes spade ...`). A v2 cgroup that holds
+ * processes cannot give controllers to its children (the kernel's "no internal processes" rule),
+ * so a named one's processes first move into a leaf of it (`vacate`). Memory is required; cpu and
+ * pids are taken where a run's cgroups can be made, joined and removed with them. Leftovers of
+ * dead hosts are removed when the place is found.
  */
-import { readdir, readFile, rmdir, statfs, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, readdir, readFile, rmdir, statfs, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import { SpadeError } from "../../../errors.js";
 import {
   CONTROLLERS,
@@ -18,12 +21,16 @@ import {
   exists,
   killAll,
   RunCgroup,
+  hostLeafName,
   runCgroupHost,
 } from "./cgroup.js";
 import { runQuiet } from "./isolation.js";
 
-/** Where runs' cgroups go: found (`auto`), none (`off`), or a directory of the user's. */
-export type CgroupSetting = "auto" | "off" | (string & {});
+/**
+ * Where runs' cgroups go: found (`auto`), none (`off`), this process's own v2 cgroup, delegated
+ * to it (`self`), or a directory of the user's.
+ */
+export type CgroupSetting = "auto" | "off" | "self" | (string & {});
 
 /**
  * Where runs' cgroups may go, best first: this process's own cgroup and the hierarchy's root in
@@ -99,6 +106,58 @@ async function forChildren(dir: string, controller: Controller): Promise<boolean
   }
 }
 
+/** Whether this process is one of `dir`'s own (not of a child cgroup's). */
+async function holdsThis(dir: string): Promise<boolean> {
+  const procs = await readFile(join(dir, "cgroup.procs"), "utf8").catch(() => "");
+  return procs.split("\n").includes(String(process.pid));
+}
+
+/**
+ * v2: moves every process of `dir` into its leaf `hostLeafName(pid)`, so that `dir` holds none
+ * and may give controllers to its children; they stay in its subtree, under every limit of `dir`
+ * and above. Processes that fork meanwhile are moved on the next pass. Returns how many moved;
+ * E_SANDBOX_UNAVAILABLE when one cannot be.
+ */
+export async function vacate(dir: string, pid: number = process.pid): Promise<number> {
+  const procs = async () =>
+    (await readFile(join(dir, "cgroup.procs"), "utf8")).split("\n").filter((p) => p !== "");
+  let left = await procs();
+  if (left.length === 0) return 0;
+  const leaf = join(dir, hostLeafName(pid));
+  const refused = (what: string, code: string | undefined) =>
+    new SpadeError(
+      "E_SANDBOX_UNAVAILABLE",
+      `cannot ${what} (${code}): a cgroup that holds processes cannot give controllers to its children`,
+      { nextStep: "name a cgroup delegated to this user, or start SPADE alone in one" },
+    );
+  await mkdir(leaf).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== "EEXIST") throw refused(`make ${leaf}`, err.code);
+  });
+  let moved = 0;
+  for (let pass = 0; left.length > 0; pass++) {
+    if (pass === 8) {
+      throw new SpadeError(
+        "E_SANDBOX_UNAVAILABLE",
+        `processes keep appearing in ${dir} (${left.length} after ${pass} passes)`,
+        { nextStep: "start SPADE alone in the cgroup, or name an empty one" },
+      );
+    }
+    for (const p of left) {
+      try {
+        await writeFile(join(leaf, "cgroup.procs"), p);
+        moved++;
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        // Gone since it was listed.
+        if (code === "ESRCH") continue;
+        throw refused(`move process ${p} out of ${dir} into ${leaf}`, code);
+      }
+    }
+    left = await procs();
+  }
+  return moved;
+}
+
 /** statfs magic numbers of the cgroup file systems. */
 const CGROUP2_MAGIC = 0x63677270;
 const CGROUP1_MAGIC = 0x27e0eb;
@@ -162,15 +221,53 @@ async function sweepLeftovers(parent: CgroupParent): Promise<void> {
     for (const name of await readdir(dir).catch(() => [] as string[])) {
       const pid = runCgroupHost(name);
       if (pid === null || alive(pid)) continue;
-      await killAll(join(dir, name), parent.version);
+      // A host's leaf holds what moved there with it (a shell, say): removed only once empty.
+      if (name !== hostLeafName(pid)) await killAll(join(dir, name), parent.version);
       await rmdir(join(dir, name)).catch(() => undefined);
     }
   }
 }
 
 /**
+ * This process's own v2 cgroup (`self`); the one above where it is a leaf that an earlier host
+ * moved it into (a shell's second `spade` in one delegated scope).
+ */
+async function selfCgroup(proc: { mountinfo: string; cgroup: string }): Promise<string> {
+  const read = (file: string) => readFile(file, "utf8").catch(() => "");
+  const own = ownCgroups(await read(proc.mountinfo), await read(proc.cgroup)).find(
+    (c) => c.version === 2,
+  );
+  if (!own) {
+    throw new SpadeError(
+      "E_SANDBOX_UNAVAILABLE",
+      "--cgroups self needs cgroup v2, and this process has no v2 cgroup",
+      {
+        nextStep: "use --cgroups auto, which takes the v1 hierarchies, or name a cgroup directory",
+      },
+    );
+  }
+  const dir = own.dirs.memory;
+  return basename(dir).startsWith("spade-host-") ? dirname(dir) : dir;
+}
+
+/**
+ * The one candidate a named directory `dir` is (none where it is no cgroup's). A v2 one that
+ * holds this process is first vacated; never the hierarchy's root, which has no cgroup.type
+ * (it may hold processes and give controllers all the same).
+ */
+async function namedCandidates(dir: string): Promise<CgroupParent[]> {
+  const version = await cgroupVersion(dir);
+  if (version === null) return [];
+  if (version === 2 && (await exists(join(dir, "cgroup.type"))) && (await holdsThis(dir))) {
+    await vacate(dir);
+  }
+  const cpuAndPids = version === 2 ? dir : null;
+  return [{ version, dirs: { memory: dir, cpu: cpuAndPids, pids: cpuAndPids } }];
+}
+
+/**
  * Where runs' cgroups are made, or null for none (`off`, or `auto` on a machine that offers no
- * memory cgroup). A directory the user names must be usable: E_SANDBOX_UNAVAILABLE.
+ * memory cgroup). A directory the user names (or `self`) must be usable: E_SANDBOX_UNAVAILABLE.
  */
 export async function resolveCgroups(
   setting: CgroupSetting,
@@ -180,17 +277,12 @@ export async function resolveCgroups(
   },
 ): Promise<CgroupParent | null> {
   if (setting === "off") return null;
-  let candidates: CgroupParent[];
-  if (setting === "auto") {
-    const read = (file: string) => readFile(file, "utf8").catch(() => "");
-    candidates = ownCgroups(await read(proc.mountinfo), await read(proc.cgroup));
-  } else {
-    const version = await cgroupVersion(setting);
-    const cpuAndPids = version === 2 ? setting : null;
-    candidates = version
-      ? [{ version, dirs: { memory: setting, cpu: cpuAndPids, pids: cpuAndPids } }]
-      : [];
-  }
+  const read = (file: string) => readFile(file, "utf8").catch(() => "");
+  const dir = setting === "self" ? await selfCgroup(proc) : setting;
+  const candidates =
+    setting === "auto"
+      ? ownCgroups(await read(proc.mountinfo), await read(proc.cgroup))
+      : await namedCandidates(dir);
   for (const candidate of candidates) {
     const parent = await usable(candidate);
     if (parent) {
@@ -198,15 +290,13 @@ export async function resolveCgroups(
       return parent;
     }
   }
-  if (setting !== "auto") {
-    throw new SpadeError(
-      "E_SANDBOX_UNAVAILABLE",
-      `cannot make memory cgroups in ${setting} (it must be a cgroup directory this user may write, with the memory controller for its children)`,
-      {
-        nextStep:
-          "name a delegated cgroup (e.g. made by `systemd-run --user -p Delegate=yes --scope`), or use --cgroups auto or off",
-      },
-    );
-  }
-  return null;
+  if (setting === "auto") return null;
+  throw new SpadeError(
+    "E_SANDBOX_UNAVAILABLE",
+    `cannot make memory cgroups in ${dir}${setting === "self" ? " (this process's own)" : ""}: it must be a cgroup directory this user may write, with the memory controller for its children`,
+    {
+      nextStep:
+        "run SPADE inside `systemd-run --user --scope -p Delegate=yes` with --cgroups self, or use --cgroups auto or off",
+    },
+  );
 }

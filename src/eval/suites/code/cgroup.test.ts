@@ -1,18 +1,27 @@
-import { spawnSync } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SpadeError } from "../../../errors.js";
+import { codeAndMessageOfAsync } from "../../../../test/assert.js";
 import { fileTempDir } from "../../../../test/cleanup.js";
 import { skipWithout } from "../../../../test/missing.js";
-import { RunCgroup, runCgroupPrefix } from "./cgroup.js";
-import { ownCgroups, resolveCgroups } from "./cgroup-find.js";
+import { hostLeafName, RunCgroup, runCgroupPrefix } from "./cgroup.js";
+import { ownCgroups, resolveCgroups, vacate } from "./cgroup-find.js";
 import { runQuiet } from "./isolation.js";
 
 /** A mountinfo line: `root` of the file system mounted at `point`. */
 const mount = (point: string, root: string, type: string, options: string) =>
   `35 31 0:32 ${root} ${point} rw,relatime - ${type} ${type} rw,${options}`;
+
+/** Kills `child` (a test's sleeper) and waits for it to go, if it has not gone already. */
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGKILL");
+  await gone;
+}
 
 /** v2 candidates: `dir` for every controller. */
 const v2 = (dir: string) => ({ version: 2, dirs: { memory: dir, cpu: dir, pids: dir } });
@@ -77,6 +86,23 @@ describe("resolveCgroups", () => {
     expect(refused).toBeInstanceOf(SpadeError);
     expect((refused as SpadeError).code).toBe("E_SANDBOX_UNAVAILABLE");
     expect(existsSync(join(plain, "cgroup.procs"))).toBe(false);
+  });
+
+  it("takes `self` from the v2 line, above a leaf an earlier host moved it into", async () => {
+    const dir = fileTempDir("spade-cgroup-self-");
+    const files = { mountinfo: join(dir, "mountinfo"), cgroup: join(dir, "cgroup") };
+    await writeFile(files.mountinfo, mount(join(dir, "v2"), "/", "cgroup2", "nsdelegate"));
+    await writeFile(files.cgroup, "0::/app.slice/run-u7.scope/spade-host-1-2\n");
+    expect(await codeAndMessageOfAsync(resolveCgroups("self", files))).toEqual({
+      code: "E_SANDBOX_UNAVAILABLE",
+      message: `cannot make memory cgroups in ${join(dir, "v2/app.slice/run-u7.scope")} (this process's own): it must be a cgroup directory this user may write, with the memory controller for its children (run SPADE inside \`systemd-run --user --scope -p Delegate=yes\` with --cgroups self, or use --cgroups auto or off)`,
+    });
+    await writeFile(files.cgroup, "4:memory:/job\n");
+    expect(await codeAndMessageOfAsync(resolveCgroups("self", files))).toEqual({
+      code: "E_SANDBOX_UNAVAILABLE",
+      message:
+        "--cgroups self needs cgroup v2, and this process has no v2 cgroup (use --cgroups auto, which takes the v1 hierarchies, or name a cgroup directory)",
+    });
   });
 
   it("gives none on a machine whose proc files show no memory hierarchy", async () => {
@@ -145,16 +171,78 @@ describe.skipIf(
     const mine = join(found.dirs.memory, `${runCgroupPrefix()}0123456789ab`);
     // Of a host in another PID namespace, whose pids say nothing here.
     const elsewhere = join(found.dirs.memory, `spade-py-1-${dead}-0123456789ab`);
-    await mkdir(leftover);
-    await mkdir(mine);
-    await mkdir(elsewhere);
+    // A dead host's leaf (what `vacate` moved there, a shell say, lives on): emptied, or kept.
+    const emptyLeaf = join(found.dirs.memory, hostLeafName(dead));
+    const heldLeaf = join(found.dirs.memory, hostLeafName(spawnSync("/bin/true").pid));
+    const shell = spawn("/bin/sleep", ["30"], { stdio: "ignore" });
+    for (const dir of [leftover, mine, elsewhere, emptyLeaf, heldLeaf]) await mkdir(dir);
     try {
+      await writeFile(join(heldLeaf, "cgroup.procs"), String(shell.pid));
       expect(await resolveCgroups("auto")).toEqual(found);
-      expect(existsSync(leftover)).toBe(false);
-      expect(existsSync(mine)).toBe(true);
-      expect(existsSync(elsewhere)).toBe(true);
+      expect([leftover, mine, elsewhere, emptyLeaf, heldLeaf].map((d) => existsSync(d))).toEqual([
+        false,
+        true,
+        true,
+        false,
+        true,
+      ]);
+      expect(shell.exitCode === null && shell.signalCode === null).toBe(true);
     } finally {
-      spawnSync("rmdir", [mine, leftover, elsewhere]);
+      await stop(shell);
+      spawnSync("rmdir", [mine, leftover, elsewhere, emptyLeaf, heldLeaf]);
     }
+  });
+});
+
+/** The v2 hierarchy's root here and a controller it offers its children, if any. */
+async function v2Root(): Promise<{ root: string; controller: string } | null> {
+  const found = ownCgroups(
+    await readFile("/proc/self/mountinfo", "utf8"),
+    await readFile("/proc/self/cgroup", "utf8"),
+  ).filter((c) => c.version === 2);
+  const root = found.at(-1)?.dirs.memory;
+  if (root === undefined) return null;
+  const offered = await readFile(join(root, "cgroup.controllers"), "utf8").catch(() => "");
+  const controller = offered.split(/\s+/).find((c) => c !== "");
+  return controller ? { root, controller } : null;
+}
+
+const unified = process.getuid?.() === 0 ? await v2Root() : null;
+
+describe.skipIf(
+  skipWithout(
+    unified ? null : "no cgroup v2 hierarchy with a controller, as root, to move processes in",
+  ),
+)("vacate (on this machine's v2 hierarchy)", () => {
+  const { root, controller } = unified ?? { root: "", controller: "" };
+
+  it("moves a cgroup's processes into a leaf, after which it may give controllers", async () => {
+    const subtree = join(root, "cgroup.subtree_control");
+    const wasOn = (await readFile(subtree, "utf8")).split(/\s+/).includes(controller);
+    if (!wasOn) await writeFile(subtree, `+${controller}`);
+    const dir = join(root, `spade-test-vacate-${process.pid}`);
+    await mkdir(dir);
+    const sleeper = spawn("/bin/sleep", ["30"], { stdio: "ignore" });
+    const leaf = join(dir, hostLeafName(4242));
+    try {
+      await writeFile(join(dir, "cgroup.procs"), String(sleeper.pid));
+      // The kernel's rule: a cgroup that holds a process gives its children no controller.
+      const busy = await writeFile(join(dir, "cgroup.subtree_control"), `+${controller}`).catch(
+        (err: NodeJS.ErrnoException) => err.code,
+      );
+      expect(busy).toBe("EBUSY");
+      expect(await vacate(dir, 4242)).toBe(1);
+      expect((await readFile(join(dir, "cgroup.procs"), "utf8")).trim()).toBe("");
+      expect((await readFile(join(leaf, "cgroup.procs"), "utf8")).trim()).toBe(String(sleeper.pid));
+      await writeFile(join(dir, "cgroup.subtree_control"), `+${controller}`);
+      expect((await readFile(join(dir, "cgroup.subtree_control"), "utf8")).trim()).toBe(controller);
+      // Empty, it has nothing to move.
+      expect(await vacate(dir, 4242)).toBe(0);
+    } finally {
+      await stop(sleeper);
+      spawnSync("rmdir", [leaf, dir]);
+      if (!wasOn) await writeFile(subtree, `-${controller}`).catch(() => undefined);
+    }
+    expect(existsSync(dir)).toBe(false);
   });
 });

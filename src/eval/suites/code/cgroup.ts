@@ -60,9 +60,17 @@ export function runCgroupPrefix(pid: number = process.pid): string {
   return `spade-py-${pidNamespace()}-${pid}-`;
 }
 
-/** The pid of the host (of this PID namespace) whose run's cgroup is named `name`, else null. */
+/** The name of the leaf that a named v2 cgroup's processes move into (cgroup-find.ts's `vacate`). */
+export function hostLeafName(pid: number = process.pid): string {
+  return `spade-host-${pidNamespace()}-${pid}`;
+}
+
+/**
+ * The pid of the host (of this PID namespace) whose run's cgroup, or leaf (cgroup-find.ts's
+ * `vacate`), is named `name`, else null.
+ */
 export function runCgroupHost(name: string): number | null {
-  const host = new RegExp(`^spade-py-${pidNamespace()}-(\\d+)-`).exec(name)?.[1];
+  const host = new RegExp(`^spade-(?:py|host)-${pidNamespace()}-(\\d+)(?:-|$)`).exec(name)?.[1];
   return host === undefined ? null : Number(host);
 }
 

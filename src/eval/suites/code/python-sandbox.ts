@@ -88,8 +88,9 @@ export interface PythonSandboxOptions {
    * alone, and a run may fork), and where they can be had cpu (an equal share per run, however
    * many sessions it makes) and pids (`processes` of its own). `auto` (default) where this
    * process's cgroups allow (the v1 hierarchies, or v2 with the controllers for its children),
-   * `off`, or a delegated cgroup directory to make them in (refused with E_SANDBOX_UNAVAILABLE if
-   * unusable).
+   * `off`, `self` (this process's own v2 cgroup, delegated to it), or a cgroup directory to make
+   * them in; a named v2 one that holds this process is vacated first (cgroup-find.ts). Refused
+   * with E_SANDBOX_UNAVAILABLE if unusable.
    */
   cgroups?: CgroupSetting;
 }
