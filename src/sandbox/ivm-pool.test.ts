@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { IvmProcess, replyFrameBound } from "./ivm-pool.js";
 import { SCRIPTED_CHILD_SOURCE } from "./testing/scripted-child.js";
@@ -82,6 +83,14 @@ describe("the wire to a sandbox process (scripted process: a test double)", () =
     });
     expect(behind).toMatchObject({ code: "E_SANDBOX_DISPOSED" });
     expect(process.dead).toBe(true);
+  });
+
+  it("starts at the highest out-of-memory score: the kernel kills it before the host", async () => {
+    const { call, process } = scripted();
+    expect(await call("ok")).toEqual({ id: 1, reply: 'R"ok"' });
+    const adj = (pid: number | string) => readFileSync(`/proc/${pid}/oom_score_adj`, "utf8");
+    expect(adj(process.pid ?? "none")).toBe("1000\n");
+    expect(Number(adj("self"))).toBeLessThan(1000);
   });
 
   it("a frame that is not JSON ends the process: E_SANDBOX_THROW", async () => {

@@ -13,6 +13,7 @@ import { encodeFrame, FrameReader } from "./frames.js";
 import { IVM_CHILD_SOURCE, type ChildReply, type ChildRequest } from "./ivm-child.js";
 import { PRELUDE_SOURCE } from "./prelude.js";
 import type { DisposeRequest } from "./host.js";
+import { OOM_FIRST_SH } from "./oom.js";
 import { memoryError, type GlueOp } from "./protocol.js";
 import { PooledRunner, RunnerPool } from "./runner.js";
 
@@ -35,13 +36,17 @@ export const SANDBOX_PROCESS_ENV: Readonly<Record<string, string>> = Object.free
 });
 
 /**
- * The shell line that starts a sandbox process: \`ulimit -d\` (setrlimit RLIMIT_DATA, in KiB) then
- * exec node. Linux counts private writable mappings against RLIMIT_DATA (since 4.7), so V8's heap,
+ * The shell line that starts a sandbox process: the highest out-of-memory score (sandbox/oom.ts),
+ * \`ulimit -d\` (setrlimit RLIMIT_DATA, in KiB), then exec node. Linux counts private writable mappings against RLIMIT_DATA (since 4.7), so V8's heap,
  * array buffers and malloc all fail there, and V8 aborts the process, which the host reports as
  * E_SANDBOX_MEMORY. A hard limit already lower than asked is kept (the ulimit call then fails).
  */
-const START_LINE =
-  'ulimit -d "$1" 2>/dev/null; unset PWD OLDPWD; exec "$0" --no-node-snapshot -e "$2"';
+const START_LINE = [
+  OOM_FIRST_SH,
+  'ulimit -d "$1" 2>/dev/null',
+  "unset PWD OLDPWD",
+  'exec "$0" --no-node-snapshot -e "$2"',
+].join("; ");
 
 /** Default number of sandbox processes: one per core, at most 4. */
 export function defaultProcessCount(): number {

@@ -11,6 +11,7 @@ import { homedir, machine } from "node:os";
 import { join } from "node:path";
 import { SpadeError } from "../../errors.js";
 import { hostDirEntries } from "../host-dirs.js";
+import { OOM_FIRST_SH } from "../oom.js";
 import { PYTHON_ALLOWED_MODULES, PYTHON_RUNNER } from "./runner.js";
 
 /** The host programs the jail needs, resolved to absolute paths. */
@@ -240,7 +241,8 @@ export const PYTHON_BASE_ADDRESS_BYTES = 64 * 1024 * 1024;
 
 /**
  * The full command (`sh` first) that starts one jailed runner with the seccomp filter on fd 3,
- * bwrap's JSON status (the interpreter's `child-pid`) written to fd 4, and `RLIMIT_AS` =
+ * bwrap's JSON status (the interpreter's `child-pid`) written to fd 4, the highest out-of-memory
+ * score (sandbox/oom.ts), and `RLIMIT_AS` =
  * `memoryBytes` + the interpreter's own, no core files, no file writes, 64 fds. Under `setarch -R`
  * where it works: without address-space randomisation, the order of a set of objects hashed by
  * identity (and `id()`) is the same in every process that made the same calls.
@@ -250,7 +252,8 @@ export function jailCommand(
   memoryBytes: number,
 ): { command: string; args: string[] } {
   const addressKiB = Math.ceil((memoryBytes + PYTHON_BASE_ADDRESS_BYTES) / 1024);
-  const shell = `ulimit -v ${addressKiB} && ulimit -c 0 && ulimit -f 0 && ulimit -n 64 && exec "$@"`;
+  const limits = `ulimit -v ${addressKiB} && ulimit -c 0 && ulimit -f 0 && ulimit -n 64`;
+  const shell = `${OOM_FIRST_SH}; ${limits} && exec "$@"`;
   return {
     command: "/bin/sh",
     args: [

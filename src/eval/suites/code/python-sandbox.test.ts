@@ -26,6 +26,18 @@ const WRITE_PY = python(
   "        return errno.errorcode[e.errno]",
 );
 /** Python: `call(name, *args)` calls libc and says "ok" or the errno's name. */
+/** Python: its own out-of-memory score adjustment and a forked child's. */
+const OOM_SCORES_PY = python(
+  "import os",
+  "score = lambda: open('/proc/self/oom_score_adj').read().strip()",
+  "r, w = os.pipe()",
+  "if os.fork() == 0:",
+  "    os.write(w, score().encode())",
+  "    os._exit(0)",
+  "os.close(w)",
+  "print(score(), os.read(r, 16).decode())",
+);
+
 const LIBC_PY = python(
   "import ctypes, errno",
   "libc = ctypes.CDLL(None, use_errno=True)",
@@ -335,6 +347,11 @@ describe.skipIf(skipWithout(sandboxMissing(probe)))("PythonSandbox (isolated run
     );
   });
 
+  it("is the first the kernel kills when memory runs out, its children too", async () => {
+    const scores = await sandbox.run(OOM_SCORES_PY);
+    expect([scores.outcome, scores.stdout]).toEqual(["passed", "1000 1000\n"]);
+  });
+
   it("sees only its own processes in /proc, not the host's", async () => {
     const procs = await sandbox.run(
       python(
@@ -416,6 +433,7 @@ describe("PythonSandbox.create refusals", () => {
     });
     expect(unisolated.isolation.mode).toBe("none");
     expect((await unisolated.run("print(2 + 2)")).stdout).toBe("4\n");
+    expect((await unisolated.run(OOM_SCORES_PY)).stdout).toBe("1000 1000\n");
   });
 
   it("refuses without prlimit, and without a runnable Python", async () => {

@@ -13,6 +13,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { SpadeError } from "../../../errors.js";
 import { Limiter } from "../../../policy/index.js";
+import { OOM_FIRST_SH } from "../../../sandbox/oom.js";
 import {
   confinePrefix,
   DEFAULT_ISOLATION_COMMANDS,
@@ -256,8 +257,9 @@ export class PythonSandbox {
     ];
     // A shell is the namespace's PID 1 so Python gets normal signal handling (PID 1 ignores
     // SIGXCPU) and its status comes back as 128 + signal; when it exits, the kernel kills
-    // everything left in the namespace (forked children included).
-    const init = ["/bin/sh", "-c", '"$@"; exit $?', "spade-init"];
+    // everything left in the namespace (forked children included). It and all it starts are
+    // the first the kernel kills when memory runs out (sandbox/oom.ts).
+    const init = ["/bin/sh", "-c", `${OOM_FIRST_SH}; "$@"; exit $?`, "spade-init"];
     const confine =
       this.isolation.mode === "none"
         ? []
