@@ -55,6 +55,8 @@ export function gamesSources(
   sandbox: () => Promise<PythonSandbox>,
 ): ColumnSource[] {
   const lcbRelease = (flags["lcb-release"] as string | undefined) ?? LCB_DEFAULT_RELEASE;
+  // The sandbox the LiveCodeBench checks ran in, recorded with their settings.
+  let lcbSandbox: PythonSandbox | null = null;
   return [
     ...[2025, 2026].map((year) =>
       qaSource({
@@ -96,10 +98,13 @@ export function gamesSources(
     qaSource({
       name: "livecodebench",
       column: "LiveCodeBench",
-      load: async (dir) =>
-        lcbItems(await loadLiveCodeBench(qaPaths(dir).livecodebench, lcbRelease), await sandbox()),
+      load: async (dir) => {
+        const problems = await loadLiveCodeBench(qaPaths(dir).livecodebench, lcbRelease);
+        lcbSandbox = await sandbox();
+        return lcbItems(problems, lcbSandbox);
+      },
       samples: LCB_SETTINGS.samples,
-      settings: {
+      settings: () => ({
         source: "spade-rl/spade eval_offline/configs/games.yaml (livecodebench)",
         release: lcbRelease,
         ...LCB_SETTINGS,
@@ -107,7 +112,8 @@ export function gamesSources(
         grading:
           "last ```python block (else the whole answer), every public and private test passes under lcb_runner's rules",
         column: "pass@1 averaged over samples",
-      },
+        sandbox: lcbSandbox?.confinement() ?? null,
+      }),
       limit,
       makeAgent: qaAgentOf(policy, LCB_SAMPLING),
     }),

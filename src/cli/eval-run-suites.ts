@@ -37,7 +37,7 @@ export function suiteRunCommand(suite: SuiteName) {
           policy,
           tasks: suiteTasks(items),
           signal,
-          settings: { limit: limit ?? null },
+          settings: { limit: limit ?? null, ...(runner && { sandbox: runner.confinement() }) },
         }),
       );
     },

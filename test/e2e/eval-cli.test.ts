@@ -12,6 +12,12 @@ import { ADDED_FUNCTIONS_PROMPT, BFCL_CATEGORIES, loadEntries } from "../../src/
 import { groundTruthCall } from "../../src/eval/bfcl/testing/scripted-policies.js";
 import { loadSuite } from "../../src/eval/suites/index.js";
 import {
+  DEFAULT_ISOLATION_COMMANDS,
+  DEFAULT_PYTHON_LIMITS,
+  planIsolation,
+} from "../../src/eval/suites/code/index.js";
+import { resolveCgroups } from "../../src/eval/suites/code/cgroup-find.js";
+import {
   startFakeOpenAIServer,
   type FakeOpenAIServer,
   type FakeReply,
@@ -262,6 +268,32 @@ describe.skipIf(!HAVE_DATA)(
     });
   },
 );
+
+describe.skipIf(!HAVE_DATA)("spade eval humaneval: the sandbox its checks ran in", () => {
+  it("is recorded in run.json: isolation, cgroups per run (or none), limits", async () => {
+    const cgroups = await resolveCgroups("auto");
+    const isolation = (await planIsolation(DEFAULT_ISOLATION_COMMANDS, false)).mode;
+    const recorded = async (name: string, flags: string[]) => {
+      const out = join(dir, name);
+      const args = ["--policy", "oracle", "--limit", "2", "--data", DATA, "--out", out];
+      const r = await spade(["eval", "humaneval", ...args, "--json", ...flags]);
+      expect([r.code, JSON.parse(r.stdout).accuracy]).toEqual([0, 1]);
+      return readJson(join(out, "run.json")).settings;
+    };
+    const limits = { ...DEFAULT_PYTHON_LIMITS };
+    expect(await recorded("off", ["--cgroups", "off"])).toEqual({
+      policy: "oracle",
+      limit: 2,
+      sandbox: { isolation, cgroups: null, limits },
+    });
+    const controllers = (["memory", "cpu", "pids"] as const).filter((c) => cgroups?.dirs[c]);
+    expect((await recorded("auto", [])).sandbox).toEqual({
+      isolation,
+      cgroups: cgroups && { version: cgroups.version, controllers },
+      limits,
+    });
+  });
+});
 
 describe.skipIf(!HAVE_DATA)("spade eval bfcl --policy openai", () => {
   it("ground-truth tool calls score 1, wrong answers 0; per category and the leaderboard's unweighted overall; holdout tools offered natively", async () => {

@@ -31,7 +31,7 @@ import {
   type RecordedRequest,
 } from "../fakes/openai-server.js";
 import { spade } from "./cli.js";
-import { PythonSandbox } from "../../src/eval/suites/code/index.js";
+import { DEFAULT_PYTHON_LIMITS, PythonSandbox } from "../../src/eval/suites/code/index.js";
 import { LCB_ANSWERS, writeLcbFixtures } from "../../src/eval/suites/code/testing/lcb-fixtures.js";
 import { fileTempDir } from "../cleanup.js";
 
@@ -355,6 +355,9 @@ describe.skipIf(!HAVE_DATA || !RG_VENV_READY)(
           max_tokens: 16384,
           timeoutSecondsPerTest: 6,
         });
+        // The sandbox the checks ran in (its limits as created; LCB's time limits are per run).
+        expect(Object.keys(lcb.settings.sandbox)).toEqual(["isolation", "cgroups", "limits"]);
+        expect(lcb.settings.sandbox.limits).toEqual({ ...DEFAULT_PYTHON_LIMITS });
       } else {
         expect(results.cells.LiveCodeBench.reason).toContain("E_SANDBOX_UNAVAILABLE");
       }

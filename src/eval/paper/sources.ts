@@ -273,7 +273,8 @@ export function qaSource(options: {
   column: string;
   load: (dataDir: string) => Promise<QaItem[]>;
   samples: number;
-  settings: JsonObject;
+  /** What results.json records; a function is read once the items are loaded. */
+  settings: JsonObject | (() => JsonObject);
   limit?: number;
   makeAgent: (sample: number, signal: AbortSignal, system: string | null) => Agent;
 }): ColumnSource {
@@ -283,6 +284,8 @@ export function qaSource(options: {
     async run(context) {
       const items = await options.load(context.dataDir);
       const chosen = options.limit === undefined ? items : items.slice(0, options.limit);
+      const settings =
+        typeof options.settings === "function" ? options.settings() : options.settings;
       const tasks: QaTask[] = chosen.map((item) => ({
         id: item.id,
         group: options.name,
@@ -291,7 +294,7 @@ export function qaSource(options: {
       }));
       const run = await runTasks(options.name, context, tasks, {
         samples: options.samples,
-        settings: options.settings,
+        settings,
         makeAgent: ({ task, sample, signal }) =>
           options.makeAgent(sample, signal, task.item.system),
       });
@@ -310,7 +313,7 @@ export function qaSource(options: {
         perItem.length === 0 ? null : perItem.filter((p) => p.anyCorrect).length / perItem.length;
       return {
         cells,
-        settings: options.settings,
+        settings,
         details: {
           out: context.outDir,
           samples: samples.length,

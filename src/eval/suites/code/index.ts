@@ -9,6 +9,7 @@ export {
   type PythonLimits,
   type PythonSandboxOptions,
   type PythonRunResult,
+  type SandboxConfinement,
 } from "./python-sandbox.js";
 export {
   planIsolation,

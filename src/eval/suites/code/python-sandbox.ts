@@ -25,7 +25,7 @@ import {
   type RootEntry,
 } from "./isolation.js";
 import { classifyRun, type PythonOutcome } from "./outcome.js";
-import { RunCgroup, type CgroupParent } from "./cgroup.js";
+import { CONTROLLERS, RunCgroup, type CgroupParent, type Controller } from "./cgroup.js";
 import { resolveCgroups, type CgroupSetting } from "./cgroup-find.js";
 
 /** Limits of one run. */
@@ -95,6 +95,16 @@ export interface PythonSandboxOptions {
    */
   cgroups?: CgroupSetting;
 }
+
+/** How a sandbox's runs are confined (`PythonSandbox.confinement`). */
+export type SandboxConfinement = {
+  /** `user` or `root` (namespaces, as whom), `none` (--allow-no-isolation: no network cut). */
+  isolation: IsolationPlan["mode"];
+  /** The cgroups of each run, or null (per-process caps only). */
+  cgroups: { version: 1 | 2; controllers: Controller[] } | null;
+  /** The limits of each run (a benchmark may override some per run). */
+  limits: { [K in keyof PythonLimits]: number };
+};
 
 /** What one run produced. */
 export interface PythonRunResult {
@@ -233,6 +243,19 @@ export class PythonSandbox {
           "install python3 where the unprivileged user can execute it, or pass its path with --python",
       },
     );
+  }
+
+  /**
+   * How runs are confined, as results record it (a grade can depend on it: a run killed at a
+   * memory cgroup's cap passes where only each process is capped): the isolation mode, the
+   * cgroups per run (null: none), and the limits of each run.
+   */
+  confinement(): SandboxConfinement {
+    const cgroups = this.cgroup && {
+      version: this.cgroup.version,
+      controllers: CONTROLLERS.filter((c) => this.cgroup?.dirs[c] != null),
+    };
+    return { isolation: this.isolation.mode, cgroups, limits: { ...this.limits } };
   }
 
   /**
