@@ -125,7 +125,7 @@ describe("probeEngine and the report lines", () => {
     const isolation = { mode: "user" } as const;
     const made = { isolation, python: "/usr/bin/python3" };
     expect(
-      await checkCodeSandbox(async () => ({
+      await checkCodeSandbox("auto", async () => ({
         ...made,
         cgroup: { version: 1, dirs: { memory: "/cg/m/a", cpu: null, pids: "/cg/p" } },
       })),
@@ -134,19 +134,33 @@ describe("probeEngine and the report lines", () => {
       status: "ok",
       detail: "/usr/bin/python3, namespaces as user, cgroups per run (v1: memory, pids; /cg/m/a)",
     });
-    expect(await checkCodeSandbox(async () => ({ ...made, cgroup: null }))).toEqual({
+    expect(await checkCodeSandbox("auto", async () => ({ ...made, cgroup: null }))).toEqual({
       name: "code sandbox",
       status: "warn",
       detail:
         "/usr/bin/python3, namespaces as user; no memory cgroup: each process's memory is capped, not a run's",
       fix: "run as root, or as a user inside `systemd-run --user --scope -p Delegate=yes` with --cgroups self",
     });
-    const refused = await checkCodeSandbox(async () => {
+    expect(await checkCodeSandbox("off", async () => ({ ...made, cgroup: null }))).toEqual({
+      name: "code sandbox",
+      status: "warn",
+      detail:
+        "/usr/bin/python3, namespaces as user; --cgroups off: each process's memory is capped, not a run's",
+    });
+    const refused = await checkCodeSandbox("auto", async () => {
       throw new SpadeError("E_SANDBOX_UNAVAILABLE", "no network namespace");
     });
     expect([refused.status, refused.detail]).toEqual([
       "warn",
       "model-written code cannot run isolated (E_SANDBOX_UNAVAILABLE: no network namespace)",
     ]);
+    const named = await checkCodeSandbox("self", async () => {
+      throw new SpadeError("E_SANDBOX_UNAVAILABLE", "cannot make memory cgroups in /cg (own)");
+    });
+    expect(named).toEqual({
+      name: "code sandbox",
+      status: "warn",
+      detail: "--cgroups self: E_SANDBOX_UNAVAILABLE: cannot make memory cgroups in /cg (own)",
+    });
   });
 });

@@ -13,6 +13,7 @@ import { describeError } from "../errors.js";
 import { NODE_LLAMA_CPP_VERSION } from "../policy/index.js";
 import { PythonSandbox } from "../eval/suites/code/python-sandbox.js";
 import { loadProgram } from "../sandbox/index.js";
+import { cgroupsArg } from "./common.js";
 import { probeEngine, probeOpenAI, type Check } from "./doctor-probe.js";
 import { runPlaces } from "./run-engine.js";
 
@@ -92,13 +93,17 @@ type CodeSandboxFacts = Pick<PythonSandbox, "cgroup" | "python"> & {
  * memory cgroup, so that only each process's memory is capped.
  */
 export async function checkCodeSandbox(
-  create: () => Promise<CodeSandboxFacts> = () => PythonSandbox.create(),
+  cgroups = "auto",
+  create: () => Promise<CodeSandboxFacts> = () => PythonSandbox.create({ cgroups }),
 ): Promise<Check> {
   const name = "code sandbox";
   let sandbox: CodeSandboxFacts;
   try {
     sandbox = await create();
   } catch (err) {
+    if (cgroups !== "auto" && cgroups !== "off") {
+      return { name, status: "warn", detail: `--cgroups ${cgroups}: ${describeError(err)}` };
+    }
     return {
       name,
       status: "warn",
@@ -107,6 +112,10 @@ export async function checkCodeSandbox(
     };
   }
   const where = `${sandbox.python}, namespaces as ${sandbox.isolation.mode}`;
+  if (!sandbox.cgroup && cgroups === "off") {
+    const detail = `${where}; --cgroups off: each process's memory is capped, not a run's`;
+    return { name, status: "warn", detail };
+  }
   if (!sandbox.cgroup) {
     return {
       name,
@@ -202,6 +211,7 @@ export const doctorCommand = defineCommand({
       description: "environment variable holding the server's API key",
     },
     engine: { type: "string", description: "a Tinker-compatible engine to probe (its root URL)" },
+    cgroups: cgroupsArg,
     json: { type: "boolean", description: "print the checks as JSON" },
   },
   async run({ args }) {
@@ -210,7 +220,7 @@ export const doctorCommand = defineCommand({
       checkNode(),
       checkPython(),
       await checkSandbox(),
-      await checkCodeSandbox(),
+      await checkCodeSandbox(args.cgroups),
       await checkGguf(),
       checkEngineInstall(places.enginePython),
     ];
