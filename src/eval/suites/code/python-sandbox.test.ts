@@ -258,9 +258,11 @@ describe.skipIf(skipWithout(sandboxMissing(probe)))("PythonSandbox (isolated run
 
   it("gives a clean environment and a scratch working directory, and caps file size", async () => {
     const env = await sandbox.run(
-      "import os\nprint(sorted(os.environ))\nprint(os.getcwd() == os.environ['HOME'] == os.environ['TMPDIR'])\n",
+      "import os\nprint(sorted(os.environ), os.environ['OMP_NUM_THREADS'])\nprint(os.getcwd() == os.environ['HOME'] == os.environ['TMPDIR'])\n",
     );
-    expect(env.stdout).toBe("['HOME', 'LANG', 'LC_ALL', 'PATH', 'PWD', 'TMPDIR']\nTrue\n");
+    expect(env.stdout).toBe(
+      "['HOME', 'LANG', 'LC_ALL', 'OMP_NUM_THREADS', 'PATH', 'PWD', 'TMPDIR'] 1\nTrue\n",
+    );
     const big = await sandbox.run("open('big', 'wb').write(b'0' * (32 * 1024 * 1024))\n");
     expect([big.outcome, big.detail]).toEqual(["error", "OSError: [Errno 27] File too large"]);
   });

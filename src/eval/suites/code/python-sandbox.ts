@@ -140,7 +140,12 @@ class TailBuffer {
   }
 }
 
-/** A clean environment: no inherited variables, home and temp inside the scratch directory. */
+/**
+ * A clean environment: no inherited variables, home and temp inside the scratch directory, and
+ * one thread for OpenMP, OpenBLAS and MKL as human-eval's and LiveCodeBench's `reliability_guard`
+ * sets it (a grade then does not depend on the machine's cores: a BLAS pool of one thread per
+ * core would meet `processes`, which counts threads too).
+ */
 function cleanEnv(dir: string): NodeJS.ProcessEnv {
   return {
     PATH: "/usr/local/bin:/usr/bin:/bin",
@@ -148,6 +153,7 @@ function cleanEnv(dir: string): NodeJS.ProcessEnv {
     TMPDIR: dir,
     LANG: "C.UTF-8",
     LC_ALL: "C.UTF-8",
+    OMP_NUM_THREADS: "1",
   };
 }
 
