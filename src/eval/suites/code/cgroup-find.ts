@@ -251,18 +251,47 @@ async function selfCgroup(proc: { mountinfo: string; cgroup: string }): Promise<
 }
 
 /**
- * The one candidate a named directory `dir` is (none where it is no cgroup's). A v2 one that
- * holds this process is first vacated; never the hierarchy's root, which has no cgroup.type
- * (it may hold processes and give controllers all the same).
+ * Undoes `vacate(dir, pid)`, where `dir` then proved unusable: what is in its leaf moves back,
+ * and the leaf goes (best effort: the processes are where they were, or in the leaf).
  */
-async function namedCandidates(dir: string): Promise<CgroupParent[]> {
-  const version = await cgroupVersion(dir);
-  if (version === null) return [];
-  if (version === 2 && (await exists(join(dir, "cgroup.type"))) && (await holdsThis(dir))) {
-    await vacate(dir);
+export async function unvacate(dir: string, pid: number = process.pid): Promise<void> {
+  const leaf = join(dir, hostLeafName(pid));
+  const procs = await readFile(join(leaf, "cgroup.procs"), "utf8").catch(() => "");
+  for (const p of procs.split("\n").filter((p) => p !== "")) {
+    await writeFile(join(dir, "cgroup.procs"), p).catch(() => undefined);
   }
+  await rmdir(leaf).catch(() => undefined);
+}
+
+/**
+ * Where runs' cgroups go in the directory `dir` the user named (`setting`: it, or `self`). A v2
+ * one that holds this process is first vacated, and put back as it was if it proves unusable;
+ * never the hierarchy's root, which has no cgroup.type (it may hold processes and give
+ * controllers all the same). E_SANDBOX_UNAVAILABLE where it cannot hold runs' cgroups.
+ */
+async function resolveNamed(dir: string, setting: CgroupSetting): Promise<CgroupParent> {
+  const version = await cgroupVersion(dir);
+  const vacated =
+    version === 2 && (await exists(join(dir, "cgroup.type"))) && (await holdsThis(dir))
+      ? await vacate(dir)
+      : 0;
   const cpuAndPids = version === 2 ? dir : null;
-  return [{ version, dirs: { memory: dir, cpu: cpuAndPids, pids: cpuAndPids } }];
+  const parent =
+    version &&
+    (await usable({ version, dirs: { memory: dir, cpu: cpuAndPids, pids: cpuAndPids } }));
+  if (parent) {
+    await sweepLeftovers(parent);
+    return parent;
+  }
+  if (vacated > 0) await unvacate(dir);
+  throw new SpadeError(
+    "E_SANDBOX_UNAVAILABLE",
+    `cannot make memory cgroups in ${dir}${setting === "self" ? " (this process's own)" : ""}: it must be a cgroup directory this user may write, with the memory controller for its children`,
+    {
+      nextStep:
+        "run SPADE inside `systemd-run --user --scope -p Delegate=yes` with --cgroups self, or use --cgroups auto or off",
+    },
+  );
 }
 
 /**
@@ -277,26 +306,16 @@ export async function resolveCgroups(
   },
 ): Promise<CgroupParent | null> {
   if (setting === "off") return null;
+  if (setting !== "auto") {
+    return resolveNamed(setting === "self" ? await selfCgroup(proc) : setting, setting);
+  }
   const read = (file: string) => readFile(file, "utf8").catch(() => "");
-  const dir = setting === "self" ? await selfCgroup(proc) : setting;
-  const candidates =
-    setting === "auto"
-      ? ownCgroups(await read(proc.mountinfo), await read(proc.cgroup))
-      : await namedCandidates(dir);
-  for (const candidate of candidates) {
+  for (const candidate of ownCgroups(await read(proc.mountinfo), await read(proc.cgroup))) {
     const parent = await usable(candidate);
     if (parent) {
       await sweepLeftovers(parent);
       return parent;
     }
   }
-  if (setting === "auto") return null;
-  throw new SpadeError(
-    "E_SANDBOX_UNAVAILABLE",
-    `cannot make memory cgroups in ${dir}${setting === "self" ? " (this process's own)" : ""}: it must be a cgroup directory this user may write, with the memory controller for its children`,
-    {
-      nextStep:
-        "run SPADE inside `systemd-run --user --scope -p Delegate=yes` with --cgroups self, or use --cgroups auto or off",
-    },
-  );
+  return null;
 }

@@ -245,4 +245,31 @@ describe.skipIf(
     }
     expect(existsSync(dir)).toBe(false);
   });
+
+  it("vacates a named cgroup that holds this process, and puts it back when it proves unusable", async () => {
+    const own = (await readFile("/proc/self/cgroup", "utf8")).match(/^0::(.*)$/m)?.[1] ?? "/";
+    const dir = join(root, `spade-test-named-${process.pid}`);
+    const leaf = join(dir, hostLeafName());
+    const whereAmI = async () =>
+      (await readFile("/proc/self/cgroup", "utf8")).match(/^0::(.*)$/m)?.[1];
+    await mkdir(dir);
+    try {
+      await writeFile(join(dir, "cgroup.procs"), String(process.pid));
+      const offered = await readFile(join(root, "cgroup.controllers"), "utf8");
+      if (offered.split(/\s+/).includes("memory")) {
+        // A hierarchy with memory for children: the runs' cgroups go beside this process's leaf.
+        expect((await resolveCgroups(dir))?.dirs.memory).toBe(dir);
+        expect(await whereAmI()).toBe(leaf.slice(root.length));
+      } else {
+        expect(await codeAndMessageOfAsync(resolveCgroups(dir))).toMatchObject({
+          code: "E_SANDBOX_UNAVAILABLE",
+        });
+        expect([await whereAmI(), existsSync(leaf)]).toEqual([dir.slice(root.length), false]);
+      }
+    } finally {
+      await writeFile(join(root, own, "cgroup.procs"), String(process.pid));
+      spawnSync("rmdir", [leaf, dir]);
+    }
+    expect([await whereAmI(), existsSync(dir)]).toEqual([own, false]);
+  });
 });
