@@ -37,9 +37,10 @@ export const SANDBOX_PROCESS_ENV: Readonly<Record<string, string>> = Object.free
 
 /**
  * The shell line that starts a sandbox process: the highest out-of-memory score (sandbox/oom.ts),
- * \`ulimit -d\` (setrlimit RLIMIT_DATA, in KiB), then exec node. Linux counts private writable mappings against RLIMIT_DATA (since 4.7), so V8's heap,
- * array buffers and malloc all fail there, and V8 aborts the process, which the host reports as
- * E_SANDBOX_MEMORY. A hard limit already lower than asked is kept (the ulimit call then fails).
+ * \`ulimit -d\` (setrlimit RLIMIT_DATA, in KiB), then exec node. Linux counts private writable
+ * mappings against RLIMIT_DATA (since 4.7), so V8's heap, array buffers and malloc all fail
+ * there, and V8 aborts the process, which the host reports as E_SANDBOX_MEMORY. A hard limit
+ * already lower than asked is kept (the ulimit call then fails).
  */
 const START_LINE = [
   OOM_FIRST_SH,

@@ -263,6 +263,12 @@ export async function unvacate(dir: string, pid: number = process.pid): Promise<
   await rmdir(leaf).catch(() => undefined);
 }
 
+/** `unvacate(dir)`, then rethrows `err`. */
+async function unvacateThen(dir: string, err: unknown): Promise<never> {
+  await unvacate(dir);
+  throw err;
+}
+
 /**
  * Where runs' cgroups go in the directory `dir` the user named (`setting`: it, or `self`). A v2
  * one that holds this process is first vacated, and put back as it was if it proves unusable;
@@ -271,10 +277,10 @@ export async function unvacate(dir: string, pid: number = process.pid): Promise<
  */
 async function resolveNamed(dir: string, setting: CgroupSetting): Promise<CgroupParent> {
   const version = await cgroupVersion(dir);
-  const vacated =
-    version === 2 && (await exists(join(dir, "cgroup.type"))) && (await holdsThis(dir))
-      ? await vacate(dir)
-      : 0;
+  const toVacate =
+    version === 2 && (await exists(join(dir, "cgroup.type"))) && (await holdsThis(dir));
+  // A move refused halfway is undone too.
+  const vacated = toVacate ? await vacate(dir).catch((err) => unvacateThen(dir, err)) : 0;
   const cpuAndPids = version === 2 ? dir : null;
   const parent =
     version &&
