@@ -26,11 +26,12 @@ describe.skipIf(
   async function victim(growerFirst: boolean): Promise<string> {
     if (!parent) throw new Error("no cgroup");
     const group = await RunCgroup.create(parent, { memoryBytes: 160 << 20, processes: 8 });
+    const [join = "", ...joinArgs] = group.joinPrefix();
     const python = (code: string, first: boolean) =>
       spawn(
-        group.joinPrefix()[0] ?? "",
+        join,
         [
-          ...group.joinPrefix().slice(1),
+          ...joinArgs,
           "/bin/sh",
           "-c",
           `${first ? `${OOM_FIRST_SH}; ` : ""}exec /usr/bin/python3 -c "$0"`,
