@@ -28,6 +28,8 @@ export interface IsolationPlan {
   dropPrefix: string[];
   /** uid/gid that must own the run's scratch directory (`nobody` when the host is root). */
   runAs: { uid: number; gid: number } | null;
+  /** The namespace prefix dies with the host and runs `HOST_ALIVE_SH`: spawn it with `HOST_PID_ENV`. */
+  diesWithHost: boolean;
 }
 
 /** Commands used for isolation; tests point them elsewhere to simulate a machine without them. */
@@ -47,6 +49,20 @@ export const DEFAULT_ISOLATION_COMMANDS: Readonly<IsolationCommands> = Object.fr
   prlimit: "prlimit",
 });
 
+/**
+ * The variable in which the spawner names its own PID for `HOST_ALIVE_SH`; the check removes it,
+ * so the program never sees it.
+ */
+export const HOST_PID_ENV = "SPADE_HOST_PID";
+
+/**
+ * The `sh -c` line that goes on only while its parent is the host that spawned it. A parent-death
+ * signal set after the host has died never fires: a host killed between the spawn and setpriv's
+ * prctl would leave the run sleeping on, as an orphan. Run right after that prctl, this closes the
+ * window: a parent that dies later delivers the signal, one already dead is seen here.
+ */
+export const HOST_ALIVE_SH = `[ "$PPID" = "\${${HOST_PID_ENV}:-}" ] || exit 125; unset ${HOST_PID_ENV}; exec "$@"`;
+
 /** The unprivileged user that programs run as when the host is root (`nobody`). */
 export const SANDBOX_UID = 65534;
 
@@ -58,7 +74,8 @@ export function runQuiet(
   return new Promise((resolve) => {
     let stdout = "";
     let stderr = "";
-    const child = spawn(argv[0] ?? "", argv.slice(1), { stdio: ["ignore", "pipe", "pipe"] });
+    const env = { ...process.env, [HOST_PID_ENV]: String(process.pid) };
+    const child = spawn(argv[0] ?? "", argv.slice(1), { env, stdio: ["ignore", "pipe", "pipe"] });
     const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
@@ -303,31 +320,36 @@ export async function planIsolation(
   const ownUser = [commands.unshare, "--user", "--map-root-user", ...NAMESPACES, "--"];
   // `unshare` dies with the host (its parent) where setpriv can say so, and takes the namespace
   // with it (`--kill-child`): a host killed with SIGKILL left its runs sleeping on, as orphans.
+  // The spawner sets HOST_PID_ENV (runQuiet too, for the probes below).
   const withHost =
     (await runQuiet([commands.setpriv, "--pdeathsig=KILL", "--", "true"])).code === 0;
-  const dies = withHost ? ["--pdeathsig=KILL"] : [];
-  const diesWithHost = withHost ? [commands.setpriv, ...dies, "--"] : [];
+  const hostAlive = ["/bin/sh", "-c", HOST_ALIVE_SH, "spade-host-alive"];
+  const dies = withHost ? ["--pdeathsig=KILL", "--", ...hostAlive] : ["--"];
+  const dieWithHost = withHost ? [commands.setpriv, ...dies] : [];
   const candidates: IsolationPlan[] = isRoot
     ? [
         {
           mode: "user",
-          namespacePrefix: [...toNobody, ...dies, "--", ...ownUser],
+          namespacePrefix: [...toNobody, ...dies, ...ownUser],
           dropPrefix: [commands.setpriv, ...powerless],
           runAs: nobody,
+          diesWithHost: withHost,
         },
         {
           mode: "root",
-          namespacePrefix: [...diesWithHost, commands.unshare, ...NAMESPACES, "--"],
+          namespacePrefix: [...dieWithHost, commands.unshare, ...NAMESPACES, "--"],
           dropPrefix: [...toNobody, ...powerless],
           runAs: nobody,
+          diesWithHost: withHost,
         },
       ]
     : [
         {
           mode: "user",
-          namespacePrefix: [...diesWithHost, ...ownUser],
+          namespacePrefix: [...dieWithHost, ...ownUser],
           dropPrefix: [commands.setpriv, ...powerless],
           runAs: null,
+          diesWithHost: withHost,
         },
       ];
   for (const candidate of candidates) {
@@ -350,5 +372,6 @@ export async function planIsolation(
     namespacePrefix: [],
     dropPrefix: canDrop ? [...toNobody, "--"] : [],
     runAs: canDrop ? nobody : null,
+    diesWithHost: false,
   };
 }

@@ -1,14 +1,18 @@
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { chmod, readdir, readFile, readlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isSpadeError } from "../../../errors.js";
+import { HOST_PID_ENV } from "./isolation.js";
 import { PythonSandbox } from "./python-sandbox.js";
 import { sandboxMissing } from "./testing/sandbox-probe.js";
 import { skipWithout } from "../../../../test/missing.js";
 import { fileTempDir } from "../../../../test/cleanup.js";
 
 const scratchRoot = fileTempDir("spade-sandbox-test-");
+/** Files the tests' stand-in hosts write to say how far they got (the scratch root stays empty). */
+const markers = fileTempDir("spade-sandbox-markers-");
 await chmod(scratchRoot, 0o711); // the sandbox user must be able to enter it, as it can /tmp
 
 const limits = { timeoutMs: 3000, cpuSeconds: 1, processes: 16 };
@@ -25,7 +29,6 @@ const WRITE_PY = python(
   "    except OSError as e:",
   "        return errno.errorcode[e.errno]",
 );
-/** Python: `call(name, *args)` calls libc and says "ok" or the errno's name. */
 /** Python: its own out-of-memory score adjustment and a forked child's. */
 const OOM_SCORES_PY = python(
   "import os",
@@ -38,6 +41,7 @@ const OOM_SCORES_PY = python(
   "print(score(), os.read(r, 16).decode())",
 );
 
+/** Python: `call(name, *args)` calls libc and says "ok" or the errno's name. */
 const LIBC_PY = python(
   "import ctypes, errno",
   "libc = ctypes.CDLL(None, use_errno=True)",
@@ -69,6 +73,9 @@ async function processesInScratch(): Promise<number> {
   }
   return n;
 }
+
+/** `argv` behind the namespaces' prefix, as a run's command sits behind it. */
+const prefixOf = (...argv: string[]) => [...sandbox.isolation.namespacePrefix, ...argv];
 
 /** Processes running `/bin/sleep ARG` (their whole command line: not those that will exec it). */
 async function sleepers(arg: string): Promise<number> {
@@ -257,12 +264,28 @@ describe.skipIf(skipWithout(sandboxMissing(probe)))("PythonSandbox (isolated run
     // A shell stands for the host: the namespaces' first process is its child, as a run's is Node's.
     const host = spawn(
       "/bin/sh",
-      ["-c", '"$@" & wait', "spade-host", ...sandbox.isolation.namespacePrefix, "/bin/sleep", arg],
+      ["-c", `${HOST_PID_ENV}=$$ "$@" & wait`, "spade-host", ...prefixOf("/bin/sleep", arg)],
       { stdio: "ignore" },
     );
     expect(await until(async () => (await sleepers(arg)) === 1)).toBe(true);
     host.kill("SIGKILL");
     expect(await until(async () => (await sleepers(arg)) === 0)).toBe(true);
+  });
+
+  it("does not start once its host is gone: a kill before the parent-death signal is set", async () => {
+    const arg = `58.${process.pid}`;
+    const started = join(markers, "started");
+    // The host dies while its child is still on the way to setpriv; the child goes on, orphaned.
+    const late = `${HOST_PID_ENV}=$$ sh -c 'sleep 0.3; : > "$0"; exec "$@"' "${started}" "$@" & wait`;
+    const host = spawn("/bin/sh", ["-c", late, "spade-host", ...prefixOf("/bin/sleep", arg)], {
+      stdio: "ignore",
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    host.kill("SIGKILL");
+    expect(await until(async () => existsSync(started))).toBe(true);
+    // Without the check the orphan's sleep starts within milliseconds, and runs for 58 s.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await sleepers(arg)).toBe(0);
   });
 
   it("gives a clean environment and a scratch working directory, and caps file size", async () => {

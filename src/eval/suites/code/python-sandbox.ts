@@ -17,6 +17,7 @@ import { OOM_FIRST_SH } from "../../../sandbox/oom.js";
 import {
   confinePrefix,
   DEFAULT_ISOLATION_COMMANDS,
+  HOST_PID_ENV,
   planIsolation,
   rootLayout,
   runQuiet,
@@ -146,8 +147,9 @@ class TailBuffer {
  * sets it (a grade then does not depend on the machine's cores: a BLAS pool of one thread per
  * core would meet `processes`, which counts threads too).
  */
-function cleanEnv(dir: string): NodeJS.ProcessEnv {
+function cleanEnv(dir: string, diesWithHost: boolean): NodeJS.ProcessEnv {
   return {
+    ...(diesWithHost ? { [HOST_PID_ENV]: String(process.pid) } : {}),
     PATH: "/usr/local/bin:/usr/bin:/bin",
     HOME: dir,
     TMPDIR: dir,
@@ -339,7 +341,7 @@ export class PythonSandbox {
       const argv = this.argv(limits, group);
       const child = spawn(argv[0] ?? "", argv.slice(1), {
         cwd: dir,
-        env: cleanEnv(dir),
+        env: cleanEnv(dir, this.isolation.diesWithHost),
         stdio: ["ignore", "pipe", "pipe"],
         detached: true,
       });
