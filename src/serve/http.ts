@@ -46,7 +46,9 @@ export function httpHandler(ctx: HttpContext): (req: IncomingMessage, res: Serve
 }
 
 async function onHttp(ctx: HttpContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const { url, parts } = requestPath(req);
+  const path = requestPath(req);
+  if (!path) return sendJson(res, 400, { detail: "Bad Request: the request target is not a URL" });
+  const { url, parts } = path;
   const method = req.method ?? "GET";
   if (parts.length === 0 && method === "GET")
     return sendJson(res, 200, index(ctx.paths.entries, ctx.sessions.registry));

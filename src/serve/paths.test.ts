@@ -12,13 +12,19 @@ const names = (r: { entry: CatalogEntry; rest?: string[]; kind?: string } | unde
 
 describe("requestPath", () => {
   it("drops empty segments and keeps the query", () => {
-    const { url, parts } = requestPath({ url: "/maze//mcp/?seed=4" } as IncomingMessage);
+    const { url, parts } = requestPath({ url: "/maze//mcp/?seed=4" } as IncomingMessage)!;
     expect([parts, url.pathname, url.searchParams.get("seed")]).toEqual([
       ["maze", "mcp"],
       "/maze//mcp/",
       "4",
     ]);
-    expect(requestPath({} as IncomingMessage).parts).toEqual([]);
+    expect(requestPath({} as IncomingMessage)?.parts).toEqual([]);
+  });
+
+  it("is null for a request target that is not a URL (node:http lets `//[` through)", () => {
+    expect(
+      ["//[", "//a:b", "//:99999"].map((url) => requestPath({ url } as IncomingMessage)),
+    ).toEqual([null, null, null]);
   });
 });
 

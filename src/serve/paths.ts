@@ -6,9 +6,14 @@
 import type { IncomingMessage } from "node:http";
 import type { CatalogEntry } from "./catalog.js";
 
-/** A request's URL and its path segments (empty ones dropped). */
-export function requestPath(req: IncomingMessage): { url: URL; parts: string[] } {
-  const url = new URL(req.url ?? "/", "http://localhost");
+/**
+ * A request's URL and its path segments (empty ones dropped); null when the request target is
+ * not a URL (`//[`: node:http passes it on, and `new URL` would throw in the upgrade listener).
+ */
+export function requestPath(req: IncomingMessage): { url: URL; parts: string[] } | null {
+  const target = req.url ?? "/";
+  if (!URL.canParse(target, "http://localhost")) return null;
+  const url = new URL(target, "http://localhost");
   return { url, parts: url.pathname.split("/").filter(Boolean) };
 }
 

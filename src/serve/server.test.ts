@@ -1,6 +1,7 @@
 // The server in-process with real sandboxes: OpenEnv's HTTP routes, the WS session protocol and its
 // error codes, hostile programs confined to their session, capacity and idle reaping, MCP JSON-RPC.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connect as connectTcp } from "node:net";
 import WebSocket from "ws";
 import { makeProgram } from "../sandbox/testing/programs.js";
 import { catalogSources, loadCatalog, type CatalogEntry } from "./catalog.js";
@@ -76,6 +77,17 @@ afterAll(() => server.close());
 
 const wsUrl = (name: string, kind = "ws") => `${base.replace("http", "ws")}/${name}/${kind}`;
 
+/** The status line the server answers a raw HTTP request with (`fetch` cannot send `GET //[`). */
+function statusLine(request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connectTcp(server.port, "127.0.0.1", () => socket.write(request));
+    let text = "";
+    socket.on("data", (chunk) => (text += chunk));
+    socket.on("close", () => resolve(text.split("\r\n")[0] ?? ""));
+    socket.on("error", reject);
+  });
+}
+
 describe("HTTP routes", () => {
   it("names environments by meta (or library name) and lists them at /", async () => {
     expect(entries.map((e) => e.name)).toEqual(["hostile-test", "bank-transfer"]);
@@ -120,6 +132,18 @@ describe("HTTP routes", () => {
       ]),
     );
     expect((await fetch(`${base}/nope/health`)).status).toBe(404);
+  });
+
+  it("a request target that is not a URL is 400, as a request and as an upgrade (it ended the process)", async () => {
+    const upgrade =
+      "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n";
+    expect(await statusLine("GET //[ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")).toBe(
+      "HTTP/1.1 400 Bad Request",
+    );
+    expect(await statusLine(`GET //[ HTTP/1.1\r\nHost: x\r\n${upgrade}\r\n`)).toBe(
+      "HTTP/1.1 400 Bad Request",
+    );
+    expect((await fetch(`${base}/health`)).status).toBe(200);
   });
 
   it("POST /reset plays a fresh instance; bad bodies are 422; /step without an episode is 409 E_ENV_CONTRACT", async () => {

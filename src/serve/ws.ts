@@ -45,7 +45,12 @@ export function webSockets(
   const sockets = new Set<WebSocket>();
   return {
     upgrade(req, socket, head) {
-      const { url, parts } = requestPath(req);
+      const path = requestPath(req);
+      if (!path) {
+        socket.end("HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n");
+        return;
+      }
+      const { url, parts } = path;
       const target = paths.socket(parts);
       if (!target) {
         socket.end("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n");
