@@ -6,6 +6,7 @@
 import Database from "better-sqlite3";
 import { request } from "node:http";
 import { mkdirSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { libraryNames, libraryPath, readProgramFile } from "../envs/index.js";
@@ -421,6 +422,27 @@ describe("live updates and the token", () => {
           })
         ).status,
       ).toBe(401);
+    } finally {
+      await open.close();
+    }
+  });
+
+  it("answers a request target that is not a URL with 400, before the token check (it ended the process)", async () => {
+    const open = await startDashboard(options([good], { host: "0.0.0.0", token: "s3cret" }));
+    try {
+      const port = Number(new URL(open.url).port);
+      // node:http lets `//[` through as the target; fetch cannot send it, a raw socket can.
+      const statusLine = await new Promise<string>((resolve, reject) => {
+        const socket = connect(port, "127.0.0.1", () =>
+          socket.write("GET //[ HTTP/1.1\r\nHost: box\r\nConnection: close\r\n\r\n"),
+        );
+        let text = "";
+        socket.on("data", (chunk) => (text += chunk));
+        socket.on("close", () => resolve(text.split("\r\n")[0] ?? ""));
+        socket.on("error", reject);
+      });
+      expect(statusLine).toBe("HTTP/1.1 400 Bad Request");
+      expect((await fetch(`http://127.0.0.1:${port}/?token=s3cret`)).status).toBe(200);
     } finally {
       await open.close();
     }

@@ -61,6 +61,10 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   }
 
   const server: Server = createServer((req, res) => {
+    // node:http passes targets such as `//[` on, and `new URL` throws on them: thrown in this
+    // listener (the token check parses the URL), that would end the process.
+    if (!URL.canParse(req.url ?? "/", "http://dashboard"))
+      return send(res, 400, "text/plain; charset=utf-8", "the request target is not a URL\n");
     if (!authorized(req, res, options.token))
       return send(
         res,
