@@ -28,6 +28,18 @@ export const OPENENV_SCHEMES = ["openenv+ws://", "openenv+wss://"] as const;
 /** Turns of a remote environment that says nothing about its length. */
 export const DEFAULT_REMOTE_MAX_TURNS = 30;
 
+/** How long one exchange with the server may take (HTTP answer, handshake, reply): 60 s. */
+export const DEFAULT_REMOTE_TIMEOUT_MS = 60_000;
+
+/** Largest answer of the server's HTTP routes (metadata, MCP tools, the index): 4 MiB. */
+export const MAX_REMOTE_META_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Messages the server may send that no request is waiting for (its capacity error at connect is
+ * one); more and the connection is closed, so a server that floods cannot fill memory.
+ */
+export const MAX_UNASKED_MESSAGES = 8;
+
 /** True when `ref` names a remote OpenEnv environment. */
 export function isOpenEnvRef(ref: string): boolean {
   return OPENENV_SCHEMES.some((s) => ref.startsWith(s));
@@ -78,34 +90,65 @@ export function parseOpenEnvRef(ref: string): OpenEnvTarget {
   };
 }
 
-type Fetch = (
-  url: string,
-  init?: { method?: string; body?: string; headers?: Record<string, string> },
-) => Promise<{ ok: boolean; status: number; json(): Promise<unknown> }>;
+/** How `remoteMeta` reaches the server. */
+export interface RemoteMetaOptions {
+  /** `fetch` to use. Default the global one. */
+  fetch?: typeof fetch;
+  /** Each answer, body included, within this. Default DEFAULT_REMOTE_TIMEOUT_MS. */
+  timeoutMs?: number;
+}
 
-async function getJson(fetchFn: Fetch, url: string, body?: unknown): Promise<unknown> {
-  const res = await fetchFn(
-    url,
-    body === undefined
-      ? undefined
-      : {
-          method: "POST",
-          body: JSON.stringify(body),
-          headers: { "content-type": "application/json" },
-        },
-  );
-  if (!res.ok) throw new Error(`HTTP ${res.status}`);
-  return res.json();
+/** The JSON answer at `url` (POSTing `body` if given), read within `timeoutMs` and at most MAX_REMOTE_META_BYTES. */
+async function getJson(
+  fetchFn: typeof fetch,
+  url: string,
+  timeoutMs: number,
+  body?: unknown,
+): Promise<unknown> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    const res = await fetchFn(url, {
+      signal,
+      ...(body === undefined
+        ? {}
+        : {
+            method: "POST",
+            body: JSON.stringify(body),
+            headers: { "content-type": "application/json" },
+          }),
+    });
+    if (!res.ok) {
+      await res.body?.cancel().catch(() => {});
+      throw new Error(`HTTP ${res.status}`);
+    }
+    const chunks: Uint8Array[] = [];
+    let bytes = 0;
+    for await (const chunk of res.body ?? []) {
+      bytes += chunk.byteLength;
+      if (bytes > MAX_REMOTE_META_BYTES)
+        throw new Error(`an answer of more than ${MAX_REMOTE_META_BYTES} bytes`);
+      chunks.push(chunk);
+    }
+    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  } catch (err) {
+    throw signal.aborted ? new Error(`no answer within ${timeoutMs} ms`) : err;
+  }
 }
 
 /** The environment's meta, read over HTTP (metadata, MCP tools, a `spade serve` index if any). */
 export async function remoteMeta(
   target: OpenEnvTarget,
-  fetchFn: Fetch = fetch as unknown as Fetch,
+  options: RemoteMetaOptions = {},
 ): Promise<EnvMeta> {
+  const fetchFn = options.fetch ?? fetch;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS;
   let metadata: { name?: unknown; description?: unknown };
   try {
-    metadata = (await getJson(fetchFn, `${target.httpBase}/metadata`)) as typeof metadata;
+    metadata = (await getJson(
+      fetchFn,
+      `${target.httpBase}/metadata`,
+      timeoutMs,
+    )) as typeof metadata;
   } catch (err) {
     throw new SpadeError("E_REMOTE_ENV", `${target.httpBase}/metadata: ${(err as Error).message}`, {
       cause: err,
@@ -114,7 +157,7 @@ export async function remoteMeta(
   }
   let tools: ToolSpec[] = [];
   try {
-    const answer = (await getJson(fetchFn, `${target.httpBase}/mcp`, {
+    const answer = (await getJson(fetchFn, `${target.httpBase}/mcp`, timeoutMs, {
       jsonrpc: "2.0",
       method: "tools/list",
       params: {},
@@ -137,7 +180,7 @@ export async function remoteMeta(
   }
   let indexed: { skill?: string; maxTurns?: number } | undefined;
   try {
-    const index = (await getJson(fetchFn, `${target.serverBase}/`)) as {
+    const index = (await getJson(fetchFn, `${target.serverBase}/`, timeoutMs)) as {
       environments?: Array<{ name: string; skill?: string; maxTurns?: number }>;
     };
     indexed = index.environments?.find((e) => e.name === target.name);
@@ -185,10 +228,17 @@ export class OpenEnvRemoteEnv implements Env {
       const raw = data.toString();
       const w = this.#waiters.shift();
       if (w) w.resolve(raw);
-      else this.#inbox.push(raw);
+      else if (this.#inbox.length < MAX_UNASKED_MESSAGES) this.#inbox.push(raw);
+      else {
+        this.#closedError ??= new Error(
+          `the server sent more than ${MAX_UNASKED_MESSAGES} messages no request asked for; the connection was closed`,
+        );
+        this.#inbox = [];
+        ws.terminate();
+      }
     });
     ws.on("close", (code, reason) => {
-      this.#closedError = new Error(
+      this.#closedError ??= new Error(
         `the connection closed (${code}${reason.length ? ` ${reason.toString()}` : ""})`,
       );
       for (const w of this.#waiters.splice(0)) w.reject(this.#closedError);
@@ -196,17 +246,21 @@ export class OpenEnvRemoteEnv implements Env {
     ws.on("error", () => undefined);
   }
 
-  /** Connects to `ref` (E_CONFIG when malformed, E_REMOTE_ENV when unreachable). */
-  static async open(
-    ref: string,
-    options: { timeoutMs?: number; fetch?: Fetch } = {},
-  ): Promise<OpenEnvRemoteEnv> {
+  /**
+   * Connects to `ref` (E_CONFIG when malformed, E_REMOTE_ENV when unreachable or silent): each
+   * HTTP answer, the handshake and every later reply within `timeoutMs`.
+   */
+  static async open(ref: string, options: RemoteMetaOptions = {}): Promise<OpenEnvRemoteEnv> {
     const target = parseOpenEnvRef(ref);
-    const meta = await remoteMeta(target, options.fetch);
-    const ws = new WebSocket(target.wsUrl, { maxPayload: 100 * 1024 * 1024 });
+    const timeoutMs = options.timeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS;
+    const meta = await remoteMeta(target, options);
+    const ws = new WebSocket(target.wsUrl, {
+      maxPayload: 100 * 1024 * 1024,
+      handshakeTimeout: timeoutMs,
+    });
     // Listening before the socket opens: a server's first message (a capacity error) can arrive
     // in the same read as the handshake.
-    const env = new OpenEnvRemoteEnv(meta, target, ws, options.timeoutMs ?? 60_000);
+    const env = new OpenEnvRemoteEnv(meta, target, ws, timeoutMs);
     await new Promise<void>((resolve, reject) => {
       ws.once("open", () => resolve());
       ws.once("error", (err) =>
@@ -339,10 +393,19 @@ export class OpenEnvRemoteEnv implements Env {
         nextStep: "check the server's log; reopen the environment",
       });
     });
-    const reply = JSON.parse(raw) as {
-      type?: string;
-      data?: { code?: string; message?: string } & Payload;
-    };
+    let parsed: unknown = null;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      // not JSON: refused below
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+      throw new SpadeError(
+        "E_REMOTE_ENV",
+        `${this.target.wsUrl}: the server answered with a message that is not a JSON object: ${JSON.stringify(raw.slice(0, 200))}`,
+        { nextStep: "check that the address is an OpenEnv server's environment" },
+      );
+    const reply = parsed as { type?: string; data?: { code?: string; message?: string } & Payload };
     if (reply.type === "error") {
       throw new SpadeError(
         "E_REMOTE_ENV",

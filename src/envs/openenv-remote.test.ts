@@ -1,0 +1,123 @@
+// envs/openenv-remote against hostile or broken servers (fake ones, on 127.0.0.1): one that never
+// answers its HTTP routes or the WebSocket handshake, one whose metadata never ends, one that
+// floods messages nobody asked for, one that answers with something other than JSON. Each is
+// E_REMOTE_ENV within the timeout; none hangs the caller or fills its memory. The protocol against
+// the real `spade serve` is tested in serve/remote-env.test.ts.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { WebSocketServer, type WebSocket } from "ws";
+import { rejected } from "../../test/assert.js";
+import type { SpadeError } from "../errors.js";
+import { MAX_REMOTE_META_BYTES, MAX_UNASKED_MESSAGES, OpenEnvRemoteEnv } from "./openenv-remote.js";
+
+/**
+ * TEST DOUBLE: an OpenEnv server whose HTTP answers are `http`'s (default: `{"name": "x"}` for
+ * metadata, `{}` elsewhere) and whose sockets are `socket`'s; `upgrade: false` never answers the
+ * handshake. `closed` resolves when a socket closes.
+ */
+async function fakeServer(
+  behaviour: {
+    http?: (req: IncomingMessage, res: ServerResponse) => void;
+    socket?: (ws: WebSocket) => void;
+    upgrade?: false;
+  } = {},
+) {
+  const server = createServer(
+    behaviour.http ??
+      ((req, res) => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(req.url?.endsWith("/metadata") ? '{"name":"x"}' : "{}");
+      }),
+  );
+  const wss = new WebSocketServer({ noServer: true });
+  let onClosed: () => void = () => {};
+  const closed = new Promise<"closed">((resolve) => (onClosed = () => resolve("closed")));
+  server.on("upgrade", (req, socket, head) => {
+    if (behaviour.upgrade === false) return; // accepted, never answered
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      ws.on("close", onClosed);
+      behaviour.socket?.(ws);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  opened.push(server);
+  return { ref: `openenv+ws://127.0.0.1:${port}/x`, closed };
+}
+const opened: Array<ReturnType<typeof createServer>> = [];
+afterEach(() => {
+  for (const s of opened.splice(0)) s.closeAllConnections(), s.close();
+});
+
+const noAction = { text: "x", answer: null, toolCalls: [] };
+
+describe("OpenEnvRemoteEnv against a hostile server", () => {
+  it("a server that never answers its HTTP routes is E_REMOTE_ENV after the timeout", async () => {
+    const { ref } = await fakeServer({ http: () => {} });
+    const err = (await rejected(OpenEnvRemoteEnv.open(ref, { timeoutMs: 200 }))) as SpadeError;
+    expect([err.code, err.message.includes("/x/metadata: no answer within 200 ms")]).toEqual([
+      "E_REMOTE_ENV",
+      true,
+    ]);
+  });
+
+  it("a server that never answers the WebSocket handshake is E_REMOTE_ENV after the timeout", async () => {
+    const { ref } = await fakeServer({ upgrade: false });
+    const err = (await rejected(OpenEnvRemoteEnv.open(ref, { timeoutMs: 200 }))) as SpadeError;
+    expect([err.code, err.message.includes("Opening handshake has timed out")]).toEqual([
+      "E_REMOTE_ENV",
+      true,
+    ]);
+  });
+
+  it("metadata larger than the cap is refused while it streams", async () => {
+    const { ref } = await fakeServer({
+      http: (_req, res) => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(`{"name":"${"a".repeat(5 * 1024 * 1024)}"}`); // 5 MiB
+      },
+    });
+    const err = (await rejected(OpenEnvRemoteEnv.open(ref))) as SpadeError;
+    expect([
+      err.code,
+      err.message.includes(`an answer of more than ${MAX_REMOTE_META_BYTES} bytes`),
+    ]).toEqual(["E_REMOTE_ENV", true]);
+  });
+
+  it("a server that floods messages nobody asked for is cut off; later calls are E_REMOTE_ENV", async () => {
+    const frame = JSON.stringify({ type: "observation", data: { observation: { text: "hi" } } });
+    const { ref, closed } = await fakeServer({
+      // One answer to the reset, then 19 more: more than the client keeps.
+      socket: (ws) =>
+        ws.once("message", () => {
+          for (let i = 0; i < 20; i++) ws.send(frame);
+        }),
+    });
+    const env = await OpenEnvRemoteEnv.open(ref);
+    expect((await env.reset(1)).observation).toBe("hi");
+    // A generous bound: the client closes as soon as the frames arrive (milliseconds).
+    const bound = new Promise((resolve) => setTimeout(() => resolve("still open"), 10_000));
+    expect(await Promise.race([closed, bound])).toBe("closed");
+    const err = (await rejected(env.step(noAction))) as SpadeError;
+    expect([
+      err.code,
+      err.message.includes(`more than ${MAX_UNASKED_MESSAGES} messages no request asked for`),
+    ]).toEqual(["E_REMOTE_ENV", true]);
+  });
+
+  it("an answer that is not a JSON object is E_REMOTE_ENV", async () => {
+    const answers = ["<html>", "null", "[1]"];
+    const { ref } = await fakeServer({
+      socket: (ws) => ws.on("message", () => ws.send(answers.shift() ?? "")),
+    });
+    const env = await OpenEnvRemoteEnv.open(ref);
+    const errors: SpadeError[] = [];
+    for (let i = 0; i < 3; i++) errors.push((await rejected(env.reset(1))) as SpadeError);
+    expect(errors.map((e) => e.code)).toEqual(["E_REMOTE_ENV", "E_REMOTE_ENV", "E_REMOTE_ENV"]);
+    expect(errors[0]?.message).toContain(
+      'the server answered with a message that is not a JSON object: "<html>"',
+    );
+    await env.close();
+  });
+});
