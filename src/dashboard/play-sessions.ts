@@ -62,6 +62,8 @@ export function parseReply(line: string, turn: number): Action | string {
 export class PlaySessions {
   readonly #sessions = new Map<string, Session>();
   readonly #max: number;
+  /** The start in progress: starts run one at a time, so concurrent ones cannot overshoot `max`. */
+  #starting: Promise<unknown> = Promise.resolve();
 
   constructor(max = 8) {
     this.#max = max;
@@ -91,8 +93,18 @@ export class PlaySessions {
     return s;
   }
 
-  /** Opens `open()`'s environment, resets it with `seed`, and returns the first observation. */
-  async start(open: () => Promise<Env>, seed: number): Promise<PlayView> {
+  /**
+   * Opens `open()`'s environment, resets it with `seed`, and returns the first observation; the
+   * oldest session is closed first when `max` are open. One start runs at a time: the cap is
+   * checked before the sandbox opens and filled after, so concurrent starts would pass it together.
+   */
+  start(open: () => Promise<Env>, seed: number): Promise<PlayView> {
+    const started = this.#starting.then(() => this.#start(open, seed));
+    this.#starting = started.catch(() => undefined);
+    return started;
+  }
+
+  async #start(open: () => Promise<Env>, seed: number): Promise<PlayView> {
     while (this.#sessions.size >= this.#max) {
       const [oldest] = this.#sessions.keys();
       await this.close(oldest as string);
