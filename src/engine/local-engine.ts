@@ -8,6 +8,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync } from "node:fs";
 import { createServer } from "node:net";
+import { StringDecoder } from "node:string_decoder";
 import { fileURLToPath } from "node:url";
 import { SpadeError } from "../errors.js";
 
@@ -15,6 +16,38 @@ import { SpadeError } from "../errors.js";
 export const ENGINE_LAUNCHER = fileURLToPath(
   new URL("../../scripts/engine/launch.py", import.meta.url),
 );
+
+/** The longest unfinished stdout line kept while looking for the ready lines (they are short). */
+export const MAX_READY_LINE_CHARS = 64 * 1024;
+
+/**
+ * The launcher's ready lines (`SPADE_ENGINE_MODEL=...`, `SPADE_ENGINE_URL=...`) found in its stdout
+ * a chunk at a time. Only whole lines are read, so a line cut between chunks is not taken half, and
+ * only the unfinished last one is kept (at most MAX_READY_LINE_CHARS): SkyRL logs to stdout for
+ * the engine's whole life, which must cost no memory here.
+ */
+export class ReadyLines {
+  url: string | undefined;
+  model: string | undefined;
+  #partial = "";
+  readonly #decoder = new StringDecoder("utf8");
+
+  /** Reads one chunk of stdout; true once both lines have been seen. */
+  feed(chunk: Buffer): boolean {
+    const lines = (this.#partial + this.#decoder.write(chunk)).split("\n");
+    this.#partial = (lines.pop() ?? "").slice(-MAX_READY_LINE_CHARS);
+    for (const line of lines) {
+      this.url ??= /SPADE_ENGINE_URL=(\S+)/.exec(line)?.[1];
+      this.model ??= /SPADE_ENGINE_MODEL=(.+)/.exec(line)?.[1]?.trim() || undefined;
+    }
+    return this.url !== undefined && this.model !== undefined;
+  }
+
+  /** Characters held for the unfinished last line. */
+  get bufferedChars(): number {
+    return this.#partial.length;
+  }
+}
 
 /** SkyRL's training backends. */
 export type EngineBackend = "jax" | "fsdp" | "megatron";
@@ -165,7 +198,7 @@ export async function startLocalEngine(options: LocalEngineOptions): Promise<Loc
   });
   const pid = child.pid ?? -1;
   let log = "";
-  let stdout = "";
+  const readyLines = new ReadyLines();
   let stopping = false;
   let ready = false;
   // SkyRL logs to stdout, Python warnings go to stderr: one log of both, its tail only.
@@ -225,28 +258,25 @@ export async function startLocalEngine(options: LocalEngineOptions): Promise<Loc
     );
     child.stdout!.on("data", (c: Buffer) => {
       append(c);
-      stdout += c.toString();
-      const url = /SPADE_ENGINE_URL=(\S+)/.exec(stdout)?.[1];
-      const model = /SPADE_ENGINE_MODEL=(.+)/.exec(stdout)?.[1]?.trim();
-      if (url && model && !ready) {
-        ready = true;
-        clearTimeout(timer);
-        clearInterval(ticker);
-        options.signal?.removeEventListener("abort", onAbort);
-        resolve({
-          url,
-          baseModel: model,
-          modelDir: model,
-          readySeconds: (Date.now() - started) / 1000,
-          pid,
-          log: () => log,
-          exited,
-          get stopping() {
-            return stopping;
-          },
-          stop,
-        });
-      }
+      if (ready || !readyLines.feed(c)) return;
+      const { url, model } = readyLines as { url: string; model: string };
+      ready = true;
+      clearTimeout(timer);
+      clearInterval(ticker);
+      options.signal?.removeEventListener("abort", onAbort);
+      resolve({
+        url,
+        baseModel: model,
+        modelDir: model,
+        readySeconds: (Date.now() - started) / 1000,
+        pid,
+        log: () => log,
+        exited,
+        get stopping() {
+          return stopping;
+        },
+        stop,
+      });
     });
     void exited.then(({ code, signal }) => {
       if (stopping || ready) return;
