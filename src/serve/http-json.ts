@@ -21,19 +21,25 @@ export function sendJson(
   res.end(text);
 }
 
-/** Reads a request body up to `limit` bytes; null when it is larger. */
+/**
+ * Reads a request body up to `limit` bytes; null when it is larger. The rest of a larger body is
+ * read and dropped (not buffered) rather than the socket destroyed, so the client gets the answer
+ * (413) instead of a reset; the server's request timeout bounds how long that may go on.
+ */
 export function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on("data", (chunk: Buffer) => {
+      if (size > limit) return; // over: dropped
       size += chunk.length;
-      if (size > limit) {
+      if (size <= limit) chunks.push(chunk);
+      else {
+        chunks.length = 0;
         resolve(null);
-        req.destroy();
-      } else chunks.push(chunk);
+      }
     });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("end", () => resolve(size > limit ? null : Buffer.concat(chunks).toString("utf8")));
     req.on("error", reject);
   });
 }

@@ -146,6 +146,20 @@ describe("HTTP routes", () => {
     expect((await fetch(`${base}/health`)).status).toBe(200);
   });
 
+  it("a body over the cap is answered 413 (the connection was reset before the answer)", async () => {
+    const big = JSON.stringify({ seed: 1, pad: "x".repeat(5 * 1024 * 1024) }); // over 4 MiB
+    const answers = await Promise.all(
+      ["reset", "step"].map(async (route) => {
+        const res = await fetch(`${base}/hostile-test/${route}`, { method: "POST", body: big });
+        return [res.status, await res.json()];
+      }),
+    );
+    expect(answers).toEqual([
+      [413, { detail: "request body over 4194304 bytes" }],
+      [413, { detail: "request body over 4194304 bytes" }],
+    ]);
+  });
+
   it("POST /reset plays a fresh instance; bad bodies are 422; /step without an episode is 409 E_ENV_CONTRACT", async () => {
     const reset = await fetch(`${base}/hostile-test/reset`, {
       method: "POST",
