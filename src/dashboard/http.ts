@@ -62,17 +62,25 @@ export function sendError(req: IncomingMessage, res: ServerResponse, err: unknow
   }
 }
 
+/** Largest Play API body, in bytes. */
+const MAX_JSON_BODY_BYTES = 65_536;
+
 /** The request's body as a JSON object: 415 unless sent as JSON, 413 past 64 KiB, 400 unless an object. */
 export async function readJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
   if (!String(req.headers["content-type"] ?? "").startsWith("application/json"))
     throw new HttpError(415, "send JSON (Content-Type: application/json)");
-  let text = "";
+  // The bytes are decoded once, whole: a chunk may end inside a UTF-8 character, which decoding
+  // chunk by chunk would turn into two replacement characters.
+  const chunks: Buffer[] = [];
+  let bytes = 0;
   for await (const chunk of req) {
-    text += String(chunk);
-    if (text.length > 65_536) throw new HttpError(413, "request too large");
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    bytes += buffer.length;
+    if (bytes > MAX_JSON_BODY_BYTES) throw new HttpError(413, "request too large");
+    chunks.push(buffer);
   }
   try {
-    const value = JSON.parse(text) as unknown;
+    const value = JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown;
     if (typeof value === "object" && value !== null && !Array.isArray(value))
       return value as Record<string, unknown>;
   } catch {
