@@ -1,6 +1,19 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { authorized, isLoopback } from "./auth.js";
+
+// The real timingSafeEqual, recorded: the token check must go through it.
+const compared = vi.hoisted(() => [] as Array<[number, number]>);
+vi.mock("node:crypto", async (importOriginal) => {
+  const crypto = await importOriginal<typeof import("node:crypto")>();
+  return {
+    ...crypto,
+    timingSafeEqual: (a: NodeJS.ArrayBufferView, b: NodeJS.ArrayBufferView) => {
+      compared.push([a.byteLength, b.byteLength]);
+      return crypto.timingSafeEqual(a, b);
+    },
+  };
+});
 
 /** TEST DOUBLE: a request's URL and headers, and a response that records the headers set. */
 function exchange(url: string, headers: Record<string, string>) {
@@ -37,5 +50,21 @@ describe("authorized", () => {
     expect([authorized(later.req, later.res, "s3cret"), later.set]).toEqual([true, []]);
     const wrong = exchange("/?token=guess", { host: "127.0.0.1", cookie: "spade_token=old" });
     expect([authorized(wrong.req, wrong.res, "s3cret"), wrong.set]).toEqual([false, []]);
+  });
+
+  it("compares tokens with timingSafeEqual over SHA-256 digests, whatever the lengths", () => {
+    const given = ["s3cret", "s3creT", "s3cre", "s3cret-and-more", ""];
+    const results = given.map((t) => {
+      compared.length = 0;
+      const { req, res } = exchange(`/?token=${t}`, { host: "box:1" });
+      return [authorized(req, res, "s3cret"), ...compared];
+    });
+    expect(results).toEqual([
+      [true, [32, 32]],
+      [false, [32, 32]],
+      [false, [32, 32]],
+      [false, [32, 32]],
+      [false, [32, 32]],
+    ]);
   });
 });

@@ -422,6 +422,14 @@ describe("live updates and the token", () => {
           })
         ).status,
       ).toBe(401);
+      // Wrong tokens of the same length, another length, and empty: 401 by query and by cookie.
+      const statuses: number[] = [];
+      for (const wrong of ["s3creT", "s3cre", "s3cret-and-more", ""]) {
+        statuses.push((await fetch(`http://127.0.0.1:${port}/?token=${wrong}`)).status);
+        const headers = { cookie: `spade_token=${wrong}` };
+        statuses.push((await fetch(`http://127.0.0.1:${port}/`, { headers })).status);
+      }
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 401, 401]);
     } finally {
       await open.close();
     }
