@@ -9,7 +9,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { WebSocketServer, type WebSocket } from "ws";
 import { rejected } from "../../test/assert.js";
 import type { SpadeError } from "../errors.js";
-import { MAX_REMOTE_META_BYTES, MAX_UNASKED_MESSAGES, OpenEnvRemoteEnv } from "./openenv-remote.js";
+import {
+  MAX_REMOTE_META_BYTES,
+  MAX_UNASKED_BYTES,
+  MAX_UNASKED_MESSAGES,
+  OpenEnvRemoteEnv,
+} from "./openenv-remote.js";
 
 /**
  * TEST DOUBLE: an OpenEnv server whose HTTP answers are `http`'s (default: `{"name": "x"}` for
@@ -51,6 +56,7 @@ afterEach(() => {
 });
 
 const noAction = { text: "x", answer: null, toolCalls: [] };
+const UNASKED = `more than ${MAX_UNASKED_MESSAGES} messages or ${MAX_UNASKED_BYTES} bytes that no request asked for`;
 
 describe("OpenEnvRemoteEnv against a hostile server", () => {
   it("a server that never answers its HTTP routes is E_REMOTE_ENV after the timeout", async () => {
@@ -100,10 +106,33 @@ describe("OpenEnvRemoteEnv against a hostile server", () => {
     const bound = new Promise((resolve) => setTimeout(() => resolve("still open"), 10_000));
     expect(await Promise.race([closed, bound])).toBe("closed");
     const err = (await rejected(env.step(noAction))) as SpadeError;
-    expect([
-      err.code,
-      err.message.includes(`more than ${MAX_UNASKED_MESSAGES} messages no request asked for`),
-    ]).toEqual(["E_REMOTE_ENV", true]);
+    expect([err.code, err.message.includes(UNASKED)]).toEqual(["E_REMOTE_ENV", true]);
+  });
+
+  it("unasked messages past MAX_UNASKED_BYTES together are cut off, however few", async () => {
+    // Two frames of 600 KiB, sent before any request: under the count cap, over the byte cap.
+    const frame = JSON.stringify({ type: "observation", data: { text: "x".repeat(600 * 1024) } });
+    const { ref, closed } = await fakeServer({ socket: (ws) => (ws.send(frame), ws.send(frame)) });
+    const env = await OpenEnvRemoteEnv.open(ref);
+    // A generous bound: the client closes as soon as the second frame arrives (milliseconds).
+    const bound = new Promise((resolve) => setTimeout(() => resolve("still open"), 10_000));
+    expect(await Promise.race([closed, bound])).toBe("closed");
+    const first = await env.reset(1).catch((e: SpadeError) => e);
+    expect([(first as SpadeError).code, (first as SpadeError).message.includes(UNASKED)]).toEqual([
+      "E_REMOTE_ENV",
+      true,
+    ]);
+  });
+
+  it("a reply larger than MAX_UNASKED_BYTES, asked for, is taken whole", async () => {
+    const text = "y".repeat(3 * MAX_UNASKED_BYTES);
+    const { ref } = await fakeServer({
+      socket: (ws) =>
+        ws.on("message", () => ws.send(JSON.stringify({ data: { observation: { text } } }))),
+    });
+    const env = await OpenEnvRemoteEnv.open(ref);
+    expect((await env.reset(1)).observation.length).toBe(3 * MAX_UNASKED_BYTES);
+    await env.close();
   });
 
   it("an answer that is not a JSON object is E_REMOTE_ENV", async () => {

@@ -40,6 +40,19 @@ export const MAX_REMOTE_META_BYTES = 4 * 1024 * 1024;
  */
 export const MAX_UNASKED_MESSAGES = 8;
 
+/**
+ * Bytes those unasked messages may hold together: 1 MiB. A capacity error is a few hundred
+ * bytes; the count cap alone let 8 messages of MAX_REMOTE_MESSAGE_BYTES each stay in memory.
+ */
+export const MAX_UNASKED_BYTES = 1024 * 1024;
+
+/**
+ * Largest message accepted, a reply included: 100 MiB. Kept well above what `spade serve` sends
+ * (a sandbox answer is at most 1 MiB of text, `outputBytes`, which JSON escaping and UTF-8 can
+ * make several MiB), since other OpenEnv servers may send images or long documents.
+ */
+export const MAX_REMOTE_MESSAGE_BYTES = 100 * 1024 * 1024;
+
 /** True when `ref` names a remote OpenEnv environment. */
 export function isOpenEnvRef(ref: string): boolean {
   return OPENENV_SCHEMES.some((s) => ref.startsWith(s));
@@ -213,6 +226,8 @@ function observationText(obs: Record<string, unknown>): string {
 export class OpenEnvRemoteEnv implements Env {
   #ws: WebSocket;
   #inbox: string[] = [];
+  /** UTF-8 bytes of the messages in `#inbox`. */
+  #inboxBytes = 0;
   #waiters: Array<{ resolve: (raw: string) => void; reject: (err: Error) => void }> = [];
   #closedError: Error | null = null;
   #queue: Promise<unknown> = Promise.resolve();
@@ -227,15 +242,22 @@ export class OpenEnvRemoteEnv implements Env {
     ws.on("message", (data) => {
       const raw = data.toString();
       const w = this.#waiters.shift();
-      if (w) w.resolve(raw);
-      else if (this.#inbox.length < MAX_UNASKED_MESSAGES) this.#inbox.push(raw);
-      else {
-        this.#closedError ??= new Error(
-          `the server sent more than ${MAX_UNASKED_MESSAGES} messages no request asked for; the connection was closed`,
-        );
-        this.#inbox = [];
-        ws.terminate();
+      if (w) return w.resolve(raw);
+      const bytes = Buffer.byteLength(raw);
+      if (
+        this.#inbox.length < MAX_UNASKED_MESSAGES &&
+        this.#inboxBytes + bytes <= MAX_UNASKED_BYTES
+      ) {
+        this.#inbox.push(raw);
+        this.#inboxBytes += bytes;
+        return;
       }
+      this.#closedError ??= new Error(
+        `the server sent more than ${MAX_UNASKED_MESSAGES} messages or ${MAX_UNASKED_BYTES} bytes that no request asked for; the connection was closed`,
+      );
+      this.#inbox = [];
+      this.#inboxBytes = 0;
+      ws.terminate();
     });
     ws.on("close", (code, reason) => {
       this.#closedError ??= new Error(
@@ -255,7 +277,7 @@ export class OpenEnvRemoteEnv implements Env {
     const timeoutMs = options.timeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS;
     const meta = await remoteMeta(target, options);
     const ws = new WebSocket(target.wsUrl, {
-      maxPayload: 100 * 1024 * 1024,
+      maxPayload: MAX_REMOTE_MESSAGE_BYTES,
       handshakeTimeout: timeoutMs,
     });
     // Listening before the socket opens: a server's first message (a capacity error) can arrive
@@ -372,7 +394,10 @@ export class OpenEnvRemoteEnv implements Env {
     this.#ws.send(JSON.stringify(message));
     const raw = await new Promise<string>((resolve, reject) => {
       const queued = this.#inbox.shift();
-      if (queued !== undefined) return resolve(queued);
+      if (queued !== undefined) {
+        this.#inboxBytes -= Buffer.byteLength(queued);
+        return resolve(queued);
+      }
       const timer = setTimeout(
         () => reject(new Error(`no answer within ${this.timeoutMs} ms`)),
         this.timeoutMs,
