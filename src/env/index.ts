@@ -18,6 +18,7 @@ export {
   resetProblems,
   stepProblems,
   hintProblems,
+  toolProblems,
   MAX_HINT_CHARS,
   MAX_TURNS_LIMIT,
 } from "./shape.js";

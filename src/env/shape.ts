@@ -54,36 +54,46 @@ export function metaProblems(meta: unknown): string[] {
   }
   if (!Array.isArray(tools)) {
     problems.push("meta.tools must be an array (empty when the environment has no tools)");
-  } else {
-    const seen = new Set<string>();
-    tools.forEach((tool, i) => {
-      const fn = isPlainObject(tool) ? tool.function : undefined;
-      if (!isPlainObject(tool) || tool.type !== "function" || !isPlainObject(fn)) {
-        problems.push(
-          `meta.tools[${i}] must be {type: "function", function: {name, description, parameters}}`,
-        );
-        return;
-      }
-      if (typeof fn.name !== "string" || !TOOL_NAME_RE.test(fn.name)) {
-        problems.push(`meta.tools[${i}].function.name must match ${TOOL_NAME_RE.source}`);
-      } else if (seen.has(fn.name)) {
-        problems.push(`meta.tools[${i}].function.name "${fn.name}" is declared twice`);
-      } else {
-        seen.add(fn.name);
-      }
-      if (typeof fn.description !== "string")
-        problems.push(`meta.tools[${i}].function.description must be a string`);
-      if (!isPlainObject(fn.parameters) || fn.parameters.type !== "object") {
-        problems.push(
-          `meta.tools[${i}].function.parameters must be a JSON Schema with type "object"`,
-        );
-      } else {
-        // The validator builds arguments from this schema on the host: it must fit the bounds.
-        const tooLarge = sampleProblem(fn.parameters as JsonSchema);
-        if (tooLarge) problems.push(`meta.tools[${i}].function.parameters: ${tooLarge}`);
-      }
-    });
-  }
+  } else problems.push(...toolProblems(tools));
+  return problems;
+}
+
+/**
+ * Problems with a list of tool schemas in the chat form (`meta.tools`, or tools read from a
+ * remote server): each `{type: "function", function: {name, description, parameters}}`, names
+ * unique and matching TOOL_NAME_RE, parameters an object schema within the sampling bounds.
+ * `where` names the list in the messages.
+ */
+export function toolProblems(tools: readonly unknown[], where = "meta.tools"): string[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  tools.forEach((tool, i) => {
+    const fn = isPlainObject(tool) ? tool.function : undefined;
+    if (!isPlainObject(tool) || tool.type !== "function" || !isPlainObject(fn)) {
+      problems.push(
+        `${where}[${i}] must be {type: "function", function: {name, description, parameters}}`,
+      );
+      return;
+    }
+    if (typeof fn.name !== "string" || !TOOL_NAME_RE.test(fn.name)) {
+      problems.push(
+        `${where}[${i}].function.name must match ${TOOL_NAME_RE.source} (${got(fn.name)})`,
+      );
+    } else if (seen.has(fn.name)) {
+      problems.push(`${where}[${i}].function.name "${fn.name}" is declared twice`);
+    } else {
+      seen.add(fn.name);
+    }
+    if (typeof fn.description !== "string")
+      problems.push(`${where}[${i}].function.description must be a string`);
+    if (!isPlainObject(fn.parameters) || fn.parameters.type !== "object") {
+      problems.push(`${where}[${i}].function.parameters must be a JSON Schema with type "object"`);
+    } else {
+      // The validator builds arguments from this schema on the host: it must fit the bounds.
+      const tooLarge = sampleProblem(fn.parameters as JsonSchema);
+      if (tooLarge) problems.push(`${where}[${i}].function.parameters: ${tooLarge}`);
+    }
+  });
   return problems;
 }
 

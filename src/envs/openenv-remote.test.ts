@@ -14,6 +14,8 @@ import {
   MAX_UNASKED_BYTES,
   MAX_UNASKED_MESSAGES,
   OpenEnvRemoteEnv,
+  parseOpenEnvRef,
+  remoteMeta,
 } from "./openenv-remote.js";
 
 /**
@@ -148,5 +150,58 @@ describe("OpenEnvRemoteEnv against a hostile server", () => {
       'the server answered with a message that is not a JSON object: "<html>"',
     );
     await env.close();
+  });
+});
+
+/** TEST DOUBLE: HTTP answers of a server whose MCP `tools/list` lists `tools`. */
+function listing(tools: unknown) {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    res.writeHead(200, { "content-type": "application/json" });
+    if (req.url?.endsWith("/metadata")) res.end('{"name":"x"}');
+    else if (req.url?.endsWith("/mcp")) res.end(JSON.stringify({ result: { tools } }));
+    else res.end("{}");
+  };
+}
+
+describe("remoteMeta's tools", () => {
+  it("reads MCP tools as ToolSpecs, filling a missing description and schema, without final_answer", async () => {
+    const schema = { type: "object", properties: { n: { type: "integer" } } };
+    const { ref } = await fakeServer({
+      http: listing([
+        { name: "guess", description: "guess n", inputSchema: schema },
+        { name: "peek" },
+        { name: "final_answer" },
+      ]),
+    });
+    expect((await remoteMeta(parseOpenEnvRef(ref))).tools).toEqual([
+      { type: "function", function: { name: "guess", description: "guess n", parameters: schema } },
+      {
+        type: "function",
+        function: { name: "peek", description: "", parameters: { type: "object", properties: {} } },
+      },
+    ]);
+  });
+
+  it("refuses tools of another shape with E_REMOTE_ENV, naming each problem", async () => {
+    const cases: Array<[unknown, string]> = [
+      [[{ name: 42 }], "tools[0].function.name must match ^[A-Za-z0-9_-]{1,64}$ (got 42)"],
+      [[{ name: "" }], 'tools[0].function.name must match ^[A-Za-z0-9_-]{1,64}$ (got "")'],
+      [[{ name: "a", description: ["d"] }], "tools[0].function.description must be a string"],
+      [
+        [{ name: "a", inputSchema: "s" }],
+        'tools[0].function.parameters must be a JSON Schema with type "object"',
+      ],
+      [["a"], 'tools[0] must be {type: "function", function: {name, description, parameters}}'],
+      [{ a: 1 }, "tools/list answered `tools` that is not an array"],
+    ];
+    for (const [tools, problem] of cases) {
+      const { ref } = await fakeServer({ http: listing(tools) });
+      const err = (await rejected(remoteMeta(parseOpenEnvRef(ref)))) as SpadeError;
+      expect([err.code, err.message.includes(problem), err.nextStep]).toEqual([
+        "E_REMOTE_ENV",
+        true,
+        "fix the server's tools: each needs a name (letters, digits, _ or -), a string description and an object inputSchema",
+      ]);
+    }
   });
 });

@@ -20,6 +20,7 @@ import type {
   ToolResult,
   ToolSpec,
 } from "../env/types.js";
+import { toolProblems } from "../env/index.js";
 import { SpadeError } from "../errors.js";
 
 /** The scheme prefix of remote OpenEnv references. */
@@ -168,29 +169,19 @@ export async function remoteMeta(
       nextStep: "check that the OpenEnv server runs and serves this environment",
     });
   }
-  let tools: ToolSpec[] = [];
+  let listed: unknown = [];
   try {
     const answer = (await getJson(fetchFn, `${target.httpBase}/mcp`, timeoutMs, {
       jsonrpc: "2.0",
       method: "tools/list",
       params: {},
       id: 1,
-    })) as {
-      result?: { tools?: Array<{ name: string; description?: string; inputSchema?: JsonObject }> };
-    };
-    tools = (answer.result?.tools ?? [])
-      .filter((t) => t.name !== "final_answer")
-      .map((t) => ({
-        type: "function",
-        function: {
-          name: t.name,
-          description: t.description ?? "",
-          parameters: t.inputSchema ?? { type: "object", properties: {} },
-        },
-      }));
+    })) as { result?: { tools?: unknown } } | null;
+    listed = answer?.result?.tools ?? [];
   } catch {
-    tools = []; // a server without MCP: a text-only environment
+    listed = []; // a server without MCP: a text-only environment
   }
+  const tools = remoteTools(target, listed);
   let indexed: { skill?: string; maxTurns?: number } | undefined;
   try {
     const index = (await getJson(fetchFn, `${target.serverBase}/`, timeoutMs)) as {
@@ -207,6 +198,39 @@ export async function remoteMeta(
     maxTurns: target.maxTurns ?? indexed?.maxTurns ?? DEFAULT_REMOTE_MAX_TURNS,
     tools,
   };
+}
+
+/**
+ * MCP tools (`{name, description?, inputSchema?}`) as SPADE's ToolSpecs, `final_answer` left out
+ * (SPADE answers through its own). They are checked as an environment's `meta.tools` are
+ * (`toolProblems`): a remote tool reaches the model's tool list and the rollout as they do.
+ * E_REMOTE_ENV when the list or a tool has another shape.
+ */
+function remoteTools(target: OpenEnvTarget, listed: unknown): ToolSpec[] {
+  const refuse = (why: string) =>
+    new SpadeError("E_REMOTE_ENV", `${target.httpBase}/mcp: tools/list answered ${why}`, {
+      nextStep:
+        "fix the server's tools: each needs a name (letters, digits, _ or -), a string description and an object inputSchema",
+    });
+  if (!Array.isArray(listed)) throw refuse("`tools` that is not an array");
+  const specs = listed.map((t: unknown) => {
+    if (typeof t !== "object" || t === null || Array.isArray(t)) return t;
+    const { name, description, inputSchema } = t as Record<string, unknown>;
+    return {
+      type: "function",
+      function: {
+        name,
+        description: description === undefined ? "" : description,
+        parameters: inputSchema === undefined ? { type: "object", properties: {} } : inputSchema,
+      },
+    };
+  });
+  const problems = toolProblems(specs, "tools");
+  if (problems.length > 0)
+    throw refuse(
+      `tools SPADE cannot use (name, description and inputSchema are read as function.name, .description and .parameters): ${problems.join("; ")}`,
+    );
+  return (specs as ToolSpec[]).filter((t) => t.function.name !== "final_answer");
 }
 
 interface Payload {
