@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import type { SpadeError } from "../errors.js";
 import type { RetryNotice } from "./retry.js";
@@ -98,5 +100,49 @@ describe("answeredId", () => {
     expect(() => answeredId({}, "create_session", "session_id")).toThrow(
       "create_session answered without a session_id: {}",
     );
+  });
+});
+
+describe("TinkerHttp heartbeats", () => {
+  it("against a server that never answers them, one is out at a time, abandoned within the period", async () => {
+    // TEST DOUBLE: a Tinker server that sets up the session and never answers a heartbeat.
+    let beats = 0;
+    const server = createServer((req, res) => {
+      if (req.url === "/api/v1/session_heartbeat") return void beats++;
+      const session = req.url === "/api/v1/create_session";
+      res.writeHead(session ? 200 : 404, { "content-type": "application/json" });
+      res.end(session ? '{"session_id": "s1"}' : "{}");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    let out = 0;
+    let mostOut = 0;
+    // The real fetch, counting the heartbeats sent and not yet settled.
+    const counting = (async (url: string, init?: RequestInit) => {
+      const beat = String(url).endsWith("/session_heartbeat");
+      if (beat) mostOut = Math.max(mostOut, ++out);
+      try {
+        return await fetch(url, init);
+      } finally {
+        if (beat) out--;
+      }
+    }) as typeof fetch;
+    const port = (server.address() as AddressInfo).port;
+    const http = new TinkerHttp({
+      baseURL: `http://127.0.0.1:${port}`,
+      fetch: counting,
+      heartbeatMs: 20,
+    });
+    try {
+      expect(await http.session()).toBe("s1");
+      // A generous bound: five beats take about 100-200 ms.
+      const deadline = Date.now() + 10_000;
+      while (beats < 5 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      expect([beats >= 5, mostOut]).toEqual([true, 1]);
+    } finally {
+      http.close();
+      server.closeAllConnections();
+      server.close();
+    }
   });
 });

@@ -66,6 +66,8 @@ export interface RequestOptions {
   idempotencyKey?: string;
   /** Most retries of this request, instead of the client's `retry.maxRetries`. */
   maxRetries?: number;
+  /** One attempt of this request is abandoned after this, instead of the client's `retry.timeoutMs`. */
+  timeoutMs?: number;
 }
 
 /** The HTTP client of one Tinker-compatible server: one session, shared by its sampling and training clients. */
@@ -112,7 +114,7 @@ export class TinkerHttp {
     };
     if (encoding.contentEncoding) headers["content-encoding"] = encoding.contentEncoding;
     const url = `${this.baseURL}${path}`;
-    const timeoutMs = this.options.retry?.timeoutMs;
+    const timeoutMs = opts.timeoutMs ?? this.options.retry?.timeoutMs;
     // Before the handshake and for the exchange itself the API key is sent; after it, a JWT when the service asks for one.
     const jwt = path === "/api/v1/auth/token" ? null : this.jwt;
     return withRetries(
@@ -143,10 +145,11 @@ export class TinkerHttp {
         );
       },
       {
-        options:
-          opts.maxRetries === undefined
-            ? this.options.retry
-            : { ...this.options.retry, maxRetries: opts.maxRetries },
+        options: {
+          ...this.options.retry,
+          ...(opts.maxRetries === undefined ? {} : { maxRetries: opts.maxRetries }),
+          ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }),
+        },
         clock: this.clock,
         signal: opts.signal,
         onRetry: this.options.onRetry,
@@ -240,21 +243,17 @@ export class TinkerHttp {
   private startHeartbeat(sessionId: string): void {
     const periodMs = this.options.heartbeatMs ?? 10_000;
     if (periodMs <= 0 || this.heartbeat) return;
+    // Each beat is a request like the others (timed out by `withRetries`), within one period and
+    // never retried; a beat still out skips the tick, so a silent server cannot make them pile up.
+    const timeoutMs = Math.min(periodMs, this.options.retry?.timeoutMs ?? periodMs);
+    let beating = false;
     this.heartbeat = setInterval(() => {
-      const body = JSON.stringify({ session_id: sessionId, type: "session_heartbeat" });
-      // A missed heartbeat is harmless; the next one follows.
-      (this.jwt ? this.jwt.token() : Promise.resolve(this.apiKey))
-        .then((key) =>
-          this.fetchImpl(`${this.baseURL}/api/v1/session_heartbeat`, {
-            method: "POST",
-            headers: { "content-type": "application/json", "x-api-key": key },
-            body,
-          }),
-        )
-        .then(
-          (r) => r.body?.cancel(),
-          () => {},
-        );
+      if (beating) return;
+      beating = true;
+      const body = { session_id: sessionId, type: "session_heartbeat" };
+      this.request("/api/v1/session_heartbeat", body, { maxRetries: 0, timeoutMs })
+        .catch(() => {}) // A missed heartbeat is harmless; the next one follows.
+        .finally(() => (beating = false));
     }, periodMs);
     // The heartbeat alone must not keep the process alive.
     this.heartbeat.unref?.();
