@@ -8,15 +8,29 @@ import { statSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import { STORE_FILE } from "../store/index.js";
+import { send } from "./http.js";
+
+/**
+ * Event streams open at once: 100. Each holds a socket (a file descriptor) for as long as its
+ * page stays open, so without a cap one client could open streams until the process has no
+ * descriptors left for its stores; a browser opens one per tab.
+ */
+export const MAX_EVENT_STREAMS = 100;
 
 /** The change feed of one dashboard. */
 export class LiveFeed {
   readonly #streams = new Set<ServerResponse>();
   readonly #seen = new Map<string, string>();
   readonly #timers: NodeJS.Timeout[];
+  readonly #maxStreams: number;
 
-  /** Starts watching the runs `runs()` lists (asked again at each check). */
-  constructor(runs: () => ReadonlyArray<{ id: string; dir: string }>, pollMs: number) {
+  /** Starts watching the runs `runs()` lists (asked again at each check); at most `maxStreams` follow it. */
+  constructor(
+    runs: () => ReadonlyArray<{ id: string; dir: string }>,
+    pollMs: number,
+    maxStreams = MAX_EVENT_STREAMS,
+  ) {
+    this.#maxStreams = maxStreams;
     let first = true;
     const check = () => {
       for (const r of runs()) {
@@ -39,8 +53,17 @@ export class LiveFeed {
     for (const s of this.#streams) s.write(text);
   }
 
-  /** Answers `/events`: keeps the response open as an event stream until the page goes. */
+  /** Answers `/events`: keeps the response open as an event stream until the page goes; 503 past the cap. */
   subscribe(req: IncomingMessage, res: ServerResponse): void {
+    if (this.#streams.size >= this.#maxStreams) {
+      send(
+        res,
+        503,
+        "text/plain; charset=utf-8",
+        `${this.#maxStreams} live-update streams are open, the most this dashboard serves: close other dashboard tabs, then reload\n`,
+      );
+      return;
+    }
     res.writeHead(200, {
       "content-type": "text/event-stream",
       "cache-control": "no-store",
