@@ -59,6 +59,8 @@ afterEach(() => {
 
 const noAction = { text: "x", answer: null, toolCalls: [] };
 const UNASKED = `more than ${MAX_UNASKED_MESSAGES} messages or ${MAX_UNASKED_BYTES} bytes that no request asked for`;
+const LATE =
+  "no answer within 200 ms; the connection was closed, so that a late reply cannot be taken for another request's";
 
 describe("OpenEnvRemoteEnv against a hostile server", () => {
   it("a server that never answers its HTTP routes is E_REMOTE_ENV after the timeout", async () => {
@@ -135,6 +137,33 @@ describe("OpenEnvRemoteEnv against a hostile server", () => {
     const env = await OpenEnvRemoteEnv.open(ref);
     expect((await env.reset(1)).observation.length).toBe(3 * MAX_UNASKED_BYTES);
     await env.close();
+  });
+
+  it("a reply that comes after its timeout is not taken for the next request's", async () => {
+    // The reset's answer comes late; the step's answer would then be the reset's.
+    const answer = (text: string) => JSON.stringify({ data: { observation: { text } } });
+    let n = 0;
+    const { ref, closed } = await fakeServer({
+      socket: (ws) =>
+        ws.on("message", () => {
+          const text = `answer ${++n}`;
+          setTimeout(() => ws.readyState === ws.OPEN && ws.send(answer(text)), n === 1 ? 400 : 0);
+        }),
+    });
+    const env = await OpenEnvRemoteEnv.open(ref, { timeoutMs: 200 });
+    const { wsUrl } = parseOpenEnvRef(ref);
+    const late = (await rejected(env.reset(1))) as SpadeError;
+    expect([late.code, late.message]).toEqual([
+      "E_REMOTE_ENV",
+      `${wsUrl}: ${LATE} (check the server's log; reopen the environment)`,
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 400)); // past the late answer
+    const next = (await rejected(env.reset(2))) as SpadeError;
+    expect([next.code, next.message]).toEqual([
+      "E_REMOTE_ENV",
+      `${wsUrl}: ${LATE} (open the environment again)`,
+    ]);
+    expect(await closed).toBe("closed");
   });
 
   it("an answer that is not a JSON object is E_REMOTE_ENV", async () => {

@@ -422,10 +422,15 @@ export class OpenEnvRemoteEnv implements Env {
         this.#inboxBytes -= Buffer.byteLength(queued);
         return resolve(queued);
       }
-      const timer = setTimeout(
-        () => reject(new Error(`no answer within ${this.timeoutMs} ms`)),
-        this.timeoutMs,
-      );
+      // A reply that comes later would be taken for the next request's: the connection goes, and
+      // with it every request still waiting (closing rejects them).
+      const timer = setTimeout(() => {
+        this.#closedError ??= new Error(
+          `no answer within ${this.timeoutMs} ms; the connection was closed, so that a late reply cannot be taken for another request's`,
+        );
+        for (const w of this.#waiters.splice(0)) w.reject(this.#closedError);
+        this.#ws.terminate();
+      }, this.timeoutMs);
       this.#waiters.push({
         resolve: (r) => {
           clearTimeout(timer);
