@@ -1,7 +1,7 @@
 /**
  * Small assertion helpers shared by the unit tests: the error a call throws or a promise rejects
- * with, its code, or its code and message, and element-wise closeness of number lists (nulls must
- * match exactly).
+ * with, its code, or its code and message, element-wise closeness of number lists (nulls must
+ * match exactly), and a call's wall time.
  */
 import { expect } from "vitest";
 import { isSpadeError } from "../src/errors.js";
@@ -95,4 +95,15 @@ export function expectCloseList(
     if (want === null || want === undefined) expect(value).toBeNull();
     else expect(value).toBeCloseTo(want, 10);
   });
+}
+
+/**
+ * What `fn` returns and how long it took. For the linear-time tests of parsers of model output:
+ * they bound a large adversarial input generously (2 s where the quadratic code took 20 s or
+ * more), never tightly, so a loaded machine does not make them flaky.
+ */
+export function timed<T>(fn: () => T): { value: T; ms: number } {
+  const started = performance.now();
+  const value = fn();
+  return { value, ms: performance.now() - started };
 }

@@ -5,8 +5,11 @@ import {
   makeAction,
   parseOpenAIToolCalls,
   parseToolCallText,
+  taggedBodies,
+  withoutTagged,
 } from "./action.js";
 import { episodeReturn, isSuccess } from "./returns.js";
+import { timed } from "../../test/assert.js";
 
 describe("extractAnswer", () => {
   it.each([
@@ -21,6 +24,33 @@ describe("extractAnswer", () => {
     ["\\boxed{}", ""],
   ])("%j -> %j", (text, expected) => {
     expect(extractAnswer(text)).toBe(expected);
+  });
+});
+
+describe("tagged blocks", () => {
+  it.each([
+    ["a<t>1</t>b<t>2</t>c", ["1", "2"], "abc"],
+    ["<t>1<t>2</t>3</t>", ["1<t>2"], "3</t>"],
+    ["<t>open only", [], "<t>open only"],
+    ["</t><t></t><t>x", [""], "</t><t>x"],
+    ["none", [], "none"],
+  ])("%j", (text, bodies, rest) => {
+    expect(taggedBodies(text, "<t>", "</t>")).toEqual(bodies);
+    expect(withoutTagged(text, "<t>", "</t>")).toBe(rest);
+  });
+
+  // The regexes these replace took about 20 s (quadratic: each unclosed tag rescanned to the end).
+  it("reads a megabyte of unclosed tags in linear time", () => {
+    const answers = timed(() => extractAnswer(`<answer>1</answer>${"<answer>".repeat(131_072)}`));
+    expect(answers.value).toBe("1");
+    expect(answers.ms).toBeLessThan(2000);
+    const calls = `<tool_call>{"name": "f"}</tool_call>${"<tool_call>".repeat(95_325)}`;
+    const parsed = timed(() => parseToolCallText(calls));
+    expect(parsed.value).toEqual({
+      calls: [{ id: "call_0", name: "f", arguments: {} }],
+      malformed: [],
+    });
+    expect(parsed.ms).toBeLessThan(2000);
   });
 });
 

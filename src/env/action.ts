@@ -16,9 +16,16 @@ import type { Action, JsonObject, OracleAction, ToolCall } from "./types.js";
 export function extractAnswer(text: string): string | null {
   const boxed = lastBoxed(text);
   if (boxed !== null) return boxed.trim();
-  const re = /<answer>([\s\S]*?)<\/answer>/g;
+  // indexOf, not /<answer>([\s\S]*?)<\/answer>/g (which rescans to the end from every unclosed
+  // tag: quadratic), and inline: this function's source is copied into sandboxes (oracle-turn.ts).
   let last: string | null = null;
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) last = m[1] ?? "";
+  for (let from = 0; ; ) {
+    const open = text.indexOf("<answer>", from);
+    const close = open === -1 ? -1 : text.indexOf("</answer>", open + 8);
+    if (close === -1) break;
+    last = text.slice(open + 8, close);
+    from = close + 9;
+  }
   return last === null ? null : last.trim();
 }
 
@@ -74,13 +81,47 @@ function toToolCall(value: unknown, index: number): ToolCall | null {
   return { id, name: obj.name, arguments: args };
 }
 
+/**
+ * The bodies of the `open...close` blocks of `text`, in order, each closed by the first `close`
+ * after its `open`: what `/open([\s\S]*?)close/g` captures. Found with indexOf, in linear time;
+ * that regex rescans to the end from every unclosed `open`, quadratic in a long model output.
+ */
+export function taggedBodies(text: string, open: string, close: string): string[] {
+  return taggedSpans(text, open, close).map(([start, end]) =>
+    text.slice(start + open.length, end - close.length),
+  );
+}
+
+/** `text` without its `open...close` blocks: what `text.replace(/open[\s\S]*?close/g, "")` gives, in linear time. */
+export function withoutTagged(text: string, open: string, close: string): string {
+  let out = "";
+  let from = 0;
+  for (const [start, end] of taggedSpans(text, open, close)) {
+    out += text.slice(from, start);
+    from = end;
+  }
+  return out + text.slice(from);
+}
+
+/** [start, end) of each `open...close` block of `text` (see `taggedBodies`). */
+function taggedSpans(text: string, open: string, close: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  for (let from = 0; ; ) {
+    const start = text.indexOf(open, from);
+    // No close after the first unclosed `open` means none after any later one either.
+    const closeAt = start === -1 ? -1 : text.indexOf(close, start + open.length);
+    if (closeAt === -1) return spans;
+    from = closeAt + close.length;
+    spans.push([start, from]);
+  }
+}
+
 /** Tool calls written as `<tool_call>{"name": ..., "arguments": {...}}</tool_call>` in text. */
 export function parseToolCallText(text: string): ParsedToolCalls {
   const calls: ToolCall[] = [];
   const malformed: string[] = [];
-  const re = /<tool_call>([\s\S]*?)<\/tool_call>/g;
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    const body = (m[1] ?? "").trim();
+  for (const tagged of taggedBodies(text, "<tool_call>", "</tool_call>")) {
+    const body = tagged.trim();
     let call: ToolCall | null = null;
     try {
       call = toToolCall(JSON.parse(body), calls.length);

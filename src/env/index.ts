@@ -10,6 +10,8 @@ export {
   actionFromOracle,
   parseToolCallText,
   parseOpenAIToolCalls,
+  taggedBodies,
+  withoutTagged,
 } from "./action.js";
 export type { OpenAIToolCall, ParsedToolCalls } from "./action.js";
 export { episodeReturn, isSuccess, clampUnit, SUCCESS_THRESHOLD } from "./returns.js";

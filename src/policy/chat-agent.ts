@@ -4,7 +4,7 @@
  * assistant turns with their tool calls, tool results), enforces a prompt-token budget, and
  * records what was sampled per turn so the episode can be stored and trained on.
  */
-import { makeAction } from "../env/index.js";
+import { makeAction, withoutTagged } from "../env/index.js";
 import type { Action, EnvMeta, Json, ToolCall, ToolResult, ToolSpec } from "../env/index.js";
 import { SpadeError } from "../errors.js";
 import type {
@@ -138,7 +138,7 @@ export function estimateTokensByChars(text: string): number {
 
 /** Content of an assistant message whose tool calls were written as `<tool_call>` text. */
 function withoutToolCallText(content: string): string {
-  return content.replace(/<tool_call>[\s\S]*?<\/tool_call>/g, "").trim();
+  return withoutTagged(content, "<tool_call>", "</tool_call>").trim();
 }
 
 /**

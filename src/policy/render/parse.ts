@@ -5,7 +5,7 @@
  * JSON text of each call's arguments is kept verbatim: JavaScript and Python print floats
  * differently, so re-serializing would change what the model wrote.
  */
-import { makeAction, parseToolCallText } from "../../env/index.js";
+import { makeAction, parseToolCallText, taggedBodies, withoutTagged } from "../../env/index.js";
 import type { Action } from "../../env/index.js";
 import type { ChatMessage, ChatToolCall } from "../types.js";
 
@@ -91,7 +91,7 @@ function messageArguments(raw: string | null): string {
 
 /** Decoded assistant text without its `<tool_call>` blocks, trimmed. */
 function withoutToolCalls(text: string): string {
-  return text.replace(/<tool_call>[\s\S]*?<\/tool_call>/g, "").trim();
+  return withoutTagged(text, "<tool_call>", "</tool_call>").trim();
 }
 
 /**
@@ -108,8 +108,8 @@ export function parseAssistantTokens(
   const text = decode(tokenIds.slice(0, end));
   const action = makeAction(text);
   const { malformed } = parseToolCallText(text);
-  const bodies = [...text.matchAll(/<tool_call>([\s\S]*?)<\/tool_call>/g)]
-    .map((m) => (m[1] ?? "").trim())
+  const bodies = taggedBodies(text, "<tool_call>", "</tool_call>")
+    .map((body) => body.trim())
     .filter((body) => !malformed.includes(body));
   const rawToolCalls = action.toolCalls.map(
     (call, i): RawToolCall => ({
