@@ -33,15 +33,19 @@ export function extractAnswer(text: string): string | null {
 export function lastBoxed(text: string): string | null {
   const marker = "\\boxed{";
   let from = text.lastIndexOf(marker);
+  // An occurrence left unclosed leaves every earlier one unclosed past it (its `{` is still
+  // open there), so the previous occurrence is scanned only up to it: linear, not quadratic.
+  let end = text.length;
   while (from !== -1) {
     const start = from + marker.length;
     let depth = 1;
-    for (let i = start; i < text.length; i++) {
+    for (let i = start; i < end; i++) {
       const ch = text[i];
       if (ch === "{") depth++;
       else if (ch === "}" && --depth === 0) return text.slice(start, i);
     }
     // Unclosed: try the previous occurrence.
+    end = from;
     from = from === 0 ? -1 : text.lastIndexOf(marker, from - 1);
   }
   return null;
