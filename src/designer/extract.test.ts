@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { timed } from "../../test/assert.js";
 import { extractProgram, stripThinking } from "./extract.js";
 
 const ENV = "class Environment {\n  static meta = {};\n}";
@@ -126,5 +127,21 @@ describe("extractProgram", () => {
   it("prefers a closed block over an unterminated one", () => {
     const text = `${fence("js", ENV)}\nAnd a variant:\n\`\`\`js\nclass Environment { /* cut`;
     expect(extractProgram(text)).toMatchObject({ ok: true, program: `${ENV}\n`, blockIndex: 0 });
+  });
+});
+
+// Linear-time regressions; the bounds are generous, the regexes replaced took 20-30 s here.
+describe("adversarial completions", () => {
+  it("strips a megabyte of unclosed <think> tags in linear time", () => {
+    const stripped = timed(() => stripThinking(`<think>a</think>keep${"<think>".repeat(149_796)}`));
+    expect(stripped.value).toBe("keep");
+    expect(stripped.ms).toBeLessThan(2000);
+  });
+
+  it("reads a fence line of 128K spaces in linear time", () => {
+    const text = `\`\`\`${" ".repeat(131_072)}\`\n${fence("js", ENV)}`;
+    const extracted = timed(() => extractProgram(text));
+    expect(extracted.value).toEqual(fromBlock(ENV, 1, 0));
+    expect(extracted.ms).toBeLessThan(2000);
   });
 });

@@ -21,6 +21,7 @@
  * `Env` (the reference's loader), and unfenced text qualifies when it starts like Python (a
  * comment, a docstring, `import`, `from` or `class`).
  */
+import { withoutTagged } from "../env/index.js";
 
 /** Why no program was found. */
 export type ExtractCode =
@@ -76,13 +77,20 @@ const LANGUAGES = {
 
 /** `text` without model reasoning (see the module comment, rule 1). */
 export function stripThinking(text: string): string {
-  let out = text.replace(/<think>[\s\S]*?<\/think>/g, "");
+  let out = withoutTagged(text, "<think>", "</think>");
   const lone = out.lastIndexOf("</think>");
   if (lone >= 0) out = out.slice(lone + "</think>".length);
   const open = out.indexOf("<think>");
   if (open >= 0) out = out.slice(0, open);
   return out;
 }
+
+/**
+ * An opening fence line: its backticks and the first word of its info string, which holds no
+ * backtick. The lookahead says "no backtick after the fence" once; the equivalent
+ * `\s*([^`\s]*)[^`]*$` backtracks quadratically over a long line of spaces.
+ */
+const FENCE_OPEN = /^ {0,3}(`{3,})(?=[^`]*$)\s*([^`\s]*)/;
 
 /** One fenced block. */
 interface Block {
@@ -98,7 +106,7 @@ function fencedBlocks(text: string): Block[] {
   let open: { fence: number; info: string; body: string[] } | null = null;
   for (const line of lines) {
     if (!open) {
-      const m = /^ {0,3}(`{3,})\s*([^`\s]*)[^`]*$/.exec(line);
+      const m = FENCE_OPEN.exec(line);
       if (m)
         open = { fence: (m[1] as string).length, info: (m[2] as string).toLowerCase(), body: [] };
       continue;
