@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { makeTestEnv } from "../env/testing/test-env.js";
 import { MAX_HINT_CHARS } from "../env/index.js";
 import { SpadeError } from "../errors.js";
-import { codeOf } from "../../test/assert.js";
+import { codeOf, timed } from "../../test/assert.js";
 import { buildHintPrompt, parseHintAnswer, withFixedHint, writeModelHint } from "./hints.js";
 import type { DesignerMessage } from "./types.js";
 
@@ -158,5 +158,20 @@ describe("withFixedHint", () => {
         JSON.stringify(bad.slice(0, 5)),
       ).toBe("E_CONFIG");
     }
+  });
+});
+
+// Linear-time regressions; the bounds are generous, the regexes replaced took 20-30 s here.
+describe("parseHintAnswer on adversarial answers", () => {
+  it("reads an unclosed fence over 256K blank lines in linear time", () => {
+    const parsed = timed(() => parseHintAnswer(`\`\`\`${"\n".repeat(262_144)}Try corners.`));
+    expect(parsed.value).toEqual({ ok: true, hint: "``` Try corners.", truncated: false });
+    expect(parsed.ms).toBeLessThan(2000);
+  });
+
+  it("reads a label followed by 128K spaces and no colon in linear time", () => {
+    const parsed = timed(() => parseHintAnswer(`hint${" ".repeat(131_072)}x`));
+    expect(parsed.value).toEqual({ ok: true, hint: "hint x", truncated: false });
+    expect(parsed.ms).toBeLessThan(2000);
   });
 });

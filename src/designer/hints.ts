@@ -83,8 +83,8 @@ export type HintParse =
  */
 export function parseHintAnswer(answer: string): HintParse {
   let text = stripThinking(answer).trim();
-  const fence = /^```[\w-]*\s*\n([\s\S]*?)\n?```$/.exec(text);
-  if (fence) text = (fence[1] as string).trim();
+  const fence = wholeFenceBody(text);
+  if (fence !== null) text = fence.trim();
   if (text.startsWith("{")) {
     try {
       const parsed: unknown = JSON.parse(text);
@@ -98,7 +98,9 @@ export function parseHintAnswer(answer: string): HintParse {
       // Not JSON after all: keep the text as it is.
     }
   }
-  text = text.replace(/^\**\s*hint\s*\**\s*:\s*\**\s*/i, "").trim();
+  // `\s*(?:\*+\s*)?`, not the equivalent `\s*\**\s*`: two adjacent `\s*` backtrack
+  // quadratically over a long run of spaces with no colon after it.
+  text = text.replace(/^\**\s*hint\s*(?:\*+\s*)?:\s*\**\s*/i, "").trim();
   if (text.length >= 2 && /^["'“]/.test(text) && /["'”]$/.test(text))
     text = text.slice(1, -1).trim();
   text = text.replace(/\s+/g, " ");
@@ -118,6 +120,18 @@ export function parseHintAnswer(answer: string): HintParse {
         ? head.lastIndexOf(" ")
         : MAX_HINT_CHARS;
   return { ok: true, hint: head.slice(0, cut).trim(), truncated: true };
+}
+
+/**
+ * The body of `text` when all of it is one fenced block: what `^```[\w-]*\s*\n([\s\S]*?)\n?```$`
+ * captures, else null. That regex retries its lazy body from every newline of the opening
+ * line's whitespace (quadratic); the greedy opening alone is linear and gives the same body.
+ */
+function wholeFenceBody(text: string): string | null {
+  const open = /^```[\w-]*\s*\n/.exec(text);
+  if (!open || !text.endsWith("```")) return null;
+  const body = text.slice(open[0].length, -3);
+  return body.endsWith("\n") ? body.slice(0, -1) : body;
 }
 
 /** A model-written hint, as a record: what was asked, what came back, what was kept. */
