@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { timed } from "../../../../test/assert.js";
 import { extractCode, fenceCode } from "./extract.js";
 
 describe("extractCode", () => {
@@ -20,5 +21,15 @@ describe("extractCode", () => {
   it("round-trips fenceCode", () => {
     expect(extractCode(fenceCode("    return 1"))).toBe("    return 1\n");
     expect(fenceCode("x = 1\n")).toBe("```python\nx = 1\n```");
+  });
+});
+
+describe("extractCode on adversarial answers", () => {
+  // A generous bound: the regexes replaced took about 25 s here (quadratic in the spaces).
+  it("reads a fence followed by 64K spaces and no newline in linear time", () => {
+    const text = `\`\`\`${" ".repeat(65_536)}x`;
+    const extracted = timed(() => extractCode(text));
+    expect(extracted.value).toBe(text);
+    expect(extracted.ms).toBeLessThan(2000);
   });
 });

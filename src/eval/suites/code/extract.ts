@@ -12,12 +12,14 @@ export const CODE_INSTRUCTION = "Reply with your Python code in a single ```pyth
  * there is no fence. Leading indentation of the first line is preserved.
  */
 export function extractCode(text: string): string {
-  const re = /```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\r?\n([\s\S]*?)```/g;
+  // `[ \t]*(?:tag[ \t]*)?`, not the equivalent `[ \t]*tag?[ \t]*`: two adjacent `[ \t]*`
+  // backtrack quadratically over a fence followed by a long run of spaces.
+  const re = /```[ \t]*(?:([A-Za-z0-9_+-]+)[ \t]*)?\r?\n([\s\S]*?)```/g;
   let last: string | null = null;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) last = m[2] ?? "";
   if (last !== null) return last;
   // An unclosed final fence (the model ran out of tokens): take what follows it.
-  const open = /```[ \t]*[A-Za-z0-9_+-]*[ \t]*\r?\n([\s\S]*)$/.exec(text);
+  const open = /```[ \t]*(?:[A-Za-z0-9_+-]+[ \t]*)?\r?\n([\s\S]*)$/.exec(text);
   return open ? (open[1] ?? "") : text;
 }
 

@@ -3,6 +3,7 @@ import { chmod } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isSpadeError } from "../../../errors.js";
+import { timed } from "../../../../test/assert.js";
 import {
   gradeLcb,
   lcbExtract,
@@ -132,6 +133,15 @@ describe("LiveCodeBench rows", () => {
     ).toBe("def final(): return 42");
     expect(lcbExtract("```\nprint(1)\n```")).toBe("```\nprint(1)\n```");
     expect(lcbExtract("print(2)")).toBe("print(2)");
+  });
+
+  // A generous bound: the regex alone took about 30 s here (quadratic in the blank lines).
+  it("reads an unclosed block opening over 256K blank lines in linear time", () => {
+    const text = `\`\`\`python${"\n".repeat(262_144)}x`;
+    const extracted = timed(() => lcbExtract(text));
+    expect(extracted.value).toBe(text);
+    expect(extracted.ms).toBeLessThan(2000);
+    expect(lcbExtract("```python\n\n```")).toBe("");
   });
 });
 

@@ -233,7 +233,11 @@ export function lcbPrompt(problem: Pick<LcbProblem, "content" | "starterCode">):
 
 /** The reference's extraction: the last ```python block (`python\s*\n(.*?)\n````), else the whole text. */
 export function lcbExtract(text: string): string {
-  const all = [...text.matchAll(/```python\s*\n([\s\S]*?)\n```/g)];
+  // Every match ends with a closing "\n```", so the text after the last one cannot change them;
+  // without it, an opening line followed by many blank lines and no close is retried from each
+  // of them (quadratic).
+  const closed = text.slice(0, text.lastIndexOf("\n```") + 4);
+  const all = [...closed.matchAll(/```python\s*\n([\s\S]*?)\n```/g)];
   const last = all[all.length - 1];
   return last ? (last[1] as string) : text;
 }
