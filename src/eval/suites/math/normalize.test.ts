@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { timed } from "../../../../test/assert.js";
 import { cleanAnswer, textKey } from "./normalize.js";
 
 describe("cleanAnswer", () => {
@@ -46,5 +47,22 @@ describe("textKey", () => {
     expect(textKey("C")).toBe("c");
     expect(textKey("Navin")).toBe("navin");
     expect(textKey("\\textbf{East }")).toBe("east");
+  });
+});
+
+describe("cleanAnswer on adversarial answers", () => {
+  it.each([
+    ["$$\\text{even}$$", { latex: "even", isText: true }],
+    ["$\\text{even}", { latex: "\\text{even}", isText: false }],
+    ["$$", { latex: "", isText: false }],
+  ])("%j (surrounding dollars)", (raw, expected) => {
+    expect(cleanAnswer(raw)).toEqual(expected);
+  });
+
+  // A generous bound: the regex replaced took about 20 s here (cubic in the dollars).
+  it("reads 4K dollars before text in linear time", () => {
+    const cleaned = timed(() => cleanAnswer(`${"$".repeat(4096)}x`));
+    expect(cleaned.value).toEqual({ latex: "x", isText: false });
+    expect(cleaned.ms).toBeLessThan(2000);
   });
 });

@@ -94,6 +94,20 @@ function stripTrailingTextUnit(s: string): string {
   return out;
 }
 
+/**
+ * `s` without its surrounding dollar runs: what `s.replace(/^\$+([\s\S]*?)\$+$/, "$1")` gives
+ * (all dollars: "" from two on), without that regex's cubic backtracking over a long `$` run.
+ */
+function unwrapDollars(s: string): string {
+  let lead = 0;
+  while (s[lead] === "$") lead++;
+  if (lead === 0 || !s.endsWith("$")) return s;
+  if (lead === s.length) return lead >= 2 ? "" : s;
+  let end = s.length;
+  while (s[end - 1] === "$") end--;
+  return s.slice(lead, end);
+}
+
 const NUMERAL = String.raw`[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)`;
 
 /**
@@ -114,7 +128,7 @@ export function cleanAnswer(raw: string): CleanAnswer {
   let s = raw.trim();
   for (let guard = 0; guard < 5; guard++) {
     const before = s;
-    s = s.replace(/^\$+([\s\S]*?)\$+$/, "$1").trim();
+    s = unwrapDollars(s).trim();
     s = s
       .replace(/^\\\(([\s\S]*)\\\)$/, "$1")
       .replace(/^\\\[([\s\S]*)\\\]$/, "$1")
