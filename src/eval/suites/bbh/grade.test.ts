@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { dataRoot } from "../../data.js";
+import { timed } from "../../../../test/assert.js";
 import { makeAction } from "../../../env/index.js";
 import { loadSuite } from "../load.js";
 import {
@@ -65,6 +66,8 @@ describe("BBH answer normalisation", () => {
   it("cleans wrappers, dollars, quotes and a full stop", () => {
     expect(cleanBbhAnswer(" \\textbf{ Yes }. ")).toBe("Yes");
     expect(cleanBbhAnswer("'valid'")).toBe("valid");
+    expect(cleanBbhAnswer("$$")).toBe("");
+    expect(cleanBbhAnswer("$`x$'")).toBe("x$");
   });
 });
 
@@ -91,4 +94,12 @@ describe("BBH suite", () => {
     expect((await item.grade(makeAction("\\boxed{(A)}"))).correct).toBe(false);
     expect((await item.grade(makeAction("\\boxed{12/25/1937}"))).correct).toBe(true);
   });
+});
+
+// A generous bound: the regexes replaced took about 35 s here (quadratic in each inner run).
+it("cleanBbhAnswer reads long inner runs of dollars and quotes in linear time", () => {
+  const answer = `x${"$".repeat(131_072)}${"'".repeat(131_072)}y`;
+  const cleaned = timed(() => cleanBbhAnswer(answer));
+  expect(cleaned.value).toBe(answer);
+  expect(cleaned.ms).toBeLessThan(2000);
 });

@@ -85,8 +85,10 @@ export function cleanBbhAnswer(answer: string): string {
     if (!m) break;
     s = (m[1] ?? "").trim();
   }
-  s = s.replace(/^\$+|\$+$/g, "").trim();
-  s = s.replace(/^["'`]+|["'`]+$/g, "").trim();
+  // `(?<!...)` starts the trailing run's match at its first character only: without it the
+  // regex retries from every character of a long inner run (quadratic). Same result.
+  s = s.replace(/^\$+|(?<!\$)\$+$/g, "").trim();
+  s = s.replace(/^["'`]+|(?<!["'`])["'`]+$/g, "").trim();
   s = s.replace(/\.$/, "").trim();
   return s.replace(/\s+/g, " ");
 }
