@@ -37,7 +37,11 @@ function charSet(chars: string): Set<string> {
 }
 
 const WHITESPACE_START = new RegExp(`^${WHITESPACE_RUN.source}`);
-const WHITESPACE_END = new RegExp(`${WHITESPACE_RUN.source}$`);
+// The lookbehind lets only a run's first character start a match: unanchored `run$` would be
+// retried from every character of a long inner run (quadratic). Same result.
+const WHITESPACE_END = new RegExp(
+  `(?<!${WHITESPACE_RUN.source.slice(0, -1)})${WHITESPACE_RUN.source}$`,
+);
 
 /** Python's `s.strip()`: Python's whitespace set, which differs from JavaScript's `trim`. */
 export function stripWhitespace(s: string): string {
