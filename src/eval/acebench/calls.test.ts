@@ -8,6 +8,7 @@ import {
   toolArguments,
 } from "./calls.js";
 import { NestedCall } from "./world.js";
+import { timed } from "../../../test/assert.js";
 
 describe("decodeCalls (upstream's decode_function_list)", () => {
   it("reads one call or a list, keyword arguments only, ints kept apart from floats", () => {
@@ -104,5 +105,22 @@ describe("rendering and tool calls", () => {
       flag: true,
       none: null,
     });
+  });
+});
+
+describe("isExecutionMessageMultiTurn on adversarial messages", () => {
+  it.each([
+    ["a [ b\n c ]", false],
+    ["] [", false],
+    ["[[f(a=1)]", true],
+  ])("%j -> %j", (text, expected) => {
+    expect(isExecutionMessageMultiTurn(text)).toBe(expected);
+  });
+
+  // A generous bound: the regex replaced took about 45 s here (quadratic in the brackets).
+  it("reads 256K unclosed brackets in linear time", () => {
+    const checked = timed(() => isExecutionMessageMultiTurn("[".repeat(262_144)));
+    expect(checked.value).toBe(false);
+    expect(checked.ms).toBeLessThan(2000);
   });
 });

@@ -78,7 +78,9 @@ export function decodeCalls(message: string): ApiCall[] | null {
 
 /** The multi-turn agent's test for "this message is for execution": a `[...]` on one line that decodes. */
 export function isExecutionMessageMultiTurn(text: string): boolean {
-  return /\[.*\]/.test(text) && decodeCalls(text) !== null;
+  // `/\[.*\]/` (a `[` and a later `]` on one line) said without brackets in between, which is
+  // the same test: `.*` would rescan to the line's end from every `[` (quadratic).
+  return /\[[^[\]\n\r\u2028\u2029]*\]/.test(text) && decodeCalls(text) !== null;
 }
 
 /** The multi-step agent's test: the message starts with a `[...]` on one line. */
