@@ -1,6 +1,7 @@
 // Java and JavaScript argument conversion: upstream's own converter examples, exact values.
 import { describe, expect, it } from "vitest";
 import { PyException } from "../../python/index.js";
+import { timed } from "../../../../test/assert.js";
 import { javaTypeConverter } from "./java-types.js";
 import { jsTypeConverter } from "./js-types.js";
 
@@ -47,5 +48,17 @@ describe("javaTypeConverter", () => {
     ).toEqual(new Map([["key", "value"]]));
     expect(javaTypeConverter("new HashMap<>()", "HashMap")).toEqual(new Map());
     expect(() => javaTypeConverter("x", "Set")).toThrow(/Set conversion is not implemented/);
+  });
+});
+
+// Upstream's patterns backtrack exponentially (nested arrays) or with a high power (HashMap
+// bodies) on short unclosed values. The bounds are generous: these inputs took 20-45 s before.
+describe("converters on adversarial values", () => {
+  it("reads 32 unclosed nested arrays without exponential backtracking", () => {
+    const converted = timed(() => jsTypeConverter(`[${"[1],".repeat(32)}`, "array"));
+    expect(converted.value).toEqual(["[1"]);
+    expect(converted.ms).toBeLessThan(2000);
+    const closed = `[${"[1],".repeat(1000)}[2]]`;
+    expect(jsTypeConverter(closed, "array")).toEqual([...Array(1000).fill([1n]), [2n]]);
   });
 });

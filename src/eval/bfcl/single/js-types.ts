@@ -6,6 +6,58 @@
 import * as py from "../../python/index.js";
 import type { PyDict, PyValue } from "../../python/index.js";
 
+/** \s as JavaScript's regexes read it, and the line terminators `.` does not match. */
+const SPACE = /\s/;
+const LINE_END = /[\n\r\u2028\u2029]/;
+
+/**
+ * What upstream's nested-array pattern
+ * `^(?:\[\s*\[.*?\]\s*(,\s*\[.*?\]\s*)*\]|\bnew\s+Array\(\s*\[.*?\]\s*(,\s*\[.*?\]\s*)*\))`
+ * matches at the start of `code`, or null. As a regex it is exponential: each `.*?` may swallow
+ * `],[`, so a long list that does not close is split every possible way (30 elements: seconds).
+ * Here the same search runs once per position, right to left, in the regex's order of trial:
+ * after an element's `]` and spaces, another `, [element` first, then the closing `]` (or `)`);
+ * an element ends at its first `]` on the line from which the rest succeeds.
+ */
+function nestedArrayPrefix(code: string): string | null {
+  let at: number;
+  let close: string;
+  const call = /^new\s+Array\(\s*\[/.exec(code);
+  if (call) {
+    at = call[0].length;
+    close = ")";
+  } else {
+    const list = /^\[\s*\[/.exec(code);
+    if (!list) return null;
+    at = list[0].length;
+    close = "]";
+  }
+  const n = code.length;
+  // nonSpace[i]: the first index >= i that is not \s; after[p]: where a match ends from just
+  // after an element's spaces at p; element[q]: from just inside an element's `[` at q (-1: fails).
+  const nonSpace = new Int32Array(n + 2);
+  const after = new Int32Array(n + 2).fill(-1);
+  const element = new Int32Array(n + 2).fill(-1);
+  nonSpace[n] = n;
+  nonSpace[n + 1] = n + 1;
+  for (let i = n - 1; i >= 0; i--)
+    nonSpace[i] = SPACE.test(code[i] as string) ? nonSpace[i + 1]! : i;
+  for (let i = n - 1; i >= 0; i--) {
+    const ch = code[i] as string;
+    if (ch === ",") {
+      const open = nonSpace[i + 1]!;
+      if (code[open] === "[") after[i] = element[open + 1]!;
+    }
+    if (after[i] === -1 && ch === close) after[i] = i + 1;
+    if (ch === "]") {
+      const rest = after[nonSpace[i + 1]!]!;
+      element[i] = rest !== -1 ? rest : element[i + 1]!;
+    } else if (!LINE_END.test(ch)) element[i] = element[i + 1]!;
+  }
+  const end = element[at]!;
+  return end === -1 ? null : code.slice(0, end);
+}
+
 /** bfcl-eval's `JS_TYPE_CONVERSION`: JavaScript type name -> Python type name. */
 export const JS_TYPE_CONVERSION: Readonly<
   Record<string, "str" | "int" | "float" | "bool" | "dict" | "list">
@@ -51,12 +103,9 @@ function parseJsCollection(raw: string, kind: "dict" | "array", nested?: string)
   const code = py.stripWhitespace(raw);
   if (kind === "array") {
     try {
-      const m2 =
-        /^(?:\[\s*\[.*?\]\s*(,\s*\[.*?\]\s*)*\]|\bnew\s+Array\(\s*\[.*?\]\s*(,\s*\[.*?\]\s*)*\))/.exec(
-          code,
-        );
-      if (m2) {
-        return [...m2[0].matchAll(/\[(.*?)\]/g)].map((m, idx) => {
+      const m2 = nestedArrayPrefix(code);
+      if (m2 !== null) {
+        return [...m2.matchAll(/\[(.*?)\]/g)].map((m, idx) => {
           let inner = py.stripWhitespace(m[1]!);
           if (idx === 0 && inner.startsWith("[")) inner = inner.slice(1);
           return inner.split(",").map((e) => parseJsValue(py.stripWhitespace(e)));
