@@ -61,4 +61,15 @@ describe("converters on adversarial values", () => {
     const closed = `[${"[1],".repeat(1000)}[2]]`;
     expect(jsTypeConverter(closed, "array")).toEqual([...Array(1000).fill([1n]), [2n]]);
   });
+
+  it("reads a HashMap body of 256 spaces and no close in linear time", () => {
+    const converted = timed(() =>
+      javaTypeConverter(`new HashMap<>(){${" ".repeat(256)}`, "HashMap"),
+    );
+    expect(converted.value).toEqual(new Map());
+    expect(converted.ms).toBeLessThan(2000);
+    expect(
+      javaTypeConverter('new HashMap<String, Integer>() {\n  { put("a", 1); }\n}', "HashMap"),
+    ).toEqual(new Map([["a", 1n]]));
+  });
 });

@@ -95,12 +95,46 @@ function parseArray(input: string, nested?: string): PyValue {
   );
 }
 
+/**
+ * Group 1 of upstream's `new\s+HashMap<.*?>\s*\(\)\s*\{\s*\{?\s*(.*?)\s*\}?\s*\}` (dotAll) in
+ * `input`, or null. As a regex it is polynomial of high degree (spaces after the `{` and no `}`:
+ * 256 of them took 20 s), as every way to split the spaces is retried. The regex's own choice,
+ * found directly: the first `new HashMap<` (a later one can only find fewer `>` after it), its
+ * first `>` followed by `()` and `{`, one optional inner `{` with the spaces around it, and the
+ * text up to the next `}`, its trailing spaces left out.
+ */
+function hashMapBody(input: string): string | null {
+  const start = /new\s+HashMap</.exec(input);
+  if (!start) return null;
+  const space = /\s/;
+  const skipSpace = (i: number) => {
+    while (i < input.length && space.test(input[i] as string)) i++;
+    return i;
+  };
+  const head = /\s*\(\)\s*\{/y;
+  for (let r = input.indexOf(">", start.index + start[0].length); r !== -1; ) {
+    head.lastIndex = r + 1;
+    if (head.exec(input)) {
+      let from = skipSpace(head.lastIndex);
+      if (input[from] === "{") from = skipSpace(from + 1);
+      // No `}` after this `>`'s body means none after any later `>`'s.
+      const close = input.indexOf("}", from);
+      if (close === -1) return null;
+      let end = close;
+      while (end > from && space.test(input[end - 1] as string)) end--;
+      return input.slice(from, end);
+    }
+    r = input.indexOf(">", r + 1);
+  }
+  return null;
+}
+
 function parseHashMap(input: string): PyValue {
-  const m = /new\s+HashMap<.*?>\s*\(\)\s*\{\s*\{?\s*(.*?)\s*\}?\s*\}/s.exec(input);
-  if (m) {
+  const body = hashMapBody(input);
+  if (body !== null) {
     const out: PyDict = new Map();
-    if (py.stripWhitespace(m[1]!) !== "")
-      for (const p of m[1]!.matchAll(/put\("(.*?)",\s*(.*?)\)/g))
+    if (py.stripWhitespace(body) !== "")
+      for (const p of body.matchAll(/put\("(.*?)",\s*(.*?)\)/g))
         out.set(p[1]!, parseJavaValue(py.stripWhitespace(p[2]!)));
     return out;
   }
