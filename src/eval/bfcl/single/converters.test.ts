@@ -62,6 +62,22 @@ describe("converters on adversarial values", () => {
     expect(jsTypeConverter(closed, "array")).toEqual([...Array(1000).fill([1n]), [2n]]);
   });
 
+  it("reads object bodies without a colon ahead, or spaces after a comma, in linear time", () => {
+    const noColon = timed(() => jsTypeConverter(`{a:1,${"b".repeat(131_072)}}`, "dict"));
+    expect(noColon.value).toEqual(new Map([["a", `1,${"b".repeat(131_072)}`]]));
+    expect(noColon.ms).toBeLessThan(2000);
+    const spaces = timed(() => jsTypeConverter(`{a:1,${" ".repeat(65_536)}b}`, "dict"));
+    expect(spaces.value).toEqual(new Map([["a", `1,${" ".repeat(65_536)}b`]]));
+    expect(spaces.ms).toBeLessThan(2000);
+    expect(jsTypeConverter("{a: 1, b: 'x', c:  :d}", "dict")).toEqual(
+      new Map<string, unknown>([
+        ["a", 1n],
+        ["b", "x"],
+        ["c", ":d"],
+      ]),
+    );
+  });
+
   it("reads a HashMap body of 256 spaces and no close in linear time", () => {
     const converted = timed(() =>
       javaTypeConverter(`new HashMap<>(){${" ".repeat(256)}`, "HashMap"),

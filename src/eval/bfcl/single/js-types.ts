@@ -58,6 +58,27 @@ function nestedArrayPrefix(code: string): string | null {
   return end === -1 ? null : code.slice(0, end);
 }
 
+/**
+ * The matches of upstream's pair pattern `([^:]+):\s*(.*?)(?:,\s*(?=[^,]+:)|$)` over an object
+ * body, without its two quadratic retries: with no colon left the search rescans to the end from
+ * every start, so it stops when no pair can follow; and `\s*(?=[^,]+:)` retries the lookahead
+ * from every space after a comma, so it is said as two alternatives that try each once
+ * (`\s*(?=\s:)`: the last space is kept when a colon is next). The same matches.
+ */
+function objectPairs(body: string): RegExpExecArray[] {
+  const pair = /([^:]+):\s*(.*?)(?:,(?:\s*(?=[^\s,][^,]*:)|\s*(?=\s:))|$)/g;
+  const lastColon = body.lastIndexOf(":");
+  const pairs: RegExpExecArray[] = [];
+  for (;;) {
+    // A pair needs a character other than a colon before a colon.
+    let first = pair.lastIndex;
+    while (body[first] === ":") first++;
+    const m = first < lastColon ? pair.exec(body) : null;
+    if (m === null) return pairs;
+    pairs.push(m);
+  }
+}
+
 /** bfcl-eval's `JS_TYPE_CONVERSION`: JavaScript type name -> Python type name. */
 export const JS_TYPE_CONVERSION: Readonly<
   Record<string, "str" | "int" | "float" | "bool" | "dict" | "list">
@@ -134,7 +155,7 @@ function parseJsCollection(raw: string, kind: "dict" | "array", nested?: string)
   if (!dm) return code;
   try {
     const out: PyDict = new Map();
-    for (const [, k, v] of dm[1]!.matchAll(/([^:]+):\s*(.*?)(?:,\s*(?=[^,]+:)|$)/g)) {
+    for (const [, k, v] of objectPairs(dm[1]!)) {
       const key = py.strip(py.stripWhitespace(k!), "'\"");
       const value = py.stripWhitespace(v!);
       if (value.startsWith("[") && value.endsWith("]"))
