@@ -78,6 +78,19 @@ describe("converters on adversarial values", () => {
     );
   });
 
+  it("reads ArrayList bodies of spaces or unclosed add( without super-linear backtracking", () => {
+    const spaces = timed(() =>
+      javaTypeConverter(`new ArrayList<>(){{${" ".repeat(4096)}`, "ArrayList"),
+    );
+    expect(spaces.value).toEqual([]);
+    expect(spaces.ms).toBeLessThan(2000);
+    const adds = `new ArrayList<>() {{ add(1);\n${"add(".repeat(65_536)}\nadd(2); }}`;
+    const added = timed(() => javaTypeConverter(adds, "ArrayList"));
+    expect(added.value).toEqual([1n, 2n]);
+    expect(added.ms).toBeLessThan(2000);
+    expect(javaTypeConverter("new ArrayList<>(){{ }}", "ArrayList")).toEqual([]);
+  });
+
   it("reads a HashMap body of 256 spaces and no close in linear time", () => {
     const converted = timed(() =>
       javaTypeConverter(`new HashMap<>(){${" ".repeat(256)}`, "HashMap"),

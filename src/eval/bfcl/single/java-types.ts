@@ -75,11 +75,56 @@ function element(text: string, nested?: string): PyValue {
   return nested ? javaTypeConverter(s, nested) : parseJavaValue(s);
 }
 
+/**
+ * Group 1 of upstream's `new\s+ArrayList<\w*>\(\)\s*\{\{\s*(.+?)\s*\}\}` (dotAll) in `input`, or
+ * null. As a regex it is cubic or worse in spaces after the `{{` with no `}}` (8K of them: six
+ * minutes). Its own choice, found directly: after the first such opening and its spaces, the text
+ * up to the next `}}` (at least one character), its trailing spaces left out; with no `}}` there,
+ * the last space alone when `}}` follows the spaces at once. A later opening sees no more `}}`.
+ */
+function doubleBraceBody(input: string): string | null {
+  const open = /new\s+ArrayList<\w*>\(\)\s*\{\{/.exec(input);
+  if (!open) return null;
+  const space = /\s/;
+  const first = open.index + open[0].length;
+  let from = first;
+  while (from < input.length && space.test(input[from] as string)) from++;
+  const close = input.indexOf("}}", from + 1);
+  if (close === -1) return from > first && input.startsWith("}}", from) ? input[from - 1]! : null;
+  let end = close;
+  while (end > from + 1 && space.test(input[end - 1] as string)) end--;
+  return input.slice(from, end);
+}
+
+/**
+ * Group 1 of each match of upstream's `/add\((.+?)\)/g`. A start with no `)` after it on its line
+ * means none for any later start on that line, so the search skips to the next line instead of
+ * retrying from every later `add(` (quadratic).
+ */
+function addArguments(body: string): string[] {
+  const add = /add\((.+?)\)/y;
+  const lineEnd = /[\n\r\u2028\u2029]/g;
+  const args: string[] = [];
+  for (let at = body.indexOf("add("); at !== -1; ) {
+    add.lastIndex = at;
+    const m = add.exec(body);
+    let next = add.lastIndex;
+    if (m) args.push(m[1]!);
+    else {
+      lineEnd.lastIndex = at;
+      if (!lineEnd.exec(body)) break;
+      next = lineEnd.lastIndex;
+    }
+    at = body.indexOf("add(", next);
+  }
+  return args;
+}
+
 function parseArrayList(input: string, nested?: string): PyValue {
   const asList = /new\s+ArrayList<\w*>\(Arrays\.asList\((.+?)\)\)/.exec(input);
   if (asList) return asList[1]!.split(",").map((e) => element(e, nested));
-  const adds = /new\s+ArrayList<\w*>\(\)\s*\{\{\s*(.+?)\s*\}\}/s.exec(input);
-  if (adds) return [...adds[1]!.matchAll(/add\((.+?)\)/g)].map((m) => element(m[1]!, nested));
+  const adds = doubleBraceBody(input);
+  if (adds !== null) return addArguments(adds).map((a) => element(a, nested));
   if (/new\s+ArrayList<\w*>\(\)/.test(input)) return [];
   return input;
 }
