@@ -100,5 +100,14 @@ describe("converters on adversarial values", () => {
     expect(
       javaTypeConverter('new HashMap<String, Integer>() {\n  { put("a", 1); }\n}', "HashMap"),
     ).toEqual(new Map([["a", 1n]]));
+    const puts = `new HashMap<>() {{ put("a", 1);\n${'put("b",'.repeat(2048)}\nput("c",\n 2); }}`;
+    const put = timed(() => javaTypeConverter(puts, "HashMap"));
+    expect(put.value).toEqual(
+      new Map([
+        ["a", 1n],
+        ["c", 2n],
+      ]),
+    );
+    expect(put.ms).toBeLessThan(2000);
   });
 });

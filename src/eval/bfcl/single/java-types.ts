@@ -174,13 +174,56 @@ function hashMapBody(input: string): string | null {
   return null;
 }
 
+/**
+ * Groups 1 and 2 of each match of upstream's `/put\("(.*?)",\s*(.*?)\)/g`. As a regex it is cubic
+ * where no `)` follows (every key end, every split of the spaces, every value end is retried).
+ * Its own choice, found directly: the key ends at the first `",` on its line after which, past
+ * the spaces, a `)` is on the same line; the value runs to that `)`. A start with no such key end
+ * leaves none for any later start on its line, so the search goes on at the next line.
+ */
+function putPairs(body: string): Array<[string, string]> {
+  const lineEnd = /[\n\r\u2028\u2029]/g;
+  const isLineEnd = (ch: string) => /[\n\r\u2028\u2029]/.test(ch);
+  // nextParen[i]: the first `)` at or after i on i's line, or -1.
+  const nextParen = new Int32Array(body.length + 1).fill(-1);
+  for (let i = body.length - 1; i >= 0; i--) {
+    const ch = body[i] as string;
+    if (ch === ")") nextParen[i] = i;
+    else if (!isLineEnd(ch)) nextParen[i] = nextParen[i + 1]!;
+  }
+  const space = /\s/;
+  const pairs: Array<[string, string]> = [];
+  let at = body.indexOf('put("');
+  while (at !== -1) {
+    const keyStart = at + 5;
+    let next = -1;
+    for (let q = keyStart; q < body.length && !isLineEnd(body[q] as string); q++) {
+      if (body[q] !== '"' || body[q + 1] !== ",") continue;
+      let value = q + 2;
+      while (value < body.length && space.test(body[value] as string)) value++;
+      const close = nextParen[value]!;
+      if (close === -1) continue;
+      pairs.push([body.slice(keyStart, q), body.slice(value, close)]);
+      next = close + 1;
+      break;
+    }
+    if (next === -1) {
+      lineEnd.lastIndex = at;
+      if (!lineEnd.exec(body)) break;
+      next = lineEnd.lastIndex;
+    }
+    at = body.indexOf('put("', next);
+  }
+  return pairs;
+}
+
 function parseHashMap(input: string): PyValue {
   const body = hashMapBody(input);
   if (body !== null) {
     const out: PyDict = new Map();
     if (py.stripWhitespace(body) !== "")
-      for (const p of body.matchAll(/put\("(.*?)",\s*(.*?)\)/g))
-        out.set(p[1]!, parseJavaValue(py.stripWhitespace(p[2]!)));
+      for (const [key, value] of putPairs(body))
+        out.set(key, parseJavaValue(py.stripWhitespace(value)));
     return out;
   }
   if (/new\s+HashMap<.*?>\s*\(\)/.test(input)) return new Map();
