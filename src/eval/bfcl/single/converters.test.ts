@@ -110,4 +110,20 @@ describe("converters on adversarial values", () => {
     );
     expect(put.ms).toBeLessThan(2000);
   });
+
+  it.each([
+    ["ArrayList", "new ArrayList<>(Arrays.asList("],
+    ["Array", "new x[]{"],
+    ["HashMap", "new HashMap<"],
+  ])("reads half a megabyte of unclosed %s openings in linear time", (type, opening) => {
+    const value = opening.repeat(Math.floor(524_288 / opening.length));
+    const converted = timed(() => javaTypeConverter(value, type));
+    expect(converted.value).toBe(value);
+    expect(converted.ms).toBeLessThan(2000);
+  });
+
+  it("finds a one-line body after an unclosed one on an earlier line", () => {
+    expect(javaTypeConverter("new int[]{1, 2\nnew int[]{3, 4}", "Array")).toEqual([3n, 4n]);
+    expect(javaTypeConverter("new HashMap<a\nnew HashMap<b>()", "HashMap")).toEqual(new Map());
+  });
 });

@@ -120,9 +120,42 @@ function addArguments(body: string): string[] {
   return args;
 }
 
+/**
+ * The body of the first match of upstream's patterns `head` + a lazy one-line body (`.*?` or,
+ * with `minBody` 1, `.+?`) + an end (`ends(i)`: the end starts at `i`), with `head` a sticky
+ * regex tried at every `new`; null when none matches. The regex rescans every start's body to
+ * the line's end (quadratic); here a start whose body finds no end rules out every later start
+ * whose body begins on the same line, as it could only try fewer ends.
+ */
+function firstLineMatch(
+  input: string,
+  head: RegExp,
+  minBody: 0 | 1,
+  ends: (i: number) => boolean,
+): string | null {
+  const lineEnd = /[\n\r\u2028\u2029]/;
+  let deadUpTo = -1;
+  for (let at = input.indexOf("new"); at !== -1; at = input.indexOf("new", at + 1)) {
+    head.lastIndex = at;
+    if (!head.exec(input)) continue;
+    const from = head.lastIndex;
+    if (from <= deadUpTo) continue;
+    for (let i = from; ; i++) {
+      if (i - from >= minBody && ends(i)) return input.slice(from, i);
+      if (i >= input.length || lineEnd.test(input[i] as string)) {
+        deadUpTo = i;
+        break;
+      }
+    }
+  }
+  return null;
+}
+
 function parseArrayList(input: string, nested?: string): PyValue {
-  const asList = /new\s+ArrayList<\w*>\(Arrays\.asList\((.+?)\)\)/.exec(input);
-  if (asList) return asList[1]!.split(",").map((e) => element(e, nested));
+  const asList = firstLineMatch(input, /new\s+ArrayList<\w*>\(Arrays\.asList\(/y, 1, (i) =>
+    input.startsWith("))", i),
+  );
+  if (asList !== null) return asList.split(",").map((e) => element(e, nested));
   const adds = doubleBraceBody(input);
   if (adds !== null) return addArguments(adds).map((a) => element(a, nested));
   if (/new\s+ArrayList<\w*>\(\)/.test(input)) return [];
@@ -130,9 +163,9 @@ function parseArrayList(input: string, nested?: string): PyValue {
 }
 
 function parseArray(input: string, nested?: string): PyValue {
-  const m = /new\s+\w+\[\]\s*\{(.*?)\}/.exec(input);
-  if (!m) return input;
-  const parts = m[1]!.split(",").filter((x) => py.stripWhitespace(x) !== "");
+  const body = firstLineMatch(input, /new\s+\w+\[\]\s*\{/y, 0, (i) => input[i] === "}");
+  if (body === null) return input;
+  const parts = body.split(",").filter((x) => py.stripWhitespace(x) !== "");
   return parts.map((x) =>
     nested
       ? javaTypeConverter(py.stripWhitespace(x), nested)
@@ -226,7 +259,12 @@ function parseHashMap(input: string): PyValue {
         out.set(key, parseJavaValue(py.stripWhitespace(value)));
     return out;
   }
-  if (/new\s+HashMap<.*?>\s*\(\)/.test(input)) return new Map();
+  const emptyCall = /\s*\(\)/y;
+  const closesCall = (i: number) => {
+    emptyCall.lastIndex = i + 1;
+    return input[i] === ">" && emptyCall.test(input);
+  };
+  if (firstLineMatch(input, /new\s+HashMap</y, 0, closesCall) !== null) return new Map();
   return input;
 }
 
