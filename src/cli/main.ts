@@ -19,11 +19,18 @@ const USAGE_CODES = new Set([
   "E_DISK_FULL",
 ]);
 
-/** A Node system error (ENOSPC, EROFS...) thrown by code that did not code it, as a coded error. */
+/**
+ * A Node system error (ENOSPC, EROFS...) thrown by code that did not code it, as a coded error.
+ * Its file is not known to be a run folder's, so a full disk says to run the command again.
+ */
 function codedSystemError(err: unknown): SpadeError | null {
   const e = err as { syscall?: unknown; path?: unknown } | null;
   if (typeof e?.syscall !== "string") return null;
-  return storeIoError(err, typeof e.path === "string" ? e.path : "a file");
+  return storeIoError(
+    err,
+    typeof e.path === "string" ? e.path : "a file",
+    "free space and run the command again (with --resume, spade run and spade eval continue where they stopped)",
+  );
 }
 
 /** The root command. */

@@ -182,7 +182,7 @@ export const runCommand = defineCommand({
     if (!resume) checkStart(config);
     const folderExisted = existsSync(dir);
     const storeExisted = existsSync(join(dir, STORE_FILE));
-    const sink = metricsSink(args.log as string | undefined);
+    const sink = metricsSink(args.log as string | undefined, dir);
     const interrupt = interruptSignal(
       "spade run: stopping (a second Ctrl-C ends at once); nothing finished is lost",
     );
@@ -261,9 +261,13 @@ export const runCommand = defineCommand({
   },
 });
 
-/** The `--log` sink: `tensorboard:DIR` writes each step's scalars to a new event file in DIR. */
+/**
+ * The `--log` sink: `tensorboard:DIR` writes each step's scalars to a new event file in DIR. A
+ * full disk under it stops the run after the step was stored, so it says to resume `runDir`.
+ */
 function metricsSink(
   value: string | undefined,
+  runDir: string,
 ): { onStep: (metrics: Record<string, unknown>) => void; close: () => void } | null {
   if (value === undefined || value === "") return null;
   const m = /^tensorboard:(.+)$/.exec(value);
@@ -273,7 +277,11 @@ function metricsSink(
       `--log must be tensorboard:DIR (got ${JSON.stringify(value)})`,
       { nextStep: "give --log tensorboard:DIR, then run tensorboard --logdir DIR" },
     );
-  const writer = EventFileWriter.create(m[1] as string, Date.now());
+  const writer = EventFileWriter.create(
+    m[1] as string,
+    Date.now(),
+    `every finished step is stored: free space and continue with spade run --resume ${runDir}`,
+  );
   return {
     onStep: (metrics) => writer.write(Number(metrics.step), stepScalars(metrics), Date.now()),
     close: () => writer.close(),

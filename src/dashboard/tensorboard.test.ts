@@ -2,8 +2,20 @@
  * TensorBoard event encoding: CRC-32C against its published check value, the TFRecord framing,
  * the protobuf bytes of a scalar event, and which metrics become scalars.
  */
+import { readdirSync, readlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { crc32c, maskedCrc32c, stepScalars, summaryEvent, tfRecord } from "./tensorboard.js";
+import { codeAndMessageOf } from "../../test/assert.js";
+import { tempDirsAfterEach } from "../../test/cleanup.js";
+import { mountTmpfs, skipWithoutTmpfs } from "../../test/tmpfs.js";
+import {
+  crc32c,
+  EventFileWriter,
+  maskedCrc32c,
+  stepScalars,
+  summaryEvent,
+  tfRecord,
+} from "./tensorboard.js";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -61,3 +73,43 @@ describe("events", () => {
     ]);
   });
 });
+
+describe.skipIf(skipWithoutTmpfs())("an event file on a full disk (tmpfs of 8 KiB)", () => {
+  const tmp = tempDirsAfterEach("spade-tb-full-");
+  it("is E_DISK_FULL with the caller's next step, not a run folder's resume", () => {
+    const disk = tmp();
+    const unmount = mountTmpfs(disk, "8k");
+    try {
+      const writer = EventFileWriter.create(join(disk, "tb"), 0, "resume the run");
+      writeFileSync(join(disk, "filler"), Buffer.alloc(4096)); // the other page
+      const values = [{ tag: "x".repeat(200), scalar: 1 }];
+      const mid = codeAndMessageOf(() => {
+        for (let step = 0; step < 100; step++) writer.write(step, values, 0);
+      });
+      expect(mid.code).toBe("E_DISK_FULL");
+      expect(mid.message).toMatch(
+        /^the disk holding .*\/tb\/events\.out\.tfevents\.0\..* is full \(ENOSPC: .*\) \(resume the run\)$/,
+      );
+      writer.close();
+      // Full before the first event: run the command again; the file's descriptor is closed.
+      const atStart = codeAndMessageOf(() => EventFileWriter.create(join(disk, "tb2"), 0));
+      expect(atStart.code).toBe("E_DISK_FULL");
+      expect(atStart.message).toMatch(
+        new RegExp(`\\(free space on the disk holding ${disk}/tb2 and run the command again\\)$`),
+      );
+      expect(
+        readdirSync("/proc/self/fd").map((fd) => readlinkOr(`/proc/self/fd/${fd}`)),
+      ).not.toContain(atStart.message.match(/holding (\S+) is full/)?.[1]);
+    } finally {
+      unmount();
+    }
+  });
+});
+
+function readlinkOr(path: string): string {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return "";
+  }
+}

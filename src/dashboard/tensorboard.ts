@@ -124,34 +124,52 @@ export function stepScalars(
   return out;
 }
 
+/** E_DISK_FULL's next step for an event file in `dir` that no run continues. */
+const runAgain = (dir: string) => `free space on the disk holding ${dir} and run the command again`;
+
 /** An event file being written; each `write` is flushed to the file at once. */
 export class EventFileWriter {
   readonly path: string;
   readonly #fd: number;
+  readonly #onFull: string;
 
-  private constructor(path: string, fd: number) {
+  private constructor(path: string, fd: number, onFull: string) {
     this.path = path;
     this.#fd = fd;
+    this.#onFull = onFull;
   }
 
-  /** Creates `dir` when missing and a new event file in it (named as TensorBoard expects). */
-  static create(dir: string, nowMs: number): EventFileWriter {
+  /**
+   * Creates `dir` when missing and a new event file in it (named as TensorBoard expects).
+   * `onFull` is the next step of an E_DISK_FULL while writing (a run's: resume it); a full disk
+   * before the first event says to run the command again.
+   */
+  static create(dir: string, nowMs: number, onFull = runAgain(dir)): EventFileWriter {
     const path = join(
       dir,
       `events.out.tfevents.${Math.floor(nowMs / 1000)}.${hostname()}.${process.pid}.spade`,
     );
-    const fd = guardIo(path, () => {
-      mkdirSync(dir, { recursive: true });
-      return openSync(path, "wx");
-    });
-    const writer = new EventFileWriter(path, fd);
-    writer.#append(versionEvent(nowMs / 1000));
-    return writer;
+    const fd = guardIo(
+      path,
+      () => {
+        mkdirSync(dir, { recursive: true });
+        const fd = openSync(path, "wx");
+        try {
+          writeSync(fd, tfRecord(versionEvent(nowMs / 1000)));
+        } catch (err) {
+          closeSync(fd);
+          throw err;
+        }
+        return fd;
+      },
+      runAgain(dir),
+    );
+    return new EventFileWriter(path, fd, onFull);
   }
 
   #append(event: Uint8Array): void {
     const record = tfRecord(event);
-    guardIo(this.path, () => writeSync(this.#fd, record));
+    guardIo(this.path, () => writeSync(this.#fd, record), this.#onFull);
   }
 
   /** Writes one event at `step` with `values`. */

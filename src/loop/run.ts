@@ -24,7 +24,7 @@ import { isOpenEnvRef, parseOpenEnvRef, remoteMeta } from "../envs/index.js";
 import { createSampler, openCorpus, Sampler, type SamplerState } from "../grounding/index.js";
 import { SpadeError } from "../errors.js";
 import { Limiter } from "../policy/index.js";
-import { RunStore } from "../store/index.js";
+import { guardIo, RunStore } from "../store/index.js";
 import type { Trainer, TrainerCheckpoint, TrainResult, TrainSample } from "../trainer/index.js";
 import { readPool } from "../envs/pool.js";
 import { isRlvePool, parseRlvePool, readRlveCheckout } from "../envs/rlve.js";
@@ -128,7 +128,8 @@ function rewriteMetrics(dir: string, store: RunStore): void {
     .steps()
     .filter((s) => s.status === "done")
     .map((s) => JSON.stringify(s.metrics));
-  writeFileSync(join(dir, METRICS_FILE), lines.length ? `${lines.join("\n")}\n` : "");
+  const path = join(dir, METRICS_FILE);
+  guardIo(path, () => writeFileSync(path, lines.length ? `${lines.join("\n")}\n` : ""));
 }
 
 /** Writes a trained step in one transaction (its scores, samples, sampler position, weights, `done`), then reports it. */
@@ -157,7 +158,10 @@ function commitStep(
     store.completeStep(step, metrics);
   });
   const seconds = (deps.now() - started) / 1000;
-  appendFileSync(join(dir, METRICS_FILE), `${JSON.stringify({ ...metrics, seconds })}\n`);
+  const metricsPath = join(dir, METRICS_FILE);
+  guardIo(metricsPath, () =>
+    appendFileSync(metricsPath, `${JSON.stringify({ ...metrics, seconds })}\n`),
+  );
   deps.onStep?.({ ...metrics, seconds });
   deps.progress(formatProgress(metrics, config.steps, seconds));
 }

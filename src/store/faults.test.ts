@@ -171,7 +171,7 @@ describe("disk and permission failures", () => {
     const mapped = storeIoError(full, path)!;
     expect(mapped.code).toBe("E_DISK_FULL");
     expect(mapped.message).toBe(
-      "the disk holding /runs/r1/run.sqlite is full (SQLITE_FULL: database or disk is full) (nothing committed is lost: free space and run again, or copy /runs/r1 to a disk with space and continue there with spade run --resume <the copy>)",
+      "the disk holding /runs/r1/run.sqlite is full (SQLITE_FULL: database or disk is full) (nothing committed is lost: free space and continue with spade run --resume /runs/r1, or copy /runs/r1 to a disk with space and continue there with spade run --resume <the copy>)",
     );
     const sys = (code: string) =>
       Object.assign(new Error(`${code}: failed, write`), { code, syscall: "write" });
@@ -180,6 +180,10 @@ describe("disk and permission failures", () => {
         (e) => storeIoError(e, path)?.code,
       ),
     ).toEqual(["E_DISK_FULL", "E_DISK_FULL", "E_IO", "E_IO", "E_IO"]);
+    // A file that is not a run folder's says how its own command continues.
+    expect(storeIoError(sys("ENOSPC"), "/logs/tb/events", "run it again")?.message).toBe(
+      "the disk holding /logs/tb/events is full (ENOSPC: ENOSPC: failed, write) (run it again)",
+    );
     const unique = Object.assign(new Error("UNIQUE constraint failed"), {
       code: "SQLITE_CONSTRAINT_PRIMARYKEY",
     });

@@ -17,12 +17,26 @@ const DISK_FULL = new Set(["ENOSPC", "EDQUOT", "SQLITE_FULL"]);
 const NOT_WRITABLE = new Set(["EACCES", "EPERM", "EROFS"]);
 
 /**
+ * E_DISK_FULL's next step for a file of the run folder `runDir` (its store, lock, metrics.jsonl):
+ * how to continue the run in place or from a copy.
+ */
+export function resumeRunStep(runDir: string): string {
+  return `nothing committed is lost: free space and continue with spade run --resume ${runDir}, or copy ${runDir} to a disk with space and continue there with spade run --resume <the copy>`;
+}
+
+/**
  * The coded error for a failed store or run-folder operation on `path`, or null when `err` is
  * not an I/O or SQLite failure (a programming error, a constraint: those stay as they are).
  * E_DISK_FULL for a full disk or quota, E_STORE_CORRUPT for a damaged or foreign file, E_IO for
- * the rest (read-only or unwritable folder, other I/O errors).
+ * the rest (read-only or unwritable folder, other I/O errors). `onFull` is E_DISK_FULL's next
+ * step: by default `path` is a file of a run folder and the run is resumed; a file elsewhere (an
+ * event file, an eval result, a temporary file) says how its own command continues.
  */
-export function storeIoError(err: unknown, path: string): SpadeError | null {
+export function storeIoError(
+  err: unknown,
+  path: string,
+  onFull: string = resumeRunStep(dirname(path)),
+): SpadeError | null {
   if (err instanceof SpadeError) return err;
   const code = codeOf(err);
   if (code === null) return null;
@@ -31,7 +45,7 @@ export function storeIoError(err: unknown, path: string): SpadeError | null {
   if (DISK_FULL.has(code)) {
     return new SpadeError("E_DISK_FULL", `the disk holding ${path} is full (${code}: ${detail})`, {
       cause: err,
-      nextStep: `nothing committed is lost: free space and run again, or copy ${runDir} to a disk with space and continue there with spade run --resume <the copy>`,
+      nextStep: onFull,
     });
   }
   if (code === "SQLITE_NOTADB" || code.startsWith("SQLITE_CORRUPT")) {
@@ -70,11 +84,14 @@ export function storeIoError(err: unknown, path: string): SpadeError | null {
   return null;
 }
 
-/** Runs `fn`, turning I/O and SQLite failures on `path` into coded errors (see `storeIoError`). */
-export function guardIo<T>(path: string, fn: () => T): T {
+/**
+ * Runs `fn`, turning I/O and SQLite failures on `path` into coded errors (see `storeIoError`,
+ * which takes `onFull`).
+ */
+export function guardIo<T>(path: string, fn: () => T, onFull?: string): T {
   try {
     return fn();
   } catch (err) {
-    throw storeIoError(err, path) ?? err;
+    throw storeIoError(err, path, onFull) ?? err;
   }
 }

@@ -193,7 +193,7 @@ const CAN_MOUNT = (() => {
   }
 })();
 
-describe.skipIf(!CAN_MOUNT)("spade run: a full disk (tmpfs of 320 KiB)", () => {
+describe.skipIf(!CAN_MOUNT)("spade run: a full disk (a small tmpfs)", () => {
   it("exits 2 with E_DISK_FULL saying the run can be resumed elsewhere, and resumes there", async () => {
     // Long answers fill the disk within the first step.
     server = await startFakeOpenAIServer(() => ({
@@ -231,4 +231,43 @@ describe.skipIf(!CAN_MOUNT)("spade run: a full disk (tmpfs of 320 KiB)", () => {
     expect(store.doneSteps()).toBe(3);
     store.close();
   });
+
+  it("a full disk under --log tensorboard:DIR says to resume the run, not to copy DIR", async () => {
+    let delayMs = 100; // slow enough to fill the disk between steps, fast again for the resume
+    server = await startFakeOpenAIServer(() => ({
+      kind: "slow",
+      delayMs,
+      reply: { kind: "text", content: "no program here" },
+    }));
+    const disk = mkdtempSync(join(root, "tb-"));
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=8k", "tmpfs", disk]);
+    mounts.push(disk);
+    const tb = join(disk, "tb");
+    const out = join(root, "tb-run");
+    const run = spadeAsync(
+      runArgs(server.baseURL, out, ["--steps", "30", "--log", `tensorboard:${tb}`]),
+    );
+    await waitFor(() => existsSync(tb) && readdirSync(tb).length > 0);
+    writeFileSync(join(disk, "filler"), Buffer.alloc(4096)); // the event file has the other page
+    const r = await run.done;
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^spade: E_DISK_FULL: the disk holding ${tb}/events\\.out\\.tfevents\\.\\S+ is full \\(ENOSPC: .*\\) \\(every finished step is stored: free space and continue with spade run --resume ${out}\\)$`,
+        "m",
+      ),
+    );
+    expect(r.stderr).not.toContain("    at ");
+    const stopped = RunStore.open(out, "read");
+    const done = stopped.doneSteps();
+    stopped.close();
+    expect(done).toBeGreaterThan(0);
+    expect(done).toBeLessThan(30);
+    delayMs = 0;
+    const resumed = await spade(["run", "--resume", out]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const store = RunStore.open(out, "read");
+    expect(store.doneSteps()).toBe(30);
+    store.close();
+  }, 60_000);
 });
