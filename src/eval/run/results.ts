@@ -6,9 +6,10 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { SpadeError } from "../../errors.js";
+import { storeIoError } from "../../store/index.js";
 import type { ItemResult, RunInfo } from "./types.js";
 
 /** The item files' folder inside an output folder. */
@@ -31,13 +32,23 @@ export function itemFileName(id: string): string {
   return `${safe.slice(0, 120)}~${createHash("sha256").update(id).digest("hex").slice(0, 32)}.json`;
 }
 
-/** Writes JSON to `path` through a temporary file, so an interrupted write leaves no half file. */
+/**
+ * Writes JSON to `path` through a temporary file, so an interrupted write leaves no half file (a
+ * failed one removes its temporary file). A full disk is E_DISK_FULL: finished items are kept.
+ */
 export async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
   const tmp = `${path}.tmp-${process.pid}`;
   try {
     await writeFile(tmp, `${JSON.stringify(value, null, 2)}\n`);
     await rename(tmp, path);
   } catch (err) {
+    await rm(tmp, { force: true }).catch(() => {});
+    const full = storeIoError(
+      err,
+      path,
+      "finished items are kept: free space and rerun the command with --resume",
+    );
+    if (full?.code === "E_DISK_FULL") throw full;
     throw new SpadeError("E_IO", `cannot write ${path}: ${(err as Error).message}`, {
       nextStep: "check --out points at a writable folder",
       cause: err,
