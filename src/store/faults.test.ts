@@ -239,6 +239,27 @@ describe("disk and permission failures", () => {
       expect(resume.message).toContain("read-only or not ours");
     },
   );
+
+  it.skipIf(!CAN_MOUNT)(
+    "a folder made immutable under an open run: close does not throw, and the lock is released",
+    () => {
+      const dir = join(mountTmpfs("1m")!, "run");
+      const store = RunStore.open(dir, "create");
+      const chattr = (flag: string) =>
+        execFileSync("sh", ["-c", `chattr ${flag} "$0" "$0"/*`, dir], { stdio: "ignore" });
+      chattr("+i"); // no file in it can be created, removed or opened to write any more
+      try {
+        // Closing must not hide the failure that stopped the run behind its own (the lock
+        // record cannot be removed, and stays).
+        expect(codeAndMessageOf(() => store.close())).toEqual({ code: "returned", message: "" });
+      } finally {
+        chattr("-i");
+      }
+      const again = RunStore.open(dir, "resume");
+      expect(again.tookOverFrom?.pid).toBe(process.pid);
+      again.close();
+    },
+  );
 });
 
 describe("a start that failed before its first step", () => {

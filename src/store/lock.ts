@@ -6,7 +6,7 @@
  * written beside it, in `run.lock.json`, so a refused process can name the holder.
  */
 import Database from "better-sqlite3";
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { SpadeError } from "../errors.js";
@@ -102,11 +102,20 @@ export class RunLock {
     return new RunLock(dir, db, holder, previous);
   }
 
-  /** Releases the lock: the record first, while still held, so no later holder's record is removed. */
+  /**
+   * Releases the lock: the record first, while still held, so no later holder's record is removed.
+   * A record that cannot be removed (the folder turned read-only under the run) is left: it names
+   * an ended process, which the next holder takes over from as from a killed one, and throwing here
+   * would hide the failure that stopped the run.
+   */
   release(): void {
     if (!this.#db.open) return;
-    if (existsSync(join(this.#dir, HOLDER_FILE)))
+    try {
       rmSync(join(this.#dir, HOLDER_FILE), { force: true });
-    this.#db.close();
+    } catch {
+      // left behind, as a killed process leaves it
+    } finally {
+      this.#db.close();
+    }
   }
 }
