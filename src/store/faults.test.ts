@@ -156,6 +156,26 @@ describe("a damaged run.sqlite", () => {
       expect(err.message).toContain("(SQLITE_CORRUPT: database disk image is malformed)");
     }
   });
+
+  it("cut to 0 bytes, or another program's database: E_STORE_CORRUPT, and the file is left as it was", () => {
+    const empty = written();
+    truncateSync(join(empty, STORE_FILE), 0);
+    const foreign = tmp();
+    const other = new Database(join(foreign, STORE_FILE));
+    other.exec("CREATE TABLE notes (text TEXT)");
+    other.close();
+    for (const dir of [empty, foreign]) {
+      const before = readFileSync(join(dir, STORE_FILE));
+      for (const mode of ["resume", "read"] as const) {
+        const err = codeAndMessageOf(() => RunStore.open(dir, mode));
+        expect(err).toEqual({
+          code: "E_STORE_CORRUPT",
+          message: `${join(dir, STORE_FILE)} is damaged or is not a run store (it has no meta table: empty, or another program's database) (restore it from a backup, or start a new run in another folder (--out); \`sqlite3 run.sqlite .recover\` may save what is left)`,
+        });
+      }
+      expect(readFileSync(join(dir, STORE_FILE))).toEqual(before);
+    }
+  });
 });
 
 describe("disk and permission failures", () => {

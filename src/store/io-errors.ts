@@ -24,6 +24,15 @@ export function resumeRunStep(runDir: string): string {
   return `nothing committed is lost: free space and continue with spade run --resume ${runDir}, or copy ${runDir} to a disk with space and continue there with spade run --resume <the copy>`;
 }
 
+/** E_STORE_CORRUPT for the store file `path`, with `why` (SQLite's code and message, or what is missing). */
+export function storeCorrupt(path: string, why: string, cause?: unknown): SpadeError {
+  return new SpadeError("E_STORE_CORRUPT", `${path} is damaged or is not a run store (${why})`, {
+    cause,
+    nextStep:
+      "restore it from a backup, or start a new run in another folder (--out); `sqlite3 run.sqlite .recover` may save what is left",
+  });
+}
+
 /**
  * The coded error for a failed store or run-folder operation on `path`, or null when `err` is
  * not an I/O or SQLite failure (a programming error, a constraint: those stay as they are).
@@ -49,15 +58,7 @@ export function storeIoError(
     });
   }
   if (code === "SQLITE_NOTADB" || code.startsWith("SQLITE_CORRUPT")) {
-    return new SpadeError(
-      "E_STORE_CORRUPT",
-      `${path} is damaged or is not a run store (${code}: ${detail})`,
-      {
-        cause: err,
-        nextStep:
-          "restore it from a backup, or start a new run in another folder (--out); `sqlite3 run.sqlite .recover` may save what is left",
-      },
-    );
+    return storeCorrupt(path, `${code}: ${detail}`, err);
   }
   if (
     NOT_WRITABLE.has(code) ||

@@ -15,7 +15,7 @@ import {
   type RowInsert,
   SAMPLE_INSERT,
 } from "./inserts.js";
-import { guardIo } from "./io-errors.js";
+import { guardIo, storeCorrupt } from "./io-errors.js";
 import { jsonText } from "./rows.js";
 import { LOCK_FILE, RunLock, type LockHolder } from "./lock.js";
 import {
@@ -70,6 +70,12 @@ function makeFolder(dir: string): void {
     if (code !== "ENOENT") throw err;
     mkdirSync(dir, { recursive: true });
   }
+}
+
+/** Whether `db` (the store at `path`) has the table `name`. */
+function hasTable(db: Database.Database, path: string, name: string): boolean {
+  const sql = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?";
+  return guardIo(path, () => db.prepare(sql).get(name)) !== undefined;
 }
 
 /** The part of a prepared statement the store uses, with failures coded. */
@@ -137,6 +143,10 @@ export class RunStore {
       }
       const opened = guardIo(path, () => new Database(path, { readonly: mode === "read" }));
       db = opened;
+      // An empty file (cut to 0 bytes) or another program's database opens as SQLite: refuse it
+      // before the schema would be written into it.
+      if (mode !== "create" && !hasTable(opened, path, "meta"))
+        throw storeCorrupt(path, "it has no meta table: empty, or another program's database");
       if (mode !== "read") {
         guardIo(path, () => {
           opened.pragma("journal_mode = WAL");

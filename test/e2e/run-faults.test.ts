@@ -178,6 +178,22 @@ describe("spade run: a damaged store", () => {
       expect(r.stderr).not.toContain("    at ");
     }
   });
+
+  it("a run.sqlite cut to 0 bytes: E_STORE_CORRUPT on --resume and on runs show, not a stack trace", async () => {
+    const out = join(root, "empty-store");
+    mkdirSync(out);
+    writeFileSync(join(out, "run.sqlite"), "");
+    for (const args of [
+      ["run", "--resume", out],
+      ["runs", "show", out],
+    ]) {
+      const r = await spade(args);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(
+        `spade: E_STORE_CORRUPT: ${join(out, "run.sqlite")} is damaged or is not a run store (it has no meta table: empty, or another program's database) (restore it from a backup, or start a new run in another folder (--out); \`sqlite3 run.sqlite .recover\` may save what is left)\n`,
+      );
+    }
+  });
 });
 
 const CAN_MOUNT = (() => {
