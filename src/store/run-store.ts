@@ -5,9 +5,9 @@
  * units or none. Records to rows and back: inserts.ts, rows.ts; which rows a read takes: query.ts.
  */
 import Database from "better-sqlite3";
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { SpadeError } from "../errors.js";
+import { isSpadeError, SpadeError } from "../errors.js";
 import {
   DESIGN_INSERT,
   ENVIRONMENT_INSERT,
@@ -69,6 +69,25 @@ function makeFolder(dir: string): void {
     if (code === "EEXIST") return;
     if (code !== "ENOENT") throw err;
     mkdirSync(dir, { recursive: true });
+  }
+}
+
+/**
+ * A reader's E_IO when `dir` is on a read-only disk: SQLite cannot read a store in WAL mode
+ * without writing its `-shm` file beside it, so the store's "cannot write" would mislead.
+ */
+function unreadableOnReadOnlyDisk(err: unknown, dir: string): SpadeError | null {
+  const cause = (err as { cause?: { code?: unknown } }).cause;
+  if (!isSpadeError(err, "E_IO") || cause?.code !== "SQLITE_CANTOPEN") return null;
+  try {
+    accessSync(dir, constants.W_OK);
+    return null;
+  } catch {
+    return new SpadeError(
+      "E_IO",
+      `cannot read ${join(dir, STORE_FILE)}: ${dir} is read-only, and SQLite must create ${STORE_FILE}-shm beside the store to read it`,
+      { cause: err, nextStep: `copy ${dir} to a writable disk and read the copy` },
+    );
   }
 }
 
@@ -169,7 +188,7 @@ export class RunStore {
     } catch (err) {
       db?.close();
       lock?.release();
-      throw err;
+      throw mode === "read" ? (unreadableOnReadOnlyDisk(err, dir) ?? err) : err;
     }
   }
 
