@@ -3,7 +3,7 @@
  * `spade archive export RUN_DIR OUT`: a run's valid environments as an OpenEnv package folder or
  * as JSON Lines (see serve/archive.ts).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineCommand } from "citty";
@@ -67,11 +67,21 @@ const exportCommand = defineCommand({
       );
     }
     const out = String(args.out);
+    const onFull = "free space and export again";
     if (format === "jsonl") {
-      guardIo(out, () => {
-        mkdirSync(dirname(resolve(out)), { recursive: true });
-        writeFileSync(out, jsonlText(rows));
-      });
+      try {
+        guardIo(
+          out,
+          () => {
+            mkdirSync(dirname(resolve(out)), { recursive: true });
+            writeFileSync(out, jsonlText(rows));
+          },
+          onFull,
+        );
+      } catch (err) {
+        rmSync(out, { force: true }); // a cut file would read as a smaller archive
+        throw err;
+      }
     } else {
       if (existsSync(out) && readdirSync(out).length > 0)
         throw new SpadeError("E_IO", `${out} exists and is not empty`, {
@@ -83,12 +93,23 @@ const exportCommand = defineCommand({
         minRegret,
         shim: readFileSync(SHIM_PATH, "utf8"),
       });
-      guardIo(out, () => {
-        for (const [path, text] of files) {
-          mkdirSync(dirname(join(out, path)), { recursive: true });
-          writeFileSync(join(out, path), text);
-        }
-      });
+      try {
+        guardIo(
+          out,
+          () => {
+            for (const [path, text] of files) {
+              mkdirSync(dirname(join(out, path)), { recursive: true });
+              writeFileSync(join(out, path), text);
+            }
+          },
+          onFull,
+        );
+      } catch (err) {
+        // Half a package would be refused as "not empty" by the next export, or served as less.
+        for (const name of existsSync(out) ? readdirSync(out) : [])
+          rmSync(join(out, name), { recursive: true, force: true });
+        throw err;
+      }
     }
     process.stdout.write(
       `exported ${rows.length} environment${rows.length === 1 ? "" : "s"} to ${out} (${format})\n`,

@@ -3,7 +3,7 @@
  * OpenEnv package (whose programs `spade serve` loads) and as JSON Lines. The run is a store
  * written directly (a test double of a finished run: library programs stored as designs).
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { resolveProgram } from "../../src/envs/index.js";
@@ -12,6 +12,7 @@ import { loadProgram } from "../../src/sandbox/index.js";
 import { EMPTY_STATS, RunStore } from "../../src/store/index.js";
 import { spadeAsync } from "./cli.js";
 import { fileTempDir } from "../cleanup.js";
+import { mountTmpfs, skipWithoutTmpfs } from "../tmpfs.js";
 
 const dir = fileTempDir("spade-archive-");
 const run = join(dir, "run");
@@ -145,5 +146,34 @@ describe("spade archive export", () => {
       used.code,
       used.stderr.startsWith(`spade: E_IO: ${join(dir, "pkg")} exists and is not empty`),
     ]).toEqual([2, true]);
+  });
+});
+
+describe.skipIf(skipWithoutTmpfs())("archive export, full disk", () => {
+  it("E_DISK_FULL saying to export again, no cut file or half package left; with space it exports", async () => {
+    const disk = mkdtempSync(join(dir, "full-"));
+    const unmount = mountTmpfs(disk, "128k");
+    try {
+      writeFileSync(join(disk, "filler"), Buffer.alloc(120 * 1024)); // 8 KiB left
+      for (const [out, format] of [
+        [join(disk, "envs.jsonl"), "jsonl"],
+        [join(disk, "pkg"), "openenv"],
+      ] as const) {
+        const r = await spadeAsync(["archive", "export", run, out, "--format", format]).done;
+        expect(r.code).toBe(2);
+        expect(r.stderr).toMatch(
+          new RegExp(
+            `^spade: E_DISK_FULL: the disk holding ${out} is full \\(ENOSPC: .*\\) \\(free space and export again\\)\\n$`,
+          ),
+        );
+      }
+      expect(readdirSync(disk).sort()).toEqual(["filler", "pkg"]);
+      expect(readdirSync(join(disk, "pkg"))).toEqual([]);
+      rmSync(join(disk, "filler"));
+      const again = await spadeAsync(["archive", "export", run, join(disk, "pkg")]).done;
+      expect(again.code, again.stderr).toBe(0);
+    } finally {
+      unmount();
+    }
   });
 });
