@@ -9,6 +9,7 @@ import {
   pyMod,
   pyMul,
   pyPow,
+  MAX_INT_POW_BITS,
   pySub,
   pyTrueDiv,
   truthy,
@@ -50,6 +51,20 @@ describe("Python arithmetic", () => {
     expect(pyMod(-7n, 3n)).toBe(2n);
     expect(pyMod(7.5, -2n)).toBe(-0.5);
     expect(pyAdd("a", "b")).toBe("ab");
+  });
+
+  it("refuses int powers past MAX_INT_POW_BITS instead of blocking, and keeps those below", () => {
+    // Before the bound, 10 ** 10 ** 9 ran 31 s and then threw V8's RangeError.
+    expect(pyError(() => pyPow(10n, 10n ** 9n))).toBe(
+      "OverflowError: int power results above 1048576 bits are not supported by this port",
+    );
+    expect(pyError(() => pyPow(-2n, BigInt(MAX_INT_POW_BITS) + 1n))).toBe(
+      "OverflowError: int power results above 1048576 bits are not supported by this port",
+    );
+    expect((pyPow(2n, BigInt(MAX_INT_POW_BITS)) as bigint).toString(2).length).toBe(1048577);
+    expect(pyPow(1n, 10n ** 18n)).toBe(1n);
+    expect(pyPow(-1n, 10n ** 18n + 1n)).toBe(-1n);
+    expect(pyPow(0n, 10n ** 18n)).toBe(0n);
   });
 
   it("raises Python's exceptions with Python's messages", () => {

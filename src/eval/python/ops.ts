@@ -7,6 +7,12 @@
 import { pyRepr } from "./format.js";
 import { PyTuple, pyTypeName, type PyValue } from "./value.js";
 
+/**
+ * Largest int result `pyPow` computes, in bits (about 315,000 decimal digits, a fifth of a second
+ * to compute and print); beyond it `pyPow` raises OverflowError instead of blocking the process.
+ */
+export const MAX_INT_POW_BITS = 1 << 20;
+
 /** A Python exception raised by ported code; `message` is what `str(e)` prints. */
 export class PyException extends Error {
   constructor(
@@ -150,7 +156,18 @@ export function pyMod(a: PyValue, b: PyValue): Num {
 export function pyPow(a: PyValue, b: PyValue): Num {
   const [x, y] = operands("** or pow()", a, b);
   if (typeof x === "bigint" && typeof y === "bigint") {
-    if (y >= 0n) return x ** y;
+    if (y >= 0n) {
+      // The result has at least (bits of |x| - 1) * y bits. Python would grind on (and printing
+      // it is quadratic); V8 takes seconds, then throws a RangeError past 2^30 bits.
+      const magnitude = x < 0n ? -x : x;
+      if (magnitude > 1n && BigInt(magnitude.toString(2).length - 1) * y > MAX_INT_POW_BITS) {
+        throw new PyException(
+          "OverflowError",
+          `int power results above ${MAX_INT_POW_BITS} bits are not supported by this port`,
+        );
+      }
+      return x ** y;
+    }
     if (x === 0n)
       throw new PyException("ZeroDivisionError", "0.0 cannot be raised to a negative power");
     return toF(x) ** toF(y);
