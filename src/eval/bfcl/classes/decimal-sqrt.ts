@@ -50,15 +50,23 @@ export function decimalFromNumber(v: bigint | number): PyDecimal {
   return new PyDecimal(num * 5n ** BigInt(k), -k);
 }
 
-function isqrt(n: bigint): bigint {
-  if (n < 2n) return n;
-  // Newton's method from a power of two above the root decreases monotonically to floor(sqrt(n)).
-  let x = 1n << BigInt(Math.ceil(n.toString(2).length / 2));
-  for (;;) {
-    const y = (x + n / x) >> 1n;
-    if (y >= x) return x;
-    x = y;
+/**
+ * `math.isqrt(n)` for n >= 0: the root of n's top half (recursively), then one Newton step, as
+ * CPython computes it; a few full-size divisions instead of one per bit of precision.
+ */
+export function isqrt(n: bigint): bigint {
+  if (n < 1n << 52n) {
+    let r = BigInt(Math.floor(Math.sqrt(Number(n))));
+    while (r * r > n) r -= 1n;
+    while ((r + 1n) * (r + 1n) <= n) r += 1n;
+    return r;
   }
+  const shift = BigInt(Math.floor((n.toString(2).length - 1) / 4));
+  // a approximates sqrt(n) to about a quarter of n's bits; Newton doubles that, from above.
+  let a = (isqrt(n >> (2n * shift)) + 1n) << shift;
+  a = (a + n / a) >> 1n;
+  while (a * a > n) a -= 1n;
+  return a;
 }
 
 function digitCount(n: bigint): number {
