@@ -108,6 +108,9 @@ export function roundFloatToInt(x: number): bigint {
 /** Python's `round(n, ndigits)` for an int n: an int, ties to even. */
 export function roundInt(n: bigint, ndigits: number): bigint {
   if (ndigits >= 0) return n;
+  // |n| < 10^digits <= 10^-ndigits / 10 rounds to 0; Python (and 10n ** big) would first build
+  // the power: round(5, -10**9) grinds for half a minute.
+  if (-ndigits > (n < 0n ? -n : n).toString().length) return 0n;
   const scale = 10n ** BigInt(-ndigits);
   return divRoundHalfEven(n, scale) * scale;
 }

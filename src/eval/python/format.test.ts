@@ -53,6 +53,18 @@ describe("Python float text", () => {
     expect(roundInt(1350n, -2)).toBe(1400n);
     expect(roundInt(-1250n, -2)).toBe(-1200n);
     expect(roundInt(17n, 3)).toBe(17n);
+    expect(roundInt(4999n, -4)).toBe(0n);
+    expect(roundInt(5000n, -4)).toBe(0n);
+    expect(roundInt(15000n, -4)).toBe(20000n);
+    expect(roundInt(99999n, -5)).toBe(100000n);
+    expect(roundInt(9999n, -5)).toBe(0n);
+    expect(roundInt(-9999n, -5)).toBe(0n);
+  });
+
+  it("rounds an int to a huge negative number of places at once", () => {
+    // Before the shortcut this built 10n ** 10n ** 9n: 30 s, then a RangeError.
+    expect(roundInt(123456789n, -1e9)).toBe(0n);
+    expect(roundInt(-(10n ** 5000n), -1e15)).toBe(0n);
   });
 
   it("prints special floats as Python does", () => {
