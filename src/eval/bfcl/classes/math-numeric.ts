@@ -5,7 +5,13 @@
  * `Decimal(n).sqrt()` at `getcontext().prec = precision` (a `Decimal`). Both are exact
  * bigint computations, rounded to nearest-even as mpmath and libmpdec round.
  */
-import { divRoundHalfEven, floatToRational, PyObject } from "../../python/index.js";
+import {
+  divRoundHalfEven,
+  floatToRational,
+  PyException,
+  PyObject,
+  rstrip,
+} from "../../python/index.js";
 import { isqrt } from "./decimal-sqrt.js";
 
 const LOG2_10 = Math.log(10) / Math.log(2);
@@ -206,7 +212,9 @@ export function mpLogRatio(value: Mpf, base: Mpf, prec: number): Mpf | "zero-div
 
 /**
  * `mpmath.mpf(text)` for a decimal string (`' 7 '`, `'0.1'`, `'1e3'`, `'inf'`): rounded to
- * `prec` bits, nearest-even, as mpmath's `from_str`. Undefined for text it does not read.
+ * `prec` bits, nearest-even, as mpmath's `from_str`. Undefined for text it does not read. Past a
+ * decimal exponent of +-400 mpmath multiplies by a rounded power of ten (`mpfTimesPowerOfTen`);
+ * past +-10^15 the binary exponent would lose integer precision here, so that raises.
  */
 export function mpfFromDecimalString(text: string, prec: number): Mpf | undefined {
   const t = text.trim().toLowerCase();
@@ -215,10 +223,22 @@ export function mpfFromDecimalString(text: string, prec: number): Mpf | undefine
   if (t === "nan") return new Mpf(0n, 0, prec, "nan");
   const m = /^([+-]?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/.exec(t);
   if (!m || (m[2] === "" && (m[3] ?? "") === "")) return undefined;
-  const digits = BigInt(`${m[2]}${m[3] ?? ""}` || "0");
-  const exp10 = Number(m[4] ?? 0) - (m[3] ?? "").length;
+  // str_to_man_exp: the fraction loses its trailing zeros before it moves the exponent.
+  const fraction = rstrip(m[3] ?? "", "0");
+  const digits = BigInt(`${m[2]}${fraction}` || "0");
+  const exp10Big = BigInt(m[4] ?? 0) - BigInt(fraction.length);
   const sign = m[1] === "-" ? -1n : 1n;
   if (digits === 0n) return new Mpf(0n, 0, prec);
+  if (exp10Big > 400n || exp10Big < -400n) {
+    if (exp10Big > MAX_DECIMAL_EXPONENT || exp10Big < -MAX_DECIMAL_EXPONENT) {
+      throw new PyException(
+        "OverflowError",
+        "decimal exponents beyond 10^15 are not supported by this port",
+      );
+    }
+    return mpfTimesPowerOfTen(sign * digits, exp10Big, prec);
+  }
+  const exp10 = Number(exp10Big);
   if (exp10 >= 0) return roundToPrec(sign * digits * 10n ** BigInt(exp10), 0, prec);
   // digits / 10^k, scaled by 2^shift so the quotient keeps prec + 2 bits and a sticky bit.
   const den = 10n ** BigInt(-exp10);
@@ -226,4 +246,58 @@ export function mpfFromDecimalString(text: string, prec: number): Mpf | undefine
   const num = digits << BigInt(shift);
   const magnitude = ((num / den) << 1n) | (num % den === 0n ? 0n : 1n);
   return roundToPrec(sign * magnitude, shift + 1, prec);
+}
+
+/** Largest decimal exponent `mpfFromDecimalString` reads. */
+const MAX_DECIMAL_EXPONENT = 10n ** 15n;
+
+/** `man * 2^exp` with `man` cut to `prec` bits toward zero (`down`) or away from it. */
+function cutTo(man: bigint, exp: number, prec: number, down: boolean): [bigint, number] {
+  const drop = bitLength(man) - prec;
+  if (drop <= 0) return [man, exp];
+  const d = BigInt(drop);
+  return [down ? man >> d : -(-man >> d), exp + drop];
+}
+
+/**
+ * mpmath's `mpf_pow_int(ften, n, prec, rnd)` for n > 400 with a directed rounding: binary
+ * powering of 5 * 2^1, every product cut to prec + 4 * bits(n) + 4 bits, then to prec.
+ */
+function powerOfTenDirected(n: bigint, prec: number, down: boolean): [bigint, number] {
+  const workprec = prec + 4 * bitLength(n) + 4;
+  let man = 5n;
+  let exp = 1;
+  let pm = 1n;
+  let pe = 0;
+  for (;;) {
+    if (n & 1n) {
+      [pm, pe] = cutTo(pm * man, pe + exp, workprec, down);
+      n -= 1n;
+      if (n === 0n) break;
+    }
+    [man, exp] = cutTo(man * man, exp + exp, workprec, down);
+    n >>= 1n;
+  }
+  return cutTo(pm, pe, prec, down);
+}
+
+/**
+ * mpmath's `from_str` past a decimal exponent of +-400: `from_int(man, prec + 10)` (toward
+ * zero) times `mpf_pow_int(10, exp10, prec + 10)` (toward zero; a negative power is 1 over the
+ * power rounded up at prec + 15), rounded once to `prec` bits, nearest-even.
+ */
+function mpfTimesPowerOfTen(man: bigint, exp10: bigint, prec: number): Mpf {
+  const negative = man < 0n;
+  const [sm, se] = cutTo(negative ? -man : man, 0, prec + 10, true);
+  let pm: bigint;
+  let pe: number;
+  if (exp10 > 0n) [pm, pe] = powerOfTenDirected(exp10, prec + 10, true);
+  else {
+    const [im, ie] = powerOfTenDirected(-exp10, prec + 15, false);
+    // floor(2^k / im) keeps more than prec + 10 bits; cutting it down again is still a floor.
+    const k = prec + 12 + bitLength(im);
+    [pm, pe] = cutTo((1n << BigInt(k)) / im, -k - ie, prec + 10, true);
+  }
+  const product = sm * pm;
+  return roundToPrec(negative ? -product : product, -(se + pe), prec);
 }
