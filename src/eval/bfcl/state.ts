@@ -137,13 +137,46 @@ export function stateChecker(model: BfclInstances, groundTruth: BfclInstances): 
   return { valid: true };
 }
 
+/** Characters of each value's repr kept in a state difference. */
+const REPR_LIMIT = 2000;
+
+/** Thrown inside `reprPrefix` once enough text is written. */
+const ENOUGH = Symbol("enough");
+
+/**
+ * The first REPR_LIMIT characters of `pyRepr(v)`, then "...". Directories are written entry by
+ * entry and stop early: cp shares subdirectories, so a few dozen calls make a tree whose full
+ * repr is exponentially long (42 calls: 3.5 s; a few more: gigabytes, then a RangeError).
+ */
 function safeRepr(v: PyValue): string {
+  const parts: string[] = [];
+  let length = 0;
+  const emit = (text: string): void => {
+    parts.push(text);
+    length += text.length;
+    if (length > REPR_LIMIT) throw ENOUGH;
+  };
+  const walk = (x: PyValue): void => {
+    if (!(x instanceof FsDirectory)) {
+      emit(pyRepr(x));
+      return;
+    }
+    emit(`<Directory: ${x.name}, Parent: ${x.parent ? x.parent.name : "None"}, Contents: {`);
+    let first = true;
+    for (const [k, child] of x.contents) {
+      emit(`${first ? "" : ", "}${pyRepr(k)}: `);
+      first = false;
+      walk(child);
+    }
+    emit("}>");
+  };
   try {
-    const text = pyRepr(v);
-    return text.length > 2000 ? `${text.slice(0, 2000)}...` : text;
-  } catch {
-    return "<unprintable>";
+    walk(v);
+  } catch (err) {
+    if (err !== ENOUGH) return "<unprintable>";
   }
+  const text = parts.join("");
+  return text.length > REPR_LIMIT ? `${text.slice(0, REPR_LIMIT)}...` : text;
 }
 
 /** Deep equality of two JSON values (numbers by value, object keys in any order). */
