@@ -82,6 +82,34 @@ describe("parsePythonCalls", () => {
     }
   });
 
+  it("refuses nesting past MAX_NESTING with E_PARSE instead of overflowing the stack", () => {
+    // Before the bound, 20,000 opening brackets threw V8's RangeError out of the parser.
+    const nested = (open: string, close: string, depth: number, inner = "") =>
+      open.repeat(depth) + inner + close.repeat(depth);
+    for (const bad of [
+      `f(x=${nested("[", "]", 20000)})`,
+      `f(x=${nested("(", ")", 20000, "1")})`,
+      `f(x=${nested("{'a': ", "}", 20000, "1")})`,
+      `f(x=${"-".repeat(20000)}1)`,
+      `f(x=${nested("[", "]", 1001)})`,
+    ]) {
+      expect([bad.slice(0, 12), codeOf(() => parsePythonCall(bad))]).toEqual([
+        bad.slice(0, 12),
+        "E_PARSE",
+      ]);
+    }
+    expect(codeOf(() => parseJsonPy(nested("[", "]", 20000)))).toBe("E_PARSE");
+    // 1,000 levels (the argument itself is one) still read.
+    let v = parsePythonCall(`f(x=${nested("[", "]", 999, "7")})`).kwargs.x;
+    let depth = 0;
+    while (Array.isArray(v)) {
+      v = v[0]!;
+      depth++;
+    }
+    expect([depth, v]).toEqual([999, 7n]);
+    expect(parsePythonCall(`f(x=${"-".repeat(999)}1)`).kwargs.x).toBe(-1n);
+  });
+
   const dir = new URL(
     "../../../../shared/benchmarks/bfcl/bfcl_eval/data/possible_answer/",
     import.meta.url,

@@ -8,8 +8,18 @@ import { Cursor, type Mode } from "./cursor.js";
 import { readNumber, readStrings } from "./literal-tokens.js";
 import { PyTuple, isPyKey, type PyDict, type PyKey, type PySet, type PyValue } from "./value.js";
 
+/**
+ * Deepest nesting of brackets and signs read. Each level is a few JS frames, so 20,000 opening
+ * brackets in a model's call overflowed the stack with a RangeError that no caller expects; past
+ * this the input fails to parse (E_PARSE) as Python's own limits would refuse it (200 open
+ * brackets in source, about 1,000 levels in `json`).
+ */
+export const MAX_NESTING = 1000;
+
 /** A recursive-descent reader over one source string. */
 export class Reader extends Cursor {
+  private depth = 0;
+
   constructor(
     src: string,
     mode: Mode,
@@ -19,6 +29,14 @@ export class Reader extends Cursor {
   }
 
   value(): PyValue {
+    if (this.depth >= MAX_NESTING) this.fail(`nesting deeper than ${MAX_NESTING} levels`);
+    this.depth++;
+    const v = this.valueAtDepth();
+    this.depth--;
+    return v;
+  }
+
+  private valueAtDepth(): PyValue {
     const ch = this.peek();
     if (ch === "[") return this.list();
     if (ch === "(") return this.tupleOrGroup();
