@@ -1,31 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { parseJsonPy, type PyDict } from "../../python/index.js";
-import { BfclInstances } from "../executor.js";
 import { BfclSession } from "../session.js";
+import { doubledTree } from "../testing/doubled-tree.js";
 
-/**
- * A file system whose `d` holds 2^doublings copies of a 3-byte file: cp shares subdirectories
- * (as upstream's shallow `contents.copy()` does), so the nodes stay few while the paths double.
- */
-function doubled(doublings: number): BfclInstances {
-  const scenario = parseJsonPy(
-    '{"GorillaFileSystem": {"root": {"u": {"type": "directory", "contents": {}}}}}',
-  ) as PyDict;
-  const instances = new BfclInstances(new BfclSession(), ["GorillaFileSystem"], scenario, false);
-  instances.executeAll([
-    "mkdir(dir_name='d')",
-    "cd(folder='d')",
-    "touch(file_name='f')",
-    "echo(content='abc', file_name='f')",
-    "cd(folder='..')",
-  ]);
-  for (let i = 0; i < doublings; i++)
-    instances.executeAll([
-      `cp(source='d', destination='e${i}')`,
-      `mv(source='e${i}', destination='d')`,
-    ]);
-  return instances;
-}
+/** A file system whose `d` holds 2^doublings paths to one 3-byte file (testing/doubled-tree.ts). */
+const doubled = (doublings: number) => doubledTree(new BfclSession(), doublings, "abc");
 
 describe("GorillaFileSystem over a tree of shared subdirectories", () => {
   it("finds every path of a small one, as upstream lists them", () => {
