@@ -14,12 +14,11 @@ export {
   DEFAULT_REMOTE_MAX_TURNS,
   isOpenEnvRef,
   OPENENV_SCHEMES,
-  OpenEnvRemoteEnv,
-  openRemoteEnv,
   parseOpenEnvRef,
   remoteMeta,
-} from "./openenv-remote.js";
-export type { OpenEnvTarget } from "./openenv-remote.js";
+} from "./openenv-ref.js";
+export type { OpenEnvTarget } from "./openenv-ref.js";
+export { OpenEnvRemoteEnv, openRemoteEnv } from "./openenv-remote.js";
 
 /**
  * Folder of the library programs. Resolved from this module so it works from `src/` (tests)

@@ -9,14 +9,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { WebSocketServer, type WebSocket } from "ws";
 import { rejected } from "../../test/assert.js";
 import type { SpadeError } from "../errors.js";
-import {
-  MAX_REMOTE_META_BYTES,
-  MAX_UNASKED_BYTES,
-  MAX_UNASKED_MESSAGES,
-  OpenEnvRemoteEnv,
-  parseOpenEnvRef,
-  remoteMeta,
-} from "./openenv-remote.js";
+import { MAX_REMOTE_META_BYTES, parseOpenEnvRef, remoteMeta } from "./openenv-ref.js";
+import { MAX_UNASKED_BYTES, MAX_UNASKED_MESSAGES, OpenEnvRemoteEnv } from "./openenv-remote.js";
 
 /**
  * TEST DOUBLE: an OpenEnv server whose HTTP answers are `http`'s (default: `{"name": "x"}` for

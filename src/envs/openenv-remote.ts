@@ -3,10 +3,9 @@
  * A remote OpenEnv environment as an `Env`: `openenv+ws://HOST:PORT/NAME` (or `openenv+wss://`)
  * is played over OpenEnv 0.3.0's WebSocket session protocol (`/NAME/ws`), one session per `Env`.
  * Text actions are sent as `{"text": ...}` (or the field `?text_field=` names, e.g. `message`
- * for OpenEnv's echo environment); each tool call as a `call_tool` action. Meta comes from
- * `/NAME/metadata`, the tools from MCP `tools/list`, and skill and maxTurns from a `spade serve`
- * index when the server has one (else `?max_turns=`, default 30). Remote environments have no
- * privileged hint or oracle: `hint()` and `solve()` reject with E_ENV_CONTRACT.
+ * for OpenEnv's echo environment); each tool call as a `call_tool` action. The reference and the
+ * meta are read by envs/openenv-ref.ts. Remote environments have no privileged hint or oracle:
+ * `hint()` and `solve()` reject with E_ENV_CONTRACT.
  */
 import WebSocket from "ws";
 import type {
@@ -18,22 +17,15 @@ import type {
   ResetResult,
   StepResult,
   ToolResult,
-  ToolSpec,
 } from "../env/types.js";
-import { toolProblems } from "../env/index.js";
 import { SpadeError } from "../errors.js";
-
-/** The scheme prefix of remote OpenEnv references. */
-export const OPENENV_SCHEMES = ["openenv+ws://", "openenv+wss://"] as const;
-
-/** Turns of a remote environment that says nothing about its length. */
-export const DEFAULT_REMOTE_MAX_TURNS = 30;
-
-/** How long one exchange with the server may take (HTTP answer, handshake, reply): 60 s. */
-export const DEFAULT_REMOTE_TIMEOUT_MS = 60_000;
-
-/** Largest answer of the server's HTTP routes (metadata, MCP tools, the index): 4 MiB. */
-export const MAX_REMOTE_META_BYTES = 4 * 1024 * 1024;
+import {
+  DEFAULT_REMOTE_TIMEOUT_MS,
+  parseOpenEnvRef,
+  remoteMeta,
+  type OpenEnvTarget,
+  type RemoteMetaOptions,
+} from "./openenv-ref.js";
 
 /**
  * Messages the server may send that no request is waiting for (its capacity error at connect is
@@ -53,185 +45,6 @@ export const MAX_UNASKED_BYTES = 1024 * 1024;
  * make several MiB), since other OpenEnv servers may send images or long documents.
  */
 export const MAX_REMOTE_MESSAGE_BYTES = 100 * 1024 * 1024;
-
-/** True when `ref` names a remote OpenEnv environment. */
-export function isOpenEnvRef(ref: string): boolean {
-  return OPENENV_SCHEMES.some((s) => ref.startsWith(s));
-}
-
-/** A parsed reference: where the socket and the HTTP routes are, and how to send text. */
-export interface OpenEnvTarget {
-  /** `ws://HOST:PORT/NAME/ws`. */
-  wsUrl: string;
-  /** `http://HOST:PORT/NAME`. */
-  httpBase: string;
-  /** `http://HOST:PORT` (a `spade serve` index lives at its `/`). */
-  serverBase: string;
-  name: string;
-  textField: string;
-  maxTurns: number | null;
-}
-
-/** Parses `openenv+ws://HOST:PORT/NAME[?text_field=F&max_turns=N]`; E_CONFIG when malformed. */
-export function parseOpenEnvRef(ref: string): OpenEnvTarget {
-  const bad = (why: string) =>
-    new SpadeError(
-      "E_CONFIG",
-      `${JSON.stringify(ref)} is not a remote OpenEnv environment: ${why}`,
-      { nextStep: "write it as openenv+ws://HOST:PORT/NAME" },
-    );
-  if (!isOpenEnvRef(ref)) throw bad("it must start with openenv+ws:// or openenv+wss://");
-  let url: URL;
-  try {
-    url = new URL(ref.slice("openenv+".length));
-  } catch {
-    throw bad("it is not a URL");
-  }
-  const path = url.pathname.replace(/\/+$/, "");
-  const name = path.split("/").filter(Boolean).at(-1) ?? "";
-  const maxTurnsText = url.searchParams.get("max_turns");
-  const maxTurns = maxTurnsText === null ? null : Number(maxTurnsText);
-  if (maxTurns !== null && (!Number.isInteger(maxTurns) || maxTurns < 1))
-    throw bad("max_turns must be a positive integer");
-  const http = url.protocol === "wss:" ? "https:" : "http:";
-  return {
-    wsUrl: `${url.protocol}//${url.host}${path}/ws`,
-    httpBase: `${http}//${url.host}${path}`,
-    serverBase: `${http}//${url.host}`,
-    name: name || "remote",
-    textField: url.searchParams.get("text_field") || "text",
-    maxTurns,
-  };
-}
-
-/** How `remoteMeta` reaches the server. */
-export interface RemoteMetaOptions {
-  /** `fetch` to use. Default the global one. */
-  fetch?: typeof fetch;
-  /** Each answer, body included, within this. Default DEFAULT_REMOTE_TIMEOUT_MS. */
-  timeoutMs?: number;
-}
-
-/** The JSON answer at `url` (POSTing `body` if given), read within `timeoutMs` and at most MAX_REMOTE_META_BYTES. */
-async function getJson(
-  fetchFn: typeof fetch,
-  url: string,
-  timeoutMs: number,
-  body?: unknown,
-): Promise<unknown> {
-  const signal = AbortSignal.timeout(timeoutMs);
-  try {
-    const res = await fetchFn(url, {
-      signal,
-      ...(body === undefined
-        ? {}
-        : {
-            method: "POST",
-            body: JSON.stringify(body),
-            headers: { "content-type": "application/json" },
-          }),
-    });
-    if (!res.ok) {
-      await res.body?.cancel().catch(() => {});
-      throw new Error(`HTTP ${res.status}`);
-    }
-    const chunks: Uint8Array[] = [];
-    let bytes = 0;
-    for await (const chunk of res.body ?? []) {
-      bytes += chunk.byteLength;
-      if (bytes > MAX_REMOTE_META_BYTES)
-        throw new Error(`an answer of more than ${MAX_REMOTE_META_BYTES} bytes`);
-      chunks.push(chunk);
-    }
-    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
-  } catch (err) {
-    throw signal.aborted ? new Error(`no answer within ${timeoutMs} ms`) : err;
-  }
-}
-
-/** The environment's meta, read over HTTP (metadata, MCP tools, a `spade serve` index if any). */
-export async function remoteMeta(
-  target: OpenEnvTarget,
-  options: RemoteMetaOptions = {},
-): Promise<EnvMeta> {
-  const fetchFn = options.fetch ?? fetch;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS;
-  let metadata: { name?: unknown; description?: unknown };
-  try {
-    metadata = (await getJson(
-      fetchFn,
-      `${target.httpBase}/metadata`,
-      timeoutMs,
-    )) as typeof metadata;
-  } catch (err) {
-    throw new SpadeError("E_REMOTE_ENV", `${target.httpBase}/metadata: ${(err as Error).message}`, {
-      cause: err,
-      nextStep: "check that the OpenEnv server runs and serves this environment",
-    });
-  }
-  let listed: unknown = [];
-  try {
-    const answer = (await getJson(fetchFn, `${target.httpBase}/mcp`, timeoutMs, {
-      jsonrpc: "2.0",
-      method: "tools/list",
-      params: {},
-      id: 1,
-    })) as { result?: { tools?: unknown } } | null;
-    listed = answer?.result?.tools ?? [];
-  } catch {
-    listed = []; // a server without MCP: a text-only environment
-  }
-  const tools = remoteTools(target, listed);
-  let indexed: { skill?: string; maxTurns?: number } | undefined;
-  try {
-    const index = (await getJson(fetchFn, `${target.serverBase}/`, timeoutMs)) as {
-      environments?: Array<{ name: string; skill?: string; maxTurns?: number }>;
-    };
-    indexed = index.environments?.find((e) => e.name === target.name);
-  } catch {
-    indexed = undefined; // not a `spade serve` server
-  }
-  return {
-    name: typeof metadata.name === "string" && metadata.name ? metadata.name : target.name,
-    skill: indexed?.skill ?? "Remote",
-    description: typeof metadata.description === "string" ? metadata.description : "",
-    maxTurns: target.maxTurns ?? indexed?.maxTurns ?? DEFAULT_REMOTE_MAX_TURNS,
-    tools,
-  };
-}
-
-/**
- * MCP tools (`{name, description?, inputSchema?}`) as SPADE's ToolSpecs, `final_answer` left out
- * (SPADE answers through its own). They are checked as an environment's `meta.tools` are
- * (`toolProblems`): a remote tool reaches the model's tool list and the rollout as they do.
- * E_REMOTE_ENV when the list or a tool has another shape.
- */
-function remoteTools(target: OpenEnvTarget, listed: unknown): ToolSpec[] {
-  const refuse = (why: string) =>
-    new SpadeError("E_REMOTE_ENV", `${target.httpBase}/mcp: tools/list answered ${why}`, {
-      nextStep:
-        "fix the server's tools: each needs a name (letters, digits, _ or -), a string description and an object inputSchema",
-    });
-  if (!Array.isArray(listed)) throw refuse("`tools` that is not an array");
-  const specs = listed.map((t: unknown) => {
-    if (typeof t !== "object" || t === null || Array.isArray(t)) return t;
-    const { name, description, inputSchema } = t as Record<string, unknown>;
-    return {
-      type: "function",
-      function: {
-        name,
-        description: description === undefined ? "" : description,
-        parameters: inputSchema === undefined ? { type: "object", properties: {} } : inputSchema,
-      },
-    };
-  });
-  const problems = toolProblems(specs, "tools");
-  if (problems.length > 0)
-    throw refuse(
-      `tools SPADE cannot use (name, description and inputSchema are read as function.name, .description and .parameters): ${problems.join("; ")}`,
-    );
-  return (specs as ToolSpec[]).filter((t) => t.function.name !== "final_answer");
-}
 
 interface Payload {
   observation?: Record<string, unknown>;
