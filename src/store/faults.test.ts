@@ -202,7 +202,14 @@ describe("disk and permission failures", () => {
     ).toEqual(["E_DISK_FULL", "E_DISK_FULL", "E_IO", "E_IO", "E_IO"]);
     // A file that is not a run folder's says how its own command continues.
     expect(storeIoError(sys("ENOSPC"), "/logs/tb/events", "run it again")?.message).toBe(
-      "the disk holding /logs/tb/events is full (ENOSPC: ENOSPC: failed, write) (run it again)",
+      "the disk holding /logs/tb/events is full (ENOSPC: failed, write) (run it again)",
+    );
+    // The code is said once: Node's messages start with it, SQLite's do not.
+    const sqliteFull = Object.assign(new Error("database or disk is full"), {
+      code: "SQLITE_FULL",
+    });
+    expect(storeIoError(sqliteFull, "/logs/tb/events", "run it again")?.message).toBe(
+      "the disk holding /logs/tb/events is full (SQLITE_FULL: database or disk is full) (run it again)",
     );
     const unique = Object.assign(new Error("UNIQUE constraint failed"), {
       code: "SQLITE_CONSTRAINT_PRIMARYKEY",

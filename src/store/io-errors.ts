@@ -50,7 +50,9 @@ export function storeIoError(
   const code = codeOf(err);
   if (code === null) return null;
   const runDir = dirname(path);
-  const detail = err instanceof Error ? err.message : String(err);
+  const message = err instanceof Error ? err.message : String(err);
+  // Node's messages start with their code ("ENOSPC: no space left on device, write"); said once.
+  const detail = message.startsWith(`${code}: `) ? message.slice(code.length + 2) : message;
   if (DISK_FULL.has(code)) {
     return new SpadeError("E_DISK_FULL", `the disk holding ${path} is full (${code}: ${detail})`, {
       cause: err,
