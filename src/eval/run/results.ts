@@ -104,6 +104,7 @@ export async function prepareOutDir(
   } catch (err) {
     throw new SpadeError("E_IO", `cannot create ${itemsDir(outDir)}: ${(err as Error).message}`, {
       cause: err,
+      nextStep: "check --out points at a writable folder",
     });
   }
   const runFile = join(outDir, "run.json");
