@@ -34,6 +34,8 @@ export const ERROR_CODES = {
   E_POLICY_HTTP: "model server request failed",
   /** A model server did not answer within the per-request timeout, after retries. */
   E_POLICY_TIMEOUT: "model server request timed out",
+  /** A model server failed many requests in a row (`--outage-after`): it is down or the URL, key or model is wrong; the work stopped with what was finished kept. */
+  E_POLICY_UNAVAILABLE: "model server failed every recent request",
   /** A model answer could not be used (no choices, no sequence). */
   E_POLICY_OUTPUT: "model output was malformed",
   /** A model wrote a tool call that is not valid JSON (in self-play the turn is answered with an error and masked). */

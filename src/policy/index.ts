@@ -31,6 +31,8 @@ export type {
   HeaderSource,
 } from "./retry.js";
 export { DEFAULT_MAX_ANSWER_BYTES } from "./http-body.js";
+export { OutageBreaker, isOutageFailure, OUTAGE_CODES } from "./outage.js";
+export type { OutageOptions } from "./outage.js";
 export {
   openAIChatBackend,
   parseChatCompletion,
