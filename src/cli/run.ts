@@ -23,12 +23,20 @@ import {
   flagName,
   preset,
   readConfigFile,
+  resumeConfig,
   type ConfigKey,
   type RunConfig,
 } from "../config/index.js";
 import { EventFileWriter, stepScalars } from "../dashboard/index.js";
 import { SpadeError } from "../errors.js";
-import { formatWork, METRICS_FILE, runSelfPlay, type LoopDeps } from "../loop/index.js";
+import {
+  formatWork,
+  METRICS_FILE,
+  runSelfPlay,
+  watchedLoopPolicy,
+  type LoopDeps,
+} from "../loop/index.js";
+import { OutageBreaker } from "../policy/index.js";
 import { killInTransaction, RunStore, STORE_FILE } from "../store/index.js";
 import { logTail } from "../engine/index.js";
 import { interruptSignal } from "./interrupt.js";
@@ -64,7 +72,7 @@ function timestamp(date: Date): string {
   return date.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
 }
 
-/** The stored configuration of a run being resumed, with `--steps` (the only change allowed) applied. */
+/** The stored configuration of a run being resumed, with the changes allowed (`resumeConfig`) applied. */
 function resumedConfig(dir: string, flags: Record<string, unknown>): RunConfig {
   const store = RunStore.open(dir, "read");
   const stored = store.getMeta("config");
@@ -73,15 +81,20 @@ function resumedConfig(dir: string, flags: Record<string, unknown>): RunConfig {
     throw new SpadeError("E_CONFIG", `${dir} holds no configuration`, {
       nextStep: "the run was never started: start it again without --resume",
     });
-  const changed = Object.keys(flags).filter((k) => k !== "steps");
-  if (changed.length > 0) {
-    throw new SpadeError(
-      "E_CONFIG",
-      `a resumed run keeps its settings; only --steps may change (got ${changed.map((k) => `--${flagName(k)}`).join(", ")})`,
-    );
-  }
-  const config = JSON.parse(stored) as RunConfig;
-  return flags.steps === undefined ? config : buildConfig([config, { steps: flags.steps }]);
+  return resumeConfig(JSON.parse(stored) as RunConfig, flags);
+}
+
+/**
+ * The breaker that stops the run when the model server fails `outageAfter` requests in a row;
+ * null when it is 0. Runs stored before the setting existed get its default.
+ */
+function outageBreaker(config: RunConfig, dir: string): OutageBreaker | null {
+  const after = config.outageAfter ?? (DEFAULTS.outageAfter as number);
+  if (after === 0) return null;
+  return new OutageBreaker({
+    after,
+    nextStep: `once the model server answers again (spade doctor checks it), continue with: spade run --resume ${dir}${config.policy === "openai" ? " (a server that moved: add --base-url URL)" : ""}`,
+  });
 }
 
 /**
@@ -186,9 +199,15 @@ export const runCommand = defineCommand({
     const interrupt = interruptSignal(
       "spade run: stopping (a second Ctrl-C ends at once); nothing finished is lost",
     );
-    // The run stops on Ctrl-C, and at once when an engine this run started dies.
+    // The run stops on Ctrl-C, at once when an engine this run started dies, and when the model
+    // server has failed --outage-after requests in a row.
     const engineDeath = new AbortController();
-    const signal = AbortSignal.any([interrupt.signal, engineDeath.signal]);
+    const outage = outageBreaker(config, dir);
+    const signal = AbortSignal.any([
+      interrupt.signal,
+      engineDeath.signal,
+      ...(outage ? [outage.signal] : []),
+    ]);
     setMaxListeners(0, signal); // every request in flight listens to it
     let backends: RunBackends;
     try {
@@ -225,7 +244,7 @@ export const runCommand = defineCommand({
         dir,
         config,
         {
-          policy: backends.policy,
+          policy: outage ? watchedLoopPolicy(backends.policy, outage) : backends.policy,
           trainer: backends.trainer,
           // The step's summary ends the live line of its designing and playing (on a TTY).
           progress: (line) => live.done(line),
@@ -240,6 +259,7 @@ export const runCommand = defineCommand({
     } catch (err) {
       live.clear();
       if (engineDied) throw engineDied;
+      if (outage?.error) throw outage.error;
       if (interrupt.signal.aborted) {
         process.stderr.write(
           `spade run: stopped; nothing finished is lost. Continue with: spade run --resume ${dir}\n`,

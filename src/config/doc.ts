@@ -40,7 +40,7 @@ export function configMarkdown(): string {
     "",
     "Settings come from, in increasing priority: the defaults below, `--preset NAME`, a JSON file",
     "(`--config FILE`, an object of these keys) and flags. Every key is a flag; booleans also take",
-    "`--no-<flag>`. A resumed run (`--resume DIR`) keeps its stored settings; only `--steps` may change.",
+    "`--no-<flag>`. A resumed run (`--resume DIR`) keeps its stored settings; only `--steps` and how the model server is reached (`--base-url`, `--api-key-env`, `--request-timeout`, `--retry-budget`, `--max-retries`, `--max-answer-bytes`, `--outage-after`: for that process, the store keeps the settings the run began with) may change.",
     "",
     "| key | flag | default | meaning |",
     "| --- | --- | --- | --- |",

@@ -8,6 +8,8 @@ export {
   buildConfig,
   resolveConfig,
   readConfigFile,
+  resumeConfig,
+  RESUME_SERVER_KEYS,
   preset,
   flagName,
   envVar,

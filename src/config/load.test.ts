@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { buildConfig, DEFAULT_SKILLS, flagName, preset, PRESETS } from "./load.js";
+import { buildConfig, DEFAULT_SKILLS, flagName, preset, PRESETS, resumeConfig } from "./load.js";
+import type { RunConfig } from "./schema.js";
 
 describe("buildConfig", () => {
   it("applies the reference defaults and derives R, D, skills and document length from the mode", () => {
@@ -303,6 +304,60 @@ describe("envPool and envLanguage (issue 17)", () => {
     const pythonTools = buildConfig([{ envLanguage: "python", mode: "tool-use" }]);
     expect([pythonTools.envLanguage, pythonTools.mode]).toEqual(["python", "tool-use"]);
     expect(() => buildConfig([{ envLanguage: "ruby" }])).toThrow(
+      expect.objectContaining({ code: "E_CONFIG" }),
+    );
+  });
+});
+
+describe("resumeConfig", () => {
+  /** A tool-use run stored before `episodeFailures` and `outageAfter` existed. */
+  const old = (() => {
+    const {
+      episodeFailures: _e,
+      outageAfter: _o,
+      ...rest
+    } = buildConfig([{ mode: "tool-use", baseUrl: "http://a:8000/v1", steps: 4 }]);
+    return rest as RunConfig;
+  })();
+
+  it("returns the stored settings as they are when nothing is given", () => {
+    expect(resumeConfig(old, {})).toBe(old);
+    expect(resumeConfig(old, { steps: undefined })).toBe(old);
+  });
+
+  it("applies --steps and the server settings, checked, without deriving the stored ones again", () => {
+    const resumed = resumeConfig(old, {
+      steps: "6",
+      baseUrl: "http://b:9000/v1",
+      maxRetries: "9",
+      outageAfter: "0",
+    });
+    expect(resumed).toEqual({
+      ...old,
+      steps: 6,
+      baseUrl: "http://b:9000/v1",
+      maxRetries: 9,
+      outageAfter: 0,
+    });
+    // A setting the run began without stays unset (the loop reads it as the old behaviour).
+    expect("episodeFailures" in resumed).toBe(false);
+  });
+
+  it("refuses any other setting with E_CONFIG naming its flag", () => {
+    expect(() => resumeConfig(old, { plays: "3", steps: "5" })).toThrowError(
+      expect.objectContaining({
+        code: "E_CONFIG",
+        message:
+          "a resumed run keeps its settings; only --steps and how the model server is reached (--base-url, --api-key-env, --request-timeout, --retry-budget, --max-retries, --max-answer-bytes, --outage-after) may change (got --plays)",
+      }),
+    );
+  });
+
+  it("checks the given values with the schema", () => {
+    expect(() => resumeConfig(old, { maxRetries: "21" })).toThrowError(
+      expect.objectContaining({ code: "E_CONFIG" }),
+    );
+    expect(() => resumeConfig(old, { outageAfter: "-1" })).toThrowError(
       expect.objectContaining({ code: "E_CONFIG" }),
     );
   });

@@ -274,3 +274,38 @@ export function preset(name: string | undefined): Record<string, unknown> | unde
 export function envVar(name: string): string | undefined {
   return process.env[name];
 }
+
+/**
+ * Settings a resumed run may change besides `steps`: where the model server is and how its
+ * requests are retried. None changes what the run computes (a server that came back at another
+ * address, or needs longer timeouts, serves the same model).
+ */
+export const RESUME_SERVER_KEYS: readonly ConfigKey[] = Object.freeze([
+  "baseUrl",
+  "apiKeyEnv",
+  "requestTimeout",
+  "retryBudget",
+  "maxRetries",
+  "maxAnswerBytes",
+  "outageAfter",
+]);
+
+/**
+ * The stored configuration of a resumed run with the settings given on the command line applied:
+ * `steps` and `RESUME_SERVER_KEYS`, each checked by the schema; any other is E_CONFIG. The stored
+ * settings are not derived again, so a setting added after the run began stays unset, which the
+ * loop reads as the behaviour the run began with.
+ */
+export function resumeConfig(stored: RunConfig, given: Record<string, unknown>): RunConfig {
+  const allowed = new Set<string>(["steps", ...RESUME_SERVER_KEYS]);
+  const keys = Object.keys(given).filter((k) => given[k] !== undefined);
+  const refused = keys.filter((k) => !allowed.has(k));
+  if (refused.length > 0)
+    throw new SpadeError(
+      "E_CONFIG",
+      `a resumed run keeps its settings; only --steps and how the model server is reached (${RESUME_SERVER_KEYS.map((k) => `--${flagName(k)}`).join(", ")}) may change (got ${refused.map((k) => `--${flagName(k)}`).join(", ")})`,
+    );
+  if (keys.length === 0) return stored;
+  const checked = buildConfig([given]);
+  return { ...stored, ...Object.fromEntries(keys.map((k) => [k, checked[k as ConfigKey]])) };
+}

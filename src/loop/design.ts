@@ -19,6 +19,7 @@ import {
   type MemoryReference,
 } from "../designer/index.js";
 import type { Json } from "../env/index.js";
+import { SpadeError } from "../errors.js";
 import { mulberry32 } from "../random/index.js";
 import type { Sampler } from "../grounding/index.js";
 import { selectMemory, type EnvRecord } from "../memory/index.js";
@@ -210,6 +211,10 @@ async function runSlot(
     );
     hint = written.hint;
   }
+  // As a group of plays: a slot whose last request ended as the run was stopped is not stored
+  // (that request may be the failure that tripped --outage-after); a resumed run designs it again.
+  if (ctx.signal?.aborted)
+    throw new SpadeError("E_CANCELLED", `design slot ${slot} of step ${step} was cancelled`);
   const envId = result.design ? designedEnvId(step, slot) : null;
   const memoryRefsOf = (a: number): Json => {
     const memory = memoryOf(a);

@@ -12,6 +12,7 @@ import {
   chatAgent,
   type ChatBackend,
   type ChatMessage,
+  type OutageBreaker,
   type SamplingParams,
 } from "../policy/index.js";
 import type { Agent } from "../rollout/index.js";
@@ -104,5 +105,18 @@ export function chatLoopPolicy(backend: ChatBackend): LoopPolicy {
       return { text: choice?.content ?? "", tokens };
     },
     agent: (s) => chatAgent({ backend, sampling: chatSampling(s), signal: s.signal }),
+  };
+}
+
+/**
+ * `policy` with every designer completion and agent turn watched by `breaker`: once the model
+ * server has failed `--outage-after` requests in a row, its signal stops the run (loop/run.ts's
+ * caller combines it with Ctrl-C's).
+ */
+export function watchedLoopPolicy(policy: LoopPolicy, breaker: OutageBreaker): LoopPolicy {
+  return {
+    complete: breaker.wrap(policy.complete.bind(policy)),
+    agent: (sampling) => breaker.wrap(policy.agent(sampling)),
+    ...(policy.useWeights ? { useWeights: policy.useWeights.bind(policy) } : {}),
   };
 }

@@ -33,6 +33,8 @@ export interface SelfPlayServerOptions {
   designDelayMs?: number;
   /** Delay of every agent answer (to kill a run while it plays); read at each request. */
   agentDelayMs?: number;
+  /** While true, every request is answered HTTP 503 (a server that is down); read at each request. */
+  down?: boolean;
   /** Replaces the agent double's answer for a conversation when it returns a reply (null: the default answer). */
   agentReply?: (messages: ReadonlyArray<{ role: string; content: unknown }>) => FakeReply | null;
 }
@@ -66,6 +68,7 @@ export function startSelfPlayServer(options: SelfPlayServerOptions): Promise<Fak
   const delayed = (reply: FakeReply, ms: number | undefined): FakeReply =>
     ms ? { kind: "slow", delayMs: ms, reply } : reply;
   return startFakeOpenAIServer((request) => {
+    if (options.down) return { kind: "status", status: 503, message: "the double is down" };
     const messages = request.body.messages as Array<{ role: string; content: unknown }>;
     if (messages[0]?.role === "system" && DESIGNER_SYSTEM_PROMPTS.has(messages[0].content)) {
       const completion = bySeed.get(request.body.seed);
