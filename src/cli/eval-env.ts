@@ -46,15 +46,17 @@ export const envEvalCommand = defineCommand({
       seen.add(id);
       return { id, group: id, open: program.open };
     });
-    await withEvalInterrupt((signal) =>
-      runEvalCommand({
-        benchmark: "env",
-        flags: args,
-        policy,
-        tasks,
-        signal,
-        settings: { envs: refs },
-      }),
+    await withEvalInterrupt(
+      (signal) =>
+        runEvalCommand({
+          benchmark: "env",
+          flags: args,
+          policy,
+          tasks,
+          signal,
+          settings: { envs: refs },
+        }),
+      policy.outage,
     );
   },
 });

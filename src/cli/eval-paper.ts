@@ -157,32 +157,34 @@ export const paperCommand = defineCommand({
       ));
     let progress = itemProgress(process.stderr);
     try {
-      const run = await withEvalInterrupt((signal) =>
-        runPaper({
-          setting,
-          model: policy.model,
-          sources: sourcesFor(setting, policy, args, dataDir, getPool, getSandbox),
-          outDir,
-          context: {
-            dataDir,
+      const run = await withEvalInterrupt(
+        (signal) =>
+          runPaper({
+            setting,
             model: policy.model,
-            resume: args.resume === true,
-            concurrency: intFlag("concurrency", args.concurrency ?? "8", 1),
-            signal,
-            onProgress: (source, p) =>
-              progress.item(
-                sourceProgress(source, p.itemsDone, p.itemsTotal, p.accuracy),
-                p.itemsDone,
-                p.itemsTotal,
-              ),
-          },
-          onSource: (source, phase) => {
-            progress.clear(); // a source cut short leaves no live line behind
-            if (phase === "end") return;
-            progress = itemProgress(process.stderr);
-            process.stderr.write(`[${source.name}] ${source.columns.join(", ")}\n`);
-          },
-        }),
+            sources: sourcesFor(setting, policy, args, dataDir, getPool, getSandbox),
+            outDir,
+            context: {
+              dataDir,
+              model: policy.model,
+              resume: args.resume === true,
+              concurrency: intFlag("concurrency", args.concurrency ?? "8", 1),
+              signal,
+              onProgress: (source, p) =>
+                progress.item(
+                  sourceProgress(source, p.itemsDone, p.itemsTotal, p.accuracy),
+                  p.itemsDone,
+                  p.itemsTotal,
+                ),
+            },
+            onSource: (source, phase) => {
+              progress.clear(); // a source cut short leaves no live line behind
+              if (phase === "end") return;
+              progress = itemProgress(process.stderr);
+              process.stderr.write(`[${source.name}] ${source.columns.join(", ")}\n`);
+            },
+          }),
+        policy.outage,
       );
       process.stdout.write(renderMarkdown([run.row]));
       for (const [column, cell] of Object.entries(run.row.cells)) {

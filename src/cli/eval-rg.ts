@@ -191,7 +191,7 @@ export const rgRunCommand = defineCommand({
             };
           },
         });
-      });
+      }, policy.outage);
     } finally {
       await pool.close();
     }

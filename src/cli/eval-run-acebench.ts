@@ -126,26 +126,28 @@ async function runNormalSpecial(
   const limit = limitFlag(args);
   const dir = acebenchFolder(dataRoot({ flag: args.data as string | undefined, env: process.env }));
   const entries = aceNsEntries(dir, categories, limit);
-  await withEvalInterrupt((signal) =>
-    runEvalCommand({
-      benchmark: "acebench",
-      flags: args,
-      policy,
-      tasks: aceNsTasks(entries),
-      signal,
-      groupOrder: categories,
-      makeAgent: ({ task, sample, signal }) =>
-        policy.makeAgent({ seed: sample, signal, systemPrompt: nsSystemPrompt(task.entry) }),
-      metrics: ({ episode }) => {
-        const info = episode.steps.at(-1)?.info ?? {};
-        return {
-          valid: (info as { valid?: boolean }).valid ?? false,
-          errorType: (info as { errorType?: string }).errorType ?? "",
-        };
-      },
-      settings: { lang: "en", categories, limit: limit ?? null },
-      extras: (items) => scoreExtras(aceNsScores(items, entries), nsScoreLines),
-    }),
+  await withEvalInterrupt(
+    (signal) =>
+      runEvalCommand({
+        benchmark: "acebench",
+        flags: args,
+        policy,
+        tasks: aceNsTasks(entries),
+        signal,
+        groupOrder: categories,
+        makeAgent: ({ task, sample, signal }) =>
+          policy.makeAgent({ seed: sample, signal, systemPrompt: nsSystemPrompt(task.entry) }),
+        metrics: ({ episode }) => {
+          const info = episode.steps.at(-1)?.info ?? {};
+          return {
+            valid: (info as { valid?: boolean }).valid ?? false,
+            errorType: (info as { errorType?: string }).errorType ?? "",
+          };
+        },
+        settings: { lang: "en", categories, limit: limit ?? null },
+        extras: (items) => scoreExtras(aceNsScores(items, entries), nsScoreLines),
+      }),
+    policy.outage,
   );
 }
 
@@ -218,6 +220,6 @@ export const acebenchRunCommand = defineCommand({
         settings: { langs, categories, userModel, limit: limit ?? null },
         extras: (items) => scoreExtras(aceScores(items, setOrder), agentScoreLines),
       });
-    });
+    }, policy.outage);
   },
 });

@@ -108,41 +108,43 @@ export const bfclRunCommand = defineCommand({
         : []),
       ...bfclTasks(dataDir, categories, { limit }),
     ];
-    await withEvalInterrupt((signal) =>
-      runEvalCommand({
-        benchmark: "bfcl",
-        flags: args,
-        policy,
-        tasks,
-        signal,
-        groupOrder: [...single, ...categories],
-        // Upstream's FC mode sends no system prompt; holdout turns bring tools, not text.
-        makeAgent: ({ sample, signal }) =>
-          fcAgent(policy.makeAgent({ seed: sample, signal, systemPrompt: null })),
-        metrics: ({ episode }) => bfclMetrics(episode),
-        settings: { categories: [...single, ...categories], limit: limit ?? null },
-        extras: (_items, groups) => {
-          const leaderboard = bfclLeaderboard(groups);
-          const cells = BFCL_CATEGORIES.map(
-            (c) => `${c} ${formatRate(leaderboard.categories[c])}`,
-          ).join(", ");
-          const lines = [
-            `leaderboard multi-turn overall (unweighted mean of the four categories): ${formatRate(leaderboard.overall)}  [${cells}]`,
-          ];
-          const json: JsonObject = { leaderboard: leaderboard as unknown as JsonObject };
-          if (single.length > 0) {
-            const o = bfclOverall(groups);
-            const na = (s: { accuracy: number; na: boolean }) =>
-              `${formatRate(s.accuracy)}${s.na ? " (N/A: not every category ran)" : ""}`;
-            lines.push(
-              `leaderboard overall (10% non-live, 10% live, 10% irrelevance, 30% multi-turn, 40% agentic = 0, not run): ${na(o.overall)}`,
-              `  non-live ${na(o.nonLive)}, live ${na(o.live)}, irrelevance ${na(o.irrelevance)}, multi-turn ${na(o.multiTurn)}`,
-            );
-            json.overall = o as unknown as JsonObject;
-          }
-          return { json, lines };
-        },
-      }),
+    await withEvalInterrupt(
+      (signal) =>
+        runEvalCommand({
+          benchmark: "bfcl",
+          flags: args,
+          policy,
+          tasks,
+          signal,
+          groupOrder: [...single, ...categories],
+          // Upstream's FC mode sends no system prompt; holdout turns bring tools, not text.
+          makeAgent: ({ sample, signal }) =>
+            fcAgent(policy.makeAgent({ seed: sample, signal, systemPrompt: null })),
+          metrics: ({ episode }) => bfclMetrics(episode),
+          settings: { categories: [...single, ...categories], limit: limit ?? null },
+          extras: (_items, groups) => {
+            const leaderboard = bfclLeaderboard(groups);
+            const cells = BFCL_CATEGORIES.map(
+              (c) => `${c} ${formatRate(leaderboard.categories[c])}`,
+            ).join(", ");
+            const lines = [
+              `leaderboard multi-turn overall (unweighted mean of the four categories): ${formatRate(leaderboard.overall)}  [${cells}]`,
+            ];
+            const json: JsonObject = { leaderboard: leaderboard as unknown as JsonObject };
+            if (single.length > 0) {
+              const o = bfclOverall(groups);
+              const na = (s: { accuracy: number; na: boolean }) =>
+                `${formatRate(s.accuracy)}${s.na ? " (N/A: not every category ran)" : ""}`;
+              lines.push(
+                `leaderboard overall (10% non-live, 10% live, 10% irrelevance, 30% multi-turn, 40% agentic = 0, not run): ${na(o.overall)}`,
+                `  non-live ${na(o.nonLive)}, live ${na(o.live)}, irrelevance ${na(o.irrelevance)}, multi-turn ${na(o.multiTurn)}`,
+              );
+              json.overall = o as unknown as JsonObject;
+            }
+            return { json, lines };
+          },
+        }),
+      policy.outage,
     );
   },
 });

@@ -30,15 +30,17 @@ export function suiteRunCommand(suite: SuiteName) {
       // Code suites: make the sandbox first, so a machine without isolation fails before any request.
       const runner = isCodeSuite(suite) ? await PythonSandbox.create(sandboxOptions) : undefined;
       const items = await loadSuite(suite, { limit, dataDir, runner });
-      await withEvalInterrupt((signal) =>
-        runEvalCommand({
-          benchmark: suite,
-          flags: args,
-          policy,
-          tasks: suiteTasks(items),
-          signal,
-          settings: { limit: limit ?? null, ...(runner && { sandbox: runner.confinement() }) },
-        }),
+      await withEvalInterrupt(
+        (signal) =>
+          runEvalCommand({
+            benchmark: suite,
+            flags: args,
+            policy,
+            tasks: suiteTasks(items),
+            signal,
+            settings: { limit: limit ?? null, ...(runner && { sandbox: runner.confinement() }) },
+          }),
+        policy.outage,
       );
     },
   });

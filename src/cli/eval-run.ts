@@ -7,6 +7,7 @@
  */
 import { join } from "node:path";
 import { withInterrupt } from "./interrupt.js";
+import type { OutageBreaker } from "../policy/index.js";
 import { SpadeError } from "../errors.js";
 import type { JsonObject } from "../env/index.js";
 import type { Agent, Episode } from "../rollout/index.js";
@@ -54,7 +55,8 @@ export const evalRunArgs = {
   out: { type: "string", description: "results folder (default eval-results/<benchmark>/<model>)" },
   resume: {
     type: "boolean",
-    description: "skip items whose results file exists in --out",
+    description:
+      "skip items whose results file exists in --out (an item a sample of which the model server failed is played again)",
     default: false,
   },
   json: jsonArg,
@@ -79,12 +81,26 @@ export function limitFlag(flags: EvalRunFlags): number | undefined {
 
 /**
  * Runs an eval command's `body` under its Ctrl-C handler (cli/interrupt.ts): the first Ctrl-C
- * aborts the signal, so running episodes stop and finished items are kept.
+ * aborts the signal, so running episodes stop and finished items are kept. So does the policy's
+ * outage breaker when it trips; the command then fails with its E_POLICY_UNAVAILABLE.
  */
-export function withEvalInterrupt<T>(body: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export function withEvalInterrupt<T>(
+  body: (signal: AbortSignal) => Promise<T>,
+  outage: OutageBreaker | null = null,
+): Promise<T> {
   return withInterrupt(
     "spade: stopping: running episodes end at their next turn; finished items are kept (continue with --resume)",
-    body,
+    async (interrupt) => {
+      const signal = outage ? AbortSignal.any([interrupt, outage.signal]) : interrupt;
+      let result: T;
+      try {
+        result = await body(signal);
+      } catch (err) {
+        throw outage?.error ?? err;
+      }
+      if (outage?.error) throw outage.error;
+      return result;
+    },
   );
 }
 
@@ -191,6 +207,8 @@ export async function runEvalCommand<T extends EvalTask>(spec: EvalCommandSpec<T
       process.stdout.write(`${nothingPlayedLine("sample", overall.samples, first)}\n`);
     }
   }
+  // Stopped by the outage breaker: withEvalInterrupt fails the command with its error.
+  if (policy.outage?.error) return;
   if (run.interrupted) {
     process.stderr.write(
       `spade: interrupted after ${run.items.length}/${run.total} items; rerun with --resume --out ${outDir}\n`,

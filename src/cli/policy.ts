@@ -14,6 +14,7 @@ import {
   ggufChatBackend,
   isRemoteModel,
   openAIChatBackend,
+  OutageBreaker,
   type ChatBackend,
   type RetryOptions,
   type SamplingParams,
@@ -67,17 +68,21 @@ export const policyArgs = {
   "retry-budget": { type: "string", description: configFlagHelp("retryBudget") },
   "max-retries": { type: "string", description: configFlagHelp("maxRetries") },
   "max-answer-bytes": { type: "string", description: configFlagHelp("maxAnswerBytes") },
+  "outage-after": { type: "string", description: configFlagHelp("outageAfter") },
 } as const;
 
 /** The model-server request settings (schema keys), shared by `spade run`, `env run` and `eval`. */
 export type RequestSettings = Pick<
   RunConfig,
-  "requestTimeout" | "retryBudget" | "maxRetries" | "maxAnswerBytes"
+  "requestTimeout" | "retryBudget" | "maxRetries" | "maxAnswerBytes" | "outageAfter"
 >;
 
-/** The request settings of `--request-timeout`, `--retry-budget`, `--max-retries`, `--max-answer-bytes`, checked by the schema. */
+/** The request settings of `--request-timeout`, `--retry-budget`, `--max-retries`, `--max-answer-bytes`, `--outage-after`, checked by the schema. */
 export function requestFlags(
-  flags: Pick<PolicyFlags, "request-timeout" | "retry-budget" | "max-retries" | "max-answer-bytes">,
+  flags: Pick<
+    PolicyFlags,
+    "request-timeout" | "retry-budget" | "max-retries" | "max-answer-bytes" | "outage-after"
+  >,
 ): RequestSettings {
   const config = buildConfig([
     {
@@ -85,6 +90,7 @@ export function requestFlags(
       retryBudget: flags["retry-budget"],
       maxRetries: flags["max-retries"],
       maxAnswerBytes: flags["max-answer-bytes"],
+      outageAfter: flags["outage-after"],
     },
   ]);
   return {
@@ -92,7 +98,21 @@ export function requestFlags(
     retryBudget: config.retryBudget,
     maxRetries: config.maxRetries,
     maxAnswerBytes: config.maxAnswerBytes,
+    outageAfter: config.outageAfter,
   };
+}
+
+/**
+ * The breaker of a model-backed evaluation (`--outage-after`; null for 0): once it trips, the
+ * run stops with E_POLICY_UNAVAILABLE, finished items kept (`withEvalInterrupt`).
+ */
+export function evalOutageBreaker(settings: RequestSettings): OutageBreaker | null {
+  if (settings.outageAfter === 0) return null;
+  return new OutageBreaker({
+    after: settings.outageAfter,
+    nextStep:
+      "finished items are kept: once the model server answers again (spade doctor checks it), rerun with --resume and the same --out; items a sample of which the server failed are played again",
+  });
 }
 
 /** The retry options of request settings. */
@@ -119,6 +139,7 @@ export interface PolicyFlags {
   "retry-budget"?: string;
   "max-retries"?: string;
   "max-answer-bytes"?: string;
+  "outage-after"?: string;
 }
 
 /** What an agent is made for. */
@@ -140,6 +161,8 @@ export interface Policy {
   model: string;
   /** The chat backend, for model-backed policies. */
   backend: ChatBackend | null;
+  /** Model-server policies: stops the evaluation when the server fails `--outage-after` requests in a row (its agents are watched by it); null otherwise. */
+  outage: OutageBreaker | null;
   makeAgent(request: AgentRequest): Agent;
 }
 
@@ -217,11 +240,13 @@ function chatPolicy(
   name: "openai" | "gguf",
   backend: ChatBackend,
   userSampling: SamplingParams | undefined,
+  outage: OutageBreaker | null,
 ): Policy {
-  return {
+  return watched({
     name,
     model: backend.model,
     backend,
+    outage,
     makeAgent: ({ signal, systemPrompt, sampling }) =>
       chatAgent({
         backend,
@@ -229,7 +254,13 @@ function chatPolicy(
         ...(systemPrompt !== undefined ? { systemPrompt } : {}),
         ...(sampling ? { sampling: { ...sampling, ...userSampling } } : {}),
       }),
-  };
+  });
+}
+
+/** `policy` whose agents are watched by its outage breaker, if it has one. */
+function watched(policy: Policy): Policy {
+  const { outage, makeAgent } = policy;
+  return outage ? { ...policy, makeAgent: (request) => outage.wrap(makeAgent(request)) } : policy;
 }
 
 /** Resolves `--policy` and its flags. Throws E_CONFIG for an unknown policy or a missing flag. */
@@ -237,23 +268,31 @@ export function policyFromFlags(flags: PolicyFlags): Policy {
   const name = flags.policy ?? "oracle";
   switch (name) {
     case "oracle":
-      return { name, model: "oracle", backend: null, makeAgent: () => oracleAgent };
+      return { name, model: "oracle", backend: null, outage: null, makeAgent: () => oracleAgent };
     case "random":
-      return { name, model: "random", backend: null, makeAgent: ({ seed }) => randomAgent(seed) };
+      return {
+        name,
+        model: "random",
+        backend: null,
+        outage: null,
+        makeAgent: ({ seed }) => randomAgent(seed),
+      };
     case "openai": {
       const userSampling = samplingFlags(flags);
+      const request = requestFlags(flags);
       const backend = openAIBackendFrom({
         baseURL: requiredFlag("openai", "base-url", flags["base-url"], "http://127.0.0.1:8000/v1"),
         model: requiredFlag("openai", "model", flags.model, "NAME"),
         apiKeyEnv: flags["api-key-env"],
         sampling: userSampling,
-        request: requestFlags(flags),
+        request,
       });
-      return chatPolicy(name, backend, userSampling);
+      return chatPolicy(name, backend, userSampling, evalOutageBreaker(request));
     }
     case "tinker": {
       refuseOldTinkerFlags(flags);
       const sampling = samplingFlags(flags);
+      const request = requestFlags(flags);
       const tinker = tinkerPolicy({
         baseURL: requiredFlag("tinker", "engine", flags.engine, "http://127.0.0.1:8000"),
         model: requiredFlag("tinker", "base-model", flags["base-model"], "BASE_MODEL"),
@@ -266,19 +305,20 @@ export function policyFromFlags(flags: PolicyFlags): Policy {
         apiKeyEnv: flags["api-key-env"],
         temperature: sampling?.temperature,
         maxTokens: sampling?.max_tokens,
-        request: requestFlags(flags),
+        request,
       });
-      return {
+      return watched({
         name,
         model: tinker.model,
         backend: null,
-        makeAgent: ({ sampling: suite, ...request }) =>
+        outage: evalOutageBreaker(request),
+        makeAgent: ({ sampling: suite, ...agentRequest }) =>
           tinker.makeAgent({
-            ...request,
+            ...agentRequest,
             temperature: sampling?.temperature ?? suite?.temperature,
             maxTokens: sampling?.max_tokens ?? suite?.max_tokens,
           }),
-      };
+      });
     }
     case "gguf": {
       const model = requiredFlag("gguf", "model-path", flags["model-path"], "PATH/model.gguf");
@@ -289,7 +329,8 @@ export function policyFromFlags(flags: PolicyFlags): Policy {
         });
       const userSampling = samplingFlags(flags);
       const backend = ggufChatBackend({ model, sampling: userSampling });
-      return chatPolicy(name, backend, userSampling);
+      // In-process: no server to lose.
+      return chatPolicy(name, backend, userSampling, null);
     }
     default:
       throw new SpadeError(

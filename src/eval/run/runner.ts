@@ -2,11 +2,13 @@
  * @module eval/run/runner
  * The shared evaluation runner: K episodes per item through `runEpisode`, at most C in flight,
  * one fresh environment per episode, a results file per item as soon as its K samples are done,
- * `--resume` from the files present, and clean stopping on cancellation (finished items kept).
+ * `--resume` from the files present (but items a sample of which the model server failed, which
+ * say nothing of the model), and clean stopping on cancellation (finished items kept).
  */
 import { describeError, isSpadeError, SpadeError } from "../../errors.js";
 import type { Env, JsonObject } from "../../env/index.js";
 import { episodeTranscript, runEpisode, type Agent, type Episode } from "../../rollout/index.js";
+import { OUTAGE_CODES } from "../../policy/index.js";
 import { prepareOutDir, writeItemResult } from "./results.js";
 import { itemAccuracy } from "./summary.js";
 import type { EvalTask, ItemResult, RunInfo, SampleRecord } from "./types.js";
@@ -124,6 +126,9 @@ export async function runEval<T extends EvalTask>(options: RunEvalOptions<T>): P
         { nextStep: "resume with the same --samples" },
       );
     }
+    // A sample the model server failed (an outage, a timeout) says nothing of the model: play it again.
+    if (old.samples.some((s) => s.failureCode !== null && OUTAGE_CODES.has(s.failureCode)))
+      continue;
     finished.set(task.id, old);
   }
   const resumed = finished.size;
