@@ -3,7 +3,8 @@
  * Where a remote OpenEnv environment is and what it is: `openenv+ws://HOST:PORT/NAME` parsed into
  * its socket and HTTP routes, and its meta read over HTTP (`/NAME/metadata`, the tools from MCP
  * `tools/list`, skill and maxTurns from a `spade serve` index), each answer within a timeout and
- * a size cap. The session itself is envs/openenv-remote.ts.
+ * a size cap, and from that server only: a redirect is not followed (see `getJson`). The session
+ * itself is envs/openenv-remote.ts.
  */
 import type { EnvMeta, ToolSpec } from "../env/types.js";
 import { toolProblems } from "../env/index.js";
@@ -79,7 +80,13 @@ export interface RemoteMetaOptions {
   timeoutMs?: number;
 }
 
-/** The JSON answer at `url` (POSTing `body` if given), read within `timeoutMs` and at most MAX_REMOTE_META_BYTES. */
+/**
+ * The JSON answer at `url` (POSTing `body` if given), read within `timeoutMs` and at most
+ * MAX_REMOTE_META_BYTES. A redirect is not followed, to another host or within this one: the
+ * session's WebSocket (envs/openenv-remote.ts) follows none either, so meta read elsewhere could
+ * describe something other than what is played, and a hostile server could point SPADE's requests
+ * at any address it can reach. E_REMOTE_ENV naming where it pointed.
+ */
 async function getJson(
   fetchFn: typeof fetch,
   url: string,
@@ -90,6 +97,7 @@ async function getJson(
   try {
     const res = await fetchFn(url, {
       signal,
+      redirect: "manual",
       ...(body === undefined
         ? {}
         : {
@@ -100,6 +108,7 @@ async function getJson(
     });
     if (!res.ok) {
       await res.body?.cancel().catch(() => {});
+      if (res.status >= 300 && res.status < 400) throw redirected(url, res);
       throw new Error(`HTTP ${res.status}`);
     }
     const chunks: Uint8Array[] = [];
@@ -114,6 +123,22 @@ async function getJson(
   } catch (err) {
     throw signal.aborted ? new Error(`no answer within ${timeoutMs} ms`) : err;
   }
+}
+
+/** The E_REMOTE_ENV of a redirect, naming where it pointed (resolved against `url`, cut to 200 characters). */
+function redirected(url: string, res: Response): SpadeError {
+  const location = res.headers.get("location");
+  let target = location === null ? "nowhere (no Location header)" : location;
+  try {
+    if (location !== null) target = new URL(location, url).href;
+  } catch {
+    // not a URL: named as sent
+  }
+  return new SpadeError(
+    "E_REMOTE_ENV",
+    `${url} answered HTTP ${res.status}, a redirect to ${JSON.stringify(target.slice(0, 200))}; remote environments are read from the server they name only, so it was not followed`,
+    { nextStep: "if that is where the environment is served, name that server in the reference" },
+  );
 }
 
 /** The environment's meta, read over HTTP (metadata, MCP tools, a `spade serve` index if any). */
@@ -131,6 +156,7 @@ export async function remoteMeta(
       timeoutMs,
     )) as typeof metadata;
   } catch (err) {
+    if (err instanceof SpadeError) throw err;
     throw new SpadeError("E_REMOTE_ENV", `${target.httpBase}/metadata: ${(err as Error).message}`, {
       cause: err,
       nextStep: "check that the OpenEnv server runs and serves this environment",
@@ -146,7 +172,7 @@ export async function remoteMeta(
     })) as { result?: { tools?: unknown } } | null;
     listed = answer?.result?.tools ?? [];
   } catch {
-    listed = []; // a server without MCP: a text-only environment
+    listed = []; // a server without MCP (or one that redirects it): a text-only environment
   }
   const tools = remoteTools(target, listed);
   let indexed: { skill?: string; maxTurns?: number } | undefined;

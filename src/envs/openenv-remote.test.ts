@@ -1,7 +1,8 @@
 // envs/openenv-remote against hostile or broken servers (fake ones, on 127.0.0.1): one that never
 // answers its HTTP routes or the WebSocket handshake, one whose metadata never ends, one that
-// floods messages nobody asked for, one that answers with something other than JSON. Each is
-// E_REMOTE_ENV within the timeout; none hangs the caller or fills its memory. The protocol against
+// redirects elsewhere, one that floods messages nobody asked for, one that answers with something
+// other than JSON. Each is E_REMOTE_ENV within the timeout; none
+// hangs the caller, fills its memory or sends its requests to another server. The protocol against
 // the real `spade serve` is tested in serve/remote-env.test.ts.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -87,6 +88,45 @@ describe("OpenEnvRemoteEnv against a hostile server", () => {
       err.code,
       err.message.includes(`an answer of more than ${MAX_REMOTE_META_BYTES} bytes`),
     ]).toEqual(["E_REMOTE_ENV", true]);
+  });
+
+  it("a redirect of the metadata is E_REMOTE_ENV naming where it pointed, and not followed", async () => {
+    const elsewhere: string[] = [];
+    const other = await fakeServer({
+      http: (req, res) => (elsewhere.push(req.url ?? ""), res.end('{"name":"other"}')),
+    });
+    const otherBase = parseOpenEnvRef(other.ref).serverBase;
+    // Another server, then another path of this one.
+    for (const location of [`${otherBase}/secret/metadata`, "/x/metadata/"]) {
+      const { ref } = await fakeServer({
+        http: (_req, res) => (res.writeHead(302, { location }), res.end()),
+      });
+      const { httpBase, serverBase } = parseOpenEnvRef(ref);
+      const where = location.startsWith("/") ? `${serverBase}${location}` : location;
+      const err = (await rejected(OpenEnvRemoteEnv.open(ref))) as SpadeError;
+      expect([err.code, err.message]).toEqual([
+        "E_REMOTE_ENV",
+        `${httpBase}/metadata answered HTTP 302, a redirect to "${where}"; remote environments are read from the server they name only, so it was not followed (if that is where the environment is served, name that server in the reference)`,
+      ]);
+    }
+    expect(elsewhere).toEqual([]);
+  });
+
+  it("a redirect of the MCP tools or the index is not followed: no tools, no index", async () => {
+    const elsewhere: string[] = [];
+    const other = await fakeServer({
+      http: (req, res) => (elsewhere.push(req.url ?? ""), res.end('{"result":{"tools":[]}}')),
+    });
+    const otherBase = parseOpenEnvRef(other.ref).serverBase;
+    const { ref } = await fakeServer({
+      http: (req, res) => {
+        if (req.url?.endsWith("/metadata")) return res.end('{"name":"x"}');
+        res.writeHead(307, { location: `${otherBase}${req.url}` });
+        res.end();
+      },
+    });
+    const meta = await remoteMeta(parseOpenEnvRef(ref));
+    expect([meta.name, meta.tools, meta.skill, elsewhere]).toEqual(["x", [], "Remote", []]);
   });
 
   it("a server that floods messages nobody asked for is cut off; later calls are E_REMOTE_ENV", async () => {
