@@ -12,7 +12,9 @@ import { readProgramFile } from "./program-file.js";
 export { decodeProgramText, MAX_PROGRAM_FILE_BYTES, readProgramFile } from "./program-file.js";
 export {
   DEFAULT_REMOTE_MAX_TURNS,
+  DEFAULT_REMOTE_MESSAGE_BYTES,
   isOpenEnvRef,
+  MAX_REMOTE_MESSAGE_BYTES,
   OPENENV_SCHEMES,
   parseOpenEnvRef,
   remoteMeta,

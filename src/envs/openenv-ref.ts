@@ -6,6 +6,7 @@
  * a size cap, and from that server only: a redirect is not followed (see `getJson`). The session
  * itself is envs/openenv-remote.ts.
  */
+import { constants } from "node:buffer";
 import type { EnvMeta, ToolSpec } from "../env/types.js";
 import { toolProblems } from "../env/index.js";
 import { SpadeError } from "../errors.js";
@@ -21,6 +22,20 @@ export const DEFAULT_REMOTE_TIMEOUT_MS = 60_000;
 
 /** Largest answer of the server's HTTP routes (metadata, MCP tools, the index): 4 MiB. */
 export const MAX_REMOTE_META_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Largest WebSocket message of a session, a reply included, unless the reference's
+ * `?max_message_bytes=` says otherwise: 8 MiB. Every episode in flight may hold one (32 at the
+ * default `concurrency`), and what a legitimate reply carries is bounded: `spade serve`'s is at
+ * most about 2 MiB (a sandbox answer of at most 1 MiB, `outputBytes`, plus a tool result repeated
+ * in `result`, or a hint and the tools on reset), and its text goes to a model whose context
+ * holds at most about 4 MiB of text at 1M tokens; a longer observation ends the episode as a
+ * context overflow anyway.
+ */
+export const DEFAULT_REMOTE_MESSAGE_BYTES = 8 * 1024 * 1024;
+
+/** Most `?max_message_bytes=` may be: V8's longest string (a message is decoded into one). */
+export const MAX_REMOTE_MESSAGE_BYTES: number = constants.MAX_STRING_LENGTH;
 
 /** True when `ref` names a remote OpenEnv environment. */
 export function isOpenEnvRef(ref: string): boolean {
@@ -38,9 +53,14 @@ export interface OpenEnvTarget {
   name: string;
   textField: string;
   maxTurns: number | null;
+  /** Largest WebSocket message accepted (`?max_message_bytes=`). Default DEFAULT_REMOTE_MESSAGE_BYTES. */
+  maxMessageBytes: number;
 }
 
-/** Parses `openenv+ws://HOST:PORT/NAME[?text_field=F&max_turns=N]`; E_CONFIG when malformed. */
+/**
+ * Parses `openenv+ws://HOST:PORT/NAME[?text_field=F&max_turns=N&max_message_bytes=B]`; E_CONFIG
+ * when malformed.
+ */
 export function parseOpenEnvRef(ref: string): OpenEnvTarget {
   const bad = (why: string) =>
     new SpadeError(
@@ -61,6 +81,15 @@ export function parseOpenEnvRef(ref: string): OpenEnvTarget {
   const maxTurns = maxTurnsText === null ? null : Number(maxTurnsText);
   if (maxTurns !== null && (!Number.isInteger(maxTurns) || maxTurns < 1))
     throw bad("max_turns must be a positive integer");
+  const maxBytesText = url.searchParams.get("max_message_bytes");
+  const maxMessageBytes =
+    maxBytesText === null ? DEFAULT_REMOTE_MESSAGE_BYTES : Number(maxBytesText);
+  if (
+    !Number.isInteger(maxMessageBytes) ||
+    maxMessageBytes < 1 ||
+    maxMessageBytes > MAX_REMOTE_MESSAGE_BYTES
+  )
+    throw bad(`max_message_bytes must be an integer from 1 to ${MAX_REMOTE_MESSAGE_BYTES}`);
   const http = url.protocol === "wss:" ? "https:" : "http:";
   return {
     wsUrl: `${url.protocol}//${url.host}${path}/ws`,
@@ -69,6 +98,7 @@ export function parseOpenEnvRef(ref: string): OpenEnvTarget {
     name: name || "remote",
     textField: url.searchParams.get("text_field") || "text",
     maxTurns,
+    maxMessageBytes,
   };
 }
 

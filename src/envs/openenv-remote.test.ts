@@ -1,7 +1,7 @@
 // envs/openenv-remote against hostile or broken servers (fake ones, on 127.0.0.1): one that never
 // answers its HTTP routes or the WebSocket handshake, one whose metadata never ends, one that
-// redirects elsewhere, one that floods messages nobody asked for, one that answers with something
-// other than JSON. Each is E_REMOTE_ENV within the timeout; none
+// redirects elsewhere, one that floods messages nobody asked for, one whose reply is over the cap,
+// one that answers with something other than JSON. Each is E_REMOTE_ENV within the timeout; none
 // hangs the caller, fills its memory or sends its requests to another server. The protocol against
 // the real `spade serve` is tested in serve/remote-env.test.ts.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -10,7 +10,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { WebSocketServer, type WebSocket } from "ws";
 import { rejected } from "../../test/assert.js";
 import type { SpadeError } from "../errors.js";
-import { MAX_REMOTE_META_BYTES, parseOpenEnvRef, remoteMeta } from "./openenv-ref.js";
+import {
+  DEFAULT_REMOTE_MESSAGE_BYTES,
+  MAX_REMOTE_META_BYTES,
+  parseOpenEnvRef,
+  remoteMeta,
+} from "./openenv-ref.js";
 import { MAX_UNASKED_BYTES, MAX_UNASKED_MESSAGES, OpenEnvRemoteEnv } from "./openenv-remote.js";
 
 /**
@@ -53,6 +58,15 @@ afterEach(() => {
 });
 
 const noAction = { text: "x", answer: null, toolCalls: [] };
+/** A reply of exactly `bytes` bytes (at least its envelope's) whose observation text is z's. */
+const replyOf = (bytes: number) => {
+  const shell = JSON.stringify({ data: { observation: { text: "" } } });
+  return JSON.stringify({
+    data: { observation: { text: "z".repeat(Math.max(0, bytes - shell.length)) } },
+  });
+};
+const OVER_CAP_NEXT_STEP =
+  "if its replies are that large, raise the cap with ?max_message_bytes=N on the reference (default 8388608); reopen the environment";
 const UNASKED = `more than ${MAX_UNASKED_MESSAGES} messages or ${MAX_UNASKED_BYTES} bytes that no request asked for`;
 const LATE =
   "no answer within 200 ms; the connection was closed, so that a late reply cannot be taken for another request's";
@@ -127,6 +141,34 @@ describe("OpenEnvRemoteEnv against a hostile server", () => {
     });
     const meta = await remoteMeta(parseOpenEnvRef(ref));
     expect([meta.name, meta.tools, meta.skill, elsewhere]).toEqual(["x", [], "Remote", []]);
+  });
+
+  it("a reply over the reference's max_message_bytes is E_REMOTE_ENV naming the cap; one at it is taken", async () => {
+    const sizes = [4096, 4097];
+    const { ref } = await fakeServer({
+      socket: (ws) => ws.on("message", () => ws.send(replyOf(sizes.shift() ?? 0))),
+    });
+    const capped = `${ref}?max_message_bytes=4096`;
+    const env = await OpenEnvRemoteEnv.open(capped);
+    expect((await env.reset(1)).observation.length).toBe(4096 - replyOf(0).length);
+    const err = (await rejected(env.reset(2))) as SpadeError;
+    const over = `${parseOpenEnvRef(capped).wsUrl}: the server sent a message of more than 4096 bytes; the connection was closed (${OVER_CAP_NEXT_STEP})`;
+    expect([err.code, err.message]).toEqual(["E_REMOTE_ENV", over]);
+    const later = (await rejected(env.reset(3))) as SpadeError;
+    expect([later.code, later.message]).toEqual(["E_REMOTE_ENV", over]);
+  });
+
+  it("by default a reply one byte over 8 MiB is refused", async () => {
+    const { ref } = await fakeServer({
+      socket: (ws) => ws.on("message", () => ws.send(replyOf(DEFAULT_REMOTE_MESSAGE_BYTES + 1))),
+    });
+    const env = await OpenEnvRemoteEnv.open(ref);
+    const err = (await rejected(env.reset(1))) as SpadeError;
+    expect([DEFAULT_REMOTE_MESSAGE_BYTES, err.code, err.message]).toEqual([
+      8 * 1024 * 1024,
+      "E_REMOTE_ENV",
+      `${parseOpenEnvRef(ref).wsUrl}: the server sent a message of more than 8388608 bytes; the connection was closed (${OVER_CAP_NEXT_STEP})`,
+    ]);
   });
 
   it("a server that floods messages nobody asked for is cut off; later calls are E_REMOTE_ENV", async () => {

@@ -3,7 +3,8 @@
  * A remote OpenEnv environment as an `Env`: `openenv+ws://HOST:PORT/NAME` (or `openenv+wss://`)
  * is played over OpenEnv 0.3.0's WebSocket session protocol (`/NAME/ws`), one session per `Env`.
  * Text actions are sent as `{"text": ...}` (or the field `?text_field=` names, e.g. `message`
- * for OpenEnv's echo environment); each tool call as a `call_tool` action. The reference and the
+ * for OpenEnv's echo environment); each tool call as a `call_tool` action; a message over the
+ * reference's `?max_message_bytes=` (default 8 MiB) ends the session. The reference and the
  * meta are read by envs/openenv-ref.ts. Remote environments have no privileged hint or oracle:
  * `hint()` and `solve()` reject with E_ENV_CONTRACT.
  */
@@ -20,6 +21,7 @@ import type {
 } from "../env/types.js";
 import { SpadeError } from "../errors.js";
 import {
+  DEFAULT_REMOTE_MESSAGE_BYTES,
   DEFAULT_REMOTE_TIMEOUT_MS,
   parseOpenEnvRef,
   remoteMeta,
@@ -35,16 +37,9 @@ export const MAX_UNASKED_MESSAGES = 8;
 
 /**
  * Bytes those unasked messages may hold together: 1 MiB. A capacity error is a few hundred
- * bytes; the count cap alone let 8 messages of MAX_REMOTE_MESSAGE_BYTES each stay in memory.
+ * bytes; the count cap alone let 8 messages of the largest size each stay in memory.
  */
 export const MAX_UNASKED_BYTES = 1024 * 1024;
-
-/**
- * Largest message accepted, a reply included: 100 MiB. Kept well above what `spade serve` sends
- * (a sandbox answer is at most 1 MiB of text, `outputBytes`, which JSON escaping and UTF-8 can
- * make several MiB), since other OpenEnv servers may send images or long documents.
- */
-export const MAX_REMOTE_MESSAGE_BYTES = 100 * 1024 * 1024;
 
 interface Payload {
   observation?: Record<string, unknown>;
@@ -67,6 +62,8 @@ export class OpenEnvRemoteEnv implements Env {
   #inboxBytes = 0;
   #waiters: Array<{ resolve: (raw: string) => void; reject: (err: Error) => void }> = [];
   #closedError: Error | null = null;
+  /** What to do about `#closedError`, when it is not the usual (a message over the cap). */
+  #closedNextStep: string | null = null;
   #queue: Promise<unknown> = Promise.resolve();
 
   private constructor(
@@ -102,7 +99,14 @@ export class OpenEnvRemoteEnv implements Env {
       );
       for (const w of this.#waiters.splice(0)) w.reject(this.#closedError);
     });
-    ws.on("error", () => undefined);
+    ws.on("error", (err: Error & { code?: string }) => {
+      // `ws` refuses a message over `maxPayload` with this code, then drops the connection.
+      if (err.code !== "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH" || this.#closedError) return;
+      this.#closedError = new Error(
+        `the server sent a message of more than ${target.maxMessageBytes} bytes; the connection was closed`,
+      );
+      this.#closedNextStep = `if its replies are that large, raise the cap with ?max_message_bytes=N on the reference (default ${DEFAULT_REMOTE_MESSAGE_BYTES}); reopen the environment`;
+    });
   }
 
   /**
@@ -114,7 +118,7 @@ export class OpenEnvRemoteEnv implements Env {
     const timeoutMs = options.timeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS;
     const meta = await remoteMeta(target, options);
     const ws = new WebSocket(target.wsUrl, {
-      maxPayload: MAX_REMOTE_MESSAGE_BYTES,
+      maxPayload: target.maxMessageBytes,
       handshakeTimeout: timeoutMs,
     });
     // Listening before the socket opens: a server's first message (a capacity error) can arrive
@@ -226,7 +230,7 @@ export class OpenEnvRemoteEnv implements Env {
   async #ask(message: unknown): Promise<Payload> {
     if (this.#closedError)
       throw new SpadeError("E_REMOTE_ENV", `${this.target.wsUrl}: ${this.#closedError.message}`, {
-        nextStep: "open the environment again",
+        nextStep: this.#closedNextStep ?? "open the environment again",
       });
     this.#ws.send(JSON.stringify(message));
     const raw = await new Promise<string>((resolve, reject) => {
@@ -257,7 +261,7 @@ export class OpenEnvRemoteEnv implements Env {
     }).catch((err: Error) => {
       throw new SpadeError("E_REMOTE_ENV", `${this.target.wsUrl}: ${err.message}`, {
         cause: err,
-        nextStep: "check the server's log; reopen the environment",
+        nextStep: this.#closedNextStep ?? "check the server's log; reopen the environment",
       });
     });
     let parsed: unknown = null;

@@ -5,8 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SpadeError } from "../errors.js";
 import { loadProgram } from "../sandbox/index.js";
-import { codeOf, rejected } from "../../test/assert.js";
-import { isOpenEnvRef, OpenEnvRemoteEnv, parseOpenEnvRef, resolveProgram } from "../envs/index.js";
+import { codeOf, rejected, thrown } from "../../test/assert.js";
+import {
+  isOpenEnvRef,
+  MAX_REMOTE_MESSAGE_BYTES,
+  OpenEnvRemoteEnv,
+  parseOpenEnvRef,
+  resolveProgram,
+} from "../envs/index.js";
 import { catalogSources, loadCatalog } from "./catalog.js";
 import { startServer, type ServeHandle } from "./server.js";
 
@@ -29,7 +35,11 @@ describe("parseOpenEnvRef", () => {
       name: "maze",
       textField: "message",
       maxTurns: 7,
+      maxMessageBytes: 8 * 1024 * 1024,
     });
+    expect(parseOpenEnvRef("openenv+ws://h/x?max_message_bytes=104857600").maxMessageBytes).toBe(
+      100 * 1024 * 1024,
+    );
     expect(parseOpenEnvRef("openenv+wss://h/").httpBase).toBe("https://h");
     expect([
       isOpenEnvRef("openenv+ws://x/y"),
@@ -40,6 +50,18 @@ describe("parseOpenEnvRef", () => {
 
   it("a malformed reference is E_CONFIG", () => {
     expect(codeOf(() => parseOpenEnvRef("openenv+ws://h/x?max_turns=0"))).toBe("E_CONFIG");
+    const tooMany = MAX_REMOTE_MESSAGE_BYTES + 1;
+    const messages = ["0", "1.5", "a", String(tooMany)].map(
+      (b) =>
+        (thrown(() => parseOpenEnvRef(`openenv+ws://h/x?max_message_bytes=${b}`)) as SpadeError)
+          .message,
+    );
+    expect(messages).toEqual(
+      ["0", "1.5", "a", String(tooMany)].map(
+        (b) =>
+          `"openenv+ws://h/x?max_message_bytes=${b}" is not a remote OpenEnv environment: max_message_bytes must be an integer from 1 to ${MAX_REMOTE_MESSAGE_BYTES} (write it as openenv+ws://HOST:PORT/NAME)`,
+      ),
+    );
   });
 });
 
