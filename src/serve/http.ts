@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { CatalogEntry } from "./catalog.js";
-import { readBody, sendJson } from "./http-json.js";
+import { readBody, sendJson } from "../net/index.js";
 import { urlSeed } from "./mcp.js";
 import { deleteMcp, getMcp, postMcp } from "./mcp-http.js";
 import { openApiDocument } from "./openapi.js";

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { CatalogEntry } from "./catalog.js";
-import { readBody, sendJson } from "./http-json.js";
+import { readBody, sendJson } from "../net/index.js";
 import { capacityError, handleRpc, parseRpc, RPC, rpcError, type RpcResponse } from "./mcp.js";
 import { errorText } from "./protocol.js";
 import { CapacityError } from "./registry.js";

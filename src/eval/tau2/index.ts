@@ -37,10 +37,12 @@ export {
 } from "./scripted.js";
 export {
   completionOf,
+  DEFAULT_SHIM_MAX_BODY_BYTES,
   startShim,
   type Shim,
   type ShimHandler,
   type ShimMessage,
+  type ShimOptions,
   type ShimRequest,
 } from "./shim.js";
 export { tokenSamplerHandler, type TokenHandlerOptions } from "./token-handler.js";

@@ -1,6 +1,6 @@
 // SPADE's OpenAI-compatible shim: the wire shapes the harness (litellm) reads, and coded refusals.
 import { afterEach, describe, expect, it } from "vitest";
-import { startShim, type Shim } from "./index.js";
+import { DEFAULT_SHIM_MAX_BODY_BYTES, startShim, type Shim } from "./index.js";
 
 let shim: Shim | undefined;
 afterEach(async () => {
@@ -60,6 +60,33 @@ describe("startShim", () => {
     const failed = await post(shim.baseURL, { model: "broken", messages: [] });
     expect(failed.status).toBe(500);
     expect(((await failed.json()) as any).error.message).toBe("scripted failure");
+  });
+
+  it("answers a body over its cap 413 with an OpenAI error object, without keeping it", async () => {
+    shim = await startShim({ talker: () => ({ content: "hi" }) }, { maxBodyBytes: 1024 });
+    const at = { model: "talker", messages: [], pad: "" };
+    at.pad = "p".repeat(1024 - JSON.stringify(at).length);
+    const ok = await post(shim.baseURL, at);
+    const over = await post(shim.baseURL, { ...at, pad: `${at.pad}p` });
+    expect([ok.status, over.status, await over.json()]).toEqual([
+      200,
+      413,
+      { error: { message: "request body over 1024 bytes", type: "invalid_request_error" } },
+    ]);
+    expect(shim.requests.map((r) => JSON.stringify(r.body).length)).toEqual([1024]);
+  });
+
+  it("by default takes a body of 16 MiB and refuses one byte more", async () => {
+    shim = await startShim({ talker: () => ({ content: "hi" }) });
+    const at = { model: "talker", messages: [], pad: "" };
+    at.pad = "p".repeat(DEFAULT_SHIM_MAX_BODY_BYTES - JSON.stringify(at).length);
+    const ok = await post(shim.baseURL, at);
+    const over = await post(shim.baseURL, { ...at, pad: `${at.pad}p` });
+    expect([DEFAULT_SHIM_MAX_BODY_BYTES, ok.status, over.status]).toEqual([
+      16 * 1024 * 1024,
+      200,
+      413,
+    ]);
   });
 
   it("fails E_IO, saying what to do, when its port is taken", async () => {

@@ -4,9 +4,9 @@
  * models through litellm) can play against players that live in SPADE: the scripted oracle,
  * idle agent and user, or any other handler. One handler per model name.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer } from "node:http";
 import { SpadeError } from "../../errors.js";
-import { listenLoopback } from "../../net/index.js";
+import { listenLoopback, readBody, sendJson } from "../../net/index.js";
 import type { JsonObject } from "../../env/index.js";
 import type { ChatMessage, ScriptedTurn } from "./scripted.js";
 
@@ -47,19 +47,18 @@ export interface Shim {
   close(): Promise<void>;
 }
 
-function send(res: ServerResponse, status: number, value: unknown): void {
-  const body = JSON.stringify(value);
-  res.writeHead(status, {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(body),
-  });
-  res.end(body);
-}
+/**
+ * Default largest chat request body: 16 MiB. A request carries the conversation a model reads;
+ * a context of 1M tokens is about 4 MiB of text, which JSON escaping of tool results can double.
+ */
+export const DEFAULT_SHIM_MAX_BODY_BYTES = 16 * 1024 * 1024;
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
+/** Settings of `startShim`. */
+export interface ShimOptions {
+  /** Port on 127.0.0.1. Default a free one. */
+  port?: number;
+  /** Larger request bodies are answered 413 without being kept. Default DEFAULT_SHIM_MAX_BODY_BYTES. */
+  maxBodyBytes?: number;
 }
 
 /** The OpenAI `chat.completion` object for a handler's answer. */
@@ -100,28 +99,45 @@ export function completionOf(
 
 /**
  * Starts the shim on 127.0.0.1 (a free port unless `port` is given). Requests for a model without
- * a handler get HTTP 404 and a handler's error HTTP 500, both as OpenAI error objects, so the
- * harness records the failure instead of a made-up answer.
+ * a handler get HTTP 404, a handler's error HTTP 500 and a body over `maxBodyBytes` HTTP 413 (read
+ * and dropped, not buffered), each as an OpenAI error object, so the harness records the failure
+ * instead of a made-up answer.
  */
 export async function startShim(
   handlers: Record<string, ShimHandler>,
-  options: { port?: number } = {},
+  options: ShimOptions = {},
 ): Promise<Shim> {
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_SHIM_MAX_BODY_BYTES;
   const requests: ShimRequest[] = [];
   let served = 0;
   const server = createServer((req, res) => {
     void (async () => {
       if (req.method !== "POST" || !/\/chat\/completions$/.test(req.url ?? "")) {
-        send(res, 404, {
+        sendJson(res, 404, {
           error: { message: `no route ${req.method} ${req.url}`, type: "not_found" },
+        });
+        return;
+      }
+      let text: string | null;
+      try {
+        text = await readBody(req, maxBodyBytes);
+      } catch {
+        return; // the client went away mid-body: nobody to answer
+      }
+      if (text === null) {
+        sendJson(res, 413, {
+          error: {
+            message: `request body over ${maxBodyBytes} bytes`,
+            type: "invalid_request_error",
+          },
         });
         return;
       }
       let body: JsonObject;
       try {
-        body = JSON.parse(await readBody(req)) as JsonObject;
+        body = JSON.parse(text) as JsonObject;
       } catch (err) {
-        send(res, 400, {
+        sendJson(res, 400, {
           error: {
             message: `body is not JSON: ${(err as Error).message}`,
             type: "invalid_request_error",
@@ -142,7 +158,7 @@ export async function startShim(
       requests.push(request);
       const handler = handlers[model];
       if (!handler) {
-        send(res, 404, {
+        sendJson(res, 404, {
           error: {
             message: `model ${JSON.stringify(model)} is not served here (served: ${Object.keys(handlers).join(", ")})`,
             type: "not_found",
@@ -153,9 +169,9 @@ export async function startShim(
       try {
         const turn = await handler(request);
         served += 1;
-        send(res, 200, completionOf(model, turn, served));
+        sendJson(res, 200, completionOf(model, turn, served));
       } catch (err) {
-        send(res, 500, { error: { message: (err as Error).message, type: "server_error" } });
+        sendJson(res, 500, { error: { message: (err as Error).message, type: "server_error" } });
       }
     })();
   });

@@ -1,7 +1,7 @@
 /**
- * @module serve/http-json
- * node:http plumbing of the server's HTTP routes: answering in JSON, and reading a request body
- * under a size cap without buffering what is over it.
+ * @module net/http-json
+ * node:http plumbing of the servers SPADE runs (`spade serve`'s routes, the tau2 model shim):
+ * answering in JSON, and reading a request body under a size cap without buffering what is over it.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 
