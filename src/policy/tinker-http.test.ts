@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { SpadeError } from "../errors.js";
 import type { RetryNotice } from "./retry.js";
 import { answeredId, TinkerHttp } from "./tinker-http.js";
@@ -144,5 +144,72 @@ describe("TinkerHttp heartbeats", () => {
       server.closeAllConnections();
       server.close();
     }
+  });
+});
+
+/**
+ * TEST DOUBLE: the `fetch` of a Tinker server that sets up a session (its `create_session` answered
+ * once `sessionAnswered` resolves) and never answers a heartbeat: each is held until its signal
+ * aborts. `outstanding()` counts the heartbeats sent and not yet settled.
+ */
+function silentHeartbeats(sessionAnswered: Promise<void> = Promise.resolve()) {
+  let beats = 0;
+  let out = 0;
+  const f = (async (url: string, init?: RequestInit) => {
+    const path = new URL(url).pathname;
+    if (path === "/api/v1/create_session") {
+      await sessionAnswered;
+      return Response.json({ session_id: "s1" });
+    }
+    if (path !== "/api/v1/session_heartbeat") return new Response("{}", { status: 404 });
+    beats++;
+    out++;
+    return new Promise<Response>((_resolve, reject) =>
+      init?.signal?.addEventListener("abort", () => (out--, reject(init.signal?.reason)), {
+        once: true,
+      }),
+    );
+  }) as typeof fetch;
+  return { fetch: f, beats: () => beats, outstanding: () => out };
+}
+
+describe("TinkerHttp.close() and the heartbeat", () => {
+  afterEach(() => void vi.useRealTimers());
+
+  it("aborts the heartbeat in flight and leaves no timer of the client", async () => {
+    vi.useFakeTimers();
+    const server = silentHeartbeats();
+    const http = new TinkerHttp({
+      baseURL: "http://engine",
+      fetch: server.fetch,
+      heartbeatMs: 1_000,
+    });
+    expect(await http.session()).toBe("s1");
+    await vi.advanceTimersByTimeAsync(1_000); // the first beat goes out, unanswered
+    // Out: the beat; timers: the period's and the beat's timeout.
+    expect([server.beats(), server.outstanding(), vi.getTimerCount()]).toEqual([1, 1, 2]);
+    http.close();
+    await vi.advanceTimersByTimeAsync(0);
+    expect([server.outstanding(), vi.getTimerCount()]).toEqual([0, 0]);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect([server.beats(), vi.getTimerCount()]).toEqual([1, 0]);
+  });
+
+  it("starts no heartbeat for a session created after close()", async () => {
+    vi.useFakeTimers();
+    let answer: () => void = () => {};
+    const server = silentHeartbeats(new Promise<void>((resolve) => (answer = resolve)));
+    const http = new TinkerHttp({
+      baseURL: "http://engine",
+      fetch: server.fetch,
+      heartbeatMs: 1_000,
+    });
+    const session = http.session();
+    await vi.advanceTimersByTimeAsync(0); // create_session is out
+    http.close();
+    answer();
+    expect(await session).toBe("s1");
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect([server.beats(), server.outstanding(), vi.getTimerCount()]).toEqual([0, 0, 0]);
   });
 });

@@ -81,6 +81,9 @@ export class TinkerHttp {
   private handshakeDone: Promise<TinkerClientConfig> | null = null;
   private jwt: JwtAuth | null = null;
   private heartbeat: ReturnType<typeof setInterval> | null = null;
+  /** Aborts the heartbeat in flight, if one is. */
+  private beat: AbortController | null = null;
+  private closed = false;
   private readonly counters = new Map<string, number>();
 
   /** E_CONFIG at once when `apiKeyEnv` names an unset variable. */
@@ -234,26 +237,40 @@ export class TinkerHttp {
     return pollFuture(via, requestId, signal, decodeProtobuf);
   }
 
-  /** Stops the heartbeat. The session ends on the server when its heartbeats stop. */
+  /**
+   * Stops the heartbeat: the timer, and the beat in flight, aborted (its connection and timeout
+   * go with it, so nothing of the client outlives this call by a period). No heartbeat starts
+   * after it, not even for a session still being created. The session ends on the server when
+   * its heartbeats stop.
+   */
   close(): void {
+    this.closed = true;
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = null;
+    this.beat?.abort();
+    this.beat = null;
   }
 
   private startHeartbeat(sessionId: string): void {
     const periodMs = this.options.heartbeatMs ?? 10_000;
-    if (periodMs <= 0 || this.heartbeat) return;
+    if (periodMs <= 0 || this.heartbeat || this.closed) return;
     // Each beat is a request like the others (timed out by `withRetries`), within one period and
     // never retried; a beat still out skips the tick, so a silent server cannot make them pile up.
     const timeoutMs = Math.min(periodMs, this.options.retry?.timeoutMs ?? periodMs);
-    let beating = false;
     this.heartbeat = setInterval(() => {
-      if (beating) return;
-      beating = true;
+      if (this.beat) return;
+      const beat = new AbortController();
+      this.beat = beat;
       const body = { session_id: sessionId, type: "session_heartbeat" };
-      this.request("/api/v1/session_heartbeat", body, { maxRetries: 0, timeoutMs })
+      this.request("/api/v1/session_heartbeat", body, {
+        maxRetries: 0,
+        timeoutMs,
+        signal: beat.signal,
+      })
         .catch(() => {}) // A missed heartbeat is harmless; the next one follows.
-        .finally(() => (beating = false));
+        .finally(() => {
+          if (this.beat === beat) this.beat = null;
+        });
     }, periodMs);
     // The heartbeat alone must not keep the process alive.
     this.heartbeat.unref?.();
