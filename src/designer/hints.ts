@@ -27,7 +27,8 @@ export const DEFAULT_HINT_ATTEMPTS = 3;
 /**
  * The hint writer's nucleus sampling. The reference's self-hint call passes only temperature and
  * max tokens, so `model_adapter.py:SlimeModelAdapter.generate_async`'s own default `top_p = 0.9`
- * applies (top-k stays the adapter's 20).
+ * applies, and top-k stays the adapter's `default_sampling_params` value: Slime's
+ * `--rollout-top-k`, -1 (off), which the 30B scripts do not set. The hint writer sends no top-k.
  */
 export const HINT_TOP_P = 0.9;
 

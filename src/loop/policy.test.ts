@@ -31,18 +31,32 @@ describe("the run's sampling settings (reference: spade/core/types.py env_/actor
     });
   });
 
-  it("the hint writer samples at 0.3 with top-p 0.9 (the adapter's default), top-k 20 and the mode's token budget", () => {
+  // Reference: hint_generator.py SelfHintGenerator.generate_async passes temperature and max
+  // tokens only; model_adapter.py generate_async defaults top_p to 0.9, and top_k comes from
+  // default_sampling_params = args.rollout_top_k, Slime's --rollout-top-k default -1 (slime
+  // bf14dc2 slime/utils/arguments.py:316), which cmd/games/train_spade_30b.sh does not set.
+  it("the hint writer samples at 0.3 with top-p 0.9 (the adapter's default), no top-k (Slime's -1) and the mode's token budget", () => {
     expect(hintSampling(buildConfig([]))).toEqual({
       temperature: 0.3,
       topP: 0.9,
-      topK: 20,
       maxTokens: 4096,
     });
     expect(hintSampling(buildConfig([{ mode: "tool-use" }]))).toEqual({
       temperature: 0.3,
       topP: 0.9,
-      topK: 20,
       maxTokens: 2048,
+    });
+    // --top-k is the agent's and the designer's, never the hint writer's.
+    expect(hintSampling(buildConfig([{ topK: "40" }]))).toEqual({
+      temperature: 0.3,
+      topP: 0.9,
+      maxTokens: 4096,
+    });
+    expect(chatSampling({ ...hintSampling(buildConfig([])), seed: 3 })).toEqual({
+      temperature: 0.3,
+      top_p: 0.9,
+      max_tokens: 4096,
+      seed: 3,
     });
   });
 

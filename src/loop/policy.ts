@@ -64,16 +64,17 @@ export function runSampling(
 }
 
 /**
- * The hint writer's sampling: `hintTemperature`, `HINT_TOP_P` (the reference's adapter default),
- * the run's top-k and `hintMaxTokens`.
+ * The hint writer's sampling: `hintTemperature`, `HINT_TOP_P` and `hintMaxTokens`, and no top-k
+ * whatever `--top-k` says. The reference's hint call passes neither top-p nor top-k, so its
+ * adapter's defaults apply: `generate_async`'s own `top_p = 0.9`, and the top-k of
+ * `default_sampling_params`, Slime's `--rollout-top-k`, which its scripts leave at -1 (off).
  */
 export function hintSampling(
-  config: Pick<RunConfig, "hintTemperature" | "hintMaxTokens" | "topK">,
-): Pick<LoopSampling, "temperature" | "topP" | "topK" | "maxTokens"> {
+  config: Pick<RunConfig, "hintTemperature" | "hintMaxTokens">,
+): Pick<LoopSampling, "temperature" | "topP" | "maxTokens"> {
   return {
     temperature: config.hintTemperature,
     topP: HINT_TOP_P,
-    ...(config.topK > 0 ? { topK: config.topK } : {}),
     maxTokens: config.hintMaxTokens,
   };
 }

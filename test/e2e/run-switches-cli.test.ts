@@ -76,14 +76,16 @@ describe("spade run --hints model --corpus none --memory off", () => {
   });
   afterAll(async () => server.close());
 
-  it("asks a separate call of the model for each valid design's hint at 0.3 / 0.9 / 20 and 4,096 tokens, and never stores it as a design", () => {
+  it("asks a separate call of the model for each valid design's hint at 0.3 / 0.9, no top-k, and 4,096 tokens, and never stores it as a design", () => {
     const hintCalls = server.requests.filter((r) => r.body.temperature === 0.3);
     // Step 0's valid designs are slots 0 (colour-vault) and 1 (number-echo); each hint comes at the first call.
     expect(hintCalls.map((r) => r.body.seed).sort()).toEqual(
       [seedOf(RUN_SEED, "hint", 0, 0, 0), seedOf(RUN_SEED, "hint", 0, 1, 0)].sort(),
     );
     for (const r of hintCalls) {
-      expect(r.body).toMatchObject({ top_p: 0.9, top_k: 20, max_tokens: 4096 });
+      expect(r.body).toMatchObject({ top_p: 0.9, max_tokens: 4096 });
+      // The reference's hint call gets Slime's --rollout-top-k, -1 (off): no top_k is sent.
+      expect(r.body).not.toHaveProperty("top_k");
       expect((r.body.messages as Array<{ content: string }>)[1]?.content).toContain(
         "class Environment",
       );
