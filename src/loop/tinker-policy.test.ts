@@ -98,4 +98,29 @@ describe("tinkerLoopPolicy", () => {
       max_tokens: 32,
     });
   });
+
+  // Reference: spade/core/orchestrator.py play_game_async, min_generation_tokens = 64.
+  it("gives its agents the reference's context reserve: 64 tokens of --spade-max-context-length stay free", async () => {
+    const answer = [...asciiIds("\\boxed{0123}"), TINY.imEnd];
+    const { http } = await setup(answer);
+    const env = await loadProgram(
+      readFileSync(new URL("../envs/library/vault-cracker.js", import.meta.url), "utf8"),
+    );
+    const sampling = { temperature: 1, maxTokens: 32, seed: 5 };
+    await runEpisode(env, tinkerLoopPolicy({ http, baseModel: BASE, renderer }).agent(sampling), {
+      seed: 1,
+    });
+    const prompt = requests[0]!.promptTokens.length;
+    requests.length = 0;
+    const budget = (maxContextTokens: number) =>
+      tinkerLoopPolicy({ http, baseModel: BASE, renderer, maxContextTokens }).agent(sampling);
+    const squeezed = await runEpisode(env, budget(prompt + 74), { seed: 1 });
+    expect(requests[0]!.body.sampling_params.max_tokens).toBe(10);
+    requests.length = 0;
+    const full = await runEpisode(env, budget(prompt + 64), { seed: 1 });
+    await env.close();
+    expect(requests).toHaveLength(0);
+    expect(full).toMatchObject({ turns: 0, failureCode: "E_POLICY_CONTEXT" });
+    expect(squeezed.turns).toBeGreaterThan(0);
+  });
 });

@@ -7,6 +7,7 @@
  */
 import { SpadeError } from "../errors.js";
 import {
+  REFERENCE_CONTEXT_RESERVE_TOKENS,
   tinkerSampler,
   tokenAgent,
   type ChatRenderer,
@@ -26,7 +27,10 @@ export interface TinkerLoopPolicyOptions {
   renderer: ChatRenderer;
   /** Saved weights to sample from at first; unset: the base model. */
   samplerPath?: string;
-  /** Agents' context budget in tokens (prompt plus answer). Default the token agent's (32,768). */
+  /**
+   * Agents' context budget in tokens (prompt plus answer). Default the token agent's (32,768), the
+   * reference's `--spade-max-context-length`; the last `REFERENCE_CONTEXT_RESERVE_TOKENS` are never used.
+   */
   maxContextTokens?: number;
   /** Sampling parameters besides temperature and seed (e.g. top-p, top-k). */
   sampling?: Pick<TokenSampleRequest, "topP" | "topK">;
@@ -104,6 +108,7 @@ export function tinkerLoopPolicy(options: TinkerLoopPolicyOptions): TinkerLoopPo
           seed: s.seed,
         },
         signal: s.signal,
+        reserveTokens: REFERENCE_CONTEXT_RESERVE_TOKENS,
         ...(options.maxContextTokens !== undefined
           ? { maxContextTokens: options.maxContextTokens }
           : {}),

@@ -80,6 +80,7 @@ export {
   tokenAgent,
   DEFAULT_MAX_CONTEXT_TOKENS,
   DEFAULT_MAX_TOKENS_PER_TURN,
+  REFERENCE_CONTEXT_RESERVE_TOKENS,
 } from "./token-agent.js";
 export type { TokenAgent, TokenAgentOptions, TokenStream, TokenTrace } from "./token-agent.js";
 export {

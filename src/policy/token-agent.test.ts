@@ -77,13 +77,8 @@ async function setup(
   server = fake.server;
   const sampler = fake.sampler;
   env = await loadProgram(resolveProgram(ENV).source);
-  return {
-    renderer,
-    byTurn,
-    env,
-    server,
-    agent: tokenAgent({ sampler, renderer, systemPrompt: "Play.", ...agent }),
-  };
+  const agentOptions: TokenAgentOptions = { sampler, renderer, systemPrompt: "Play.", ...agent };
+  return { renderer, byTurn, env, server, agent: tokenAgent(agentOptions), agentOptions };
 }
 
 describe("tokenAgent over a Tinker-compatible server", () => {
@@ -181,6 +176,43 @@ describe("tokenAgent over a Tinker-compatible server", () => {
     const [first] = server.requestsTo("/api/v1/asample");
     expect(first!.body.sampling_params.max_tokens).toBe(
       2_000 - first!.body.prompt.chunks[0].tokens.length,
+    );
+  });
+
+  // Reference: spade/core/orchestrator.py play_game_async, min_generation_tokens = 64:
+  // `if tokens_remaining <= 64: truncated`, else max_tokens = min(actor_max_tokens, remaining - 64).
+  it("keeps reserveTokens of the budget free: no turn with 64 or fewer left, answers stop 64 short", async () => {
+    const first = await setup((r) => [[...r.encode("\\boxed{x}"), TINY.imEnd]]);
+    await runEpisode(first.env, first.agent, { seed: SEED });
+    const prompt = first.server.requestsTo("/api/v1/asample")[0]!.body.prompt.chunks[0].tokens
+      .length as number;
+    await first.server.close();
+    await first.env.close();
+    const cases: Array<[number, number | null]> = [
+      [prompt + 64, null],
+      [prompt + 65, 1],
+      [prompt + 64 + 100, 100],
+      [prompt + 64 + 5_000, 4_000],
+    ];
+    for (const [maxContextTokens, maxTokens] of cases) {
+      const { env, server, agent } = await setup(
+        (r) => [[...r.encode("\\boxed{x}"), TINY.imEnd]],
+        [],
+        { maxContextTokens, maxTokens: 4_000, reserveTokens: 64 },
+      );
+      const episode = await runEpisode(env, agent, { seed: SEED });
+      const requests = server.requestsTo("/api/v1/asample");
+      if (maxTokens === null) {
+        expect(episode).toMatchObject({ turns: 0, failureCode: "E_POLICY_CONTEXT" });
+        expect(requests).toHaveLength(0);
+      } else {
+        expect(requests[0]!.body.sampling_params.max_tokens).toBe(maxTokens);
+      }
+      await server.close();
+      await env.close();
+    }
+    expect(() => tokenAgent({ ...first.agentOptions, reserveTokens: -1 })).toThrow(
+      expect.objectContaining({ code: "E_CONFIG" }),
     );
   });
 

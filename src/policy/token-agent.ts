@@ -22,6 +22,12 @@ import type { ChatMessage } from "./types.js";
 export const DEFAULT_MAX_CONTEXT_TOKENS = 32_768;
 /** Default of `maxTokens`. */
 export const DEFAULT_MAX_TOKENS_PER_TURN = 2_048;
+/**
+ * The reference's `min_generation_tokens` (`spade/core/orchestrator.py`, `play_game_async` and
+ * `_play_game_tool_use_async`): a turn starts only while more than 64 tokens of the context are
+ * left, and its answer stops 64 tokens short of the end. Self-play agents keep it (`reserveTokens`).
+ */
+export const REFERENCE_CONTEXT_RESERVE_TOKENS = 64;
 
 /** Settings of a token agent. */
 export interface TokenAgentOptions {
@@ -30,11 +36,13 @@ export interface TokenAgentOptions {
   /** The system message; null: none. Default `DEFAULT_SYSTEM_PROMPT`. */
   systemPrompt?: string | null;
   /**
-   * Budget of the whole stream (prompt plus answer) in tokens: a turn whose prompt already fills
-   * it ends the episode with E_POLICY_CONTEXT; otherwise the answer may use what is left.
-   * Default 32,768.
+   * Budget of the whole stream (prompt plus answer) in tokens: a turn whose prompt leaves no more
+   * than `reserveTokens` of it ends the episode with E_POLICY_CONTEXT; otherwise the answer may
+   * use what is left but `reserveTokens`. Default 32,768.
    */
   maxContextTokens?: number;
+  /** Tokens of the budget never used (`REFERENCE_CONTEXT_RESERVE_TOKENS` in self-play). Default 0. */
+  reserveTokens?: number;
   /** Most tokens sampled per turn. Default 2,048. */
   maxTokens?: number;
   /** Sampling parameters of every turn. Default: the sampler's. */
@@ -89,6 +97,12 @@ function maskedLossMask(
 /** Creates a token agent for one episode. */
 export function tokenAgent(options: TokenAgentOptions): TokenAgent {
   const maxContextTokens = options.maxContextTokens ?? DEFAULT_MAX_CONTEXT_TOKENS;
+  const reserveTokens = options.reserveTokens ?? 0;
+  if (!Number.isInteger(reserveTokens) || reserveTokens < 0)
+    throw new SpadeError(
+      "E_CONFIG",
+      `reserveTokens must be an integer >= 0 (got ${reserveTokens})`,
+    );
   const samplesByTurn: TurnSample[] = [];
   let conversation: TokenConversation | null = null;
 
@@ -110,10 +124,11 @@ export function tokenAgent(options: TokenAgentOptions): TokenAgent {
     }
     conversation.addMessages(messages);
     const promptLength = conversation.tokenIds.length;
-    if (promptLength >= maxContextTokens) {
+    const left = maxContextTokens - promptLength;
+    if (left <= reserveTokens) {
       throw new SpadeError(
         "E_POLICY_CONTEXT",
-        `the conversation holds ${promptLength} tokens at turn ${turn.turn}, the budget is ${maxContextTokens}`,
+        `the conversation holds ${promptLength} tokens at turn ${turn.turn}, the budget is ${maxContextTokens}${reserveTokens > 0 ? ` with ${reserveTokens} kept free` : ""}`,
         {
           nextStep: "raise maxContextTokens, or give the environment fewer turns",
         },
@@ -122,10 +137,7 @@ export function tokenAgent(options: TokenAgentOptions): TokenAgent {
     const [sample] = await options.sampler.sample({
       ...options.sampling,
       promptTokenIds: conversation.tokenIds,
-      maxTokens: Math.min(
-        options.maxTokens ?? DEFAULT_MAX_TOKENS_PER_TURN,
-        maxContextTokens - promptLength,
-      ),
+      maxTokens: Math.min(options.maxTokens ?? DEFAULT_MAX_TOKENS_PER_TURN, left - reserveTokens),
       stopTokenIds: options.renderer.stopIds,
       signal: options.signal,
     });
