@@ -147,14 +147,22 @@ describe("the reference's defaults (issue 9 items 5, 9, 10, 12, 14)", () => {
       memory: "on",
       trainDesigner: "on",
       frontierScale: 0.08,
+      truncatedEpisodes: "train",
     });
+    // Tool use masks truncated episodes: --spade-compact-filter of cmd/tool_use/_train_spade_blend.sh.
     expect(buildConfig([{ mode: "tool-use" }])).toMatchObject({
       hintMaxTokens: 2048,
       klCoef: 0.005,
+      truncatedEpisodes: "mask",
     });
-    expect(buildConfig([{ mode: "tool-use", klCoef: "0", hintMaxTokens: "512" }])).toMatchObject({
+    expect(
+      buildConfig([
+        { mode: "tool-use", klCoef: "0", hintMaxTokens: "512", truncatedEpisodes: "train" },
+      ]),
+    ).toMatchObject({
       hintMaxTokens: 512,
       klCoef: 0,
+      truncatedEpisodes: "train",
     });
   });
 
@@ -167,6 +175,7 @@ describe("the reference's defaults (issue 9 items 5, 9, 10, 12, 14)", () => {
     ["reward", "microLp", "microLp"],
     ["reward", "frontier", "frontier"],
     ["topK", "0", 0],
+    ["truncatedEpisodes", "mask", "mask"],
   ] as const)("takes the switch %s %s", (key, flag, value) => {
     expect(buildConfig([{ [key]: flag }])[key]).toBe(value);
   });
@@ -179,6 +188,7 @@ describe("the reference's defaults (issue 9 items 5, 9, 10, 12, 14)", () => {
       { hintRetries: "0" },
       { ppoClipLow: "1.2" },
       { klCoef: "-0.1" },
+      { truncatedEpisodes: "drop" },
       { validation: "loose" },
       { memory: "maybe" },
     ]) {
@@ -231,7 +241,9 @@ describe("presets reference and reference-tool-use (cmd/games/train_spade_30b.sh
       loss: "ppo",
       invalidDesign: "drop",
       skillsPerRegen: 6,
+      truncatedEpisodes: "mask",
     });
+    expect(buildConfig([preset("reference")]).truncatedEpisodes).toBe("train");
     expect(cfg.skills).toEqual(DEFAULT_SKILLS["tool-use"]);
     expect(buildConfig([preset("reference"), { steps: "10" }]).steps).toBe(10);
     expect(Object.keys(PRESETS)).toEqual(["quick", "reference", "reference-tool-use", "local"]);

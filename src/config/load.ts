@@ -56,6 +56,7 @@ const REFERENCE_GAMES: Partial<Record<ConfigKey, unknown>> = {
   hintedPlays: 16,
   maxTurnsCap: 25,
   episodeFailures: "reference",
+  truncatedEpisodes: "train",
   skillsPerRegen: 3,
   corpus: "default",
   maxWords: 6000,
@@ -135,6 +136,7 @@ export const PRESETS: Record<string, Partial<Record<ConfigKey, unknown>>> = {
     hintMaxTokens: 2048,
     maxWords: 4000,
     klCoef: 0.005,
+    truncatedEpisodes: "mask",
   },
   local: LOCAL,
 };
@@ -182,6 +184,8 @@ export function resolveConfig(raw: RawConfig): RunConfig {
     policy: raw.policy ?? (raw.engine !== null ? "tinker" : "openai"),
     hintMaxTokens: raw.hintMaxTokens ?? (raw.mode === "games" ? 4096 : 2048),
     klCoef: raw.klCoef ?? (raw.mode === "games" ? 0 : 0.005),
+    // The tool-use script's --spade-compact-filter; the games script trains them.
+    truncatedEpisodes: raw.truncatedEpisodes ?? (raw.mode === "games" ? "train" : "mask"),
   };
 }
 

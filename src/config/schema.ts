@@ -209,6 +209,11 @@ export const CONFIG_SCHEMA = z.object({
     "reference",
     "reference: a context overflow ends the episode as truncated with return 0 and it counts (GRPO group, win rate, regret); a malformed tool call is answered with an error observation, that turn is masked out of training, and the episode goes on. drop: both drop the episode like an infrastructure failure (server errors after retries, a crashed environment), which is never scored",
   ),
+  truncatedEpisodes: field(
+    z.enum(["train", "mask"]).nullable(),
+    null,
+    "agent episodes that did not terminate (the turn cap, the environment's truncation, a full context): train (trained with return 0, the reference's games) or mask (the reference's tool use, --spade-compact-filter: they still count in their GRPO group, the batch and the designer's scale, but are not trained) (default train for games, mask for tool use)",
+  ),
   hintedPlays: field(
     int(0, 1024, "every play of a step is held in memory for scoring"),
     16,
@@ -419,6 +424,7 @@ export const DERIVED_KEYS: readonly string[] = Object.freeze([
   "policy",
   "hintMaxTokens",
   "klCoef",
+  "truncatedEpisodes",
 ]);
 
 /** A configuration as written (fields may be null = derived or not set). */
@@ -435,6 +441,7 @@ export type RunConfig = Omit<
   | "policy"
   | "hintMaxTokens"
   | "klCoef"
+  | "truncatedEpisodes"
 > & {
   policy: "openai" | "tinker" | "gguf";
   skills: string[];
@@ -444,6 +451,7 @@ export type RunConfig = Omit<
   maxWords: number;
   hintMaxTokens: number;
   klCoef: number;
+  truncatedEpisodes: "train" | "mask";
 };
 
 /** The keys of the configuration. */

@@ -6,7 +6,8 @@
  *      on its creation step also `hintedPlays` hinted, on paired seeds);
  *   3. the step is scored: environment stats, agent GRPO samples (filled and trimmed to the
  *      batch as the reference does), designer samples due (D steps after their design);
- *   4. both roles' samples go to the trainer in one batch (skipped with --no-train);
+ *   4. both roles' samples go to the trainer in one batch (skipped with --no-train; truncated
+ *      episodes stay out under --truncated-episodes mask);
  *   5. everything is committed and the step is marked done, with the trainer's new weights; the
  *      next step samples from them (on-policy). With `maxOffPolicy` K > 0 the next steps'
  *      designing and playing run while the step trains (sampling from weights up to K trainings
@@ -32,6 +33,7 @@ import { designStep } from "./design.js";
 import { poolOrder, poolWindow, stepPool } from "./env-pool.js";
 import { episodeOfRef } from "./keys.js";
 import { loadLibrary, type LibraryProgram } from "./library.js";
+import { isMaskedTruncation } from "./outcome.js";
 import { playStep, playsPerEnv } from "./play.js";
 import { StepPipeline, weightsVersion, type PhaseSpan, type ScoredStep } from "./pipeline.js";
 import type { LoopPolicy } from "./policy.js";
@@ -94,8 +96,12 @@ async function remotePool(config: RunConfig): Promise<LibraryProgram[] | null> {
   );
 }
 
-/** The samples of a step with the rows they were computed from, for the trainer. */
+/**
+ * The samples of a step with the rows they were computed from, for the trainer. Agent samples of
+ * truncated episodes under `truncatedEpisodes: mask` are left out: scored and stored, not trained.
+ */
 function trainSamples(
+  config: RunConfig,
   store: RunStore,
   step: number,
   fromStep: number,
@@ -105,11 +111,11 @@ function trainSamples(
   const designs = new Map(
     store.designs({ fromStep }).map((d) => [`${d.step}/${d.slot}/${d.seq}`, d]),
   );
-  return samples.map((s) =>
-    s.role === "agent"
-      ? { ...s, episode: episodes.get(episodeOfRef(s.ref)) }
-      : { ...s, design: designs.get(s.ref) },
-  );
+  return samples.flatMap((s): TrainSample[] => {
+    if (s.role !== "agent") return [{ ...s, design: designs.get(s.ref) }];
+    const episode = episodes.get(episodeOfRef(s.ref));
+    return episode && isMaskedTruncation(config, episode) ? [] : [{ ...s, episode }];
+  });
 }
 
 /** The document sampler, restored from the store when resuming; null with `--corpus none` (designs are not grounded). */
@@ -301,7 +307,7 @@ export async function runSelfPlay(
           config.trainDesigner === "on"
             ? score.samples
             : score.samples.filter((s) => s.role === "agent");
-        const samples = deps.trainer ? trainSamples(store, step, fromStep, toTrain) : [];
+        const samples = deps.trainer ? trainSamples(config, store, step, fromStep, toTrain) : [];
         if (deps.onPhase) deps.onPhase({ phase: "score", step, start: scoring, end: deps.now() });
         // The controller's windows after this step's plays, saved with the step.
         const states = picks
