@@ -10,7 +10,13 @@ import { existsSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { SpadeError } from "../errors.js";
-import { readHolder, SCHEMA_VERSION, STORE_FILE, storeIoError } from "../store/index.js";
+import {
+  readHolder,
+  requireRunStore,
+  SCHEMA_VERSION,
+  STORE_FILE,
+  storeIoError,
+} from "../store/index.js";
 
 /** How long a read waits for a writer's lock before E_RUN_LOCKED. */
 const BUSY_TIMEOUT_MS = 500;
@@ -54,9 +60,10 @@ export function openRunDb(dir: string): Database.Database {
     () => new Database(path, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS }),
   );
   try {
-    const row = guardRead(path, () =>
-      db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get(),
-    ) as { value?: unknown } | undefined;
+    const row = guardRead(path, () => {
+      requireRunStore(db, path);
+      return db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get();
+    }) as { value?: unknown } | undefined;
     const version = row?.value === undefined ? undefined : String(row.value);
     if (version !== String(SCHEMA_VERSION)) {
       throw new SpadeError(

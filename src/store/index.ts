@@ -2,7 +2,7 @@
  * @module store
  * Public face of run persistence: one SQLite file per run.
  */
-export { RunStore, STORE_FILE } from "./run-store.js";
+export { RunStore, requireRunStore, STORE_FILE } from "./run-store.js";
 export type { EnvironmentFilter, StepRange } from "./query.js";
 export {
   designOutcomeFromRow,

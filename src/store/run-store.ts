@@ -97,6 +97,15 @@ function hasTable(db: Database.Database, path: string, name: string): boolean {
   return guardIo(path, () => db.prepare(sql).get(name)) !== undefined;
 }
 
+/**
+ * E_STORE_CORRUPT unless `db` (the store at `path`) has a run store's meta table: an empty file
+ * (cut to 0 bytes) or another program's database opens as SQLite all the same.
+ */
+export function requireRunStore(db: Database.Database, path: string): void {
+  if (!hasTable(db, path, "meta"))
+    throw storeCorrupt(path, "it has no meta table: empty, or another program's database");
+}
+
 /** The part of a prepared statement the store uses, with failures coded. */
 interface Statement {
   run(...params: unknown[]): Database.RunResult;
@@ -164,8 +173,7 @@ export class RunStore {
       db = opened;
       // An empty file (cut to 0 bytes) or another program's database opens as SQLite: refuse it
       // before the schema would be written into it.
-      if (mode !== "create" && !hasTable(opened, path, "meta"))
-        throw storeCorrupt(path, "it has no meta table: empty, or another program's database");
+      if (mode !== "create") requireRunStore(opened, path);
       if (mode !== "read") {
         guardIo(path, () => {
           opened.pragma("journal_mode = WAL");
