@@ -1,8 +1,8 @@
 /**
  * @module dashboard/live
  * Live updates: the run stores' files (`run.sqlite` and its WAL) are checked every `pollMs`; a
- * change (size or time), or a run that appeared, is announced to every open page as a
- * server-sent event `change` with the run's id. Pages then fetch their content again.
+ * change (size or time), a run that appeared or one that went, is announced to every open page as
+ * a server-sent event `change` with the run's id. Pages then fetch their content again.
  */
 import { statSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -33,13 +33,24 @@ export class LiveFeed {
     this.#maxStreams = maxStreams;
     let first = true;
     const check = () => {
-      for (const r of runs()) {
+      const changed: string[] = [];
+      const listed = runs();
+      for (const r of listed) {
         const mark = storeMark(r.dir);
         const before = this.#seen.get(r.id);
         this.#seen.set(r.id, mark);
-        if (before !== mark && !first)
-          this.#send(`event: change\ndata: ${JSON.stringify({ run: r.id })}\n\n`);
+        if (before !== mark) changed.push(r.id);
       }
+      // A run no longer listed (its folder was deleted) changed too: its open pages then show so.
+      const ids = new Set(listed.map((r) => r.id));
+      for (const id of this.#seen.keys())
+        if (!ids.has(id)) {
+          this.#seen.delete(id);
+          changed.push(id);
+        }
+      if (!first)
+        for (const id of changed)
+          this.#send(`event: change\ndata: ${JSON.stringify({ run: id })}\n\n`);
       first = false;
     };
     check();
