@@ -1,0 +1,263 @@
+/**
+ * The dashboard over damaged run stores, served for real: an empty file, another program's
+ * database, a store cut mid-page, random bytes, a newer schema, a writer in another process, and
+ * run folders deleted while served. Each bad run shows its coded error; the others keep serving.
+ */
+import Database from "better-sqlite3";
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeBigRun } from "../bench/big-run.js";
+import { mulberry32 } from "../random/index.js";
+import { STORE_FILE } from "../store/index.js";
+import { fileTempDir } from "../../test/cleanup.js";
+import { escapeHtml } from "./html.js";
+import { startDashboard, type Dashboard } from "./server.js";
+
+const SIZE = { steps: 3, environments: 4, episodes: 200 };
+const root = fileTempDir("spade-dash-damaged-");
+const runs = join(root, "runs");
+const store = (name: string) => join(runs, name, STORE_FILE);
+const CORRUPT_NEXT =
+  "restore it from a backup, or start a new run in another folder (--out); `sqlite3 run.sqlite .recover` may save what is left";
+const corrupt = (name: string, why: string) =>
+  `${store(name)} is damaged or is not a run store (${why}) (${CORRUPT_NEXT})`;
+const NO_META = "it has no meta table: empty, or another program's database";
+
+/** The damaged runs (ids r1...r5 under `runs/`, after the good r0), each with what it shows. */
+const DAMAGED = [
+  { id: "r1", name: "b-empty", status: 500, code: "E_STORE_CORRUPT", why: NO_META },
+  { id: "r2", name: "c-foreign", status: 500, code: "E_STORE_CORRUPT", why: NO_META },
+  {
+    id: "r3",
+    name: "d-cut",
+    status: 500,
+    code: "E_STORE_CORRUPT",
+    why: "SQLITE_CORRUPT: database disk image is malformed",
+  },
+  {
+    id: "r4",
+    name: "e-garbage",
+    status: 500,
+    code: "E_STORE_CORRUPT",
+    why: "SQLITE_NOTADB: file is not a database",
+  },
+  { id: "r5", name: "f-newer", status: 400, code: "E_CONFIG", why: null },
+].map((d) => ({
+  ...d,
+  message:
+    d.why === null
+      ? `${store(d.name)} has schema version 2, this SPADE reads 1 (open it with the SPADE version that wrote the run)`
+      : corrupt(d.name, d.why),
+}));
+
+let dashboard: Dashboard;
+const get = async (path: string) => {
+  const response = await fetch(new URL(path, dashboard.url));
+  return { status: response.status, text: await response.text() };
+};
+const startPlay = async (source: string) => {
+  const response = await fetch(new URL("/api/play/start", dashboard.url), {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ source }),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+};
+/** The coded error the Runs page shows in run `id`'s row; null when the row shows the run. */
+const rowError = (page: string, id: string) =>
+  new RegExp(
+    `<tr class="run-row" data-run="${id}">.*?<code class="error-code">([^<]*)</code> ([^<]*)</div>`,
+  )
+    .exec(page)
+    ?.slice(1) ?? null;
+const errorBox = (code: string, message: string) =>
+  `<div class="error"><code class="error-code">${code}</code> ${escapeHtml(message)}</div>`;
+
+beforeAll(async () => {
+  writeBigRun(join(runs, "a-good"), SIZE);
+  mkdirSync(join(runs, "b-empty"));
+  writeFileSync(store("b-empty"), "");
+  mkdirSync(join(runs, "c-foreign"));
+  const foreign = new Database(store("c-foreign"));
+  foreign.exec("CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('not a run')");
+  foreign.close();
+  writeBigRun(join(runs, "d-cut"), SIZE);
+  // Cut past the first half, 1000 bytes into a 4096-byte page.
+  truncateSync(store("d-cut"), Math.floor(statSync(store("d-cut")).size / 8192) * 4096 + 1000);
+  mkdirSync(join(runs, "e-garbage"));
+  const random = mulberry32(5);
+  writeFileSync(
+    store("e-garbage"),
+    Buffer.from(Array.from({ length: 65_536 }, () => random() * 256)),
+  );
+  writeBigRun(join(runs, "f-newer"), SIZE);
+  const newer = new Database(store("f-newer"));
+  newer.prepare("UPDATE meta SET value = '2' WHERE key = 'schema_version'").run();
+  newer.close();
+  writeBigRun(join(runs, "g-writer"), SIZE);
+  writeBigRun(join(runs, "h-deleted"), SIZE);
+  writeBigRun(join(root, "solo"), SIZE);
+  dashboard = await startDashboard({
+    roots: [runs, join(root, "solo")],
+    host: "127.0.0.1",
+    port: 0,
+    token: null,
+    pollMs: 50,
+    openProgram: () => Promise.reject(new Error("no program is opened here")),
+    library: { names: () => [], source: () => "" },
+  });
+});
+afterAll(async () => {
+  await dashboard.close();
+});
+
+describe("damaged stores", () => {
+  it("lists each damaged run with its coded error, and the good ones with their steps", async () => {
+    const { status, text } = await get("/");
+    expect(status).toBe(200);
+    expect(DAMAGED.map((d) => rowError(text, d.id))).toEqual(
+      DAMAGED.map((d) => [d.code, escapeHtml(d.message)]),
+    );
+    expect(["r0", "r6", "r7", "r8"].map((id) => rowError(text, id))).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
+    expect(text.match(/<td class="steps">3 \/ 3<\/td>/g)?.length).toBe(4);
+  });
+
+  it("answers every page of a damaged run with its error, and Play with its coded JSON", async () => {
+    for (const d of DAMAGED) {
+      for (const view of ["", "/archive", "/designs", "/episodes", "/env/d0-0"]) {
+        const page = await get(`/run/${d.id}${view}`);
+        expect(
+          [page.status, page.text.includes(errorBox(d.code, d.message))],
+          d.name + view,
+        ).toEqual([d.status, true]);
+      }
+      expect(await startPlay(`run:${d.id}:d0-0`), d.name).toEqual({
+        status: d.status,
+        body: { error: { code: d.code, message: d.message } },
+      });
+    }
+    expect((await get("/run/r0/episodes")).status).toBe(200);
+    expect((await get("/play")).status).toBe(200);
+  });
+
+  it("reads a store another process holds in a write transaction: committed rows, or E_RUN_LOCKED", async () => {
+    // WAL lets readers past a writer's open transaction: they see what was committed.
+    const writer = await holdStore(store("g-writer"), [
+      "BEGIN IMMEDIATE",
+      "INSERT INTO steps (step, status) VALUES (7, 'running')",
+      "UPDATE meta SET value = 'garbage' WHERE key = 'schema_version'",
+    ]);
+    try {
+      expect(rowError((await get("/")).text, "r6")).toBe(null);
+      expect((await get("/run/r6/episodes")).status).toBe(200);
+    } finally {
+      await release(writer);
+    }
+    // A writer in exclusive locking mode lets no reader in.
+    const exclusive = await holdStore(store("g-writer"), [
+      "PRAGMA locking_mode = EXCLUSIVE",
+      "BEGIN EXCLUSIVE",
+      "INSERT INTO steps (step, status) VALUES (7, 'running')",
+    ]);
+    const locked = `${store("g-writer")} is locked by a writer that does not let readers in (SQLITE_BUSY) (the dashboard reads it again on the next refresh; if it stays locked, stop the process holding it)`;
+    try {
+      expect(rowError((await get("/")).text, "r6")).toEqual(["E_RUN_LOCKED", escapeHtml(locked)]);
+      const page = await get("/run/r6/archive");
+      expect([page.status, page.text.includes(errorBox("E_RUN_LOCKED", locked))]).toEqual([
+        503,
+        true,
+      ]);
+      expect((await get("/run/r0")).status).toBe(200);
+    } finally {
+      await release(exclusive);
+    }
+    expect((await get("/run/r6")).status).toBe(200);
+  });
+
+  it("announces a run folder deleted while served, then answers its pages with E_NOT_FOUND", async () => {
+    const events = new AbortController();
+    const response = await fetch(new URL("/events", dashboard.url), { signal: events.signal });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    let seen = "";
+    let pending: ReturnType<typeof reader.read> | null = null;
+    // Reads the stream until it holds `text` or a generous 5 s passed (the poll is 50 ms).
+    const until = async (text: string) => {
+      const deadline = Date.now() + 5000;
+      while (!seen.includes(text) && Date.now() < deadline) {
+        pending ??= reader.read();
+        const chunk = await Promise.race([
+          pending,
+          new Promise<null>((resolve) => setTimeout(() => resolve(null), 100)),
+        ]);
+        if (chunk) {
+          pending = null;
+          seen += new TextDecoder().decode(chunk.value);
+        }
+      }
+    };
+    try {
+      await until(": connected");
+      expect((await get("/run/r7")).status).toBe(200);
+      rmSync(join(runs, "h-deleted"), { recursive: true });
+      rmSync(join(root, "solo"), { recursive: true });
+      await until('data: {"run":"r7"}');
+      await until('data: {"run":"r8"}');
+      expect([
+        seen.includes('event: change\ndata: {"run":"r7"}'),
+        seen.includes('event: change\ndata: {"run":"r8"}'),
+      ]).toEqual([true, true]);
+      // A folder found under a root is gone from the list; a root given by name stays, with its error.
+      expect(await get("/run/r7/archive")).toEqual({
+        status: 404,
+        text: expect.stringContaining(
+          errorBox(
+            "E_NOT_FOUND",
+            "no run r7 on this dashboard (open the Runs page and choose one)",
+          ),
+        ),
+      });
+      const solo = `no run in ${join(root, "solo")} (${STORE_FILE} is missing) (give the folder a run was written to (--out))`;
+      expect((await get("/run/r8")).status).toBe(404);
+      const index = await get("/");
+      expect([
+        index.status,
+        index.text.includes('data-run="r7"'),
+        rowError(index.text, "r8"),
+      ]).toEqual([200, false, ["E_NOT_FOUND", escapeHtml(solo)]]);
+      expect((await get("/run/r0")).status).toBe(200);
+    } finally {
+      events.abort();
+    }
+  });
+});
+
+/** TEST DOUBLE: a process that opens the SQLite file `path`, runs `statements` and holds them until released. */
+async function holdStore(path: string, statements: string[]): Promise<ChildProcess> {
+  const script = `
+    const Database = require(${JSON.stringify(createRequire(import.meta.url).resolve("better-sqlite3"))});
+    const db = new Database(${JSON.stringify(path)});
+    for (const sql of ${JSON.stringify(statements)}) db.exec(sql);
+    process.stdout.write("holding\\n");
+    process.stdin.on("data", () => { db.exec("ROLLBACK"); db.close(); process.exit(0); });`;
+  const child = spawn(process.execPath, ["-e", script], { stdio: ["pipe", "pipe", "inherit"] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.once("data", () => resolve());
+    child.once("exit", (code) => reject(new Error(`the holding process exited with ${code}`)));
+  });
+  return child;
+}
+
+/** Lets `holdStore`'s process roll back and waits for it to exit. */
+async function release(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.stdin?.write("done\n");
+  await exited;
+}
