@@ -74,6 +74,8 @@ export const ERROR_CODES = {
   E_ENGINE_START: "a local server failed to start or died",
   /** A TCP port SPADE was asked to listen on is taken by another process. */
   E_PORT_IN_USE: "port is already in use",
+  /** Every session a server keeps open (the dashboard's Play games) is in use; the message says when to try again. */
+  E_CAPACITY: "every session is in use",
 } as const;
 
 /** One of the stable error codes. */

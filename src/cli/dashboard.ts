@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { defineCommand } from "citty";
-import { startDashboard, isLoopback } from "../dashboard/index.js";
+import { DEFAULT_PLAY_LIMITS, isLoopback, startDashboard } from "../dashboard/index.js";
 import { withFixedHint } from "../designer/index.js";
 import { libraryNames, libraryPath, readProgramFile } from "../envs/index.js";
 import { loadProgram } from "../sandbox/index.js";
@@ -35,12 +35,25 @@ export const dashboardCommand = defineCommand({
       description: "how often stores are checked for changes, in ms",
       default: "1000",
     },
+    "max-sessions": {
+      type: "string",
+      description:
+        "most Play games open at once; past it a start replaces one idle 5 minutes or is refused",
+      default: String(DEFAULT_PLAY_LIMITS.maxSessions),
+    },
+    "session-timeout": {
+      type: "string",
+      description: "close Play games idle this many seconds (0: never)",
+      default: String((DEFAULT_PLAY_LIMITS.idleTimeoutMs ?? 0) / 1000),
+    },
     sandbox: sandboxArg,
   },
   async run({ args }) {
     const roots = args._.length ? args._.map(String) : ["runs"];
     const port = intFlag("port", args.port, 0, 65535);
     const pollMs = intFlag("poll", args.poll, 50, 3_600_000);
+    const maxSessions = intFlag("max-sessions", args["max-sessions"], 1, 10_000);
+    const timeoutS = intFlag("session-timeout", args["session-timeout"], 0, 31_536_000);
     const backend = sandboxFlag(args.sandbox);
     const host = String(args.host);
     const token = isLoopback(host) ? null : randomBytes(18).toString("base64url");
@@ -50,6 +63,7 @@ export const dashboardCommand = defineCommand({
       port,
       token,
       pollMs,
+      playLimits: { maxSessions, idleTimeoutMs: timeoutS === 0 ? null : timeoutS * 1000 },
       openProgram: async (source, hint) => {
         const env = await loadProgram(source, { backend });
         return hint === null ? env : withFixedHint(env, hint);

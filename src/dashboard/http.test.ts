@@ -23,9 +23,16 @@ async function refusal(req: IncomingMessage): Promise<[number, string]> {
 }
 
 describe("statusOf", () => {
-  it("answers E_NOT_FOUND 404, E_CONFIG 400, E_RUN_LOCKED 503 and any other code 500", () => {
-    const codes = ["E_NOT_FOUND", "E_CONFIG", "E_RUN_LOCKED", "E_STORE", "E_INTERNAL"];
-    expect(codes.map(statusOf)).toEqual([404, 400, 503, 500, 500]);
+  it("answers E_NOT_FOUND 404, E_CONFIG 400, E_RUN_LOCKED and E_CAPACITY 503, any other code 500", () => {
+    const codes = [
+      "E_NOT_FOUND",
+      "E_CONFIG",
+      "E_RUN_LOCKED",
+      "E_CAPACITY",
+      "E_STORE",
+      "E_INTERNAL",
+    ];
+    expect(codes.map(statusOf)).toEqual([404, 400, 503, 503, 500, 500]);
   });
 });
 

@@ -16,13 +16,13 @@ export class HttpError extends Error {
   }
 }
 
-/** The HTTP status of a coded error: E_NOT_FOUND 404, E_CONFIG 400, E_RUN_LOCKED 503, else 500. */
+/** The HTTP status of a coded error: E_NOT_FOUND 404, E_CONFIG 400, E_RUN_LOCKED and E_CAPACITY 503, else 500. */
 export function statusOf(code: string): number {
   return code === "E_NOT_FOUND"
     ? 404
     : code === "E_CONFIG"
       ? 400
-      : code === "E_RUN_LOCKED"
+      : code === "E_RUN_LOCKED" || code === "E_CAPACITY"
         ? 503
         : 500;
 }

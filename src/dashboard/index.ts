@@ -5,6 +5,8 @@
  */
 export { startDashboard, discoverRuns, isLoopback } from "./server.js";
 export type { Dashboard, DashboardOptions } from "./server.js";
+export { DEFAULT_PLAY_LIMITS } from "./play-sessions.js";
+export type { PlayLimits } from "./play-sessions.js";
 export { escapeHtml, html, raw, jsonScript } from "./html.js";
 export * from "./tensorboard.js";
 export { exportTensorboard, transcriptText } from "./export-run.js";

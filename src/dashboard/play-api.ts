@@ -1,13 +1,13 @@
 /**
  * @module dashboard/play-api
  * Play from the browser: the environments on offer (the library's, and every run's designed
- * ones) and `POST /api/play/{start,reply,hint,oracle}`, which drive a PlaySessions.
+ * ones) and `POST /api/play/{start,reply,hint,oracle,close}`, which drive a PlaySessions.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Env } from "../env/index.js";
 import { SpadeError } from "../errors.js";
 import { HttpError, readJsonBody, send } from "./http.js";
-import type { PlaySessions, PlayView } from "./play-sessions.js";
+import { PlayCapacityError, type PlaySessions, type PlayView } from "./play-sessions.js";
 import * as read from "./queries.js";
 import type { RunCatalog } from "./runs.js";
 
@@ -55,7 +55,10 @@ export function playChoices(ctx: PlayContext): Array<{ value: string; label: str
   return out;
 }
 
-/** Answers `POST /api/play/<action>` with the session's view as JSON. */
+/**
+ * Answers `POST /api/play/<action>` with the session's view as JSON (`close`: whether it was
+ * open). A refused start is 503 E_CAPACITY with `Retry-After`.
+ */
 export async function playApi(
   ctx: PlayContext,
   req: IncomingMessage,
@@ -73,7 +76,17 @@ export async function playApi(
         "E_CONFIG",
         `seed must be an integer >= 0 (got ${JSON.stringify(b.seed)})`,
       );
-    view = await ctx.sessions.start(playSource(ctx, String(b.source ?? "")).open, seed);
+    const replace = typeof b.replace === "string" ? b.replace : undefined;
+    try {
+      view = await ctx.sessions.start(playSource(ctx, String(b.source ?? "")).open, seed, replace);
+    } catch (err) {
+      // Kept by the error answer's writeHead, which merges headers set before it.
+      if (err instanceof PlayCapacityError) res.setHeader("retry-after", String(err.retryAfterS));
+      throw err;
+    }
+  } else if (action === "close") {
+    const closed = await ctx.sessions.close(session);
+    return send(res, 200, "application/json", JSON.stringify({ session, closed }));
   } else if (action === "reply") view = await ctx.sessions.reply(session, String(b.text ?? ""));
   else if (action === "hint") view = await ctx.sessions.hint(session);
   else if (action === "oracle") view = await ctx.sessions.oracle(session);

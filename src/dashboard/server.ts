@@ -12,7 +12,7 @@ import { HttpError, send, sendError } from "./http.js";
 import { LiveFeed } from "./live.js";
 import { servePage } from "./page-routes.js";
 import { type PlayOptions, playApi, playChoices } from "./play-api.js";
-import { PlaySessions } from "./play-sessions.js";
+import { type PlayLimits, PlaySessions } from "./play-sessions.js";
 import { RunCatalog } from "./runs.js";
 import { staticFile } from "./static-files.js";
 
@@ -30,6 +30,10 @@ export interface DashboardOptions extends PlayOptions {
   token: string | null;
   /** How often stores are checked for changes, in ms. */
   pollMs: number;
+  /** How many Play games stay open, and for how long; DEFAULT_PLAY_LIMITS where not given. */
+  playLimits?: Partial<PlayLimits>;
+  /** The clock Play's idle times are measured with, in ms. Default `Date.now`. */
+  now?: () => number;
 }
 
 /** A started dashboard. */
@@ -41,7 +45,8 @@ export interface Dashboard {
 /** Starts the dashboard; resolves once it listens. */
 export async function startDashboard(options: DashboardOptions): Promise<Dashboard> {
   const runs = new RunCatalog(options.roots);
-  const sessions = new PlaySessions();
+  const sessions = new PlaySessions(options.playLimits, options.now);
+  const stopReaper = sessions.startReaper();
   const live = new LiveFeed(() => runs.list(), options.pollMs);
   const play = { ...options, runs, sessions };
   const pageContext = { runs, playChoices: () => playChoices(play) };
@@ -78,6 +83,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   await new Promise<void>((done, fail) => {
     server.once("error", (err: NodeJS.ErrnoException) => {
       live.close();
+      stopReaper();
       fail(
         new SpadeError(
           "E_CONFIG",
@@ -94,6 +100,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     url: `http://${hostForUrl}:${address.port}/`,
     async close() {
       live.close();
+      stopReaper();
       await sessions.closeAll();
       const closed = new Promise<void>((done) => server.close(() => done()));
       server.closeAllConnections(); // browsers keep idle connections open; do not wait for them
