@@ -269,6 +269,47 @@ describe("spade dashboard in a browser", () => {
     expect(await page.locator("#play-status").getAttribute("data-success")).toBe("true");
   });
 
+  it("closes the page's game when it starts another and when the page goes", async () => {
+    const started: string[] = [];
+    const record = async (r: { url(): string; json(): Promise<unknown> }) => {
+      if (r.url().endsWith("/api/play/start"))
+        started.push(((await r.json()) as { session: string }).session);
+    };
+    page.on("response", record);
+    const hint = async (session: string | undefined) => {
+      const response = await fetch(new URL("/api/play/hint", base), {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ session }),
+      });
+      const body = (await response.json()) as { error?: { message: string } };
+      return [response.status, body.error?.message.replace(session ?? "", "ID") ?? "open"];
+    };
+    try {
+      await page.goto(`${base}play?lib=vault-cracker`);
+      for (const n of [1, 2]) {
+        await page.click("#play-reset");
+        await expect.poll(() => started.length).toBe(n);
+      }
+      expect([await hint(started[0]), await hint(started[1])]).toEqual([
+        [
+          404,
+          "play session ID was closed: its page started another game in its place (press Start to begin a new game)",
+        ],
+        [200, "open"],
+      ]);
+      await page.goto(base);
+      await expect
+        .poll(() => hint(started[1]))
+        .toEqual([
+          404,
+          "play session ID was closed: its page closed it (press Start to begin a new game)",
+        ]);
+    } finally {
+      page.off("response", record);
+    }
+  });
+
   it("follows a second run live as it runs, without reloading the page, and overlays the two", async () => {
     await page.goto(base);
     // Functions run in the page are given as text: the test's TypeScript has no DOM types.

@@ -149,10 +149,24 @@ function setupPlay() {
     e.preventDefault();
     document.getElementById("play").hidden = false;
     log.textContent = "";
+    // The previous game of this page is closed by the start, so it does not hold one of the
+    // dashboard's few places.
     await call("start", {
       source: document.getElementById("play-source").value,
       seed: Number(document.getElementById("play-seed").value || 0),
+      replace: session,
     });
+  });
+  // A page that goes frees its game (keepalive lets the request outlive the page); a page that
+  // comes back from the back-forward cache is told on its next move that the game was closed.
+  addEventListener("pagehide", () => {
+    if (session === null) return;
+    fetch("/api/play/close", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ session }),
+      keepalive: true,
+    }).catch(() => {});
   });
   document.getElementById("play-form").addEventListener("submit", async (e) => {
     e.preventDefault();
