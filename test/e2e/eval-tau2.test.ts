@@ -93,12 +93,15 @@ describe("tau2-bench harness", () => {
   it(
     "a model that does nothing, on a scripted server: fails the tasks that need a change; settings reach every server",
     async () => {
-      const shim = await startShim({
-        "idle-model": () => idleAgentTurn(),
-        "user-model": (req) => scriptedUserTurn(req.messages),
-        // Scripted judge: grades no assertion (the base splits' rewards do not include NL assertions).
-        "judge-model": () => ({ content: '{"results": []}' }),
-      });
+      const shim = await startShim(
+        {
+          "idle-model": () => idleAgentTurn(),
+          "user-model": (req) => scriptedUserTurn(req.messages),
+          // Scripted judge: grades no assertion (the base splits' rewards do not include NL assertions).
+          "judge-model": () => ({ content: '{"results": []}' }),
+        },
+        { record: true },
+      );
       const out = join(dir, "idle");
       try {
         const run = await runTau2({

@@ -17,12 +17,15 @@ const post = (url: string, body: unknown, headers: Record<string, string> = {}) 
 
 describe("startShim", () => {
   it("answers text and tool calls as chat.completion objects and records each request", async () => {
-    shim = await startShim({
-      talker: () => ({ content: "hello" }),
-      caller: (req) => ({
-        toolCall: { name: "lookup", arguments: { id: req.headers["x-tau2-task-id"] ?? null } },
-      }),
-    });
+    shim = await startShim(
+      {
+        talker: () => ({ content: "hello" }),
+        caller: (req) => ({
+          toolCall: { name: "lookup", arguments: { id: req.headers["x-tau2-task-id"] ?? null } },
+        }),
+      },
+      { record: true },
+    );
     const a = (await (
       await post(shim.baseURL, {
         model: "talker",
@@ -63,7 +66,10 @@ describe("startShim", () => {
   });
 
   it("answers a body over its cap 413 with an OpenAI error object, without keeping it", async () => {
-    shim = await startShim({ talker: () => ({ content: "hi" }) }, { maxBodyBytes: 1024 });
+    shim = await startShim(
+      { talker: () => ({ content: "hi" }) },
+      { maxBodyBytes: 1024, record: true },
+    );
     const at = { model: "talker", messages: [], pad: "" };
     at.pad = "p".repeat(1024 - JSON.stringify(at).length);
     const ok = await post(shim.baseURL, at);
@@ -74,6 +80,13 @@ describe("startShim", () => {
       { error: { message: "request body over 1024 bytes", type: "invalid_request_error" } },
     ]);
     expect(shim.requests.map((r) => JSON.stringify(r.body).length)).toEqual([1024]);
+  });
+
+  it("keeps no request unless asked to (each carries the whole conversation)", async () => {
+    shim = await startShim({ talker: () => ({ content: "hi" }) });
+    const ok = await post(shim.baseURL, { model: "talker", messages: [] });
+    expect(ok.status).toBe(200);
+    expect(shim.requests).toEqual([]);
   });
 
   it("by default takes a body of 16 MiB and refuses one byte more", async () => {

@@ -42,7 +42,10 @@ export type ShimHandler = (
 export interface Shim {
   /** e.g. `http://127.0.0.1:40123/v1` */
   baseURL: string;
-  /** Every request received, in order (bodies kept for checks of what the harness sent). */
+  /**
+   * Every request received, in order, with its body, when started with `record` (checks of what
+   * the harness sent); empty otherwise, since each request carries the whole conversation so far.
+   */
   requests: ShimRequest[];
   close(): Promise<void>;
 }
@@ -59,6 +62,8 @@ export interface ShimOptions {
   port?: number;
   /** Larger request bodies are answered 413 without being kept. Default DEFAULT_SHIM_MAX_BODY_BYTES. */
   maxBodyBytes?: number;
+  /** Keep every request in `requests` (tests). Default false: an evaluation's memory stays flat. */
+  record?: boolean;
 }
 
 /** The OpenAI `chat.completion` object for a handler's answer. */
@@ -155,7 +160,7 @@ export async function startShim(
         body,
         headers,
       };
-      requests.push(request);
+      if (options.record) requests.push(request);
       const handler = handlers[model];
       if (!handler) {
         sendJson(res, 404, {
