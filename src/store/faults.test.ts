@@ -6,10 +6,13 @@
 import Database from "better-sqlite3";
 import { execFileSync } from "node:child_process";
 import {
+  appendFileSync,
   existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
+  renameSync,
+  rmSync,
   truncateSync,
   writeFileSync,
 } from "node:fs";
@@ -293,6 +296,59 @@ describe("disk and permission failures", () => {
       again.close();
     },
   );
+});
+
+describe("a run folder deleted or moved under its writer", () => {
+  const gone = (dir: string) => ({
+    code: "E_NOT_FOUND",
+    message: `the run in ${dir} is gone: its folder or run.sqlite was deleted or moved while the run wrote to it (if it was moved, continue it with spade run --resume <its new place>; if it was deleted, what it held is lost: restore ${dir} from a backup and continue with spade run --resume ${dir}, or start a new run)`,
+  });
+
+  it("deleted: the next transaction, and a write of another file of the folder, are E_NOT_FOUND saying so", () => {
+    const dir = join(tmp(), "run");
+    const store = RunStore.open(dir, "create");
+    store.transaction(() => store.insertEnvironment(env("e0", "x")));
+    rmSync(dir, { recursive: true });
+    const next = () => store.transaction(() => store.insertEnvironment(env("e1", "x")));
+    const metrics = join(dir, "metrics.jsonl");
+    const append = thrown(() => appendFileSync(metrics, "{}\n"));
+    expect([
+      codeAndMessageOf(next),
+      storeIoError(append, metrics)?.code,
+      storeIoError(append, metrics)?.message,
+    ]).toEqual([gone(dir), gone(dir).code, gone(dir).message]);
+    // Not for a file of another command's folder, nor for a folder that could not be made.
+    const mkdir = Object.assign(new Error("ENOENT: no such file or directory, mkdir"), {
+      code: "ENOENT",
+      syscall: "mkdir",
+    });
+    expect([
+      storeIoError(append, metrics, "run it again")?.message,
+      storeIoError(mkdir, join(dir, STORE_FILE))?.code,
+    ]).toEqual([
+      `reading or writing ${metrics} failed (ENOENT: no such file or directory, open '${metrics}') (check the disk holding ${dir})`,
+      "E_IO",
+    ]);
+    expect(codeAndMessageOf(() => store.close())).toEqual({ code: "returned", message: "" });
+  });
+
+  it("moved: E_NOT_FOUND, and the run resumes from its new place with every committed row", () => {
+    const dir = join(tmp(), "run");
+    const store = RunStore.open(dir, "create");
+    store.transaction(() => store.insertEnvironment(env("e0", "x")));
+    const moved = join(tmp(), "moved");
+    renameSync(dir, moved);
+    expect(
+      codeAndMessageOf(() => store.transaction(() => store.insertEnvironment(env("e1", "x")))),
+    ).toEqual(gone(dir));
+    store.close();
+    const resumed = RunStore.open(moved, "resume");
+    expect([resumed.environments().map((e) => e.id), resumed.tookOverFrom?.pid]).toEqual([
+      ["e0"],
+      process.pid,
+    ]);
+    resumed.close();
+  });
 });
 
 describe("a start that failed before its first step", () => {

@@ -2,8 +2,9 @@
  * @module store/io-errors
  * Turning what the disk and SQLite say (ENOSPC, EROFS, SQLITE_FULL, SQLITE_NOTADB...) into coded
  * errors with a next step. A full disk never loses committed work, so its message says how to
- * continue the run elsewhere.
+ * continue the run elsewhere; a run folder that went away under its run says so.
  */
+import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import { SpadeError } from "../errors.js";
 
@@ -24,6 +25,21 @@ export function resumeRunStep(runDir: string): string {
   return `nothing committed is lost: free space and continue with spade run --resume ${runDir}, or copy ${runDir} to a disk with space and continue there with spade run --resume <the copy>`;
 }
 
+/**
+ * E_NOT_FOUND for the run in `runDir` when its folder or store went away under a running process
+ * (deleted or moved): the open store writes on to a file no name reaches, so "check the disk"
+ * would send the user looking for a fault that is not there.
+ */
+export function runGone(runDir: string): SpadeError {
+  return new SpadeError(
+    "E_NOT_FOUND",
+    `the run in ${runDir} is gone: its folder or run.sqlite was deleted or moved while the run wrote to it`,
+    {
+      nextStep: `if it was moved, continue it with spade run --resume <its new place>; if it was deleted, what it held is lost: restore ${runDir} from a backup and continue with spade run --resume ${runDir}, or start a new run`,
+    },
+  );
+}
+
 /** E_STORE_CORRUPT for the store file `path`, with `why` (SQLite's code and message, or what is missing). */
 export function storeCorrupt(path: string, why: string, cause?: unknown): SpadeError {
   return new SpadeError("E_STORE_CORRUPT", `${path} is damaged or is not a run store (${why})`, {
@@ -39,24 +55,25 @@ export function storeCorrupt(path: string, why: string, cause?: unknown): SpadeE
  * E_DISK_FULL for a full disk or quota, E_STORE_CORRUPT for a damaged or foreign file, E_IO for
  * the rest (read-only or unwritable folder, other I/O errors). `onFull` is E_DISK_FULL's next
  * step: by default `path` is a file of a run folder and the run is resumed; a file elsewhere (an
- * event file, an eval result, a temporary file) says how its own command continues.
+ * event file, an eval result, a temporary file) says how its own command continues. A run
+ * folder's file not found because the folder is no longer there is `runGone` (not its creation:
+ * a `mkdir` that fails reports ENOENT for a read-only parent).
  */
-export function storeIoError(
-  err: unknown,
-  path: string,
-  onFull: string = resumeRunStep(dirname(path)),
-): SpadeError | null {
+export function storeIoError(err: unknown, path: string, onFull?: string): SpadeError | null {
   if (err instanceof SpadeError) return err;
   const code = codeOf(err);
   if (code === null) return null;
   const runDir = dirname(path);
+  const syscall = (err as { syscall?: unknown }).syscall;
+  if (onFull === undefined && code === "ENOENT" && syscall !== "mkdir" && !existsSync(runDir))
+    return runGone(runDir);
   const message = err instanceof Error ? err.message : String(err);
   // Node's messages start with their code ("ENOSPC: no space left on device, write"); said once.
   const detail = message.startsWith(`${code}: `) ? message.slice(code.length + 2) : message;
   if (DISK_FULL.has(code)) {
     return new SpadeError("E_DISK_FULL", `the disk holding ${path} is full (${code}: ${detail})`, {
       cause: err,
-      nextStep: onFull,
+      nextStep: onFull ?? resumeRunStep(runDir),
     });
   }
   if (code === "SQLITE_NOTADB" || code.startsWith("SQLITE_CORRUPT")) {

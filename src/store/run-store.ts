@@ -6,7 +6,7 @@
  */
 import Database from "better-sqlite3";
 import { accessSync, constants, existsSync, mkdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { isSpadeError, SpadeError } from "../errors.js";
 import {
   DESIGN_INSERT,
@@ -15,7 +15,7 @@ import {
   type RowInsert,
   SAMPLE_INSERT,
 } from "./inserts.js";
-import { guardIo, storeCorrupt } from "./io-errors.js";
+import { guardIo, runGone, storeCorrupt } from "./io-errors.js";
 import { jsonText } from "./rows.js";
 import { LOCK_FILE, RunLock, type LockHolder } from "./lock.js";
 import {
@@ -223,8 +223,13 @@ export class RunStore {
     }
   }
 
-  /** Runs `fn` in one transaction: all of its writes land, or none. */
+  /**
+   * Runs `fn` in one transaction: all of its writes land, or none. E_NOT_FOUND when the store is
+   * no longer at its path (its folder deleted or moved): SQLite would go on writing to the open
+   * file, and a deleted one's rows would be lost with the process, unsaid.
+   */
   transaction<T>(fn: () => T): T {
+    if (!existsSync(this.path)) throw runGone(dirname(this.path));
     return guardIo(this.path, () => this.#db.transaction(fn)());
   }
 

@@ -1,10 +1,19 @@
 /**
- * `spade run` against a second writer, a bad start, a damaged store and a full disk, through the
- * real, built command with the fake OpenAI-compatible server (a test double): exit codes and the
- * coded message on stderr. The full-disk case mounts a tmpfs (root only; skipped otherwise).
+ * `spade run` against a second writer, a bad start, a damaged store, a full disk and its folder
+ * deleted or moved under it, through the real, built command with the fake OpenAI-compatible
+ * server (a test double): exit codes and the coded message on stderr. The full-disk case mounts a
+ * tmpfs (root only; skipped otherwise).
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -194,6 +203,46 @@ describe("spade run: a damaged store", () => {
       );
     }
   });
+});
+
+describe("spade run: its folder deleted or moved under it", () => {
+  /** A 30-step run against a slow server, started; `away` is done to its folder once step 1 is stored. */
+  async function runThen(out: string, away: () => void) {
+    let delayMs = 100; // slow enough to act between steps, fast again for a resume
+    server = await startFakeOpenAIServer(() => ({
+      kind: "slow",
+      delayMs,
+      reply: { kind: "text", content: "no program here" },
+    }));
+    const run = spadeAsync(runArgs(server.baseURL, out, ["--steps", "30"]));
+    await waitFor(() => existsSync(join(out, "metrics.jsonl")));
+    away();
+    const r = await run.done;
+    delayMs = 0;
+    return r;
+  }
+  /** The coded error line a run in `out` ends with when its folder went away. */
+  const goneLine = (out: string) =>
+    `spade: E_NOT_FOUND: the run in ${out} is gone: its folder or run.sqlite was deleted or moved while the run wrote to it (if it was moved, continue it with spade run --resume <its new place>; if it was deleted, what it held is lost: restore ${out} from a backup and continue with spade run --resume ${out}, or start a new run)\n`;
+
+  it("deleted: exits 2 with E_NOT_FOUND saying the folder is gone, not to check the disk", async () => {
+    const out = join(root, "deleted");
+    const r = await runThen(out, () => rmSync(out, { recursive: true }));
+    expect([r.code, r.stderr.slice(r.stderr.lastIndexOf("spade: "))]).toEqual([2, goneLine(out)]);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("moved: E_NOT_FOUND, and --resume at its new place finishes the run", async () => {
+    const out = join(root, "moving");
+    const moved = join(root, "moved");
+    const r = await runThen(out, () => renameSync(out, moved));
+    expect([r.code, r.stderr.slice(r.stderr.lastIndexOf("spade: "))]).toEqual([2, goneLine(out)]);
+    const resumed = await spade(["run", "--resume", moved]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const store = RunStore.open(moved, "read");
+    expect(store.doneSteps()).toBe(30);
+    store.close();
+  }, 60_000);
 });
 
 const CAN_MOUNT = (() => {
