@@ -2,7 +2,8 @@
  * @module dashboard/export-run
  * `spade runs export DIR --to tensorboard OUT`: a run's per-step scalars (every number of each
  * completed step's metrics, as `spade run --log tensorboard:DIR` logs them) and, per step, the
- * first unhinted and first hinted episode as text, written to a new TensorBoard event file.
+ * first unhinted and first hinted episode as text, written to a new TensorBoard event file, whole
+ * or not at all (a full disk removes what was written).
  */
 import type { Json } from "../env/index.js";
 import { withRunDb } from "./store-read.js";
@@ -86,8 +87,11 @@ export function exportTensorboard(dir: string, outDir: string, nowMs: number): E
       );
       texts++;
     }
-  } finally {
     writer.close();
+  } catch (err) {
+    // A cut file would read as a shorter run beside the one the next export writes.
+    writer.discard();
+    throw err;
   }
   return { path: writer.path, steps: steps.length, scalars, texts };
 }

@@ -7,7 +7,7 @@
  * encoded with @bufbuild/protobuf's wire writer; only the handful of fields TensorBoard reads.
  */
 import { BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
-import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { guardIo } from "../store/index.js";
@@ -158,6 +158,7 @@ export class EventFileWriter {
           writeSync(fd, tfRecord(versionEvent(nowMs / 1000)));
         } catch (err) {
           closeSync(fd);
+          rmSync(path, { force: true });
           throw err;
         }
         return fd;
@@ -179,5 +180,19 @@ export class EventFileWriter {
 
   close(): void {
     guardIo(this.path, () => closeSync(this.#fd));
+  }
+
+  /**
+   * Closes (if still open) and removes the file, for a writer that failed part-way. Never throws:
+   * the caller is already throwing the failure that matters.
+   */
+  discard(): void {
+    for (const undo of [() => closeSync(this.#fd), () => rmSync(this.path, { force: true })]) {
+      try {
+        undo();
+      } catch {
+        // closed already (a failed close is why it is discarded), or the folder is unwritable
+      }
+    }
   }
 }
