@@ -1,7 +1,8 @@
 /**
  * @module test/tmpfs
- * A real full disk for tests: a tiny tmpfs mounted on a test's own folder. Mounting needs root
- * and a kernel that allows it; where it does not, suites skip with the reason printed.
+ * A real full disk for tests: a tiny tmpfs mounted on a test's own folder, and a real read-only
+ * disk: the same tmpfs remounted read-only. Mounting needs root and a kernel that allows it;
+ * where it does not, suites skip with the reason printed.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmdirSync } from "node:fs";
@@ -33,4 +34,9 @@ export function skipWithoutTmpfs(): boolean {
 export function mountTmpfs(dir: string, size: string): () => void {
   execFileSync("mount", ["-t", "tmpfs", "-o", `size=${size}`, "tmpfs", dir]);
   return () => execFileSync("umount", ["-l", dir]);
+}
+
+/** Remounts the tmpfs on `dir` (from `mountTmpfs`) read-only, or writable again with `writable`. */
+export function remountTmpfs(dir: string, writable = false): void {
+  execFileSync("mount", ["-o", `remount,${writable ? "rw" : "ro"}`, dir]);
 }

@@ -1,13 +1,14 @@
 /**
  * @module store/run-store
- * One SQLite file per run (`run.sqlite`, WAL): config, state, steps, designs, environments,
- * episodes, samples, metrics; each unit of work one transaction, so a killed process leaves whole
- * units or none. Records to rows and back: inserts.ts, rows.ts; which rows a read takes: query.ts.
+ * One SQLite file per run (`run.sqlite`; its journal: journal.ts): config, state, steps, designs,
+ * environments, episodes, samples, metrics; each unit of work one transaction, so a killed process
+ * leaves whole units or none. Records to rows and back: inserts.ts, rows.ts; which rows a read
+ * takes: query.ts.
  */
 import Database from "better-sqlite3";
-import { accessSync, constants, existsSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { isSpadeError, SpadeError } from "../errors.js";
+import { SpadeError } from "../errors.js";
 import {
   DESIGN_INSERT,
   ENVIRONMENT_INSERT,
@@ -16,6 +17,7 @@ import {
   SAMPLE_INSERT,
 } from "./inserts.js";
 import { guardIo, runGone, storeCorrupt } from "./io-errors.js";
+import { leaveWal, unreadableOnReadOnlyDisk, useWal } from "./journal.js";
 import { jsonText } from "./rows.js";
 import { LOCK_FILE, RunLock, type LockHolder } from "./lock.js";
 import {
@@ -69,25 +71,6 @@ function makeFolder(dir: string): void {
     if (code === "EEXIST") return;
     if (code !== "ENOENT") throw err;
     mkdirSync(dir, { recursive: true });
-  }
-}
-
-/**
- * A reader's E_IO when `dir` is on a read-only disk: SQLite cannot read a store in WAL mode
- * without writing its `-shm` file beside it, so the store's "cannot write" would mislead.
- */
-function unreadableOnReadOnlyDisk(err: unknown, dir: string): SpadeError | null {
-  const cause = (err as { cause?: { code?: unknown } }).cause;
-  if (!isSpadeError(err, "E_IO") || cause?.code !== "SQLITE_CANTOPEN") return null;
-  try {
-    accessSync(dir, constants.W_OK);
-    return null;
-  } catch {
-    return new SpadeError(
-      "E_IO",
-      `cannot read ${join(dir, STORE_FILE)}: ${dir} is read-only, and SQLite must create ${STORE_FILE}-shm beside the store to read it`,
-      { cause: err, nextStep: `copy ${dir} to a writable disk and read the copy` },
-    );
   }
 }
 
@@ -175,9 +158,8 @@ export class RunStore {
       // before the schema would be written into it.
       if (mode !== "create") requireRunStore(opened, path);
       if (mode !== "read") {
+        useWal(opened, path);
         guardIo(path, () => {
-          opened.pragma("journal_mode = WAL");
-          opened.pragma("synchronous = NORMAL"); // durable against a killed process; WAL keeps commits atomic
           opened.exec(SCHEMA_SQL);
           upgradeSchema(opened);
         });
@@ -196,7 +178,7 @@ export class RunStore {
     } catch (err) {
       db?.close();
       lock?.release();
-      throw mode === "read" ? (unreadableOnReadOnlyDisk(err, dir) ?? err) : err;
+      throw mode === "read" ? (unreadableOnReadOnlyDisk(err, path) ?? err) : err;
     }
   }
 
@@ -233,10 +215,16 @@ export class RunStore {
     return guardIo(this.path, () => this.#db.transaction(fn)());
   }
 
-  /** Closes the database and releases the folder's lock. */
+  /**
+   * Closes the database and releases the folder's lock. A writer first leaves WAL mode
+   * (journal.ts), so the closed run is one file that a read-only disk can read.
+   */
   close(): void {
     try {
-      if (this.#db.open) guardIo(this.path, () => this.#db.close());
+      if (this.#db.open) {
+        if (this.#lock !== null) leaveWal(this.#db, this.path);
+        guardIo(this.path, () => this.#db.close());
+      }
     } finally {
       this.#lock?.release();
     }

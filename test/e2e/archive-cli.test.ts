@@ -3,7 +3,7 @@
  * OpenEnv package (whose programs `spade serve` loads) and as JSON Lines. The run is a store
  * written directly (a test double of a finished run: library programs stored as designs).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { resolveProgram } from "../../src/envs/index.js";
@@ -12,7 +12,7 @@ import { loadProgram } from "../../src/sandbox/index.js";
 import { EMPTY_STATS, RunStore } from "../../src/store/index.js";
 import { spadeAsync } from "./cli.js";
 import { fileTempDir } from "../cleanup.js";
-import { mountTmpfs, skipWithoutTmpfs } from "../tmpfs.js";
+import { mountTmpfs, remountTmpfs, skipWithoutTmpfs } from "../tmpfs.js";
 
 const dir = fileTempDir("spade-archive-");
 const run = join(dir, "run");
@@ -172,6 +172,27 @@ describe.skipIf(skipWithoutTmpfs())("archive export, full disk", () => {
       rmSync(join(disk, "filler"));
       const again = await spadeAsync(["archive", "export", run, join(disk, "pkg")]).done;
       expect(again.code, again.stderr).toBe(0);
+    } finally {
+      unmount();
+    }
+  });
+});
+
+describe.skipIf(skipWithoutTmpfs())("archive export of a run on a read-only disk", () => {
+  it("reads the finished run copied to a tmpfs remounted read-only", async () => {
+    const disk = mkdtempSync(join(dir, "ro-"));
+    const unmount = mountTmpfs(disk, "1m");
+    try {
+      cpSync(run, join(disk, "run"), { recursive: true });
+      remountTmpfs(disk);
+      const out = join(dir, "from-ro.jsonl");
+      const r = await spadeAsync(["archive", "export", join(disk, "run"), out, "--format", "jsonl"])
+        .done;
+      expect([r.code, r.stderr, r.stdout]).toEqual([
+        0,
+        "",
+        `exported 4 environments to ${out} (jsonl)\n`,
+      ]);
     } finally {
       unmount();
     }

@@ -1,8 +1,8 @@
 /**
  * `spade run` against a second writer, a bad start, a damaged store, a full disk and its folder
- * deleted or moved under it, through the real, built command with the fake OpenAI-compatible
- * server (a test double): exit codes and the coded message on stderr. The full-disk case mounts a
- * tmpfs (root only; skipped otherwise).
+ * deleted or moved under it, and a finished run read from a read-only disk, through the real,
+ * built command with the fake OpenAI-compatible server (a test double): exit codes and the coded
+ * message on stderr. The disk cases mount a tmpfs (root only; skipped otherwise).
  */
 import { execFileSync } from "node:child_process";
 import {
@@ -25,6 +25,7 @@ import {
 } from "../fakes/openai-server.js";
 import { spade, spadeAsync } from "./cli.js";
 import { fileTempDir } from "../cleanup.js";
+import { remountTmpfs } from "../tmpfs.js";
 
 const root = fileTempDir("spade-run-faults-");
 const mounts: string[] = [];
@@ -336,3 +337,42 @@ describe.skipIf(!CAN_MOUNT)("spade run: a full disk (a small tmpfs)", () => {
     store.close();
   }, 60_000);
 });
+
+describe.skipIf(!CAN_MOUNT)(
+  "spade run: a finished run on a read-only disk (a tmpfs remounted ro)",
+  () => {
+    it("is one file, which runs show and runs export read; resumed on a writable disk, it is again", async () => {
+      server = await startFakeOpenAIServer(() => ({ kind: "text", content: "no program here" }));
+      const disk = mkdtempSync(join(root, "ro-"));
+      execFileSync("mount", ["-t", "tmpfs", "-o", "size=4m", "tmpfs", disk]);
+      mounts.push(disk);
+      const out = join(disk, "run");
+      const r = await spade(runArgs(server.baseURL, out, ["--steps", "2"]));
+      expect(r.code, r.stderr).toBe(0);
+      const oneFile = ["metrics.jsonl", "run.lock", "run.sqlite"];
+      expect(readdirSync(out).sort()).toEqual(oneFile);
+      remountTmpfs(disk);
+      const show = await spade(["runs", "show", out]);
+      expect([show.code, show.stderr, show.stdout.split("\n")[0]]).toEqual([
+        0,
+        "",
+        `${out}: 2 steps done, 0 valid designs of 1`,
+      ]);
+      // The dashboard's reader (src/dashboard/store-read.ts) reads it for the export.
+      const exported = await spade([
+        "runs",
+        "export",
+        out,
+        "--to",
+        "tensorboard",
+        join(root, "tb-ro"),
+      ]);
+      expect([exported.code, exported.stderr]).toEqual([0, ""]);
+      expect(exported.stdout).toMatch(/^exported 2 steps \(\d+ scalars, \d+ transcripts\) to /);
+      remountTmpfs(disk, true);
+      const resumed = await spade(["run", "--resume", out, "--steps", "3"]);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(readdirSync(out).sort()).toEqual(oneFile);
+    });
+  },
+);
