@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startDashboard } from "../dashboard/index.js";
+import { testDashboardOptions } from "../dashboard/testing/options.js";
 import { RunStore } from "../store/index.js";
 import { writeBigRun } from "./big-run.js";
 
@@ -35,15 +36,9 @@ async function main(): Promise<void> {
   ).trim();
   // playwright-core is a dev dependency: loaded only here, never by the command.
   const { chromium } = await import("playwright-core");
-  const dashboard = await startDashboard({
-    roots: [empty, join(root, "big")],
-    host: "127.0.0.1",
-    port: 0,
-    token: null,
-    pollMs: 60_000,
-    openProgram: () => Promise.reject(new Error("the benchmark plays nothing")),
-    library: { names: () => [], source: () => "" },
-  });
+  const dashboard = await startDashboard(
+    testDashboardOptions([empty, join(root, "big")], { pollMs: 60_000 }),
+  );
   const browser = await chromium.launch({ executablePath, headless: true, args: ["--no-sandbox"] });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });

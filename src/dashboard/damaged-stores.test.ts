@@ -15,6 +15,7 @@ import { STORE_FILE } from "../store/index.js";
 import { fileTempDir } from "../../test/cleanup.js";
 import { escapeHtml } from "./html.js";
 import { startDashboard, type Dashboard } from "./server.js";
+import { testDashboardOptions } from "./testing/options.js";
 
 const SIZE = { steps: 3, environments: 4, episodes: 200 };
 const root = fileTempDir("spade-dash-damaged-");
@@ -100,15 +101,7 @@ beforeAll(async () => {
   writeBigRun(join(runs, "g-writer"), SIZE);
   writeBigRun(join(runs, "h-deleted"), SIZE);
   writeBigRun(join(root, "solo"), SIZE);
-  dashboard = await startDashboard({
-    roots: [runs, join(root, "solo")],
-    host: "127.0.0.1",
-    port: 0,
-    token: null,
-    pollMs: 50,
-    openProgram: () => Promise.reject(new Error("no program is opened here")),
-    library: { names: () => [], source: () => "" },
-  });
+  dashboard = await startDashboard(testDashboardOptions([runs, join(root, "solo")]));
 });
 afterAll(async () => {
   await dashboard.close();

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { makeTestEnv } from "../env/testing/test-env.js";
 import { startDashboard, type Dashboard } from "./server.js";
+import { testDashboardOptions } from "./testing/options.js";
 
 const MINUTE = 60_000;
 const dashboards: Dashboard[] = [];
@@ -16,26 +17,24 @@ afterEach(async () => {
 /** A dashboard with at most two games on the clock `now()`, opening test environments (a double). */
 async function playServer(now: () => number) {
   const closedBySeed: number[] = [];
-  const dashboard = await startDashboard({
-    roots: [],
-    host: "127.0.0.1",
-    port: 0,
-    token: null,
-    pollMs: 60_000,
-    playLimits: { maxSessions: 2 },
-    now,
-    // TEST DOUBLE: every program opens as the guess-number test environment; its seed is recorded when it closes.
-    openProgram: async () => {
-      const env = makeTestEnv();
-      let seed = -1;
-      return {
-        ...env,
-        reset: (s) => ((seed = s), env.reset(s)),
-        close: async () => void closedBySeed.push(seed),
-      };
-    },
-    library: { names: () => ["guess"], source: () => "class Environment {}" },
-  });
+  const dashboard = await startDashboard(
+    testDashboardOptions([], {
+      pollMs: 60_000,
+      playLimits: { maxSessions: 2 },
+      now,
+      // TEST DOUBLE: every program opens as the guess-number test environment; its seed is recorded when it closes.
+      openProgram: async () => {
+        const env = makeTestEnv();
+        let seed = -1;
+        return {
+          ...env,
+          reset: (s) => ((seed = s), env.reset(s)),
+          close: async () => void closedBySeed.push(seed),
+        };
+      },
+      library: { names: () => ["guess"], source: () => "class Environment {}" },
+    }),
+  );
   dashboards.push(dashboard);
   const call = async (action: string, body: Record<string, unknown>) => {
     const response = await fetch(new URL(`/api/play/${action}`, dashboard.url), {

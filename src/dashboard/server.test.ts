@@ -14,6 +14,7 @@ import { loadProgram } from "../sandbox/index.js";
 import { EMPTY_STATS, RunStore } from "../store/index.js";
 import { startDashboard, type Dashboard, type DashboardOptions } from "./server.js";
 import { fileTempDir } from "../../test/cleanup.js";
+import { testDashboardOptions } from "./testing/options.js";
 
 const EVIL = `<img src=x onerror='alert(1)'>`;
 const PROGRAM = `class Environment {
@@ -157,16 +158,13 @@ const good = join(root, "good");
 let dashboard: Dashboard;
 let base: string;
 
-const options = (roots: string[], extra: Partial<DashboardOptions> = {}): DashboardOptions => ({
-  roots,
-  host: "127.0.0.1",
-  port: 0,
-  token: null,
-  pollMs: 50,
-  openProgram: (source) => loadProgram(source, { backend: "quickjs" }),
-  library: { names: libraryNames, source: (name) => readProgramFile(libraryPath(name)) },
-  ...extra,
-});
+/** Dashboard settings that open real programs (QuickJS) and the library. */
+const options = (roots: string[], extra: Partial<DashboardOptions> = {}): DashboardOptions =>
+  testDashboardOptions(roots, {
+    openProgram: (source) => loadProgram(source, { backend: "quickjs" }),
+    library: { names: libraryNames, source: (name) => readProgramFile(libraryPath(name)) },
+    ...extra,
+  });
 const get = async (path: string, init: RequestInit = {}) => {
   const response = await fetch(new URL(path, base), init);
   return { status: response.status, text: await response.text() };
