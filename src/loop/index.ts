@@ -30,13 +30,9 @@ export { envStats, windowPlays } from "./score-stats.js";
 export { activeSkills, slotSkill } from "./schedule.js";
 export { episodeOutcome } from "./outcome.js";
 export { playsPerEnv } from "./play.js";
-export {
-  chatLoopPolicy,
-  chatSampling,
-  runSampling,
-  hintSampling,
-  watchedLoopPolicy,
-} from "./policy.js";
+export { chatLoopPolicy, chatSampling, runSampling, hintSampling } from "./policy.js";
+// The model server's outage breaker over a loop policy (policy/outage.ts).
+export { watchedLoopPolicy } from "./policy.js";
 export type { LoopPolicy, LoopSampling, LoopCompletion } from "./policy.js";
 export { tinkerLoopPolicy } from "./tinker-policy.js";
 export type { TinkerLoopPolicy, TinkerLoopPolicyOptions } from "./tinker-policy.js";

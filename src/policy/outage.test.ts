@@ -46,35 +46,43 @@ describe("OutageBreaker", () => {
     expect(breaker.signal.reason).toBe(breaker.error);
   });
 
-  it("an answered request starts the count again", async () => {
-    const breaker = new OutageBreaker({ after: 2, nextStep: NEXT });
-    await end(breaker, refused());
-    await end(breaker, "an answer");
-    await end(breaker, refused());
-    expect(breaker.error).toBeNull();
-    await end(breaker, refused());
-    expect(breaker.error?.code).toBe("E_POLICY_UNAVAILABLE");
+  // Each row: `after`, how the requests end, in order (an answer or a thrown value), and the
+  // request at which the breaker trips (1-based; null: it does not).
+  const answer = () => "an answer";
+  const output = () => new SpadeError("E_POLICY_OUTPUT", "no choices");
+  const cancelled = () => new SpadeError("E_CANCELLED", "cancelled");
+  const bug = () => new Error("a bug");
+  it.each([
+    ["an answered request starts the count again", 2, [refused, answer, refused], null],
+    ["two in a row after an answer trip it", 2, [refused, answer, refused, slow], 4],
+    [
+      "failures that are not the server's neither count nor reset the count",
+      2,
+      [refused, output, cancelled, bug, slow],
+      5,
+    ],
+    ["once tripped, later answers and failures change nothing", 1, [slow, answer, refused], 1],
+  ] as const)("%s", async (_name, after, outcomes, tripsAt) => {
+    const breaker = new OutageBreaker({ after, nextStep: NEXT });
+    let tripped: number | null = null;
+    let first: SpadeError | null = null;
+    for (const [i, outcome] of outcomes.entries()) {
+      await end(breaker, outcome());
+      if (tripped === null && breaker.error) {
+        tripped = i + 1;
+        first = breaker.error;
+      }
+    }
+    expect(tripped).toBe(tripsAt);
+    expect(breaker.error).toBe(first);
+    expect(breaker.signal.aborted).toBe(tripsAt !== null);
   });
 
-  it("failures that are not the server's neither count nor reset the count", async () => {
-    const breaker = new OutageBreaker({ after: 2, nextStep: NEXT });
-    await end(breaker, refused());
-    await end(breaker, new SpadeError("E_POLICY_OUTPUT", "no choices"));
-    await end(breaker, new SpadeError("E_CANCELLED", "cancelled"));
-    await end(breaker, new Error("a bug"));
-    expect(breaker.error).toBeNull();
-    await end(breaker, slow());
-    expect(breaker.error?.message).toContain("(the last: E_POLICY_TIMEOUT: no answer within 1 s)");
-  });
-
-  it("once tripped it stays tripped, with the first reason", async () => {
+  it("names the failure that tripped it, not a later one", async () => {
     const breaker = new OutageBreaker({ after: 1, nextStep: NEXT });
     await end(breaker, slow());
-    const first = breaker.error;
-    await end(breaker, "an answer");
     await end(breaker, refused());
-    expect(breaker.error).toBe(first);
-    expect(breaker.error?.message).toContain("E_POLICY_TIMEOUT");
+    expect(breaker.error?.message).toContain("(the last: E_POLICY_TIMEOUT: no answer within 1 s)");
   });
 
   it("watch passes results and failures on unchanged", async () => {

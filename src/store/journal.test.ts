@@ -76,43 +76,38 @@ describe("the journal of a store", () => {
 describe.skipIf(skipWithoutTmpfs())(
   "a store on a read-only folder or disk (root: chattr, tmpfs)",
   () => {
-    /** A fresh tmpfs of 2 MiB and its unmount. */
-    const disk = (): { dir: string; unmount: () => void } => {
+    /** Runs `body` on a fresh tmpfs of 2 MiB (`disk`, with `run` a folder in it), unmounted after. */
+    const onDisk = (body: (run: string, disk: string) => void): void => {
       const dir = tmp();
-      return { dir, unmount: mountTmpfs(dir, "2m") };
+      const unmount = mountTmpfs(dir, "2m");
+      try {
+        body(join(dir, "run"), dir);
+      } finally {
+        unmount();
+      }
     };
 
     it("a closed run reads from a folder made read-only (chattr +i), creating nothing there", () => {
-      const { dir, unmount } = disk();
-      try {
-        const run = join(dir, "run");
+      onDisk((run) => {
         written(run, ["a", "b"]);
         const read = immutable(run, () => [readKeys(run, ["a", "b"]), readdirSync(run).sort()]);
         expect(read).toEqual([
           ["value of a", "value of b"],
           ["run.lock", "run.sqlite"],
         ]);
-      } finally {
-        unmount();
-      }
+      });
     });
 
     it("a closed run reads every row from a disk remounted read-only", () => {
-      const { dir, unmount } = disk();
-      try {
-        const run = join(dir, "run");
+      onDisk((run, dir) => {
         written(run, ["a", "b"]);
         remountTmpfs(dir);
         expect(readKeys(run, ["a", "b"])).toEqual(["value of a", "value of b"]);
-      } finally {
-        unmount();
-      }
+      });
     });
 
     it("closed while another connection reads it, it stays in WAL with its -wal and -shm, and reads every row", () => {
-      const { dir, unmount } = disk();
-      try {
-        const run = join(dir, "run");
+      onDisk((run, dir) => {
         const store = RunStore.open(run, "create");
         store.transaction(() => store.setMeta("a", "1"));
         const reader = RunStore.open(run, "read");
@@ -129,15 +124,11 @@ describe.skipIf(skipWithoutTmpfs())(
         ]);
         remountTmpfs(dir);
         expect([journalMode(run), readKeys(run, ["a", "b"])]).toEqual(["wal", ["1", "2"]]);
-      } finally {
-        unmount();
-      }
+      });
     });
 
     it("a killed writer's folder reads the row only its WAL holds", () => {
-      const { dir, unmount } = disk();
-      try {
-        const run = join(dir, "run");
+      onDisk((run, dir) => {
         written(run, ["a"]);
         // A writer killed after a commit (the run's own writer is killed this way in test/e2e/resume).
         const sqlite = createRequire(import.meta.url).resolve("better-sqlite3");
@@ -150,15 +141,11 @@ describe.skipIf(skipWithoutTmpfs())(
         expect(statSync(join(run, `${STORE_FILE}-wal`)).size).toBeGreaterThan(0);
         remountTmpfs(dir);
         expect(readKeys(run, ["a", "late"])).toEqual(["value of a", "committed"]);
-      } finally {
-        unmount();
-      }
+      });
     });
 
     it("a store left in WAL without its -shm (closed by an older SPADE): E_IO saying why, not 'cannot write'", () => {
-      const { dir, unmount } = disk();
-      try {
-        const run = join(dir, "run");
+      onDisk((run, dir) => {
         written(run, ["a"]);
         const old = new Database(join(run, STORE_FILE));
         old.pragma("journal_mode = WAL"); // SQLite removes -wal and -shm when it closes
@@ -172,9 +159,7 @@ describe.skipIf(skipWithoutTmpfs())(
         const copy = join(tmp(), "copy");
         cpSync(run, copy, { recursive: true });
         expect(readKeys(copy, ["a"])).toEqual(["value of a"]);
-      } finally {
-        unmount();
-      }
+      });
     });
   },
 );
