@@ -16,6 +16,7 @@ import {
   SCHEMA_VERSION,
   STORE_FILE,
   storeIoError,
+  unreadableOnReadOnlyDisk,
 } from "../store/index.js";
 
 /** How long a read waits for a writer's lock before E_RUN_LOCKED. */
@@ -35,7 +36,9 @@ export function readError(err: unknown, path: string): unknown {
       },
     );
   }
-  return storeIoError(err, path) ?? err;
+  // A store left in WAL without its -shm on a read-only disk: "cannot write" would mislead.
+  const coded = storeIoError(err, path) ?? err;
+  return unreadableOnReadOnlyDisk(coded, path) ?? coded;
 }
 
 /** Runs `fn` on `db`, coding failures for `path`. */
