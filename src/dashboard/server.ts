@@ -4,9 +4,10 @@
  * server-sent events stream that tells open pages when a run's store changed, the Play API or a
  * page, after the token check. It only ever reads the stores.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { SpadeError } from "../errors.js";
+import { type ConnectionLimits, createLimitedServer } from "../net/index.js";
 import { authorized } from "./auth.js";
 import { HttpError, send, sendError } from "./http.js";
 import { LiveFeed } from "./live.js";
@@ -34,6 +35,8 @@ export interface DashboardOptions extends PlayOptions {
   playLimits?: Partial<PlayLimits>;
   /** The clock Play's idle times are measured with, in ms. Default `Date.now`. */
   now?: () => number;
+  /** Bounds on slow clients and connections; DEFAULT_CONNECTION_LIMITS (net/limits.ts) where not given. */
+  connectionLimits?: Partial<ConnectionLimits>;
 }
 
 /** A started dashboard. */
@@ -65,7 +68,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     servePage(pageContext, res, url, parts);
   }
 
-  const server: Server = createServer((req, res) => {
+  const server: Server = createLimitedServer((req, res) => {
     // node:http passes targets such as `//[` on, and `new URL` throws on them: thrown in this
     // listener (the token check parses the URL), that would end the process.
     if (!URL.canParse(req.url ?? "/", "http://dashboard"))
@@ -78,7 +81,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         "spade dashboard: open the address with the token that `spade dashboard` printed\n",
       );
     route(req, res).catch((err: unknown) => sendError(req, res, err));
-  });
+  }, options.connectionLimits);
 
   await new Promise<void>((done, fail) => {
     server.once("error", (err: NodeJS.ErrnoException) => {

@@ -24,7 +24,8 @@ export function sendJson(
 /**
  * Reads a request body up to `limit` bytes; null when it is larger. The rest of a larger body is
  * read and dropped (not buffered) rather than the socket destroyed, so the client gets the answer
- * (413) instead of a reset; the server's request timeout bounds how long that may go on.
+ * (413) instead of a reset. A client that stops sending is not waited on here: the server's
+ * request timeout (limits.ts) answers it 408 and closes its connection, which rejects this read.
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
   return new Promise((resolve, reject) => {

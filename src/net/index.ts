@@ -1,8 +1,15 @@
 /**
  * @module net
  * Local HTTP servers SPADE starts for itself (the tau2 model shim, benchmark doubles, test fakes):
- * listening on the loopback interface, and closing without waiting on open connections; and the
- * JSON plumbing of their routes (a body read under a cap, a JSON answer), `spade serve`'s included.
+ * listening on the loopback interface, and closing without waiting on open connections; the JSON
+ * plumbing of their routes (a body read under a cap, a JSON answer), `spade serve`'s included; and
+ * the bounds on slow clients and connections every SPADE server (the dashboard's too) runs under.
  */
 export { readBody, sendJson } from "./http-json.js";
+export {
+  CONNECTIONS_CHECK_INTERVAL_MS,
+  type ConnectionLimits,
+  createLimitedServer,
+  DEFAULT_CONNECTION_LIMITS,
+} from "./limits.js";
 export { listenLoopback, type LoopbackServer } from "./loopback.js";

@@ -5,8 +5,12 @@
  * each WebSocket or MCP session its own sandboxed instance (sessions.ts).
  */
 import { randomInt, randomUUID } from "node:crypto";
-import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import {
+  type ConnectionLimits,
+  createLimitedServer,
+  DEFAULT_CONNECTION_LIMITS,
+} from "../net/index.js";
 import { loadProgram, type SandboxBackendName } from "../sandbox/index.js";
 import type { CatalogEntry } from "./catalog.js";
 import { httpHandler } from "./http.js";
@@ -34,6 +38,11 @@ export interface ServeOptions {
   deps?: Partial<SessionDeps> & { now?: () => number };
   /** Largest HTTP body or WebSocket message, in bytes. Default 4 MiB. */
   maxMessageBytes?: number;
+  /**
+   * Bounds on slow clients and connections; DEFAULT_CONNECTION_LIMITS where not given. Sessions'
+   * WebSockets come on top of `maxConnections`: the server holds `maxSessions + maxConnections`.
+   */
+  connectionLimits?: Partial<ConnectionLimits>;
 }
 
 /** A running server. */
@@ -56,7 +65,11 @@ export async function startServer(options: ServeOptions): Promise<ServeHandle> {
   const sessions = serverSessions(options);
   const paths = new EntryPaths(options.entries);
   const maxBytes = options.maxMessageBytes ?? 4 * 1024 * 1024;
-  const server = createServer(httpHandler({ sessions, paths, maxBytes }));
+  const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits };
+  const server = createLimitedServer(httpHandler({ sessions, paths, maxBytes }), {
+    ...limits,
+    maxConnections: sessions.registry.maxSessions + limits.maxConnections,
+  });
   const sockets = webSockets(sessions, paths, maxBytes);
   server.on("upgrade", (req, socket, head) => sockets.upgrade(req, socket, head));
   const stopReaper = sessions.startReaper();

@@ -1,5 +1,7 @@
 // SPADE's OpenAI-compatible shim: the wire shapes the harness (litellm) reads, and coded refusals.
 import { afterEach, describe, expect, it } from "vitest";
+import { endingWithin, slowClient } from "../../../test/slow-client.js";
+import { CONNECTIONS_CHECK_INTERVAL_MS, DEFAULT_CONNECTION_LIMITS } from "../../net/index.js";
 import { DEFAULT_SHIM_MAX_BODY_BYTES, startShim, type Shim } from "./index.js";
 
 let shim: Shim | undefined;
@@ -110,5 +112,63 @@ describe("startShim", () => {
       nextStep: "free the port or omit it",
       message: expect.stringMatching(/^the tau2 model shim cannot listen: listen EADDRINUSE/),
     });
+  });
+});
+
+describe("the shim and slow clients", () => {
+  const portOf = (shim: Shim) => Number(new URL(shim.baseURL).port);
+
+  it("by default cuts a silent client in 10 s, yet keeps litellm's idle connection open", async () => {
+    shim = await startShim({ talker: () => ({ content: "hi" }) });
+    const idle = slowClient(portOf(shim), "idle", "/v1/models");
+    const silent = slowClient(portOf(shim), "silent", "/");
+    const bound = DEFAULT_CONNECTION_LIMITS.headersTimeoutMs + CONNECTIONS_CHECK_INTERVAL_MS;
+    const ending = await endingWithin(silent, bound + 2_000);
+    expect(ending === "open" ? ending : ending.statusLine).toBe("HTTP/1.1 408 Request Timeout");
+    expect(ending === "open" ? Infinity : ending.ms).toBeGreaterThanOrEqual(
+      DEFAULT_CONNECTION_LIMITS.headersTimeoutMs - 50,
+    );
+    expect(await endingWithin(idle, 0)).toBe("open");
+    expect(idle.answer()).toMatch(
+      /^HTTP\/1\.1 404 Not Found\r\n[\s\S]*Keep-Alive: timeout=600\r\n/,
+    );
+    idle.socket.destroy();
+  }, 20_000);
+
+  it("answers 408 to a stalled body, but waits on a handler slower than the request timeout", async () => {
+    const limits = { headersTimeoutMs: 300, requestTimeoutMs: 600 };
+    const slowModel = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      return { content: "late" };
+    };
+    shim = await startShim({ slow: slowModel }, { connectionLimits: limits });
+    const stalled = slowClient(portOf(shim), "body", "/v1/chat/completions");
+    const late = await post(shim.baseURL, { model: "slow", messages: [] });
+    expect([late.status, ((await late.json()) as any).choices[0].message.content]).toEqual([
+      200,
+      "late",
+    ]);
+    const ending = await endingWithin(stalled, 5_000);
+    expect(ending === "open" ? ending : ending.statusLine).toBe("HTTP/1.1 408 Request Timeout");
+    expect(ending === "open" ? Infinity : ending.ms).toBeLessThan(
+      limits.requestTimeoutMs + CONNECTIONS_CHECK_INTERVAL_MS + 1_000,
+    );
+  });
+
+  it("answers a request sent on a connection idle longer than both timeouts", async () => {
+    shim = await startShim(
+      { talker: () => ({ content: "hi" }) },
+      { connectionLimits: { headersTimeoutMs: 300, requestTimeoutMs: 600 } },
+    );
+    const client = slowClient(portOf(shim), "idle", "/v1/models");
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const body = JSON.stringify({ model: "talker", messages: [] });
+    client.socket.write(
+      `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const statuses = client.answer().match(/HTTP\/1\.1 \d{3} [^\r]*/g); // bodies end without a newline
+    expect(statuses).toEqual(["HTTP/1.1 404 Not Found", "HTTP/1.1 200 OK"]);
+    client.socket.destroy();
   });
 });

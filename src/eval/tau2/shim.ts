@@ -4,9 +4,14 @@
  * models through litellm) can play against players that live in SPADE: the scripted oracle,
  * idle agent and user, or any other handler. One handler per model name.
  */
-import { createServer } from "node:http";
 import { SpadeError } from "../../errors.js";
-import { listenLoopback, readBody, sendJson } from "../../net/index.js";
+import {
+  type ConnectionLimits,
+  createLimitedServer,
+  listenLoopback,
+  readBody,
+  sendJson,
+} from "../../net/index.js";
 import type { JsonObject } from "../../env/index.js";
 import type { ChatMessage, ScriptedTurn } from "./scripted.js";
 
@@ -64,7 +69,17 @@ export interface ShimOptions {
   maxBodyBytes?: number;
   /** Keep every request in `requests` (tests). Default false: an evaluation's memory stays flat. */
   record?: boolean;
+  /** Bounds on slow clients and connections; SHIM_CONNECTION_LIMITS where not given. */
+  connectionLimits?: Partial<ConnectionLimits>;
 }
+
+/**
+ * The shim's bounds: the shared ones (net/limits.ts), but idle connections stay open 10 minutes,
+ * since litellm's HTTP client reuses them, and a server that closes one (Node's default: after
+ * 5 s idle) races a request sent on it ("Connection error" in the harness). The headers and request
+ * timeouts run only while a request is being received, so they do not cut an idle connection.
+ */
+export const SHIM_CONNECTION_LIMITS: Partial<ConnectionLimits> = { keepAliveTimeoutMs: 600_000 };
 
 /** The OpenAI `chat.completion` object for a handler's answer. */
 export function completionOf(
@@ -115,7 +130,8 @@ export async function startShim(
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_SHIM_MAX_BODY_BYTES;
   const requests: ShimRequest[] = [];
   let served = 0;
-  const server = createServer((req, res) => {
+  const limits = { ...SHIM_CONNECTION_LIMITS, ...options.connectionLimits };
+  const server = createLimitedServer((req, res) => {
     void (async () => {
       if (req.method !== "POST" || !/\/chat\/completions$/.test(req.url ?? "")) {
         sendJson(res, 404, {
@@ -179,11 +195,7 @@ export async function startShim(
         sendJson(res, 500, { error: { message: (err as Error).message, type: "server_error" } });
       }
     })();
-  });
-  // Keep idle connections open long: litellm's HTTP client reuses them, and a server that closes one
-  // (Node's default: after 5 s idle) races a request sent on it ("Connection error" in the harness).
-  server.keepAliveTimeout = 600_000;
-  server.headersTimeout = 601_000;
+  }, limits);
   const { port, close } = await listenLoopback(server, options.port).catch((err: Error) => {
     throw new SpadeError("E_IO", `the tau2 model shim cannot listen: ${err.message}`, {
       nextStep: "free the port or omit it",

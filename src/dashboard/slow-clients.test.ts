@@ -1,0 +1,56 @@
+// `spade dashboard` against slowloris clients: a stalled Play body and headers sent byte by byte are
+// answered 408 within the bounds, while a live-update stream outlives them and pages are served.
+import { describe, expect, it } from "vitest";
+import { closedAfterEach, fileTempDir } from "../../test/cleanup.js";
+import { endingWithin, slowClient, slowClients } from "../../test/slow-client.js";
+import { CONNECTIONS_CHECK_INTERVAL_MS } from "../net/index.js";
+import { startDashboard } from "./server.js";
+import { testDashboardOptions } from "./testing/options.js";
+
+/** Short bounds, so a test waits about a second. */
+const LIMITS = { headersTimeoutMs: 300, requestTimeoutMs: 600 };
+/** The latest a stalled client may be cut: its bound, Node's check interval, slack for a loaded machine. */
+const CUT_BY_MS = LIMITS.requestTimeoutMs + CONNECTIONS_CHECK_INTERVAL_MS + 1_000;
+
+const root = fileTempDir("spade-dash-slow-");
+const start = closedAfterEach(startDashboard);
+const portOf = (url: string) => Number(new URL(url).port);
+
+describe("spade dashboard and slow clients", () => {
+  it("answers 408 to a Play body that stalls and to headers sent byte by byte", async () => {
+    const port = portOf(
+      (await start(testDashboardOptions([root], { connectionLimits: LIMITS }))).url,
+    );
+    const body = slowClient(port, "body", "/api/play/start");
+    const headers = slowClient(port, "headers", "/api/play/start");
+    const [b, h] = await Promise.all([endingWithin(body, 5_000), endingWithin(headers, 5_000)]);
+    expect([b === "open" ? b : b.statusLine, h === "open" ? h : h.statusLine]).toEqual([
+      "HTTP/1.1 408 Request Timeout",
+      "HTTP/1.1 408 Request Timeout",
+    ]);
+    for (const ending of [b, h])
+      expect(ending === "open" ? Infinity : ending.ms).toBeLessThan(CUT_BY_MS);
+  });
+
+  it("keeps a live-update stream open past the request timeout", async () => {
+    const port = portOf(
+      (await start(testDashboardOptions([root], { connectionLimits: LIMITS }))).url,
+    );
+    const events = slowClient(port, "idle", "/events");
+    expect(await endingWithin(events, CUT_BY_MS)).toBe("open");
+    expect(events.answer()).toMatch(
+      /^HTTP\/1\.1 200 OK\r\n[\s\S]*content-type: text\/event-stream/i,
+    );
+    events.socket.destroy();
+  });
+
+  it("serves a page while 1,000 clients with stalled bodies are open", async () => {
+    const dashboard = await start(testDashboardOptions([root]));
+    const stalled = await slowClients(1_000, portOf(dashboard.url), "body", "/api/play/start");
+    const res = await fetch(`${dashboard.url}static/app.js`, {
+      signal: AbortSignal.timeout(5_000),
+    });
+    expect(res.status).toBe(200);
+    expect(stalled.filter((c) => c.answer() !== "" || c.socket.closed).length).toBe(0);
+  });
+});

@@ -1,0 +1,81 @@
+// `spade serve` against slowloris clients: stalled bodies and headers are answered 408 within the
+// bounds, a normal request is served while 1,000 stalled clients are open, the connection cap leaves
+// room for every session, and a WebSocket session outlives the request timeout.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { endingWithin, slowClient, slowClients } from "../../test/slow-client.js";
+import { CONNECTIONS_CHECK_INTERVAL_MS } from "../net/index.js";
+import { catalogSources, loadCatalog, type CatalogEntry } from "./catalog.js";
+import { startServer, type ServeHandle } from "./server.js";
+
+/** Short bounds, so a test waits about a second. */
+const LIMITS = { headersTimeoutMs: 300, requestTimeoutMs: 600 };
+/** The latest a stalled client may be cut: its bound, Node's check interval, slack for a loaded machine. */
+const CUT_BY_MS = LIMITS.requestTimeoutMs + CONNECTIONS_CHECK_INTERVAL_MS + 1_000;
+
+let entries: CatalogEntry[];
+let server: ServeHandle;
+
+beforeAll(async () => {
+  entries = await loadCatalog(catalogSources(["bank-transfer"]));
+  server = await startServer({ entries, port: 0, connectionLimits: LIMITS });
+});
+afterAll(() => server.close());
+
+describe("spade serve and slow clients", () => {
+  it("answers 408 to a /reset body that stalls and to headers sent byte by byte", async () => {
+    const body = slowClient(server.port, "body", "/bank-transfer/reset");
+    const headers = slowClient(server.port, "headers", "/bank-transfer/step");
+    const [b, h] = await Promise.all([endingWithin(body, 5_000), endingWithin(headers, 5_000)]);
+    expect([b === "open" ? b : b.statusLine, h === "open" ? h : h.statusLine]).toEqual([
+      "HTTP/1.1 408 Request Timeout",
+      "HTTP/1.1 408 Request Timeout",
+    ]);
+    for (const ending of [b, h])
+      expect(ending === "open" ? Infinity : ending.ms).toBeLessThan(CUT_BY_MS);
+  });
+
+  it("serves /health while 1,000 clients with stalled bodies are open", async () => {
+    const patient = await startServer({ entries, port: 0 }); // the default bounds: none is cut yet
+    try {
+      const stalled = await slowClients(1_000, patient.port, "body", "/bank-transfer/reset");
+      const res = await fetch(`${patient.url}/health`, { signal: AbortSignal.timeout(5_000) });
+      expect([res.status, await res.json()]).toEqual([200, { status: "healthy" }]);
+      expect(stalled.filter((c) => c.answer() !== "" || c.socket.closed).length).toBe(0);
+    } finally {
+      await patient.close();
+    }
+  });
+
+  it("keeps a WebSocket session past the request timeout", async () => {
+    const ws = new WebSocket(`${server.url.replace("http", "ws")}/bank-transfer/ws`);
+    await new Promise((resolve, reject) => ws.once("open", resolve).once("error", reject));
+    await new Promise((resolve) => setTimeout(resolve, CUT_BY_MS));
+    const answer = new Promise<Record<string, unknown>>((resolve) =>
+      ws.once("message", (data) => resolve(JSON.parse(data.toString()))),
+    );
+    ws.send(JSON.stringify({ type: "reset", data: { seed: 1 } }));
+    expect((await answer).type).toBe("observation");
+    ws.close();
+  });
+});
+
+describe("spade serve's connection cap", () => {
+  it("holds max sessions plus maxConnections connections, and drops one past them", async () => {
+    const capped = await startServer({
+      entries,
+      port: 0,
+      maxSessions: 1,
+      connectionLimits: { ...LIMITS, maxConnections: 2 },
+    });
+    try {
+      const stalled = await slowClients(3, capped.port, "body", "/bank-transfer/reset");
+      const extra = slowClient(capped.port, "idle", "/health");
+      const dropped = await endingWithin(extra, 500);
+      expect(dropped === "open" ? dropped : dropped.statusLine).toBe("");
+      expect(stalled.filter((c) => c.answer() !== "" || c.socket.closed).length).toBe(0);
+    } finally {
+      await capped.close();
+    }
+  });
+});

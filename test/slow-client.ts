@@ -1,0 +1,84 @@
+/**
+ * @module test/slow-client
+ * TEST DOUBLE: raw HTTP clients that stall on purpose (slowloris), to check how long a server holds
+ * them, what it answers them, and whether it still serves others meanwhile.
+ */
+import { connect, type Socket } from "node:net";
+
+/**
+ * How a client stalls: `silent` connects and sends nothing; `headers` sends a request's headers one
+ * byte a `dripMs`, never ending them; `body` sends headers announcing 100 bytes of body, then 5 of
+ * them; `idle` sends a whole `GET` and then keeps the connection open, sending nothing more.
+ */
+export type Stall = "silent" | "headers" | "body" | "idle";
+
+/** How a stalled client's connection ended: the server's first status line ("" if none), when. */
+export interface Ending {
+  statusLine: string;
+  /** Milliseconds from connecting to the close. */
+  ms: number;
+}
+
+/** One stalled client. */
+export interface SlowClient {
+  /** Resolves once connected. */
+  connected: Promise<void>;
+  /** Resolves once the connection is closed (by the server, or by a reset). */
+  ended: Promise<Ending>;
+  /** The first thing the server answered, whole (status line, headers, body). */
+  answer(): string;
+  socket: Socket;
+}
+
+/** A client of `port` on 127.0.0.1 that stalls as `stall` says, on `path`. */
+export function slowClient(port: number, stall: Stall, path: string, dripMs = 100): SlowClient {
+  const socket = connect(port, "127.0.0.1");
+  let text = "";
+  let drip: NodeJS.Timeout | undefined;
+  let started = performance.now();
+  const connected = new Promise<void>((resolve) =>
+    socket.once("connect", () => {
+      started = performance.now();
+      resolve();
+      if (stall === "headers") {
+        socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Drip: `);
+        drip = setInterval(() => socket.writable && socket.write("a"), dripMs);
+      } else if (stall === "body")
+        socket.write(
+          `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":`,
+        );
+      else if (stall === "idle") socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+    }),
+  );
+  socket.on("data", (chunk) => {
+    text += chunk;
+  });
+  socket.on("error", () => {}); // a reset ends it like a close
+  const ended = new Promise<Ending>((resolve) =>
+    socket.once("close", () => {
+      clearInterval(drip);
+      resolve({ statusLine: text.split("\r\n")[0] ?? "", ms: performance.now() - started });
+    }),
+  );
+  return { connected, ended, answer: () => text, socket };
+}
+
+/** How `client` ended, or "open" if it is still open after `ms`. */
+export function endingWithin(client: SlowClient, ms: number): Promise<Ending | "open"> {
+  return Promise.race([
+    client.ended,
+    new Promise<"open">((resolve) => setTimeout(() => resolve("open"), ms).unref()),
+  ]);
+}
+
+/** Opens `count` clients stalled as `stall` and waits until all are connected. */
+export async function slowClients(
+  count: number,
+  port: number,
+  stall: Stall,
+  path: string,
+): Promise<SlowClient[]> {
+  const clients = Array.from({ length: count }, () => slowClient(port, stall, path));
+  await Promise.all(clients.map((c) => c.connected));
+  return clients;
+}
