@@ -165,6 +165,7 @@ function commitStep(
   });
   const seconds = (deps.now() - started) / 1000;
   const metricsPath = join(dir, METRICS_FILE);
+  store.checkInPlace(); // appended by name: a folder made again for another run is not this one's
   guardIo(metricsPath, () =>
     appendFileSync(metricsPath, `${JSON.stringify({ ...metrics, seconds })}\n`),
   );

@@ -28,16 +28,20 @@ export function resumeRunStep(runDir: string): string {
 /**
  * E_NOT_FOUND for the run in `runDir` when its folder or store went away under a running process
  * (deleted or moved): the open store writes on to a file no name reaches, so "check the disk"
- * would send the user looking for a fault that is not there.
+ * would send the user looking for a fault that is not there. `replaced`: `runDir` now holds
+ * another run's store (the folder made again for a new run), which the next step must not send
+ * the user to overwrite or resume.
  */
-export function runGone(runDir: string): SpadeError {
-  return new SpadeError(
-    "E_NOT_FOUND",
-    `the run in ${runDir} is gone: its folder or run.sqlite was deleted or moved while the run wrote to it`,
-    {
-      nextStep: `if it was moved, continue it with spade run --resume <its new place>; if it was deleted, what it held is lost: restore ${runDir} from a backup and continue with spade run --resume ${runDir}, or start a new run`,
-    },
-  );
+export function runGone(runDir: string, replaced = false): SpadeError {
+  const what = `the run in ${runDir} is gone: its folder or run.sqlite was deleted or moved while the run wrote to it`;
+  if (replaced) {
+    return new SpadeError("E_NOT_FOUND", `${what}, and ${runDir} now holds another run`, {
+      nextStep: `leave ${runDir} to that run; if this one was moved, continue it with spade run --resume <its new place>; if it was deleted, what it held is lost: restore it from a backup to another folder and continue it with spade run --resume <that folder>, or start a new run`,
+    });
+  }
+  return new SpadeError("E_NOT_FOUND", what, {
+    nextStep: `if it was moved, continue it with spade run --resume <its new place>; if it was deleted, what it held is lost: restore ${runDir} from a backup and continue with spade run --resume ${runDir}, or start a new run`,
+  });
 }
 
 /** E_STORE_CORRUPT for the store file `path`, with `why` (SQLite's code and message, or what is missing). */

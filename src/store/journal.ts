@@ -7,9 +7,10 @@
  * a closed run is one self-contained file. A resume switches it back to WAL.
  */
 import type Database from "better-sqlite3";
-import { accessSync, constants, existsSync } from "node:fs";
+import { accessSync, constants } from "node:fs";
 import { basename, dirname } from "node:path";
 import { isSpadeError, SpadeError } from "../errors.js";
+import { type FileIdentity, isSameFile } from "./file-identity.js";
 import { guardIo } from "./io-errors.js";
 
 /** Puts the store at `path`, opened to write, in WAL mode (what every writer writes in). */
@@ -21,15 +22,18 @@ export function useWal(db: Database.Database, path: string): void {
 }
 
 /**
- * Folds the WAL of the store at `path` into the file and switches it to a rollback journal, so
- * the closed store is one file that opens read-only anywhere. Returns whether it did. It does
- * not when another connection has the store open (SQLite refuses at once: that reader's WAL and
- * `-shm` then stay, and a read-only disk reads them), when the store is no longer at `path`
- * (deleted or moved: its WAL would be left to outlive the switch), or when the disk fails; the
- * store is then left in WAL mode, complete, as SQLite's own close leaves it.
+ * Folds the WAL of the store at `path` (the file `identity` was taken from when it was opened)
+ * into the file and switches it to a rollback journal, so the closed store is one file that opens
+ * read-only anywhere. Returns whether it did. It does not when another connection has the store
+ * open (SQLite refuses at once: that reader's WAL and `-shm` then stay, and a read-only disk reads
+ * them), when the disk fails, or when `path` no longer names this store's file (deleted, moved, or
+ * its folder made again for another run): the switch deletes `path`-wal and `path`-shm by name,
+ * which are then another run's, whose commits since its last checkpoint would be lost with them.
+ * The store is then left in WAL mode, complete, as SQLite's own close leaves it; that close
+ * checks the file's inode itself (SQLITE_FCNTL_HAS_MOVED) and deletes nothing when it moved.
  */
-export function leaveWal(db: Database.Database, path: string): boolean {
-  if (!existsSync(path)) return false;
+export function leaveWal(db: Database.Database, path: string, identity: FileIdentity): boolean {
+  if (!isSameFile(path, identity)) return false;
   try {
     // FULL: in rollback-journal mode, NORMAL lets a power cut during the switch damage the file.
     db.pragma("synchronous = FULL");

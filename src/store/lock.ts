@@ -103,15 +103,21 @@ export class RunLock {
   }
 
   /**
-   * Releases the lock: the record first, while still held, so no later holder's record is removed.
-   * A record that cannot be removed (the folder turned read-only under the run) is left: it names
-   * an ended process, which the next holder takes over from as from a killed one, and throwing here
-   * would hide the failure that stopped the run.
+   * Releases the lock: the record first, while still held, so no later holder's record is removed,
+   * and only when it is this holder's: a folder deleted and made again under the run holds another
+   * run's record by the same name. A record that cannot be removed (the folder turned read-only
+   * under the run) is left: it names an ended process, which the next holder takes over from as
+   * from a killed one, and throwing here would hide the failure that stopped the run.
    */
   release(): void {
     if (!this.#db.open) return;
     try {
-      rmSync(join(this.#dir, HOLDER_FILE), { force: true });
+      const recorded = readHolder(this.#dir);
+      const mine =
+        recorded?.pid === this.holder.pid &&
+        recorded.host === this.holder.host &&
+        recorded.startedAt === this.holder.startedAt;
+      if (mine) rmSync(join(this.#dir, HOLDER_FILE), { force: true });
     } catch {
       // left behind, as a killed process leaves it
     } finally {

@@ -16,7 +16,8 @@ import {
   type RowInsert,
   SAMPLE_INSERT,
 } from "./inserts.js";
-import { guardIo, runGone, storeCorrupt } from "./io-errors.js";
+import { type FileIdentity, identityOf, isSameFile } from "./file-identity.js";
+import { guardIo, runGone } from "./io-errors.js";
 import { leaveWal, unreadableOnReadOnlyDisk, useWal } from "./journal.js";
 import { jsonText } from "./rows.js";
 import { LOCK_FILE, RunLock, type LockHolder } from "./lock.js";
@@ -28,7 +29,7 @@ import {
   type StepTable,
   TABLE_ORDER,
 } from "./query.js";
-import { SCHEMA_SQL, SCHEMA_VERSION, upgradeSchema } from "./schema.js";
+import { requireRunStore, SCHEMA_SQL, SCHEMA_VERSION, upgradeSchema } from "./schema.js";
 import {
   DESIGN_OUTCOME_COLUMNS,
   designFromRow,
@@ -74,21 +75,6 @@ function makeFolder(dir: string): void {
   }
 }
 
-/** Whether `db` (the store at `path`) has the table `name`. */
-function hasTable(db: Database.Database, path: string, name: string): boolean {
-  const sql = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?";
-  return guardIo(path, () => db.prepare(sql).get(name)) !== undefined;
-}
-
-/**
- * E_STORE_CORRUPT unless `db` (the store at `path`) has a run store's meta table: an empty file
- * (cut to 0 bytes) or another program's database opens as SQLite all the same.
- */
-export function requireRunStore(db: Database.Database, path: string): void {
-  if (!hasTable(db, path, "meta"))
-    throw storeCorrupt(path, "it has no meta table: empty, or another program's database");
-}
-
 /** The part of a prepared statement the store uses, with failures coded. */
 interface Statement {
   run(...params: unknown[]): Database.RunResult;
@@ -101,13 +87,21 @@ export class RunStore {
   readonly path: string;
   readonly #db: Database.Database;
   readonly #lock: RunLock | null;
+  /** The file opened (device, inode): what `path` must still name for the run to write on. */
+  readonly #identity: FileIdentity;
   /** What `environmentSummaries` selects: with `language` unless a store not yet upgraded lacks it. */
   readonly #summaryColumns: string;
 
-  private constructor(path: string, db: Database.Database, lock: RunLock | null) {
+  private constructor(
+    path: string,
+    db: Database.Database,
+    lock: RunLock | null,
+    identity: FileIdentity,
+  ) {
     this.path = path;
     this.#db = db;
     this.#lock = lock;
+    this.#identity = identity;
     const columns = guardIo(path, () => db.prepare("PRAGMA table_info(environments)").all());
     this.#summaryColumns = (columns as Row[]).some((c) => c.name === "language")
       ? `${ENVIRONMENT_SUMMARY_COLUMNS}, language`
@@ -154,6 +148,7 @@ export class RunStore {
       }
       const opened = guardIo(path, () => new Database(path, { readonly: mode === "read" }));
       db = opened;
+      const identity = guardIo(path, () => identityOf(path));
       // An empty file (cut to 0 bytes) or another program's database opens as SQLite: refuse it
       // before the schema would be written into it.
       if (mode !== "create") requireRunStore(opened, path);
@@ -164,7 +159,7 @@ export class RunStore {
           upgradeSchema(opened);
         });
       }
-      const store = new RunStore(path, opened, lock);
+      const store = new RunStore(path, opened, lock, identity);
       if (mode === "create") store.setMeta("schema_version", String(SCHEMA_VERSION));
       const version = store.getMeta("schema_version");
       if (version !== String(SCHEMA_VERSION)) {
@@ -192,6 +187,7 @@ export class RunStore {
     let removed = false;
     try {
       if (store.steps().length > 0) return false;
+      store.checkInPlace(); // else the files by those names are another run's
       guardIo(store.path, () => {
         store.#db.close();
         for (const suffix of ["", "-wal", "-shm", "-journal"])
@@ -206,23 +202,33 @@ export class RunStore {
   }
 
   /**
-   * Runs `fn` in one transaction: all of its writes land, or none. E_NOT_FOUND when the store is
-   * no longer at its path (its folder deleted or moved): SQLite would go on writing to the open
-   * file, and a deleted one's rows would be lost with the process, unsaid.
+   * E_NOT_FOUND (`runGone`) unless `path` still names the file this store opened
+   * (file-identity.ts), not one deleted or moved, or another run's in a folder made again: SQLite
+   * would go on writing to the open file, its rows lost unsaid, and files written by name
+   * (metrics.jsonl) would land in the other run's folder.
    */
+  checkInPlace(): void {
+    if (!guardIo(this.path, () => isSameFile(this.path, this.#identity)))
+      throw runGone(dirname(this.path), existsSync(this.path));
+  }
+
+  /** Runs `fn` in one transaction: all of its writes land, or none. First `checkInPlace`. */
   transaction<T>(fn: () => T): T {
-    if (!existsSync(this.path)) throw runGone(dirname(this.path));
+    this.checkInPlace();
     return guardIo(this.path, () => this.#db.transaction(fn)());
   }
 
   /**
    * Closes the database and releases the folder's lock. A writer first leaves WAL mode
-   * (journal.ts), so the closed run is one file that a read-only disk can read.
+   * (journal.ts), so the closed run is one file a read-only disk can read. A store no longer at
+   * `path` deletes no file by name (they may be another run's): not `leaveWal`, the lock, nor
+   * SQLite's close (which, at process exit too, skips its checkpoint and deletions for a moved
+   * file: SQLITE_FCNTL_HAS_MOVED).
    */
   close(): void {
     try {
       if (this.#db.open) {
-        if (this.#lock !== null) leaveWal(this.#db, this.path);
+        if (this.#lock !== null) leaveWal(this.#db, this.path, this.#identity);
         guardIo(this.path, () => this.#db.close());
       }
     } finally {

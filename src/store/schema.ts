@@ -7,6 +7,7 @@
 import type Database from "better-sqlite3";
 
 import { storedLanguage } from "../env/language.js";
+import { guardIo, storeCorrupt } from "./io-errors.js";
 
 /** Bumped when the schema changes incompatibly; a store of another version is refused. */
 export const SCHEMA_VERSION = 1;
@@ -133,4 +134,19 @@ export function upgradeSchema(db: Database.Database): void {
     const set = db.prepare("UPDATE environments SET language = ? WHERE id = ?");
     for (const row of rows) set.run(storedLanguage(row.code), row.id);
   }
+}
+
+/** Whether `db` (the store at `path`) has the table `name`. */
+function hasTable(db: Database.Database, path: string, name: string): boolean {
+  const sql = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?";
+  return guardIo(path, () => db.prepare(sql).get(name)) !== undefined;
+}
+
+/**
+ * E_STORE_CORRUPT unless `db` (the store at `path`) has a run store's meta table: an empty file
+ * (cut to 0 bytes) or another program's database opens as SQLite all the same.
+ */
+export function requireRunStore(db: Database.Database, path: string): void {
+  if (!hasTable(db, path, "meta"))
+    throw storeCorrupt(path, "it has no meta table: empty, or another program's database");
 }

@@ -10,6 +10,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   renameSync,
   rmSync,
   writeFileSync,
@@ -243,6 +244,54 @@ describe("spade run: its folder deleted or moved under it", () => {
     const store = RunStore.open(moved, "read");
     expect(store.doneSteps()).toBe(30);
     store.close();
+  }, 60_000);
+
+  it("made again for another run: the old run stops, and leaves the new run's store and metrics alone", async () => {
+    server = await startFakeOpenAIServer(() => ({
+      kind: "slow",
+      delayMs: 100,
+      reply: { kind: "text", content: "no program here" },
+    }));
+    const out = join(root, "remade");
+    const metrics = join(out, "metrics.jsonl");
+    const old = spadeAsync(runArgs(server.baseURL, out, ["--steps", "30"]));
+    await waitFor(() => existsSync(metrics));
+    // Held while its folder is made again, so its next unit of work finds the new run there.
+    old.child.kill("SIGSTOP");
+    rmSync(out, { recursive: true }); // rm -rf out && spade run --out out
+    const created = spadeAsync(runArgs(server.baseURL, out, ["--steps", "30"]));
+    const lineCount = () =>
+      existsSync(metrics) ? readFileSync(metrics, "utf8").split("\n").length - 1 : 0;
+    await waitFor(() => lineCount() >= 1);
+    old.child.kill("SIGCONT");
+    const r = await old.done;
+    expect([r.code, r.stderr.slice(r.stderr.lastIndexOf("spade: "))]).toEqual([
+      2,
+      `spade: E_NOT_FOUND: the run in ${out} is gone: its folder or run.sqlite was deleted or moved while the run wrote to it, and ${out} now holds another run (leave ${out} to that run; if this one was moved, continue it with spade run --resume <its new place>; if it was deleted, what it held is lost: restore it from a backup to another folder and continue it with spade run --resume <that folder>, or start a new run)\n`,
+    ]);
+    // The new run, stopped once it stored two steps, then killed as kill -9 kills: its commits
+    // since its last checkpoint are only in its WAL, which the old run's stop must not delete.
+    await waitFor(() => lineCount() >= 2);
+    created.child.kill("SIGSTOP");
+    const lines = readFileSync(metrics, "utf8").trimEnd().split("\n");
+    created.child.kill("SIGKILL");
+    await created.done;
+    const store = RunStore.open(out, "read");
+    const done = store.steps().filter((s) => s.status === "done");
+    store.close();
+    const { seconds: _, ...first } = JSON.parse(lines[0]!) as Record<string, unknown>;
+    expect({
+      lineSteps: lines.map((l) => (JSON.parse(l) as { step: number }).step),
+      storedSteps: done.map((s) => s.step).slice(0, lines.length),
+      // A step is stored before its line is written: a kill between the two leaves one more.
+      storedPastLines: done.length - lines.length <= 1,
+      firstLineIsStored: first,
+    }).toEqual({
+      lineSteps: lines.map((_, i) => i),
+      storedSteps: lines.map((_, i) => i),
+      storedPastLines: true,
+      firstLineIsStored: done[0]?.metrics,
+    });
   }, 60_000);
 });
 
