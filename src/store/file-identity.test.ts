@@ -1,8 +1,9 @@
 /**
  * A run folder deleted and made again for another run while the first run's process still writes
- * (`rm -rf out && spade run --out out`): the old writer must stop, and its stop must leave the new
- * run's files alone. The new run is a second process, killed as by `kill -9`, whose commits since
- * its last checkpoint live only in its WAL: a `-wal` deleted by name loses them.
+ * (`rm -rf out && spade run --out out`): the old writer must stop, and its stop (a close, or its
+ * process ending with the store open) must leave the new run's files alone. The new run is a
+ * second process, killed as by `kill -9`, whose commits since its last checkpoint live only in its
+ * WAL: a `-wal` deleted by name loses them.
  */
 import Database from "better-sqlite3";
 import { type ChildProcess, spawn } from "node:child_process";
@@ -58,6 +59,36 @@ async function startNewWriter(path: string): Promise<ChildProcess> {
   return child;
 }
 
+/**
+ * Starts an old run's writer on `path` (a test double: a WAL-mode database with one commit) that,
+ * told to on stdin, ends as a process ends with work left undone: its event loop runs dry with the
+ * database still open, which better-sqlite3 then closes through SQLite's close.
+ */
+async function startOldWriter(path: string): Promise<ChildProcess> {
+  const script = `
+    const db = new (require("better-sqlite3"))(process.argv[1]);
+    db.pragma("journal_mode = WAL");
+    db.exec("CREATE TABLE old (i INTEGER)");
+    db.prepare("INSERT INTO old (i) VALUES (1)").run();
+    globalThis.kept = db;
+    process.stdout.write("committed\\n");
+    process.stdin.once("data", () => process.stdin.destroy());`;
+  const child = spawn(process.execPath, ["-e", script, path], {
+    cwd: process.cwd(),
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  children.push(child);
+  await new Promise<void>((resolve) => child.stdout?.once("data", () => resolve()));
+  return child;
+}
+
+/** Tells an old writer to end, and waits for it to be gone. */
+async function endOldWriter(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.stdin?.write("end\n");
+  await exited;
+}
+
 /** Kills `child` as `kill -9` does and waits for it to be gone. */
 async function killHard(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -103,6 +134,33 @@ describe("a run folder made again for another run under its writer", () => {
     expect(codeAndMessageOf(() => old.close())).toEqual({ code: "returned", message: "" });
     expect([existsSync(`${path}-wal`), existsSync(`${path}-shm`)]).toEqual([true, true]);
     expect(readFileSync(join(dir, HOLDER_FILE), "utf8")).toBe(holder);
+
+    await killHard(writer);
+    const db = new Database(path, { readonly: true });
+    const steps = db.prepare("SELECT step FROM steps ORDER BY step").pluck().all();
+    db.close();
+    expect(steps).toEqual(Array.from({ length: NEW_ROWS }, (_, i) => i));
+  });
+
+  it("an old writer's process that ends with its store open leaves the new run's WAL alone", async () => {
+    // What this rests on: better-sqlite3 closes open databases when the process ends (SQLite's
+    // close checkpoints and deletes the WAL: the control), and SQLite's close skips both for a file
+    // no longer at its path (SQLITE_FCNTL_HAS_MOVED).
+    const control = join(tmp(), STORE_FILE);
+    await endOldWriter(await startOldWriter(control));
+    const dir = join(tmp(), "out");
+    mkdirSync(dir);
+    const path = join(dir, STORE_FILE);
+    const old = await startOldWriter(path);
+    rmSync(dir, { recursive: true });
+    mkdirSync(dir);
+    const writer = await startNewWriter(path);
+    await endOldWriter(old);
+    expect([
+      existsSync(`${control}-wal`),
+      existsSync(`${path}-wal`),
+      existsSync(`${path}-shm`),
+    ]).toEqual([false, true, true]);
 
     await killHard(writer);
     const db = new Database(path, { readonly: true });
