@@ -33,8 +33,8 @@ export function useWal(db: Database.Database, path: string): void {
  * checks the file's inode itself (SQLITE_FCNTL_HAS_MOVED) and deletes nothing when it moved.
  */
 export function leaveWal(db: Database.Database, path: string, identity: FileIdentity): boolean {
-  if (!isSameFile(path, identity)) return false;
   try {
+    if (!isSameFile(path, identity)) return false;
     // FULL: in rollback-journal mode, NORMAL lets a power cut during the switch damage the file.
     db.pragma("synchronous = FULL");
     return db.pragma("journal_mode = DELETE", { simple: true }) === "delete";
