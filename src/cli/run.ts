@@ -28,7 +28,7 @@ import {
   type RunConfig,
 } from "../config/index.js";
 import { EventFileWriter, stepScalars } from "../dashboard/index.js";
-import { SpadeError } from "../errors.js";
+import { isSpadeError, SpadeError } from "../errors.js";
 import {
   formatWork,
   METRICS_FILE,
@@ -267,7 +267,14 @@ export const runCommand = defineCommand({
         process.exitCode = 130;
         return;
       }
-      if (!resume && !storeExisted && existsSync(join(dir, STORE_FILE)))
+      // A run whose folder went away (E_NOT_FOUND) has nothing left there to remove: what the
+      // folder holds now may be another run's.
+      if (
+        !resume &&
+        !storeExisted &&
+        !isSpadeError(err, "E_NOT_FOUND") &&
+        existsSync(join(dir, STORE_FILE))
+      )
         removeFailedStart(dir, folderExisted);
       throw err;
     } finally {
