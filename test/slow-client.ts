@@ -82,3 +82,25 @@ export async function slowClients(
   await Promise.all(clients.map((c) => c.connected));
   return clients;
 }
+
+/**
+ * A stalled body on `bodyPath` and dripped headers on `headersPath`, sent at once to `port`: each
+ * one's first status line and when its connection ended ("open" and Infinity when it was still
+ * open after `waitMs`).
+ */
+export async function stalledBodyAndHeaders(
+  port: number,
+  bodyPath: string,
+  headersPath: string,
+  waitMs = 5_000,
+): Promise<Array<{ status: string; ms: number }>> {
+  const endings = await Promise.all([
+    endingWithin(slowClient(port, "body", bodyPath), waitMs),
+    endingWithin(slowClient(port, "headers", headersPath), waitMs),
+  ]);
+  return endings.map((e) =>
+    e === "open"
+      ? { status: "open", ms: Number.POSITIVE_INFINITY }
+      : { status: e.statusLine, ms: e.ms },
+  );
+}
