@@ -4,6 +4,12 @@
  * them, what it answers them, and whether it still serves others meanwhile.
  */
 import { connect, type Socket } from "node:net";
+import { CONNECTIONS_CHECK_INTERVAL_MS } from "../src/net/index.js";
+
+/** Short connection bounds for a server under test, so a test waits about a second. */
+export const SHORT_LIMITS = { headersTimeoutMs: 300, requestTimeoutMs: 600 };
+/** The latest a stalled client may be cut under `SHORT_LIMITS`: its bound, Node's check interval, slack for a loaded machine. */
+export const CUT_BY_MS = SHORT_LIMITS.requestTimeoutMs + CONNECTIONS_CHECK_INTERVAL_MS + 1_000;
 
 /**
  * How a client stalls: `silent` connects and sends nothing; `headers` sends a request's headers one

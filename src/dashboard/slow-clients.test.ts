@@ -3,19 +3,15 @@
 import { describe, expect, it } from "vitest";
 import { closedAfterEach, fileTempDir } from "../../test/cleanup.js";
 import {
+  CUT_BY_MS,
   endingWithin,
+  SHORT_LIMITS as LIMITS,
   slowClient,
   slowClients,
   stalledBodyAndHeaders,
 } from "../../test/slow-client.js";
-import { CONNECTIONS_CHECK_INTERVAL_MS } from "../net/index.js";
 import { startDashboard } from "./server.js";
 import { testDashboardOptions } from "./testing/options.js";
-
-/** Short bounds, so a test waits about a second. */
-const LIMITS = { headersTimeoutMs: 300, requestTimeoutMs: 600 };
-/** The latest a stalled client may be cut: its bound, Node's check interval, slack for a loaded machine. */
-const CUT_BY_MS = LIMITS.requestTimeoutMs + CONNECTIONS_CHECK_INTERVAL_MS + 1_000;
 
 const root = fileTempDir("spade-dash-slow-");
 const start = closedAfterEach(startDashboard);

@@ -3,33 +3,22 @@
 // room for every session, and a WebSocket session outlives the request timeout.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import {
-  endingWithin,
-  slowClient,
-  slowClients,
-  stalledBodyAndHeaders,
-} from "../../test/slow-client.js";
-import { CONNECTIONS_CHECK_INTERVAL_MS } from "../net/index.js";
+import * as slow from "../../test/slow-client.js";
 import { catalogSources, loadCatalog, type CatalogEntry } from "./catalog.js";
 import { startServer, type ServeHandle } from "./server.js";
-
-/** Short bounds, so a test waits about a second. */
-const LIMITS = { headersTimeoutMs: 300, requestTimeoutMs: 600 };
-/** The latest a stalled client may be cut: its bound, Node's check interval, slack for a loaded machine. */
-const CUT_BY_MS = LIMITS.requestTimeoutMs + CONNECTIONS_CHECK_INTERVAL_MS + 1_000;
 
 let entries: CatalogEntry[];
 let server: ServeHandle;
 
 beforeAll(async () => {
   entries = await loadCatalog(catalogSources(["bank-transfer"]));
-  server = await startServer({ entries, port: 0, connectionLimits: LIMITS });
+  server = await startServer({ entries, port: 0, connectionLimits: slow.SHORT_LIMITS });
 });
 afterAll(() => server.close());
 
 describe("spade serve and slow clients", () => {
   it("answers 408 to a /reset body that stalls and to headers sent byte by byte", async () => {
-    const endings = await stalledBodyAndHeaders(
+    const endings = await slow.stalledBodyAndHeaders(
       server.port,
       "/bank-transfer/reset",
       "/bank-transfer/step",
@@ -38,13 +27,13 @@ describe("spade serve and slow clients", () => {
       "HTTP/1.1 408 Request Timeout",
       "HTTP/1.1 408 Request Timeout",
     ]);
-    for (const ending of endings) expect(ending.ms).toBeLessThan(CUT_BY_MS);
+    for (const ending of endings) expect(ending.ms).toBeLessThan(slow.CUT_BY_MS);
   });
 
   it("serves /health while 1,000 clients with stalled bodies are open", async () => {
     const patient = await startServer({ entries, port: 0 }); // the default bounds: none is cut yet
     try {
-      const stalled = await slowClients(1_000, patient.port, "body", "/bank-transfer/reset");
+      const stalled = await slow.slowClients(1_000, patient.port, "body", "/bank-transfer/reset");
       const res = await fetch(`${patient.url}/health`, { signal: AbortSignal.timeout(5_000) });
       expect([res.status, await res.json()]).toEqual([200, { status: "healthy" }]);
       expect(stalled.filter((c) => c.answer() !== "" || c.socket.closed).length).toBe(0);
@@ -56,7 +45,7 @@ describe("spade serve and slow clients", () => {
   it("keeps a WebSocket session past the request timeout", async () => {
     const ws = new WebSocket(`${server.url.replace("http", "ws")}/bank-transfer/ws`);
     await new Promise((resolve, reject) => ws.once("open", resolve).once("error", reject));
-    await new Promise((resolve) => setTimeout(resolve, CUT_BY_MS));
+    await new Promise((resolve) => setTimeout(resolve, slow.CUT_BY_MS));
     const answer = new Promise<Record<string, unknown>>((resolve) =>
       ws.once("message", (data) => resolve(JSON.parse(data.toString()))),
     );
@@ -72,12 +61,12 @@ describe("spade serve's connection cap", () => {
       entries,
       port: 0,
       maxSessions: 1,
-      connectionLimits: { ...LIMITS, maxConnections: 2 },
+      connectionLimits: { ...slow.SHORT_LIMITS, maxConnections: 2 },
     });
     try {
-      const stalled = await slowClients(3, capped.port, "body", "/bank-transfer/reset");
-      const extra = slowClient(capped.port, "idle", "/health");
-      const dropped = await endingWithin(extra, 500);
+      const stalled = await slow.slowClients(3, capped.port, "body", "/bank-transfer/reset");
+      const extra = slow.slowClient(capped.port, "idle", "/health");
+      const dropped = await slow.endingWithin(extra, 500);
       expect(dropped === "open" ? dropped : dropped.statusLine).toBe("");
       expect(stalled.filter((c) => c.answer() !== "" || c.socket.closed).length).toBe(0);
     } finally {
