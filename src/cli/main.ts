@@ -4,11 +4,12 @@
  * 1 a negative result (an invalid environment, a failed check), 2 usage, configuration or I/O error,
  * 3 nothing could be played (`env run`, `eval`: every episode failed), 130 interrupted.
  */
-import { defineCommand, renderUsage, runCommand, type ArgsDef, type CommandDef } from "citty";
+import { renderUsage, runCommand, type ArgsDef, type CommandDef } from "citty";
 import { isSpadeError, SpadeError } from "../errors.js";
 import { storeIoError } from "../store/index.js";
-import { envCommand } from "./env.js";
+import { main } from "./commands.js";
 import { visibleText } from "./guest-text.js";
+import { rejectUnknownOptions } from "./unknown-options.js";
 
 const USAGE_CODES = new Set([
   "E_CONFIG",
@@ -32,26 +33,6 @@ function codedSystemError(err: unknown): SpadeError | null {
     "free space and run the command again (with --resume, spade run and spade eval continue where they stopped)",
   );
 }
-
-/** The root command. */
-export const main = defineCommand({
-  meta: {
-    name: "spade",
-    version: "0.1.0",
-    description: "Self-play in adaptive synthetic executable environments",
-  },
-  subCommands: {
-    dashboard: () => import("./dashboard.js").then((m) => m.dashboardCommand),
-    archive: () => import("./archive.js").then((m) => m.archiveCommand),
-    env: envCommand,
-    doctor: () => import("./doctor.js").then((m) => m.doctorCommand),
-    eval: () => import("./eval.js").then((m) => m.evalCommand),
-    run: () => import("./run.js").then((m) => m.runCommand),
-    runs: () => import("./runs.js").then((m) => m.runsCommand),
-    data: () => import("./data.js").then((m) => m.dataCommand),
-    serve: () => import("./serve.js").then((m) => m.serveCommand),
-  },
-});
 
 /** Finds the sub-command that `--help` asks about. */
 async function commandFor(
@@ -83,6 +64,7 @@ async function run(rawArgs: string[]): Promise<number> {
   }
   process.exitCode = 0;
   try {
+    await rejectUnknownOptions(main, rawArgs);
     await runCommand(main, { rawArgs });
     return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (thrown) {

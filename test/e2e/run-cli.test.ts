@@ -2,7 +2,7 @@
  * `spade run` end to end through the built command, against the scripted self-play double: the
  * stored win rates, regrets and designer rewards equal the values computed by hand.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RunStore } from "../../src/store/index.js";
@@ -186,6 +186,17 @@ describe("spade run with a scripted designer and agent", () => {
     const again = await spade(runFlags(server.baseURL, out));
     expect(again.code).toBe(2);
     expect(again.stderr).toContain("already holds a run");
+    const misspelt = await spade([
+      ...runFlags(server.baseURL, join(dir, "bad3")),
+      "--concurency",
+      "8",
+    ]);
+    expect(misspelt.code).toBe(2);
+    expect(misspelt.stderr).toBe(
+      "spade: E_CONFIG: unknown option --concurency for spade run: did you mean --concurrency? " +
+        "(spade run --help lists its options)\n",
+    );
+    expect(existsSync(join(dir, "bad3"))).toBe(false);
   });
 });
 
