@@ -4,33 +4,7 @@ import { defineCommand } from "citty";
 import { describe, expect, it } from "vitest";
 import { codeAndMessageOfAsync } from "../../test/assert.js";
 import { main } from "./commands.js";
-import { editDistance, nearestFlag, rejectUnknownOptions } from "./unknown-options.js";
-
-describe("editDistance", () => {
-  it.each([
-    ["prot", "port", 1],
-    ["stepz", "steps", 1],
-    ["concurency", "concurrency", 1],
-    ["kitten", "sitting", 3],
-    ["", "abc", 3],
-    ["abc", "abc", 0],
-  ])("editDistance(%s, %s) = %d", (a, b, expected) => {
-    expect(editDistance(a, b)).toBe(expected);
-  });
-});
-
-describe("nearestFlag", () => {
-  const names = ["port", "poll", "max-sessions", "concurrency"];
-  it("names the closest flag within two edits", () => {
-    expect(nearestFlag("prot", names)).toBe("port");
-    expect(nearestFlag("maxSesions", names)).toBe("max-sessions");
-    expect(nearestFlag("concurency", names)).toBe("concurrency");
-  });
-  it("names none when every flag is further, or the word is too short to judge", () => {
-    expect(nearestFlag("xyzzy", names)).toBeUndefined();
-    expect(nearestFlag("po", names)).toBeUndefined();
-  });
-});
+import { rejectUnknownOptions } from "./unknown-options.js";
 
 /** A test double of the CLI's tree: a leaf with flags of each kind, and a group. */
 const tree = defineCommand({

@@ -11,17 +11,13 @@
  * `--name=value`, and `--no-name` for a switch.
  */
 import type { ArgsDef, CommandDef, Resolvable } from "citty";
+import { camel, nearestName } from "../config/nearest.js";
 import { SpadeError } from "../errors.js";
 
 /** One declared flag, under the name its help shows. */
 interface Flag {
   name: string;
   takesValue: boolean;
-}
-
-/** A flag's name as citty compares it: dashes dropped, the letter after each one upper-cased. */
-function camel(name: string): string {
-  return name.replace(/-+([a-zA-Z0-9])/g, (_, letter: string) => letter.toUpperCase());
 }
 
 async function resolved<T>(value: Resolvable<T>): Promise<T> {
@@ -39,43 +35,6 @@ function flagsOf(args: ArgsDef): Map<string, Flag> {
     for (const spelling of [name, ...aliases]) flags.set(camel(spelling), flag);
   }
   return flags;
-}
-
-/**
- * Edit distance counting an insertion, a deletion, a substitution and a swap of two neighbouring
- * characters as one edit each (optimal string alignment): `--prot` is one slip from `--port`.
- */
-export function editDistance(a: string, b: string): number {
-  const width = b.length + 1;
-  const d = new Uint16Array((a.length + 1) * width);
-  const at = (i: number, j: number): number => d[i * width + j] ?? 0;
-  for (let j = 0; j <= b.length; j++) d[j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    d[i * width] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const same = a[i - 1] === b[j - 1];
-      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + (same ? 0 : 1));
-      const swapped = i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1];
-      if (swapped) best = Math.min(best, at(i - 2, j - 2) + 1);
-      d[i * width + j] = best;
-    }
-  }
-  return at(a.length, b.length);
-}
-
-/**
- * The declared flag closest to `typed` (a flag's name without its dashes), if one is close enough
- * to be a slip: at most 2 edits, and fewer than a third of the longer name.
- */
-export function nearestFlag(typed: string, names: Iterable<string>): string | undefined {
-  let best: { name: string; distance: number } | undefined;
-  const key = camel(typed).toLowerCase();
-  for (const name of new Set(names)) {
-    const distance = editDistance(key, camel(name).toLowerCase());
-    const close = distance <= 2 && distance * 3 < Math.max(key.length, name.length);
-    if (close && (best === undefined || distance < best.distance)) best = { name, distance };
-  }
-  return best?.name;
 }
 
 /** `word` without the value it may carry (`--name=value`). */
@@ -99,7 +58,7 @@ function lookup(flags: Map<string, Flag>, word: string): Flag | undefined {
 function unknownOption(word: string, path: string[], flags: Map<string, Flag>): SpadeError {
   const typed = flagText(word);
   const names = [...flags.values()].map((flag) => flag.name);
-  const near = nearestFlag(typed.replace(/^-{1,2}/, ""), names);
+  const near = nearestName(typed.replace(/^-{1,2}/, ""), names);
   const command = path.join(" ");
   return new SpadeError(
     "E_CONFIG",

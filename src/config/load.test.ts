@@ -63,7 +63,12 @@ describe("buildConfig", () => {
     expect(() => buildConfig([{ reward: "vibes" }])).toThrow(
       expect.objectContaining({ code: "E_CONFIG" }),
     );
-    expect(() => buildConfig([{ stepz: 3 }])).toThrow(/unknown setting: stepz/);
+    expect(() => buildConfig([{ stepz: 3 }])).toThrow(
+      /^unknown setting: stepz \(did you mean steps\?\) \(`spade run --help` lists every setting\)$/,
+    );
+    expect(() => buildConfig([{ "max-off-policy": 1, xyzzy: 2 }])).toThrow(
+      /^unknown settings: max-off-policy \(did you mean maxOffPolicy\?\), xyzzy \(/,
+    );
     expect(() => preset("huge")).toThrow(/unknown preset "huge"/);
     expect(flagName("hintedPlays")).toBe("hinted-plays");
   });

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import type { z } from "zod";
 import { TOOL_USE_SKILLS } from "../designer/skills.js";
 import { orIoError, SpadeError } from "../errors.js";
+import { nearestName } from "./nearest.js";
 import { CONFIG_SCHEMA, type ConfigKey, type RawConfig, type RunConfig } from "./schema.js";
 
 /**
@@ -189,6 +190,12 @@ export function resolveConfig(raw: RawConfig): RunConfig {
   };
 }
 
+/** `key`, and the known setting it was likely meant to be. */
+function withNearest(key: string, known: Iterable<string>): string {
+  const near = nearestName(key, known);
+  return near === undefined ? key : `${key} (did you mean ${near}?)`;
+}
+
 /**
  * Parses layered settings into a run configuration. Unknown keys and invalid values throw
  * E_CONFIG naming the key (and its flag).
@@ -204,7 +211,7 @@ export function buildConfig(layers: Array<Record<string, unknown> | undefined>):
   if (unknown.length > 0) {
     throw new SpadeError(
       "E_CONFIG",
-      `unknown setting${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}`,
+      `unknown setting${unknown.length > 1 ? "s" : ""}: ${unknown.map((key) => withNearest(key, known)).join(", ")}`,
       { nextStep: "`spade run --help` lists every setting" },
     );
   }
