@@ -1,10 +1,17 @@
 // Test cleanup: a file's folder lasts for its tests, a callback's goes with it, fresh folders go
-// after their test, a server started through closedAfterEach is closed after its test, and an
+// after their test, a server started through closedAfterEach is closed after its test, what is
+// added to a releasedAfterEach list is released after its test, and an
 // environment variable stubbed with vi.stubEnv is back after its test (vitest.config.ts: unstubEnvs).
 import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { closedAfterEach, fileTempDir, tempDirsAfterEach, withTempDir } from "./cleanup.js";
+import {
+  closedAfterEach,
+  fileTempDir,
+  releasedAfterEach,
+  tempDirsAfterEach,
+  withTempDir,
+} from "./cleanup.js";
 
 const shared = fileTempDir("spade-temp-dir-test-");
 
@@ -85,6 +92,22 @@ describe("closedAfterEach", () => {
     expect(closed).toEqual(["a", "b"]);
     await start("c");
     expect(closed).toEqual(["a", "b"]);
+  });
+});
+
+describe("releasedAfterEach", () => {
+  const released: string[] = [];
+  const held = releasedAfterEach(async (name: string) => {
+    released.push(name);
+  });
+
+  it("holds what the test adds until the test ends", () => {
+    held.push("a", "b");
+    expect([held, released]).toEqual([["a", "b"], []]);
+  });
+
+  it("released what the previous test added, in its order, and emptied the list", () => {
+    expect([held, released]).toEqual([[], ["a", "b"]]);
   });
 });
 

@@ -1,8 +1,9 @@
 /**
  * @module test/cleanup
  * What unit tests make and must remove: temporary folders (one for a whole test file, one for
- * a callback, or fresh ones removed after each test) and servers closed after each test, so a
- * test need not write its own teardown.
+ * a callback, or fresh ones removed after each test), servers closed after each test, and any
+ * other thing a test starts (a mount, a child process) released after it, so a test need not
+ * write its own teardown.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -26,15 +27,24 @@ export function fileTempDir(prefix: string): string {
  * next test). Call it where `afterEach` may be.
  */
 export function tempDirsAfterEach(prefix: string): () => string {
-  const made: string[] = [];
-  afterEach(() => {
-    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-  });
+  const made = releasedAfterEach((dir: string) => rmSync(dir, { recursive: true, force: true }));
   return () => {
     const dir = mkdtempSync(join(tmpdir(), prefix));
     made.push(dir);
     return dir;
   };
+}
+
+/**
+ * A list whose items `release` ends after the test that added them, one by one in the order they
+ * were added (one added outside a test, after the next test). Call it where `afterEach` may be.
+ */
+export function releasedAfterEach<T>(release: (item: T) => unknown): T[] {
+  const added: T[] = [];
+  afterEach(async () => {
+    for (const item of added.splice(0)) await release(item);
+  });
+  return added;
 }
 
 /** Runs `body` in a fresh temporary folder and removes the folder when `body` ends, however it ends. */

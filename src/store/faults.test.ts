@@ -18,21 +18,18 @@ import {
 } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { storeIoError } from "./io-errors.js";
 import { HOLDER_FILE, readHolder } from "./lock.js";
 import { RunStore, STORE_FILE } from "./run-store.js";
 import { EMPTY_STATS, type EnvironmentRow } from "./types.js";
 import { codeAndMessageOf, codeOf, thrown } from "../../test/assert.js";
-import { fileTempDir, tempDirsAfterEach } from "../../test/cleanup.js";
+import { fileTempDir, releasedAfterEach, tempDirsAfterEach } from "../../test/cleanup.js";
 
 const tmp = tempDirsAfterEach("spade-store-faults-");
-const mounts: string[] = [];
 // Registered after tmp's: vitest runs after-hooks last-registered first, so a tmpfs is unmounted
 // before its folder is removed.
-afterEach(() => {
-  for (const m of mounts.splice(0)) execFileSync("umount", [m]);
-});
+const mounts = releasedAfterEach((mount: string) => execFileSync("umount", [mount]));
 
 const env = (id: string, code: string): EnvironmentRow => ({
   id,

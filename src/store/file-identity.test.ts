@@ -17,18 +17,15 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { identityOf, isSameFile } from "./file-identity.js";
 import { HOLDER_FILE } from "./lock.js";
 import { RunStore, STORE_FILE } from "./run-store.js";
 import { codeAndMessageOf } from "../../test/assert.js";
-import { tempDirsAfterEach } from "../../test/cleanup.js";
+import { releasedAfterEach, tempDirsAfterEach } from "../../test/cleanup.js";
 
 const tmp = tempDirsAfterEach("spade-store-identity-");
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of children.splice(0)) child.kill("SIGKILL");
-});
+const children = releasedAfterEach((child: ChildProcess) => child.kill("SIGKILL"));
 
 /** Rows the new run commits, one transaction each, none checkpointed. */
 const NEW_ROWS = 100;
