@@ -103,9 +103,7 @@ beforeAll(async () => {
   writeBigRun(join(root, "solo"), SIZE);
   dashboard = await startDashboard(testDashboardOptions([runs, join(root, "solo")]));
 });
-afterAll(async () => {
-  await dashboard.close();
-});
+afterAll(() => dashboard.close());
 
 describe("damaged stores", () => {
   it("lists each damaged run with its coded error, and the good ones with their steps", async () => {

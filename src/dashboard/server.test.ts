@@ -195,9 +195,7 @@ beforeAll(async () => {
   );
   base = dashboard.url;
 });
-afterAll(async () => {
-  await dashboard.close();
-});
+afterAll(() => dashboard.close());
 
 describe("pages", () => {
   it("lists every run, good ones with their steps and status, bad ones with their coded error", async () => {
