@@ -6,8 +6,7 @@
  * local GGUF backend (node-llama-cpp, imported only when a GGUF model is first used).
  */
 export type * from "./types.js";
-export { Limiter, mapLimit, sharedLimiter } from "./limiter.js";
-export type { Release } from "./limiter.js";
+export { Limiter, mapLimit, sharedLimiter, type Release } from "./limiter.js";
 export {
   withRetries,
   retryAfterMs,
@@ -19,27 +18,24 @@ export {
   DEFAULT_RETRY,
   JITTER,
   REAL_CLOCK,
-} from "./retry.js";
-export type {
-  RetryOptions,
-  RetrySettings,
-  RetryClock,
-  RetryRun,
-  RetryNotice,
-  SlowNotice,
-  AttemptFailure,
-  HeaderSource,
+  type RetryOptions,
+  type RetrySettings,
+  type RetryClock,
+  type RetryRun,
+  type RetryNotice,
+  type SlowNotice,
+  type AttemptFailure,
+  type HeaderSource,
 } from "./retry.js";
 export { DEFAULT_MAX_ANSWER_BYTES } from "./http-body.js";
-export { OutageBreaker, isOutageFailure, OUTAGE_CODES } from "./outage.js";
-export type { OutageOptions } from "./outage.js";
+export { OutageBreaker, isOutageFailure, OUTAGE_CODES, type OutageOptions } from "./outage.js";
 export {
   openAIChatBackend,
   parseChatCompletion,
   resolveApiKey,
   DEFAULT_MAX_CONCURRENT_REQUESTS,
+  type OpenAIChatOptions,
 } from "./openai.js";
-export type { OpenAIChatOptions } from "./openai.js";
 export {
   chatAgent,
   estimateTokensByChars,
@@ -47,13 +43,11 @@ export {
   MalformedToolCallError,
   DEFAULT_SYSTEM_PROMPT,
   DEFAULT_MAX_PROMPT_TOKENS,
-} from "./chat-agent.js";
-export type {
-  ChatAgent,
-  ChatAgentOptions,
-  ChatAgentTurn,
-  ChatTrace,
-  TurnSample,
+  type ChatAgent,
+  type ChatAgentOptions,
+  type ChatAgentTurn,
+  type ChatTrace,
+  type TurnSample,
 } from "./chat-agent.js";
 export type * from "./token-types.js";
 export * from "./render/index.js";
@@ -63,26 +57,36 @@ export {
   JSON_BODY,
   DEFAULT_TINKER_MAX_ANSWER_BYTES,
   submitSample,
+  type TinkerHttpOptions,
+  type BodyEncoding,
+  type HttpAnswer,
+  type RequestOptions,
 } from "./tinker-http.js";
-export type { TinkerHttpOptions, BodyEncoding, HttpAnswer, RequestOptions } from "./tinker-http.js";
 export {
   DEFAULT_CLIENT_CONFIG,
   JwtAuth,
   jwtClaims,
   parseClientConfig,
   TINKER_SDK_VERSION,
+  type TinkerClientConfig,
 } from "./tinker-handshake.js";
-export type { TinkerClientConfig } from "./tinker-handshake.js";
 export * from "./tinker-wire.js";
-export { tinkerSampler, parseSampleResponse } from "./tinker.js";
-export type { TinkerSampler, TinkerSamplerOptions } from "./tinker.js";
+export {
+  tinkerSampler,
+  parseSampleResponse,
+  type TinkerSampler,
+  type TinkerSamplerOptions,
+} from "./tinker.js";
 export {
   tokenAgent,
   DEFAULT_MAX_CONTEXT_TOKENS,
   DEFAULT_MAX_TOKENS_PER_TURN,
   REFERENCE_CONTEXT_RESERVE_TOKENS,
+  type TokenAgent,
+  type TokenAgentOptions,
+  type TokenStream,
+  type TokenTrace,
 } from "./token-agent.js";
-export type { TokenAgent, TokenAgentOptions, TokenStream, TokenTrace } from "./token-agent.js";
 export {
   ggufChatBackend,
   GgufChat,
@@ -90,8 +94,9 @@ export {
   toChatChoice,
   DEFAULT_GGUF_MAX_TOKENS,
   DEFAULT_GGUF_MAX_CONTEXT,
+  type GgufChatBackend,
+  type GgufChatOptions,
 } from "./gguf.js";
-export type { GgufChatBackend, GgufChatOptions } from "./gguf.js";
 export type { GgufToolChoice } from "./gguf-chat.js";
 export {
   checkGgufFile,
@@ -99,5 +104,7 @@ export {
   hfFileUrl,
   isRemoteModel,
   NODE_LLAMA_CPP_VERSION,
+  type GgufGpu,
+  type RemoteModelOptions,
+  type LlamaModuleLoader,
 } from "./gguf-load.js";
-export type { GgufGpu, RemoteModelOptions, LlamaModuleLoader } from "./gguf-load.js";
