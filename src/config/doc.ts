@@ -3,8 +3,8 @@
  * The configuration reference (docs/configuration.md), generated from the schema so it cannot
  * drift: `npm run docs:config` rewrites it, and a test fails when it is stale.
  */
-import { DEFAULT_SKILLS, flagName, PRESETS } from "./load.js";
-import { CONFIG_SCHEMA, DERIVED_KEYS, type ConfigKey } from "./schema.js";
+import { DEFAULT_SKILLS, DERIVED_KEYS, flagName, PRESETS } from "./load.js";
+import { CONFIG_SCHEMA, type ConfigKey } from "./schema.js";
 
 const DEFAULTS = CONFIG_SCHEMA.parse({}) as Record<string, unknown>;
 

@@ -2,11 +2,12 @@
  * @module config
  * Public face of run configuration.
  */
-export { CONFIG_SCHEMA, DERIVED_KEYS } from "./schema.js";
-export type { RawConfig, RunConfig, ConfigKey } from "./schema.js";
+export { CONFIG_SCHEMA } from "./schema.js";
+export type { RawConfig, ConfigKey } from "./schema.js";
 export {
   buildConfig,
   resolveConfig,
+  DERIVED_KEYS,
   readConfigFile,
   resumeConfig,
   RESUME_SERVER_KEYS,
@@ -16,5 +17,6 @@ export {
   DEFAULT_SKILLS,
   LOCAL_MODEL,
   PRESETS,
+  type RunConfig,
 } from "./load.js";
 export { configFlagHelp, configMarkdown } from "./doc.js";

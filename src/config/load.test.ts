@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { buildConfig, DEFAULT_SKILLS, flagName, preset, PRESETS, resumeConfig } from "./load.js";
-import type { RunConfig } from "./schema.js";
+import {
+  buildConfig,
+  DEFAULT_SKILLS,
+  flagName,
+  preset,
+  PRESETS,
+  resumeConfig,
+  type RunConfig,
+} from "./load.js";
 
 describe("buildConfig", () => {
   it("applies the reference defaults and derives R, D, skills and document length from the mode", () => {

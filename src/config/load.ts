@@ -1,14 +1,15 @@
 /**
  * @module config/load
  * Building a run configuration from defaults, a preset, a JSON file and flags (later wins), with
- * coded errors that name the offending key or flag. The only module that reads process state.
+ * coded errors that name the offending key or flag, and the keys left null derived from the
+ * mode. The only module that reads process state.
  */
 import { readFileSync } from "node:fs";
 import type { z } from "zod";
 import { TOOL_USE_SKILLS } from "../designer/skills.js";
 import { orIoError, SpadeError } from "../errors.js";
 import { nearestName } from "./nearest.js";
-import { CONFIG_SCHEMA, type ConfigKey, type RawConfig, type RunConfig } from "./schema.js";
+import { CONFIG_SCHEMA, type ConfigKey, type RawConfig } from "./schema.js";
 
 /**
  * The six game skills of the reference's game runs, in its order (`cmd/games/train_spade_30b.sh`:
@@ -169,6 +170,35 @@ export function readConfigFile(path: string): Record<string, unknown> {
   }
   return value as Record<string, unknown>;
 }
+
+/** Keys whose null default is derived from other settings by `resolveConfig`; other nulls mean "not set". */
+export const DERIVED_KEYS: readonly string[] = Object.freeze([
+  "skills",
+  "skillsPerRegen",
+  "regenerateEvery",
+  "rewardDelay",
+  "maxWords",
+  "policy",
+  "hintMaxTokens",
+  "klCoef",
+  "truncatedEpisodes",
+]);
+
+/** The fields of DERIVED_KEYS as `resolveConfig` leaves them: never null. */
+interface ResolvedFields {
+  policy: "openai" | "tinker" | "gguf";
+  skills: string[];
+  skillsPerRegen: number;
+  regenerateEvery: number;
+  rewardDelay: number;
+  maxWords: number;
+  hintMaxTokens: number;
+  klCoef: number;
+  truncatedEpisodes: "train" | "mask";
+}
+
+/** A configuration with every derived field resolved. */
+export type RunConfig = Omit<RawConfig, keyof ResolvedFields> & ResolvedFields;
 
 /** Derives the fields left null from `mode`. */
 export function resolveConfig(raw: RawConfig): RunConfig {

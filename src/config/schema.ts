@@ -5,49 +5,7 @@
  * (docs/reference-notes.md); `null` means "derived from `mode`" (see `resolveConfig`).
  */
 import { z } from "zod";
-
-/** An integer in [min, max]; `max` bounds what fits in memory and time, and `why` says so in the error. */
-const int = (min: number, max: number, why: string) =>
-  z.coerce
-    .number()
-    .int()
-    .min(min)
-    .max(max, `at most ${max.toLocaleString("en-US")} (${why})`);
-/** Seconds in (0, max]. */
-const seconds = (max: number) =>
-  z.coerce
-    .number()
-    .finite()
-    .positive()
-    .max(max, `at most ${max.toLocaleString("en-US")} s`);
-const num = z.coerce.number().finite();
-/** Tokens of one completion. */
-const tokenCount = int(1, 1_048_576, "no model has a longer context");
-/** Steps between two events of a run. */
-const stepCount = int(1, 10_000, "longer than any run");
-/** A switch written as a word (`--memory off`). */
-const onOff = z.enum(["on", "off"]);
-const bool = z.preprocess((v) => (v === "true" ? true : v === "false" ? false : v), z.boolean());
-const list = z.preprocess(
-  (v) =>
-    typeof v === "string"
-      ? v
-          .split(",")
-          .map((s) => s.trim())
-          .filter(Boolean)
-      : v,
-  z.array(z.string().min(1)).min(1),
-);
-
-/**
- * One field: `schema`, its default when the key is not given, and its documentation (the flag's
- * help and its row in docs/configuration.md are generated from `doc`).
- */
-const field = <S extends z.ZodType>(
-  schema: S,
-  fallback: z.util.NoUndefined<z.output<S>>,
-  doc: string,
-) => schema.default(fallback).describe(doc);
+import { bool, field, int, list, num, onOff, seconds, stepCount, tokenCount } from "./fields.js";
 
 /** The schema. Each field's description is its documentation (README "Configuration" is generated from it). */
 export const CONFIG_SCHEMA = z.object({
@@ -414,45 +372,8 @@ export const CONFIG_SCHEMA = z.object({
   ),
 });
 
-/** Keys whose null default is derived from other settings by `resolveConfig`; other nulls mean "not set". */
-export const DERIVED_KEYS: readonly string[] = Object.freeze([
-  "skills",
-  "skillsPerRegen",
-  "regenerateEvery",
-  "rewardDelay",
-  "maxWords",
-  "policy",
-  "hintMaxTokens",
-  "klCoef",
-  "truncatedEpisodes",
-]);
-
 /** A configuration as written (fields may be null = derived or not set). */
 export type RawConfig = z.infer<typeof CONFIG_SCHEMA>;
-
-/** A configuration with every derived field resolved. */
-export type RunConfig = Omit<
-  RawConfig,
-  | "skills"
-  | "skillsPerRegen"
-  | "regenerateEvery"
-  | "rewardDelay"
-  | "maxWords"
-  | "policy"
-  | "hintMaxTokens"
-  | "klCoef"
-  | "truncatedEpisodes"
-> & {
-  policy: "openai" | "tinker" | "gguf";
-  skills: string[];
-  skillsPerRegen: number;
-  regenerateEvery: number;
-  rewardDelay: number;
-  maxWords: number;
-  hintMaxTokens: number;
-  klCoef: number;
-  truncatedEpisodes: "train" | "mask";
-};
 
 /** The keys of the configuration. */
 export type ConfigKey = keyof RawConfig;
