@@ -28,6 +28,7 @@ import {
 import { classifyRun, type PythonOutcome } from "./outcome.js";
 import { CONTROLLERS, RunCgroup, type CgroupParent, type Controller } from "./cgroup.js";
 import { resolveCgroups, type CgroupSetting } from "./cgroup-find.js";
+import { TailBuffer } from "./tail-buffer.js";
 
 /** Limits of one run. */
 export interface PythonLimits {
@@ -121,24 +122,6 @@ export interface PythonRunResult {
   stderr: string;
   /** Wall time of the run. */
   durationMs: number;
-}
-
-/** Keeps the last `max` bytes of a stream. */
-class TailBuffer {
-  private chunks: Buffer[] = [];
-  private size = 0;
-  constructor(private readonly max: number) {}
-  push(chunk: Buffer): void {
-    this.chunks.push(chunk);
-    this.size += chunk.length;
-    while (this.size - (this.chunks[0]?.length ?? 0) >= this.max && this.chunks.length > 1) {
-      this.size -= this.chunks.shift()?.length ?? 0;
-    }
-  }
-  text(): string {
-    const all = Buffer.concat(this.chunks);
-    return all.subarray(Math.max(0, all.length - this.max)).toString("utf8");
-  }
 }
 
 /**
