@@ -31,11 +31,11 @@ export { DEFAULT_MAX_ANSWER_BYTES } from "./http-body.js";
 export { OutageBreaker, isOutageFailure, OUTAGE_CODES, type OutageOptions } from "./outage.js";
 export {
   openAIChatBackend,
-  parseChatCompletion,
   resolveApiKey,
   DEFAULT_MAX_CONCURRENT_REQUESTS,
   type OpenAIChatOptions,
 } from "./openai.js";
+export { parseChatCompletion } from "./openai-answer.js";
 export {
   chatAgent,
   estimateTokensByChars,

@@ -5,7 +5,8 @@
  * the shared concurrency limit live in `retry.ts` and `limiter.ts`, so they behave the same for
  * every HTTP client of SPADE. The SDK is given a `fetch` that reads each answer in full with a
  * size cap (`http-body.ts`), so a connection closed mid-answer is a retried connection error and
- * a body that is not JSON is E_POLICY_OUTPUT, both before the SDK parses anything.
+ * a body that is not JSON is E_POLICY_OUTPUT, both before the SDK parses anything; the parsed
+ * answer is read into a `ChatCompletion` by `openai-answer.ts`.
  */
 import OpenAI, {
   APIConnectionError,
@@ -13,8 +14,7 @@ import OpenAI, {
   APIError,
   APIUserAbortError,
 } from "openai";
-import { parseOpenAIToolCalls, parseToolCallText } from "../env/index.js";
-import type { Json, JsonObject, OpenAIToolCall } from "../env/index.js";
+import type { JsonObject } from "../env/index.js";
 import { SpadeError } from "../errors.js";
 import {
   answerNotJson,
@@ -24,6 +24,7 @@ import {
   readBodyCapped,
 } from "./http-body.js";
 import { type Limiter, sharedLimiter } from "./limiter.js";
+import { parseChatCompletion } from "./openai-answer.js";
 import {
   DEFAULT_RETRY,
   failureOf,
@@ -33,13 +34,7 @@ import {
   type AttemptFailure,
   type RetrySettings,
 } from "./retry.js";
-import type {
-  ChatBackend,
-  ChatChoice,
-  ChatCompletion,
-  ChatRequest,
-  SamplingParams,
-} from "./types.js";
+import type { ChatBackend, ChatRequest, SamplingParams } from "./types.js";
 
 /** Settings of an OpenAI-compatible backend. */
 export interface OpenAIChatOptions extends RetrySettings {
@@ -203,65 +198,6 @@ function readAnswer(base: typeof fetch, maxBytes: number): typeof fetch {
       statusText: response.statusText,
       headers: response.headers,
     });
-  };
-}
-
-/** A JSON value's numbers, or null when it is not an array of numbers. */
-function numberArray(value: unknown): number[] | null {
-  return Array.isArray(value) && value.every((v) => typeof v === "number")
-    ? (value as number[])
-    : null;
-}
-
-/** Parses one choice of a chat-completions answer. */
-function parseChoice(raw: Record<string, unknown>): ChatChoice {
-  const message = (raw.message ?? {}) as Record<string, unknown>;
-  const content = typeof message.content === "string" ? message.content : "";
-  const rawToolCalls = Array.isArray(message.tool_calls)
-    ? (message.tool_calls as OpenAIToolCall[])
-    : [];
-  const parsed =
-    rawToolCalls.length > 0 ? parseOpenAIToolCalls(rawToolCalls) : parseToolCallText(content);
-  const logprobContent = (raw.logprobs as { content?: unknown } | null | undefined)?.content;
-  const entries = Array.isArray(logprobContent)
-    ? (logprobContent as Array<{ token?: unknown; logprob?: unknown }>)
-    : null;
-  return {
-    content,
-    toolCalls: parsed.calls,
-    malformedToolCalls: parsed.malformed,
-    rawToolCalls,
-    finishReason: typeof raw.finish_reason === "string" ? raw.finish_reason : null,
-    tokenIds: numberArray(raw.token_ids),
-    logprobs: entries
-      ? entries.map((e) => (typeof e.logprob === "number" ? e.logprob : Number.NaN))
-      : null,
-    tokens: entries ? entries.map((e) => String(e.token ?? "")) : null,
-  };
-}
-
-/** Parses a whole chat-completions answer; E_POLICY_OUTPUT when it has no choices. */
-export function parseChatCompletion(response: unknown): ChatCompletion {
-  const body = (response ?? {}) as Record<string, unknown>;
-  const choices = Array.isArray(body.choices)
-    ? (body.choices as Array<Record<string, unknown>>)
-    : [];
-  if (choices.length === 0) {
-    throw new SpadeError("E_POLICY_OUTPUT", "the server's answer has no choices", {
-      nextStep: "check that the server supports chat completions for this model",
-    });
-  }
-  const usage = body.usage as { prompt_tokens?: unknown; completion_tokens?: unknown } | undefined;
-  return {
-    choices: choices.map(parseChoice),
-    promptTokenIds: numberArray(body.prompt_token_ids),
-    promptLogprobs: body.prompt_logprobs === undefined ? null : (body.prompt_logprobs as Json),
-    usage:
-      usage &&
-      typeof usage.prompt_tokens === "number" &&
-      typeof usage.completion_tokens === "number"
-        ? { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens }
-        : null,
   };
 }
 
