@@ -4,6 +4,7 @@
  * 1 a negative result (an invalid environment, a failed check), 2 usage, configuration or I/O error,
  * 3 nothing could be played (`env run`, `eval`: every episode failed), 130 interrupted.
  */
+import { stripVTControlCharacters } from "node:util";
 import { renderUsage, runCommand, type ArgsDef, type CommandDef } from "citty";
 import { isSpadeError, SpadeError } from "../errors.js";
 import { storeIoError } from "../store/index.js";
@@ -52,10 +53,15 @@ async function commandFor(
   return { cmd, parent };
 }
 
+/** `text` as `stream` shows it: citty's colours only on a terminal, not in a pipe or a file. */
+function forStream(text: string, stream: NodeJS.WriteStream): string {
+  return stream.isTTY ? text : stripVTControlCharacters(text);
+}
+
 async function run(rawArgs: string[]): Promise<number> {
   if (rawArgs.length === 0 || rawArgs.includes("--help") || rawArgs.includes("-h")) {
     const { cmd, parent } = await commandFor(rawArgs);
-    process.stdout.write(`${await renderUsage(cmd, parent)}\n`);
+    process.stdout.write(`${forStream(await renderUsage(cmd, parent), process.stdout)}\n`);
     return rawArgs.length === 0 ? 2 : 0;
   }
   if (rawArgs.length === 1 && (rawArgs[0] === "--version" || rawArgs[0] === "-v")) {
@@ -75,7 +81,8 @@ async function run(rawArgs: string[]): Promise<number> {
     }
     if (err instanceof Error && err.name === "CLIError") {
       const { cmd, parent } = await commandFor(rawArgs);
-      process.stderr.write(`${await renderUsage(cmd, parent)}\n\nspade: ${err.message}\n`);
+      const text = `${await renderUsage(cmd, parent)}\n\nspade: ${err.message}`;
+      process.stderr.write(`${forStream(text, process.stderr)}\n`);
       return 2;
     }
     process.stderr.write(

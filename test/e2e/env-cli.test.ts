@@ -61,6 +61,31 @@ describe("spade env check", () => {
     expect(backend.stderr).toContain("E_CONFIG: --sandbox must be one of isolated-vm, quickjs");
     expect((await spade(["env", "check"])).code).toBe(2);
   });
+
+  it("exits 2 for a misspelt flag and names the one meant", async () => {
+    const r = await spade(["env", "check", "vault-cracker", "--sandbx", "quickjs"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      "spade: E_CONFIG: unknown option --sandbx for spade env check: did you mean --sandbox? " +
+        "(spade env check --help lists its options)\n",
+    );
+  });
+});
+
+describe("spade --help", () => {
+  // citty colours its help unless CI, TEST or NO_COLOR is set; a pipe gets plain text anyway.
+  const colourful = { CI: "", TEST: "", NO_COLOR: "", TERM: "xterm-256color" };
+
+  it("prints plain text into a pipe, for a command and for a usage error", async () => {
+    const help = await spade(["env", "check", "--help"], colourful);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("--sandbox");
+    expect(help.stdout).not.toContain("\x1b");
+    const missing = await spade(["env", "check"], colourful);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("spade: Missing required positional argument: PROGRAM");
+    expect(missing.stderr).not.toContain("\x1b");
+  });
 });
 
 describe("spade env list", () => {
