@@ -4,6 +4,7 @@
  * them, what it answers them, and whether it still serves others meanwhile.
  */
 import { connect, type Socket } from "node:net";
+import { networkInterfaces } from "node:os";
 import { CONNECTIONS_CHECK_INTERVAL_MS } from "../src/net/index.js";
 
 /** Short connection bounds for a server under test, so a test waits about a second. */
@@ -36,9 +37,29 @@ export interface SlowClient {
   socket: Socket;
 }
 
-/** A client of `port` on 127.0.0.1 that stalls as `stall` says, on `path`. */
-export function slowClient(port: number, stall: Stall, path: string, dripMs = 100): SlowClient {
-  const socket = connect(port, "127.0.0.1");
+/**
+ * An IPv4 address of this machine that is not loopback, or null if it has none: a server listening
+ * on it sees a client that connects to it come from it, so the per-address bound counts that
+ * client (it does not count loopback ones).
+ */
+export function nonLoopbackAddress(): string | null {
+  const all = Object.values(networkInterfaces()).flat();
+  return all.find((a) => a !== undefined && a.family === "IPv4" && !a.internal)?.address ?? null;
+}
+
+/** Why a test of the per-address bound is skipped where `nonLoopbackAddress()` is null. */
+export const NO_NON_LOOPBACK_ADDRESS =
+  "the per-address bound's tests: this machine has no non-loopback IPv4 address to connect from (loopback clients are not counted)";
+
+/** A client of `port` on `host` that stalls as `stall` says, on `path`. */
+export function slowClient(
+  port: number,
+  stall: Stall,
+  path: string,
+  dripMs = 100,
+  host = "127.0.0.1",
+): SlowClient {
+  const socket = connect(port, host);
   let text = "";
   let drip: NodeJS.Timeout | undefined;
   let started = performance.now();
@@ -77,14 +98,15 @@ export function endingWithin(client: SlowClient, ms: number): Promise<Ending | "
   ]);
 }
 
-/** Opens `count` clients stalled as `stall` and waits until all are connected. */
+/** Opens `count` clients of `host` stalled as `stall` and waits until all are connected. */
 export async function slowClients(
   count: number,
   port: number,
   stall: Stall,
   path: string,
+  host = "127.0.0.1",
 ): Promise<SlowClient[]> {
-  const clients = Array.from({ length: count }, () => slowClient(port, stall, path));
+  const clients = Array.from({ length: count }, () => slowClient(port, stall, path, 100, host));
   await Promise.all(clients.map((c) => c.connected));
   return clients;
 }

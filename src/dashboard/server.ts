@@ -35,7 +35,7 @@ export interface DashboardOptions extends PlayOptions {
   playLimits?: Partial<PlayLimits>;
   /** The clock Play's idle times are measured with, in ms. Default `Date.now`. */
   now?: () => number;
-  /** Bounds on slow clients and connections; DEFAULT_CONNECTION_LIMITS (net/limits.ts) where not given. */
+  /** Bounds on slow clients and connections, in all and per address (net/limits.ts `resolveLimits`). */
   connectionLimits?: Partial<ConnectionLimits>;
 }
 

@@ -1,10 +1,14 @@
 // `spade dashboard` against slowloris clients: a stalled Play body and headers sent byte by byte are
-// answered 408 within the bounds, while a live-update stream outlives them and pages are served.
+// answered 408 within the bounds, while a live-update stream outlives them and pages are served;
+// one address cannot hold more than its share of connections.
 import { describe, expect, it } from "vitest";
 import { closedAfterEach, fileTempDir } from "../../test/cleanup.js";
+import { skipWithout } from "../../test/missing.js";
 import {
   CUT_BY_MS,
   endingWithin,
+  NO_NON_LOOPBACK_ADDRESS,
+  nonLoopbackAddress,
   SHORT_LIMITS as LIMITS,
   slowClient,
   slowClients,
@@ -51,4 +55,34 @@ describe("spade dashboard and slow clients", () => {
     expect(res.status).toBe(200);
     expect(stalled.filter((c) => c.answer() !== "" || c.socket.closed).length).toBe(0);
   });
+});
+
+describe("spade dashboard's connections per address", () => {
+  const other = nonLoopbackAddress();
+
+  it.skipIf(skipWithout(other === null ? NO_NON_LOOPBACK_ADDRESS : null))(
+    "drops a connection past one address's share and serves a page to another address",
+    async () => {
+      const from = other as string;
+      const dashboard = await start(
+        testDashboardOptions([root], {
+          host: "0.0.0.0",
+          connectionLimits: {
+            ...LIMITS,
+            keepAliveTimeoutMs: 30_000,
+            maxConnections: 10,
+            maxConnectionsPerAddress: 2,
+          },
+        }),
+      );
+      const port = portOf(dashboard.url);
+      const held = await slowClients(2, port, "idle", "/static/app.js", from);
+      const extra = slowClient(port, "idle", "/static/app.js", 100, from);
+      const dropped = await endingWithin(extra, 5_000);
+      expect(dropped === "open" ? dropped : dropped.statusLine).toBe("");
+      expect(held.filter((c) => c.socket.closed).length).toBe(0);
+      const res = await fetch(`http://127.0.0.1:${port}/static/app.js`);
+      expect(res.status).toBe(200);
+    },
+  );
 });

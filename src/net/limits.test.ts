@@ -1,7 +1,17 @@
 // The shared bounds on slow clients: what a stalled client is answered and when, what outlives the
-// timeouts (an idle keep-alive connection, a slow handler), and the connection cap.
+// timeouts (an idle keep-alive connection, a slow handler), the connection cap and its share per
+// address.
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { endingWithin, slowClient, slowClients } from "../../test/slow-client.js";
+import { skipWithout } from "../../test/missing.js";
+import {
+  endingWithin,
+  NO_NON_LOOPBACK_ADDRESS,
+  nonLoopbackAddress,
+  slowClient,
+  slowClients,
+} from "../../test/slow-client.js";
 import {
   CONNECTIONS_CHECK_INTERVAL_MS,
   type ConnectionLimits,
@@ -9,7 +19,9 @@ import {
   DEFAULT_CONNECTION_LIMITS,
   type LoopbackServer,
   listenLoopback,
+  perAddressShare,
   readBody,
+  resolveLimits,
   sendJson,
 } from "./index.js";
 
@@ -19,6 +31,7 @@ const SHORT: ConnectionLimits = {
   requestTimeoutMs: 600,
   keepAliveTimeoutMs: 2_000,
   maxConnections: 3,
+  maxConnectionsPerAddress: 3,
 };
 /** Slack for a loaded machine, on top of a bound and Node's check interval. */
 const SLACK_MS = 1_000;
@@ -43,14 +56,29 @@ async function echo(limits: Partial<ConnectionLimits>, delayMs = 0): Promise<Loo
 }
 
 describe("createLimitedServer", () => {
-  it("defaults to 10 s for headers, 30 s for a request, 5 s idle and 2,048 connections", () => {
+  it("defaults to 10 s for headers, 30 s for a request, 5 s idle, 2,048 connections, 256 per address", () => {
     expect(DEFAULT_CONNECTION_LIMITS).toEqual({
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 30_000,
       keepAliveTimeoutMs: 5_000,
       maxConnections: 2_048,
+      maxConnectionsPerAddress: 256,
     });
     expect(CONNECTIONS_CHECK_INTERVAL_MS).toBe(1_000);
+  });
+
+  it("gives one address an eighth of the connections, at least one, unless told otherwise", () => {
+    expect([2_048, 100, 16, 15, 8, 7, 1].map(perAddressShare)).toEqual([256, 12, 2, 1, 1, 1, 1]);
+    expect(resolveLimits({ maxConnections: 100 })).toEqual({
+      ...DEFAULT_CONNECTION_LIMITS,
+      maxConnections: 100,
+      maxConnectionsPerAddress: 12,
+    });
+    expect(resolveLimits({ maxConnections: 100, maxConnectionsPerAddress: 50 })).toMatchObject({
+      maxConnections: 100,
+      maxConnectionsPerAddress: 50,
+    });
+    expect(resolveLimits()).toEqual(DEFAULT_CONNECTION_LIMITS);
   });
 
   it("answers 408 to a stalled body, to headers sent byte by byte and to silence, within bounds", async () => {
@@ -97,5 +125,92 @@ describe("createLimitedServer", () => {
     await Promise.all(stalled.map((c) => c.ended));
     const res = await fetch(`http://127.0.0.1:${server.port}/`, { method: "POST", body: "ab" });
     expect([res.status, await res.json()]).toEqual([200, { bytes: 2 }]);
+  });
+});
+
+/** Starts `server` on every IPv4 interface, so clients can come from loopback and from `OTHER`. */
+async function listenEverywhere(server: Server): Promise<{ port: number; close(): Promise<void> }> {
+  await new Promise<void>((resolve) => server.listen(0, "0.0.0.0", resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((closed) => {
+        server.closeAllConnections();
+        server.close(() => closed());
+      }),
+  };
+}
+
+/**
+ * The answer's status line to a GET from `host`, once one is not dropped: a closed connection's
+ * place is freed when the server sees the close, which may come after the client's own.
+ */
+async function servedFrom(host: string, port: number): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const client = slowClient(port, "idle", "/", 100, host);
+    await Promise.race([
+      client.ended,
+      new Promise((resolve) => client.socket.once("data", resolve)),
+    ]);
+    const status = client.answer().split("\r\n")[0] ?? "";
+    client.socket.destroy();
+    if (status !== "") return status;
+    if (Date.now() > deadline) throw new Error(`every connection from ${host} was dropped`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** This machine's non-loopback address: clients from it are counted per address, loopback ones are not. */
+const OTHER = nonLoopbackAddress();
+
+describe("createLimitedServer's bound per address", () => {
+  let open: { close(): Promise<void> } | undefined;
+  afterEach(async () => {
+    await open?.close();
+    open = undefined;
+  });
+  const limits = { ...SHORT, keepAliveTimeoutMs: 30_000, maxConnections: 10 };
+  const okServer = (bounds: ConnectionLimits) =>
+    createLimitedServer((_req, res) => sendJson(res, 200, { ok: true }), bounds);
+
+  it.skipIf(skipWithout(OTHER === null ? NO_NON_LOOPBACK_ADDRESS : null))(
+    "drops a connection past the address's share, serves other addresses, and frees a closed one's place",
+    async () => {
+      const server = okServer({ ...limits, maxConnectionsPerAddress: 2 });
+      const { port, close } = await listenEverywhere(server);
+      open = { close };
+      const held = await slowClients(2, port, "idle", "/", OTHER as string);
+      const extra = slowClient(port, "idle", "/", 100, OTHER as string);
+      const dropped = await endingWithin(extra, 5_000);
+      expect(dropped === "open" ? dropped : dropped.statusLine).toBe("");
+      expect(held.filter((c) => c.socket.closed).length).toBe(0);
+      const fromLoopback = await fetch(`http://127.0.0.1:${port}/`);
+      expect([fromLoopback.status, await fromLoopback.json()]).toEqual([200, { ok: true }]);
+
+      held[0]?.socket.destroy();
+      expect(await servedFrom(OTHER as string, port)).toBe("HTTP/1.1 200 OK");
+    },
+  );
+
+  it("does not count loopback clients: all 6 are served under a share of 2", async () => {
+    const server = okServer({ ...limits, maxConnectionsPerAddress: 2 });
+    const { port, close } = await listenEverywhere(server);
+    open = { close };
+    const clients = await slowClients(6, port, "idle", "/");
+    await Promise.all(
+      clients.map(
+        (c) =>
+          new Promise<void>((resolve) => {
+            const answered = () => (c.answer().endsWith('{"ok":true}') ? resolve() : undefined);
+            c.socket.on("data", answered);
+            answered();
+          }),
+      ),
+    );
+    expect(clients.filter((c) => c.socket.closed).length).toBe(0);
+    expect(clients.map((c) => c.answer().split("\r\n")[0])).toEqual(
+      Array(6).fill("HTTP/1.1 200 OK"),
+    );
   });
 });

@@ -6,11 +6,7 @@
  */
 import { randomInt, randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import {
-  type ConnectionLimits,
-  createLimitedServer,
-  DEFAULT_CONNECTION_LIMITS,
-} from "../net/index.js";
+import { type ConnectionLimits, createLimitedServer, resolveLimits } from "../net/index.js";
 import { loadProgram, type SandboxBackendName } from "../sandbox/index.js";
 import type { CatalogEntry } from "./catalog.js";
 import { httpHandler } from "./http.js";
@@ -39,8 +35,9 @@ export interface ServeOptions {
   /** Largest HTTP body or WebSocket message, in bytes. Default 4 MiB. */
   maxMessageBytes?: number;
   /**
-   * Bounds on slow clients and connections; DEFAULT_CONNECTION_LIMITS where not given. Sessions'
-   * WebSockets come on top of `maxConnections`: the server holds `maxSessions + maxConnections`.
+   * Bounds on slow clients and connections (net/limits.ts `resolveLimits`). Sessions' WebSockets
+   * come on top of both caps: the server holds `maxSessions + maxConnections`, and one address
+   * `maxSessions + maxConnectionsPerAddress`, so that one trainer may use every session.
    */
   connectionLimits?: Partial<ConnectionLimits>;
 }
@@ -65,10 +62,12 @@ export async function startServer(options: ServeOptions): Promise<ServeHandle> {
   const sessions = serverSessions(options);
   const paths = new EntryPaths(options.entries);
   const maxBytes = options.maxMessageBytes ?? 4 * 1024 * 1024;
-  const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits };
+  const limits = resolveLimits(options.connectionLimits);
+  const maxSessions = sessions.registry.maxSessions;
   const server = createLimitedServer(httpHandler({ sessions, paths, maxBytes }), {
     ...limits,
-    maxConnections: sessions.registry.maxSessions + limits.maxConnections,
+    maxConnections: maxSessions + limits.maxConnections,
+    maxConnectionsPerAddress: maxSessions + limits.maxConnectionsPerAddress,
   });
   const sockets = webSockets(sessions, paths, maxBytes);
   server.on("upgrade", (req, socket, head) => sockets.upgrade(req, socket, head));

@@ -1,8 +1,10 @@
 // `spade serve` against slowloris clients: stalled bodies and headers are answered 408 within the
-// bounds, a normal request is served while 1,000 stalled clients are open, the connection cap leaves
-// room for every session, and a WebSocket session outlives the request timeout.
+// bounds, a normal request is served while 1,000 stalled clients are open, the connection cap and
+// one address's share of it leave room for every session, and a WebSocket session outlives the
+// request timeout.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
+import { skipWithout } from "../../test/missing.js";
 import * as slow from "../../test/slow-client.js";
 import { catalogSources, loadCatalog, type CatalogEntry } from "./catalog.js";
 import { startServer, type ServeHandle } from "./server.js";
@@ -73,4 +75,45 @@ describe("spade serve's connection cap", () => {
       await capped.close();
     }
   });
+});
+
+describe("spade serve's connections per address", () => {
+  const other = slow.nonLoopbackAddress();
+
+  it.skipIf(skipWithout(other === null ? slow.NO_NON_LOOPBACK_ADDRESS : null))(
+    "holds max sessions plus the share from one address, drops one past them, serves another address",
+    async () => {
+      const from = other as string;
+      const capped = await startServer({
+        entries,
+        host: "0.0.0.0",
+        port: 0,
+        maxSessions: 1,
+        connectionLimits: {
+          ...slow.SHORT_LIMITS,
+          keepAliveTimeoutMs: 30_000,
+          maxConnections: 10,
+          maxConnectionsPerAddress: 2,
+        },
+      });
+      try {
+        const ws = new WebSocket(`ws://${from}:${capped.port}/bank-transfer/ws`);
+        await new Promise((resolve, reject) => ws.once("open", resolve).once("error", reject));
+        const idle = await slow.slowClients(2, capped.port, "idle", "/health", from);
+        const extra = slow.slowClient(capped.port, "idle", "/health", 100, from);
+        const dropped = await slow.endingWithin(extra, 5_000);
+        expect(dropped === "open" ? dropped : dropped.statusLine).toBe("");
+        expect([ws.readyState, ...idle.map((c) => c.socket.closed)]).toEqual([
+          WebSocket.OPEN,
+          false,
+          false,
+        ]);
+        const res = await fetch(`http://127.0.0.1:${capped.port}/health`);
+        expect([res.status, await res.json()]).toEqual([200, { status: "healthy" }]);
+        ws.terminate();
+      } finally {
+        await capped.close();
+      }
+    },
+  );
 });

@@ -118,6 +118,28 @@ describe("startShim", () => {
 describe("the shim and slow clients", () => {
   const portOf = (shim: Shim) => Number(new URL(shim.baseURL).port);
 
+  it("holds 300 requests in flight at once, past one address's share: loopback is not counted", async () => {
+    // litellm opens a connection for each request in flight: one per simulation (--concurrency).
+    const inFlight = 300;
+    let arrived = 0;
+    let all: () => void = () => {};
+    const allArrived = new Promise<void>((resolve) => (all = resolve));
+    shim = await startShim({
+      waiter: async () => {
+        if (++arrived === inFlight) all();
+        await allArrived;
+        return { content: "ok" };
+      },
+    });
+    expect(inFlight).toBeGreaterThan(DEFAULT_CONNECTION_LIMITS.maxConnectionsPerAddress);
+    const url = shim.baseURL;
+    const answers = await Promise.all(
+      Array.from({ length: inFlight }, () => post(url, { model: "waiter", messages: [] })),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(inFlight).fill(200));
+    expect(arrived).toBe(inFlight);
+  });
+
   it("by default cuts a silent client in 10 s, yet keeps litellm's idle connection open", async () => {
     shim = await startShim({ talker: () => ({ content: "hi" }) });
     const idle = slowClient(portOf(shim), "idle", "/v1/models");

@@ -77,7 +77,9 @@ export interface ShimOptions {
  * The shim's bounds: the shared ones (net/limits.ts), but idle connections stay open 10 minutes,
  * since litellm's HTTP client reuses them, and a server that closes one (Node's default: after
  * 5 s idle) races a request sent on it ("Connection error" in the harness). The headers and request
- * timeouts run only while a request is being received, so they do not cut an idle connection.
+ * timeouts run only while a request is being received, so they do not cut an idle connection. The
+ * per-address bound never applies: the shim listens on loopback, whose clients it does not count
+ * (net/addresses.ts), so litellm may open a connection per request in flight (one per simulation).
  */
 export const SHIM_CONNECTION_LIMITS: Partial<ConnectionLimits> = { keepAliveTimeoutMs: 600_000 };
 
