@@ -99,24 +99,28 @@ export function dataArg(what = "data folder") {
   } as const;
 }
 
-/** Parses an integer flag in [min, max], or throws E_CONFIG naming the flag. */
+/** Parses an integer flag in [min, max], or throws E_CONFIG naming the flag (and `nextStep`, if given). */
 export function intFlag(
   name: string,
   value: unknown,
   min = 0,
   max = Number.MAX_SAFE_INTEGER,
+  nextStep?: string,
 ): number {
   const n = typeof value === "number" ? value : Number(value);
+  const next = nextStep === undefined ? {} : { nextStep };
   if (!Number.isInteger(n) || n < min) {
     throw new SpadeError(
       "E_CONFIG",
       `--${name} must be an integer >= ${min} (got ${JSON.stringify(value)})`,
+      next,
     );
   }
   if (n > max)
     throw new SpadeError(
       "E_CONFIG",
       `--${name} must be at most ${max} (got ${JSON.stringify(value)})`,
+      next,
     );
   return n;
 }

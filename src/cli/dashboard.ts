@@ -10,6 +10,7 @@ import { withFixedHint } from "../designer/index.js";
 import { libraryNames, libraryPath, readProgramFile } from "../envs/index.js";
 import { loadProgram } from "../sandbox/index.js";
 import { intFlag, sandboxArg, sandboxFlag } from "./common.js";
+import { connectionArgs, connectionLimitsOf } from "./connection-flags.js";
 
 /** `spade dashboard` */
 export const dashboardCommand = defineCommand({
@@ -46,6 +47,7 @@ export const dashboardCommand = defineCommand({
       description: "close Play games idle this many seconds (0: never)",
       default: String((DEFAULT_PLAY_LIMITS.idleTimeoutMs ?? 0) / 1000),
     },
+    ...connectionArgs("dashboard"),
     sandbox: sandboxArg,
   },
   async run({ args }) {
@@ -54,6 +56,7 @@ export const dashboardCommand = defineCommand({
     const pollMs = intFlag("poll", args.poll, 50, 3_600_000);
     const maxSessions = intFlag("max-sessions", args["max-sessions"], 1, 10_000);
     const timeoutS = intFlag("session-timeout", args["session-timeout"], 0, 31_536_000);
+    const connectionLimits = connectionLimitsOf("dashboard", args);
     const backend = sandboxFlag(args.sandbox);
     const host = String(args.host);
     const token = isLoopback(host) ? null : randomBytes(18).toString("base64url");
@@ -64,6 +67,7 @@ export const dashboardCommand = defineCommand({
       token,
       pollMs,
       playLimits: { maxSessions, idleTimeoutMs: timeoutS === 0 ? null : timeoutS * 1000 },
+      connectionLimits,
       openProgram: async (source, hint) => {
         const env = await loadProgram(source, { backend });
         return hint === null ? env : withFixedHint(env, hint);

@@ -14,6 +14,7 @@ import {
   startServer,
 } from "../serve/index.js";
 import { intFlag, sandboxArg, sandboxFlag } from "./common.js";
+import { connectionArgs, connectionLimitsOf } from "./connection-flags.js";
 import { visibleText } from "./guest-text.js";
 
 /** Parses a finite number flag, or throws E_CONFIG naming it. */
@@ -68,6 +69,7 @@ export const serveCommand = defineCommand({
       type: "string",
       description: "from run folders, serve only these skills (comma-separated)",
     },
+    ...connectionArgs("serve"),
     sandbox: sandboxArg,
   },
   async run({ args }) {
@@ -75,6 +77,7 @@ export const serveCommand = defineCommand({
     const port = intFlag("port", args.port, 0, 65535);
     const maxSessions = intFlag("max-sessions", args["max-sessions"], 1, 100_000);
     const timeout = numberFlag("session-timeout", args["session-timeout"], 0);
+    const connectionLimits = connectionLimitsOf("serve", args);
     const minRegret =
       args["min-regret"] === undefined ? null : numberFlag("min-regret", args["min-regret"], -1);
     const skills = args.skills
@@ -92,6 +95,7 @@ export const serveCommand = defineCommand({
       maxSessions,
       sessionTimeoutS: timeout === 0 ? null : timeout,
       backend,
+      connectionLimits,
     });
     process.stdout.write(
       `serving ${entries.length} environment${entries.length === 1 ? "" : "s"} at ${handle.url} (max ${maxSessions} sessions)\n`,

@@ -27,6 +27,15 @@ beforeAll(async () => {
     "0",
     "--max-sessions",
     "16",
+    // The connection bounds' flags parse and reach the server (their effect: slow-clients.test.ts).
+    "--max-connections",
+    "256",
+    "--max-connections-per-address",
+    "32",
+    "--headers-timeout",
+    "5",
+    "--request-timeout",
+    "20",
   ]);
   url = await new Promise<string>((resolve, reject) => {
     let out = "";
@@ -208,6 +217,11 @@ describe("spade serve bad input", () => {
     expect([timeout.code, timeout.stderr]).toEqual([
       2,
       'spade: E_CONFIG: --session-timeout must be a number >= 0 (got "soon")\n',
+    ]);
+    const bounds = await spadeAsync(["serve", "vault-cracker", "--request-timeout", "5"]).done;
+    expect([bounds.code, bounds.stderr]).toEqual([
+      2,
+      "spade: E_CONFIG: --request-timeout (5 s) must be at least --headers-timeout (10 s): a request's time includes its headers (raise --request-timeout or lower --headers-timeout)\n",
     ]);
   });
 });
