@@ -1,11 +1,12 @@
 // `spade serve` against slowloris clients: stalled bodies and headers are answered 408 within the
 // bounds, a normal request is served while 1,000 stalled clients are open, the connection cap and
-// one address's share of it leave room for every session, and a WebSocket session outlives the
-// request timeout.
+// one address's share of it leave room for every session, a WebSocket session outlives the
+// request timeout, and one that reads none of its answers is not answered further until it does.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { skipWithout } from "../../test/missing.js";
 import * as slow from "../../test/slow-client.js";
+import { makeTestEnv } from "../env/testing/test-env.js";
 import { catalogSources, loadCatalog, type CatalogEntry } from "./catalog.js";
 import { startServer, type ServeHandle } from "./server.js";
 
@@ -116,4 +117,43 @@ describe("spade serve's connections per address", () => {
       }
     },
   );
+});
+
+describe("spade serve and a WebSocket client that reads nothing", () => {
+  it("handles its frames only while it reads its answers, then answers all 400 in order", async () => {
+    const frames = 400;
+    const padding = "x".repeat(256 * 1024); // 100 MiB of answers in all, far past any socket buffer
+    let resets = 0;
+    const env = makeTestEnv({
+      reset: (seed) => {
+        resets += 1;
+        return { observation: `${seed} ${padding}`, info: {} };
+      },
+    });
+    const served = await startServer({ entries, port: 0, deps: { open: async () => env } });
+    try {
+      const ws = new WebSocket(`${served.url.replace("http", "ws")}/bank-transfer/ws`);
+      await new Promise((resolve, reject) => ws.once("open", resolve).once("error", reject));
+      ws.pause();
+      for (let seed = 0; seed < frames; seed++)
+        ws.send(JSON.stringify({ type: "reset", data: { seed } }));
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const whileUnread = resets;
+      const seeds: number[] = [];
+      const all = new Promise<void>((resolve) =>
+        ws.on("message", (data) => {
+          const { observation } = JSON.parse(data.toString()).data;
+          seeds.push(Number(observation.text.split(" ")[0]));
+          if (seeds.length === frames) resolve();
+        }),
+      );
+      ws.resume();
+      await all;
+      expect(whileUnread).toBeLessThan(frames);
+      expect([seeds, resets]).toEqual([Array.from({ length: frames }, (_, i) => i), frames]);
+      ws.terminate();
+    } finally {
+      await served.close();
+    }
+  });
 });

@@ -2,7 +2,8 @@
  * @module serve/ws
  * The server's WebSocket connections: which upgrades are served, one session per connection
  * (refused at capacity, closed when it fails to open or is reaped), and its frames handled in
- * arrival order: `WS /ws` by the session protocol (ws-session.ts), `WS /mcp` as JSON-RPC.
+ * arrival order under flow control (ws-flow.ts): `WS /ws` by the session protocol (ws-session.ts),
+ * `WS /mcp` as JSON-RPC.
  */
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
@@ -22,6 +23,7 @@ import { errorText } from "./protocol.js";
 import { CapacityError } from "./registry.js";
 import type { EnvSession } from "./session.js";
 import type { ServerSessions } from "./sessions.js";
+import { inOrder } from "./ws-flow.js";
 import { wsError, wsFrame } from "./ws-session.js";
 
 /** How long a refused connection stays open for its client to read the capacity error. */
@@ -35,7 +37,10 @@ export interface WebSockets {
   close(): void;
 }
 
-/** Serves WebSocket sessions on `paths`' environments; frames over `maxBytes` close the socket. */
+/**
+ * Serves WebSocket sessions on `paths`' environments; frames over `maxBytes` close the socket, and
+ * a socket is no longer read while `maxBytes` of its frames wait their turn.
+ */
 export function webSockets(
   sessions: ServerSessions,
   paths: EntryPaths,
@@ -60,8 +65,8 @@ export function webSockets(
         sockets.add(ws);
         ws.on("close", () => sockets.delete(ws));
         ws.on("error", () => ws.terminate());
-        if (target.kind === "ws") onWsSession(ws, sessions, target.entry);
-        else onMcpSocket(ws, sessions, target.entry, urlSeed(url));
+        if (target.kind === "ws") onWsSession(ws, sessions, target.entry, maxBytes);
+        else onMcpSocket(ws, sessions, target.entry, urlSeed(url), maxBytes);
       });
     },
     close() {
@@ -112,29 +117,15 @@ function socketSession(
   });
 }
 
-/**
- * Runs `handle` on each text frame (a binary one reads as "") in arrival order, once `ready` has
- * the session; frames to a socket without a session, or closed meanwhile, are dropped.
- */
-function inOrder(
-  ws: WebSocket,
-  ready: Promise<EnvSession | null>,
-  handle: (session: EnvSession, raw: string) => Promise<void>,
-): void {
-  let chain: Promise<unknown> = ready;
-  ws.on("message", (data, isBinary) => {
-    const raw = isBinary ? "" : (data as Buffer).toString("utf8");
-    chain = chain.then(async () => {
-      const session = await ready;
-      if (session && ws.readyState === ws.OPEN) await handle(session, raw);
-    });
-  });
-}
-
 /** `WS /ws`: OpenEnv's session protocol, the client resetting when it likes. */
-function onWsSession(ws: WebSocket, sessions: ServerSessions, entry: CatalogEntry): void {
+function onWsSession(
+  ws: WebSocket,
+  sessions: ServerSessions,
+  entry: CatalogEntry,
+  maxBytes: number,
+): void {
   const ready = socketSession(ws, sessions, entry, "ws");
-  inOrder(ws, ready, (session, raw) => wsFrame(ws, sessions, entry, session, raw));
+  inOrder(ws, ready, (session, raw) => wsFrame(ws, sessions, entry, session, raw), maxBytes);
 }
 
 /** `WS /mcp`: a JSON-RPC request a frame, on a session whose episode starts at `seed`. */
@@ -143,6 +134,7 @@ function onMcpSocket(
   sessions: ServerSessions,
   entry: CatalogEntry,
   seed: number | null,
+  maxBytes: number,
 ): void {
   const ready = socketSession(ws, sessions, entry, "mcp").then(async (session) => {
     if (!session) return null;
@@ -155,19 +147,24 @@ function onMcpSocket(
     }
     return session;
   });
-  inOrder(ws, ready, async (session, raw) => {
-    sessions.registry.touch(session.id);
-    let answer: RpcResponse | null;
-    try {
-      const request = parseRpc(JSON.parse(raw));
-      answer =
-        "method" in request
-          ? await handleRpc(request, sessions.mcpContext(entry, session))
-          : request;
-    } catch {
-      answer = rpcError(null, RPC.PARSE_ERROR, "Parse error");
-    }
-    sessions.registry.touch(session.id);
-    if (answer && ws.readyState === ws.OPEN) ws.send(JSON.stringify(answer));
-  });
+  inOrder(
+    ws,
+    ready,
+    async (session, raw) => {
+      sessions.registry.touch(session.id);
+      let answer: RpcResponse | null;
+      try {
+        const request = parseRpc(JSON.parse(raw));
+        answer =
+          "method" in request
+            ? await handleRpc(request, sessions.mcpContext(entry, session))
+            : request;
+      } catch {
+        answer = rpcError(null, RPC.PARSE_ERROR, "Parse error");
+      }
+      sessions.registry.touch(session.id);
+      if (answer && ws.readyState === ws.OPEN) ws.send(JSON.stringify(answer));
+    },
+    maxBytes,
+  );
 }
