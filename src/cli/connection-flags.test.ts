@@ -16,7 +16,7 @@ describe("connectionLimitsOf", () => {
     expect(DEFAULTS).toEqual({
       "max-connections": "2048",
       "headers-timeout": "10",
-      "request-timeout": "30",
+      "receive-timeout": "30",
     });
     expect(resolveLimits(connectionLimitsOf("serve", DEFAULTS))).toEqual({
       headersTimeoutMs: 10_000,
@@ -55,14 +55,14 @@ describe("connectionLimitsOf", () => {
       serveHelp,
     ],
     [
-      { "request-timeout": "3601" },
-      '--request-timeout must be at most 3600 (got "3601")',
+      { "receive-timeout": "3601" },
+      '--receive-timeout must be at most 3600 (got "3601")',
       serveHelp,
     ],
     [
-      { "request-timeout": "5" },
-      "--request-timeout (5 s) must be at least --headers-timeout (10 s): a request's time includes its headers",
-      "raise --request-timeout or lower --headers-timeout",
+      { "receive-timeout": "5" },
+      "--receive-timeout (5 s) must be at least --headers-timeout (10 s): a request's time includes its headers",
+      "raise --receive-timeout or lower --headers-timeout",
     ],
     [
       { "max-connections": "100", "max-connections-per-address": "101" },

@@ -32,7 +32,7 @@ export function connectionArgs(command: "serve" | "dashboard") {
       description: "seconds a client has to send a request's headers; past it, 408 and closed",
       default: String(DEFAULT_CONNECTION_LIMITS.headersTimeoutMs / 1000),
     },
-    "request-timeout": {
+    "receive-timeout": {
       type: "string",
       description:
         "seconds a client has to send a whole request, body included (at least --headers-timeout); past it, 408 and closed",
@@ -46,7 +46,7 @@ export interface ConnectionFlags {
   "max-connections"?: string | undefined;
   "max-connections-per-address"?: string | undefined;
   "headers-timeout"?: string | undefined;
-  "request-timeout"?: string | undefined;
+  "receive-timeout"?: string | undefined;
 }
 
 /**
@@ -72,21 +72,21 @@ export function connectionLimitsOf(
     DEFAULT_CONNECTION_LIMITS.headersTimeoutMs / 1000,
     MAX_TIMEOUT_S,
   );
-  const requestTimeoutS = int(
-    "request-timeout",
+  const receiveTimeoutS = int(
+    "receive-timeout",
     DEFAULT_CONNECTION_LIMITS.requestTimeoutMs / 1000,
     MAX_TIMEOUT_S,
   );
-  if (requestTimeoutS < headersTimeoutS)
+  if (receiveTimeoutS < headersTimeoutS)
     throw new SpadeError(
       "E_CONFIG",
-      `--request-timeout (${requestTimeoutS} s) must be at least --headers-timeout (${headersTimeoutS} s): a request's time includes its headers`,
-      { nextStep: "raise --request-timeout or lower --headers-timeout" },
+      `--receive-timeout (${receiveTimeoutS} s) must be at least --headers-timeout (${headersTimeoutS} s): a request's time includes its headers`,
+      { nextStep: "raise --receive-timeout or lower --headers-timeout" },
     );
   const limits: Partial<ConnectionLimits> = {
     maxConnections,
     headersTimeoutMs: headersTimeoutS * 1000,
-    requestTimeoutMs: requestTimeoutS * 1000,
+    requestTimeoutMs: receiveTimeoutS * 1000,
   };
   if (flags["max-connections-per-address"] === undefined) return limits;
   const perAddress = int("max-connections-per-address", 0, MAX_CONNECTIONS);

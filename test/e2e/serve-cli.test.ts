@@ -34,7 +34,7 @@ beforeAll(async () => {
     "32",
     "--headers-timeout",
     "5",
-    "--request-timeout",
+    "--receive-timeout",
     "20",
   ]);
   url = await new Promise<string>((resolve, reject) => {
@@ -218,10 +218,10 @@ describe("spade serve bad input", () => {
       2,
       'spade: E_CONFIG: --session-timeout must be a number >= 0 (got "soon")\n',
     ]);
-    const bounds = await spadeAsync(["serve", "vault-cracker", "--request-timeout", "5"]).done;
+    const bounds = await spadeAsync(["serve", "vault-cracker", "--receive-timeout", "5"]).done;
     expect([bounds.code, bounds.stderr]).toEqual([
       2,
-      "spade: E_CONFIG: --request-timeout (5 s) must be at least --headers-timeout (10 s): a request's time includes its headers (raise --request-timeout or lower --headers-timeout)\n",
+      "spade: E_CONFIG: --receive-timeout (5 s) must be at least --headers-timeout (10 s): a request's time includes its headers (raise --receive-timeout or lower --headers-timeout)\n",
     ]);
   });
 });
