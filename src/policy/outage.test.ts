@@ -85,6 +85,22 @@ describe("OutageBreaker", () => {
     expect(breaker.error?.message).toContain("(the last: E_POLICY_TIMEOUT: no answer within 1 s)");
   });
 
+  it("a next step given as a function is asked once, when it trips", async () => {
+    let asked = 0;
+    let finished = 0;
+    const breaker = new OutageBreaker({
+      after: 2,
+      nextStep: () => `play again from episode ${finished} (asked ${++asked})`,
+    });
+    await end(breaker, refused());
+    finished = 3;
+    expect(asked).toBe(0);
+    await end(breaker, refused());
+    await end(breaker, refused());
+    expect(asked).toBe(1);
+    expect(breaker.error?.nextStep).toBe("play again from episode 3 (asked 1)");
+  });
+
   it("watch passes results and failures on unchanged", async () => {
     const breaker = new OutageBreaker({ after: 5, nextStep: NEXT });
     await expect(breaker.watch(async () => 42)).resolves.toBe(42);

@@ -21,8 +21,11 @@ export function isOutageFailure(err: unknown): boolean {
 export interface OutageOptions {
   /** Requests failed in a row (none answered in between) that trip the breaker; at least 1. */
   after: number;
-  /** What the user does once the server answers again (e.g. the resume command). */
-  nextStep: string;
+  /**
+   * What the user does once the server answers again (e.g. the resume command); a function is
+   * called when the breaker trips, for a step that depends on how far the work got.
+   */
+  nextStep: string | (() => string);
 }
 
 /**
@@ -85,7 +88,13 @@ export class OutageBreaker {
     this.tripped = new SpadeError(
       "E_POLICY_UNAVAILABLE",
       `${this.options.after} model requests in a row failed after their retries, none answered in between (the last: ${describeError(err)}); stopped so that no more work fails`,
-      { nextStep: this.options.nextStep, cause: err },
+      {
+        nextStep:
+          typeof this.options.nextStep === "function"
+            ? this.options.nextStep()
+            : this.options.nextStep,
+        cause: err,
+      },
     );
     this.controller.abort(this.tripped);
   }
