@@ -5,6 +5,7 @@
 import { defineCommand } from "citty";
 import { checkEnv, type CheckReport } from "../env/index.js";
 import { libraryNames, libraryPath, resolveProgram } from "../envs/index.js";
+import { OUTAGE_CODES } from "../policy/index.js";
 import { episodeTranscript, runEpisode, type Episode } from "../rollout/index.js";
 import { loadProgram } from "../sandbox/index.js";
 import {
@@ -120,10 +121,29 @@ function printTranscript(e: Episode): void {
   }
 }
 
+/**
+ * What to do after `spade env run` stopped on an outage (called when the breaker trips, while the
+ * episode whose request tripped it is still running): play again from the first episode of the
+ * trailing ones the server failed, once it answers.
+ */
+function outageNextStep(
+  finished: readonly Episode[],
+  firstSeed: number,
+  episodes: number,
+  flags: { "base-url"?: string; model?: string; engine?: string },
+): string {
+  let first = finished.length; // the episode still running
+  while (first > 0 && OUTAGE_CODES.has(finished[first - 1]?.failureCode ?? "")) first--;
+  const check = flags.engine
+    ? `spade doctor --engine ${flags.engine}`
+    : `spade doctor --base-url ${flags["base-url"]} --model ${flags.model}`;
+  return `the episodes that finished are printed; once the model server answers again (${check} checks it), play the ${episodes - first} episode(s) from the first one it failed with --seed ${firstSeed + first} --episodes ${episodes - first}`;
+}
+
 const run = defineCommand({
   meta: {
     name: "run",
-    description: `Play episodes of an environment with a policy (exit 0 played, ${EXIT_NOTHING_PLAYED} when every episode failed)`,
+    description: `Play episodes of an environment with a policy (exit 0 played, ${EXIT_NOTHING_PLAYED} when every episode failed, 1 when the model server stopped answering)`,
   },
   args: {
     program: programArg,
@@ -143,18 +163,22 @@ const run = defineCommand({
     sandbox: sandboxArg,
   },
   async run({ args }) {
-    const policy = policyFromFlags(args);
     const episodes = intFlag("episodes", args.episodes, 1, MAX_EPISODES);
     const firstSeed = intFlag("seed", args.seed);
+    const results: Episode[] = [];
+    const policy = policyFromFlags(args, {
+      outageNextStep: () => outageNextStep(results, firstSeed, episodes, args),
+    });
     const program = openableProgram(args.program, args.sandbox);
     const env = await program.open();
-    const results: Episode[] = [];
+    const outage = policy.outage;
     try {
       for (let i = 0; i < episodes; i++) {
-        const episode = await runEpisode(env, policy.makeAgent({ seed: firstSeed + i }), {
-          seed: firstSeed + i,
-          hinted: args.hint,
-        });
+        const episode = await runEpisode(
+          env,
+          policy.makeAgent({ seed: firstSeed + i, signal: outage?.signal }),
+          { seed: firstSeed + i, hinted: args.hint },
+        );
         results.push(episode);
         if (!args.json) {
           if (episodes === 1) printTranscript(episode);
@@ -162,30 +186,43 @@ const run = defineCommand({
             `seed ${episode.seed}: return ${episode.return}, ${episode.success ? "success" : "no success"}, ${episode.turns} turns${episode.failure ? `, FAILED: ${visibleText(episode.failure, { oneLine: true })}` : ""}\n`,
           );
         }
+        // The server failed --outage-after requests in a row: the next episodes would fail too.
+        if (outage?.error) break;
       }
     } finally {
       await env.close();
     }
+    const played = results.length;
     const successes = results.filter((e) => e.success).length;
-    const meanReturn = results.reduce((a, e) => a + e.return, 0) / results.length;
+    const meanReturn = results.reduce((a, e) => a + e.return, 0) / played;
     const failed = results.filter((e) => e.failure !== null);
-    const nothingPlayed = failed.length === results.length;
+    const nothingPlayed = failed.length === played;
+    const interrupted = played < episodes;
     if (args.json) {
       printJson({
         env: env.meta.name,
         policy: args.policy,
         episodes: results.map(episodeJson),
-        summary: { episodes, successes, meanReturn, failed: failed.length, nothingPlayed },
+        summary: {
+          episodes: played,
+          requested: episodes,
+          interrupted,
+          successes,
+          meanReturn,
+          failed: failed.length,
+          nothingPlayed,
+        },
       });
     } else {
       process.stdout.write(
-        `${visibleText(env.meta.name, { oneLine: true })}: ${successes}/${episodes} successes, mean return ${meanReturn.toFixed(3)}${failed.length > 0 ? `, ${failed.length} failed` : ""}\n`,
+        `${visibleText(env.meta.name, { oneLine: true })}: ${successes}/${played} successes${interrupted ? ` (stopped after ${played} of ${episodes} episodes)` : ""}, mean return ${meanReturn.toFixed(3)}${failed.length > 0 ? `, ${failed.length} failed` : ""}\n`,
       );
       if (nothingPlayed)
         process.stdout.write(
           `${visibleText(nothingPlayedLine("episode", failed.length, failed[0]?.failure ?? null), { oneLine: true })}\n`,
         );
     }
+    if (outage?.error) throw outage.error;
     if (nothingPlayed) process.exitCode = EXIT_NOTHING_PLAYED;
   },
 });

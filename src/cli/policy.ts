@@ -102,17 +102,21 @@ export function requestFlags(
   };
 }
 
+/** The next step of an evaluation stopped by its outage breaker. */
+export const EVAL_OUTAGE_NEXT_STEP =
+  "finished items are kept: once the model server answers again (spade doctor checks it), rerun with --resume and the same --out; items a sample of which the server failed are played again";
+
 /**
- * The breaker of a model-backed evaluation (`--outage-after`; null for 0): once it trips, the
- * run stops with E_POLICY_UNAVAILABLE, finished items kept (`withEvalInterrupt`).
+ * The breaker of a model-backed command (`--outage-after`; null for 0): once it trips, the work
+ * stops with E_POLICY_UNAVAILABLE saying `nextStep` (an evaluation's, by default: finished items
+ * kept, `withEvalInterrupt`).
  */
-export function evalOutageBreaker(settings: RequestSettings): OutageBreaker | null {
+export function evalOutageBreaker(
+  settings: RequestSettings,
+  nextStep: string | (() => string) = EVAL_OUTAGE_NEXT_STEP,
+): OutageBreaker | null {
   if (settings.outageAfter === 0) return null;
-  return new OutageBreaker({
-    after: settings.outageAfter,
-    nextStep:
-      "finished items are kept: once the model server answers again (spade doctor checks it), rerun with --resume and the same --out; items a sample of which the server failed are played again",
-  });
+  return new OutageBreaker({ after: settings.outageAfter, nextStep });
 }
 
 /** The retry options of request settings. */
@@ -263,8 +267,17 @@ function watched(policy: Policy): Policy {
   return outage ? { ...policy, makeAgent: (request) => outage.wrap(makeAgent(request)) } : policy;
 }
 
-/** Resolves `--policy` and its flags. Throws E_CONFIG for an unknown policy or a missing flag. */
-export function policyFromFlags(flags: PolicyFlags): Policy {
+/** How a command that is not an evaluation stops on an outage. */
+export interface PolicyOptions {
+  /** The next step of its E_POLICY_UNAVAILABLE (default an evaluation's); a function is called when the breaker trips. */
+  outageNextStep?: string | (() => string);
+}
+
+/**
+ * Resolves `--policy` and its flags. Throws E_CONFIG for an unknown policy or a missing flag.
+ * A model-server policy's `outage` breaker watches its agents; the command stops when it trips.
+ */
+export function policyFromFlags(flags: PolicyFlags, options: PolicyOptions = {}): Policy {
   const name = flags.policy ?? "oracle";
   switch (name) {
     case "oracle":
@@ -287,7 +300,12 @@ export function policyFromFlags(flags: PolicyFlags): Policy {
         sampling: userSampling,
         request,
       });
-      return chatPolicy(name, backend, userSampling, evalOutageBreaker(request));
+      return chatPolicy(
+        name,
+        backend,
+        userSampling,
+        evalOutageBreaker(request, options.outageNextStep),
+      );
     }
     case "tinker": {
       refuseOldTinkerFlags(flags);
@@ -311,7 +329,7 @@ export function policyFromFlags(flags: PolicyFlags): Policy {
         name,
         model: tinker.model,
         backend: null,
-        outage: evalOutageBreaker(request),
+        outage: evalOutageBreaker(request, options.outageNextStep),
         makeAgent: ({ sampling: suite, ...agentRequest }) =>
           tinker.makeAgent({
             ...agentRequest,

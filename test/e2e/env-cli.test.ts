@@ -131,6 +131,8 @@ describe("spade env run", () => {
     }
     expect(out.summary).toEqual({
       episodes: 2,
+      requested: 2,
+      interrupted: false,
       successes: 2,
       meanReturn: 1,
       failed: 0,
