@@ -17,6 +17,7 @@ export {
   itemsDir,
   prepareOutDir,
   readItemResults,
+  serverFailedItem,
   writeItemResult,
   writeJsonAtomic,
 } from "./results.js";

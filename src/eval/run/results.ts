@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { SpadeError } from "../../errors.js";
+import { OUTAGE_CODES } from "../../policy/index.js";
 import { storeIoError } from "../../store/index.js";
 import type { ItemResult, RunInfo } from "./types.js";
 
@@ -87,6 +88,14 @@ export async function readItemResults(outDir: string): Promise<Map<string, ItemR
     out.set(item.id, item);
   }
   return out;
+}
+
+/**
+ * True when a sample of `item` failed because the model server did (an outage, a timeout): that
+ * says nothing of the model, so a resumed run plays the item again.
+ */
+export function serverFailedItem(item: ItemResult): boolean {
+  return item.samples.some((s) => s.failureCode !== null && OUTAGE_CODES.has(s.failureCode));
 }
 
 /**

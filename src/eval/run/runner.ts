@@ -8,8 +8,7 @@
 import { describeError, isSpadeError, SpadeError } from "../../errors.js";
 import type { Env, JsonObject } from "../../env/index.js";
 import { episodeTranscript, runEpisode, type Agent, type Episode } from "../../rollout/index.js";
-import { OUTAGE_CODES } from "../../policy/index.js";
-import { prepareOutDir, writeItemResult } from "./results.js";
+import { prepareOutDir, serverFailedItem, writeItemResult } from "./results.js";
 import { itemAccuracy } from "./summary.js";
 import type { EvalTask, ItemResult, RunInfo, SampleRecord } from "./types.js";
 
@@ -126,9 +125,7 @@ export async function runEval<T extends EvalTask>(options: RunEvalOptions<T>): P
         { nextStep: "resume with the same --samples" },
       );
     }
-    // A sample the model server failed (an outage, a timeout) says nothing of the model: play it again.
-    if (old.samples.some((s) => s.failureCode !== null && OUTAGE_CODES.has(s.failureCode)))
-      continue;
+    if (serverFailedItem(old)) continue; // played again
     finished.set(task.id, old);
   }
   const resumed = finished.size;
