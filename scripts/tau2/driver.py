@@ -7,7 +7,8 @@ with its evaluator, and each domain's pass^k comes from tau2's `compute_metrics`
 Request fields: domains, split, limit, skip {domain: [task ids]}, trials, max_steps, max_errors,
 max_concurrency, seed, agent/user/judge {model, args}, agent_impl ("llm_agent" or "tagged"),
 evaluation_type, save_dir, ground_truth_file ("{domain}" replaced).
-Events: ready, tasks, simulation, domain_done, error (with a stable code), done.
+Events: ready, tasks, simulation, simulation_error (with SPADE's code when a model server failed
+the call), domain_done, error (with a stable code), done.
 """
 
 import json
@@ -91,7 +92,7 @@ def main():
         try:
             simulation = original_run_task(*args, **kwargs)
         except Exception as exc:
-            emit({"event": "simulation_error", "domain": current["domain"], "taskId": task.id, "seed": kwargs.get("seed"), "message": f"{type(exc).__name__}: {exc}"})
+            emit({"event": "simulation_error", "domain": current["domain"], "taskId": task.id, "seed": kwargs.get("seed"), "message": f"{type(exc).__name__}: {exc}", "code": server_failure_code(exc)})
             raise
         emit(simulation_event(current["domain"], simulation))
         return simulation
@@ -163,6 +164,30 @@ def main():
             "savedTo": str(save_to) if save_to else None,
         })
     emit({"event": "done"})
+
+
+# Statuses that say the server failed, or its URL, key or model name is wrong. A request refused as
+# malformed (400, 422: a context overflow, a parameter the server does not take) is not counted: a
+# resume would only play that task into the same refusal.
+SERVER_STATUSES = {401, 403, 404, 408, 409, 429}
+
+
+def server_failure_code(exc):
+    """SPADE's code for a model call the server failed (litellm raises openai's exception classes):
+    E_POLICY_TIMEOUT for no answer in time, E_POLICY_HTTP for no connection or a status of the
+    server's; None for anything else (a harness error, a malformed request, a model's answer)."""
+    try:
+        import openai
+    except Exception:
+        return None
+    if isinstance(exc, openai.APITimeoutError):
+        return "E_POLICY_TIMEOUT"
+    if isinstance(exc, openai.APIConnectionError):
+        return "E_POLICY_HTTP"
+    status = getattr(exc, "status_code", None)
+    if isinstance(exc, openai.APIError) and isinstance(status, int) and (status >= 500 or status in SERVER_STATUSES):
+        return "E_POLICY_HTTP"
+    return None
 
 
 def ground_truth(task):

@@ -5,6 +5,7 @@
  */
 import { defineCommand } from "citty";
 import { join } from "node:path";
+import { shownDefault } from "../config/index.js";
 import { SpadeError } from "../errors.js";
 import { writeJsonAtomic } from "../eval/run/index.js";
 import { ChatRenderer, tinkerSampler } from "../policy/index.js";
@@ -21,9 +22,12 @@ import {
 } from "../eval/tau2/index.js";
 import { intFlag, jsonArg, printJson } from "./common.js";
 import { defaultOutDir, withEvalInterrupt } from "./eval-run.js";
-import { policyArgs } from "./policy.js";
+import { evalOutageBreaker, policyArgs, requestFlags } from "./policy.js";
 
 const TAU2_POLICIES = ["openai", "tinker", "oracle", "idle"] as const;
+
+const TAU2_OUTAGE_NEXT_STEP =
+  "finished tasks are kept: once the model servers answer again (spade doctor --base-url URL --model NAME checks one), rerun with --resume and the same --out; tasks a trial of which a server failed are played again";
 
 function numberFlag(
   name: string,
@@ -182,11 +186,16 @@ export const tau2Command = defineCommand({
       description: "simulations in flight at once (tau2's max_concurrency)",
       default: String(TAU2_DEFAULTS.concurrency),
     },
+    "outage-after": {
+      type: "string",
+      description: `simulations failed in a row because a model server failed a call (no connection, an error status of the server's, no answer within 600 s), none scored in between, that stop the run (E_POLICY_UNAVAILABLE); finished tasks are kept; 0: never stop (default: ${shownDefault("outageAfter").text})`,
+    },
     limit: { type: "string", description: "only the first N tasks of each domain" },
     out: { type: "string", description: "results folder (default eval-results/tau2/<model>)" },
     resume: {
       type: "boolean",
-      description: "skip tasks whose results file exists in --out",
+      description:
+        "skip tasks whose results file exists in --out (a task a trial of which the model server failed is played again)",
       default: false,
     },
     json: jsonArg,
@@ -278,9 +287,14 @@ export const tau2Command = defineCommand({
           ? agent.model
           : policy;
     const outDir = args.out ?? defaultOutDir("tau2", modelName);
+    const outage = evalOutageBreaker(
+      requestFlags({ "outage-after": args["outage-after"] }),
+      TAU2_OUTAGE_NEXT_STEP,
+    );
     let done = 0;
-    // The signal is the run's: the summary is written after the handler is gone.
-    const run = await withEvalInterrupt((signal) =>
+    // The signal is the run's: the summary is written after the handler is gone, and then a
+    // tripped outage breaker fails the command.
+    const run = await withEvalInterrupt((interrupt) =>
       runTau2({
         domains,
         agent,
@@ -290,7 +304,8 @@ export const tau2Command = defineCommand({
         limit,
         outDir,
         resume: args.resume === true,
-        signal,
+        signal: outage ? AbortSignal.any([interrupt, outage.signal]) : interrupt,
+        outage,
         onProgress: (event) => {
           if (event.event === "tasks")
             process.stderr.write(
@@ -345,6 +360,7 @@ export const tau2Command = defineCommand({
       }
       process.stdout.write(`results in ${outDir}\n`);
     }
+    if (outage?.error) throw outage.error;
     if (run.interrupted) {
       process.stderr.write(
         `spade: interrupted after ${run.items.length}/${run.total} tasks; rerun with --resume --out ${outDir}\n`,

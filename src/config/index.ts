@@ -19,4 +19,4 @@ export {
   PRESETS,
   type RunConfig,
 } from "./load.js";
-export { configFlagHelp, configMarkdown } from "./doc.js";
+export { configFlagHelp, configMarkdown, shownDefault } from "./doc.js";

@@ -4,7 +4,9 @@
  * each task's ground-truth actions with a compliant scripted user and passes; an agent that does
  * nothing fails every task that needs a change; SPADE's pass^1 equals the pass^1 tau2's own
  * metrics report for the same simulations. Also: the settings reach the servers, a user simulator
- * that fails is a coded failed sample, --resume keeps finished tasks, a missing install is coded.
+ * that fails is a coded failed sample, --resume keeps finished tasks, a model server that is down
+ * stops the run (E_POLICY_UNAVAILABLE) and --resume plays its tasks again, a missing install is
+ * coded.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -18,6 +20,7 @@ import {
   tau2PassAt1,
   tau2Python,
   tau2ScoresOf,
+  type ShimHandler,
 } from "../../src/eval/tau2/index.js";
 import { spadeAsync } from "./cli.js";
 import { fileTempDir } from "../cleanup.js";
@@ -145,8 +148,9 @@ describe("tau2-bench harness", () => {
         await shim.close();
       }
 
-      // --resume with a user simulator that cannot answer: the finished tasks are kept, the new
-      // one is a failed sample carrying the harness's message and E_TAU2_HARNESS, not a silent zero.
+      // --resume with a user simulator the server does not serve (HTTP 404): the finished tasks
+      // are kept, the new one is a failed sample carrying the harness's message and E_POLICY_HTTP
+      // (a server's failure, which a later --resume plays again), not a silent zero.
       const broken = await startShim({ "idle-model": () => idleAgentTurn() });
       try {
         const run = await runTau2({
@@ -162,7 +166,7 @@ describe("tau2-bench harness", () => {
         expect(run.resumed).toBe(3);
         const fresh = run.items.find((i) => i.id === "retail/3")!;
         expect(fresh.samples.map((s) => [s.success, s.failureCode])).toEqual([
-          [false, "E_TAU2_HARNESS"],
+          [false, "E_POLICY_HTTP"],
         ]);
         expect(fresh.samples[0]!.failure).toContain("missing-user");
         expect(tau2ScoresOf(run.items).retail).toEqual({
@@ -173,6 +177,96 @@ describe("tau2-bench harness", () => {
         });
       } finally {
         await broken.close();
+      }
+    },
+    15 * MINUTES,
+  );
+
+  it(
+    "a model server that is down stops the run with E_POLICY_UNAVAILABLE; --resume plays the spoiled tasks again",
+    async () => {
+      // TEST DOUBLE: the idle agent, the scripted user and a judge grading nothing, all on one
+      // shim that answers HTTP 500 (after 0.5 s, so the run is stopped before another
+      // simulation ends) while `down`.
+      const state = { down: true };
+      const unlessDown =
+        (handler: ShimHandler): ShimHandler =>
+        async (req) => {
+          if (!state.down) return handler(req);
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          throw new Error("the double is down");
+        };
+      const shim = await startShim({
+        "idle-model": unlessDown(() => idleAgentTurn()),
+        "user-model": unlessDown((req) => scriptedUserTurn(req.messages)),
+        "judge-model": unlessDown(() => ({ content: '{"results": []}' })),
+      });
+      const out = join(dir, "outage");
+      const args = [
+        "eval",
+        "tau2",
+        "--domain",
+        "retail",
+        "--limit",
+        "3",
+        "--trials",
+        "1",
+        "--concurrency",
+        "1",
+        "--outage-after",
+        "2",
+        "--policy",
+        "openai",
+        "--base-url",
+        shim.baseURL,
+        "--model",
+        "idle-model",
+        "--user-base-url",
+        shim.baseURL,
+        "--user-model",
+        "user-model",
+        "--judge-base-url",
+        shim.baseURL,
+        "--judge-model",
+        "judge-model",
+        "--out",
+        out,
+        "--json",
+      ];
+      try {
+        const stopped = await spadeAsync(args).done;
+        expect(stopped.code, stopped.stderr).toBe(1);
+        expect(stopped.stderr).toMatch(
+          /\nspade: E_POLICY_UNAVAILABLE: 2 model requests in a row failed after their retries, none answered in between \(the last: E_POLICY_HTTP: InternalServerError: [^\n]*the double is down[^\n]*\); stopped so that no more work fails \(finished tasks are kept: once the model servers answer again \(spade doctor --base-url URL --model NAME checks one\), rerun with --resume and the same --out; tasks a trial of which a server failed are played again\)\n$/,
+        );
+        const summary = JSON.parse(stopped.stdout);
+        expect(summary).toMatchObject({ items: 2, total: 3, interrupted: true });
+        expect(
+          readdirSync(join(out, "items"))
+            .sort()
+            .map((f) => {
+              const item = JSON.parse(readFileSync(join(out, "items", f), "utf8"));
+              return [item.id, item.samples.map((s: any) => s.failureCode)];
+            }),
+        ).toEqual([
+          ["retail/0", ["E_POLICY_HTTP"]],
+          ["retail/1", ["E_POLICY_HTTP"]],
+        ]);
+
+        state.down = false;
+        const resumed = await spadeAsync([...args, "--resume"]).done;
+        expect(resumed.code, resumed.stderr).toBe(0);
+        expect(resumed.stderr).toContain("[tau2] retail: 3 of 3 task(s) to run\n");
+        const after = JSON.parse(resumed.stdout);
+        expect(after).toMatchObject({ items: 3, total: 3, resumed: 0, interrupted: false });
+        expect(after.domains.retail).toEqual({
+          passAt1: 0,
+          tasks: 3,
+          trials: 1,
+          failedSamples: 0,
+        });
+      } finally {
+        await shim.close();
       }
     },
     15 * MINUTES,

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fileTempDir } from "../../../test/cleanup.js";
 import { isSpadeError } from "../../errors.js";
+import { OutageBreaker } from "../../policy/index.js";
 import { type RunTau2Options, runDriver, runTau2, type Tau2Event } from "./index.js";
 
 const dir = fileTempDir("spade-tau2-driver-");
@@ -193,6 +194,73 @@ describe("runTau2 with a scripted driver", () => {
     expect(again.reports).toEqual([
       { domain: "retail", passHatK: { "1": 0.5 }, avgReward: 0.5, simulations: 4 },
     ]);
+  });
+
+  it("simulations a server failed count toward the outage breaker, which stops the run; --resume plays their tasks again", async () => {
+    const out = join(dir, "outage");
+    const failed = (taskId: string, code: string | null) =>
+      ev({
+        event: "simulation_error",
+        domain: "retail",
+        taskId,
+        seed: 11,
+        message: `InternalServerError: ${taskId} down`,
+        code,
+      });
+    // after = 2: 0 fails (1), 1 is scored (reset), 2 fails (1), 3 raises something else (no
+    // change), 4 fails (2: trip); 5 would end after the stop.
+    const python = fakePython(
+      [
+        ev({
+          event: "tasks",
+          domain: "retail",
+          taskIds: ["0", "1", "2", "3", "4", "5"],
+          todo: ["0", "1", "2", "3", "4", "5"],
+        }),
+        failed("0", "E_POLICY_HTTP"),
+        sim("retail", "1", 11, 1),
+        failed("2", "E_POLICY_TIMEOUT"),
+        failed("3", null),
+        failed("4", "E_POLICY_HTTP"),
+        "sleep 30",
+        failed("5", "E_POLICY_HTTP"),
+      ].join("\n"),
+    );
+    const outage = new OutageBreaker({ after: 2, nextStep: "resume" });
+    const run = await runTau2({
+      ...retailModelRun,
+      settings: { trials: 1 },
+      outDir: out,
+      resume: false,
+      python,
+      signal: outage.signal,
+      outage,
+    });
+    expect(run.interrupted).toBe(true);
+    expect(outage.error?.code).toBe("E_POLICY_UNAVAILABLE");
+    expect(outage.error?.message).toContain(
+      "(the last: E_POLICY_HTTP: InternalServerError: 4 down)",
+    );
+    expect(run.items.map((i) => [i.id, i.samples[0]!.failureCode])).toEqual([
+      ["retail/0", "E_POLICY_HTTP"],
+      ["retail/1", null],
+      ["retail/2", "E_POLICY_TIMEOUT"],
+      ["retail/3", "E_TAU2_HARNESS"],
+      ["retail/4", "E_POLICY_HTTP"],
+    ]);
+
+    // Resumed: only the tasks that were scored or failed otherwise are skipped.
+    const resumed = fakePython(ev({ event: "done" }));
+    await runTau2({
+      ...retailModelRun,
+      settings: { trials: 1 },
+      outDir: out,
+      resume: true,
+      python: resumed,
+    });
+    expect(JSON.parse(readFileSync(`${resumed}.request`, "utf8")).skip).toEqual({
+      retail: ["1", "3"],
+    });
   });
 
   it("a fresh run refuses a folder that holds results", async () => {

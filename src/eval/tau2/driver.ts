@@ -71,6 +71,8 @@ export type Tau2Event =
       taskId: string;
       seed: number | null;
       message: string;
+      /** E_POLICY_HTTP / E_POLICY_TIMEOUT when a model server failed the call; null (or absent) otherwise. */
+      code?: string | null;
     }
   | {
       event: "domain_done";

@@ -6,8 +6,11 @@
  */
 import { join } from "node:path";
 import type { JsonObject } from "../../env/index.js";
+import { SpadeError, type ErrorCode } from "../../errors.js";
+import { isOutageFailure, type OutageBreaker } from "../../policy/index.js";
 import {
   prepareOutDir,
+  serverFailedItem,
   writeItemResult,
   type ItemResult,
   type SampleRecord,
@@ -38,6 +41,12 @@ export interface RunTau2Options {
   outDir: string;
   resume: boolean;
   signal?: AbortSignal;
+  /**
+   * Counts how simulations end: one scored answers, one whose model call a server failed
+   * (E_POLICY_HTTP / E_POLICY_TIMEOUT) fails. When it trips, its signal stops the run as `signal`
+   * does (the caller passes both).
+   */
+  outage?: OutageBreaker | null;
   /** The tau2 environment's Python (default `tau2Python()`). */
   python?: string;
   onProgress?: (event: Tau2Event) => void;
@@ -82,9 +91,19 @@ function skipOf(finishedIds: Iterable<string>): Record<string, string[]> {
   return skip;
 }
 
+/** The error of a simulation a model server failed, for the outage breaker; null for other failures. */
+function serverFailure(
+  event: Extract<Tau2Event, { event: "simulation_error" }>,
+): SpadeError | null {
+  if (!event.code) return null;
+  const err = new SpadeError(event.code as ErrorCode, event.message);
+  return isOutageFailure(err) ? err : null;
+}
+
 /**
  * Runs tau2-bench on the given domains. Each task's results file is written once all its trials
- * are scored; `resume` skips tasks whose file exists. Resolves with `interrupted` set when
+ * are scored; `resume` skips tasks whose file exists, but plays again a task a trial of which a
+ * model server failed. Resolves with `interrupted` set when
  * `signal` stopped it (finished tasks kept); rejects with E_TAU2_HARNESS / E_DEPENDENCY_MISSING
  * when the harness failed.
  */
@@ -117,7 +136,9 @@ export async function runTau2(options: RunTau2Options): Promise<Tau2Run> {
       } as unknown as JsonObject,
     };
     const existing = await prepareOutDir(options.outDir, info, options.resume);
-    const skip = skipOf(existing.keys());
+    const skip = skipOf(
+      [...existing.values()].filter((i) => !serverFailedItem(i)).map((i) => i.id),
+    );
     const request = driverRequest({
       domains: options.domains,
       settings,
@@ -153,11 +174,14 @@ export async function runTau2(options: RunTau2Options): Promise<Tau2Run> {
           // A simulation that raised (tau2 scores it 0 as an agent error) is a failed sample with its message.
           const key = tau2ItemId(event.domain, event.taskId);
           const samples = pending.get(key) ?? [];
+          const failure = event.event === "simulation_error" ? serverFailure(event) : null;
           samples.push(
             event.event === "simulation"
               ? sampleOf(samples.length, event)
-              : failedSample(samples.length, event.seed, event.message),
+              : failedSample(samples.length, event.seed, event.message, failure?.code ?? null),
           );
+          if (event.event === "simulation") options.outage?.answered();
+          else if (failure) options.outage?.failed(failure);
           pending.set(key, samples);
           if (samples.length === settings.trials) {
             pending.delete(key);

@@ -63,4 +63,12 @@ describe("failedSample", () => {
     });
     expect(failedSample(0, 305, "x").seed).toBe(305);
   });
+
+  it("carries the code of a model server's failure when the driver gives one", () => {
+    expect(failedSample(0, 1, "Timeout: no answer", "E_POLICY_TIMEOUT")).toMatchObject({
+      failure: "Timeout: no answer",
+      failureCode: "E_POLICY_TIMEOUT",
+    });
+    expect(failedSample(0, 1, "x", null).failureCode).toBe("E_TAU2_HARNESS");
+  });
 });

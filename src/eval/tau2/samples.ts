@@ -37,8 +37,17 @@ export function sampleOf(
   };
 }
 
-/** The sample of a simulation that raised: reward 0, failed with `message` (E_TAU2_HARNESS). */
-export function failedSample(index: number, seed: number | null, message: string): SampleRecord {
+/**
+ * The sample of a simulation that raised: reward 0, failed with `message` and `code` (a model
+ * server's failure, E_POLICY_HTTP / E_POLICY_TIMEOUT, which a resume plays again), by default
+ * E_TAU2_HARNESS.
+ */
+export function failedSample(
+  index: number,
+  seed: number | null,
+  message: string,
+  code: string | null = null,
+): SampleRecord {
   return {
     sample: index,
     seed: seed ?? 0,
@@ -47,7 +56,7 @@ export function failedSample(index: number, seed: number | null, message: string
     turns: 0,
     failure: message,
     failureStage: "agent",
-    failureCode: "E_TAU2_HARNESS",
+    failureCode: code ?? "E_TAU2_HARNESS",
     metrics: { reward: 0, terminationReason: "exception" },
     transcript: {},
   };
