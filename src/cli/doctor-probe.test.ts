@@ -95,6 +95,42 @@ describe("probeOpenAI", () => {
   });
 });
 
+describe("a server that takes the connection and never answers", () => {
+  /** A FAKE server that never answers: its fetch ends only when the request's signal aborts. */
+  const hung = ((_url: string | URL, init?: RequestInit) =>
+    new Promise((_resolve, reject) => {
+      init?.signal?.addEventListener("abort", () => reject(init.signal?.reason));
+    })) as typeof fetch;
+  const fix =
+    "the server is stuck or still loading its model: read its log, restart it if it is stuck (a run or an eval stopped by E_POLICY_UNAVAILABLE resumes once it answers)";
+
+  it("is one failed check saying it gave no answer, not that it cannot be reached", async () => {
+    const checks = await probeOpenAI("http://127.0.0.1:9/v1", "m", { fetch: hung, timeoutMs: 50 });
+    expect(checks).toEqual([
+      {
+        name: "server",
+        status: "fail",
+        detail:
+          "GET http://127.0.0.1:9/v1/models took the connection but gave no answer within 0.05 s",
+        fix,
+      },
+    ]);
+  });
+
+  it("is the same for an engine", async () => {
+    const checks = await probeEngine("http://127.0.0.1:9", { fetch: hung, timeoutMs: 50 });
+    expect(checks).toEqual([
+      {
+        name: "engine",
+        status: "fail",
+        detail:
+          "GET http://127.0.0.1:9/api/v1/healthz took the connection but gave no answer within 0.05 s",
+        fix,
+      },
+    ]);
+  });
+});
+
 describe("probeEngine and the report lines", () => {
   it("reports health and the engine's models", async () => {
     const engine = fakeFetch((path) =>

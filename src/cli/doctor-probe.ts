@@ -78,6 +78,18 @@ async function call(
   return { status: res.status, body, text };
 }
 
+/**
+ * For a request that timed out, what to say of it: the server took the connection but did not
+ * answer (hung, or still loading a model), which "cannot be reached" would misname. Else null.
+ */
+function unanswered(err: unknown, options: ProbeOptions): string | null {
+  if (!(err instanceof Error) || err.name !== "TimeoutError") return null;
+  return `took the connection but gave no answer within ${(options.timeoutMs ?? 60_000) / 1000} s`;
+}
+
+const HUNG_FIX =
+  "the server is stuck or still loading its model: read its log, restart it if it is stuck (a run or an eval stopped by E_POLICY_UNAVAILABLE resumes once it answers)";
+
 /** The sampling parameters SPADE sends to an OpenAI-compatible server (config temperature/topP/topK/maxTokens, a seed per request). */
 export const SPADE_SAMPLING = {
   temperature: 0.6,
@@ -116,10 +128,12 @@ export async function probeOpenAI(
     models = await call(`${root}/models`, { method: "GET" }, options);
   } catch (err) {
     return [
-      server.fail(
-        `${root}/models cannot be reached (${describeError(err)})`,
-        "start the server, or check --base-url (it ends in /v1)",
-      ),
+      unanswered(err, options)
+        ? server.fail(`GET ${root}/models ${unanswered(err, options)}`, HUNG_FIX)
+        : server.fail(
+            `${root}/models cannot be reached (${describeError(err)})`,
+            "start the server, or check --base-url (it ends in /v1)",
+          ),
     ];
   }
   const ids = ((models.body?.data as Array<{ id?: unknown }> | undefined) ?? []).map((m) =>
@@ -256,10 +270,12 @@ export async function probeEngine(url: string, options: ProbeOptions = {}): Prom
     );
   } catch (err) {
     return [
-      engine.fail(
-        `${root} cannot be reached (${describeError(err)})`,
-        "start the engine, or use --engine local to have SPADE start one",
-      ),
+      unanswered(err, options)
+        ? engine.fail(`GET ${root}/api/v1/healthz ${unanswered(err, options)}`, HUNG_FIX)
+        : engine.fail(
+            `${root} cannot be reached (${describeError(err)})`,
+            "start the engine, or use --engine local to have SPADE start one",
+          ),
     ];
   }
   const caps = await call(
