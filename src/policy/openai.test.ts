@@ -174,7 +174,7 @@ describe("openAIChatBackend", () => {
     expect((err as SpadeError).message).toContain("answered HTTP 500");
     expect((err as SpadeError).message).toContain("(4 attempts)");
     expect((err as SpadeError).nextStep).toBe(
-      "the server is overloaded or failing: lower maxConcurrentRequests, or check the server's logs",
+      "the server is overloaded or failing: lower the concurrency (--concurrency), or check its log",
     );
   });
 

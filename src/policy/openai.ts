@@ -107,7 +107,7 @@ function statusAdvice(status: number, options: OpenAIChatOptions): string {
   if (status === 404)
     return `check the base URL (${options.baseURL}; it usually ends in /v1) and the model name (${options.model})`;
   if (status === 429 || status >= 500)
-    return "the server is overloaded or failing: lower maxConcurrentRequests, or check the server's logs";
+    return "the server is overloaded or failing: lower the concurrency (--concurrency), or check its log";
   return "the server rejected the request: read its message above";
 }
 

@@ -43,7 +43,7 @@ describe("classifyAttempt", () => {
       2_000,
       "E_POLICY_HTTP",
       `${URL_} answered HTTP 503: nope`,
-      "the server is overloaded or failing: lower the concurrency, or check its log",
+      "the server is overloaded or failing: lower the concurrency (--concurrency), or check its log",
     ]);
     expect(judge(status(400, { "x-should-retry": "true" })).slice(0, 1)).toEqual([true]);
     expect(judge(status(503, { "x-should-retry": "false" })).slice(0, 1)).toEqual([false]);

@@ -58,7 +58,7 @@ export function classifyAttempt(
         : err.status === 404 || err.status === 405
           ? `check --base-url (${baseURL}: the server root; /api/v1/... is added), the model name, and whether the server supports this endpoint`
           : isRetryableStatus(err.status)
-            ? "the server is overloaded or failing: lower the concurrency, or check its log"
+            ? "the server is overloaded or failing: lower the concurrency (--concurrency), or check its log"
             : "the server rejected the request: read its message";
     // The server may say itself whether to retry (`x-should-retry`), which the SDK obeys over the status.
     const says = err.headers.get("x-should-retry");

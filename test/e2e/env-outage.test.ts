@@ -46,7 +46,7 @@ const runArgs = (baseURL: string, extra: string[]) => [
 ];
 
 const UNAVAILABLE = (baseURL: string) =>
-  `spade: E_POLICY_UNAVAILABLE: 2 model requests in a row failed after their retries, none answered in between (the last: E_POLICY_HTTP: ${baseURL} answered HTTP 503: 503 the double is down (1 attempt) (the server is overloaded or failing: lower maxConcurrentRequests, or check the server's logs)); stopped so that no more work fails (the episodes that finished are printed; once the model server answers again (spade doctor --base-url ${baseURL} --model m checks it), play the 3 episode(s) from the first one it failed with --seed 9 --episodes 3)\n`;
+  `spade: E_POLICY_UNAVAILABLE: 2 model requests in a row failed after their retries, none answered in between (the last: E_POLICY_HTTP: ${baseURL} answered HTTP 503: 503 the double is down (1 attempt) (the server is overloaded or failing: lower the concurrency (--concurrency), or check its log)); stopped so that no more work fails (the episodes that finished are printed; once the model server answers again (spade doctor --base-url ${baseURL} --model m checks it), play the 3 episode(s) from the first one it failed with --seed 9 --episodes 3)\n`;
 
 describe("spade env run when the model server goes down", () => {
   it("stops after --outage-after failures in a row and prints the episodes that finished (JSON)", async () => {
