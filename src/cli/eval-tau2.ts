@@ -20,7 +20,8 @@ import {
   type Tau2Endpoint,
   type Tau2Settings,
 } from "../eval/tau2/index.js";
-import { intFlag, jsonArg, printJson } from "./common.js";
+import { EXIT_NOTHING_PLAYED, intFlag, jsonArg, nothingPlayedLine, printJson } from "./common.js";
+import { visibleText } from "./guest-text.js";
 import { defaultOutDir, withEvalInterrupt } from "./eval-run.js";
 import { evalOutageBreaker, policyArgs, requestFlags } from "./policy.js";
 
@@ -323,6 +324,10 @@ export const tau2Command = defineCommand({
       }),
     );
     const scores = tau2ScoresOf(run.items);
+    const samples = run.items.flatMap((i) => i.samples);
+    const failed = samples.filter((s) => s.failure !== null);
+    // Every trial failed (a server that never answered, a wrong model name): no score to read.
+    const nothingPlayed = samples.length > 0 && failed.length === samples.length;
     const summary = {
       benchmark: "tau2",
       policy,
@@ -335,6 +340,7 @@ export const tau2Command = defineCommand({
       interrupted: run.interrupted,
       passAt1: Object.fromEntries(Object.entries(scores).map(([d, s]) => [d, s.passAt1])),
       domains: scores,
+      nothingPlayed,
       tau2Reports: run.reports,
       out: outDir,
     };
@@ -359,6 +365,10 @@ export const tau2Command = defineCommand({
         );
       }
       process.stdout.write(`results in ${outDir}\n`);
+      if (nothingPlayed)
+        process.stdout.write(
+          `${visibleText(nothingPlayedLine("sample", samples.length, failed[0]?.failure ?? null), { oneLine: true })}\n`,
+        );
     }
     if (outage?.error) throw outage.error;
     if (run.interrupted) {
@@ -366,6 +376,6 @@ export const tau2Command = defineCommand({
         `spade: interrupted after ${run.items.length}/${run.total} tasks; rerun with --resume --out ${outDir}\n`,
       );
       process.exitCode = 130;
-    }
+    } else if (nothingPlayed) process.exitCode = EXIT_NOTHING_PLAYED;
   },
 });

@@ -5,8 +5,8 @@
  * nothing fails every task that needs a change; SPADE's pass^1 equals the pass^1 tau2's own
  * metrics report for the same simulations. Also: the settings reach the servers, a user simulator
  * that fails is a coded failed sample, --resume keeps finished tasks, a model server that is down
- * stops the run (E_POLICY_UNAVAILABLE) and --resume plays its tasks again, a missing install is
- * coded.
+ * stops the run (E_POLICY_UNAVAILABLE) and --resume plays its tasks again, a run none of whose
+ * trials could be played exits 3, a missing install is coded.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -268,6 +268,45 @@ describe("tau2-bench harness", () => {
       } finally {
         await shim.close();
       }
+    },
+    15 * MINUTES,
+  );
+
+  it(
+    "exits 3 and says so when no trial could be played (--outage-after 0: the run goes on)",
+    async () => {
+      const base = [
+        "eval",
+        "tau2",
+        "--domain",
+        "retail",
+        "--limit",
+        "2",
+        "--trials",
+        "1",
+        "--outage-after",
+        "0",
+        "--policy",
+        "openai",
+        "--base-url",
+        "http://127.0.0.1:9/v1",
+        "--model",
+        "m",
+      ];
+      const r = await spadeAsync([...base, "--out", join(dir, "refused"), "--json"]).done;
+      expect(r.code, r.stderr).toBe(3);
+      expect(JSON.parse(r.stdout)).toMatchObject({
+        items: 2,
+        total: 2,
+        interrupted: false,
+        nothingPlayed: true,
+        domains: { retail: { passAt1: 0, tasks: 2, trials: 1, failedSamples: 2 } },
+      });
+      const text = await spadeAsync([...base, "--out", join(dir, "refused-text")]).done;
+      expect(text.code, text.stderr).toBe(3);
+      expect(text.stdout).toMatch(
+        /\nno sample could be played: all 2 failed \(first failure: InternalServerError: [^\n]*Connection error[^\n]*\)\n$/,
+      );
     },
     15 * MINUTES,
   );
