@@ -22,7 +22,7 @@ import type { SamplingParams } from "../policy/index.js";
 import { agentOf, qaAgentOf } from "./eval-paper-agents.js";
 import { acebenchFolder } from "./eval-acebench.js";
 import { bfclSingleRoot } from "./eval-run-bfcl.js";
-import { openAIBackendFrom, type Policy } from "./policy.js";
+import { secondModelBackend, type Policy } from "./policy.js";
 
 /**
  * ACEBench settings of the reference (eval_offline/configs/tool_use.yaml): temperature 0.7,
@@ -60,7 +60,7 @@ function aceAgentColumn(
       ["ACEBench-A"],
       "multi-turn entries need a simulated user: pass --user-model and --user-base-url (or use --policy openai)",
     );
-  const userBackend = openAIBackendFrom({
+  const userBackend = secondModelBackend(policy, flags, {
     baseURL: userBaseURL,
     model: userModel,
     apiKeyEnv: userApiKeyEnv,

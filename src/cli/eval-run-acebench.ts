@@ -35,7 +35,7 @@ import {
   runEvalCommand,
   scoreExtras,
 } from "./eval-run.js";
-import { openAIBackendFrom, policyFromFlags } from "./policy.js";
+import { policyFromFlags, secondModelBackend } from "./policy.js";
 import { dataArg } from "./common.js";
 
 const LANGS: readonly Lang[] = ["en", "zh"];
@@ -201,7 +201,7 @@ export const acebenchRunCommand = defineCommand({
         const apiKeyEnv =
           args["user-api-key-env"] ??
           (args["user-base-url"] === undefined ? args["api-key-env"] : undefined);
-        const backend = openAIBackendFrom({ baseURL, model, apiKeyEnv });
+        const backend = secondModelBackend(policy, args, { baseURL, model, apiKeyEnv });
         userModel = model;
         userFor = (entry) => chatUserSimulator(backend, entry, { signal });
       }

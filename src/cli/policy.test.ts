@@ -1,7 +1,9 @@
 // The shared policy flags: one vocabulary with spade run, schema-checked sampling, old names refused.
 import { describe, expect, it } from "vitest";
 import { codeAndMessageOf, codeAndMessageOfAsync } from "../../test/assert.js";
-import { policyArgs, policyFromFlags, samplingFlags } from "./policy.js";
+import { startFakeOpenAIServer } from "../../test/fakes/openai-server.js";
+import type { AgentTurn } from "../rollout/index.js";
+import { policyArgs, policyFromFlags, samplingFlags, secondModelBackend } from "./policy.js";
 
 describe("policy flags", () => {
   it("name the engine and its model as spade run does", () => {
@@ -81,5 +83,62 @@ describe("spade run's backends", () => {
       message:
         "--policy tinker samples from a Tinker-compatible engine, named --engine URL (its model --base-model NAME), not --base-url / --model (write --engine URL --base-model NAME --model-path DIR, or --policy openai for an OpenAI-compatible server)",
     });
+  });
+});
+
+describe("secondModelBackend (ACEBench's simulated user)", () => {
+  /** TEST DOUBLES: an agent's server that answers and a user's that is refused (nothing on port 9). */
+  const REFUSED = "http://127.0.0.1:9/v1";
+  /** The first turn of an environment without tools. */
+  const TURN = {
+    env: { meta: { tools: [] } },
+    observation: "hi",
+    toolResults: [],
+    turn: 0,
+  } as unknown as AgentTurn;
+
+  it("takes the command's request settings and, on another server, trips the breaker apart from the agent's answers", async () => {
+    const agentServer = await startFakeOpenAIServer(() => ({ kind: "text", content: "ok" }));
+    try {
+      const flags = {
+        policy: "openai",
+        "base-url": agentServer.baseURL,
+        model: "m",
+        "max-retries": "0",
+        "outage-after": "2",
+      };
+      const policy = policyFromFlags(flags);
+      const user = secondModelBackend(policy, flags, { baseURL: REFUSED, model: "u" });
+      const agent = policy.makeAgent({ seed: 0 });
+      const ask = () => user.complete({ messages: [{ role: "user", content: "hi" }] });
+      await agent(TURN);
+      const first = await codeAndMessageOfAsync(ask());
+      expect(first.code).toBe("E_POLICY_HTTP");
+      expect(first.message).toMatch(/could not reach http:\/\/127\.0\.0\.1:9\/v1: .*\(1 attempt\)/);
+      await agent(TURN); // the agent's server answers: the user's count goes on
+      expect(policy.outage?.error).toBeNull();
+      await ask().catch(() => {});
+      expect(policy.outage?.error?.code).toBe("E_POLICY_UNAVAILABLE");
+      expect(agentServer.requests).toHaveLength(2);
+    } finally {
+      await agentServer.close();
+    }
+  });
+
+  it("on the agent's own server shares its count", async () => {
+    const flags = {
+      policy: "openai",
+      "base-url": `${REFUSED}/`,
+      model: "m",
+      "max-retries": "0",
+      "outage-after": "2",
+    };
+    const policy = policyFromFlags(flags);
+    const user = secondModelBackend(policy, flags, { baseURL: REFUSED, model: "u" });
+    const agent = policy.makeAgent({ seed: 0 });
+    await agent(TURN).catch(() => {});
+    expect(policy.outage?.error).toBeNull();
+    await user.complete({ messages: [{ role: "user", content: "hi" }] }).catch(() => {});
+    expect(policy.outage?.error?.code).toBe("E_POLICY_UNAVAILABLE");
   });
 });

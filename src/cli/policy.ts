@@ -239,6 +239,26 @@ export function openAIBackendFrom(options: {
   });
 }
 
+/**
+ * The backend of a second model an evaluation talks to (ACEBench's simulated user): the command's
+ * request settings (`--request-timeout`, `--max-retries`, ...), and its requests watched by the
+ * policy's outage breaker, so a user server that is down stops the evaluation too. On the agent's
+ * own server they share its count; on another server they are counted apart (its failures
+ * between the agent's answers would never add up).
+ */
+export function secondModelBackend(
+  policy: Pick<Policy, "outage">,
+  flags: PolicyFlags,
+  model: { baseURL: string; model: string; apiKeyEnv?: string },
+): ChatBackend {
+  const backend = openAIBackendFrom({ ...model, request: requestFlags(flags) });
+  const outage = policy.outage;
+  if (!outage) return backend;
+  const root = (url: string | undefined) => url?.replace(/\/+$/, "");
+  const server = root(model.baseURL) === root(flags["base-url"]) ? "" : model.baseURL;
+  return { model: backend.model, complete: outage.wrap(backend.complete.bind(backend), server) };
+}
+
 /** A policy of chat agents on `backend`; the user's `--temperature` / `--max-tokens` win over a suite's sampling. */
 function chatPolicy(
   name: "openai" | "gguf",

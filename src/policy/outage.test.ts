@@ -101,6 +101,25 @@ describe("OutageBreaker", () => {
     expect(breaker.error?.nextStep).toBe("play again from episode 3 (asked 1)");
   });
 
+  it("counts each named server apart: one's answers do not reset another's count", async () => {
+    const breaker = new OutageBreaker({ after: 2, nextStep: NEXT });
+    const user = "http://user:8000/v1";
+    const ask = (server: string, outcome: () => unknown) =>
+      breaker
+        .watch(() => {
+          const o = outcome();
+          return o instanceof Error ? Promise.reject(o) : Promise.resolve(o);
+        }, server)
+        .catch(() => {});
+    await ask("", answer);
+    await ask(user, refused);
+    await ask("", answer);
+    expect(breaker.error).toBeNull();
+    await ask(user, refused);
+    expect(breaker.error?.code).toBe("E_POLICY_UNAVAILABLE");
+    expect(breaker.signal.aborted).toBe(true);
+  });
+
   it("watch passes results and failures on unchanged", async () => {
     const breaker = new OutageBreaker({ after: 5, nextStep: NEXT });
     await expect(breaker.watch(async () => 42)).resolves.toBe(42);

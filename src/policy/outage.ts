@@ -31,10 +31,13 @@ export interface OutageOptions {
 /**
  * Counts how a server's requests end. Requests are counted as they end, in any order: one that is
  * answered resets the count, one that fails with an outage code adds to it, anything else (a
- * cancelled request, a malformed answer) leaves it as it is.
+ * cancelled request, a malformed answer) leaves it as it is. A command that talks to a second
+ * server (ACEBench's simulated user on `--user-base-url`) names it: each server has its own count,
+ * since answers of one say nothing of the other, and either's outage trips the breaker.
  */
 export class OutageBreaker {
-  private failedInARow = 0;
+  /** Failed in a row, by server ("": the command's own model server). */
+  private readonly failedInARow = new Map<string, number>();
   private readonly controller = new AbortController();
   private tripped: SpadeError | null = null;
 
@@ -56,35 +59,36 @@ export class OutageBreaker {
     return this.tripped;
   }
 
-  /** Runs one request and counts how it ended; its result or failure is passed on unchanged. */
-  async watch<T>(request: () => Promise<T>): Promise<T> {
+  /** Runs one request to `server` and counts how it ended; its result or failure is passed on unchanged. */
+  async watch<T>(request: () => Promise<T>, server = ""): Promise<T> {
     let result: T;
     try {
       result = await request();
     } catch (err) {
-      this.failed(err);
+      this.failed(err, server);
       throw err;
     }
-    this.answered();
+    this.answered(server);
     return result;
   }
 
-  /** `fn` with every call watched, and the properties `fn` carries (an agent's `trace`) kept. */
-  wrap<F extends (...args: never[]) => Promise<unknown>>(fn: F): F {
-    const watched = (...args: Parameters<F>) => this.watch(() => fn(...args));
+  /** `fn` with every call watched (as requests to `server`), and the properties `fn` carries (an agent's `trace`) kept. */
+  wrap<F extends (...args: never[]) => Promise<unknown>>(fn: F, server = ""): F {
+    const watched = (...args: Parameters<F>) => this.watch(() => fn(...args), server);
     return Object.assign(watched, fn) as unknown as F;
   }
 
-  /** Counts an answered request: the server is up. */
-  answered(): void {
-    if (this.tripped === null) this.failedInARow = 0;
+  /** Counts an answered request: `server` is up. */
+  answered(server = ""): void {
+    if (this.tripped === null) this.failedInARow.set(server, 0);
   }
 
-  /** Counts a failed request; the `after`-th outage failure in a row trips the breaker. */
-  failed(err: unknown): void {
+  /** Counts a failed request to `server`; its `after`-th outage failure in a row trips the breaker. */
+  failed(err: unknown, server = ""): void {
     if (this.tripped !== null || !isOutageFailure(err)) return;
-    this.failedInARow++;
-    if (this.failedInARow < this.options.after) return;
+    const count = (this.failedInARow.get(server) ?? 0) + 1;
+    this.failedInARow.set(server, count);
+    if (count < this.options.after) return;
     this.tripped = new SpadeError(
       "E_POLICY_UNAVAILABLE",
       `${this.options.after} model requests in a row failed after their retries, none answered in between (the last: ${describeError(err)}); stopped so that no more work fails`,
