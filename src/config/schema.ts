@@ -254,7 +254,7 @@ export const CONFIG_SCHEMA = z.object({
   outageAfter: field(
     int(0, 1_000_000, "a count of requests"),
     16,
-    "model requests failed in a row after their retries, none answered in between, that stop the work (E_POLICY_UNAVAILABLE): the server is down or the URL, key or model is wrong. Work in flight is dropped as on Ctrl-C and what finished is kept (spade run --resume, spade eval --resume); 0: never stop, every request's failure is recorded and the work goes on",
+    "model requests failed in a row after their retries, none answered in between, that stop the work (E_POLICY_UNAVAILABLE): the server is down or the URL, key or model is wrong. Work in flight is dropped as on Ctrl-C and what finished is kept (spade run --resume, spade eval --resume; spade env run prints it and names the seeds to play again); 0: never stop, every request's failure is recorded and the work goes on",
   ),
   maxAnswerBytes: field(
     int(1024, 1_073_741_824, "1 GiB"),
