@@ -1,6 +1,7 @@
 // SPADE's OpenAI-compatible shim: the wire shapes the harness (litellm) reads, and coded refusals.
 import { afterEach, describe, expect, it } from "vitest";
 import { endingWithin, slowClient } from "../../../test/slow-client.js";
+import { SpadeError } from "../../errors.js";
 import { CONNECTIONS_CHECK_INTERVAL_MS, DEFAULT_CONNECTION_LIMITS } from "../../net/index.js";
 import { DEFAULT_SHIM_MAX_BODY_BYTES, startShim, type Shim } from "./index.js";
 
@@ -65,6 +66,27 @@ describe("startShim", () => {
     const failed = await post(shim.baseURL, { model: "broken", messages: [] });
     expect(failed.status).toBe(500);
     expect(((await failed.json()) as any).error.message).toBe("scripted failure");
+  });
+
+  it("answers a model server's failure behind a handler 502 and another coded error 400", async () => {
+    shim = await startShim({
+      down: () => {
+        throw new SpadeError("E_POLICY_TIMEOUT", "the sampler gave no answer within 600 s");
+      },
+      long: () => {
+        throw new SpadeError("E_POLICY_CONTEXT", "the conversation is over the budget");
+      },
+    });
+    const down = await post(shim.baseURL, { model: "down", messages: [] });
+    expect([down.status, ((await down.json()) as any).error]).toEqual([
+      502,
+      { message: "the sampler gave no answer within 600 s", type: "bad_gateway" },
+    ]);
+    const long = await post(shim.baseURL, { model: "long", messages: [] });
+    expect([long.status, ((await long.json()) as any).error]).toEqual([
+      400,
+      { message: "the conversation is over the budget", type: "invalid_request_error" },
+    ]);
   });
 
   it("answers a body over its cap 413 with an OpenAI error object, without keeping it", async () => {

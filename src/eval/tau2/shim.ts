@@ -4,7 +4,8 @@
  * models through litellm) can play against players that live in SPADE: the scripted oracle,
  * idle agent and user, or any other handler. One handler per model name.
  */
-import { SpadeError } from "../../errors.js";
+import { isSpadeError, SpadeError } from "../../errors.js";
+import { isOutageFailure } from "../../policy/index.js";
 import {
   type ConnectionLimits,
   createLimitedServer,
@@ -120,10 +121,23 @@ export function completionOf(
 }
 
 /**
+ * The status of a handler's error, as the harness's driver reads it (scripts/tau2/driver.py counts
+ * a 5xx as a model server's failure): a model server that failed behind the handler (the Tinker
+ * sampler's E_POLICY_HTTP / E_POLICY_TIMEOUT) 502; any other coded error (a conversation over the
+ * context budget, an oracle without its ground truth) 400, the request's fault, not an outage;
+ * anything else 500.
+ */
+function errorStatus(err: unknown): [number, string] {
+  if (isOutageFailure(err)) return [502, "bad_gateway"];
+  if (isSpadeError(err)) return [400, "invalid_request_error"];
+  return [500, "server_error"];
+}
+
+/**
  * Starts the shim on 127.0.0.1 (a free port unless `port` is given). Requests for a model without
- * a handler get HTTP 404, a handler's error HTTP 500 and a body over `maxBodyBytes` HTTP 413 (read
- * and dropped, not buffered), each as an OpenAI error object, so the harness records the failure
- * instead of a made-up answer.
+ * a handler get HTTP 404, a handler's error HTTP 502, 400 or 500 (`errorStatus`) and a body over
+ * `maxBodyBytes` HTTP 413 (read and dropped, not buffered), each as an OpenAI error object, so the
+ * harness records the failure instead of a made-up answer.
  */
 export async function startShim(
   handlers: Record<string, ShimHandler>,
@@ -194,7 +208,8 @@ export async function startShim(
         served += 1;
         sendJson(res, 200, completionOf(model, turn, served));
       } catch (err) {
-        sendJson(res, 500, { error: { message: (err as Error).message, type: "server_error" } });
+        const [status, type] = errorStatus(err);
+        sendJson(res, status, { error: { message: (err as Error).message, type } });
       }
     })();
   }, limits);
