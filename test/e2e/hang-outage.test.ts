@@ -3,7 +3,8 @@
  * hung server), measured with short settings: each request fails only when its attempts have
  * timed out, so the breaker trips after ceil(outage-after / requests in flight) rounds of one
  * request's whole time. docs/errors.md scales the same count to the defaults (a request then
- * takes its 1,800 s retry budget).
+ * takes its 1,800 s retry budget). The requests the server saw show where the breaker tripped; the
+ * wall time is bounded from below only (a loaded machine starts a process slowly, never quickly).
  */
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -68,7 +69,6 @@ describe("the outage breaker on a server that never answers", () => {
     expect(r.stderr).toMatch(UNAVAILABLE);
     expect(server.requests).toHaveLength(3 * 2);
     expect(r.wallMs).toBeGreaterThanOrEqual(3 * REQUEST_MS);
-    expect(r.wallMs).toBeLessThan(20_000);
   });
 
   it("spade eval (3 requests in flight): one round", async () => {
@@ -97,7 +97,6 @@ describe("the outage breaker on a server that never answers", () => {
     expect(server.requests.length).toBeGreaterThanOrEqual(6);
     expect(server.requests.length).toBeLessThanOrEqual(8);
     expect(r.wallMs).toBeGreaterThanOrEqual(REQUEST_MS);
-    expect(r.wallMs).toBeLessThan(2 * REQUEST_MS + 15_000);
   });
 
   it("spade run (3 design requests in flight): one round", async () => {
@@ -124,6 +123,5 @@ describe("the outage breaker on a server that never answers", () => {
     expect(server.requests.length).toBeGreaterThanOrEqual(6);
     expect(server.requests.length).toBeLessThanOrEqual(8);
     expect(r.wallMs).toBeGreaterThanOrEqual(REQUEST_MS);
-    expect(r.wallMs).toBeLessThan(2 * REQUEST_MS + 15_000);
   });
 });
