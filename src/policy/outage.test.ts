@@ -46,6 +46,14 @@ describe("OutageBreaker", () => {
     expect(breaker.signal.reason).toBe(breaker.error);
   });
 
+  it("says a single failure in the singular when it trips on the first", async () => {
+    const breaker = new OutageBreaker({ after: 1, nextStep: NEXT });
+    await end(breaker, refused());
+    expect(breaker.error?.message).toBe(
+      "a model request failed after its retries (E_POLICY_HTTP: could not reach http://x/v1: fetch failed); stopped so that no more work fails (continue with: spade run --resume DIR)",
+    );
+  });
+
   // Each row: `after`, how the requests end, in order (an answer or a thrown value), and the
   // request at which the breaker trips (1-based; null: it does not).
   const answer = () => "an answer";
@@ -82,7 +90,7 @@ describe("OutageBreaker", () => {
     const breaker = new OutageBreaker({ after: 1, nextStep: NEXT });
     await end(breaker, slow());
     await end(breaker, refused());
-    expect(breaker.error?.message).toContain("(the last: E_POLICY_TIMEOUT: no answer within 1 s)");
+    expect(breaker.error?.message).toContain("(E_POLICY_TIMEOUT: no answer within 1 s)");
   });
 
   it("a next step given as a function is asked once, when it trips", async () => {

@@ -91,7 +91,9 @@ export class OutageBreaker {
     if (count < this.options.after) return;
     this.tripped = new SpadeError(
       "E_POLICY_UNAVAILABLE",
-      `${this.options.after} model requests in a row failed after their retries, none answered in between (the last: ${describeError(err)}); stopped so that no more work fails`,
+      this.options.after === 1
+        ? `a model request failed after its retries (${describeError(err)}); stopped so that no more work fails`
+        : `${this.options.after} model requests in a row failed after their retries, none answered in between (the last: ${describeError(err)}); stopped so that no more work fails`,
       {
         nextStep:
           typeof this.options.nextStep === "function"
