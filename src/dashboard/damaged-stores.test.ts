@@ -1,7 +1,7 @@
 /**
  * The dashboard over damaged run stores, served for real: an empty file, another program's
- * database, a store cut mid-page, random bytes, a newer schema, a writer in another process, and
- * run folders deleted while served. Each bad run shows its coded error; the others keep serving.
+ * database, a store cut mid-page, random bytes, a newer schema, a meta table without its schema
+ * version, a writer in another process, and run folders deleted while served. Each bad run shows its coded error; the others keep serving.
  */
 import Database from "better-sqlite3";
 import { type ChildProcess, spawn } from "node:child_process";
@@ -46,13 +46,26 @@ const DAMAGED = [
     why: "SQLITE_NOTADB: file is not a database",
   },
   { id: "r5", name: "f-newer", status: 400, code: "E_CONFIG", why: null },
+  {
+    id: "r6",
+    name: "f2-unversioned",
+    status: 500,
+    code: "E_STORE_CORRUPT",
+    why: "its meta table has no schema_version: cut short, or edited",
+  },
 ].map((d) => ({
   ...d,
   message:
     d.why === null
-      ? `${store(d.name)} has schema version 2, this SPADE reads 1 (open it with the SPADE version that wrote the run)`
+      ? `${store(d.name)} has schema version 2, this SPADE reads 1 (use the SPADE version that wrote the run)`
       : corrupt(d.name, d.why),
 }));
+/** The ids of the good runs listed after the damaged ones: a writer's, one deleted, a root given by name. */
+const [WRITER, DELETED, SOLO] = [1, 2, 3].map((i) => `r${DAMAGED.length + i}`) as [
+  string,
+  string,
+  string,
+];
 
 let dashboard: Dashboard;
 const get = async (path: string) => {
@@ -98,6 +111,10 @@ beforeAll(async () => {
   const newer = new Database(store("f-newer"));
   newer.prepare("UPDATE meta SET value = '2' WHERE key = 'schema_version'").run();
   newer.close();
+  writeBigRun(join(runs, "f2-unversioned"), SIZE);
+  const unversioned = new Database(store("f2-unversioned"));
+  unversioned.prepare("DELETE FROM meta WHERE key = 'schema_version'").run();
+  unversioned.close();
   writeBigRun(join(runs, "g-writer"), SIZE);
   writeBigRun(join(runs, "h-deleted"), SIZE);
   writeBigRun(join(root, "solo"), SIZE);
@@ -112,7 +129,7 @@ describe("damaged stores", () => {
     expect(DAMAGED.map((d) => rowError(text, d.id))).toEqual(
       DAMAGED.map((d) => [d.code, escapeHtml(d.message)]),
     );
-    expect(["r0", "r6", "r7", "r8"].map((id) => rowError(text, id))).toEqual([
+    expect(["r0", WRITER, DELETED, SOLO].map((id) => rowError(text, id))).toEqual([
       null,
       null,
       null,
@@ -147,8 +164,8 @@ describe("damaged stores", () => {
       "UPDATE meta SET value = 'garbage' WHERE key = 'schema_version'",
     ]);
     try {
-      expect(rowError((await get("/")).text, "r6")).toBe(null);
-      expect((await get("/run/r6/episodes")).status).toBe(200);
+      expect(rowError((await get("/")).text, WRITER)).toBe(null);
+      expect((await get(`/run/${WRITER}/episodes`)).status).toBe(200);
     } finally {
       await release(writer);
     }
@@ -160,8 +177,8 @@ describe("damaged stores", () => {
     ]);
     const locked = `${store("g-writer")} is locked by a writer that does not let readers in (SQLITE_BUSY) (the dashboard reads it again on the next refresh; if it stays locked, stop the process holding it)`;
     try {
-      expect(rowError((await get("/")).text, "r6")).toEqual(["E_RUN_LOCKED", escapeHtml(locked)]);
-      const page = await get("/run/r6/archive");
+      expect(rowError((await get("/")).text, WRITER)).toEqual(["E_RUN_LOCKED", escapeHtml(locked)]);
+      const page = await get(`/run/${WRITER}/archive`);
       expect([page.status, page.text.includes(errorBox("E_RUN_LOCKED", locked))]).toEqual([
         503,
         true,
@@ -170,7 +187,7 @@ describe("damaged stores", () => {
     } finally {
       await release(exclusive);
     }
-    expect((await get("/run/r6")).status).toBe(200);
+    expect((await get(`/run/${WRITER}`)).status).toBe(200);
   });
 
   it("announces a run folder deleted while served, then answers its pages with E_NOT_FOUND", async () => {
@@ -196,32 +213,32 @@ describe("damaged stores", () => {
     };
     try {
       await until(": connected");
-      expect((await get("/run/r7")).status).toBe(200);
+      expect((await get(`/run/${DELETED}`)).status).toBe(200);
       rmSync(join(runs, "h-deleted"), { recursive: true });
       rmSync(join(root, "solo"), { recursive: true });
-      await until('data: {"run":"r7"}');
-      await until('data: {"run":"r8"}');
+      await until(`data: {"run":"${DELETED}"}`);
+      await until(`data: {"run":"${SOLO}"}`);
       expect([
-        seen.includes('event: change\ndata: {"run":"r7"}'),
-        seen.includes('event: change\ndata: {"run":"r8"}'),
+        seen.includes(`event: change\ndata: {"run":"${DELETED}"}`),
+        seen.includes(`event: change\ndata: {"run":"${SOLO}"}`),
       ]).toEqual([true, true]);
       // A folder found under a root is gone from the list; a root given by name stays, with its error.
-      expect(await get("/run/r7/archive")).toEqual({
+      expect(await get(`/run/${DELETED}/archive`)).toEqual({
         status: 404,
         text: expect.stringContaining(
           errorBox(
             "E_NOT_FOUND",
-            "no run r7 on this dashboard (open the Runs page and choose one)",
+            `no run ${DELETED} on this dashboard (open the Runs page and choose one)`,
           ),
         ),
       });
       const solo = `no run in ${join(root, "solo")} (${STORE_FILE} is missing) (give the folder a run was written to (--out))`;
-      expect((await get("/run/r8")).status).toBe(404);
+      expect((await get(`/run/${SOLO}`)).status).toBe(404);
       const index = await get("/");
       expect([
         index.status,
-        index.text.includes('data-run="r7"'),
-        rowError(index.text, "r8"),
+        index.text.includes(`data-run="${DELETED}"`),
+        rowError(index.text, SOLO),
       ]).toEqual([200, false, ["E_NOT_FOUND", escapeHtml(solo)]]);
       expect((await get("/run/r0")).status).toBe(200);
     } finally {

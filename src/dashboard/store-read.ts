@@ -3,7 +3,8 @@
  * Opening a run's store for the dashboard: read-only, never taking the run's lock (a running run
  * keeps writing; WAL lets it), with every way a folder can fail to be a readable run coded:
  * E_NOT_FOUND (no store), E_STORE_CORRUPT, E_RUN_LOCKED (a writer holds SQLite's exclusive
- * lock), E_CONFIG (a schema this SPADE does not read, e.g. a run written by a newer version).
+ * lock), E_CONFIG (a schema this SPADE does not read, e.g. a run written by a newer version:
+ * `requireRunStore`).
  */
 import Database from "better-sqlite3";
 import { existsSync } from "node:fs";
@@ -13,7 +14,6 @@ import { SpadeError } from "../errors.js";
 import {
   readHolder,
   requireRunStore,
-  SCHEMA_VERSION,
   STORE_FILE,
   storeIoError,
   unreadableOnReadOnlyDisk,
@@ -63,20 +63,7 @@ export function openRunDb(dir: string): Database.Database {
     () => new Database(path, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS }),
   );
   try {
-    const row = guardRead(path, () => {
-      requireRunStore(db, path);
-      return db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get();
-    }) as { value?: unknown } | undefined;
-    const version = row?.value === undefined ? undefined : String(row.value);
-    if (version !== String(SCHEMA_VERSION)) {
-      throw new SpadeError(
-        "E_CONFIG",
-        `${path} has schema version ${version ?? "(none)"}, this SPADE reads ${SCHEMA_VERSION}`,
-        {
-          nextStep: "open it with the SPADE version that wrote the run",
-        },
-      );
-    }
+    guardRead(path, () => requireRunStore(db, path));
     return db;
   } catch (err) {
     db.close();

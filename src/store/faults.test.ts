@@ -176,6 +176,40 @@ describe("a damaged run.sqlite", () => {
       expect(readFileSync(join(dir, STORE_FILE))).toEqual(before);
     }
   });
+
+  it("a meta table without schema_version: E_STORE_CORRUPT, and the file is left as it was", () => {
+    const dir = written();
+    const db = new Database(join(dir, STORE_FILE));
+    db.prepare("DELETE FROM meta WHERE key = 'schema_version'").run();
+    db.close();
+    const before = readFileSync(join(dir, STORE_FILE));
+    for (const mode of ["resume", "read"] as const) {
+      expect(codeAndMessageOf(() => RunStore.open(dir, mode))).toEqual({
+        code: "E_STORE_CORRUPT",
+        message: `${join(dir, STORE_FILE)} is damaged or is not a run store (its meta table has no schema_version: cut short, or edited) (restore it from a backup, or start a new run in another folder (--out); \`sqlite3 run.sqlite .recover\` may save what is left)`,
+      });
+    }
+    expect(readFileSync(join(dir, STORE_FILE)).equals(before)).toBe(true);
+  });
+
+  it("another schema version: E_CONFIG, and a resume writes nothing into the file", () => {
+    const dir = written();
+    const db = new Database(join(dir, STORE_FILE));
+    db.prepare("UPDATE meta SET value = '2' WHERE key = 'schema_version'").run();
+    db.close();
+    const before = readFileSync(join(dir, STORE_FILE));
+    for (const mode of ["resume", "read"] as const) {
+      expect(codeAndMessageOf(() => RunStore.open(dir, mode))).toEqual({
+        code: "E_CONFIG",
+        message: `${join(dir, STORE_FILE)} has schema version 2, this SPADE reads 1 (use the SPADE version that wrote the run)`,
+      });
+    }
+    // Not switched to WAL, not given this version's columns: the newer SPADE reads it as it was.
+    expect([
+      readFileSync(join(dir, STORE_FILE)).equals(before),
+      existsSync(`${join(dir, STORE_FILE)}-wal`),
+    ]).toEqual([true, false]);
+  });
 });
 
 describe("disk and permission failures", () => {

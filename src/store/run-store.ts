@@ -149,27 +149,23 @@ export class RunStore {
       const opened = guardIo(path, () => new Database(path, { readonly: mode === "read" }));
       db = opened;
       const identity = guardIo(path, () => identityOf(path));
-      // An empty file (cut to 0 bytes) or another program's database opens as SQLite: refuse it
-      // before the schema would be written into it.
+      // An empty file (cut to 0 bytes), another program's database or a run of another schema
+      // opens as SQLite: refuse it before anything is written into it.
       if (mode !== "create") requireRunStore(opened, path);
       if (mode !== "read") {
         useWal(opened, path);
-        guardIo(path, () => {
+        // One transaction: a store is never left with tables but no schema_version.
+        const schema = opened.transaction(() => {
           opened.exec(SCHEMA_SQL);
           upgradeSchema(opened);
+          if (mode === "create")
+            opened
+              .prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)")
+              .run(String(SCHEMA_VERSION));
         });
+        guardIo(path, () => schema());
       }
-      const store = new RunStore(path, opened, lock, identity);
-      if (mode === "create") store.setMeta("schema_version", String(SCHEMA_VERSION));
-      const version = store.getMeta("schema_version");
-      if (version !== String(SCHEMA_VERSION)) {
-        throw new SpadeError(
-          "E_CONFIG",
-          `${path} has schema version ${version}, this SPADE reads ${SCHEMA_VERSION}`,
-          { nextStep: "use the SPADE version that wrote the run" },
-        );
-      }
-      return store;
+      return new RunStore(path, opened, lock, identity);
     } catch (err) {
       db?.close();
       lock?.release();

@@ -7,6 +7,7 @@
 import type Database from "better-sqlite3";
 
 import { storedLanguage } from "../env/language.js";
+import { SpadeError } from "../errors.js";
 import { guardIo, storeCorrupt } from "./io-errors.js";
 
 /** Bumped when the schema changes incompatibly; a store of another version is refused. */
@@ -143,10 +144,24 @@ function hasTable(db: Database.Database, path: string, name: string): boolean {
 }
 
 /**
- * E_STORE_CORRUPT unless `db` (the store at `path`) has a run store's meta table: an empty file
- * (cut to 0 bytes) or another program's database opens as SQLite all the same.
+ * Refuses `db` (the store at `path`) unless it is a run store this SPADE reads, before anything
+ * is written to it: E_STORE_CORRUPT when it has no meta table (an empty file, another program's
+ * database, which open as SQLite all the same) or its meta table no `schema_version` (a store is
+ * created with one, in the transaction that creates its tables), E_CONFIG when its schema
+ * version is not SCHEMA_VERSION (a run written by another SPADE).
  */
 export function requireRunStore(db: Database.Database, path: string): void {
   if (!hasTable(db, path, "meta"))
     throw storeCorrupt(path, "it has no meta table: empty, or another program's database");
+  const sql = "SELECT value FROM meta WHERE key = 'schema_version'";
+  const row = guardIo(path, () => db.prepare(sql).get()) as { value: unknown } | undefined;
+  if (row === undefined)
+    throw storeCorrupt(path, "its meta table has no schema_version: cut short, or edited");
+  if (String(row.value) !== String(SCHEMA_VERSION)) {
+    throw new SpadeError(
+      "E_CONFIG",
+      `${path} has schema version ${String(row.value)}, this SPADE reads ${SCHEMA_VERSION}`,
+      { nextStep: "use the SPADE version that wrote the run" },
+    );
+  }
 }

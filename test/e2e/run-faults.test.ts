@@ -4,6 +4,7 @@
  * built command with the fake OpenAI-compatible server (a test double): exit codes and the coded
  * message on stderr. The disk cases mount a tmpfs (root only; skipped otherwise).
  */
+import Database from "better-sqlite3";
 import { execFileSync } from "node:child_process";
 import {
   existsSync,
@@ -204,6 +205,28 @@ describe("spade run: a damaged store", () => {
         `spade: E_STORE_CORRUPT: ${join(out, "run.sqlite")} is damaged or is not a run store (it has no meta table: empty, or another program's database) (restore it from a backup, or start a new run in another folder (--out); \`sqlite3 run.sqlite .recover\` may save what is left)\n`,
       );
     }
+  });
+
+  it("a run.sqlite whose meta table lost its schema_version: E_STORE_CORRUPT, the file left as it was", async () => {
+    const out = join(root, "unversioned");
+    const store = RunStore.open(out, "create");
+    store.close();
+    const db = new Database(join(out, "run.sqlite"));
+    db.prepare("DELETE FROM meta WHERE key = 'schema_version'").run();
+    db.close();
+    const before = readFileSync(join(out, "run.sqlite"));
+    for (const args of [
+      ["run", "--resume", out],
+      ["runs", "show", out],
+      ["runs", "export", out, join(root, "unversioned-tb"), "--to", "tensorboard"],
+    ]) {
+      const r = await spade(args);
+      expect([r.code, r.stderr], args.join(" ")).toEqual([
+        2,
+        `spade: E_STORE_CORRUPT: ${join(out, "run.sqlite")} is damaged or is not a run store (its meta table has no schema_version: cut short, or edited) (restore it from a backup, or start a new run in another folder (--out); \`sqlite3 run.sqlite .recover\` may save what is left)\n`,
+      ]);
+    }
+    expect(readFileSync(join(out, "run.sqlite")).equals(before)).toBe(true);
   });
 });
 
