@@ -1,10 +1,11 @@
 /**
  * The dashboard over damaged run stores, served for real: an empty file, another program's
  * database, a store cut mid-page, random bytes, a newer schema, a meta table without its schema
- * version, a writer in another process, and run folders deleted while served. Each bad run shows its coded error; the others keep serving.
+ * version, a folder and a FIFO in the store's place, a writer in another process, and run folders
+ * deleted while served. Each bad run shows its coded error; the others keep serving.
  */
 import Database from "better-sqlite3";
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdirSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -27,7 +28,7 @@ const corrupt = (name: string, why: string) =>
   `${store(name)} is damaged or is not a run store (${why}) (${CORRUPT_NEXT})`;
 const NO_META = "it has no meta table: empty, or another program's database";
 
-/** The damaged runs (ids r1...r5 under `runs/`, after the good r0), each with what it shows. */
+/** The damaged runs (ids r1... under `runs/`, after the good r0), each with what it shows. */
 const DAMAGED = [
   { id: "r1", name: "b-empty", status: 500, code: "E_STORE_CORRUPT", why: NO_META },
   { id: "r2", name: "c-foreign", status: 500, code: "E_STORE_CORRUPT", why: NO_META },
@@ -53,12 +54,16 @@ const DAMAGED = [
     code: "E_STORE_CORRUPT",
     why: "its meta table has no schema_version: cut short, or edited",
   },
+  { id: "r7", name: "f3-folder", status: 500, code: "E_IO", why: "a folder" },
+  { id: "r8", name: "f4-fifo", status: 500, code: "E_IO", why: "a named pipe (FIFO)" },
 ].map((d) => ({
   ...d,
   message:
     d.why === null
       ? `${store(d.name)} has schema version 2, this SPADE reads 1 (use the SPADE version that wrote the run)`
-      : corrupt(d.name, d.why),
+      : d.code === "E_IO"
+        ? `${store(d.name)} is ${d.why}, not a file: a run's store is the SQLite file run.sqlite (give the folder a run was written to (--out); if that is ${join(runs, d.name)}, its store was replaced: move ${store(d.name)} out of the way and restore run.sqlite from a backup)`
+        : corrupt(d.name, d.why),
 }));
 /** The ids of the good runs listed after the damaged ones: a writer's, one deleted, a root given by name. */
 const [WRITER, DELETED, SOLO] = [1, 2, 3].map((i) => `r${DAMAGED.length + i}`) as [
@@ -115,6 +120,9 @@ beforeAll(async () => {
   const unversioned = new Database(store("f2-unversioned"));
   unversioned.prepare("DELETE FROM meta WHERE key = 'schema_version'").run();
   unversioned.close();
+  mkdirSync(store("f3-folder"), { recursive: true });
+  mkdirSync(join(runs, "f4-fifo"));
+  execFileSync("mkfifo", [store("f4-fifo")]);
   writeBigRun(join(runs, "g-writer"), SIZE);
   writeBigRun(join(runs, "h-deleted"), SIZE);
   writeBigRun(join(root, "solo"), SIZE);

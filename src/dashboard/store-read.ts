@@ -2,9 +2,9 @@
  * @module dashboard/store-read
  * Opening a run's store for the dashboard: read-only, never taking the run's lock (a running run
  * keeps writing; WAL lets it), with every way a folder can fail to be a readable run coded:
- * E_NOT_FOUND (no store), E_STORE_CORRUPT, E_RUN_LOCKED (a writer holds SQLite's exclusive
- * lock), E_CONFIG (a schema this SPADE does not read, e.g. a run written by a newer version:
- * `requireRunStore`).
+ * E_NOT_FOUND (no store), E_IO (a store that is a folder or a FIFO, a read-only disk),
+ * E_STORE_CORRUPT, E_RUN_LOCKED (a writer holds SQLite's exclusive lock), E_CONFIG (a schema
+ * this SPADE does not read, e.g. a run written by a newer version: `requireRunStore`).
  */
 import Database from "better-sqlite3";
 import { existsSync } from "node:fs";
@@ -14,6 +14,7 @@ import { SpadeError } from "../errors.js";
 import {
   readHolder,
   requireRunStore,
+  requireStoreFile,
   STORE_FILE,
   storeIoError,
   unreadableOnReadOnlyDisk,
@@ -58,6 +59,7 @@ export function openRunDb(dir: string): Database.Database {
       nextStep: "give the folder a run was written to (--out)",
     });
   }
+  requireStoreFile(path);
   const db = guardRead(
     path,
     () => new Database(path, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS }),

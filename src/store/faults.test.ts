@@ -212,6 +212,30 @@ describe("a damaged run.sqlite", () => {
   });
 });
 
+describe("a run.sqlite that is not a file", () => {
+  const notAFile = (dir: string, kind: string) => ({
+    code: "E_IO",
+    message: `${join(dir, STORE_FILE)} is ${kind}, not a file: a run's store is the SQLite file run.sqlite (give the folder a run was written to (--out); if that is ${dir}, its store was replaced: move ${join(dir, STORE_FILE)} out of the way and restore run.sqlite from a backup)`,
+  });
+
+  it("a folder: E_IO saying so, not SQLite's disk I/O error; the folder's lock is released", () => {
+    const dir = tmp();
+    mkdirSync(join(dir, STORE_FILE));
+    expect(
+      (["resume", "read"] as const).map((mode) => codeAndMessageOf(() => RunStore.open(dir, mode))),
+    ).toEqual([notAFile(dir, "a folder"), notAFile(dir, "a folder")]);
+    expect(readdirSync(dir)).toEqual([STORE_FILE]);
+  });
+
+  it("a FIFO: E_IO at once, where opening it to read waited for a writer forever", () => {
+    const dir = tmp();
+    execFileSync("mkfifo", [join(dir, STORE_FILE)]);
+    expect(
+      (["resume", "read"] as const).map((mode) => codeAndMessageOf(() => RunStore.open(dir, mode))),
+    ).toEqual([notAFile(dir, "a named pipe (FIFO)"), notAFile(dir, "a named pipe (FIFO)")]);
+  });
+});
+
 describe("disk and permission failures", () => {
   it("maps SQLite's and Node's codes: full disk, read-only, other I/O; leaves constraint errors alone", () => {
     // A real SQLITE_FULL: a database whose page budget is spent.

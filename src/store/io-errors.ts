@@ -2,10 +2,11 @@
  * @module store/io-errors
  * Turning what the disk and SQLite say (ENOSPC, EROFS, SQLITE_FULL, SQLITE_NOTADB...) into coded
  * errors with a next step. A full disk never loses committed work, so its message says how to
- * continue the run elsewhere; a run folder that went away under its run says so.
+ * continue the run elsewhere; a run folder that went away under its run says so; a store that is
+ * not a file at all (a folder, a FIFO) says what it is.
  */
-import { existsSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync, type Stats, statSync } from "node:fs";
+import { basename, dirname } from "node:path";
 import { SpadeError } from "../errors.js";
 
 /** The `code` of a Node system error or a better-sqlite3 `SqliteError`, or null. */
@@ -118,4 +119,33 @@ export function guardIo<T>(path: string, fn: () => T, onFull?: string): T {
   } catch (err) {
     throw storeIoError(err, path, onFull) ?? err;
   }
+}
+
+/** What `stats` describe, for a store that is not a regular file; null for a regular file. */
+function notAFile(stats: Stats): string | null {
+  if (stats.isFile()) return null;
+  if (stats.isDirectory()) return "a folder";
+  if (stats.isFIFO()) return "a named pipe (FIFO)";
+  if (stats.isSocket()) return "a socket";
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
+  return "not a regular file";
+}
+
+/**
+ * E_IO unless the store `path` (which exists) is a regular file or a link to one. SQLite would
+ * call a folder's failed read a "disk I/O error", sending the user to check a sound disk, and
+ * opening a FIFO to read waits, in the kernel, for a writer that never comes: the command hung,
+ * and the dashboard with every request it served.
+ */
+export function requireStoreFile(path: string): void {
+  const kind = notAFile(guardIo(path, () => statSync(path)));
+  if (kind === null) return;
+  const dir = dirname(path);
+  throw new SpadeError(
+    "E_IO",
+    `${path} is ${kind}, not a file: a run's store is the SQLite file ${basename(path)}`,
+    {
+      nextStep: `give the folder a run was written to (--out); if that is ${dir}, its store was replaced: move ${path} out of the way and restore ${basename(path)} from a backup`,
+    },
+  );
 }

@@ -17,7 +17,7 @@ import {
   SAMPLE_INSERT,
 } from "./inserts.js";
 import { type FileIdentity, identityOf, isSameFile } from "./file-identity.js";
-import { guardIo, runGone } from "./io-errors.js";
+import { guardIo, requireStoreFile, runGone } from "./io-errors.js";
 import { leaveWal, unreadableOnReadOnlyDisk, useWal } from "./journal.js";
 import { jsonText } from "./rows.js";
 import { LOCK_FILE, RunLock, type LockHolder } from "./lock.js";
@@ -128,7 +128,8 @@ export class RunStore {
    * Opens the store in `dir`. `mode: "create"` refuses a folder that already has a run;
    * `"resume"` refuses one that has none; `"read"` opens an existing run read-only. A store
    * opened to write holds the folder's lock until `close` (E_RUN_LOCKED while another process
-   * does); a damaged file is E_STORE_CORRUPT, an unwritable folder E_IO, a full disk E_DISK_FULL.
+   * does); a damaged file is E_STORE_CORRUPT, an unwritable folder or a store that is not a file
+   * (a folder, a FIFO) E_IO, a full disk E_DISK_FULL.
    */
   static open(dir: string, mode: "create" | "resume" | "read"): RunStore {
     const path = join(dir, STORE_FILE);
@@ -137,6 +138,7 @@ export class RunStore {
         nextStep: "give the folder a run was written to (--out)",
       });
     }
+    if (mode !== "create") requireStoreFile(path);
     if (mode === "create") guardIo(path, () => makeFolder(dir));
     const lock = mode === "read" ? null : RunLock.acquire(dir);
     let db: Database.Database | undefined;

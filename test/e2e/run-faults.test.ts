@@ -228,6 +228,30 @@ describe("spade run: a damaged store", () => {
     }
     expect(readFileSync(join(out, "run.sqlite")).equals(before)).toBe(true);
   });
+
+  it("a run.sqlite that is a folder or a FIFO: E_IO saying what it is, not a disk I/O error or a hang", async () => {
+    for (const [name, kind] of [
+      ["folder-store", "a folder"],
+      ["fifo-store", "a named pipe (FIFO)"],
+    ] as const) {
+      const out = join(root, name);
+      const path = join(out, "run.sqlite");
+      mkdirSync(out);
+      if (kind === "a folder") mkdirSync(path);
+      else execFileSync("mkfifo", [path]);
+      for (const args of [
+        ["run", "--resume", out],
+        ["runs", "show", out],
+        ["runs", "export", out, join(root, `${name}-tb`), "--to", "tensorboard"],
+      ]) {
+        const r = await spade(args);
+        expect([r.code, r.stderr], args.join(" ")).toEqual([
+          2,
+          `spade: E_IO: ${path} is ${kind}, not a file: a run's store is the SQLite file run.sqlite (give the folder a run was written to (--out); if that is ${out}, its store was replaced: move ${path} out of the way and restore run.sqlite from a backup)\n`,
+        ]);
+      }
+    }
+  });
 });
 
 describe("spade run: its folder deleted or moved under it", () => {
