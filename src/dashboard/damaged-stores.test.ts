@@ -5,15 +5,15 @@
  * deleted while served. Each bad run shows its coded error; the others keep serving.
  */
 import Database from "better-sqlite3";
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeBigRun } from "../bench/big-run.js";
 import { mulberry32 } from "../random/index.js";
 import { STORE_FILE } from "../store/index.js";
 import { fileTempDir } from "../../test/cleanup.js";
+import { holdStore, release } from "../../test/hold-store.js";
 import { escapeHtml } from "./html.js";
 import { startDashboard, type Dashboard } from "./server.js";
 import { testDashboardOptions } from "./testing/options.js";
@@ -254,26 +254,3 @@ describe("damaged stores", () => {
     }
   });
 });
-
-/** TEST DOUBLE: a process that opens the SQLite file `path`, runs `statements` and holds them until released. */
-async function holdStore(path: string, statements: string[]): Promise<ChildProcess> {
-  const script = `
-    const Database = require(${JSON.stringify(createRequire(import.meta.url).resolve("better-sqlite3"))});
-    const db = new Database(${JSON.stringify(path)});
-    for (const sql of ${JSON.stringify(statements)}) db.exec(sql);
-    process.stdout.write("holding\\n");
-    process.stdin.on("data", () => { db.exec("ROLLBACK"); db.close(); process.exit(0); });`;
-  const child = spawn(process.execPath, ["-e", script], { stdio: ["pipe", "pipe", "inherit"] });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout?.once("data", () => resolve());
-    child.once("exit", (code) => reject(new Error(`the holding process exited with ${code}`)));
-  });
-  return child;
-}
-
-/** Lets `holdStore`'s process roll back and waits for it to exit. */
-async function release(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.stdin?.write("done\n");
-  await exited;
-}
