@@ -183,7 +183,7 @@ describe("damaged stores", () => {
       "BEGIN EXCLUSIVE",
       "INSERT INTO steps (step, status) VALUES (7, 'running')",
     ]);
-    const locked = `${store("g-writer")} is locked by a writer that does not let readers in (SQLITE_BUSY) (the dashboard reads it again on the next refresh; if it stays locked, stop the process holding it)`;
+    const locked = `${store("g-writer")} is locked by process ${exclusive.pid} (node) (SQLITE_BUSY) (the dashboard reads it again on the next refresh; if it stays locked, stop the process holding it)`;
     try {
       expect(rowError((await get("/")).text, WRITER)).toEqual(["E_RUN_LOCKED", escapeHtml(locked)]);
       const page = await get(`/run/${WRITER}/archive`);

@@ -10,13 +10,14 @@ import Database from "better-sqlite3";
 import { existsSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { SpadeError } from "../errors.js";
+import { isSpadeError, SpadeError } from "../errors.js";
 import {
   readHolder,
   requireRunStore,
   requireStoreFile,
   STORE_FILE,
   storeIoError,
+  storeLocked,
   unreadableOnReadOnlyDisk,
 } from "../store/index.js";
 
@@ -25,20 +26,14 @@ const BUSY_TIMEOUT_MS = 500;
 
 /** The coded error for a failed read of `path`. */
 export function readError(err: unknown, path: string): unknown {
-  const code = (err as { code?: unknown } | null)?.code;
-  if (code === "SQLITE_BUSY" || code === "SQLITE_LOCKED") {
-    return new SpadeError(
-      "E_RUN_LOCKED",
-      `${path} is locked by a writer that does not let readers in (${String(code)})`,
-      {
-        cause: err,
-        nextStep:
-          "the dashboard reads it again on the next refresh; if it stays locked, stop the process holding it",
-      },
-    );
-  }
-  // A store left in WAL without its -shm on a read-only disk: "cannot write" would mislead.
   const coded = storeIoError(err, path) ?? err;
+  if (isSpadeError(coded, "E_RUN_LOCKED"))
+    return storeLocked(
+      path,
+      coded.cause,
+      "the dashboard reads it again on the next refresh; if it stays locked, stop the process holding it",
+    );
+  // A store left in WAL without its -shm on a read-only disk: "cannot write" would mislead.
   return unreadableOnReadOnlyDisk(coded, path) ?? coded;
 }
 

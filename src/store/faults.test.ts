@@ -25,6 +25,7 @@ import { RunStore, STORE_FILE } from "./run-store.js";
 import { EMPTY_STATS, type EnvironmentRow } from "./types.js";
 import { codeAndMessageOf, codeOf, thrown } from "../../test/assert.js";
 import { fileTempDir, releasedAfterEach, tempDirsAfterEach } from "../../test/cleanup.js";
+import { holdStore, release } from "../../test/hold-store.js";
 
 const tmp = tempDirsAfterEach("spade-store-faults-");
 // Registered after tmp's: vitest runs after-hooks last-registered first, so a tmpfs is unmounted
@@ -209,6 +210,56 @@ describe("a damaged run.sqlite", () => {
       readFileSync(join(dir, STORE_FILE)).equals(before),
       existsSync(`${join(dir, STORE_FILE)}-wal`),
     ]).toEqual([true, false]);
+  });
+});
+
+describe("a store another process holds locked", () => {
+  const locked = (dir: string, pid: number | undefined) => ({
+    code: "E_RUN_LOCKED",
+    message: `${join(dir, STORE_FILE)} is locked by process ${pid} (node) (SQLITE_BUSY) (nothing committed is lost: let that process finish, end its open transaction (a sqlite3 shell: COMMIT or ROLLBACK) or stop it, then run the command again; a run continues with spade run --resume ${dir})`,
+  });
+
+  it("a resume while a read transaction is open on the closed run: E_RUN_LOCKED naming the reader after 5 s, nothing written", async () => {
+    const dir = tmp();
+    const store = RunStore.open(dir, "create");
+    store.transaction(() => store.insertEnvironment(env("e0", "x")));
+    store.close(); // a closed run is in rollback-journal mode: a resume switches it back to WAL
+    const path = join(dir, STORE_FILE);
+    const before = readFileSync(path);
+    const reader = await holdStore(path, ["BEGIN", "SELECT * FROM environments"]);
+    try {
+      const started = Date.now();
+      const err = codeAndMessageOf(() => RunStore.open(dir, "resume"));
+      const waitedMs = Date.now() - started;
+      expect([err, waitedMs >= 4_900, waitedMs < 15_000]).toEqual([
+        locked(dir, reader.pid),
+        true,
+        true,
+      ]);
+      expect([readFileSync(path).equals(before), readHolder(dir)]).toEqual([true, null]);
+    } finally {
+      await release(reader);
+    }
+    const resumed = RunStore.open(dir, "resume");
+    expect(resumed.environments().map((e) => e.id)).toEqual(["e0"]);
+    resumed.close();
+  });
+
+  it("a write while another process holds the write lock: E_RUN_LOCKED, and it commits once let go", async () => {
+    const dir = tmp();
+    const store = RunStore.open(dir, "create");
+    store.transaction(() => store.insertEnvironment(env("e0", "x")));
+    const writer = await holdStore(join(dir, STORE_FILE), ["BEGIN IMMEDIATE"]);
+    try {
+      expect(
+        codeAndMessageOf(() => store.transaction(() => store.insertEnvironment(env("e1", "x")))),
+      ).toEqual(locked(dir, writer.pid));
+    } finally {
+      await release(writer);
+    }
+    store.transaction(() => store.insertEnvironment(env("e1", "x")));
+    expect(store.environments().map((e) => e.id)).toEqual(["e0", "e1"]);
+    store.close();
   });
 });
 

@@ -16,7 +16,7 @@ export {
 export { killInTransaction } from "./fault-injection.js";
 export { RunLock, readHolder, LOCK_FILE, HOLDER_FILE } from "./lock.js";
 export type { LockHolder } from "./lock.js";
-export { storeIoError, guardIo, requireStoreFile } from "./io-errors.js";
+export { storeIoError, storeLocked, guardIo, requireStoreFile } from "./io-errors.js";
 export { unreadableOnReadOnlyDisk } from "./journal.js";
 export { SCHEMA_VERSION } from "./schema.js";
 export { EMPTY_STATS } from "./types.js";

@@ -8,6 +8,7 @@
 import { existsSync, type Stats, statSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { SpadeError } from "../errors.js";
+import { processesLocking } from "./lock-holders.js";
 
 /** The `code` of a Node system error or a better-sqlite3 `SqliteError`, or null. */
 function codeOf(err: unknown): string | null {
@@ -54,13 +55,42 @@ export function storeCorrupt(path: string, why: string, cause?: unknown): SpadeE
   });
 }
 
+/** Whether `code` is SQLite's for a lock another connection holds (SQLITE_BUSY, SQLITE_LOCKED, their extended codes). */
+function isBusy(code: string): boolean {
+  return /^SQLITE_(BUSY|LOCKED)(_|$)/.test(code);
+}
+
+/**
+ * E_RUN_LOCKED for the store `path`, which SQLite found locked by another process past the busy
+ * timeout (`cause`: its SQLITE_BUSY or SQLITE_LOCKED): a read transaction left open (a `sqlite3`
+ * shell, a backup) keeps a resume from switching the store to WAL; a writer in exclusive locking
+ * mode lets no reader in. Names the processes holding locks on the store or its `-shm` where the
+ * system says (lock-holders.ts). The refused statement wrote nothing. `nextStep`: by default, how
+ * a command or a run goes on.
+ */
+export function storeLocked(path: string, cause: unknown, nextStep?: string): SpadeError {
+  const holders = processesLocking([path, `${path}-shm`]);
+  const named = holders.map((h) => `${h.pid}${h.command === null ? "" : ` (${h.command})`}`);
+  const who =
+    named.length === 0
+      ? "another process (this system does not say which)"
+      : `${named.length === 1 ? "process" : "processes"} ${named.join(", ")}`;
+  return new SpadeError("E_RUN_LOCKED", `${path} is locked by ${who} (${codeOf(cause)})`, {
+    cause,
+    nextStep:
+      nextStep ??
+      `nothing committed is lost: let that process finish, end its open transaction (a sqlite3 shell: COMMIT or ROLLBACK) or stop it, then run the command again; a run continues with spade run --resume ${dirname(path)}`,
+  });
+}
+
 /**
  * The coded error for a failed store or run-folder operation on `path`, or null when `err` is
  * not an I/O or SQLite failure (a programming error, a constraint: those stay as they are).
- * E_DISK_FULL for a full disk or quota, E_STORE_CORRUPT for a damaged or foreign file, E_IO for
- * the rest (read-only or unwritable folder, other I/O errors). `onFull` is E_DISK_FULL's next
- * step: by default `path` is a file of a run folder and the run is resumed; a file elsewhere (an
- * event file, an eval result, a temporary file) says how its own command continues. A run
+ * E_DISK_FULL for a full disk or quota, E_STORE_CORRUPT for a damaged or foreign file,
+ * E_RUN_LOCKED for a store another process holds locked (`storeLocked`), E_IO for the rest
+ * (read-only or unwritable folder, other I/O errors). `onFull` is E_DISK_FULL's next step: by
+ * default `path` is a file of a run folder and the run is resumed; a file elsewhere (an event
+ * file, an eval result, a temporary file) says how its own command continues. A run
  * folder's file not found because the folder is no longer there is `runGone` (not its creation:
  * a `mkdir` that fails reports ENOENT for a read-only parent).
  */
@@ -81,6 +111,7 @@ export function storeIoError(err: unknown, path: string, onFull?: string): Spade
       nextStep: onFull ?? resumeRunStep(runDir),
     });
   }
+  if (isBusy(code)) return storeLocked(path, err);
   if (code === "SQLITE_NOTADB" || code.startsWith("SQLITE_CORRUPT")) {
     return storeCorrupt(path, `${code}: ${detail}`, err);
   }

@@ -10,7 +10,7 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { SpadeError } from "../errors.js";
-import { guardIo } from "./io-errors.js";
+import { guardIo, storeIoError } from "./io-errors.js";
 
 /** The file whose exclusive SQLite lock is the run folder's lock. Never deleted while in use. */
 export const LOCK_FILE = "run.lock";
@@ -70,13 +70,12 @@ export class RunLock {
     const path = join(dir, LOCK_FILE);
     const db = guardIo(path, () => new Database(path, { timeout: 0 }));
     try {
-      guardIo(path, () => {
-        db.pragma("locking_mode = EXCLUSIVE");
-        db.exec("BEGIN EXCLUSIVE; COMMIT"); // in exclusive locking mode the lock is kept until close
-      });
+      db.pragma("locking_mode = EXCLUSIVE");
+      db.exec("BEGIN EXCLUSIVE; COMMIT"); // in exclusive locking mode the lock is kept until close
     } catch (err) {
       db.close();
-      if ((err as { code?: unknown }).code !== "SQLITE_BUSY") throw err;
+      // Told apart before `storeIoError`, whose E_RUN_LOCKED names a store's lock holders.
+      if ((err as { code?: unknown }).code !== "SQLITE_BUSY") throw storeIoError(err, path) ?? err;
       const holder = readHolder(dir);
       const who = holder
         ? `process ${holder.pid} on ${holder.host} (since ${holder.startedAt})`

@@ -61,6 +61,13 @@ import type {
 export const STORE_FILE = "run.sqlite";
 
 /**
+ * How long a statement waits for a lock another process holds on the store before E_RUN_LOCKED
+ * naming it (io-errors.ts `storeLocked`): 5 s, better-sqlite3's default, which outlasts a reader's
+ * short reads (the dashboard's) but not a read transaction left open in a `sqlite3` shell.
+ */
+const BUSY_TIMEOUT_MS = 5_000;
+
+/**
  * Creates `dir` (and missing parents). The folder itself is made first without `recursive`,
  * whose errors lose their cause (a read-only parent reads as ENOENT), so EROFS / EACCES show.
  */
@@ -148,7 +155,10 @@ export class RunStore {
           nextStep: `resume it with --resume ${dir}, or choose another --out`,
         });
       }
-      const opened = guardIo(path, () => new Database(path, { readonly: mode === "read" }));
+      const opened = guardIo(
+        path,
+        () => new Database(path, { readonly: mode === "read", timeout: BUSY_TIMEOUT_MS }),
+      );
       db = opened;
       const identity = guardIo(path, () => identityOf(path));
       // An empty file (cut to 0 bytes), another program's database or a run of another schema

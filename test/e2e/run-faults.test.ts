@@ -27,6 +27,7 @@ import {
 } from "../fakes/openai-server.js";
 import { spade, spadeAsync } from "./cli.js";
 import { fileTempDir } from "../cleanup.js";
+import { holdStore, release } from "../hold-store.js";
 import { remountTmpfs } from "../tmpfs.js";
 
 const root = fileTempDir("spade-run-faults-");
@@ -110,6 +111,34 @@ describe("spade run: the run folder lock", () => {
     expect(store.episodes().map((e) => e.failureCode)).toEqual(["E_POLICY_HTTP"]);
     store.close();
     expect(readHolder(out)).toBeNull();
+  });
+});
+
+describe("spade run --resume: a store another process holds", () => {
+  it("a read transaction left open: E_RUN_LOCKED naming it after the busy timeout, nothing written; resumed once it lets go", async () => {
+    server = await startFakeOpenAIServer(() => ({ kind: "status", status: 400 }));
+    const out = join(root, "read-held");
+    const first = await spade(runArgs(server.baseURL, out));
+    expect(first.code, first.stderr).toBe(0);
+    const path = join(out, "run.sqlite");
+    const before = readFileSync(path);
+    const reader = await holdStore(path, ["BEGIN", "SELECT * FROM steps"]);
+    let refused: Awaited<ReturnType<typeof spade>>;
+    try {
+      refused = await spade(["run", "--resume", out, "--steps", "2"]);
+    } finally {
+      await release(reader);
+    }
+    expect([refused.code, refused.stderr.trimEnd().split("\n").at(-1)]).toEqual([
+      2,
+      `spade: E_RUN_LOCKED: ${path} is locked by process ${reader.pid} (node) (SQLITE_BUSY) (nothing committed is lost: let that process finish, end its open transaction (a sqlite3 shell: COMMIT or ROLLBACK) or stop it, then run the command again; a run continues with spade run --resume ${out})`,
+    ]);
+    expect([readFileSync(path).equals(before), readHolder(out)]).toEqual([true, null]);
+    const resumed = await spade(["run", "--resume", out, "--steps", "2"]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const store = RunStore.open(out, "read");
+    expect(store.doneSteps()).toBe(2);
+    store.close();
   });
 });
 
