@@ -198,6 +198,50 @@ describe("damaged stores", () => {
     expect((await get(`/run/${WRITER}`)).status).toBe(200);
   });
 
+  it("waits for a locked store on timers: other requests are answered meanwhile, and a lock let go in time shows the page", async () => {
+    const hold = () =>
+      holdStore(store("g-writer"), [
+        "PRAGMA locking_mode = EXCLUSIVE",
+        "BEGIN EXCLUSIVE",
+        "INSERT INTO steps (step, status) VALUES (7, 'running')",
+      ]);
+    const answered: string[] = [];
+    const track = async (name: string, path: string) => {
+      const response = await fetch(new URL(path, dashboard.url));
+      answered.push(name);
+      const text = await response.text();
+      return { status: response.status, retryAfter: response.headers.get("retry-after"), text };
+    };
+    const held = await hold();
+    try {
+      const locked = track("locked page", `/run/${WRITER}/archive`);
+      const index = track("runs page", "/");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const other = track("another run's page", "/run/r0");
+      const [l, i, o] = await Promise.all([locked, index, other]);
+      const message = `${store("g-writer")} is locked by process ${held.pid} (node) (SQLITE_BUSY) (the dashboard reads it again on the next refresh; if it stays locked, stop the process holding it)`;
+      expect({
+        answered,
+        locked: [l.status, l.retryAfter, l.text.includes(errorBox("E_RUN_LOCKED", message))],
+        index: [i.status, i.retryAfter, rowError(i.text, WRITER)],
+        other: [o.status, o.retryAfter],
+      }).toEqual({
+        answered: ["another run's page", "locked page", "runs page"],
+        locked: [503, "1", true],
+        index: [200, null, ["E_RUN_LOCKED", escapeHtml(message)]],
+        other: [200, null],
+      });
+    } finally {
+      await release(held);
+    }
+    // A lock let go while the page waits: the page shows the run.
+    const briefly = await hold();
+    const page = fetch(new URL(`/run/${WRITER}`, dashboard.url));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await release(briefly);
+    expect((await page).status).toBe(200);
+  });
+
   it("announces a run folder deleted while served, then answers its pages with E_NOT_FOUND", async () => {
     const events = new AbortController();
     const response = await fetch(new URL("/events", dashboard.url), { signal: events.signal });

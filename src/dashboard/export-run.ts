@@ -6,7 +6,7 @@
  * or not at all (a full disk removes what was written).
  */
 import type { Json } from "../env/index.js";
-import { withRunDb } from "./store-read.js";
+import { COMMAND_READ, withRunDb } from "./store-read.js";
 import { EventFileWriter, stepScalars } from "./tensorboard.js";
 
 /** What an export wrote. */
@@ -40,25 +40,29 @@ export function transcriptText(transcript: Json, header: string): string {
 
 /** Writes the run in `dir` as TensorBoard events into `outDir`; `nowMs` stamps the events. */
 export function exportTensorboard(dir: string, outDir: string, nowMs: number): ExportResult {
-  const { steps, samples } = withRunDb(dir, (db) => {
-    const rows = db
-      .prepare("SELECT step, metrics FROM steps WHERE status = 'done' ORDER BY step")
-      .all() as Array<{ step: number; metrics: string | null }>;
-    // Per step and hint flag, the first finished episode in key order.
-    const episodes = db
-      .prepare(
-        `SELECT step, env_id, hinted, return, transcript FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY step, hinted ORDER BY env_id, idx) AS n
+  const { steps, samples } = withRunDb(
+    dir,
+    (db) => {
+      const rows = db
+        .prepare("SELECT step, metrics FROM steps WHERE status = 'done' ORDER BY step")
+        .all() as Array<{ step: number; metrics: string | null }>;
+      // Per step and hint flag, the first finished episode in key order.
+      const episodes = db
+        .prepare(
+          `SELECT step, env_id, hinted, return, transcript FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY step, hinted ORDER BY env_id, idx) AS n
        FROM episodes WHERE failure IS NULL) WHERE n = 1 ORDER BY step, hinted`,
-      )
-      .all() as Array<{
-      step: number;
-      env_id: string;
-      hinted: number;
-      return: number;
-      transcript: string;
-    }>;
-    return { steps: rows, samples: episodes };
-  });
+        )
+        .all() as Array<{
+        step: number;
+        env_id: string;
+        hinted: number;
+        return: number;
+        transcript: string;
+      }>;
+      return { steps: rows, samples: episodes };
+    },
+    COMMAND_READ,
+  );
   const writer = EventFileWriter.create(outDir, nowMs);
   let scalars = 0;
   let texts = 0;

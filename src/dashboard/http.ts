@@ -27,6 +27,12 @@ export function statusOf(code: string): number {
         : 500;
 }
 
+/**
+ * The `Retry-After` of a 503 for a run store still locked after the dashboard's wait, in seconds:
+ * a lock is held for a transaction, seldom longer.
+ */
+export const LOCKED_RETRY_AFTER_S = 1;
+
 /** Answers `text` as `type`, never cached, never sniffed, scripts and styles from this server only. */
 export function send(
   res: ServerResponse,
@@ -50,6 +56,7 @@ export function sendError(req: IncomingMessage, res: ServerResponse, err: unknow
     send(res, err.status, "text/plain; charset=utf-8", `${err.message}\n`);
   else {
     const e = pages.pageError(err);
+    if (e.code === "E_RUN_LOCKED") res.setHeader("retry-after", String(LOCKED_RETRY_AFTER_S));
     if ((req.url ?? "").startsWith("/api/"))
       send(res, statusOf(e.code), "application/json", JSON.stringify({ error: e }));
     else

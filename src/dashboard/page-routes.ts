@@ -6,17 +6,18 @@
 import type { ServerResponse } from "node:http";
 import { SpadeError } from "../errors.js";
 import { html, type SafeHtml } from "./html.js";
-import { HttpError, send, statusOf } from "./http.js";
+import { HttpError, LOCKED_RETRY_AFTER_S, send, statusOf } from "./http.js";
 import * as pages from "./pages.js";
 import * as read from "./queries.js";
 import type { RunCatalog } from "./runs.js";
 import { runSeries } from "./series.js";
+import { whileLocked } from "./store-read.js";
 
 /** What the pages read. */
 export interface PageContext {
   runs: RunCatalog;
   /** The environments the Play page offers. */
-  playChoices: () => Array<{ value: string; label: string }>;
+  playChoices: () => Promise<Array<{ value: string; label: string }>>;
 }
 
 const optionalNumber = (v: string | null): number | undefined =>
@@ -32,49 +33,64 @@ interface Page {
   layout: { run?: pages.RunEntry; live?: string };
 }
 
-/** A page of one run; a run that cannot be read shows its coded error instead. */
-function runPage(
+/**
+ * A page of one run; a run that cannot be read shows its coded error instead. A store locked by
+ * another process is read again until let go or the wait is over (`whileLocked`).
+ */
+async function runPage(
   runs: RunCatalog,
   id: string,
   title: string,
   render: (run: pages.RunEntry) => SafeHtml,
-): Page {
-  let run: pages.RunEntry;
+): Promise<Page> {
+  let found: pages.RunEntry;
   try {
-    run = runs.find(id);
+    found = await runs.find(id);
   } catch (err) {
     const e = pages.pageError(err);
     return { status: statusOf(e.code), title, content: pages.errorBox(e), layout: { live: id } };
   }
+  const run = found; // a const: the attempts below close over it
   const layout = { run, live: id };
   if (run.error)
     return { status: statusOf(run.error.code), title, content: pages.errorBox(run.error), layout };
-  try {
-    return {
-      status: 200,
-      title: `${title}: ${run.summary?.name ?? id}`,
-      content: render(run),
-      layout,
-    };
-  } catch (err) {
-    const e = pages.pageError(err);
-    return { status: statusOf(e.code), title, content: pages.errorBox(e), layout };
-  }
+  const shown = await whileLocked(
+    (): { page: Page; code: string | null } => {
+      try {
+        const content = render(run);
+        const page = {
+          status: 200,
+          title: `${title}: ${run.summary?.name ?? id}`,
+          content,
+          layout,
+        };
+        return { page, code: null };
+      } catch (err) {
+        const e = pages.pageError(err);
+        const page = { status: statusOf(e.code), title, content: pages.errorBox(e), layout };
+        return { page, code: e.code };
+      }
+    },
+    (attempt) => attempt.code === "E_RUN_LOCKED",
+  );
+  return shown.page;
 }
 
 /**
  * Answers the page at `parts` (the path's decoded segments): whole, or with `?fragment=1` only
- * its content. HttpError 404 when there is none.
+ * its content; a store still locked after the wait is 503 with `Retry-After`. HttpError 404 when
+ * there is none.
  */
-export function servePage(
+export async function servePage(
   ctx: PageContext,
   res: ServerResponse,
   url: URL,
   parts: readonly string[],
-): void {
-  const shown = pageAt(ctx, url, parts);
+): Promise<void> {
+  const shown = await pageAt(ctx, url, parts);
   if (!shown) throw new HttpError(404, `no page ${url.pathname}`);
   const fragment = url.searchParams.get("fragment") === "1";
+  if (shown.status === 503) res.setHeader("retry-after", String(LOCKED_RETRY_AFTER_S));
   send(
     res,
     shown.status,
@@ -84,17 +100,16 @@ export function servePage(
 }
 
 /** The page at `parts`; null when there is none. */
-function pageAt(ctx: PageContext, url: URL, parts: readonly string[]): Page | null {
+async function pageAt(ctx: PageContext, url: URL, parts: readonly string[]): Promise<Page | null> {
   const p = url.searchParams;
   if (parts.length === 0) {
-    const entries = ctx.runs.list().map((r) => ctx.runs.entry(r));
+    const entries = await Promise.all(ctx.runs.list().map((r) => ctx.runs.entry(r)));
     return { status: 200, title: "Runs", content: pages.runsPage(entries), layout: { live: "*" } };
   }
   if (parts[0] === "compare") {
-    const runs = p
-      .getAll("run")
-      .map((id) => ctx.runs.find(id))
-      .filter((r) => !r.error);
+    const runs = (await Promise.all(p.getAll("run").map((id) => ctx.runs.find(id)))).filter(
+      (r) => !r.error,
+    );
     if (runs.length === 0)
       return {
         status: 400,
@@ -121,7 +136,7 @@ function pageAt(ctx: PageContext, url: URL, parts: readonly string[]): Page | nu
     return {
       status: 200,
       title: "Play",
-      content: pages.playPage(ctx.playChoices(), selected),
+      content: pages.playPage(await ctx.playChoices(), selected),
       layout: {},
     };
   }
@@ -130,7 +145,11 @@ function pageAt(ctx: PageContext, url: URL, parts: readonly string[]): Page | nu
 }
 
 /** The page of `/run/<id>/<view>...`; null when `view` names none. */
-function runView(runs: RunCatalog, p: URLSearchParams, parts: readonly string[]): Page | null {
+function runView(
+  runs: RunCatalog,
+  p: URLSearchParams,
+  parts: readonly string[],
+): Promise<Page> | null {
   const id = parts[1] as string;
   const view = parts[2] ?? "";
   if (view === "")

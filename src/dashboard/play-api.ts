@@ -10,6 +10,7 @@ import { HttpError, readJsonBody, send } from "./http.js";
 import { PlayCapacityError, type PlaySessions, type PlayView } from "./play-sessions.js";
 import * as read from "./queries.js";
 import type { RunCatalog } from "./runs.js";
+import { readWhenUnlocked } from "./store-read.js";
 
 /** How Play opens environments (part of `DashboardOptions`). */
 export interface PlayOptions {
@@ -25,14 +26,17 @@ export interface PlayContext extends PlayOptions {
   sessions: PlaySessions;
 }
 
-/** The environment a Play source names (`lib:NAME` or `run:RUN:ENV`), to open; E_NOT_FOUND for any other. */
-function playSource(ctx: PlayContext, value: string): { open: () => Promise<Env> } {
+/**
+ * The environment a Play source names (`lib:NAME` or `run:RUN:ENV`), to open; E_NOT_FOUND for any
+ * other. A run's store locked by another process is read again until let go or the wait is over.
+ */
+async function playSource(ctx: PlayContext, value: string): Promise<{ open: () => Promise<Env> }> {
   const [kind, a, b] = value.split(":");
   if (kind === "lib" && a && ctx.library.names().includes(a))
     return { open: () => ctx.openProgram(ctx.library.source(a), null) };
   if (kind === "run" && a && b) {
-    const run = ctx.runs.find(a);
-    const program = read.environmentProgram(run.dir, b);
+    const run = await ctx.runs.find(a);
+    const program = await readWhenUnlocked(() => read.environmentProgram(run.dir, b));
     if (program) return { open: () => ctx.openProgram(program.code, program.hint) };
   }
   throw new SpadeError("E_NOT_FOUND", `no environment ${value}`, {
@@ -40,19 +44,26 @@ function playSource(ctx: PlayContext, value: string): { open: () => Promise<Env>
   });
 }
 
-/** The Play page's choices: the library's environments, then every readable run's designed ones. */
-export function playChoices(ctx: PlayContext): Array<{ value: string; label: string }> {
+/**
+ * The Play page's choices: the library's environments, then every readable run's designed ones
+ * (a locked store read again as `playSource` does).
+ */
+export async function playChoices(
+  ctx: PlayContext,
+): Promise<Array<{ value: string; label: string }>> {
   const out = ctx.library.names().map((n) => ({ value: `lib:${n}`, label: `library: ${n}` }));
-  for (const r of ctx.runs.list()) {
-    try {
-      for (const e of read.archive(r.dir))
-        if (e.source === "designer")
-          out.push({ value: `run:${r.id}:${e.id}`, label: `${r.id} ${e.id}: ${e.name}` });
-    } catch {
-      // An unreadable run offers nothing to play; the Runs page says why.
-    }
-  }
-  return out;
+  const byRun = await Promise.all(
+    ctx.runs.list().map(async (r) => {
+      try {
+        return (await readWhenUnlocked(() => read.archive(r.dir)))
+          .filter((e) => e.source === "designer")
+          .map((e) => ({ value: `run:${r.id}:${e.id}`, label: `${r.id} ${e.id}: ${e.name}` }));
+      } catch {
+        return []; // An unreadable run offers nothing to play; the Runs page says why.
+      }
+    }),
+  );
+  return [...out, ...byRun.flat()];
 }
 
 /**
@@ -78,7 +89,8 @@ export async function playApi(
       );
     const replace = typeof b.replace === "string" ? b.replace : undefined;
     try {
-      view = await ctx.sessions.start(playSource(ctx, String(b.source ?? "")).open, seed, replace);
+      const source = await playSource(ctx, String(b.source ?? ""));
+      view = await ctx.sessions.start(source.open, seed, replace);
     } catch (err) {
       // Kept by the error answer's writeHead, which merges headers set before it.
       if (err instanceof PlayCapacityError) res.setHeader("retry-after", String(err.retryAfterS));

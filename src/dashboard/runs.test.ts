@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { codeOf } from "../../test/assert.js";
+import { codeAndMessageOfAsync, codeOfAsync } from "../../test/assert.js";
 import { STORE_FILE } from "../store/index.js";
 import { discoverRuns, RunCatalog } from "./runs.js";
 import { fileTempDir } from "../../test/cleanup.js";
@@ -46,11 +46,12 @@ describe("RunCatalog", () => {
     ]);
   });
 
-  it("refuses an id it never gave with E_NOT_FOUND", () => {
+  it("refuses an id it never gave with E_NOT_FOUND", async () => {
     const catalog = new RunCatalog([folder("lone", true)]);
-    expect(codeOf(() => catalog.find("r1"))).toBe("E_NOT_FOUND");
-    expect(() => catalog.find("r9")).toThrow(
-      "no run r9 on this dashboard (open the Runs page and choose one)",
-    );
+    expect(await codeOfAsync(catalog.find("r1"))).toBe("E_NOT_FOUND");
+    expect(await codeAndMessageOfAsync(catalog.find("r9"))).toEqual({
+      code: "E_NOT_FOUND",
+      message: "no run r9 on this dashboard (open the Runs page and choose one)",
+    });
   });
 });

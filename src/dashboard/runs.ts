@@ -9,6 +9,7 @@ import { SpadeError } from "../errors.js";
 import { STORE_FILE } from "../store/index.js";
 import * as pages from "./pages.js";
 import * as read from "./queries.js";
+import { whileLocked } from "./store-read.js";
 
 /** The run folders under `roots`: a root holding a store is a run, else its sub-folders holding one are; a root with neither is kept so its error shows. */
 export function discoverRuns(roots: readonly string[]): string[] {
@@ -54,17 +55,26 @@ export class RunCatalog {
     });
   }
 
-  /** The run read into its summary; a run that cannot be read carries its coded error instead. */
-  entry(r: RunDir): pages.RunEntry {
-    try {
-      return { ...r, summary: read.runSummary(r.dir), error: null };
-    } catch (err) {
-      return { ...r, summary: null, error: pages.pageError(err) };
-    }
+  /**
+   * The run read into its summary; a run that cannot be read carries its coded error instead. A
+   * store locked by another process is read again until it is let go or the wait is over
+   * (`whileLocked`).
+   */
+  entry(r: RunDir): Promise<pages.RunEntry> {
+    return whileLocked(
+      (): pages.RunEntry => {
+        try {
+          return { ...r, summary: read.runSummary(r.dir), error: null };
+        } catch (err) {
+          return { ...r, summary: null, error: pages.pageError(err) };
+        }
+      },
+      (e) => e.error?.code === "E_RUN_LOCKED",
+    );
   }
 
   /** The run with id `id`, read (see `entry`); E_NOT_FOUND when this dashboard has none. */
-  find(id: string): pages.RunEntry {
+  async find(id: string): Promise<pages.RunEntry> {
     const r = this.list().find((x) => x.id === id);
     if (!r)
       throw new SpadeError("E_NOT_FOUND", `no run ${id} on this dashboard`, {

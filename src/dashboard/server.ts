@@ -65,7 +65,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     if (parts[0] === "api" && parts[1] === "play" && parts[2])
       return playApi(play, req, res, parts[2]);
     if (req.method !== "GET") throw new HttpError(405, "pages are read with GET");
-    servePage(pageContext, res, url, parts);
+    return servePage(pageContext, res, url, parts);
   }
 
   const server: Server = createLimitedServer((req, res) => {

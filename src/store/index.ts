@@ -2,7 +2,7 @@
  * @module store
  * Public face of run persistence: one SQLite file per run.
  */
-export { RunStore, STORE_FILE } from "./run-store.js";
+export { BUSY_TIMEOUT_MS, RunStore, STORE_FILE } from "./run-store.js";
 export { requireRunStore } from "./schema.js";
 export type { EnvironmentFilter, StepRange } from "./query.js";
 export {

@@ -65,7 +65,7 @@ export const STORE_FILE = "run.sqlite";
  * naming it (io-errors.ts `storeLocked`): 5 s, better-sqlite3's default, which outlasts a reader's
  * short reads (the dashboard's) but not a read transaction left open in a `sqlite3` shell.
  */
-const BUSY_TIMEOUT_MS = 5_000;
+export const BUSY_TIMEOUT_MS = 5_000;
 
 /**
  * Creates `dir` (and missing parents). The folder itself is made first without `recursive`,
