@@ -46,7 +46,8 @@ const DAMAGED = [
     code: "E_STORE_CORRUPT",
     why: "SQLITE_NOTADB: file is not a database",
   },
-  { id: "r5", name: "f-newer", status: 400, code: "E_CONFIG", why: null },
+  // E_CONFIG, as the commands say it, but the server's store: no request could change it.
+  { id: "r5", name: "f-newer", status: 500, code: "E_CONFIG", why: null },
   {
     id: "r6",
     name: "f2-unversioned",
@@ -155,6 +156,11 @@ describe("damaged stores", () => {
           d.name + view,
         ).toEqual([d.status, true]);
       }
+      const overlay = await get(`/compare?run=${d.id}`);
+      expect(
+        [overlay.status, overlay.text.includes(errorBox(d.code, d.message))],
+        `${d.name} overlay`,
+      ).toEqual([d.status, true]);
       expect(await startPlay(`run:${d.id}:d0-0`), d.name).toEqual({
         status: d.status,
         body: { error: { code: d.code, message: d.message } },
@@ -162,6 +168,45 @@ describe("damaged stores", () => {
     }
     expect((await get("/run/r0/episodes")).status).toBe(200);
     expect((await get("/play")).status).toBe(200);
+  });
+
+  it("answers a bad request 400 and a name of nothing 404, saying what to give", async () => {
+    const play = await startPlay("lib:none");
+    const seed = await fetch(new URL("/api/play/start", dashboard.url), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ source: "run:r0:d0-0", seed: -1 }),
+    });
+    const pages = await Promise.all(
+      ["/run/r0/episode?step=0", "/compare", "/compare?run=r0&run=r5"].map(get),
+    );
+    expect({
+      play: [play.status, play.body],
+      seed: [seed.status, await seed.json()],
+      pages: pages.map((p) => [
+        p.status,
+        /<code class="error-code">(\w+)<\/code>/.exec(p.text)?.[1],
+      ]),
+    }).toEqual({
+      play: [
+        404,
+        {
+          error: {
+            code: "E_NOT_FOUND",
+            message: "no environment lib:none (choose one from the list)",
+          },
+        },
+      ],
+      seed: [
+        400,
+        { error: { code: "E_CONFIG", message: "seed must be an integer >= 0 (got -1)" } },
+      ],
+      pages: [
+        [400, "E_CONFIG"], // an episode is named by step, env and seed
+        [400, "E_CONFIG"], // no run ticked
+        [200, undefined], // the readable one is shown
+      ],
+    });
   });
 
   it("reads a store another process holds in a write transaction: committed rows, or E_RUN_LOCKED", async () => {
@@ -216,19 +261,23 @@ describe("damaged stores", () => {
     try {
       const locked = track("locked page", `/run/${WRITER}/archive`);
       const index = track("runs page", "/");
+      const overlay = track("overlay", `/compare?run=${WRITER}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
       const other = track("another run's page", "/run/r0");
-      const [l, i, o] = await Promise.all([locked, index, other]);
+      const [l, i, v, o] = await Promise.all([locked, index, overlay, other]);
       const message = `${store("g-writer")} is locked by process ${held.pid} (node) (SQLITE_BUSY) (the dashboard reads it again on the next refresh; if it stays locked, stop the process holding it)`;
+      // The locked ones end their waits in any order, after the other run's page.
       expect({
-        answered,
+        first: answered[0],
         locked: [l.status, l.retryAfter, l.text.includes(errorBox("E_RUN_LOCKED", message))],
         index: [i.status, i.retryAfter, rowError(i.text, WRITER)],
+        overlay: [v.status, v.retryAfter, v.text.includes(errorBox("E_RUN_LOCKED", message))],
         other: [o.status, o.retryAfter],
       }).toEqual({
-        answered: ["another run's page", "locked page", "runs page"],
+        first: "another run's page",
         locked: [503, "1", true],
         index: [200, null, ["E_RUN_LOCKED", escapeHtml(message)]],
+        overlay: [503, "1", true],
         other: [200, null],
       });
     } finally {

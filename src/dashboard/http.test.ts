@@ -23,16 +23,22 @@ async function refusal(req: IncomingMessage): Promise<[number, string]> {
 }
 
 describe("statusOf", () => {
-  it("answers E_NOT_FOUND 404, E_CONFIG 400, E_RUN_LOCKED and E_CAPACITY 503, any other code 500", () => {
-    const codes = [
-      "E_NOT_FOUND",
-      "E_CONFIG",
-      "E_RUN_LOCKED",
-      "E_CAPACITY",
-      "E_STORE",
-      "E_INTERNAL",
+  it("answers by whose fault: a bad request 400 or 404, a store that cannot be read 500, one that may pass 503", () => {
+    // [code, as the request's fault, as the store's]
+    const table: Array<[string, number, number]> = [
+      ["E_NOT_FOUND", 404, 404], // no such run, environment or page; a store gone
+      ["E_CONFIG", 400, 500], // a bad parameter; a store of another schema version
+      ["E_RUN_LOCKED", 503, 503],
+      ["E_CAPACITY", 503, 503],
+      ["E_STORE_CORRUPT", 500, 500],
+      ["E_IO", 500, 500],
+      ["E_DISK_FULL", 500, 500],
+      ["E_SANDBOX_THROW", 500, 500], // a Play environment that failed
+      ["unexpected", 500, 500],
     ];
-    expect(codes.map(statusOf)).toEqual([404, 400, 503, 503, 500, 500]);
+    expect(
+      table.map(([code]) => [code, statusOf(code, "request"), statusOf(code, "store")]),
+    ).toEqual(table);
   });
 });
 

@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import * as pages from "./pages.js";
+import { isReadFailure } from "./store-read.js";
 
 /** An answer of `status` with `message` as plain text (405, 413, 415, 404 of a path). */
 export class HttpError extends Error {
@@ -16,15 +17,29 @@ export class HttpError extends Error {
   }
 }
 
-/** The HTTP status of a coded error: E_NOT_FOUND 404, E_CONFIG 400, E_RUN_LOCKED and E_CAPACITY 503, else 500. */
-export function statusOf(code: string): number {
-  return code === "E_NOT_FOUND"
-    ? 404
-    : code === "E_CONFIG"
-      ? 400
-      : code === "E_RUN_LOCKED" || code === "E_CAPACITY"
-        ? 503
-        : 500;
+/**
+ * Whose fault a failed request is: the request's (a bad parameter, a name of nothing), or the
+ * server's run store (`isReadFailure`: one it cannot read, whatever the code).
+ */
+export type Fault = "request" | "store";
+
+/**
+ * The HTTP status of a coded error, by whose fault it is: E_NOT_FOUND 404 (no such run,
+ * environment or store); E_RUN_LOCKED and E_CAPACITY 503 (they pass: a lock, every Play game in
+ * use); E_CONFIG 400 when the request's (a bad parameter), 500 when the store's (a schema this
+ * SPADE does not read: nothing the request could change); anything else 500 (a damaged store,
+ * a disk that cannot read it, an environment that failed, a bug).
+ */
+export function statusOf(code: string, fault: Fault): number {
+  if (code === "E_NOT_FOUND") return 404;
+  if (code === "E_RUN_LOCKED" || code === "E_CAPACITY") return 503;
+  if (code === "E_CONFIG" && fault === "request") return 400;
+  return 500;
+}
+
+/** `statusOf` a thrown `err`: the store's fault when reading a store threw it. */
+export function statusOfError(err: unknown): number {
+  return statusOf(pages.pageError(err).code, isReadFailure(err) ? "store" : "request");
 }
 
 /**
@@ -58,11 +73,11 @@ export function sendError(req: IncomingMessage, res: ServerResponse, err: unknow
     const e = pages.pageError(err);
     if (e.code === "E_RUN_LOCKED") res.setHeader("retry-after", String(LOCKED_RETRY_AFTER_S));
     if ((req.url ?? "").startsWith("/api/"))
-      send(res, statusOf(e.code), "application/json", JSON.stringify({ error: e }));
+      send(res, statusOfError(err), "application/json", JSON.stringify({ error: e }));
     else
       send(
         res,
-        statusOf(e.code),
+        statusOfError(err),
         "text/html; charset=utf-8",
         pages.layout("Error", pages.errorBox(e)),
       );

@@ -6,12 +6,12 @@
 import type { ServerResponse } from "node:http";
 import { SpadeError } from "../errors.js";
 import { html, type SafeHtml } from "./html.js";
-import { HttpError, LOCKED_RETRY_AFTER_S, send, statusOf } from "./http.js";
+import { HttpError, LOCKED_RETRY_AFTER_S, send, statusOf, statusOfError } from "./http.js";
 import * as pages from "./pages.js";
 import * as read from "./queries.js";
 import type { RunCatalog } from "./runs.js";
-import { runSeries } from "./series.js";
-import { whileLocked } from "./store-read.js";
+import { type RunSeries, runSeries } from "./series.js";
+import { readWhenUnlocked, whileLocked } from "./store-read.js";
 
 /** What the pages read. */
 export interface PageContext {
@@ -48,12 +48,15 @@ async function runPage(
     found = await runs.find(id);
   } catch (err) {
     const e = pages.pageError(err);
-    return { status: statusOf(e.code), title, content: pages.errorBox(e), layout: { live: id } };
+    return { status: statusOfError(err), title, content: pages.errorBox(e), layout: { live: id } };
   }
   const run = found; // a const: the attempts below close over it
   const layout = { run, live: id };
-  if (run.error)
-    return { status: statusOf(run.error.code), title, content: pages.errorBox(run.error), layout };
+  // A run's error is its store's: it was read for the run's summary.
+  if (run.error) {
+    const status = statusOf(run.error.code, "store");
+    return { status, title, content: pages.errorBox(run.error), layout };
+  }
   const shown = await whileLocked(
     (): { page: Page; code: string | null } => {
       try {
@@ -67,7 +70,7 @@ async function runPage(
         return { page, code: null };
       } catch (err) {
         const e = pages.pageError(err);
-        const page = { status: statusOf(e.code), title, content: pages.errorBox(e), layout };
+        const page = { status: statusOfError(err), title, content: pages.errorBox(e), layout };
         return { page, code: e.code };
       }
     },
@@ -107,23 +110,28 @@ async function pageAt(ctx: PageContext, url: URL, parts: readonly string[]): Pro
     return { status: 200, title: "Runs", content: pages.runsPage(entries), layout: { live: "*" } };
   }
   if (parts[0] === "compare") {
-    const runs = (await Promise.all(p.getAll("run").map((id) => ctx.runs.find(id)))).filter(
-      (r) => !r.error,
-    );
+    const ticked = await Promise.all(p.getAll("run").map((id) => ctx.runs.find(id)));
+    const runs = ticked.filter((r) => !r.error);
+    const unreadable = ticked.flatMap((r) => (r.error ? [r.error] : []));
+    // None ticked is the request's fault; every ticked run unreadable (damaged, locked since the
+    // Runs page showed it) is their stores'.
     if (runs.length === 0)
       return {
-        status: 400,
+        status: unreadable[0] ? statusOf(unreadable[0].code, "store") : 400,
         title: "Overlay",
-        content: pages.errorBox({
-          code: "E_CONFIG",
-          message: "tick at least one readable run on the Runs page",
-        }),
+        content: unreadable[0]
+          ? html`${unreadable.map((e) => pages.errorBox(e))}`
+          : pages.errorBox({
+              code: "E_CONFIG",
+              message: "tick at least one readable run on the Runs page",
+            }),
         layout: { live: "*" },
       };
+    const series = await Promise.all(runs.map((run) => readWhenUnlocked(() => runSeries(run.dir))));
     return {
       status: 200,
       title: `Overlay: ${runs.map((r) => r.summary?.name).join(" vs ")}`,
-      content: pages.overviewPage(runs.map((run) => ({ run, series: runSeries(run.dir) }))),
+      content: pages.overviewPage(runs.map((run, i) => ({ run, series: series[i] as RunSeries }))),
       layout: { live: "*" },
     };
   }

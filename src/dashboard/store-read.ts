@@ -88,12 +88,30 @@ export function readError(err: unknown, path: string, nextStep = DASHBOARD_READ.
   return unreadableOnReadOnlyDisk(coded, path) ?? coded;
 }
 
-/** Runs `fn` on `db`, coding failures for `path` (`readError`). */
+/** What reading a store threw (`readFailure`): the server's fault, whatever its code. */
+const readFailures = new WeakSet<object>();
+
+/** `err`, remembered as thrown reading a store. */
+function readFailure(err: unknown): unknown {
+  if (typeof err === "object" && err !== null) readFailures.add(err);
+  return err;
+}
+
+/**
+ * Whether reading a run's store threw `err` (through `openRunDb`, `withRunDb`): then it is the
+ * server's fault, not the request's, whatever its code (http.ts `statusOf`: a store of another
+ * schema version is E_CONFIG, as in the commands, but no request could change it).
+ */
+export function isReadFailure(err: unknown): boolean {
+  return typeof err === "object" && err !== null && readFailures.has(err);
+}
+
+/** Runs `fn` on `db`, coding failures for `path` (`readError`) and remembering them (`isReadFailure`). */
 export function guardRead<T>(path: string, fn: () => T, how: LockedRead = DASHBOARD_READ): T {
   try {
     return fn();
   } catch (err) {
-    throw readError(err, path, how.nextStep);
+    throw readFailure(readError(err, path, how.nextStep));
   }
 }
 
@@ -104,11 +122,12 @@ export function guardRead<T>(path: string, fn: () => T, how: LockedRead = DASHBO
 export function openRunDb(dir: string, how: LockedRead = DASHBOARD_READ): Database.Database {
   const path = join(dir, STORE_FILE);
   if (!existsSync(path)) {
-    throw new SpadeError("E_NOT_FOUND", `no run in ${dir} (${STORE_FILE} is missing)`, {
+    const missing = new SpadeError("E_NOT_FOUND", `no run in ${dir} (${STORE_FILE} is missing)`, {
       nextStep: "give the folder a run was written to (--out)",
     });
+    throw readFailure(missing);
   }
-  requireStoreFile(path);
+  guardRead(path, () => requireStoreFile(path), how);
   const options = { readonly: true, fileMustExist: true, timeout: how.busyTimeoutMs };
   const db = guardRead(path, () => new Database(path, options), how);
   try {
