@@ -1,12 +1,16 @@
-/** The dashboard's store reader on a read-only disk (a tmpfs remounted read-only; root only). */
+/**
+ * The dashboard's store reader: on a read-only disk (a tmpfs remounted read-only; root only), and
+ * a store another process holds locked, read by a command.
+ */
 import Database from "better-sqlite3";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { codeAndMessageOf } from "../../test/assert.js";
 import { tempDirsAfterEach } from "../../test/cleanup.js";
+import { holdStore, release } from "../../test/hold-store.js";
 import { mountTmpfs, remountTmpfs, skipWithoutTmpfs } from "../../test/tmpfs.js";
 import { RunStore, STORE_FILE } from "../store/index.js";
-import { openRunDb } from "./store-read.js";
+import { DASHBOARD_READ, openRunDb, withRunDb } from "./store-read.js";
 
 const tmp = tempDirsAfterEach("spade-dash-read-");
 
@@ -36,6 +40,30 @@ describe.skipIf(skipWithoutTmpfs())("openRunDb on a read-only disk", () => {
       });
     } finally {
       unmount();
+    }
+  });
+});
+
+describe("a store another process holds locked", () => {
+  it("is E_RUN_LOCKED with the dashboard's next step there, and a command's elsewhere", async () => {
+    const dir = tmp();
+    RunStore.open(dir, "create").close();
+    const path = join(dir, STORE_FILE);
+    const held = await holdStore(path, ["PRAGMA locking_mode = EXCLUSIVE", "BEGIN EXCLUSIVE"]);
+    try {
+      const locked = `${path} is locked by process ${held.pid} (node) (SQLITE_BUSY)`;
+      expect([
+        codeAndMessageOf(() => withRunDb(dir, () => 1)),
+        codeAndMessageOf(() => withRunDb(dir, () => 1, { busyTimeoutMs: 0 })),
+      ]).toEqual([
+        { code: "E_RUN_LOCKED", message: `${locked} (${DASHBOARD_READ.nextStep})` },
+        {
+          code: "E_RUN_LOCKED",
+          message: `${locked} (nothing committed is lost: let that process finish, end its open transaction (a sqlite3 shell: COMMIT or ROLLBACK) or stop it, then run the command again; a run continues with spade run --resume ${dir})`,
+        },
+      ]);
+    } finally {
+      await release(held);
     }
   });
 });

@@ -80,8 +80,11 @@ export async function readWhenUnlocked<T>(read: () => T): Promise<T> {
   return outcome.value;
 }
 
-/** The coded error for a failed read of `path`; a locked store's E_RUN_LOCKED with `nextStep`. */
-export function readError(err: unknown, path: string, nextStep = DASHBOARD_READ.nextStep): unknown {
+/**
+ * The coded error for a failed read of `path`; a locked store's E_RUN_LOCKED with `nextStep` (the
+ * store's own when undefined).
+ */
+export function readError(err: unknown, path: string, nextStep: string | undefined): unknown {
   const coded = storeIoError(err, path) ?? err;
   if (isSpadeError(coded, "E_RUN_LOCKED")) return storeLocked(path, coded.cause, nextStep);
   // A store left in WAL without its -shm on a read-only disk: "cannot write" would mislead.
