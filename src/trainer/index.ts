@@ -3,7 +3,13 @@
  * Public face of training: the `Trainer` interface the loop hands its batches to, token-level
  * datums of both roles, and the Tinker-compatible training client and trainer.
  */
-export type { Trainer, TrainerCheckpoint, TrainResult, TrainSample } from "./types.js";
+export type {
+  Trainer,
+  TrainerCheckpoint,
+  TrainOptions,
+  TrainResult,
+  TrainSample,
+} from "./types.js";
 export { datumsFor, designSequence, episodeSequence, sequenceDatum } from "./datums.js";
 export type { Datum, DatumBatch, TensorData, TokenSequence } from "./datums.js";
 export * from "./tinker.js";

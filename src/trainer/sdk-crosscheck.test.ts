@@ -53,7 +53,15 @@ const LOSSES: Array<{ name: TinkerLoss; config?: Record<string, number> }> = [
   { name: "importance_sampling" },
   { name: "ppo", config: { clip_low_threshold: 0.8, clip_high_threshold: 1.28 } },
 ];
-const ADAM = { learning_rate: 1e-6, beta1: 0.9, beta2: 0.98, eps: 1e-8, weight_decay: 0.1 };
+// grad_clip_norm 1.0, the reference's Slime runs' clip: the SDK sends what --grad-clip-norm 1 sends.
+const ADAM = {
+  learning_rate: 1e-6,
+  beta1: 0.9,
+  beta2: 0.98,
+  eps: 1e-8,
+  weight_decay: 0.1,
+  grad_clip_norm: 1.0,
+};
 const SAMPLE = { prompt: [5, 6, 7], max_tokens: 3, stop: [2], temperature: 0.7, seed: 5 };
 const FLOW = {
   base_model: "Org/Tiny-1B",
@@ -132,6 +140,7 @@ async function runSpade(recorder: TinkerRecorder, encoding: "auto" | "json" = "a
     beta2: ADAM.beta2,
     eps: ADAM.eps,
     weightDecay: ADAM.weight_decay,
+    gradClipNorm: ADAM.grad_clip_norm,
   });
   const samplerPath = await client.saveWeightsForSampler(FLOW.checkpoint);
   const sampler = tinkerSampler({

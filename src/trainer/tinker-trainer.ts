@@ -6,7 +6,7 @@
  * loop samples the next step from (on-policy) and stores with the step.
  */
 import { SpadeError } from "../errors.js";
-import { foldKlPenalty } from "../rl/index.js";
+import { aggregateAdvantages, foldKlPenalty, type LossAggregation } from "../rl/index.js";
 import type { BaseLogprobsFn } from "./base-logprobs.js";
 import { datumsFor, type DatumBatch } from "./datums.js";
 import type {
@@ -15,11 +15,18 @@ import type {
   TinkerLoss,
   TinkerTrainingClient,
 } from "./tinker.js";
-import type { Trainer, TrainerCheckpoint, TrainResult, TrainSample } from "./types.js";
+import type {
+  Trainer,
+  TrainerCheckpoint,
+  TrainOptions,
+  TrainResult,
+  TrainSample,
+} from "./types.js";
 
 /**
  * Adam defaults of the reference's 30B runs (docs/reference-notes.md section 7): lr 1e-6 constant,
- * betas 0.9 / 0.98, weight decay 0.1; eps 1e-8 (Megatron's default, which those runs used).
+ * betas 0.9 / 0.98, weight decay 0.1; eps 1e-8 (Megatron's default, which those runs used). No
+ * gradient clipping (the reference's Tinker backend sends none; its Slime runs clip at 1.0).
  */
 export const DEFAULT_ADAM: AdamParams = {
   learningRate: 1e-6,
@@ -27,6 +34,7 @@ export const DEFAULT_ADAM: AdamParams = {
   beta2: 0.98,
   eps: 1e-8,
   weightDecay: 0.1,
+  gradClipNorm: 0,
 };
 
 /** PPO ratio clip of the reference: eps 0.2 below, 0.28 above 1. */
@@ -44,6 +52,13 @@ export interface TinkerTrainerOptions {
    * where the base model's logprobs come from. Unset or coef 0: no penalty, no extra requests.
    */
   kl?: { coef: number; baseLogprobs: BaseLogprobsFn };
+  /**
+   * How per-token losses add up, carried in the advantages after the KL fold
+   * (`rl/loss-aggregation.ts`): `token-sum` (default; Tinker's sum, each sample weighs by its
+   * trained tokens) or `sample-mean` (Slime's: each sample's mean over its tokens, summed and
+   * divided by the step's batch).
+   */
+  lossAggregation?: LossAggregation;
   /** Adam settings; unset fields take `DEFAULT_ADAM`. */
   adam?: Partial<AdamParams>;
   /** Save weights and optimiser state every step, so a resumed run continues from them. Default true. */
@@ -95,13 +110,20 @@ function stepMetrics(batch: DatumBatch, out: ForwardBackwardOutput): Record<stri
 export class TinkerTrainer implements Trainer {
   readonly adam: AdamParams;
   readonly loss: TinkerLoss;
+  readonly lossAggregation: LossAggregation;
   #checkpoint: TrainerCheckpoint | null = null;
 
   constructor(readonly options: TinkerTrainerOptions) {
     this.adam = { ...DEFAULT_ADAM, ...options.adam };
     this.loss = options.loss ?? "importance_sampling";
+    this.lossAggregation = options.lossAggregation ?? "token-sum";
     if (!(this.adam.learningRate > 0))
       throw new SpadeError("E_CONFIG", `learningRate must be > 0 (got ${this.adam.learningRate})`);
+    if (!(Number.isFinite(this.adam.gradClipNorm) && this.adam.gradClipNorm >= 0))
+      throw new SpadeError(
+        "E_CONFIG",
+        `gradClipNorm must be a number >= 0, 0 for no clipping (got ${this.adam.gradClipNorm})`,
+      );
   }
 
   /** The weights of the last step trained or restored, or null. */
@@ -168,11 +190,38 @@ export class TinkerTrainer implements Trainer {
   }
 
   /**
+   * Divides `batch`'s advantages in place as `lossAggregation` asks, over a step's batch of
+   * `batchSize` samples (`aggregateAdvantages`); `token-sum` leaves them as they are. Returns the
+   * `batchSize` metric under `sample-mean`.
+   */
+  #aggregate(batch: DatumBatch, batchSize: number): Record<string, number> {
+    const advantages = aggregateAdvantages(
+      batch.datums.map((d, i) => ({
+        advantages: d.loss_fn_inputs.advantages.data,
+        mask: batch.masks[i] as number[],
+      })),
+      this.lossAggregation,
+      batchSize,
+    );
+    if (this.lossAggregation === "token-sum") return {};
+    batch.datums.forEach((d, i) => {
+      d.loss_fn_inputs.advantages.data = advantages[i] as number[];
+    });
+    return { batchSize };
+  }
+
+  /**
    * One step: datums -> forward_backward -> optim_step -> save_weights -> save_weights_for_sampler.
    * Each pair is submitted back to back (the engine runs a model's requests in seq-id order) and
    * then waited for. A step with no samples changes nothing and returns the current checkpoint.
+   * `options.batchSize`: the samples of the step's batch, those left out with a zero loss mask
+   * included (the divisor of `sample-mean`); default `samples.length`.
    */
-  async train(step: number, samples: readonly TrainSample[]): Promise<TrainResult> {
+  async train(
+    step: number,
+    samples: readonly TrainSample[],
+    options: TrainOptions = {},
+  ): Promise<TrainResult> {
     const batch = datumsFor(samples);
     if (batch.datums.length === 0) return { metrics: { datums: 0 }, checkpoint: this.#checkpoint };
     const { client, signal } = this.options;
@@ -181,7 +230,9 @@ export class TinkerTrainer implements Trainer {
       this.loss === "ppo"
         ? { clip_low_threshold: clip.low, clip_high_threshold: clip.high }
         : undefined;
+    // The KL term is folded in first, so that sample-mean weighs it like the rest of the loss.
     const klMetrics = await this.#foldKl(batch);
+    const aggregationMetrics = this.#aggregate(batch, options.batchSize ?? samples.length);
     const fb = await client.submitForwardBackward(batch.datums, this.loss, lossConfig, signal);
     const optim = await client.submitOptimStep(this.adam, signal);
     const out = await fb.result();
@@ -195,7 +246,12 @@ export class TinkerTrainer implements Trainer {
     const samplerPath = await sampler.result();
     this.#checkpoint = { step, samplerPath, statePath };
 
-    const metrics = { ...out.metrics, ...stepMetrics(batch, out), ...klMetrics };
+    const metrics = {
+      ...out.metrics,
+      ...stepMetrics(batch, out),
+      ...klMetrics,
+      ...aggregationMetrics,
+    };
     for (const [key, value] of Object.entries(optimMetrics)) metrics[`optim/${key}`] = value;
     return { metrics, checkpoint: this.#checkpoint };
   }

@@ -7,10 +7,12 @@ import {
 } from "../../test/fakes/tinker-server.js";
 import { Limiter, TinkerHttp, tinkerSampler } from "../policy/index.js";
 import { sequenceDatum } from "./datums.js";
-import { handMadeBatch } from "./testing/batch.js";
+import { episodeRow, handMadeBatch } from "./testing/batch.js";
 import { TinkerTrainingClient, type TinkerTrainingOptions } from "./tinker.js";
 import { DEFAULT_ADAM, TinkerTrainer } from "./tinker-trainer.js";
 import { recordingClock } from "../policy/testing/clock.js";
+import type { Json } from "../env/index.js";
+import type { TrainSample } from "./types.js";
 import { closedAfterEach } from "../../test/cleanup.js";
 
 const BASE = "Org/Tiny-1B";
@@ -313,5 +315,119 @@ describe("TinkerTrainer", () => {
       model_path: "tinker://model_1/sampler_weights/spade-step-1",
     });
     expect(sampled.map((s) => s.model)).toEqual(["tinker://model_1/sampler_weights/spade-step-1"]);
+  });
+
+  /**
+   * An agent sample whose stream is a prompt token then `n` sampled tokens (targets: `n` trained),
+   * the sampler's logprob of token i being -i / 8.
+   */
+  const trainedTokens = (ref: string, n: number, advantage: number): TrainSample => {
+    const tokenIds = Array.from({ length: n + 1 }, (_, i) => 10 + i);
+    const trace = {
+      stream: {
+        tokenIds,
+        lossMask: tokenIds.map((_, i) => (i === 0 ? 0 : 1)),
+        logprobs: tokenIds.map((_, i) => (i === 0 ? 0 : -i / 8)),
+      },
+      turns: [],
+    } as unknown as Json;
+    return { role: "agent", ref, reward: advantage, advantage, episode: episodeRow(trace) };
+  };
+  const advantagesSent = (server: FakeTinkerServer) =>
+    jsonTo(server, "/api/v1/forward_backward")[0]!.body.forward_backward_input.data.map(
+      (d: { loss_fn_inputs: { advantages: { data: number[] } } }) =>
+        d.loss_fn_inputs.advantages.data,
+    );
+  const seven = (x: number) => Array.from({ length: 7 }, () => x);
+
+  it("token-sum (the default): samples of 3 and 7 trained tokens weigh 3 and 7; no clipping is asked", async () => {
+    const { server, client } = await setup();
+    const trainer = new TinkerTrainer({ client, loss: "ppo" });
+    const result = await trainer.train(
+      0,
+      [trainedTokens("a/0", 3, 1), trainedTokens("b/0", 7, 1)],
+      {
+        batchSize: 3,
+      },
+    );
+    expect(advantagesSent(server)).toEqual([[1, 1, 1], seven(1)]);
+    // The fake's ratios are 1: the loss is minus the sum of the advantages, 3 + 7.
+    expect([result.metrics.loss, result.metrics.batchSize]).toEqual([-10, undefined]);
+    expect(server.requestsTo("/api/v1/optim_step")[0]!.body.adam_params.grad_clip_norm).toBe(0);
+  });
+
+  it("sample-mean: a'_t = a / (G n_s), so each sample weighs 1 / G whatever its length; grad_clip_norm as set", async () => {
+    const { server, client } = await setup();
+    const trainer = new TinkerTrainer({
+      client,
+      loss: "ppo",
+      lossAggregation: "sample-mean",
+      adam: { gradClipNorm: 1 },
+    });
+    // G = 3: a third sample of the step was left out with a zero loss mask (not handed over).
+    const result = await trainer.train(
+      0,
+      [trainedTokens("a/0", 3, 1), trainedTokens("b/0", 7, 1)],
+      {
+        batchSize: 3,
+      },
+    );
+    expect(advantagesSent(server)).toEqual([[1 / 9, 1 / 9, 1 / 9], seven(1 / 21)]);
+    // Slime's loss: -(mean 1 + mean 1 + 0) / 3 = -2/3; each sample contributes 1/3.
+    expect(result.metrics.loss).toBeCloseTo(-2 / 3, 6);
+    expect(result.metrics.batchSize).toBe(3);
+    expect(result.metrics.trainedTokens).toBe(10);
+    expect(server.requestsTo("/api/v1/optim_step")[0]!.body.adam_params).toEqual({
+      learning_rate: 1e-6,
+      beta1: 0.9,
+      beta2: 0.98,
+      eps: 1e-8,
+      weight_decay: 0.1,
+      grad_clip_norm: 1,
+    });
+  });
+
+  it("sample-mean without a batch size divides by the samples handed over; both roles alike", async () => {
+    const { server, client } = await setup();
+    const trainer = new TinkerTrainer({ client, lossAggregation: "sample-mean" });
+    await trainer.train(0, handMadeBatch());
+    // Agent: 3 trained targets of advantage 2 -> 2 / (2 x 3); designer: 1 of -0.5 -> -0.5 / (2 x 1).
+    expect(advantagesSent(server)).toEqual([
+      [0, 2 / 6, 2 / 6, 0, 2 / 6],
+      [0, -0.5 / 2],
+    ]);
+  });
+
+  it("sample-mean divides the KL-folded advantages, so the KL term is weighted per sample too", async () => {
+    const { server, client } = await setup();
+    // TEST DOUBLE: the base model's logprob of every token is -1 (the first, the prompt's, is dropped).
+    const baseLogprobs = async (tokenIds: readonly number[]) => tokenIds.map(() => -1);
+    const trainer = new TinkerTrainer({
+      client,
+      lossAggregation: "sample-mean",
+      kl: { coef: 0.5, baseLogprobs },
+    });
+    const result = await trainer.train(0, [trainedTokens("a/0", 1, 1), trainedTokens("b/0", 2, 1)]);
+    // d = log q - log p_base: (-1/8 + 1) for a; (-1/8 + 1), (-2/8 + 1) for b; mean m = 19/24.
+    // Folded: 1 + 0.5 (m - d), then divided by G n_s = 2 x 1 and 2 x 2.
+    const m = (7 / 8 + 7 / 8 + 6 / 8) / 3;
+    const folded = (d: number) => 1 + 0.5 * (m - d);
+    const sent = advantagesSent(server) as number[][];
+    expect(sent[0]![0]).toBeCloseTo(folded(7 / 8) / 2, 6);
+    expect(sent[1]![0]).toBeCloseTo(folded(7 / 8) / 4, 6);
+    expect(sent[1]![1]).toBeCloseTo(folded(6 / 8) / 4, 6);
+    expect(result.metrics["kl:mean"]).toBeCloseTo(m, 12);
+  });
+
+  it("refuses a negative gradClipNorm and a batch smaller than its samples with coded errors", async () => {
+    const { client } = await setup();
+    expect(() => new TinkerTrainer({ client, adam: { gradClipNorm: -1 } })).toThrowError(
+      expect.objectContaining({ code: "E_CONFIG" }),
+    );
+    await expect(
+      new TinkerTrainer({ client, lossAggregation: "sample-mean" }).train(0, handMadeBatch(), {
+        batchSize: 1,
+      }),
+    ).rejects.toMatchObject({ code: "E_RL_INPUT" });
   });
 });

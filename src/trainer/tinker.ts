@@ -35,6 +35,8 @@ export interface AdamParams {
   beta2: number;
   eps: number;
   weightDecay: number;
+  /** The global gradient norm is clipped to this before the update (`grad_clip_norm`); 0: no clipping. */
+  gradClipNorm: number;
 }
 
 /** What `forward_backward` gives back (`ForwardBackwardOutput`). */
@@ -201,14 +203,14 @@ export class TinkerTrainingClient {
     adam: AdamParams,
     signal?: AbortSignal,
   ): Promise<Submitted<Record<string, number>>> {
-    // grad_clip_norm 0 = no clipping (the SDK's default, which it always sends).
+    // grad_clip_norm 0 = no clipping (the SDK's default); the SDK always sends the field.
     const adamParams = {
       learning_rate: adam.learningRate,
       beta1: adam.beta1,
       beta2: adam.beta2,
       eps: adam.eps,
       weight_decay: adam.weightDecay,
-      grad_clip_norm: 0,
+      grad_clip_norm: adam.gradClipNorm,
     };
     return this.submit(
       "/api/v1/optim_step",

@@ -40,10 +40,25 @@ export interface TrainResult {
   checkpoint?: TrainerCheckpoint | null;
 }
 
+/** What a step's batch holds besides the samples handed to the trainer. */
+export interface TrainOptions {
+  /**
+   * Samples in the step's batch: those handed over plus those left out of it with an all-zero loss
+   * mask (agent samples of truncated episodes under `truncatedEpisodes: mask`). The divisor of
+   * `sample-mean` loss aggregation (Slime's step batch, `rl/loss-aggregation.ts`). Default: the
+   * samples handed over.
+   */
+  batchSize?: number;
+}
+
 /** A training engine. */
 export interface Trainer {
   /** Applies one optimiser step over `samples` (both roles). */
-  train(step: number, samples: readonly TrainSample[]): Promise<TrainResult>;
+  train(
+    step: number,
+    samples: readonly TrainSample[],
+    options?: TrainOptions,
+  ): Promise<TrainResult>;
   /** Continues from a checkpoint a previous process stored (a resumed run), before any `train`. */
   restore?(checkpoint: TrainerCheckpoint): Promise<void>;
 }

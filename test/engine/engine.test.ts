@@ -10,6 +10,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ChatRenderer, TinkerHttp, tinkerSampler } from "../../src/policy/index.js";
+import { aggregateAdvantages } from "../../src/rl/index.js";
 import { RunStore } from "../../src/store/index.js";
 import {
   sequenceDatum,
@@ -160,6 +161,7 @@ describe.skipIf(SKIP_ENGINE)(
         beta2: 0.95,
         eps: 1e-8,
         weightDecay: 0,
+        gradClipNorm: 0,
       });
       const optim = await step.result();
       expect(Number(fb2.requestId)).toBeGreaterThan(Number(fb1.requestId));
@@ -280,6 +282,87 @@ describe.skipIf(SKIP_ENGINE)(
         code: "E_POLICY_HTTP",
         message: expect.stringContaining("Future not found"),
       });
+    }, 60_000);
+
+    it("sample-mean composes with ppo's clipped ratio: every token's loss is divided by G n_s, clipped or not", async () => {
+      const a = conversation(renderer, "Add 2 and 3.", "\\boxed{5}");
+      const b = conversation(renderer, "Name a color.", "blue");
+      const [refA, refB] = referenceLogprobs(modelDir, [a.tokenIds, b.tokenIds]) as [
+        number[],
+        number[],
+      ];
+      // A fresh adapter is zero: the ratios are e^0.5 (clipped to 1.28 for A > 0) and e^-0.5
+      // (clipped to 0.8 for A < 0), as in the protocol test above.
+      const datums = [
+        sequenceDatum(shifted(a, refA, -0.5), 0.5),
+        sequenceDatum(shifted(a, refA, -0.5), -1),
+        sequenceDatum(shifted(b, refB, 0.5), 0.5),
+        sequenceDatum(shifted(b, refB, 0.5), -1),
+      ];
+      const masks = datums.map((d) => d.loss_fn_inputs.advantages.data.map((x) => (x ? 1 : 0)));
+      // G = 5: a fifth sample of the step is masked (no datum).
+      const weighted = aggregateAdvantages(
+        datums.map((d, i) => ({ advantages: d.loss_fn_inputs.advantages.data, mask: masks[i]! })),
+        "sample-mean",
+        5,
+      );
+      const divisors = masks.map((m) => 5 * m.filter(Boolean).length);
+      expect(divisors[0]).not.toBe(divisors[2]);
+      const client = new TinkerTrainingClient(http, {
+        baseModel: modelDir,
+        loraRank: 8,
+        loraSeed: 0,
+      });
+      const out = await client.forwardBackward(
+        datums.map((d, i) => ({
+          ...d,
+          loss_fn_inputs: {
+            ...d.loss_fn_inputs,
+            advantages: { ...d.loss_fn_inputs.advantages, data: weighted[i]! },
+          },
+        })),
+        "ppo",
+        { clip_low_threshold: 0.8, clip_high_threshold: 1.28 },
+      );
+      const unweighted = [-0.64, Math.exp(0.5), -Math.exp(-0.5) * 0.5, 0.8];
+      out.lossFnOutputs.forEach((o, i) =>
+        expect(
+          maxAbsDiff(o.elementwise_loss!.data, lossOn(datums[i]!, unweighted[i]! / divisors[i]!)),
+        ).toBeLessThan(2e-5),
+      );
+    }, 60_000);
+
+    it("accepts grad_clip_norm and ignores it (SkyRL tx's AdamParams has no such field): a clip at 1e-9 trains as none", async () => {
+      const a = conversation(renderer, "Add 2 and 3.", "\\boxed{5}");
+      const [refA] = referenceLogprobs(modelDir, [a.tokenIds]) as [number[]];
+      const trainedWith = async (gradClipNorm: number) => {
+        const client = new TinkerTrainingClient(http, {
+          baseModel: modelDir,
+          loraRank: 8,
+          loraSeed: 0,
+        });
+        await client.forwardBackward(
+          [sequenceDatum(shifted(a, refA, 0), 1)],
+          "importance_sampling",
+        );
+        await client.optimStep({
+          learningRate: 0.01,
+          beta1: 0.9,
+          beta2: 0.95,
+          eps: 1e-8,
+          weightDecay: 0,
+          gradClipNorm,
+        });
+        const after = await client.forwardBackward(
+          [sequenceDatum(shifted(a, refA, 0), 0)],
+          "importance_sampling",
+        );
+        return after.lossFnOutputs[0]!.logprobs!.data;
+      };
+      const unclipped = await trainedWith(0);
+      expect(maxAbsDiff(unclipped, refA)).toBeGreaterThan(1e-3);
+      // A clip this small would leave the weights almost where they were (the gradient far below eps).
+      expect(maxAbsDiff(await trainedWith(1e-9), unclipped)).toBeLessThan(1e-6);
     }, 60_000);
 
     it("learns: trained through SPADE's rollouts, advantages and trainer, the tiny model learns to say the target character", async () => {

@@ -208,14 +208,19 @@ export class FakeTrainingEngine {
       }
       case "optim_step": {
         const a = body.adam_params ?? {};
+        // The SDK's AdamParams always carries grad_clip_norm (0: no clipping).
         if (
-          !["learning_rate", "beta1", "beta2", "eps", "weight_decay"].every(
+          !["learning_rate", "beta1", "beta2", "eps", "weight_decay", "grad_clip_norm"].every(
             (k) => typeof a[k] === "number",
-          )
+          ) ||
+          a.grad_clip_norm < 0
         )
           return {
             status: 422,
-            value: { detail: "adam_params needs learning_rate, beta1, beta2, eps, weight_decay" },
+            value: {
+              detail:
+                "adam_params needs learning_rate, beta1, beta2, eps, weight_decay, grad_clip_norm >= 0",
+            },
           };
         model.optimSteps++;
         const datums = model.pendingDatums;
