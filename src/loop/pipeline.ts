@@ -16,7 +16,13 @@
 import type { SamplerState } from "../grounding/index.js";
 import type { LpState } from "../rl/index.js";
 import type { EnvStats, RunStore } from "../store/index.js";
-import type { Trainer, TrainerCheckpoint, TrainResult, TrainSample } from "../trainer/index.js";
+import type {
+  Trainer,
+  TrainerCheckpoint,
+  TrainOptions,
+  TrainResult,
+  TrainSample,
+} from "../trainer/index.js";
 import type { StepScore } from "./score.js";
 import { committedView, designerRefs, type PendingView } from "./score-input.js";
 
@@ -128,14 +134,17 @@ export class StepPipeline implements PendingView {
     return trained;
   }
 
-  /** Hands `scored`'s samples to the trainer, to run after the trainings handed over before. */
-  train(scored: ScoredStep, samples: readonly TrainSample[]): void {
+  /**
+   * Hands `scored`'s samples to the trainer, to run after the trainings handed over before;
+   * `options.batchSize` counts the samples of the step's batch left out of `samples` too.
+   */
+  train(scored: ScoredStep, samples: readonly TrainSample[], options?: TrainOptions): void {
     const { trainer, now, onPhase } = this.#options;
     const training = this.#tail.then(async () => {
       if (!trainer) return null;
-      if (!onPhase) return trainer.train(scored.step, samples);
+      if (!onPhase) return trainer.train(scored.step, samples, options);
       const start = now();
-      const trained = await trainer.train(scored.step, samples);
+      const trained = await trainer.train(scored.step, samples, options);
       onPhase({ phase: "train", step: scored.step, start, end: now() });
       return trained;
     });

@@ -322,7 +322,11 @@ export async function runSelfPlay(
             }
           : {};
         const samplerState = sampler?.state() ?? null;
-        pipeline.train({ step, started, score, samplerState, states }, samples);
+        // The step's batch counts the samples left out with a zero loss mask (--truncated-episodes
+        // mask), as Slime's does: the divisor of --loss-aggregation sample-mean.
+        pipeline.train({ step, started, score, samplerState, states }, samples, {
+          batchSize: toTrain.length,
+        });
       }
       await pipeline.commitBefore(config.steps);
     } finally {

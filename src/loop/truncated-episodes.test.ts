@@ -14,12 +14,18 @@ import { runSelfPlay } from "./run.js";
 const scenario = useScenarioServer("spade-truncated-episodes-");
 
 /** TEST DOUBLE: a trainer that records what each step hands it and trains nothing. */
-function recordingTrainer(): Trainer & { trained: string[] } {
+function recordingTrainer(): Trainer & {
+  trained: string[];
+  batches: Array<[number, number | undefined]>;
+} {
   const trained: string[] = [];
+  const batches: Array<[number, number | undefined]> = [];
   return {
     trained,
-    train: async (step, samples: readonly TrainSample[]) => (
+    batches,
+    train: async (step, samples: readonly TrainSample[], options) => (
       trained.push(...samples.map((s) => key({ ...s, step }))),
+      batches.push([samples.length, options?.batchSize]),
       { metrics: { datums: samples.length } }
     ),
   };
@@ -48,7 +54,7 @@ async function run(name: string, truncatedEpisodes: "train" | "mask") {
   );
   store.close();
   const outcomeOf = (s: SampleRow) => outcomes.get(key(s).replace(/#\d+$/, ""));
-  return { stored, trained: trainer.trained, outcomeOf };
+  return { stored, trained: trainer.trained, batches: trainer.batches, outcomeOf };
 }
 
 describe("--truncated-episodes", () => {
@@ -68,5 +74,19 @@ describe("--truncated-episodes", () => {
     // Four steps of agent samples filled to the batch, and 6 designer samples; copies `<ref>#k`
     // of a truncated episode are masked too, as the reference's upsampled copies are.
     expect([truncated.length, kept.length, mask.stored.length]).toEqual([381, 384, 765]);
+    // Each step's batch (the divisor of --loss-aggregation sample-mean) still counts the masked
+    // samples, as Slime's step batch does: the same as with train, where every sample is handed over.
+    expect(mask.batches).toEqual([
+      [94, 189],
+      [96, 192],
+      [97, 192],
+      [97, 192],
+    ]);
+    expect(train.batches).toEqual([
+      [189, 189],
+      [192, 192],
+      [192, 192],
+      [192, 192],
+    ]);
   }, 60_000);
 });
