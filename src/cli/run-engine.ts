@@ -77,21 +77,25 @@ function need(value: string | null, flag: string, example: string, why: string):
 }
 
 /**
- * The loss settings of a run: `loss`, the PPO ratio bounds [1 - ppoClipLow, 1 + ppoClipHigh], and
- * the KL penalty (`klCoef` > 0) against the base model's logprobs from the engine.
+ * The loss settings of a run: `loss`, the PPO ratio bounds [1 - ppoClipLow, 1 + ppoClipHigh], the
+ * KL penalty (`klCoef` > 0) against the base model's logprobs from the engine, the loss
+ * aggregation and the gradient clip. A run stored before `lossAggregation` and `gradClipNorm`
+ * existed has neither: it keeps what it trained with, token sum and no clipping.
  */
 export function trainerSettings(
-  config: Pick<RunConfig, "loss" | "ppoClipLow" | "ppoClipHigh" | "klCoef" | "learningRate">,
+  config: Pick<RunConfig, "loss" | "ppoClipLow" | "ppoClipHigh" | "klCoef" | "learningRate"> &
+    Partial<Pick<RunConfig, "lossAggregation" | "gradClipNorm">>,
   http: TinkerHttp,
   baseModel: string,
-): Pick<TinkerTrainerOptions, "loss" | "ppoClip" | "kl" | "adam"> {
+): Pick<TinkerTrainerOptions, "loss" | "ppoClip" | "kl" | "lossAggregation" | "adam"> {
   return {
     loss: config.loss,
     ppoClip: { low: 1 - config.ppoClipLow, high: 1 + config.ppoClipHigh },
     ...(config.klCoef > 0
       ? { kl: { coef: config.klCoef, baseLogprobs: tinkerBaseLogprobs(http, baseModel) } }
       : {}),
-    adam: { learningRate: config.learningRate },
+    lossAggregation: config.lossAggregation === "sample-mean" ? "sample-mean" : "token-sum",
+    adam: { learningRate: config.learningRate, gradClipNorm: config.gradClipNorm ?? 0 },
   };
 }
 

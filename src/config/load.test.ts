@@ -160,12 +160,17 @@ describe("the reference's defaults (issue 9 items 5, 9, 10, 12, 14)", () => {
       trainDesigner: "on",
       frontierScale: 0.08,
       truncatedEpisodes: "train",
+      // Tinker's token sum and no gradient clipping, in both modes (not derived from the mode).
+      lossAggregation: "token-sum",
+      gradClipNorm: 0,
     });
     // Tool use masks truncated episodes: --spade-compact-filter of cmd/tool_use/_train_spade_blend.sh.
     expect(buildConfig([{ mode: "tool-use" }])).toMatchObject({
       hintMaxTokens: 2048,
       klCoef: 0.005,
       truncatedEpisodes: "mask",
+      lossAggregation: "token-sum",
+      gradClipNorm: 0,
     });
     expect(
       buildConfig([
@@ -188,6 +193,9 @@ describe("the reference's defaults (issue 9 items 5, 9, 10, 12, 14)", () => {
     ["reward", "frontier", "frontier"],
     ["topK", "0", 0],
     ["truncatedEpisodes", "mask", "mask"],
+    ["lossAggregation", "sample-mean", "sample-mean"],
+    ["gradClipNorm", "1", 1],
+    ["gradClipNorm", "0.5", 0.5],
   ] as const)("takes the switch %s %s", (key, flag, value) => {
     expect(buildConfig([{ [key]: flag }])[key]).toBe(value);
   });
@@ -201,6 +209,9 @@ describe("the reference's defaults (issue 9 items 5, 9, 10, 12, 14)", () => {
       { ppoClipLow: "1.2" },
       { klCoef: "-0.1" },
       { truncatedEpisodes: "drop" },
+      { lossAggregation: "token-mean" },
+      { gradClipNorm: "-1" },
+      { gradClipNorm: "none" },
       { validation: "loose" },
       { memory: "maybe" },
     ]) {
@@ -237,6 +248,9 @@ describe("presets reference and reference-tool-use (cmd/games/train_spade_30b.sh
       klCoef: 0,
       memory: "on",
       memoryWindow: 200,
+      // Slime's loss: per-sample mean over the step's batch, global norm clipped at 1.0.
+      lossAggregation: "sample-mean",
+      gradClipNorm: 1,
     });
     expect(cfg.skills).toEqual(DEFAULT_SKILLS.games);
   });
@@ -254,6 +268,8 @@ describe("presets reference and reference-tool-use (cmd/games/train_spade_30b.sh
       invalidDesign: "drop",
       skillsPerRegen: 6,
       truncatedEpisodes: "mask",
+      lossAggregation: "sample-mean",
+      gradClipNorm: 1,
     });
     expect(buildConfig([preset("reference")]).truncatedEpisodes).toBe("train");
     expect(cfg.skills).toEqual(DEFAULT_SKILLS["tool-use"]);
@@ -334,11 +350,13 @@ describe("envPool and envLanguage (issue 17)", () => {
 });
 
 describe("resumeConfig", () => {
-  /** A tool-use run stored before `episodeFailures` and `outageAfter` existed. */
+  /** A tool-use run stored before `episodeFailures`, `outageAfter`, `lossAggregation` and `gradClipNorm` existed. */
   const old = (() => {
     const {
       episodeFailures: _e,
       outageAfter: _o,
+      lossAggregation: _l,
+      gradClipNorm: _g,
       ...rest
     } = buildConfig([{ mode: "tool-use", baseUrl: "http://a:8000/v1", steps: 4 }]);
     return rest as RunConfig;
@@ -365,6 +383,7 @@ describe("resumeConfig", () => {
     });
     // A setting the run began without stays unset (the loop reads it as the old behaviour).
     expect("episodeFailures" in resumed).toBe(false);
+    expect(["lossAggregation" in resumed, "gradClipNorm" in resumed]).toEqual([false, false]);
   });
 
   it("refuses any other setting with E_CONFIG naming its flag", () => {
@@ -374,6 +393,26 @@ describe("resumeConfig", () => {
         message:
           "a resumed run keeps its settings; only --steps and how the model server is reached (--base-url, --api-key-env, --request-timeout, --retry-budget, --max-retries, --max-answer-bytes, --outage-after) may change (got --plays)",
       }),
+    );
+  });
+
+  it("refuses a change of the loss aggregation or the gradient clip: they change the training", () => {
+    for (const [given, flag] of [
+      [{ lossAggregation: "sample-mean" }, "--loss-aggregation"],
+      [{ gradClipNorm: "1" }, "--grad-clip-norm"],
+      // Even to the value the old run trains with (it has no setting to compare with).
+      [{ lossAggregation: "token-sum" }, "--loss-aggregation"],
+    ] as const) {
+      expect(() => resumeConfig(old, given)).toThrowError(
+        expect.objectContaining({
+          code: "E_CONFIG",
+          message: expect.stringContaining(`(got ${flag})`),
+        }),
+      );
+    }
+    const current = buildConfig([{ lossAggregation: "sample-mean", gradClipNorm: "1" }]);
+    expect(() => resumeConfig(current, { gradClipNorm: "0" })).toThrowError(
+      expect.objectContaining({ code: "E_CONFIG" }),
     );
   });
 

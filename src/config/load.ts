@@ -74,6 +74,8 @@ const REFERENCE_GAMES: Partial<Record<ConfigKey, unknown>> = {
   loss: "ppo",
   ppoClipLow: 0.2,
   ppoClipHigh: 0.28,
+  lossAggregation: "sample-mean",
+  gradClipNorm: 1,
   klCoef: 0,
   trainDesigner: "on",
   validation: "reference",

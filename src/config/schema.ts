@@ -339,6 +339,16 @@ export const CONFIG_SCHEMA = z.object({
     0.28,
     "ppo: the ratio is clipped above at 1 + ppoClipHigh (the reference's eps-clip-high 0.28)",
   ),
+  lossAggregation: field(
+    z.enum(["token-sum", "sample-mean"]),
+    "token-sum",
+    "how the per-token losses of a step add up: token-sum (Tinker's losses as they are: every trained token weighs the same, so a sample weighs by its length) or sample-mean (the reference's Slime runs, hence the paper's: each sample's mean over its trained tokens, summed and divided by the samples of the step's batch, masked ones included; carried in the advantages, each divided by the batch's samples times its sample's trained tokens). Runs stored before this setting existed keep token-sum",
+  ),
+  gradClipNorm: field(
+    num.min(0),
+    0,
+    "the optimiser step clips the global gradient norm to this (Tinker's grad_clip_norm); 0: no clipping (the reference's Tinker backend). The reference's Slime runs clip at 1.0 (Megatron's default) over their sample-mean loss; an engine that ignores the field (SkyRL tx) does not clip. Runs stored before this setting existed keep 0",
+  ),
   klCoef: field(
     num.min(0).nullable(),
     null,

@@ -33,6 +33,8 @@ describe("spade run --print-config", () => {
       ppoClipHigh: 0.28,
       klCoef: 0,
       validation: "strict",
+      lossAggregation: "token-sum",
+      gradClipNorm: 0,
     });
     expect(existsSync(out)).toBe(false);
     const games = JSON.parse(
@@ -46,6 +48,8 @@ describe("spade run --print-config", () => {
       validation: "reference",
       klCoef: 0,
       maxWords: 6000,
+      lossAggregation: "sample-mean",
+      gradClipNorm: 1,
     });
     const tools = JSON.parse(
       (await spade(["run", "--preset", "reference-tool-use", "--print-config", "--steps", "12"]))
@@ -59,6 +63,8 @@ describe("spade run --print-config", () => {
       hintMaxTokens: 2048,
       klCoef: 0.005,
       maxWords: 4000,
+      lossAggregation: "sample-mean",
+      gradClipNorm: 1,
     });
   });
 });

@@ -330,6 +330,70 @@ describe("spade run --engine (training)", () => {
     expect(stored(out)).toEqual(baseline);
   });
 
+  it("--loss-aggregation sample-mean --grad-clip-norm 1: every optim_step clips at 1, the step's batch divides; --resume keeps both and refuses a change", async () => {
+    const engine = await startEngine();
+    const out = join(dir, "sample-mean");
+    const flags = runFlags(engine.baseURL, out, [
+      "--loss-aggregation",
+      "sample-mean",
+      "--grad-clip-norm",
+      "1",
+    ]);
+    // Transaction 11 commits step 1 (see the SIGKILL test above).
+    const killed = await spade(flags, { ...KEY, SPADE_TEST_KILL_IN_TRANSACTION: "11" });
+    expect(killed.signal).toBe("SIGKILL");
+    for (const [flag, value] of [
+      ["--grad-clip-norm", "0"],
+      ["--loss-aggregation", "token-sum"],
+    ]) {
+      const changed = await spade(["run", "--resume", out, flag!, value!], KEY);
+      expect(changed.code).toBe(2);
+      expect(changed.stderr).toContain("E_CONFIG: a resumed run keeps its settings");
+      expect(changed.stderr).toContain(`(got ${flag})`);
+    }
+    expect((await spade(["run", "--resume", out], KEY)).code).toBe(0);
+    // Steps 0 and 1 before the kill, step 1 again and step 2 after it: all clipped at 1.
+    expect(
+      engine.requestsTo("/api/v1/optim_step").map((r) => r.body.adam_params.grad_clip_norm),
+    ).toEqual([1, 1, 1, 1]);
+    // Each step's batch (4 agent samples, plus the 2 or 4 delayed designer samples) is the divisor.
+    expect(
+      readStore(out).steps.map(
+        (s) => (s.metrics as { train: { batchSize: number } }).train.batchSize,
+      ),
+    ).toEqual([4, 6, 8]);
+  });
+
+  it("a run stored before --loss-aggregation and --grad-clip-norm existed resumes as it trained: token sum, no clipping", async () => {
+    const engine = await startEngine();
+    const out = join(dir, "old-config");
+    const killed = await spade(
+      runFlags(engine.baseURL, out, ["--loss-aggregation", "sample-mean", "--grad-clip-norm", "1"]),
+      { ...KEY, SPADE_TEST_KILL_IN_TRANSACTION: "11" },
+    );
+    expect(killed.signal).toBe("SIGKILL");
+    // The stored config as an older SPADE wrote it: without the two settings.
+    const store = RunStore.open(out, "resume");
+    const { lossAggregation, gradClipNorm, ...old } = JSON.parse(store.getMeta("config")!);
+    expect([lossAggregation, gradClipNorm]).toEqual(["sample-mean", 1]);
+    store.setMeta("config", JSON.stringify(old));
+    store.close();
+    const before = engine.requestsTo("/api/v1/optim_step").length;
+    expect((await spade(["run", "--resume", out], KEY)).code).toBe(0);
+    expect(
+      engine
+        .requestsTo("/api/v1/optim_step")
+        .slice(before)
+        .map((r) => r.body.adam_params.grad_clip_norm),
+    ).toEqual([0, 0]);
+    // No sample-mean divisor on the steps trained after the resume (steps 1 and 2).
+    expect(
+      readStore(out).steps.map(
+        (s) => (s.metrics as { train: { batchSize?: number } }).train.batchSize,
+      ),
+    ).toEqual([4, undefined, undefined]);
+  });
+
   it("trains the fixed-environment baseline (--designer off) on library environments only", async () => {
     const engine = await startEngine();
     const out = join(dir, "baseline");
