@@ -136,9 +136,14 @@ export class RunStore {
    * `"resume"` refuses one that has none; `"read"` opens an existing run read-only. A store
    * opened to write holds the folder's lock until `close` (E_RUN_LOCKED while another process
    * does); a damaged file is E_STORE_CORRUPT, an unwritable folder or a store that is not a file
-   * (a folder, a FIFO) E_IO, a full disk E_DISK_FULL.
+   * (a folder, a FIFO) E_IO, a full disk E_DISK_FULL. A statement that finds the file locked by
+   * another process waits `busyTimeoutMs` (default BUSY_TIMEOUT_MS) before E_RUN_LOCKED.
    */
-  static open(dir: string, mode: "create" | "resume" | "read"): RunStore {
+  static open(
+    dir: string,
+    mode: "create" | "resume" | "read",
+    { busyTimeoutMs = BUSY_TIMEOUT_MS }: { busyTimeoutMs?: number } = {},
+  ): RunStore {
     const path = join(dir, STORE_FILE);
     if (mode !== "create" && !existsSync(path)) {
       throw new SpadeError("E_NOT_FOUND", `no run in ${dir} (${STORE_FILE} is missing)`, {
@@ -157,7 +162,7 @@ export class RunStore {
       }
       const opened = guardIo(
         path,
-        () => new Database(path, { readonly: mode === "read", timeout: BUSY_TIMEOUT_MS }),
+        () => new Database(path, { readonly: mode === "read", timeout: busyTimeoutMs }),
       );
       db = opened;
       const identity = guardIo(path, () => identityOf(path));
